@@ -1,0 +1,54 @@
+# skillstore — build, test, lint, benchmark, fuzz and demo targets.
+GO        ?= go
+BIN       ?= bin/skillstore
+PKGS      := ./...
+FUZZTIME  ?= 10s
+BENCHTIME ?= 1x
+STATICCHECK_VERSION ?= 2025.1.1
+
+.PHONY: all build test lint bench fuzz demo update clean
+
+all: build
+
+## build: compile the skillstore binary into bin/
+build:
+	$(GO) build -o $(BIN) ./cmd/skillstore
+
+## test: go vet plus the whole test suite with the race detector (what CI runs)
+test:
+	$(GO) vet $(PKGS)
+	$(GO) test -race -timeout 15m $(PKGS)
+
+## lint: staticcheck, gofmt and go mod tidy cleanliness
+lint:
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) $(PKGS)
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+	@cp go.mod /tmp/skillstore-go.mod.bak; cp go.sum /tmp/skillstore-go.sum.bak; \
+	$(GO) mod tidy; \
+	if ! git diff --quiet -- go.mod go.sum; then echo "go mod tidy changes go.mod/go.sum"; \
+	  cp /tmp/skillstore-go.mod.bak go.mod; cp /tmp/skillstore-go.sum.bak go.sum; exit 1; fi
+
+## bench: every benchmark, printing skillstore's figures beside their references
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -timeout 60m $(PKGS)
+
+## fuzz: a short bounded run of every fuzz target (FUZZTIME each)
+fuzz:
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+	  for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "fuzz $$pkg $$target"; \
+	    $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
+
+## demo: a store in a temp dir, the bundled example plugin, a real sync
+demo: build
+	@bash testdata/demo/demo.sh $(abspath $(BIN))
+
+## update: rewrite golden files (testscript scenarios and merge cases)
+update:
+	$(GO) test ./cmd/skillstore -update
+	$(GO) test ./merge -update
+
+clean:
+	rm -rf bin

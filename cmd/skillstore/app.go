@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// env is what every command needs from the process: its streams and logger.
+// It is built once per run and reached from a command with getEnv.
+type env struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	log    *slog.Logger
+}
+
+// registry holds every subcommand. Each command lives in its own file and
+// adds itself with register from an init function, so commands can be added
+// without touching this file.
+var registry []*cli.Command
+
+func register(cmds ...*cli.Command) { registry = append(registry, cmds...) }
+
+// run executes the CLI and returns the process exit code. Streams are
+// injected so the testscript harness and tests never touch os.Std*.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, log: slog.New(slog.DiscardHandler)}
+	app := newApp(e)
+	return report(stderr, app.RunContext(ctx, args))
+}
+
+func newApp(e *env) *cli.App {
+	app := &cli.App{
+		Name:    "skillstore",
+		Usage:   "a git-backed, versioned store for agent skills",
+		Version: version,
+		Description: "skillstore keeps every version of every agent skill (a folder with a SKILL.md)\n" +
+			"as a commit in a git repository, vendors upstream plugins, merges their updates\n" +
+			"with local edits, and exports the published skills into agents' folders.",
+		Reader:               e.stdin,
+		Writer:               e.stdout,
+		ErrWriter:            e.stderr,
+		EnableBashCompletion: true,
+		Suggest:              true,
+		HideHelpCommand:      true,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "store", Usage: "store directory", EnvVars: []string{"SKILLSTORE_DIR"}, DefaultText: "$XDG_DATA_HOME/skillstore"},
+			&cli.DurationFlag{Name: "lock-timeout", Usage: "how long to wait for the store lock", Value: 30 * time.Second, EnvVars: []string{"SKILLSTORE_LOCK_TIMEOUT"}},
+			&cli.BoolFlag{Name: "debug", Usage: "log debug information to stderr"},
+		},
+		Metadata: map[string]any{"env": e},
+		Before: func(c *cli.Context) error {
+			if c.Bool("debug") {
+				e.log = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			}
+			return nil
+		},
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return withHint(usageErrorf("unknown command %q", c.Args().First()), "run 'skillstore --help' for the list of commands")
+			}
+			return cli.ShowAppHelp(c)
+		},
+		ExitErrHandler: func(*cli.Context, error) {}, // run reports errors and picks the exit code
+	}
+	app.Commands = append(app.Commands, registry...)
+	sort.SliceStable(app.Commands, func(i, j int) bool {
+		if app.Commands[i].Category != app.Commands[j].Category {
+			return app.Commands[i].Category < app.Commands[j].Category
+		}
+		return app.Commands[i].Name < app.Commands[j].Name
+	})
+	app.OnUsageError = onUsageError
+	setUsageErrors(app.Commands)
+	return app
+}
+
+// onUsageError turns flag parsing errors into usage errors (exit 2) instead of
+// urfave's default of printing the whole help text.
+func onUsageError(c *cli.Context, err error, _ bool) error {
+	name := "skillstore"
+	if c.Command != nil && c.Command.Name != "" {
+		name = "skillstore " + c.Command.FullName()
+	}
+	return withHint(usageErrorf("%v", err), fmt.Sprintf("run '%s --help' for usage", name))
+}
+
+func setUsageErrors(cmds []*cli.Command) {
+	for _, cmd := range cmds {
+		if cmd.OnUsageError == nil {
+			cmd.OnUsageError = onUsageError
+		}
+		setUsageErrors(cmd.Subcommands)
+	}
+}
+
+// getEnv returns the process environment of the running command.
+func getEnv(c *cli.Context) *env {
+	return c.App.Metadata["env"].(*env)
+}
+
+// storeDir resolves the store directory: --store, $SKILLSTORE_DIR,
+// $XDG_DATA_HOME/skillstore, then ~/.local/share/skillstore.
+func storeDir(c *cli.Context) (string, error) {
+	if dir := c.String("store"); dir != "" {
+		return filepath.Abs(dir)
+	}
+	if xdg := os.Getenv("XDG_DATA_HOME"); xdg != "" {
+		return filepath.Join(xdg, "skillstore"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", withHint(fmt.Errorf("cannot find the store: %w", err), "set --store or SKILLSTORE_DIR")
+	}
+	return filepath.Join(home, ".local", "share", "skillstore"), nil
+}
+
+// report prints err once to stderr and returns the exit code it carries.
+func report(stderr io.Writer, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var silent silentExit
+	if errors.As(err, &silent) {
+		return int(silent)
+	}
+	code := exitError
+	var hints []string
+	var ce *cliError
+	var ec cli.ExitCoder
+	switch {
+	case errors.As(err, &ce):
+		code, hints = ce.code, ce.hints
+	case errors.As(err, &ec):
+		code = ec.ExitCode()
+	}
+	prefix := "skillstore: error:"
+	if colorEnabled(stderr) {
+		prefix = "skillstore: \x1b[31merror:\x1b[0m"
+	}
+	fmt.Fprintf(stderr, "%s %v\n", prefix, err)
+	for _, h := range hints {
+		fmt.Fprintf(stderr, "skillstore: hint: %s\n", h)
+	}
+	return code
+}
+
+// colorEnabled reports whether w is a terminal and NO_COLOR is unset
+// (https://no-color.org).
+func colorEnabled(w io.Writer) bool {
+	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+		return false
+	}
+	return isTerminal(w)
+}
+
+// isTerminal reports whether w is a terminal (progress output goes only there).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}
+
+// newJSONFlag returns the --json flag used by every command that lists or reports.
+func newJSONFlag() *cli.BoolFlag {
+	return &cli.BoolFlag{Name: "json", Usage: "print machine-readable JSON"}
+}
