@@ -2,4 +2,38 @@
 // SKILL.md files (YAML frontmatter plus a Markdown body), validates them
 // against the Agent Skills specification, and walks layered skill roots
 // (cli, env, project, user, system) with shadowing by name. It uses no git.
+//
+// # Parsing and validation
+//
+// [Parse] splits a SKILL.md into typed [Frontmatter] and body. It accepts a
+// UTF-8 byte order mark and CRLF line endings and returns a [*ParseError]
+// naming the line for everything else: a missing or unterminated frontmatter,
+// invalid YAML, frontmatter that is not a mapping, invalid UTF-8, files over
+// [MaxFileSize]. YAML aliases are refused outright, so an alias bomb costs a
+// parse of its few hundred bytes and nothing more.
+//
+// [ValidateFile] parses and checks a file in one of two [Mode]s. [Strict]
+// applies the specification and Anthropic's validators; [Lenient] accepts
+// what agents load (a missing name defaults to the folder). Findings are
+// [Diagnostic]s printed as "file:line: severity: message".
+//
+// # Discovery
+//
+// [Discover] walks the [Root]s of [Options] in priority order with a bounded
+// pool of workers. A folder holding SKILL.md is a skill and is not walked
+// further, so skills never nest. Version control, dependency, virtualenv,
+// build and cache folders are skipped, and hidden folders too except the
+// skill containers .agents, .claude, .codex, .curated, .system and
+// .experimental. Symlinked folders are followed only when their target is
+// inside the root, never into a cycle, and a folder reached twice is loaded
+// once. A skill's namespace is the folders between its root and its own
+// folder, container folders (skills, .curated, ...) left out, so
+// ROOT/acme/ops/deploy is acme/ops/deploy. A skill shadows lower-priority
+// skills with the same qualified name; skills with identical bodies are
+// reported as duplicates. Every skill has a stable ID, a hash of its layer,
+// its root's machine-independent label and its path below the root, and
+// results come in a canonical order, so output is deterministic.
+//
+// [AgentIssues] explains why Claude Code or Codex would not load a skill,
+// and [WritePrompt] prints the <available_skills> block for system prompts.
 package discover

@@ -50,6 +50,7 @@ func setupScript(e *testscript.Env) error {
 	e.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
 	e.Setenv("SKILLSTORE_DIR", filepath.Join(e.WorkDir, "store"))
 	e.Setenv("SKILLSTORE_PATH", "")
+	e.Setenv("SKILLSTORE_SYSTEM_PATH", "")
 	e.Setenv("NO_COLOR", "1")
 	e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	e.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))

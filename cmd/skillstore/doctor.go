@@ -1,0 +1,172 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/skillstore/skillstore/discover"
+	"github.com/urfave/cli/v2"
+)
+
+func doctorCommand() *cli.Command {
+	return &cli.Command{
+		Name:     "doctor",
+		Category: "inspection",
+		Usage:    "explain which skills agents load, and why some do not",
+		Description: "Runs discovery and reports the roots searched, every skill with its layer and\n" +
+			"origin, shadowing, skills with identical bodies, skills that Claude Code or\n" +
+			"Codex would not load (or would load differently) and why, and every\n" +
+			"diagnostic, then a summary line.\n\n" +
+			layersHelp + "\n\n" +
+			"Exit codes: 0 every skill loads, 1 at least one skill is broken (an error\n" +
+			"diagnostic), 2 usage error.",
+		Flags:  []cli.Flag{skillDirFlag(), newJSONFlag()},
+		Action: runDoctor,
+	}
+}
+
+type doctorReport struct {
+	Roots       []discover.Root       `json:"roots"`
+	Skills      []skillView           `json:"skills"`
+	Duplicates  [][]string            `json:"duplicates"`
+	Diagnostics []discover.Diagnostic `json:"diagnostics"`
+	Summary     doctorSummary         `json:"summary"`
+}
+
+type doctorSummary struct {
+	Skills   int `json:"skills"`
+	Active   int `json:"active"`
+	Shadowed int `json:"shadowed"`
+	Broken   int `json:"broken"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+}
+
+func runDoctor(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return withHint(usageErrorf("doctor takes no arguments"), "add roots with --skill-dir DIR")
+	}
+	e := getEnv(c)
+	res, err := discoverWith(c)
+	if err != nil {
+		return err
+	}
+	diags := res.AllDiagnostics()
+	rep := doctorReport{Roots: res.Roots, Skills: []skillView{}, Duplicates: [][]string{}, Diagnostics: diags}
+	if rep.Diagnostics == nil {
+		rep.Diagnostics = []discover.Diagnostic{}
+	}
+	for _, s := range res.Skills {
+		rep.Skills = append(rep.Skills, newSkillView(s, true))
+		rep.Summary.Skills++
+		switch status(s) {
+		case "active":
+			rep.Summary.Active++
+		case "shadowed":
+			rep.Summary.Shadowed++
+		default:
+			rep.Summary.Broken++
+		}
+	}
+	for _, g := range res.Duplicates {
+		var dirs []string
+		for _, s := range g {
+			dirs = append(dirs, s.Dir)
+		}
+		rep.Duplicates = append(rep.Duplicates, dirs)
+	}
+	for _, d := range diags {
+		if d.Severity == discover.SeverityError {
+			rep.Summary.Errors++
+		} else {
+			rep.Summary.Warnings++
+		}
+	}
+	if c.Bool("json") {
+		if err := writeJSON(e.stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		writeDoctor(e.stdout, res, diags, rep.Summary)
+	}
+	if rep.Summary.Broken > 0 || rep.Summary.Errors > 0 {
+		return silentExit(exitError)
+	}
+	return nil
+}
+
+func writeDoctor(w io.Writer, res *discover.Result, diags []discover.Diagnostic, sum doctorSummary) {
+	fmt.Fprintln(w, "Roots (highest priority first):")
+	counts := map[string]int{}
+	for _, s := range res.Skills {
+		counts[s.Root]++
+	}
+	for _, r := range res.Roots {
+		state := plural(counts[r.Path], "skill")
+		if !r.Exists {
+			state = "absent"
+		}
+		fmt.Fprintf(w, "  %-8s %s (%s)\n", r.Layer, displayPath(r.Path), state)
+	}
+
+	if len(res.Skills) > 0 {
+		fmt.Fprintln(w, "\nSkills:")
+		var b strings.Builder
+		writeSkillTable(&b, res.Skills)
+		for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+			fmt.Fprintln(w, "  "+line)
+		}
+	}
+
+	var shadowed []string
+	for _, s := range res.Skills {
+		if s.ShadowedBy != nil {
+			shadowed = append(shadowed, fmt.Sprintf("  %s: %s %s is shadowed by %s %s",
+				s.QualifiedName(), s.Layer, displayPath(s.Dir), s.ShadowedBy.Layer, displayPath(s.ShadowedBy.Dir)))
+		}
+	}
+	section(w, "Shadowed skills (agents load the first):", shadowed)
+
+	var dups []string
+	for _, g := range res.Duplicates {
+		var names []string
+		for _, s := range g {
+			names = append(names, s.QualifiedName()+" ("+displayPath(s.Dir)+")")
+		}
+		dups = append(dups, "  "+strings.Join(names, ", "))
+	}
+	section(w, "Duplicates (identical bodies):", dups)
+
+	var compat []string
+	for _, s := range res.Skills {
+		for _, is := range discover.AgentIssues(s) {
+			verdict := "loads it, but"
+			if is.Blocking {
+				verdict = "does not load it:"
+			}
+			compat = append(compat, fmt.Sprintf("  %s (%s): %s %s %s", s.QualifiedName(), displayPath(s.Dir), is.Agent, verdict, is.Message))
+		}
+	}
+	section(w, "Agent compatibility:", compat)
+
+	var lines []string
+	for _, d := range relativeDiagnostics(diags) {
+		lines = append(lines, "  "+d.String())
+	}
+	section(w, "Diagnostics:", lines)
+
+	fmt.Fprintf(w, "\n%s: %d active, %d shadowed, %d broken; %s, %s\n",
+		plural(sum.Skills, "skill"), sum.Active, sum.Shadowed, sum.Broken, plural(sum.Errors, "error"), plural(sum.Warnings, "warning"))
+}
+
+// section prints a heading and its lines, or nothing when there are none.
+func section(w io.Writer, heading string, lines []string) {
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\n"+heading)
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+}

@@ -1,0 +1,320 @@
+package discover
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Frontmatter holds the typed fields of a SKILL.md frontmatter: those of the
+// Agent Skills specification (agentskills.io/specification) and Claude
+// Code's extensions. Keys it does not know are kept in Unknown.
+type Frontmatter struct {
+	// Agent Skills specification.
+	Name          string            `json:"name,omitempty"`
+	Description   string            `json:"description,omitempty"`
+	License       string            `json:"license,omitempty"`
+	Compatibility string            `json:"compatibility,omitempty"`
+	Metadata      map[string]string `json:"metadata,omitempty"`
+	// AllowedTools is a space-delimited string in the spec; Claude Code also
+	// accepts a YAML list and commas. Parentheses group, so "Bash(git diff *)"
+	// stays one entry.
+	AllowedTools []string `json:"allowed-tools,omitempty"`
+
+	// Claude Code extensions.
+	WhenToUse              string   `json:"when_to_use,omitempty"`
+	ArgumentHint           string   `json:"argument-hint,omitempty"`
+	Arguments              []string `json:"arguments,omitempty"`
+	DisableModelInvocation *bool    `json:"disable-model-invocation,omitempty"`
+	UserInvocable          *bool    `json:"user-invocable,omitempty"`
+	DisallowedTools        []string `json:"disallowed-tools,omitempty"`
+	Model                  string   `json:"model,omitempty"`
+	Effort                 string   `json:"effort,omitempty"`
+	Context                string   `json:"context,omitempty"`
+	Agent                  string   `json:"agent,omitempty"`
+	Hooks                  any      `json:"hooks,omitempty"`
+	Paths                  []string `json:"paths,omitempty"`
+	Shell                  string   `json:"shell,omitempty"`
+
+	// Unknown holds every other top-level key in file order, with its value
+	// decoded, so nothing is lost when a skill is copied or rewritten.
+	Unknown []Field `json:"unknown,omitempty"`
+}
+
+// Field is a frontmatter key that skillstore does not interpret.
+type Field struct {
+	Key   string `json:"key"`
+	Line  int    `json:"line"`
+	Value any    `json:"value"`
+}
+
+// SpecKeys are the top-level keys the Agent Skills specification defines,
+// the only ones its reference validator (skills-ref) accepts.
+var SpecKeys = []string{"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
+
+// ClaudeCodeKeys are the frontmatter keys Claude Code adds to the spec.
+var ClaudeCodeKeys = []string{"when_to_use", "argument-hint", "arguments", "disable-model-invocation",
+	"user-invocable", "disallowed-tools", "model", "effort", "context", "agent", "hooks", "paths", "shell"}
+
+func isKnownKey(k string) bool {
+	for _, s := range SpecKeys {
+		if s == k {
+			return true
+		}
+	}
+	for _, s := range ClaudeCodeKeys {
+		if s == k {
+			return true
+		}
+	}
+	return false
+}
+
+// IsSpecKey reports whether k is defined by the Agent Skills specification.
+func IsSpecKey(k string) bool {
+	for _, s := range SpecKeys {
+		if s == k {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeFrontmatter types each top-level key of m into f.Frontmatter. Type
+// problems are recorded as issues, not returned: an agent still loads a
+// skill whose `model:` is a number. Only structural problems (repeated or
+// non-scalar keys) are errors.
+func (f *SkillFile) decodeFrontmatter(m *yaml.Node) error {
+	fm := &f.Frontmatter
+	f.keyLines = make(map[string]int, len(m.Content)/2)
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		line := f.fileLine(k.Line)
+		if k.Kind != yaml.ScalarNode {
+			return &ParseError{Line: line, Msg: fmt.Sprintf("frontmatter key must be a plain word, found %s", describeNode(k))}
+		}
+		key := k.Value
+		if first, dup := f.keyLines[key]; dup {
+			return &ParseError{Line: line, Msg: fmt.Sprintf("key %q is repeated (first at line %d); keep one", key, first)}
+		}
+		f.keyLines[key] = line
+		before := len(f.issues)
+		switch key {
+		case "name":
+			fm.Name = f.str(key, v)
+		case "description":
+			fm.Description = f.str(key, v)
+		case "license":
+			fm.License = f.str(key, v)
+		case "compatibility":
+			fm.Compatibility = f.str(key, v)
+		case "metadata":
+			fm.Metadata = f.metadata(v)
+		case "allowed-tools":
+			fm.AllowedTools = f.list(key, v, splitTools)
+		case "when_to_use":
+			fm.WhenToUse = f.str(key, v)
+		case "argument-hint":
+			fm.ArgumentHint = f.str(key, v)
+		case "arguments":
+			fm.Arguments = f.list(key, v, strings.Fields)
+		case "disable-model-invocation":
+			fm.DisableModelInvocation = f.boolean(key, v)
+		case "user-invocable":
+			fm.UserInvocable = f.boolean(key, v)
+		case "disallowed-tools":
+			fm.DisallowedTools = f.list(key, v, splitTools)
+		case "model":
+			fm.Model = f.str(key, v)
+		case "effort":
+			fm.Effort = f.str(key, v)
+		case "context":
+			fm.Context = f.str(key, v)
+		case "agent":
+			fm.Agent = f.str(key, v)
+		case "hooks":
+			fm.Hooks = decodeAny(v)
+			if v.Kind != yaml.MappingNode && !isNull(v) {
+				f.issue(v, false, "hooks must be a mapping of hook events to handlers, found %s", describeNode(v))
+			}
+		case "paths":
+			fm.Paths = f.list(key, v, splitComma)
+		case "shell":
+			fm.Shell = f.str(key, v)
+		default:
+			fm.Unknown = append(fm.Unknown, Field{Key: key, Line: line, Value: decodeAny(v)})
+		}
+		// A badly typed Claude Code extension does not stop other agents
+		// (or, as far as its docs say, Claude Code) from loading the skill:
+		// it is a warning in lenient mode.
+		if !IsSpecKey(key) {
+			for i := before; i < len(f.issues); i++ {
+				f.issues[i].soft = true
+			}
+		}
+	}
+	return nil
+}
+
+func (f *SkillFile) issue(n *yaml.Node, soft bool, format string, args ...any) {
+	f.issues = append(f.issues, fieldIssue{line: f.fileLine(n.Line), msg: fmt.Sprintf(format, args...), soft: soft})
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
+
+// str reads a string field. A number or boolean is kept as its text with a
+// soft issue (quote it); a list or mapping is a hard issue.
+func (f *SkillFile) str(key string, v *yaml.Node) string {
+	switch {
+	case isNull(v):
+		return ""
+	case v.Kind == yaml.ScalarNode:
+		if t := v.ShortTag(); t != "!!str" && t != "!!binary" {
+			f.issue(v, true, "%s should be a string, found the %s %s; quote it", key, scalarKind(v), v.Value)
+		}
+		return v.Value
+	}
+	f.issue(v, false, "%s must be a string, found %s", key, describeNode(v))
+	return ""
+}
+
+// list reads a field given either as a string (split by split) or as a YAML
+// list of strings.
+func (f *SkillFile) list(key string, v *yaml.Node, split func(string) []string) []string {
+	switch {
+	case isNull(v):
+		return nil
+	case v.Kind == yaml.ScalarNode:
+		return split(v.Value)
+	case v.Kind == yaml.SequenceNode:
+		out := make([]string, 0, len(v.Content))
+		for _, item := range v.Content {
+			if item.Kind != yaml.ScalarNode {
+				f.issue(item, false, "%s entries must be strings, found %s", key, describeNode(item))
+				continue
+			}
+			out = append(out, item.Value)
+		}
+		return out
+	}
+	f.issue(v, false, "%s must be a string or a list of strings, found %s", key, describeNode(v))
+	return nil
+}
+
+func (f *SkillFile) boolean(key string, v *yaml.Node) *bool {
+	if isNull(v) {
+		return nil
+	}
+	if v.Kind == yaml.ScalarNode {
+		var b bool
+		switch strings.ToLower(v.Value) {
+		case "true":
+			b = true
+		case "false":
+		default:
+			f.issue(v, false, "%s must be true or false, found %s", key, describeNode(v))
+			return nil
+		}
+		if v.ShortTag() != "!!bool" {
+			f.issue(v, true, "%s should be the boolean %s, not a string; remove the quotes", key, v.Value)
+		}
+		return &b
+	}
+	f.issue(v, false, "%s must be true or false, found %s", key, describeNode(v))
+	return nil
+}
+
+// metadata reads the spec's string-to-string map. Scalars of other types
+// are kept as their text (a soft issue); nested values are a hard issue.
+func (f *SkillFile) metadata(v *yaml.Node) map[string]string {
+	if isNull(v) {
+		return nil
+	}
+	if v.Kind != yaml.MappingNode {
+		f.issue(v, false, "metadata must be a mapping of string keys to string values, found %s", describeNode(v))
+		return nil
+	}
+	out := make(map[string]string, len(v.Content)/2)
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			f.issue(k, false, "metadata keys must be strings, found %s", describeNode(k))
+			continue
+		}
+		switch {
+		case val.Kind != yaml.ScalarNode:
+			f.issue(val, false, "metadata.%s must be a string, found %s", k.Value, describeNode(val))
+		case isNull(val):
+			f.issue(val, true, "metadata.%s is empty; give it a string value or remove it", k.Value)
+			out[k.Value] = ""
+		default:
+			if t := val.ShortTag(); t != "!!str" {
+				f.issue(val, true, "metadata.%s must be a string, found the %s %s; quote it", k.Value, scalarKind(val), val.Value)
+			}
+			out[k.Value] = val.Value
+		}
+	}
+	return out
+}
+
+// decodeAny turns a node into plain Go values (maps, slices, strings,
+// numbers). It is safe because Parse refused aliases beforehand.
+func decodeAny(n *yaml.Node) any {
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return n.Value
+	}
+	return v
+}
+
+// splitTools splits a tool list on blanks and commas outside parentheses:
+// "Read, Bash(git diff *) Grep" is [Read, Bash(git diff *), Grep].
+func splitTools(s string) []string {
+	var out []string
+	depth, start := 0, -1
+	flush := func(end int) {
+		if start >= 0 {
+			out = append(out, s[start:end])
+			start = -1
+		}
+	}
+	for i, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0 && (r == ',' || r == ' ' || r == '\t' || r == '\n'):
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	flush(len(s))
+	return out
+}
+
+// splitComma splits a comma-separated list, trimming blanks.
+func splitComma(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// UnknownKeys returns the unknown keys in sorted order.
+func (fm *Frontmatter) UnknownKeys() []string {
+	keys := make([]string, len(fm.Unknown))
+	for i, u := range fm.Unknown {
+		keys[i] = u.Key
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,47 @@
+package discover
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Layer is where a skill root comes from. Layers are ordered by priority:
+// a skill in a higher layer shadows one with the same name in a lower layer.
+type Layer int
+
+const (
+	// LayerCLI roots are given on the command line (--skill-dir).
+	LayerCLI Layer = iota + 1
+	// LayerEnv roots come from $SKILLSTORE_PATH.
+	LayerEnv
+	// LayerProject roots are .claude/skills and .agents/skills from the
+	// working directory up to the repository root.
+	LayerProject
+	// LayerUser roots are ~/.claude/skills, ~/.agents/skills, ~/.codex/skills.
+	LayerUser
+	// LayerSystem roots are machine-wide (/etc/skillstore/skills).
+	LayerSystem
+)
+
+var layerNames = []string{LayerCLI: "cli", LayerEnv: "env", LayerProject: "project", LayerUser: "user", LayerSystem: "system"}
+
+func (l Layer) String() string {
+	if l >= LayerCLI && l <= LayerSystem {
+		return layerNames[l]
+	}
+	return fmt.Sprintf("layer(%d)", int(l))
+}
+
+// MarshalText writes the layer's name in JSON.
+func (l Layer) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
+// UnmarshalText reads a layer name.
+func (l *Layer) UnmarshalText(b []byte) error {
+	for i, n := range layerNames {
+		if n != "" && strings.EqualFold(n, string(b)) {
+			*l = Layer(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown layer %q", b)
+}

@@ -1,0 +1,275 @@
+package discover
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// Mode selects how strictly a skill is judged.
+type Mode int
+
+const (
+	// Lenient accepts what agents accept: a missing name defaults to the
+	// folder name, a name that differs from its folder and unknown keys are
+	// warnings. A skill without a description is skipped (an error).
+	Lenient Mode = iota
+	// Strict applies the Agent Skills specification and Anthropic's
+	// validators: every rule is an error, unknown keys included (Claude
+	// Code's own keys are warnings), no XML tags in name or description,
+	// and no reserved words in names.
+	Strict
+)
+
+func (m Mode) String() string {
+	if m == Strict {
+		return "strict"
+	}
+	return "lenient"
+}
+
+// Limits from the Agent Skills specification.
+const (
+	MaxNameLen          = 64
+	MaxDescriptionLen   = 1024
+	MaxCompatibilityLen = 500
+	// MaxBodyLines is the spec's recommended ceiling for a SKILL.md body;
+	// longer material belongs in references/ files.
+	MaxBodyLines = 500
+)
+
+// ReservedNameWords may not appear in a skill name for Anthropic's API
+// (and strict mode).
+var ReservedNameWords = []string{"anthropic", "claude"}
+
+var (
+	nameRE   = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	xmlTagRE = regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9_.:-]*(\s[^<>]*)?/?>`)
+)
+
+// ValidateFile parses and validates the bytes of a SKILL.md in a folder
+// named folderName. path is used only in diagnostics. It never reads the
+// disk and never panics. The returned file is nil when data cannot be
+// parsed; otherwise it is returned even when diagnostics hold errors.
+func ValidateFile(path, folderName string, data []byte, mode Mode) (*SkillFile, []Diagnostic) {
+	sf, err := Parse(data)
+	if err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			return nil, []Diagnostic{errorAt(path, pe.Line, "%s", pe.Msg)}
+		}
+		return nil, []Diagnostic{errorAt(path, 0, "%v", err)}
+	}
+	return sf, Validate(path, folderName, sf, mode)
+}
+
+// Validate checks a parsed SKILL.md against the rules of mode.
+func Validate(path, folderName string, sf *SkillFile, mode Mode) []Diagnostic {
+	v := validator{path: path, mode: mode, sf: sf}
+	for _, is := range sf.issues {
+		if is.soft {
+			v.rule(is.line, "%s", is.msg)
+		} else {
+			v.add(errorAt(path, is.line, "%s", is.msg))
+		}
+	}
+	v.name(folderName)
+	v.description()
+	v.compatibility()
+	v.unknownKeys()
+	v.claudeCodeFields()
+	v.body()
+	return v.diags
+}
+
+// EffectiveName is the name agents use for a skill: its frontmatter name,
+// or in lenient mode the folder name when the frontmatter has none.
+func EffectiveName(sf *SkillFile, folderName string, mode Mode) string {
+	if sf.Frontmatter.Name != "" || mode == Strict {
+		return sf.Frontmatter.Name
+	}
+	return folderName
+}
+
+type validator struct {
+	path  string
+	mode  Mode
+	sf    *SkillFile
+	diags []Diagnostic
+}
+
+func (v *validator) add(d Diagnostic) { v.diags = append(v.diags, d) }
+
+// rule reports a rule that is an error in strict mode and a warning in lenient mode.
+func (v *validator) rule(line int, format string, args ...any) {
+	if v.mode == Strict {
+		v.add(errorAt(v.path, line, format, args...))
+	} else {
+		v.add(warningAt(v.path, line, format, args...))
+	}
+}
+
+func (v *validator) name(folder string) {
+	fm := &v.sf.Frontmatter
+	line := v.sf.KeyLine("name")
+	if strings.TrimSpace(fm.Name) == "" {
+		if v.mode == Strict {
+			v.add(errorAt(v.path, line, "name is missing; add 'name: %s' to the frontmatter", suggestName(folder)))
+		} else {
+			v.add(warningAt(v.path, line, "name is missing; agents will use the folder name %q, add 'name: %s' to the frontmatter", folder, suggestName(folder)))
+		}
+		v.checkName(folder, line, "folder name")
+		return
+	}
+	if !v.checkName(fm.Name, line, "name") {
+		return
+	}
+	if folder != "" && fm.Name != folder {
+		v.rule(line, "name %q does not match its folder %q; rename the folder or set 'name: %s'", fm.Name, folder, folder)
+	}
+	for _, w := range ReservedNameWords {
+		if strings.Contains(fm.Name, w) {
+			v.rule(line, "name %q contains the reserved word %q, which Anthropic's API rejects; choose another name", fm.Name, w)
+		}
+	}
+}
+
+// checkName applies the spec's name rules and reports whether they hold.
+func (v *validator) checkName(name string, line int, what string) bool {
+	if name == "" {
+		return false
+	}
+	switch {
+	case utf8.RuneCountInString(name) > MaxNameLen:
+		v.add(errorAt(v.path, line, "%s is %d characters, over the limit of %d; shorten it", what, utf8.RuneCountInString(name), MaxNameLen))
+		return false
+	case xmlTagRE.MatchString(name):
+		v.add(errorAt(v.path, line, "%s %q contains an XML tag; use only a-z, 0-9 and '-'", what, name))
+		return false
+	case !nameRE.MatchString(name):
+		msg := fmt.Sprintf("%s %q must be lowercase letters, digits and single hyphens (a-z, 0-9, '-'), not starting or ending with '-'", what, name)
+		if s := suggestName(name); s != "" && s != name {
+			msg += fmt.Sprintf("; try %q", s)
+		}
+		v.add(errorAt(v.path, line, "%s", msg))
+		return false
+	}
+	return true
+}
+
+// suggestName turns s into a valid name: lowercase, runs of other characters
+// turned into one '-', no leading or trailing '-'.
+func suggestName(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	out := b.String()
+	if len(out) > MaxNameLen {
+		out = strings.TrimRight(out[:MaxNameLen], "-")
+	}
+	return out
+}
+
+func (v *validator) description() {
+	d := v.sf.Frontmatter.Description
+	line := v.sf.KeyLine("description")
+	if strings.TrimSpace(d) == "" {
+		if v.mode == Strict {
+			v.add(errorAt(v.path, line, "description is missing; add 'description:' saying what the skill does and when to use it"))
+		} else {
+			v.add(errorAt(v.path, line, "description is missing, so agents skip this skill; add 'description:' saying what it does and when to use it"))
+		}
+		return
+	}
+	if n := utf8.RuneCountInString(d); n > MaxDescriptionLen {
+		v.add(errorAt(v.path, line, "description is %d characters, over the limit of %d; shorten it and move detail into the body", n, MaxDescriptionLen))
+	}
+	if tag := xmlTagRE.FindString(d); tag != "" {
+		v.rule(line, "description contains the XML tag %s, which Anthropic's validators reject; reword it", tag)
+	}
+}
+
+func (v *validator) compatibility() {
+	c := v.sf.Frontmatter.Compatibility
+	line := v.sf.KeyLine("compatibility")
+	if _, present := v.sf.keyLines["compatibility"]; present && strings.TrimSpace(c) == "" {
+		v.add(warningAt(v.path, line, "compatibility is empty; remove it or say what environment the skill needs"))
+	}
+	if n := utf8.RuneCountInString(c); n > MaxCompatibilityLen {
+		v.add(errorAt(v.path, line, "compatibility is %d characters, over the limit of %d; shorten it", n, MaxCompatibilityLen))
+	}
+}
+
+func (v *validator) unknownKeys() {
+	for _, u := range v.sf.Frontmatter.Unknown {
+		hint := "move it under metadata: or remove it"
+		v.rule(u.Line, "unknown frontmatter key %q; the Agent Skills spec allows %s; %s", u.Key, strings.Join(SpecKeys, ", "), hint)
+	}
+	if v.mode != Strict {
+		return
+	}
+	for _, k := range ClaudeCodeKeys {
+		if line, ok := v.sf.keyLines[k]; ok {
+			v.add(warningAt(v.path, line, "key %q is a Claude Code extension, not part of the Agent Skills spec; other agents ignore it", k))
+		}
+	}
+}
+
+// Allowed values of Claude Code's enumerated fields.
+var (
+	claudeContexts = []string{"fork"}
+	claudeEfforts  = []string{"low", "medium", "high", "xhigh", "max"}
+	claudeShells   = []string{"bash", "powershell"}
+)
+
+func (v *validator) claudeCodeFields() {
+	fm := &v.sf.Frontmatter
+	check := func(key, val string, allowed []string) {
+		if val == "" {
+			return
+		}
+		for _, a := range allowed {
+			if val == a {
+				return
+			}
+		}
+		v.add(warningAt(v.path, v.sf.KeyLine(key), "%s %q is not one Claude Code knows (%s)", key, val, strings.Join(allowed, ", ")))
+	}
+	check("context", fm.Context, claudeContexts)
+	check("effort", fm.Effort, claudeEfforts)
+	check("shell", fm.Shell, claudeShells)
+	if fm.Agent != "" && fm.Context != "fork" {
+		v.add(warningAt(v.path, v.sf.KeyLine("agent"), "agent is only used with 'context: fork'; add it or remove agent"))
+	}
+	if fm.DisableModelInvocation != nil && *fm.DisableModelInvocation && fm.UserInvocable != nil && !*fm.UserInvocable {
+		v.add(warningAt(v.path, v.sf.KeyLine("user-invocable"), "disable-model-invocation: true with user-invocable: false means nothing can ever invoke this skill"))
+	}
+}
+
+func (v *validator) body() {
+	body := v.sf.Body
+	if len(bytes.TrimSpace(body)) == 0 {
+		v.add(warningAt(v.path, v.sf.BodyLine, "body is empty; write the skill's instructions after the frontmatter"))
+		return
+	}
+	n := bytes.Count(body, []byte("\n"))
+	if body[len(body)-1] != '\n' {
+		n++
+	}
+	if n > MaxBodyLines {
+		v.add(warningAt(v.path, v.sf.BodyLine, "body is %d lines, over the recommended %d; move detail into references/ files", n, MaxBodyLines))
+	}
+}

@@ -1,0 +1,2 @@
+#!/usr/bin/env python3
+"""List curated skills (fixture script)."""
