@@ -1,5 +1,25 @@
 // Package merge merges three versions of a skill: base (the last accepted
-// upstream), ours (the published version with local edits) and theirs (the new
-// upstream). It merges text line by line like git merge-file, SKILL.md
-// frontmatter key by key, and whole trees path by path. It does no I/O.
+// upstream), ours (the published version with local edits) and theirs (the
+// new upstream). It produces the merged skill or an exact account of its
+// conflicts. It is pure: bytes and trees in, bytes and trees out, no git and
+// no file I/O.
+//
+// Three levels build on each other:
+//
+//   - [Text] merges a text file line by line with the semantics and output
+//     of git merge-file (diff3 on a line diff from github.com/sergi/go-diff,
+//     hunks normalised as git's xdiff does). A change made on one side is
+//     taken, the same change made on both sides is taken once, and changes
+//     that overlap or touch are a conflict: written between git's markers
+//     in the [Diff3], [Plain] or [ZDiff3] [Style], and listed in
+//     [TextResult.Conflicts] with their line ranges and texts.
+//   - [SkillMD] merges a SKILL.md: its YAML frontmatter key by key (so an
+//     upstream description change and a local allowed-tools addition on the
+//     next line merge cleanly where git conflicts), its body line by line,
+//     and falls back to [Text] on the whole file when a key conflicts.
+//   - [MergeTrees] merges skill folders ([Tree]) path by path, with modes,
+//     symlinks, binary files, additions and deletions; its [TreeResult] is
+//     clean, or lists every [PathConflict] by path and [ConflictKind].
+//
+// Every merge is deterministic: the same inputs give the same bytes.
 package merge

@@ -1,4 +1,29 @@
 // Package store is the embedded git repository in which every skill version
 // is a commit: published skills, upstream snapshots, candidates and the
 // store's own state are refs that plain git can read.
+//
+// A store is a bare git repository (see [Init] and [Open]) plus a
+// "skillstore" directory inside it for the lock and derived caches:
+//
+//   - refs/heads/skills/NAME: the published history of skill NAME. Each
+//     version is a commit whose tree is the skill folder, numbered by its
+//     Skill-Version trailer ([Version], [Tx.CommitVersion]).
+//   - refs/skillstore/state: a commit whose tree holds JSON records
+//     ("skills/NAME.json", ...); its history is the audit log ([Reader.Record],
+//     [Tx.PutRecord]).
+//   - refs/upstream/..., refs/heads/candidates/...: snapshots and candidates
+//     written by sync on top of the same building blocks.
+//
+// Every read runs inside [Store.View] (the shared side of the store lock) and
+// every write inside [Store.Update] (the exclusive side, one writer across
+// processes). A write transaction ([Tx]) buffers its objects and ref
+// updates; when its function returns nil, objects are written and fsynced
+// first (loose, or one packfile for bulk writes), then refs, each ref file
+// replaced atomically. A process killed at any moment leaves every ref at its
+// old or its new value.
+//
+// Trees are handled flat as [File] lists ([Tx.WriteTree], [Reader.Files],
+// [ScanDir], [WriteTreeDir]); [CheckSafety] decides whether a tree may become
+// a version and with which [RiskLevel]. Versions are named "NAME", "NAME@v3"
+// or "NAME@<commit prefix>" ([Reader.Resolve]).
 package store

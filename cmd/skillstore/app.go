@@ -9,7 +9,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"syscall"
 	"time"
 
@@ -43,7 +45,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, log: slog.New(slog.DiscardHandler)}
 	app := newApp(e)
-	return report(stderr, app.RunContext(ctx, args))
+	return report(stderr, app.RunContext(ctx, permuteArgs(app, args)))
 }
 
 func newApp(e *env) *cli.App {
@@ -184,4 +186,95 @@ func isTerminal(w io.Writer) bool {
 // newJSONFlag returns the --json flag used by every command that lists or reports.
 func newJSONFlag() *cli.BoolFlag {
 	return &cli.BoolFlag{Name: "json", Usage: "print machine-readable JSON"}
+}
+
+// permuteArgs moves the flags that follow a command's arguments in front of
+// them, so "skillstore add DIR --reason TEXT" means what it says: urfave/cli
+// v2 stops reading flags at the first argument. It uses the command's own
+// flag definitions to know which flags take a value; everything after "--"
+// stays an argument, and commands that parse their own argv
+// (SkipFlagParsing) are left alone.
+func permuteArgs(app *cli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	out := []string{args[0]}
+	i := 1
+	// Global flags before the command.
+	for i < len(args) && isFlagToken(args[i]) {
+		out = append(out, args[i])
+		if takesValue(app.Flags, args[i]) && i+1 < len(args) {
+			i++
+			out = append(out, args[i])
+		}
+		i++
+	}
+	// The command path: a command, then subcommands while names match.
+	cmds := app.Commands
+	var cmd *cli.Command
+	for i < len(args) {
+		next := findCommand(cmds, args[i])
+		if next == nil {
+			break
+		}
+		cmd, cmds = next, next.Subcommands
+		out = append(out, args[i])
+		i++
+	}
+	if cmd == nil || cmd.SkipFlagParsing {
+		return append(out, args[i:]...)
+	}
+	var flags, positional []string
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			positional = append(positional, args[i:]...)
+			break
+		}
+		if !isFlagToken(a) {
+			positional = append(positional, a)
+			continue
+		}
+		if a == "--help" || a == "-h" {
+			// urfave reads "--help ARG" as help on a topic named ARG.
+			return append(out, "--help")
+		}
+		flags = append(flags, a)
+		if takesValue(cmd.Flags, a) && i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	out = append(out, flags...)
+	return append(out, positional...)
+}
+
+func isFlagToken(a string) bool { return len(a) > 1 && a[0] == '-' && a != "--" }
+
+// takesValue reports whether the flag token names a flag of flags that reads
+// its value from the next argument (not a bool flag, no "=value" attached).
+func takesValue(flags []cli.Flag, token string) bool {
+	name, _, hasValue := strings.Cut(strings.TrimLeft(token, "-"), "=")
+	if hasValue {
+		return false
+	}
+	for _, f := range flags {
+		if !slices.Contains(f.Names(), name) {
+			continue
+		}
+		if _, isBool := f.(*cli.BoolFlag); isBool {
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+func findCommand(cmds []*cli.Command, name string) *cli.Command {
+	for _, c := range cmds {
+		if c.HasName(name) {
+			return c
+		}
+	}
+	return nil
 }

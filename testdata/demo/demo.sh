@@ -10,18 +10,19 @@ trap 'rm -rf "$work"' EXIT
 
 export SKILLSTORE_DIR="$work/store"
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL="$work/gitconfig"
-export GIT_AUTHOR_NAME="Upstream Maintainer" GIT_AUTHOR_EMAIL="upstream@example.com"
-export GIT_COMMITTER_NAME="Upstream Maintainer" GIT_COMMITTER_EMAIL="upstream@example.com"
+# The upstream repository is committed to by its maintainer; the store records
+# the local user (or $GIT_AUTHOR_NAME/$GIT_AUTHOR_EMAIL) as the actor.
+upstream() { git -C "$work/upstream" -c user.name="Upstream Maintainer" -c user.email=upstream@example.com "$@"; }
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
-show() { printf '$ %s\n' "$*"; "$@"; }
-ss() { printf '$ skillstore %s\n' "$*"; "$bin" "$@"; }
+show() { printf '$'; printf ' %q' "$@"; printf '\n'; "$@"; }
+ss() { printf '$ skillstore'; printf ' %q' "$@"; printf '\n'; "$bin" "$@"; }
 
 step "The upstream plugin: a git repository with three skills"
 cp -R "$here/plugin" "$work/upstream"
-git -C "$work/upstream" init -q -b main
-git -C "$work/upstream" add -A
-git -C "$work/upstream" commit -qm "example-dev-skills 1.0.0"
+upstream init -q -b main
+upstream add -A
+upstream commit -qm "example-dev-skills 1.0.0"
 show find "$work/upstream" -name SKILL.md -printf '%P\n'
 
 step "Create a store and add the plugin: every skill becomes version v1"
@@ -38,8 +39,8 @@ step "Upstream publishes 1.1.0: code-review, commit-message and release-notes ch
 sed -i 's/^- Tests: every behaviour change has a test that would fail without it\./- Tests: every behaviour change has a test that would fail without it.\n- Security: untrusted input is validated at the boundary./' "$work/upstream/skills/code-review/SKILL.md"
 sed -i 's/at most 50 characters/at most 72 characters/' "$work/upstream/skills/commit-message/SKILL.md"
 printf '\nKeep each line under 80 characters.\n' >> "$work/upstream/skills/release-notes/SKILL.md"
-git -C "$work/upstream" commit -qam "example-dev-skills 1.1.0"
-show git -C "$work/upstream" --no-pager diff --stat HEAD~1
+upstream commit -qam "example-dev-skills 1.1.0"
+show git -C "$work/upstream" --no-pager diff --stat HEAD~1 HEAD
 
 step "Sync (what cron runs): fast-forwards are published, our edited skill becomes a candidate"
 set +e

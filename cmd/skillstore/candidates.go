@@ -1,0 +1,352 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillstore/skillstore/store"
+)
+
+func init() { register(candidatesCommand()) }
+
+func candidatesCommand() *cli.Command {
+	skillArg := func(c *cli.Context) (string, error) {
+		args, err := stringFlagsAfterArgs(c, "reason", "from")
+		if err != nil {
+			return "", err
+		}
+		if len(args) != 1 {
+			return "", usageErrorf("%s needs exactly one SKILL argument", c.Command.FullName())
+		}
+		return args[0], nil
+	}
+	return &cli.Command{
+		Name:     "candidates",
+		Category: "review",
+		Usage:    "review pending updates: list, show, diff, accept, reject, resolve",
+		Description: "A candidate is a pending update of a skill on refs/heads/candidates/<skill>: a\n" +
+			"merge commit with parents (published version, upstream snapshot). Review it here,\n" +
+			"or with plain git: clone the store, commit a resolution on candidates/<skill>,\n" +
+			"push it back, then 'skillstore candidates accept <skill>'.",
+		Subcommands: []*cli.Command{
+			{
+				Name:        "list",
+				Usage:       "list pending candidates",
+				Description: "Exit codes: 0 success, 1 error, 3 store lock busy.",
+				Flags:       []cli.Flag{newJSONFlag()},
+				Action:      runCandidatesList,
+			},
+			{
+				Name:        "show",
+				Usage:       "show a candidate: classification, base/ours/theirs versions, conflicts",
+				ArgsUsage:   "SKILL",
+				Description: "Exit codes: 0 success, 1 error (no candidate), 2 usage error, 3 store lock busy.",
+				Flags:       []cli.Flag{newJSONFlag()},
+				Action: func(c *cli.Context) error {
+					skill, err := skillArg(c)
+					if err != nil {
+						return err
+					}
+					return runCandidateShow(c, skill)
+				},
+			},
+			{
+				Name:        "diff",
+				Usage:       "show what accepting a candidate would change in the published version",
+				ArgsUsage:   "SKILL",
+				Description: "Exit codes: 0 success, 1 error (no candidate), 2 usage error, 3 store lock busy.",
+				Action: func(c *cli.Context) error {
+					skill, err := skillArg(c)
+					if err != nil {
+						return err
+					}
+					return runCandidateDiff(c, skill)
+				},
+			},
+			{
+				Name:      "accept",
+				Usage:     "publish a candidate as the skill's next version",
+				ArgsUsage: "SKILL",
+				Description: "Refused while a conflicted file still holds conflict markers, and when the\n" +
+					"published version moved since the candidate was made (run 'skillstore sync'\n" +
+					"for a new candidate).\n\n" +
+					"Exit codes: 0 accepted, 1 refused or error, 2 usage error, 3 store lock busy.",
+				Flags: []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "why (recorded on the version)"}},
+				Action: func(c *cli.Context) error {
+					skill, err := skillArg(c)
+					if err != nil {
+						return err
+					}
+					return runCandidateAccept(c, skill)
+				},
+			},
+			{
+				Name:      "reject",
+				Usage:     "drop a candidate and keep the published files",
+				ArgsUsage: "SKILL",
+				Description: "Like dpkg keeping a locally changed file: the published files stay, but the\n" +
+					"upstream is recorded as seen (a version with the same files that takes the\n" +
+					"upstream snapshot in), so sync does not propose the same update again. The\n" +
+					"candidate stays reachable under refs/skillstore/superseded/.\n\n" +
+					"Exit codes: 0 rejected, 1 error, 2 usage error, 3 store lock busy.",
+				Flags: []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "why (recorded on the version)"}},
+				Action: func(c *cli.Context) error {
+					skill, err := skillArg(c)
+					if err != nil {
+						return err
+					}
+					return runCandidateReject(c, skill)
+				},
+			},
+			{
+				Name:      "resolve",
+				Usage:     "make a resolved skill folder the candidate's new head",
+				ArgsUsage: "SKILL --from DIR",
+				Description: "Commits the folder DIR on top of the candidate branch (the safety check runs\n" +
+					"on it). Accept it afterwards.\n\n" +
+					"Exit codes: 0 recorded, 1 error, 2 usage error, 3 store lock busy.",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "from", Usage: "the resolved skill folder (required)"},
+					&cli.StringFlag{Name: "reason", Usage: "why (recorded on the commit)"},
+				},
+				Action: func(c *cli.Context) error {
+					skill, err := skillArg(c)
+					if err != nil {
+						return err
+					}
+					return runCandidateResolve(c, skill)
+				},
+			},
+		},
+	}
+}
+
+// stringFlagsAfterArgs lets string flags follow the arguments ("accept SKILL
+// --reason why"), which urfave/cli stops parsing at: each known flag found
+// among the arguments is set on the command and the rest are returned.
+func stringFlagsAfterArgs(c *cli.Context, names ...string) ([]string, error) {
+	var rest []string
+	args := c.Args().Slice()
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		matched := false
+		for _, n := range names {
+			val, ok := "", false
+			switch {
+			case a == "--"+n || a == "-"+n:
+				if i+1 >= len(args) {
+					return nil, usageErrorf("flag --%s needs a value", n)
+				}
+				val, ok = args[i+1], true
+				i++
+			case strings.HasPrefix(a, "--"+n+"="):
+				val, ok = strings.TrimPrefix(a, "--"+n+"="), true
+			}
+			if ok {
+				if err := c.Set(n, val); err != nil {
+					return nil, usageErrorf("flag --%s is not valid here", n)
+				}
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			rest = append(rest, a)
+		}
+	}
+	return rest, nil
+}
+
+// candidateErr adds hints and exit codes to candidate errors.
+func candidateErr(skill string, err error) error {
+	var me *store.ConflictMarkersError
+	switch {
+	case errors.Is(err, store.ErrLockBusy):
+		return withHint(withCode(exitBusy, err), "wait for the other skillstore command to finish, or raise --lock-timeout")
+	case errors.Is(err, store.ErrNoCandidate):
+		return withHint(err, "run 'skillstore candidates list' to see the pending candidates")
+	case errors.Is(err, store.ErrHeadMoved):
+		return withHint(err, "run 'skillstore sync' to merge the update into the new published version")
+	case errors.As(err, &me):
+		return withHint(err,
+			"edit the files and run 'skillstore candidates resolve "+skill+" --from DIR'",
+			"or commit a resolution on candidates/"+skill+" in a clone of the store and push it back")
+	}
+	return err
+}
+
+func candidateState(c store.Candidate) string {
+	switch {
+	case c.Stale:
+		return "stale"
+	case len(c.Markers) > 0:
+		return "conflicted"
+	case c.Resolved:
+		return "resolved"
+	}
+	return "ready"
+}
+
+func readCandidates(c *cli.Context, skill string) ([]store.Candidate, error) {
+	s, err := openPluginStore(c, false)
+	if err != nil {
+		return nil, err
+	}
+	var out []store.Candidate
+	err = s.View(c.Context, func(r *store.Reader) error {
+		if skill == "" {
+			out, err = r.Candidates()
+			return err
+		}
+		cand, err := r.Candidate(skill)
+		out = []store.Candidate{cand}
+		return err
+	})
+	return out, candidateErr(skill, err)
+}
+
+func runCandidatesList(c *cli.Context) error {
+	if c.NArg() != 0 {
+		return usageErrorf("candidates list takes no arguments")
+	}
+	cands, err := readCandidates(c, "")
+	if err != nil {
+		return err
+	}
+	e := getEnv(c)
+	if c.Bool("json") {
+		if cands == nil {
+			cands = []store.Candidate{}
+		}
+		return writeJSON(e.stdout, cands)
+	}
+	if len(cands) == 0 {
+		fmt.Fprintln(e.stdout, "no candidates wait for review")
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SKILL\tPLUGIN\tMODE\tON\tCONFLICTS\tSTATE")
+	for _, cand := range cands {
+		fmt.Fprintf(tw, "%s\t%s\t%s\tv%d\t%d\t%s\n", cand.Skill, cand.Plugin, cand.Mode, cand.PublishedVersion, len(cand.Conflicts), candidateState(cand))
+	}
+	return tw.Flush()
+}
+
+func runCandidateShow(c *cli.Context, skill string) error {
+	cands, err := readCandidates(c, skill)
+	if err != nil {
+		return err
+	}
+	e := getEnv(c)
+	cand := cands[0]
+	if c.Bool("json") {
+		return writeJSON(e.stdout, cand)
+	}
+	writeCandidate(e.stdout, cand)
+	return nil
+}
+
+func writeCandidate(w io.Writer, c store.Candidate) {
+	fmt.Fprintf(w, "candidate %s  (%s)\n", c.Skill, candidateState(c))
+	fmt.Fprintf(w, "  classification: %s\n", c.Mode)
+	plugin := c.Plugin
+	if c.PluginVersion != "" {
+		plugin += " " + c.PluginVersion
+	}
+	fmt.Fprintf(w, "  plugin:         %s\n", plugin)
+	base := "none"
+	if !c.Base.IsZero() {
+		base = c.Base.String()[:12]
+	}
+	fmt.Fprintf(w, "  base:           %s (last accepted upstream)\n", base)
+	fmt.Fprintf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
+	fmt.Fprintf(w, "  theirs:         upstream %s\n", c.Upstream.String()[:12])
+	head := c.Head.String()[:12]
+	if c.Resolved {
+		head += " (resolution on top of merge " + c.Merge.String()[:12] + ")"
+	}
+	fmt.Fprintf(w, "  head:           %s\n", head)
+	if len(c.Conflicts) == 0 {
+		fmt.Fprintf(w, "  conflicts:      none\n")
+	} else {
+		fmt.Fprintf(w, "  conflicts:      %s\n", strings.Join(c.Conflicts, ", "))
+		markers := "none left"
+		if len(c.Markers) > 0 {
+			markers = strings.Join(c.Markers, ", ")
+		}
+		fmt.Fprintf(w, "  markers:        %s\n", markers)
+	}
+	if c.Risk != "" {
+		fmt.Fprintf(w, "  risk:           %s\n", c.Risk)
+	}
+	if c.Stale {
+		fmt.Fprintf(w, "  the published version moved since: run 'skillstore sync' for a new candidate\n")
+	}
+}
+
+func runCandidateDiff(c *cli.Context, skill string) error {
+	s, err := openPluginStore(c, false)
+	if err != nil {
+		return err
+	}
+	var changes []store.FileChange
+	err = s.View(c.Context, func(r *store.Reader) error {
+		_, changes, err = r.CandidateDiff(skill)
+		return err
+	})
+	if err != nil {
+		return candidateErr(skill, err)
+	}
+	return store.WriteDiff(getEnv(c).stdout, changes)
+}
+
+func runCandidateAccept(c *cli.Context, skill string) error {
+	s, err := openPluginStore(c, false)
+	if err != nil {
+		return err
+	}
+	v, err := s.AcceptCandidate(c.Context, skill, c.String("reason"))
+	if err != nil {
+		return candidateErr(skill, err)
+	}
+	fmt.Fprintf(getEnv(c).stdout, "accepted candidate %s: published %s\n", skill, v.Name())
+	return nil
+}
+
+func runCandidateReject(c *cli.Context, skill string) error {
+	s, err := openPluginStore(c, false)
+	if err != nil {
+		return err
+	}
+	v, err := s.RejectCandidate(c.Context, skill, c.String("reason"))
+	if err != nil {
+		return candidateErr(skill, err)
+	}
+	fmt.Fprintf(getEnv(c).stdout, "rejected candidate %s: %s keeps the published files; this upstream will not be proposed again\n", skill, v.Name())
+	return nil
+}
+
+func runCandidateResolve(c *cli.Context, skill string) error {
+	if c.String("from") == "" {
+		return usageErrorf("candidates resolve needs --from DIR, the resolved skill folder")
+	}
+	s, err := openPluginStore(c, false)
+	if err != nil {
+		return err
+	}
+	cand, err := s.ResolveCandidate(c.Context, skill, c.String("from"), c.String("reason"))
+	if err != nil {
+		return candidateErr(skill, err)
+	}
+	markers := "no conflict markers left: accept it with 'skillstore candidates accept " + skill + "'"
+	if len(cand.Markers) > 0 {
+		markers = "conflict markers left in " + strings.Join(cand.Markers, ", ")
+	}
+	fmt.Fprintf(getEnv(c).stdout, "candidate %s now at %s; %s\n", skill, cand.Head.String()[:12], markers)
+	return nil
+}

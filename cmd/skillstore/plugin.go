@@ -1,0 +1,389 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillstore/skillstore/store"
+)
+
+func init() { register(pluginCommand()) }
+
+func pluginCommand() *cli.Command {
+	idArg := func(c *cli.Context) (string, error) {
+		if c.NArg() != 1 {
+			return "", usageErrorf("%s needs exactly one PLUGIN argument", c.Command.FullName())
+		}
+		return c.Args().First(), nil
+	}
+	return &cli.Command{
+		Name:     "plugin",
+		Category: "plugins",
+		Usage:    "vendor upstream plugins: add, list, show, pause, resume, disable, adopt, rm",
+		Description: "A plugin is an upstream source of skills: a local folder or a git repository.\n" +
+			"Its layout is read from .claude-plugin/marketplace.json, .claude-plugin/plugin.json,\n" +
+			".codex-plugin/plugin.json or a plain skills/<name>/SKILL.md tree. 'skillstore sync'\n" +
+			"brings its updates in.",
+		Subcommands: []*cli.Command{
+			{
+				Name:      "add",
+				Usage:     "add a plugin and mirror its skills",
+				ArgsUsage: "SOURCE[#PLUGIN]",
+				Description: "SOURCE is a local folder (its files as they are on disk), a local git\n" +
+					"repository or any URL git can fetch (https://, ssh://, git@host:path, file://).\n" +
+					"A marketplace adds every plugin it lists, or only PLUGIN with SOURCE#PLUGIN.\n" +
+					"Each skill's upstream tree becomes a snapshot on refs/upstream/<plugin>/<skill>\n" +
+					"and the skill's first version. A skill name the store already has (a managed\n" +
+					"skill or another plugin's) is an ownership conflict: nothing is written.\n\n" +
+					"Exit codes: 0 added, 1 error (bad manifest, ownership conflict, fetch or safety\n" +
+					"failure), 2 usage error, 3 store lock busy.",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "id", Usage: "plugin id in the store (default: the manifest's name)"},
+					&cli.StringFlag{Name: "ref", Usage: "branch, tag or commit of a git source (a commit pins it)"},
+					&cli.BoolFlag{Name: "review", Usage: "always review this plugin's updates: fast-forwards become candidates"},
+					newJSONFlag(),
+				},
+				Action: runPluginAdd,
+			},
+			{
+				Name:  "list",
+				Usage: "list plugins and the derived status of their skills",
+				Description: "Shows each plugin's id, state (enabled, paused, disabled), source, ref and\n" +
+					"last fetched commit, and each skill's status derived from refs: synced,\n" +
+					"update available, candidate pending or conflicted ('modified' marks local edits).\n\n" +
+					"Exit codes: 0 success, 1 error, 3 store lock busy.",
+				Flags:  []cli.Flag{newJSONFlag()},
+				Action: runPluginList,
+			},
+			{
+				Name:        "show",
+				Usage:       "show one plugin",
+				ArgsUsage:   "PLUGIN",
+				Description: "Exit codes: 0 success, 1 error (unknown plugin), 2 usage error, 3 store lock busy.",
+				Flags:       []cli.Flag{newJSONFlag()},
+				Action: func(c *cli.Context) error {
+					id, err := idArg(c)
+					if err != nil {
+						return err
+					}
+					return showPlugins(c, id)
+				},
+			},
+			{
+				Name:        "pause",
+				Usage:       "make sync skip a plugin",
+				ArgsUsage:   "PLUGIN",
+				Description: "Exit codes: 0 success, 1 error (unknown plugin, already paused), 2 usage error, 3 store lock busy.",
+				Action: func(c *cli.Context) error {
+					id, err := idArg(c)
+					if err != nil {
+						return err
+					}
+					return pluginPause(c, id, true)
+				},
+			},
+			{
+				Name:        "resume",
+				Usage:       "make sync take a paused plugin again",
+				ArgsUsage:   "PLUGIN",
+				Description: "Exit codes: 0 success, 1 error (unknown plugin, not paused), 2 usage error, 3 store lock busy.",
+				Action: func(c *cli.Context) error {
+					id, err := idArg(c)
+					if err != nil {
+						return err
+					}
+					return pluginPause(c, id, false)
+				},
+			},
+			{
+				Name:      "disable",
+				Usage:     "stop syncing a plugin and disable its skills (history kept)",
+				ArgsUsage: "PLUGIN",
+				Description: "Disables every skill the plugin owns (they stay in the store with their\n" +
+					"history but are not exported) and makes sync skip the plugin. The flag\n" +
+					"--disable-linked-skills is required as confirmation. 'plugin enable' undoes it.\n\n" +
+					"Exit codes: 0 success, 1 error, 2 usage error (missing confirmation), 3 store lock busy.",
+				Flags: []cli.Flag{
+					&cli.BoolFlag{Name: "disable-linked-skills", Usage: "confirm that the plugin's skills are disabled too"},
+					&cli.StringFlag{Name: "reason", Usage: "why (recorded in the state log)"},
+				},
+				Action: func(c *cli.Context) error {
+					id, err := idArg(c)
+					if err != nil {
+						return err
+					}
+					if !c.Bool("disable-linked-skills") {
+						return withHint(usageErrorf("disabling plugin %s disables its skills: confirm with --disable-linked-skills", id),
+							"to only stop updates, run 'skillstore plugin pause "+id+"'")
+					}
+					return pluginDisable(c, id, true)
+				},
+			},
+			{
+				Name:        "enable",
+				Usage:       "re-enable a disabled plugin and its skills",
+				ArgsUsage:   "PLUGIN",
+				Description: "Exit codes: 0 success, 1 error, 2 usage error, 3 store lock busy.",
+				Action: func(c *cli.Context) error {
+					id, err := idArg(c)
+					if err != nil {
+						return err
+					}
+					return pluginDisable(c, id, false)
+				},
+			},
+			{
+				Name:      "adopt",
+				Usage:     "make a plugin's skill a managed skill that sync no longer touches",
+				ArgsUsage: "PLUGIN SKILL",
+				Description: "The skill keeps its history; its pending candidate, if any, is dropped (kept\n" +
+					"reachable under refs/skillstore/superseded/).\n\n" +
+					"Exit codes: 0 success, 1 error, 2 usage error, 3 store lock busy.",
+				Action: runPluginAdopt,
+			},
+			{
+				Name:      "rm",
+				Usage:     "forget a plugin; its skills stay as managed skills",
+				ArgsUsage: "PLUGIN",
+				Description: "Removes the plugin's record, source and upstream refs and pending candidates.\n" +
+					"Its skills and their history stay, as managed skills.\n\n" +
+					"Exit codes: 0 success, 1 error, 2 usage error, 3 store lock busy.",
+				Action: func(c *cli.Context) error {
+					id, err := idArg(c)
+					if err != nil {
+						return err
+					}
+					s, err := openPluginStore(c, false)
+					if err != nil {
+						return err
+					}
+					p, err := s.RemovePlugin(c.Context, id)
+					if err != nil {
+						return pluginErr(err)
+					}
+					fmt.Fprintf(getEnv(c).stdout, "removed plugin %s; its skills stay as managed skills: %s\n", id, strings.Join(p.Skills, ", "))
+					return nil
+				},
+			},
+		},
+	}
+}
+
+// openPluginStore opens the store, creating it when create is set and
+// there is none yet (plugin add is a natural first command).
+func openPluginStore(c *cli.Context, create bool) (*store.Store, error) {
+	dir, err := storeDir(c)
+	if err != nil {
+		return nil, err
+	}
+	opts := store.Options{Logger: getEnv(c).log, LockTimeout: c.Duration("lock-timeout")}
+	s, err := store.Open(c.Context, dir, opts)
+	if errors.Is(err, store.ErrNoStore) {
+		if create {
+			return store.Init(c.Context, dir, opts)
+		}
+		return nil, withHint(err, "add a plugin first ('skillstore plugin add SOURCE') or point --store at an existing store")
+	}
+	return s, err
+}
+
+// pluginErr adds hints and exit codes to the store's plugin errors.
+func pluginErr(err error) error {
+	var oe *store.OwnershipError
+	var me *store.ManifestError
+	switch {
+	case errors.Is(err, store.ErrLockBusy):
+		return withHint(withCode(exitBusy, err), "wait for the other skillstore command to finish, or raise --lock-timeout")
+	case errors.Is(err, store.ErrUnknownPlugin):
+		return withHint(err, "run 'skillstore plugin list' to see the plugins")
+	case errors.As(err, &oe):
+		return withHint(err, "adopt or remove the existing skill first, or add only another plugin of the source with SOURCE#PLUGIN")
+	case errors.Is(err, store.ErrPathEscapes):
+		return withHint(err, "a manifest may only name paths inside the plugin's folder")
+	case errors.As(err, &me):
+		return withHint(err, "fix the manifest, or remove it to use the plain skills/<name>/SKILL.md layout")
+	case errors.Is(err, store.ErrPluginExists):
+		return withHint(err, "pick another id with --id, or sync the existing plugin with 'skillstore sync'")
+	case errors.Is(err, store.ErrNoSkills):
+		return withHint(err, "a plugin needs a manifest or skills/<name>/SKILL.md folders")
+	}
+	return err
+}
+
+func runPluginAdd(c *cli.Context) error {
+	args, err := stringFlagsAfterArgs(c, "id", "ref")
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 {
+		return usageErrorf("plugin add needs exactly one SOURCE argument")
+	}
+	src, err := store.ParseSource(args[0], c.String("ref"))
+	if err != nil {
+		return err
+	}
+	s, err := openPluginStore(c, true)
+	if err != nil {
+		return err
+	}
+	rep, err := s.AddPlugin(c.Context, src, store.AddPluginOptions{ID: c.String("id"), Review: c.Bool("review")})
+	if err != nil {
+		return pluginErr(err)
+	}
+	e := getEnv(c)
+	if c.Bool("json") {
+		return writeJSON(e.stdout, rep)
+	}
+	for _, p := range rep.Plugins {
+		fmt.Fprintf(e.stdout, "added plugin %s from %s: %d skill(s)\n", p.Plugin, p.Source, len(p.Skills))
+		for _, sk := range p.Skills {
+			fmt.Fprintf(e.stdout, "  %s v%d\n", sk.Skill, sk.NewVersion)
+		}
+	}
+	return nil
+}
+
+func runPluginList(c *cli.Context) error {
+	if c.NArg() != 0 {
+		return usageErrorf("plugin list takes no arguments")
+	}
+	return showPlugins(c, "")
+}
+
+// showPlugins prints every plugin, or only id.
+func showPlugins(c *cli.Context, id string) error {
+	s, err := openPluginStore(c, false)
+	if err != nil {
+		return err
+	}
+	var infos []*store.PluginInfo
+	err = s.View(c.Context, func(r *store.Reader) error {
+		if id == "" {
+			infos, err = r.PluginInfos()
+			return err
+		}
+		info, err := r.PluginInfo(id)
+		infos = []*store.PluginInfo{info}
+		return err
+	})
+	if err != nil {
+		return pluginErr(err)
+	}
+	e := getEnv(c)
+	if c.Bool("json") {
+		if id != "" {
+			return writeJSON(e.stdout, infos[0])
+		}
+		if infos == nil {
+			infos = []*store.PluginInfo{}
+		}
+		return writeJSON(e.stdout, infos)
+	}
+	if len(infos) == 0 {
+		fmt.Fprintln(e.stdout, "no plugins; add one with 'skillstore plugin add SOURCE'")
+		return nil
+	}
+	for i, info := range infos {
+		if i > 0 {
+			fmt.Fprintln(e.stdout)
+		}
+		writePlugin(e.stdout, info, id != "")
+	}
+	return nil
+}
+
+func writePlugin(w io.Writer, info *store.PluginInfo, details bool) {
+	ref := info.Source.Ref
+	if ref == "" && info.Source.Kind == store.SourceGit {
+		ref = "HEAD"
+	}
+	fmt.Fprintf(w, "%s  %s  %s %s", info.ID, info.State(), info.Source.Kind, info.Source)
+	if ref != "" {
+		fmt.Fprintf(w, "  ref %s", ref)
+	}
+	if info.Commit != "" {
+		fmt.Fprintf(w, "  at %s", info.Commit[:12])
+	}
+	fmt.Fprintln(w)
+	if details {
+		if info.Name != "" || info.Version != "" {
+			fmt.Fprintf(w, "  manifest: %s %s\n", info.Name, info.Version)
+		}
+		fmt.Fprintf(w, "  review: %v\n", info.Review)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, st := range info.Status {
+		var notes []string
+		if st.Modified {
+			notes = append(notes, "modified")
+		}
+		if st.Disabled {
+			notes = append(notes, "disabled")
+		}
+		note := ""
+		if len(notes) > 0 {
+			note = "(" + strings.Join(notes, ", ") + ")"
+		}
+		fmt.Fprintf(tw, "  %s\tv%d\t%s\t%s\n", st.Skill, st.Version, st.Status, note)
+	}
+	tw.Flush()
+	for _, a := range info.Adopted {
+		fmt.Fprintf(w, "  %s  adopted (managed)\n", a)
+	}
+	for _, r := range info.Removed {
+		fmt.Fprintf(w, "  %s  removed upstream (kept)\n", r)
+	}
+}
+
+func pluginPause(c *cli.Context, id string, paused bool) error {
+	s, err := openPluginStore(c, false)
+	if err != nil {
+		return err
+	}
+	if _, err := s.PausePlugin(c.Context, id, paused); err != nil {
+		return pluginErr(err)
+	}
+	verb := map[bool]string{true: "paused (sync skips it)", false: "resumed"}[paused]
+	fmt.Fprintf(getEnv(c).stdout, "plugin %s %s\n", id, verb)
+	return nil
+}
+
+func pluginDisable(c *cli.Context, id string, disable bool) error {
+	s, err := openPluginStore(c, false)
+	if err != nil {
+		return err
+	}
+	var p *store.Plugin
+	if disable {
+		p, err = s.DisablePlugin(c.Context, id, c.String("reason"))
+	} else {
+		p, err = s.EnablePlugin(c.Context, id)
+	}
+	if err != nil {
+		return pluginErr(err)
+	}
+	verb := map[bool]string{true: "disabled", false: "enabled"}[disable]
+	fmt.Fprintf(getEnv(c).stdout, "plugin %s %s with its skills: %s\n", id, verb, strings.Join(p.Skills, ", "))
+	return nil
+}
+
+func runPluginAdopt(c *cli.Context) error {
+	if c.NArg() != 2 {
+		return usageErrorf("plugin adopt needs PLUGIN and SKILL")
+	}
+	id, skill := c.Args().Get(0), c.Args().Get(1)
+	s, err := openPluginStore(c, false)
+	if err != nil {
+		return err
+	}
+	if err := s.AdoptSkill(c.Context, id, skill); err != nil {
+		return pluginErr(err)
+	}
+	fmt.Fprintf(getEnv(c).stdout, "%s is a managed skill now; sync of plugin %s no longer touches it\n", skill, id)
+	return nil
+}

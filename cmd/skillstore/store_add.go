@@ -1,0 +1,166 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillstore/skillstore/store"
+)
+
+func init() { register(storeAddCommand(), storeImportCommand()) }
+
+func addFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "reason", Usage: "why (recorded on each new version)"},
+		&cli.BoolFlag{Name: "strict", Usage: "validate SKILL.md with the strict rules"},
+		&cli.StringFlag{Name: "allow-risk", Usage: "highest safety risk level to accept (none, low, medium, high, critical)", Value: store.DefaultAllowedRisk.String()},
+		newJSONFlag(),
+	}
+}
+
+func addOptions(c *cli.Context) (store.AddOptions, error) {
+	risk, err := store.ParseRiskLevel(c.String("allow-risk"))
+	if err != nil {
+		return store.AddOptions{}, usageErrorf("--allow-risk: %v", err)
+	}
+	return store.AddOptions{Reason: c.String("reason"), Validation: validationMode(c.Bool("strict")), AllowRisk: risk}, nil
+}
+
+const addExitCodes = "Exit codes: 0 every folder recorded or unchanged; 1 a folder is invalid, rejected by\n" +
+	"the safety check or refused for its risk (nothing is written); 2 usage; 3 store busy."
+
+func storeAddCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "add",
+		Category:  "skills",
+		Usage:     "record skill folders as new versions",
+		ArgsUsage: "PATH...",
+		Description: "add validates each skill folder (lenient rules; --strict for strict), runs the safety\n" +
+			"check, and records it as a new version of its skill when its files differ from the\n" +
+			"latest version (otherwise it says there is nothing new). Several folders are recorded\n" +
+			"together or not at all.\n\n" +
+			"Safety: symlinks, paths leaving the folder, special files, files over 2 MiB and more\n" +
+			"than 1000 files are rejected. Executable scripts, invisible Unicode in SKILL.md, long\n" +
+			"base64 blobs, curl|sh pipelines and 'ignore previous instructions' are flagged with\n" +
+			"a risk level recorded on the version (see 'skillstore show'). Findings above\n" +
+			"--allow-risk (default high) refuse the version.\n\n" + addExitCodes,
+		Flags: addFlags(),
+		Action: func(c *cli.Context) error {
+			paths, err := storeArgs(c, 1, -1)
+			if err != nil {
+				return err
+			}
+			opts, err := addOptions(c)
+			if err != nil {
+				return err
+			}
+			s, err := openStore(c)
+			if err != nil {
+				return err
+			}
+			results, err := s.Add(c.Context, paths, opts)
+			if err != nil {
+				return storeErr(err)
+			}
+			return printAddResults(c, results)
+		},
+	}
+}
+
+func storeImportCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "import",
+		Category:  "skills",
+		Usage:     "record every skill folder found under a folder",
+		ArgsUsage: "ROOT",
+		Description: "import finds every folder holding a SKILL.md under ROOT (not inside another skill,\n" +
+			"not in hidden folders, node_modules or __pycache__, without following symlinks) and\n" +
+			"records each like 'add', in one pass and one store transaction. A bad folder is\n" +
+			"reported and skipped; the others are recorded.\n\n" +
+			"Exit codes: 0 all recorded or unchanged; 1 some folders failed (the rest were\n" +
+			"recorded) or none was found; 2 usage; 3 store busy.",
+		Flags: addFlags(),
+		Action: func(c *cli.Context) error {
+			args, err := storeArgs(c, 1, 1)
+			if err != nil {
+				return err
+			}
+			opts, err := addOptions(c)
+			if err != nil {
+				return err
+			}
+			s, err := openStore(c)
+			if err != nil {
+				return err
+			}
+			results, err := s.Import(c.Context, args[0], opts)
+			if err != nil {
+				return storeErr(err)
+			}
+			if err := printAddResults(c, results); err != nil {
+				return err
+			}
+			failed := 0
+			for _, r := range results {
+				if r.Err != nil {
+					failed++
+				}
+			}
+			if failed > 0 {
+				return fmt.Errorf("%s of %d could not be imported (the others were recorded)", plural(failed, "folder"), len(results))
+			}
+			return nil
+		},
+	}
+}
+
+type addResultJSON struct {
+	Dir       string          `json:"dir"`
+	Name      string          `json:"name,omitempty"`
+	Version   int             `json:"version,omitempty"`
+	Commit    string          `json:"commit,omitempty"`
+	Unchanged bool            `json:"unchanged"`
+	Risk      string          `json:"risk,omitempty"`
+	Findings  []store.Finding `json:"findings,omitempty"`
+	Error     string          `json:"error,omitempty"`
+}
+
+func printAddResults(c *cli.Context, results []store.AddResult) error {
+	e := getEnv(c)
+	if c.Bool("json") {
+		out := []addResultJSON{}
+		for _, r := range results {
+			j := addResultJSON{Dir: r.Dir, Name: r.Name, Unchanged: r.Unchanged}
+			if r.Err != nil {
+				j.Error = r.Err.Error()
+			} else {
+				j.Version, j.Commit, j.Risk, j.Findings = r.Version.Number, r.Version.Commit.String(), r.Version.Risk.String(), r.Safety.Findings
+			}
+			out = append(out, j)
+		}
+		return writeJSON(e.stdout, out)
+	}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			fmt.Fprintf(e.stderr, "skillstore: %s\n", d)
+		}
+		printAddResult(e.stdout, e.stderr, r)
+	}
+	return nil
+}
+
+func printAddResult(stdout, stderr io.Writer, r store.AddResult) {
+	switch {
+	case r.Err != nil:
+		fmt.Fprintf(stderr, "skillstore: error: %v\n", r.Err)
+	case r.Unchanged:
+		fmt.Fprintf(stdout, "%s: nothing new (same files as v%d)\n", r.Name, r.Version.Number)
+	default:
+		fmt.Fprintf(stdout, "%s recorded (commit %s, risk %s)\n", r.Version.Name(), shortHash(r.Version.Commit), r.Version.Risk)
+		for _, f := range r.Safety.Findings {
+			fmt.Fprintf(stdout, "  %s\n", f)
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillstore/skillstore/store"
+)
+
+func init() { register(storeDiffCommand(), storeCheckoutCommand()) }
+
+func storeDiffCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "diff",
+		Category:  "skills",
+		Usage:     "show what changed between two versions, or a version and a folder",
+		ArgsUsage: "NAME[@A] [@B|DIR]",
+		Description: "diff prints a unified diff (line-based) in git's format, with added, removed and\n" +
+			"renamed files and executable-bit changes:\n" +
+			"  diff NAME          what the latest version changed\n" +
+			"  diff NAME@A        from version A to the latest\n" +
+			"  diff NAME@A @B     from version A to version B\n" +
+			"  diff NAME[@A] DIR  from the version to the folder DIR on disk\n" +
+			versionNames + "\n\n" +
+			"Exit codes: 0 ok (with or without differences); 1 unknown skill or version, or error;\n" +
+			"3 store busy.",
+		Flags: []cli.Flag{newJSONFlag()},
+		Action: func(c *cli.Context) error {
+			args, err := storeArgs(c, 1, 2)
+			if err != nil {
+				return err
+			}
+			to := ""
+			if len(args) == 2 {
+				to = args[1]
+			}
+			s, err := openStore(c)
+			if err != nil {
+				return err
+			}
+			res, err := s.Diff(c.Context, args[0], to)
+			if err != nil {
+				return storeErr(err)
+			}
+			e := getEnv(c)
+			if c.Bool("json") {
+				if res.Changes == nil {
+					res.Changes = []store.FileChange{}
+				}
+				return writeJSON(e.stdout, res)
+			}
+			if len(res.Changes) == 0 {
+				fmt.Fprintf(e.stdout, "no differences between %s and %s\n", res.From, res.To)
+				return nil
+			}
+			return store.WriteDiff(e.stdout, res.Changes)
+		},
+	}
+}
+
+func storeCheckoutCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "checkout",
+		Category:  "skills",
+		Usage:     "write a version's files into a folder",
+		ArgsUsage: "NAME[@VERSION] DIR",
+		Description: "checkout writes the version into DIR atomically: the files go to a temporary folder\n" +
+			"next to DIR, which then takes DIR's place in one rename, so DIR is never half\n" +
+			"written. A non-empty DIR is refused unless --force, which swaps it atomically and\n" +
+			"deletes its old content. " + versionNames + "\n\n" +
+			"Exit codes: 0 written; 1 DIR not empty (without --force), unknown version, or error;\n" +
+			"3 store busy.",
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "replace the content of a non-empty DIR"}},
+		Action: func(c *cli.Context) error {
+			args, err := storeArgs(c, 2, 2)
+			if err != nil {
+				return err
+			}
+			s, err := openStore(c)
+			if err != nil {
+				return err
+			}
+			v, err := s.Checkout(c.Context, args[0], args[1], c.Bool("force"))
+			if errors.Is(err, store.ErrNotEmpty) {
+				return withHint(err, "nothing was written; pick an empty folder, or use --force to replace its content")
+			}
+			if err != nil {
+				return storeErr(err)
+			}
+			fmt.Fprintf(getEnv(c).stdout, "checked out %s into %s\n", v.Name(), args[1])
+			return nil
+		},
+	}
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillstore/skillstore/store"
+)
+
+func init() { register(storeListCommand(), storeSearchCommand()) }
+
+type skillJSON struct {
+	Name        string    `json:"name"`
+	Version     int       `json:"version"`
+	Status      string    `json:"status"`
+	Reason      string    `json:"reason,omitempty"`
+	Source      string    `json:"source"`
+	Description string    `json:"description"`
+	Commit      string    `json:"commit"`
+	Time        time.Time `json:"time"`
+	Risk        string    `json:"risk"`
+	Score       int       `json:"score,omitempty"`
+}
+
+func toSkillJSON(s store.SkillInfo) skillJSON {
+	return skillJSON{Name: s.Name, Version: s.Number, Status: string(s.Status), Reason: s.Reason, Source: s.Source,
+		Description: s.Description, Commit: s.Commit.String(), Time: s.Time.UTC(), Risk: s.Risk.String()}
+}
+
+func storeListCommand() *cli.Command {
+	return &cli.Command{
+		Name:     "list",
+		Category: "skills",
+		Usage:    "list the skills in the store",
+		Description: "list prints each skill's name, latest version, status (active, disabled, removed),\n" +
+			"source (managed or the plugin it comes from) and description. Removed skills are\n" +
+			"shown only with --all.\n\nExit codes: 0 ok; 1 error; 3 store busy.",
+		Flags: []cli.Flag{newJSONFlag(), &cli.BoolFlag{Name: "all", Usage: "include removed skills"}},
+		Action: func(c *cli.Context) error {
+			if _, err := storeArgs(c, 0, 0); err != nil {
+				return err
+			}
+			s, err := openStore(c)
+			if err != nil {
+				return err
+			}
+			skills, err := s.List(c.Context, c.Bool("all"))
+			if err != nil {
+				return storeErr(err)
+			}
+			e := getEnv(c)
+			if c.Bool("json") {
+				out := make([]skillJSON, 0, len(skills))
+				for _, sk := range skills {
+					out = append(out, toSkillJSON(sk))
+				}
+				return writeJSON(e.stdout, out)
+			}
+			if len(skills) == 0 {
+				fmt.Fprintln(e.stdout, "no skills yet; record one with 'skillstore add PATH'")
+				return nil
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tVERSION\tSTATUS\tSOURCE\tDESCRIPTION")
+			for _, sk := range skills {
+				fmt.Fprintf(tw, "%s\tv%d\t%s\t%s\t%s\n", sk.Name, sk.Number, sk.Status, sk.Source, oneLineTrunc(sk.Description, 60))
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func storeSearchCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "search",
+		Category:  "skills",
+		Usage:     "find skills by name and description",
+		ArgsUsage: "TERM",
+		Description: "search ranks the skills (not removed ones) whose name or description contains every\n" +
+			"word of TERM: exact names first, then name prefixes, names containing TERM, then\n" +
+			"description matches.\n\nExit codes: 0 matches found; 1 no match or error; 3 store busy.",
+		Flags: []cli.Flag{newJSONFlag()},
+		Action: func(c *cli.Context) error {
+			args, err := storeArgs(c, 1, -1)
+			if err != nil {
+				return err
+			}
+			term := strings.Join(args, " ")
+			s, err := openStore(c)
+			if err != nil {
+				return err
+			}
+			matches, err := s.Search(c.Context, term)
+			if err != nil {
+				return storeErr(err)
+			}
+			e := getEnv(c)
+			if c.Bool("json") {
+				out := make([]skillJSON, 0, len(matches))
+				for _, m := range matches {
+					j := toSkillJSON(m.SkillInfo)
+					j.Score = m.Score
+					out = append(out, j)
+				}
+				if err := writeJSON(e.stdout, out); err != nil {
+					return err
+				}
+			} else {
+				tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+				for _, m := range matches {
+					fmt.Fprintf(tw, "%s\tv%d\t%s\n", m.Name, m.Number, oneLineTrunc(m.Description, 70))
+				}
+				tw.Flush()
+			}
+			if len(matches) == 0 {
+				return fmt.Errorf("no skill matches %q", term)
+			}
+			return nil
+		},
+	}
+}
+
+// oneLineTrunc folds whitespace and cuts s to n runes.
+func oneLineTrunc(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

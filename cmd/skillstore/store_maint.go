@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillstore/skillstore/store"
+)
+
+func init() { register(storeVerifyCommand(), storeGCCommand()) }
+
+func storeVerifyCommand() *cli.Command {
+	return &cli.Command{
+		Name:     "verify",
+		Category: "inspection",
+		Usage:    "check every invariant of the store",
+		Description: "verify checks that every ref file holds an object id and reaches a complete commit,\n" +
+			"that every version's tree holds a SKILL.md that parses and only regular files,\n" +
+			"that version numbers count down by one to v1 along each skill's history, and that\n" +
+			"every state record parses. It prints each problem with the ref or file concerned.\n\n" +
+			"Exit codes: 0 the store is sound; 1 problems found (listed) or error; 3 store busy.",
+		Flags: []cli.Flag{newJSONFlag()},
+		Action: func(c *cli.Context) error {
+			if _, err := storeArgs(c, 0, 0); err != nil {
+				return err
+			}
+			s, err := openStore(c)
+			if err != nil {
+				return err
+			}
+			rep, err := s.Verify(c.Context)
+			if err != nil {
+				return storeErr(err)
+			}
+			e := getEnv(c)
+			if c.Bool("json") {
+				if rep.Problems == nil {
+					rep.Problems = []store.VerifyProblem{}
+				}
+				if err := writeJSON(e.stdout, rep); err != nil {
+					return err
+				}
+			} else {
+				for _, p := range rep.Problems {
+					fmt.Fprintln(e.stdout, p)
+				}
+			}
+			if !rep.OK() {
+				return withHint(fmt.Errorf("verify found %s in %s", plural(len(rep.Problems), "problem"), s.Dir()),
+					"a ref can be repaired with plain git (git update-ref), or restored from a clone of the store")
+			}
+			if !c.Bool("json") {
+				fmt.Fprintf(e.stdout, "ok: %s, %s, %s verified\n", plural(rep.Skills, "skill"), plural(rep.Versions, "version"), plural(rep.Refs, "ref"))
+			}
+			return nil
+		},
+	}
+}
+
+func storeGCCommand() *cli.Command {
+	return &cli.Command{
+		Name:     "gc",
+		Category: "inspection",
+		Usage:    "pack objects and refs, prune unreachable objects past a grace period",
+		Description: "gc writes every reachable object into one delta-compressed pack, packs the refs,\n" +
+			"and deletes loose objects and old packs. Unreachable objects (from purges or\n" +
+			"crashed writers) are deleted only once older than --grace.\n\n" +
+			"Exit codes: 0 done; 1 error; 3 store busy.",
+		Flags: []cli.Flag{
+			&cli.DurationFlag{Name: "grace", Usage: "keep unreachable objects younger than this", Value: store.DefaultGCGrace},
+			newJSONFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			if _, err := storeArgs(c, 0, 0); err != nil {
+				return err
+			}
+			s, err := openStore(c)
+			if err != nil {
+				return err
+			}
+			res, err := s.GC(c.Context, c.Duration("grace"))
+			if err != nil {
+				return storeErr(err)
+			}
+			e := getEnv(c)
+			if c.Bool("json") {
+				return writeJSON(e.stdout, res)
+			}
+			fmt.Fprintf(e.stdout, "packed %s (%d as deltas) into %d bytes and %s\n", plural(res.Objects, "object"), res.Deltas, res.PackBytes, plural(res.Refs, "ref"))
+			fmt.Fprintf(e.stdout, "removed %s and %s; pruned %s (%d younger than %s kept)\n",
+				plural(res.LooseRemoved, "loose object"), plural(res.PacksRemoved, "old pack"), plural(res.Pruned, "unreachable object"), res.Kept, c.Duration("grace"))
+			return nil
+		},
+	}
+}

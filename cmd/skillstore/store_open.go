@@ -1,0 +1,117 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/store"
+)
+
+// storeOptions builds the store options every store command uses: the
+// command's logger and --lock-timeout. GIT_COMMITTER_DATE (unix seconds or
+// RFC 3339), as with git, fixes the time recorded in commits.
+func storeOptions(c *cli.Context) (store.Options, error) {
+	opts := store.Options{Logger: getEnv(c).log, LockTimeout: c.Duration("lock-timeout")}
+	if d := os.Getenv("GIT_COMMITTER_DATE"); d != "" {
+		t, err := parseCommitDate(d)
+		if err != nil {
+			return opts, withHint(fmt.Errorf("GIT_COMMITTER_DATE=%q: %w", d, err), "use unix seconds or RFC 3339, or unset it")
+		}
+		opts.Now = func() time.Time { return t }
+	}
+	return opts, nil
+}
+
+func parseCommitDate(s string) (time.Time, error) {
+	s = strings.TrimPrefix(strings.Fields(s + " ")[0], "@")
+	if sec, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return time.Unix(sec, 0).UTC(), nil
+	}
+	return time.Parse(time.RFC3339, s)
+}
+
+// openStore opens the store of --store/$SKILLSTORE_DIR/the XDG default, or
+// explains that there is none and how to create it.
+func openStore(c *cli.Context) (*store.Store, error) {
+	dir, err := storeDir(c)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := storeOptions(c)
+	if err != nil {
+		return nil, err
+	}
+	s, err := store.Open(c.Context, dir, opts)
+	if errors.Is(err, store.ErrNoStore) {
+		return nil, withHint(fmt.Errorf("no store at %s", dir), "run 'skillstore init' to create it, or point --store or SKILLSTORE_DIR at an existing store")
+	}
+	return s, err
+}
+
+// storeErr maps store errors to exit codes and hints: a busy lock exits 3
+// naming the holder; unknown names point at the commands that list them.
+func storeErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	var (
+		unknownSkill   *store.UnknownSkillError
+		unknownVersion *store.UnknownVersionError
+		ambiguous      *store.AmbiguousVersionError
+		rejected       *store.RejectedError
+		refused        *store.RiskRefusedError
+		corrupt        *store.CorruptRefError
+		invalid        *store.InvalidSkillError
+	)
+	switch {
+	case errors.Is(err, store.ErrLockBusy):
+		return withHint(withCode(exitBusy, fmt.Errorf("store is busy: %w", err)), "wait for that command to finish, or raise --lock-timeout")
+	case errors.As(err, &unknownSkill):
+		return withHint(err, "run 'skillstore list --all' to see the skills in the store")
+	case errors.As(err, &unknownVersion):
+		return withHint(err, fmt.Sprintf("run 'skillstore log %s' to see its versions", unknownVersion.Skill))
+	case errors.As(err, &ambiguous):
+		return withHint(err, "give more digits of the commit, or name the version as vN")
+	case errors.As(err, &refused):
+		return withHint(err, "nothing was written; review the findings, and if you trust them rerun with --allow-risk "+refused.Risk.String())
+	case errors.As(err, &rejected):
+		return withHint(err, "nothing was written; remove or replace the files listed and add again")
+	case errors.As(err, &invalid):
+		return withHint(err, "nothing was written; fix SKILL.md (see 'skillstore validate') and add again")
+	case errors.As(err, &corrupt):
+		return withHint(err, "run 'skillstore verify' to see everything that is wrong")
+	}
+	return err
+}
+
+// storeArgs checks the number of arguments and that no flag follows them
+// (urfave/cli stops reading flags at the first argument).
+func storeArgs(c *cli.Context, min, max int) ([]string, error) {
+	args := c.Args().Slice()
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			return nil, withHint(usageErrorf("flag %s after the arguments", a), fmt.Sprintf("put flags before the arguments: skillstore %s %s ...", c.Command.Name, a))
+		}
+	}
+	if len(args) < min || (max >= 0 && len(args) > max) {
+		return nil, withHint(usageErrorf("%s takes %s", c.Command.Name, c.Command.ArgsUsage), fmt.Sprintf("run 'skillstore %s --help' for usage", c.Command.Name))
+	}
+	return args, nil
+}
+
+// validationMode is discover.Strict with --strict, else discover.Lenient.
+func validationMode(strict bool) discover.Mode {
+	if strict {
+		return discover.Strict
+	}
+	return discover.Lenient
+}
+
+func shortHash(h store.Hash) string { return h.String()[:12] }

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillstore/skillstore/store"
+)
+
+func init() { register(storeShowCommand(), storeLogCommand(), storeCatCommand()) }
+
+const versionNames = "A version is NAME (the latest), NAME@vN, or NAME@<commit prefix> (4+ hex digits)."
+
+type versionJSON struct {
+	Skill         string          `json:"skill"`
+	Version       int             `json:"version"`
+	Commit        string          `json:"commit"`
+	Tree          string          `json:"tree"`
+	Time          time.Time       `json:"time"`
+	Actor         string          `json:"actor"`
+	Source        string          `json:"source"`
+	Reason        string          `json:"reason,omitempty"`
+	MergeMode     string          `json:"merge_mode"`
+	Plugin        string          `json:"plugin,omitempty"`
+	PluginVersion string          `json:"plugin_version,omitempty"`
+	Risk          string          `json:"risk"`
+	Findings      []store.Finding `json:"findings"`
+}
+
+func toVersionJSON(v store.Version) versionJSON {
+	fs := v.Findings
+	if fs == nil {
+		fs = []store.Finding{}
+	}
+	return versionJSON{Skill: v.Skill, Version: v.Number, Commit: v.Commit.String(), Tree: v.Tree.String(), Time: v.Time.UTC(),
+		Actor: v.Actor, Source: v.Source, Reason: v.Reason, MergeMode: v.MergeMode, Plugin: v.Plugin,
+		PluginVersion: v.PluginVersion, Risk: v.Risk.String(), Findings: fs}
+}
+
+type fileJSON struct {
+	Path string `json:"path"`
+	Mode string `json:"mode"`
+	Size int64  `json:"size"`
+	Blob string `json:"blob"`
+}
+
+func storeShowCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "show",
+		Category:  "skills",
+		Usage:     "show a version: metadata, frontmatter, files, provenance, safety findings",
+		ArgsUsage: "NAME[@VERSION]",
+		Description: "show prints a version's metadata (version, commit, date, actor, reason, source,\n" +
+			"merge mode), its status, its safety risk and findings, its SKILL.md frontmatter,\n" +
+			"and its files with modes and sizes. " + versionNames + "\n\n" +
+			"Exit codes: 0 ok; 1 unknown skill or version, or error; 3 store busy.",
+		Flags: []cli.Flag{newJSONFlag()},
+		Action: func(c *cli.Context) error {
+			args, err := storeArgs(c, 1, 1)
+			if err != nil {
+				return err
+			}
+			s, err := openStore(c)
+			if err != nil {
+				return err
+			}
+			d, err := s.Show(c.Context, args[0])
+			if err != nil {
+				return storeErr(err)
+			}
+			e := getEnv(c)
+			if c.Bool("json") {
+				files := []fileJSON{}
+				for _, f := range d.Files {
+					files = append(files, fileJSON{Path: f.Path, Mode: f.ModeString(), Size: f.Size, Blob: f.Hash.String()})
+				}
+				return writeJSON(e.stdout, struct {
+					versionJSON
+					Latest      int        `json:"latest"`
+					Status      string     `json:"status"`
+					Description string     `json:"description"`
+					Frontmatter string     `json:"frontmatter"`
+					Files       []fileJSON `json:"files"`
+				}{toVersionJSON(d.Version), d.Latest, string(d.Record.Status), d.Description, d.Frontmatter, files})
+			}
+			v := d.Version
+			tw := tabwriter.NewWriter(e.stdout, 0, 4, 1, ' ', 0)
+			fmt.Fprintf(tw, "skill:\t%s\n", v.Skill)
+			fmt.Fprintf(tw, "version:\tv%d of v%d\n", v.Number, d.Latest)
+			fmt.Fprintf(tw, "commit:\t%s\n", v.Commit)
+			fmt.Fprintf(tw, "date:\t%s\n", v.Time.UTC().Format(time.RFC3339))
+			fmt.Fprintf(tw, "actor:\t%s\n", v.Actor)
+			if v.Reason != "" {
+				fmt.Fprintf(tw, "reason:\t%s\n", v.Reason)
+			}
+			fmt.Fprintf(tw, "source:\t%s\n", v.Source)
+			if v.Plugin != "" {
+				fmt.Fprintf(tw, "plugin:\t%s %s\n", v.Plugin, v.PluginVersion)
+			}
+			fmt.Fprintf(tw, "merge mode:\t%s\n", v.MergeMode)
+			status := string(d.Record.Status)
+			if d.Record.Reason != "" {
+				status += " (" + d.Record.Reason + ")"
+			}
+			fmt.Fprintf(tw, "status:\t%s\n", status)
+			fmt.Fprintf(tw, "risk:\t%s\n", v.Risk)
+			tw.Flush()
+			if len(v.Findings) > 0 {
+				fmt.Fprintln(e.stdout, "findings:")
+				for _, f := range v.Findings {
+					fmt.Fprintf(e.stdout, "  %s\n", f)
+				}
+			}
+			if d.Frontmatter != "" {
+				fmt.Fprintln(e.stdout, "frontmatter:")
+				for _, line := range strings.Split(d.Frontmatter, "\n") {
+					fmt.Fprintf(e.stdout, "  %s\n", line)
+				}
+			}
+			fmt.Fprintln(e.stdout, "files:")
+			width := 1
+			for _, f := range d.Files {
+				width = max(width, len(fmt.Sprint(f.Size)))
+			}
+			for _, f := range d.Files {
+				fmt.Fprintf(e.stdout, "  %s %*d %s\n", f.ModeString(), width, f.Size, f.Path)
+			}
+			return nil
+		},
+	}
+}
+
+func storeLogCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "log",
+		Category:  "skills",
+		Usage:     "list every version of a skill",
+		ArgsUsage: "NAME",
+		Description: "log prints every version of a skill, newest first: version, date, commit, actor,\n" +
+			"merge mode, risk and reason. The same story is in plain\n" +
+			"'git log refs/heads/skills/NAME' through the commit trailers.\n\n" +
+			"Exit codes: 0 ok; 1 unknown skill or error; 3 store busy.",
+		Flags: []cli.Flag{newJSONFlag()},
+		Action: func(c *cli.Context) error {
+			args, err := storeArgs(c, 1, 1)
+			if err != nil {
+				return err
+			}
+			s, err := openStore(c)
+			if err != nil {
+				return err
+			}
+			versions, err := s.Log(c.Context, args[0])
+			if err != nil {
+				return storeErr(err)
+			}
+			e := getEnv(c)
+			if c.Bool("json") {
+				out := []versionJSON{}
+				for _, v := range versions {
+					out = append(out, toVersionJSON(v))
+				}
+				return writeJSON(e.stdout, out)
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			for _, v := range versions {
+				line := fmt.Sprintf("v%d\t%s\t%s\t%s\t%s\trisk %s", v.Number, v.Time.UTC().Format("2006-01-02 15:04:05"),
+					shortHash(v.Commit), v.Actor, v.MergeMode, v.Risk)
+				if v.Reason != "" {
+					line += "\t" + v.Reason // no trailing padding when there is no reason
+				}
+				fmt.Fprintln(tw, line)
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func storeCatCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "cat",
+		Category:  "skills",
+		Usage:     "print a file of a version (SKILL.md by default)",
+		ArgsUsage: "NAME[@VERSION] [FILE]",
+		Description: "cat writes the content of FILE (a path inside the skill, default SKILL.md) in the\n" +
+			"version to stdout. " + versionNames + "\n\n" +
+			"Exit codes: 0 ok; 1 unknown skill, version or file; 3 store busy.",
+		Action: func(c *cli.Context) error {
+			args, err := storeArgs(c, 1, 2)
+			if err != nil {
+				return err
+			}
+			file := ""
+			if len(args) == 2 {
+				file = args[1]
+			}
+			s, err := openStore(c)
+			if err != nil {
+				return err
+			}
+			data, err := s.Cat(c.Context, args[0], file)
+			if err != nil {
+				return storeErr(withHint(err, fmt.Sprintf("run 'skillstore show %s' for its files", args[0])))
+			}
+			_, err = getEnv(c).stdout.Write(data)
+			return err
+		},
+	}
+}

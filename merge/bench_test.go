@@ -1,0 +1,122 @@
+package merge
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// benchTriple is an n-line file with 50 scattered one-line changes on each
+// side, never on the same lines, so the merge is clean.
+func benchTriple(n int) (base, ours, theirs []byte) {
+	r := rand.New(rand.NewPCG(uint64(n), 1))
+	lines := make([]string, n)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("line %d: %s", i, strings.Repeat("x", r.IntN(40)))
+	}
+	edit := func(offset int) []byte {
+		out := append([]string(nil), lines...)
+		step := n / 50
+		for k := range 50 {
+			i := k*step + offset%step
+			out[i] = fmt.Sprintf("changed %d by side %d", i, offset)
+		}
+		return []byte(strings.Join(out, "\n") + "\n")
+	}
+	return []byte(strings.Join(lines, "\n") + "\n"), edit(3), edit(n / 100)
+}
+
+// BenchmarkMergeFile merges an n-line file with 50 scattered changes per
+// side. ns/op is the in-process merge (Text) and ns/line its growth with
+// the file size. Beside it, in the same run and on the same files, whole
+// processes from start to exit, output discarded:
+//
+//	git-proc-ns/op         git merge-file -p (the reference)
+//	merge3-proc-ns/op      testdata/merge3, a tiny command around the package
+//	skillstore-proc-ns/op  skillstore merge-file -p, the real binary
+//	merge3/git, skillstore/git   the ratios (below 1: faster than git)
+//
+// Both binaries are built once with go build into a temporary directory.
+func BenchmarkMergeFile(b *testing.B) {
+	dir := b.TempDir()
+	bins := map[string]string{"merge3": filepath.Join(dir, "merge3"), "skillstore": filepath.Join(dir, "skillstore")}
+	buildErr := exec.Command("go", "build", "-o", bins["merge3"], "./testdata/merge3").Run()
+	if buildErr == nil {
+		buildErr = exec.Command("go", "build", "-o", bins["skillstore"], "../cmd/skillstore").Run()
+	}
+	_, gitErr := exec.LookPath("git")
+
+	for _, n := range []int{1000, 2000, 10000, 100000} {
+		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
+			base, ours, theirs := benchTriple(n)
+			for b.Loop() {
+				res, err := Text(base, ours, theirs, Options{Style: Plain})
+				if err != nil || !res.Clean() {
+					b.Fatalf("merge: %v, clean %v", err, res.Clean())
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/line")
+
+			if buildErr != nil {
+				b.Logf("go build failed (%v): no process figures", buildErr)
+				return
+			}
+			if gitErr != nil {
+				b.Skip("git is not installed: no reference figure")
+			}
+			fdir := b.TempDir()
+			for name, data := range map[string][]byte{"base": base, "ours": ours, "theirs": theirs} {
+				if err := os.WriteFile(filepath.Join(fdir, name), data, 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reps := 41
+			if n >= 100000 {
+				reps = 9
+			}
+			var tiny, full, git []time.Duration
+			for range reps { // interleaved, so all three see the same machine load
+				git = append(git, timeProcess(b, fdir, "git", "merge-file", "-p", "ours", "base", "theirs"))
+				tiny = append(tiny, timeProcess(b, fdir, bins["merge3"], "ours", "base", "theirs"))
+				full = append(full, timeProcess(b, fdir, bins["skillstore"], "merge-file", "-p", "ours", "base", "theirs"))
+			}
+			// Medians: the machine is shared, and a mean would report its load.
+			g, m, f := median(git), median(tiny), median(full)
+			b.ReportMetric(float64(g.Nanoseconds()), "git-proc-ns/op")
+			b.ReportMetric(float64(m.Nanoseconds()), "merge3-proc-ns/op")
+			b.ReportMetric(float64(f.Nanoseconds()), "skillstore-proc-ns/op")
+			b.ReportMetric(float64(m)/float64(g), "merge3/git")
+			b.ReportMetric(float64(f)/float64(g), "skillstore/git")
+		})
+	}
+}
+
+// timeProcess runs a command to completion, its output discarded, and
+// returns how long it took from start to exit.
+func timeProcess(b *testing.B, dir, name string, args ...string) time.Duration {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer devnull.Close()
+	cmd.Stdout, cmd.Stderr = devnull, devnull
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("%s %v: %v", name, args, err)
+	}
+	return time.Since(start)
+}
+
+func median(ds []time.Duration) time.Duration {
+	slices.Sort(ds)
+	return ds[len(ds)/2]
+}

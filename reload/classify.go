@@ -1,0 +1,92 @@
+package reload
+
+// Class says what a running agent must do about a change to a skill.
+type Class string
+
+const (
+	// Unchanged: the old and new trees are the same.
+	Unchanged Class = "unchanged"
+	// Hot: only the text of SKILL.md changed; the agent re-reads it.
+	Hot Class = "hot"
+	// Cold: anything else changed (files added or removed, another file's
+	// content, a mode or type, a symlink, a first install or a removal);
+	// the agent must restart to pick it up.
+	Cold Class = "cold"
+)
+
+// SkillFile is the path of the skill's instructions, the one file whose
+// content can change hot.
+const SkillFile = "SKILL.md"
+
+// Change is the difference between two versions of one skill folder.
+type Change struct {
+	Class Class
+	// Paths lists every path that was added, removed or changed, sorted.
+	Paths []string
+}
+
+// Classify compares the old and new trees of one skill folder. A nil tree
+// means the skill is not there: nil → tree is a first install, tree → nil a
+// removal, both cold. Symlinks count as entries like files; Ignored paths
+// (skillstore's bookkeeping, editor temporary files) never count.
+func Classify(old, new *Tree) Change {
+	if old == nil && new == nil {
+		return Change{Class: Unchanged}
+	}
+	if old != nil && new != nil && old.ID == new.ID && !old.ID.IsZero() {
+		return Change{Class: Unchanged}
+	}
+	var oldEntries, newEntries []Entry
+	if old != nil {
+		oldEntries = old.Entries
+	}
+	if new != nil {
+		newEntries = new.Entries
+	}
+	var paths []string
+	hot := old != nil && new != nil
+	i, j := 0, 0
+	for i < len(oldEntries) || j < len(newEntries) {
+		var o, n *Entry
+		switch {
+		case j == len(newEntries) || (i < len(oldEntries) && oldEntries[i].Path < newEntries[j].Path):
+			o = &oldEntries[i]
+			i++
+		case i == len(oldEntries) || newEntries[j].Path < oldEntries[i].Path:
+			n = &newEntries[j]
+			j++
+		default:
+			o, n = &oldEntries[i], &newEntries[j]
+			i++
+			j++
+		}
+		p := pathOf(o, n)
+		if Ignored(p) || (o != nil && n != nil && *o == *n) {
+			continue
+		}
+		paths = append(paths, p)
+		if !isHotEdit(o, n) {
+			hot = false
+		}
+	}
+	switch {
+	case len(paths) == 0 && old != nil && new != nil:
+		return Change{Class: Unchanged}
+	case hot:
+		return Change{Class: Hot, Paths: paths}
+	}
+	return Change{Class: Cold, Paths: paths}
+}
+
+func pathOf(o, n *Entry) string {
+	if o != nil {
+		return o.Path
+	}
+	return n.Path
+}
+
+// isHotEdit reports whether an entry change is a content edit of SKILL.md
+// that keeps it the same kind of regular file.
+func isHotEdit(o, n *Entry) bool {
+	return o != nil && n != nil && o.Path == SkillFile && o.Kind == n.Kind && o.Kind != Symlink
+}

@@ -1,0 +1,340 @@
+package reload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/skillstore/skillstore/internal/lockfile"
+)
+
+// Action is what export did with one skill in a target.
+type Action string
+
+const (
+	// ActionUnchanged: the target already holds this version.
+	ActionUnchanged Action = "unchanged"
+	// ActionHot: the new version differs only in SKILL.md text.
+	ActionHot Action = "hot"
+	// ActionCold: first install, or files, modes or symlinks changed.
+	ActionCold Action = "cold"
+	// ActionRemoved: a skill export had written is no longer in the set,
+	// so its folder was removed (a cold change for the agent).
+	ActionRemoved Action = "removed"
+	// ActionLocallyModified: someone changed the folder since export wrote
+	// it; it was left alone. Capture it, then export again.
+	ActionLocallyModified Action = "locally-modified"
+	// ActionForeign: a folder of that name exists that export did not
+	// create; it was left alone.
+	ActionForeign Action = "foreign"
+	// ActionFailed: writing this skill failed; Error says why. The folder
+	// is as it was.
+	ActionFailed Action = "failed"
+)
+
+// Skipped reports whether export left the skill's folder alone although its
+// version in the set differs.
+func (a Action) Skipped() bool {
+	return a == ActionLocallyModified || a == ActionForeign || a == ActionFailed
+}
+
+// Result is what happened to one skill of one target.
+type Result struct {
+	Skill  string `json:"skill"`
+	Action Action `json:"action"`
+	// Paths are the changed paths: between the old and new version for
+	// hot, cold and removed; the local changes for locally-modified.
+	Paths []string `json:"paths,omitempty"`
+	// OldTree is the tree export had written before (zero on first install).
+	OldTree ID `json:"old_tree,omitzero"`
+	// NewTree is the tree of the version in the set (zero on removal).
+	NewTree ID `json:"new_tree,omitzero"`
+	// DiskTree is what the folder holds when it was skipped as locally
+	// modified or foreign (zero if it is missing or unreadable).
+	DiskTree ID     `json:"disk_tree,omitzero"`
+	Error    string `json:"error,omitempty"`
+}
+
+// Report is the outcome of one Export: one Result per skill, sorted by name.
+type Report struct {
+	Target  string   `json:"target"`
+	Results []Result `json:"results"`
+	// Atomic is false when the filesystem could not exchange folders
+	// atomically and export fell back to two renames per skill.
+	Atomic bool `json:"atomic"`
+}
+
+// ExportOptions tune Export. The zero value uses the defaults.
+type ExportOptions struct {
+	// Grace is how long a replaced or removed version is kept under
+	// .skillstore/retired, so that a reader that opened the old folder just
+	// before the switch can finish reading it. Default 30s; negative
+	// removes it at once.
+	Grace time.Duration
+	// LockTimeout bounds the wait for another export into the same target.
+	// Default 30s.
+	LockTimeout time.Duration
+	// Logger receives debug logs; nil discards them.
+	Logger *slog.Logger
+}
+
+const (
+	defaultGrace       = 30 * time.Second
+	defaultLockTimeout = 30 * time.Second
+)
+
+func (o ExportOptions) withDefaults() ExportOptions {
+	if o.Grace == 0 {
+		o.Grace = defaultGrace
+	}
+	if o.LockTimeout == 0 {
+		o.LockTimeout = defaultLockTimeout
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// jobKind is the write export does for one skill.
+type jobKind int
+
+const (
+	jobInstall jobKind = iota
+	jobReplace
+	jobRemove
+)
+
+type job struct {
+	kind      jobKind
+	name      string
+	files     []File
+	tree      *Tree // new tree (nil for removal)
+	verified  ID    // what the folder held when it was checked
+	result    *Result
+	resultIdx int
+	stage     string
+}
+
+// Export writes skills into the target folder, one folder per skill, and
+// removes the folders of skills it exported earlier that are not in skills
+// any more. Each folder is switched atomically: a reader sees the old
+// version or the new one, never a mix. Only skills whose version changed
+// are touched. A folder export did not create, or one changed by someone
+// since export wrote it, is never overwritten or removed: its Result says
+// why it was skipped.
+//
+// The returned error is non-nil when the export could not run at all (the
+// target cannot be locked or read) or when writing some skill failed; the
+// Report is valid in the second case.
+func Export(ctx context.Context, target string, skills []Skill, opts ExportOptions) (*Report, error) {
+	opts = opts.withDefaults()
+	if err := checkSkillNames(skills); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(target, 0o755); err != nil {
+		return nil, fmt.Errorf("export to %s: %w", target, err)
+	}
+	lock, err := lockTarget(ctx, target, lockfile.Exclusive, opts.LockTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("export to %s: %w", target, err)
+	}
+	defer lock.Release()
+	rec, err := readRecord(target)
+	if err != nil {
+		return nil, fmt.Errorf("export to %s: %w", target, err)
+	}
+	x := &exporter{target: target, opts: opts, rec: rec, report: &Report{Target: target, Atomic: true}}
+	if err := x.prepareDirs(); err != nil {
+		return nil, fmt.Errorf("export to %s: %w", target, err)
+	}
+	jobs, err := x.plan(ctx, skills)
+	if err != nil {
+		return nil, fmt.Errorf("export to %s: %w", target, err)
+	}
+	err = x.run(ctx, jobs)
+	x.cleanRetired()
+	sort.Slice(x.report.Results, func(i, j int) bool { return x.report.Results[i].Skill < x.report.Results[j].Skill })
+	return x.report, err
+}
+
+func checkSkillNames(skills []Skill) error {
+	seen := make(map[string]bool, len(skills))
+	for _, s := range skills {
+		if err := CheckName(s.Name); err != nil {
+			return err
+		}
+		if seen[s.Name] {
+			return fmt.Errorf("skill %q: listed twice", s.Name)
+		}
+		seen[s.Name] = true
+	}
+	return nil
+}
+
+// CheckName reports whether name can be a skill folder in a target: one
+// path element, not hidden (hidden names are left to tools' bookkeeping).
+func CheckName(name string) error {
+	if name == "" || strings.ContainsAny(name, "/\\\x00") || strings.HasPrefix(name, ".") {
+		return fmt.Errorf("skill %q: a folder name in a target must be one non-hidden path element", name)
+	}
+	return nil
+}
+
+type exporter struct {
+	target string
+	opts   ExportOptions
+	rec    *record
+	report *Report
+	dirty  bool // the record changed while planning
+}
+
+func (x *exporter) path(elem ...string) string {
+	return filepath.Join(append([]string{bookkeeping(x.target)}, elem...)...)
+}
+
+// prepareDirs creates tmp/ and retired/ and empties tmp/: with the target
+// lock held, anything staged there is left over from a crashed export.
+func (x *exporter) prepareDirs() error {
+	if err := os.RemoveAll(x.path(tmpDir)); err != nil {
+		return err
+	}
+	for _, d := range []string{tmpDir, retiredDir} {
+		if err := os.MkdirAll(x.path(d), 0o755); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// add appends r to the report and returns its index.
+func (x *exporter) add(r Result) int {
+	x.report.Results = append(x.report.Results, r)
+	return len(x.report.Results) - 1
+}
+
+// plan decides, per skill, what to write, comparing the set with the record
+// and, for every folder it would touch, with what is on disk.
+func (x *exporter) plan(ctx context.Context, skills []Skill) ([]*job, error) {
+	x.report.Results = make([]Result, 0, len(skills)+len(x.rec.Skills))
+	var jobs []*job
+	inSet := make(map[string]bool, len(skills))
+	for _, s := range skills {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		inSet[s.Name] = true
+		if e := x.rec.Skills[s.Name]; e != nil && !s.Tree.IsZero() && e.Tree == s.Tree && e.Pending.IsZero() && x.present(s.Name) {
+			x.add(Result{Skill: s.Name, Action: ActionUnchanged, OldTree: e.Tree, NewTree: s.Tree})
+			continue
+		}
+		files, err := s.files()
+		if err != nil {
+			return nil, fmt.Errorf("skill %s: %w", s.Name, err)
+		}
+		s.Files = files
+		tree, err := NewTree(files)
+		if err != nil {
+			return nil, fmt.Errorf("skill %s: %w", s.Name, err)
+		}
+		if j := x.planSkill(s, tree); j != nil {
+			jobs = append(jobs, j)
+		}
+	}
+	names := make([]string, 0, len(x.rec.Skills))
+	for name := range x.rec.Skills {
+		if !inSet[name] {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if j := x.planRemoval(name); j != nil {
+			jobs = append(jobs, j)
+		}
+	}
+	// The results slice no longer grows: point jobs at their entries.
+	for _, j := range jobs {
+		j.result = &x.report.Results[j.resultIdx]
+	}
+	return jobs, nil
+}
+
+func (x *exporter) planSkill(s Skill, tree *Tree) *job {
+	dst := filepath.Join(x.target, s.Name)
+	entry := x.rec.Skills[s.Name]
+	if entry == nil {
+		if _, err := os.Lstat(dst); err == nil {
+			disk, _ := ReadTree(dst)
+			x.add(Result{Skill: s.Name, Action: ActionForeign, NewTree: tree.ID, DiskTree: disk.TreeID()})
+			return nil
+		}
+		i := x.add(Result{Skill: s.Name, Action: ActionCold, NewTree: tree.ID, Paths: Classify(nil, tree).Paths})
+		return &job{kind: jobInstall, name: s.Name, files: s.Files, tree: tree, resultIdx: i}
+	}
+	if entry.Tree == tree.ID && entry.Pending.IsZero() && x.present(s.Name) {
+		// Unchanged skills are not read back: export stays proportional to
+		// what changed. Status compares every folder's content.
+		x.add(Result{Skill: s.Name, Action: ActionUnchanged, OldTree: entry.Tree, NewTree: tree.ID})
+		return nil
+	}
+	disk, err := ReadTree(dst)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// Someone deleted the folder: install it again.
+		i := x.add(Result{Skill: s.Name, Action: ActionCold, NewTree: tree.ID, Paths: Classify(nil, tree).Paths})
+		return &job{kind: jobInstall, name: s.Name, files: s.Files, tree: tree, resultIdx: i}
+	case err != nil:
+		x.add(Result{Skill: s.Name, Action: ActionFailed, OldTree: entry.Tree, NewTree: tree.ID, Error: err.Error()})
+		return nil
+	case disk.ID == tree.ID:
+		// Already there (an export that crashed after the switch, or a
+		// capture of a local edit): adopt it without writing.
+		x.rec.Skills[s.Name] = newRecordEntry(disk, time.Now())
+		x.dirty = true
+		x.add(Result{Skill: s.Name, Action: ActionUnchanged, OldTree: entry.Tree, NewTree: tree.ID})
+		return nil
+	case !entry.owns(disk.ID):
+		x.add(Result{Skill: s.Name, Action: ActionLocallyModified, OldTree: entry.Tree, NewTree: tree.ID,
+			DiskTree: disk.ID, Paths: Classify(entry.tree(), disk).Paths})
+		return nil
+	}
+	change := Classify(disk, tree)
+	i := x.add(Result{Skill: s.Name, Action: Action(change.Class), OldTree: disk.ID, NewTree: tree.ID, Paths: change.Paths})
+	return &job{kind: jobReplace, name: s.Name, files: s.Files, tree: tree, verified: disk.ID, resultIdx: i}
+}
+
+// present reports whether the target has an entry named name; a folder
+// someone deleted is installed again.
+func (x *exporter) present(name string) bool {
+	_, err := os.Lstat(filepath.Join(x.target, name))
+	return err == nil
+}
+
+func (x *exporter) planRemoval(name string) *job {
+	entry := x.rec.Skills[name]
+	disk, err := ReadTree(filepath.Join(x.target, name))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		delete(x.rec.Skills, name)
+		x.dirty = true
+		x.add(Result{Skill: name, Action: ActionRemoved, OldTree: entry.Tree})
+		return nil
+	case err != nil:
+		x.add(Result{Skill: name, Action: ActionFailed, OldTree: entry.Tree, Error: err.Error()})
+		return nil
+	case !entry.owns(disk.ID):
+		x.add(Result{Skill: name, Action: ActionLocallyModified, OldTree: entry.Tree, DiskTree: disk.ID,
+			Paths: Classify(entry.tree(), disk).Paths})
+		return nil
+	}
+	i := x.add(Result{Skill: name, Action: ActionRemoved, OldTree: disk.ID, Paths: Classify(disk, nil).Paths})
+	return &job{kind: jobRemove, name: name, verified: disk.ID, resultIdx: i}
+}

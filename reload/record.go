@@ -1,0 +1,141 @@
+package reload
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/lockfile"
+)
+
+// Layout of a target's bookkeeping folder, <target>/.skillstore:
+//
+//	exported.json  what export wrote, per skill (tree ID and entries)
+//	lock           flock taken by export (exclusive) and status (shared)
+//	tmp/           versions being built; anything here after a crash is garbage
+//	retired/       replaced or removed versions, kept for a grace period so a
+//	               reader that opened the old folder can finish
+//	rescued/       folders edited while export switched them that could not be
+//	               put back; never deleted by skillstore
+const (
+	recordFile = "exported.json"
+	lockName   = "lock"
+	tmpDir     = "tmp"
+	retiredDir = "retired"
+	rescuedDir = "rescued"
+)
+
+// recordVersion is the format version of exported.json.
+const recordVersion = 1
+
+// record is exported.json: for each skill export created in the target, the
+// tree it last wrote there. Pending is set, before a folder is switched, to
+// the tree being written, so that after a crash the folder matching either
+// tree is still recognised as export's own.
+type record struct {
+	Version int                     `json:"version"`
+	Skills  map[string]*recordEntry `json:"skills"`
+}
+
+type recordEntry struct {
+	Tree    ID                `json:"tree"`
+	Pending ID                `json:"pending,omitzero"`
+	Files   map[string]string `json:"files"` // path → "<git mode> <blob id>"
+	Updated time.Time         `json:"updated"`
+}
+
+func (e *recordEntry) owns(id ID) bool {
+	return id == e.Tree || (!e.Pending.IsZero() && id == e.Pending)
+}
+
+// tree rebuilds the Tree export last wrote from the recorded entries.
+func (e *recordEntry) tree() *Tree {
+	t := &Tree{ID: e.Tree}
+	for p, v := range e.Files {
+		mode, blob, _ := strings.Cut(v, " ")
+		id, err := ParseID(blob)
+		if err != nil {
+			continue
+		}
+		kind := Regular
+		switch mode {
+		case "100755":
+			kind = Executable
+		case "120000":
+			kind = Symlink
+		}
+		t.Entries = append(t.Entries, Entry{Path: p, Kind: kind, Blob: id})
+	}
+	sort.Slice(t.Entries, func(i, j int) bool { return t.Entries[i].Path < t.Entries[j].Path })
+	return t
+}
+
+func newRecordEntry(t *Tree, now time.Time) *recordEntry {
+	e := &recordEntry{Tree: t.ID, Files: make(map[string]string, len(t.Entries)), Updated: now.UTC()}
+	for _, en := range t.Entries {
+		e.Files[en.Path] = en.Kind.gitMode() + " " + en.Blob.String()
+	}
+	return e
+}
+
+func bookkeeping(target string) string { return filepath.Join(target, BookkeepingDir) }
+
+func readRecord(target string) (*record, error) {
+	p := filepath.Join(bookkeeping(target), recordFile)
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &record{Version: recordVersion, Skills: map[string]*recordEntry{}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var r record
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if r.Version != recordVersion {
+		return nil, fmt.Errorf("%s: format version %d, this skillstore reads version %d", p, r.Version, recordVersion)
+	}
+	if r.Skills == nil {
+		r.Skills = map[string]*recordEntry{}
+	}
+	return &r, nil
+}
+
+func writeRecord(target string, r *record) error {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Join(bookkeeping(target), recordFile), append(data, '\n'), 0o644)
+}
+
+// lockTarget takes the target's lock, creating the bookkeeping folder.
+func lockTarget(ctx context.Context, target string, mode lockfile.Mode, timeout time.Duration) (*lockfile.Lock, error) {
+	if err := os.MkdirAll(bookkeeping(target), 0o755); err != nil {
+		return nil, err
+	}
+	return lockfile.Acquire(ctx, filepath.Join(bookkeeping(target), lockName), mode, timeout)
+}
+
+// Exported returns, for each skill that export created in target, the tree
+// ID it last wrote there. A target export never wrote to gives an empty map.
+func Exported(target string) (map[string]ID, error) {
+	r, err := readRecord(target)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]ID, len(r.Skills))
+	for name, e := range r.Skills {
+		out[name] = e.Tree
+	}
+	return out, nil
+}

@@ -1,0 +1,126 @@
+package reload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/skillstore/skillstore/internal/lockfile"
+)
+
+// State is how a folder export wrote compares with what is on disk now.
+type State string
+
+const (
+	// StateClean: the folder holds what export wrote.
+	StateClean State = "clean"
+	// StateModified: someone changed the folder since export wrote it.
+	StateModified State = "modified"
+	// StateMissing: the folder was deleted; the next export installs it again.
+	StateMissing State = "missing"
+)
+
+// SkillStatus is the state of one exported skill in a target.
+type SkillStatus struct {
+	Skill string `json:"skill"`
+	State State  `json:"state"`
+	// Exported is the tree export last wrote; Disk is the folder's tree now.
+	Exported ID `json:"exported"`
+	Disk     ID `json:"disk,omitzero"`
+	// Class and Paths describe the local change (modified only).
+	Class Class    `json:"class,omitempty"`
+	Paths []string `json:"paths,omitempty"`
+}
+
+// Status compares every skill folder export wrote into target with what is
+// on disk, sorted by skill name. A target export never wrote to has no
+// skills. It waits up to lockTimeout for an export in progress to finish.
+func Status(ctx context.Context, target string, lockTimeout time.Duration) ([]SkillStatus, error) {
+	if _, err := os.Stat(filepath.Join(bookkeeping(target), recordFile)); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if lockTimeout == 0 {
+		lockTimeout = defaultLockTimeout
+	}
+	lock, err := lockTarget(ctx, target, lockfile.Shared, lockTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("status of %s: %w", target, err)
+	}
+	defer lock.Release()
+	rec, err := readRecord(target)
+	if err != nil {
+		return nil, fmt.Errorf("status of %s: %w", target, err)
+	}
+	names := make([]string, 0, len(rec.Skills))
+	for name := range rec.Skills {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	out := make([]SkillStatus, 0, len(names))
+	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		entry := rec.Skills[name]
+		st := SkillStatus{Skill: name, Exported: entry.Tree, State: StateClean}
+		disk, err := ReadTree(filepath.Join(target, name))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			st.State = StateMissing
+		case err != nil:
+			return nil, fmt.Errorf("status of %s: %w", target, err)
+		case !entry.owns(disk.ID):
+			change := Classify(entry.tree(), disk)
+			st.State, st.Disk, st.Class, st.Paths = StateModified, disk.ID, change.Class, change.Paths
+		default:
+			st.Disk = disk.ID
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// ErrFolderChanged is matched (errors.Is) when Adopt finds a skill folder
+// that does not hold the files it was told about.
+var ErrFolderChanged = errors.New("folder changed")
+
+// Adopt records that the folder of skill name in target holds files, as if
+// export had written them: after a capture stored a local edit as a new
+// version, the folder is export's own again and no longer reported as
+// modified. It fails with ErrFolderChanged if the folder holds anything
+// else (it was edited again meanwhile), and changes nothing then.
+func Adopt(ctx context.Context, target, name string, files []File, lockTimeout time.Duration) error {
+	if err := CheckName(name); err != nil {
+		return err
+	}
+	want, err := NewTree(files)
+	if err != nil {
+		return fmt.Errorf("adopt %s: %w", name, err)
+	}
+	if lockTimeout == 0 {
+		lockTimeout = defaultLockTimeout
+	}
+	lock, err := lockTarget(ctx, target, lockfile.Exclusive, lockTimeout)
+	if err != nil {
+		return fmt.Errorf("adopt %s: %w", name, err)
+	}
+	defer lock.Release()
+	rec, err := readRecord(target)
+	if err != nil {
+		return fmt.Errorf("adopt %s: %w", name, err)
+	}
+	disk, err := ReadTree(filepath.Join(target, name))
+	if err != nil {
+		return fmt.Errorf("adopt %s: %w", name, err)
+	}
+	if disk.ID != want.ID {
+		return fmt.Errorf("adopt %s: %w since it was read", name, ErrFolderChanged)
+	}
+	rec.Skills[name] = newRecordEntry(disk, time.Now())
+	return writeRecord(target, rec)
+}

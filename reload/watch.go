@@ -1,0 +1,460 @@
+package reload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// WatchOptions tune a Watcher. The zero value uses the defaults.
+type WatchOptions struct {
+	// Debounce is how long a skill folder must stay quiet before its change
+	// is settled and reloaded. Default 200ms.
+	Debounce time.Duration
+	// Poll watches by stat polling instead of inotify. The watcher also
+	// switches to polling by itself when inotify is unavailable or its
+	// limits (max_user_watches, max_user_instances) are hit.
+	Poll bool
+	// PollInterval is the time between two polls. Default 500ms.
+	PollInterval time.Duration
+	// Rescan is the period of a full rescan that catches anything events
+	// missed (a mode-only change, a folder watched too late). Default 30s;
+	// negative disables it.
+	Rescan time.Duration
+	// OnReload is the reload hook for every skill without its own (see
+	// Watcher.Handle). Nil means changes are only reported.
+	OnReload ReloadFunc
+	// OnEvent receives every event after its reload, in order.
+	OnEvent func(Event)
+	// Logger receives warnings and debug logs; nil discards them.
+	Logger *slog.Logger
+}
+
+const (
+	// DefaultDebounce is the default quiet period before a change settles.
+	DefaultDebounce     = 200 * time.Millisecond
+	defaultPollInterval = 500 * time.Millisecond
+	defaultRescan       = 30 * time.Second
+)
+
+func (o WatchOptions) withDefaults() WatchOptions {
+	if o.Debounce <= 0 {
+		o.Debounce = DefaultDebounce
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = defaultPollInterval
+	}
+	if o.Rescan == 0 {
+		o.Rescan = defaultRescan
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// watchRoot is a folder given to the watcher: a skill folder itself
+// (single) or a folder of skill folders, such as an agent's skills directory.
+type watchRoot struct {
+	dir    string
+	single bool
+}
+
+// Watcher watches skill folders and calls a reload hook once per settled
+// change of each skill, with the change classified hot or cold against the
+// last tree it saw. Create it with NewWatcher, register per-skill hooks with
+// Handle, then Run it.
+type Watcher struct {
+	opts  WatchOptions
+	log   *slog.Logger
+	roots []watchRoot
+	runID string
+	seq   atomic.Uint64
+
+	hooksMu sync.Mutex
+	hooks   map[string]ReloadFunc
+
+	// Owned by Run's loop.
+	notify  *fsnotify.Watcher
+	polling bool
+	pending map[string]time.Time // skill folder → when it settles
+	stamps  map[string]uint64    // skill folder → stat fingerprint (polling)
+	known   map[string]bool      // every skill folder seen, present or gone
+	// switched is set when inotify failed mid-run and polling took over.
+	switched bool
+
+	// Owned by the worker that reloads settled skills.
+	last  map[string]*Tree
+	queue *dirQueue
+}
+
+// NewWatcher reads every skill folder under roots, so that the first change
+// is classified against what was there, and starts watching them. A root
+// holding a SKILL.md is one skill folder; any other root is a folder of
+// skill folders (hidden entries are not skills). Changes made after
+// NewWatcher returns are reported once Run runs.
+func NewWatcher(roots []string, opts WatchOptions) (*Watcher, error) {
+	if len(roots) == 0 {
+		return nil, errors.New("watch: no folder to watch")
+	}
+	opts = opts.withDefaults()
+	w := &Watcher{
+		opts:    opts,
+		log:     opts.Logger,
+		runID:   strconv.FormatInt(time.Now().UnixNano(), 36),
+		hooks:   map[string]ReloadFunc{},
+		pending: map[string]time.Time{},
+		stamps:  map[string]uint64{},
+		known:   map[string]bool{},
+		last:    map[string]*Tree{},
+		queue:   newDirQueue(),
+	}
+	for _, r := range roots {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			return nil, err
+		}
+		info, err := os.Stat(abs)
+		if err != nil {
+			return nil, fmt.Errorf("watch %s: %w", r, err)
+		}
+		if !info.IsDir() {
+			return nil, fmt.Errorf("watch %s: not a directory", r)
+		}
+		_, err = os.Lstat(filepath.Join(abs, SkillFile))
+		w.roots = append(w.roots, watchRoot{dir: abs, single: err == nil})
+	}
+	if !opts.Poll {
+		n, err := fsnotify.NewWatcher()
+		if err != nil {
+			w.log.Warn("inotify unavailable; polling instead", "err", err)
+		} else {
+			w.notify = n
+		}
+	}
+	w.polling = w.notify == nil
+	for _, dir := range w.skillDirs() {
+		w.known[dir] = true
+		if t, err := ReadTree(resolveDir(dir)); err == nil {
+			w.last[dir] = t
+		} else {
+			w.log.Warn("cannot read skill folder", "dir", dir, "err", err)
+		}
+	}
+	w.watchAll()
+	if w.polling {
+		w.stamps = w.fingerprints()
+	}
+	return w, nil
+}
+
+// Polling reports whether the watcher polls instead of using inotify.
+func (w *Watcher) Polling() bool { return w.polling }
+
+// Handle sets the reload hook of the skill named skill (the folder's base
+// name), replacing WatchOptions.OnReload for it. Safe to call while running.
+func (w *Watcher) Handle(skill string, fn ReloadFunc) {
+	w.hooksMu.Lock()
+	defer w.hooksMu.Unlock()
+	w.hooks[skill] = fn
+}
+
+func (w *Watcher) hook(skill string) ReloadFunc {
+	w.hooksMu.Lock()
+	defer w.hooksMu.Unlock()
+	if fn, ok := w.hooks[skill]; ok {
+		return fn
+	}
+	return w.opts.OnReload
+}
+
+// Run watches until ctx is done, then returns nil; call it once. Reload
+// hooks run one at a time, in a goroutine of their own, so a slow hook never
+// stalls the watching; Run returns after the running hook returns (its ctx
+// is cancelled).
+func (w *Watcher) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		w.work(ctx)
+	}()
+	defer wg.Wait()
+	defer cancel()
+	defer w.closeNotify()
+
+	settle := time.NewTimer(time.Hour)
+	settle.Stop()
+	armed := false
+	arm := func() {
+		if next, ok := w.nextDeadline(); ok {
+			settle.Reset(time.Until(next))
+			armed = true
+		}
+	}
+	var rescan <-chan time.Time
+	if w.opts.Rescan > 0 {
+		t := time.NewTicker(w.opts.Rescan)
+		defer t.Stop()
+		rescan = t.C
+	}
+	poll := time.NewTicker(w.opts.PollInterval)
+	defer poll.Stop()
+
+	for {
+		var events <-chan fsnotify.Event
+		var errs <-chan error
+		if w.notify != nil {
+			events, errs = w.notify.Events, w.notify.Errors
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-events:
+			if !ok {
+				w.lostInotify()
+				break
+			}
+			w.onEvent(ev)
+		case err, ok := <-errs:
+			if !ok {
+				w.lostInotify()
+				break
+			}
+			w.onError(err)
+		case <-poll.C:
+			if w.polling {
+				w.poll()
+			}
+		case <-rescan:
+			w.rescan()
+		case <-settle.C:
+			armed = false
+			w.settleDue(time.Now())
+		}
+		if w.switched {
+			// Events may have been lost: poll from now and look at everything.
+			w.switched = false
+			w.stamps = w.fingerprints()
+			w.rescan()
+		}
+		if !armed {
+			arm()
+		}
+	}
+}
+
+// lostInotify switches to polling when the inotify watcher stopped by itself.
+func (w *Watcher) lostInotify() {
+	w.log.Warn("inotify watcher stopped; polling instead")
+	w.closeNotify()
+	w.polling, w.switched = true, true
+}
+
+func (w *Watcher) closeNotify() {
+	if w.notify != nil {
+		w.notify.Close()
+		w.notify = nil
+	}
+}
+
+// skillOf maps a path under a root to its skill folder. ok is false for
+// paths that are not part of a skill: the root of a folder of skills
+// itself, hidden entries in it, Ignored files.
+func (w *Watcher) skillOf(path string) (dir string, ok bool) {
+	for _, r := range w.roots {
+		rel, err := filepath.Rel(r.dir, path)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		if r.single {
+			if rel != "." && Ignored(rel) {
+				return "", false
+			}
+			return r.dir, true
+		}
+		if rel == "." {
+			return "", false
+		}
+		name, rest, _ := strings.Cut(rel, "/")
+		if strings.HasPrefix(name, ".") || (rest != "" && Ignored(rest)) || isEditorTemp(name) {
+			return "", false
+		}
+		return filepath.Join(r.dir, name), true
+	}
+	return "", false
+}
+
+// onEvent marks the event's skill as changed. New directories are watched at
+// once, before their contents can change unseen. Chmod-only events are
+// ignored: editors and indexers touch attributes constantly, and a real mode
+// change is caught by the next rescan.
+func (w *Watcher) onEvent(ev fsnotify.Event) {
+	if ev.Op == fsnotify.Chmod {
+		return
+	}
+	dir, ok := w.skillOf(ev.Name)
+	if !ok {
+		if w.isRoot(ev.Name) && ev.Has(fsnotify.Remove|fsnotify.Rename) {
+			w.log.Warn("watched folder removed or renamed", "dir", ev.Name)
+		}
+		return
+	}
+	if ev.Has(fsnotify.Create) {
+		if info, err := os.Lstat(ev.Name); err == nil && info.IsDir() {
+			w.watchTree(ev.Name)
+		}
+	}
+	w.log.Debug("event", "op", ev.Op.String(), "path", ev.Name)
+	w.mark(dir, time.Now().Add(w.opts.Debounce))
+}
+
+// mark schedules the skill folder dir to settle at deadline.
+func (w *Watcher) mark(dir string, deadline time.Time) {
+	w.pending[dir] = deadline
+	w.known[dir] = true
+}
+
+func (w *Watcher) isRoot(path string) bool {
+	for _, r := range w.roots {
+		if r.dir == path {
+			return true
+		}
+	}
+	return false
+}
+
+// onError handles a watcher error: after an overflow events were lost, so
+// everything is rescanned; other errors are logged and also rescanned.
+func (w *Watcher) onError(err error) {
+	if errors.Is(err, fsnotify.ErrEventOverflow) {
+		w.log.Warn("inotify queue overflowed; rescanning every skill")
+	} else {
+		w.log.Warn("watch error; rescanning every skill", "err", err)
+	}
+	w.rescan()
+}
+
+// rescan re-adds watches everywhere and marks every skill folder, present
+// or gone, as changed; the worker reports only those whose tree differs.
+func (w *Watcher) rescan() {
+	w.watchAll()
+	deadline := time.Now().Add(w.opts.Debounce)
+	for _, dir := range w.skillDirs() {
+		w.mark(dir, deadline)
+	}
+	for dir := range w.known {
+		w.mark(dir, deadline)
+	}
+}
+
+// watchAll watches every root and every skill folder (a skill folder that
+// is a symlink is not reached by walking its root).
+func (w *Watcher) watchAll() {
+	for _, r := range w.roots {
+		w.watchTree(r.dir)
+	}
+	for _, dir := range w.skillDirs() {
+		w.watchTree(dir)
+	}
+}
+
+// watchTree adds an inotify watch on dir and every folder below it, skipping
+// Ignored ones. Adding a watch that exists is cheap and harmless, and
+// re-adding after a folder was replaced moves the watch to the new folder.
+// When inotify's limits are hit the watcher switches to polling.
+func (w *Watcher) watchTree(dir string) {
+	if w.notify == nil {
+		return
+	}
+	walkFollowingRoot(dir, func(p string, d fs.DirEntry) error {
+		if !d.IsDir() {
+			return nil
+		}
+		if p != dir {
+			if _, ok := w.skillOf(p); !ok && !w.isRoot(p) {
+				return filepath.SkipDir
+			}
+		}
+		if err := addWatch(w.notify, p); err != nil {
+			if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) {
+				w.log.Warn("inotify limit reached; polling instead", "err", err)
+				w.closeNotify()
+				w.polling = true
+				w.switched = true
+				return filepath.SkipAll
+			}
+			w.log.Debug("cannot watch folder", "dir", p, "err", err)
+		}
+		return nil
+	})
+}
+
+// addWatch is fsnotify's Add; tests replace it to hit inotify's limits.
+var addWatch = (*fsnotify.Watcher).Add
+
+// skillDirs lists the skill folders present under every root.
+func (w *Watcher) skillDirs() []string {
+	var dirs []string
+	for _, r := range w.roots {
+		if r.single {
+			dirs = append(dirs, r.dir)
+			continue
+		}
+		entries, err := os.ReadDir(r.dir)
+		if err != nil {
+			w.log.Warn("cannot list folder", "dir", r.dir, "err", err)
+			continue
+		}
+		for _, e := range entries {
+			p := filepath.Join(r.dir, e.Name())
+			if _, ok := w.skillOf(p); ok && isDirOrLinkToDir(p, e) {
+				dirs = append(dirs, p)
+			}
+		}
+	}
+	return dirs
+}
+
+func (w *Watcher) nextDeadline() (time.Time, bool) {
+	var next time.Time
+	for _, t := range w.pending {
+		if next.IsZero() || t.Before(next) {
+			next = t
+		}
+	}
+	return next, !next.IsZero()
+}
+
+// settleDue hands every skill whose quiet period has passed to the worker,
+// in name order, after making sure its folders are watched.
+func (w *Watcher) settleDue(now time.Time) {
+	var due []string
+	for dir, t := range w.pending {
+		if !t.After(now) {
+			due = append(due, dir)
+			delete(w.pending, dir)
+		}
+	}
+	sort.Strings(due)
+	for _, dir := range due {
+		w.watchTree(dir)
+		w.queue.push(dir)
+	}
+}

@@ -1,0 +1,325 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/skillstore/skillstore/discover"
+)
+
+// AddOptions configure Add and Import.
+type AddOptions struct {
+	// Reason is recorded on every new version.
+	Reason string
+	// Validation is discover.Lenient (the default) or discover.Strict.
+	Validation discover.Mode
+	// AllowRisk is the highest risk level accepted; findings above it
+	// refuse the version. Its zero value, RiskNone, refuses any finding;
+	// the CLI passes DefaultAllowedRisk unless --allow-risk says otherwise.
+	AllowRisk RiskLevel
+	// Limits cap files; zero means DefaultLimits.
+	Limits Limits
+	// Source is recorded as the versions' source (default SourceManaged).
+	Source string
+}
+
+// AddResult is the outcome for one skill folder.
+type AddResult struct {
+	Dir  string
+	Name string
+	// Version is the new version, or the latest one when Unchanged.
+	Version Version
+	// Unchanged is true when the folder's tree equals the latest version.
+	Unchanged bool
+	Safety    SafetyReport
+	// Diagnostics are validation warnings (errors fail the folder).
+	Diagnostics []discover.Diagnostic
+	// Err is set by Import for a folder that was not recorded.
+	Err error
+}
+
+// InvalidSkillError reports a folder whose SKILL.md fails validation.
+type InvalidSkillError struct {
+	Dir         string
+	Diagnostics []discover.Diagnostic
+}
+
+func (e *InvalidSkillError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s is not a valid skill:", e.Dir)
+	for _, d := range e.Diagnostics {
+		if d.Severity == discover.SeverityError {
+			b.WriteString("\n  " + d.String())
+		}
+	}
+	return b.String()
+}
+
+// prepared is a folder checked and ready to become a version.
+type prepared struct {
+	AddResult
+	files []File
+}
+
+func (o AddOptions) limits() Limits {
+	if o.Limits.MaxFiles == 0 {
+		return DefaultLimits
+	}
+	return o.Limits
+}
+
+// Add records each skill folder in dirs as a new version of its skill when
+// its tree differs from the latest version. It is all or nothing: if any
+// folder is invalid, rejected or refused, nothing is written and the error
+// names every failing folder.
+func (s *Store) Add(ctx context.Context, dirs []string, opts AddOptions) ([]AddResult, error) {
+	var results []AddResult
+	err := s.Update(ctx, func(tx *Tx) error {
+		preps, err := tx.prepareAll(ctx, dirs, opts)
+		if err != nil {
+			return err
+		}
+		var errs []error
+		for _, p := range preps {
+			if p.Err != nil {
+				errs = append(errs, p.Err)
+			}
+		}
+		if len(errs) > 0 {
+			return errors.Join(errs...)
+		}
+		results, err = tx.recordAll(preps, opts)
+		return err
+	})
+	return results, err
+}
+
+// Import records every skill folder found under root, in one pass and one
+// transaction. Unlike Add, a bad folder does not stop the others: its
+// result carries Err, and the error returned is non-nil only when nothing
+// could be done at all.
+func (s *Store) Import(ctx context.Context, root string, opts AddOptions) ([]AddResult, error) {
+	dirs, err := FindSkillDirs(root)
+	if err != nil {
+		return nil, err
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("no skill folders (folders with a %s) under %s", discover.SkillFileName, root)
+	}
+	var results []AddResult
+	err = s.Update(ctx, func(tx *Tx) error {
+		preps, err := tx.prepareAll(ctx, dirs, opts)
+		if err != nil {
+			return err
+		}
+		var good []prepared
+		for _, p := range preps {
+			if p.Err != nil {
+				results = append(results, p.AddResult)
+			} else {
+				good = append(good, p)
+			}
+		}
+		recorded, err := tx.recordAll(good, opts)
+		results = append(results, recorded...)
+		return err
+	})
+	sort.SliceStable(results, func(i, j int) bool { return results[i].Dir < results[j].Dir })
+	return results, err
+}
+
+// prepareAll scans, validates and checks every folder, using the stat cache
+// so unchanged files are not re-read.
+func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([]prepared, error) {
+	cache := LoadStatCache(filepath.Join(tx.s.dir, metaDir, "statcache"))
+	sums := loadSummaries(tx.s.summaryPath())
+	seen := map[string]string{}
+	var out []prepared
+	for _, dir := range dirs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p := tx.prepare(dir, opts, cache, sums)
+		if p.Err == nil {
+			if other, dup := seen[p.Name]; dup {
+				p.Err = fmt.Errorf("%s and %s both hold the skill %q; add one of them", other, p.Dir, p.Name)
+			}
+			seen[p.Name] = p.Dir
+		}
+		out = append(out, p)
+	}
+	if err := cache.Save(); err != nil {
+		tx.s.log.Debug("stat cache not saved", "err", err)
+	}
+	return out, nil
+}
+
+func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[string]Summary) prepared {
+	abs, err := filepath.Abs(dir)
+	p := prepared{AddResult: AddResult{Dir: dir}}
+	if err != nil {
+		p.Err = err
+		return p
+	}
+	info, err := os.Stat(abs)
+	if errors.Is(err, os.ErrNotExist) {
+		p.Err = fmt.Errorf("%s: no such folder", dir)
+		return p
+	}
+	if err != nil {
+		p.Err = err
+		return p
+	}
+	if !info.IsDir() {
+		p.Err = fmt.Errorf("%s is not a folder; add the folder that holds %s", dir, discover.SkillFileName)
+		return p
+	}
+	limits := opts.limits()
+	files, err := ScanDir(abs, limits, cache)
+	if err != nil {
+		p.Err = err
+		return p
+	}
+	p.files = files
+
+	// Fast path: the folder name is a skill whose latest tree is this very
+	// tree. It was validated and checked when it was recorded.
+	folder := filepath.Base(abs)
+	if tree, err := TreeHash(files); err == nil {
+		if head, ok := tx.Ref(SkillRef(folder)); ok {
+			if sum, ok := sums[folder]; ok && sum.Commit == head && sum.Tree == tree {
+				p.Name, p.Unchanged = folder, true
+				p.Version = Version{Skill: folder, Number: sum.Number, Commit: head, Tree: tree, Risk: sum.Risk, Source: sum.Source}
+				return p
+			}
+		}
+	}
+
+	if err := LoadData(abs, p.files, limits); err != nil {
+		p.Err = err
+		return p
+	}
+	var skillMD *File
+	for i := range p.files {
+		if p.files[i].Path == discover.SkillFileName {
+			skillMD = &p.files[i]
+		}
+	}
+	if skillMD == nil || skillMD.Data == nil {
+		p.Err = fmt.Errorf("%s has no %s; a skill folder holds one at its top", dir, discover.SkillFileName)
+		return p
+	}
+	display := filepath.Join(dir, discover.SkillFileName)
+	sf, diags := discover.ValidateFile(display, folder, skillMD.Data, opts.Validation)
+	p.Diagnostics = diags
+	if discover.HasErrors(diags) || sf == nil {
+		p.Err = &InvalidSkillError{Dir: dir, Diagnostics: diags}
+		return p
+	}
+	p.Name = discover.EffectiveName(sf, folder, opts.Validation)
+	if err := CheckSkillName(p.Name); err != nil {
+		p.Err = fmt.Errorf("%s: %w", display, err)
+		return p
+	}
+
+	var previous []File
+	if head, err := tx.Head(p.Name); err == nil {
+		tree, terr := TreeHash(p.files)
+		if terr == nil && tree == head.Tree {
+			p.Unchanged, p.Version = true, head
+			return p
+		}
+		if previous, err = tx.Files(head.Tree); err != nil {
+			p.Err = err
+			return p
+		}
+	} else if !errors.As(err, new(*UnknownSkillError)) {
+		p.Err = err
+		return p
+	}
+	report, err := CheckSafety(p.Name, p.files, previous, limits)
+	if err != nil {
+		p.Err = fmt.Errorf("%s: %w", dir, err)
+		return p
+	}
+	p.Safety = report
+	if report.Risk > opts.AllowRisk {
+		p.Err = &RiskRefusedError{Skill: p.Name, Risk: report.Risk, Allowed: opts.AllowRisk, Findings: report.Findings}
+	}
+	return p
+}
+
+// recordAll writes a version for every prepared folder that changed.
+func (tx *Tx) recordAll(preps []prepared, opts AddOptions) ([]AddResult, error) {
+	var out []AddResult
+	for _, p := range preps {
+		if p.Unchanged {
+			out = append(out, p.AddResult)
+			continue
+		}
+		tree, err := tx.WriteTree(p.files)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p.Dir, err)
+		}
+		v, err := tx.CommitVersion(p.Name, tree, VersionInfo{
+			Source: opts.Source, Reason: opts.Reason, Risk: p.Safety.Risk, Findings: p.Safety.Findings,
+		})
+		if err != nil {
+			return nil, err
+		}
+		if err := tx.reviveIfRemoved(p.Name); err != nil {
+			return nil, err
+		}
+		p.Version = v
+		out = append(out, p.AddResult)
+	}
+	return out, nil
+}
+
+// FindSkillDirs returns the folders under root that hold a SKILL.md,
+// sorted. It does not descend into a skill folder, skips hidden folders and
+// the ignored names, never follows symlinks, and stops at depth 8. It only
+// stats, so a re-import of unchanged skills stays cheap (discover's walker
+// also parses every SKILL.md).
+func FindSkillDirs(root string) ([]string, error) {
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("import: %s is not a folder", root)
+	}
+	var out []string
+	var walk func(dir string, depth int) error
+	walk = func(dir string, depth int) error {
+		if _, err := os.Lstat(filepath.Join(dir, discover.SkillFileName)); err == nil {
+			out = append(out, dir)
+			return nil
+		}
+		if depth >= 8 {
+			return nil
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		for _, e := range entries {
+			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && !ignoredNames[e.Name()] {
+				if err := walk(filepath.Join(dir, e.Name()), depth+1); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk(root, 0); err != nil {
+		return nil, err
+	}
+	sort.Strings(out)
+	return out, nil
+}

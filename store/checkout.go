@@ -1,0 +1,162 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/atomicfile"
+)
+
+// ErrNotEmpty is returned by Checkout for a non-empty target folder
+// without force.
+var ErrNotEmpty = errors.New("folder is not empty")
+
+// Cat returns the content of file (default SKILL.md) in the version named
+// by spec.
+func (s *Store) Cat(ctx context.Context, spec, file string) ([]byte, error) {
+	if file == "" {
+		file = discover.SkillFileName
+	}
+	var data []byte
+	err := s.View(ctx, func(r *Reader) error {
+		v, err := r.Resolve(spec)
+		if err != nil {
+			return err
+		}
+		files, err := r.Files(v.Tree)
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if f.Path == filepath.ToSlash(filepath.Clean(file)) {
+				data, err = r.Blob(f.Hash)
+				return err
+			}
+		}
+		return fmt.Errorf("%s has no file %q", v.Name(), file)
+	})
+	return data, err
+}
+
+// Checkout writes the version named by spec into dir, completely or not
+// at all: the files go to a temporary folder next to dir, which then
+// replaces dir in one rename. A non-empty dir is refused with ErrNotEmpty
+// unless force, and then swapped atomically and its old content deleted.
+func (s *Store) Checkout(ctx context.Context, spec, dir string, force bool) (Version, error) {
+	var v Version
+	var files []File
+	err := s.View(ctx, func(r *Reader) error {
+		var err error
+		if v, err = r.Resolve(spec); err != nil {
+			return err
+		}
+		files, err = r.LoadFiles(v.Tree)
+		return err
+	})
+	if err != nil {
+		return Version{}, err
+	}
+	return v, WriteTreeDir(dir, files, force)
+}
+
+// WriteTreeDir writes files into dir atomically (see Checkout).
+func WriteTreeDir(dir string, files []File, force bool) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	exists, empty := false, true
+	if info, err := os.Stat(abs); err == nil {
+		if !info.IsDir() {
+			return fmt.Errorf("%s exists and is not a folder", dir)
+		}
+		exists = true
+		entries, err := os.ReadDir(abs)
+		if err != nil {
+			return err
+		}
+		empty = len(entries) == 0
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if !empty && !force {
+		return fmt.Errorf("%s: %w", dir, ErrNotEmpty)
+	}
+	parent := filepath.Dir(abs)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, atomicfile.TempPrefix+filepath.Base(abs)+"-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	for _, f := range files {
+		p := filepath.Join(tmp, filepath.FromSlash(f.Path))
+		if err := checkTreePath(f.Path); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		perm := os.FileMode(0o644)
+		if f.Executable() {
+			perm = 0o755
+		}
+		if err := writeFileSynced(p, f.Data, perm); err != nil {
+			return err
+		}
+	}
+	if err := syncTree(tmp); err != nil {
+		return err
+	}
+	switch {
+	case !exists || empty:
+		// unix.Rename, not os.Rename: Go refuses to replace an (empty) directory.
+		if err := unix.Rename(tmp, abs); err != nil {
+			return fmt.Errorf("checkout into %s: %w", dir, err)
+		}
+	default:
+		if err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, abs, unix.RENAME_EXCHANGE); err != nil {
+			return fmt.Errorf("checkout into %s: %w", dir, err)
+		}
+		// tmp now holds the old content; the deferred RemoveAll deletes it.
+	}
+	return atomicfile.SyncDir(parent)
+}
+
+func writeFileSynced(path string, data []byte, perm os.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm) // not subject to the umask
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func syncTree(root string) error {
+	return filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		return atomicfile.SyncDir(p)
+	})
+}

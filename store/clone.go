@@ -1,0 +1,83 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// CloneOptions tune a clone.
+type CloneOptions struct {
+	// Remote names the remote in the new store (default DefaultRemote).
+	Remote string
+	// AllowRisk is passed to the pull (see PullOptions).
+	AllowRisk RiskLevel
+}
+
+// Clone creates a new store at dir from the store at url: a bare
+// repository with url as its remote, filled by a pull (so every fetched
+// tree passes the safety checks) and then verified. It is all or nothing:
+// on any failure the directory it created is removed again.
+func Clone(ctx context.Context, url, dir string, opts Options, copts CloneOptions) (*Store, *PullReport, error) {
+	if copts.Remote == "" {
+		copts.Remote = DefaultRemote
+	}
+	if isStore(dir) {
+		return nil, nil, fmt.Errorf("clone into %s: %w", dir, ErrStoreExists)
+	}
+	entries, err := os.ReadDir(dir)
+	existed := err == nil
+	switch {
+	case existed && len(entries) > 0:
+		return nil, nil, fmt.Errorf("clone into %s: %w", dir, ErrNotEmpty)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, nil, fmt.Errorf("clone into %s: %w", dir, err)
+	}
+	s, rep, err := cloneInto(ctx, url, dir, opts, copts)
+	if err != nil {
+		if existed {
+			clearDir(dir)
+		} else {
+			os.RemoveAll(dir)
+		}
+		return nil, nil, err
+	}
+	return s, rep, nil
+}
+
+func cloneInto(ctx context.Context, url, dir string, opts Options, copts CloneOptions) (*Store, *PullReport, error) {
+	s, err := Init(ctx, dir, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := s.AddRemote(ctx, copts.Remote, url); err != nil {
+		return nil, nil, err
+	}
+	rep, err := s.Pull(ctx, PullOptions{Remote: copts.Remote, AllowRisk: copts.AllowRisk})
+	if err != nil {
+		return nil, nil, err
+	}
+	vr, err := s.Verify(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !vr.OK() {
+		var lines []string
+		for _, p := range vr.Problems {
+			lines = append(lines, p.String())
+		}
+		return nil, nil, fmt.Errorf("clone %s: the cloned store does not verify:\n  %s", RedactURL(url), strings.Join(lines, "\n  "))
+	}
+	return s, rep, nil
+}
+
+// clearDir empties a directory that was empty before a failed clone.
+func clearDir(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		os.RemoveAll(dir + string(os.PathSeparator) + e.Name())
+	}
+}

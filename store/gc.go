@@ -1,0 +1,396 @@
+package store
+
+import (
+	"compress/zlib"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+
+	"github.com/skillstore/skillstore/internal/atomicfile"
+)
+
+// DefaultGCGrace is how old an unreachable object must be before gc
+// deletes it (git's default prune expiry is two weeks; a store's
+// unreachable objects come from crashed writers and purges, so one day).
+const DefaultGCGrace = 24 * time.Hour
+
+// GCResult says what gc did.
+type GCResult struct {
+	Objects      int   `json:"objects"`
+	Deltas       int   `json:"deltas"`
+	PackBytes    int64 `json:"pack_bytes"`
+	LooseRemoved int   `json:"loose_removed"`
+	PacksRemoved int   `json:"packs_removed"`
+	Pruned       int   `json:"pruned"`
+	Kept         int   `json:"kept_recent_unreachable"`
+	Refs         int   `json:"refs_packed"`
+}
+
+// gc delta settings, close to git gc --aggressive: long chains, and a
+// delta only when it is clearly smaller than the object.
+const (
+	gcMaxDepth = 50
+	gcWindow   = 4
+)
+
+// GC packs every reachable object into one delta-compressed pack, packs the
+// refs, and deletes loose objects and old packs. Unreachable objects younger
+// than grace are kept (as loose objects, with their original time), older
+// ones are deleted. It holds the write lock throughout, so no writer has
+// objects in flight.
+func (s *Store) GC(ctx context.Context, grace time.Duration) (GCResult, error) {
+	var res GCResult
+	err := s.Update(ctx, func(tx *Tx) error {
+		var err error
+		res, err = tx.gc(ctx, grace)
+		return err
+	})
+	return res, err
+}
+
+type gcObject struct {
+	hash  Hash
+	typ   plumbing.ObjectType
+	data  []byte
+	group string
+}
+
+func (tx *Tx) gc(ctx context.Context, grace time.Duration) (GCResult, error) {
+	var res GCResult
+	now := time.Now()
+	objs, err := tx.reachable(ctx)
+	if err != nil {
+		return res, err
+	}
+	reachable := make(map[Hash]bool, len(objs))
+	for _, o := range objs {
+		reachable[o.hash] = true
+	}
+
+	// Inventory what is stored before writing anything.
+	loose, err := listLoose(tx.s.dir)
+	if err != nil {
+		return res, err
+	}
+	packs, err := listPacks(tx.s.dir)
+	if err != nil {
+		return res, err
+	}
+
+	// Unreachable objects in packs younger than grace survive as loose
+	// objects carrying the pack's time, so the next gc can expire them.
+	for _, p := range packs {
+		if now.Sub(p.mtime) >= grace {
+			continue
+		}
+		for _, h := range p.hashes {
+			if reachable[h] {
+				continue
+			}
+			if _, isLoose := loose[h]; isLoose {
+				continue
+			}
+			o, err := tx.object(h)
+			if err != nil {
+				return res, err
+			}
+			dir, err := writeLooseObject(tx.s.dir, h, o.typ, o.data)
+			if err != nil {
+				return res, err
+			}
+			if err := os.Chtimes(filepath.Join(dir, h.String()[2:]), p.mtime, p.mtime); err != nil {
+				return res, err
+			}
+			loose[h] = p.mtime
+		}
+	}
+
+	packObjs, deltas := deltify(objs)
+	res.Objects, res.Deltas = len(packObjs), deltas
+	var newPack Hash
+	if len(packObjs) > 0 {
+		if newPack, err = writePack(tx.s.dir, packObjs, zlib.BestCompression); err != nil {
+			return res, err
+		}
+		if info, err := os.Stat(filepath.Join(tx.s.dir, "objects", "pack", "pack-"+newPack.String()+".pack")); err == nil {
+			res.PackBytes = info.Size()
+		}
+	}
+	refs, err := readRefs(tx.s.dir)
+	if err != nil {
+		return res, err
+	}
+	if err := packAllRefs(tx.s.dir); err != nil {
+		return res, err
+	}
+	res.Refs = len(refs)
+
+	// Everything reachable is now in the new pack: delete the rest.
+	for _, p := range packs {
+		if p.hash == newPack {
+			continue
+		}
+		for _, ext := range []string{".pack", ".idx", ".rev", ".bitmap", ".keep"} {
+			if err := os.Remove(p.base + ext); err == nil && ext == ".pack" {
+				res.PacksRemoved++
+			}
+		}
+	}
+	for h, mtime := range loose {
+		switch {
+		case reachable[h]:
+			res.LooseRemoved++
+		case now.Sub(mtime) >= grace:
+			res.Pruned++
+		default:
+			res.Kept++
+			continue
+		}
+		hex := h.String()
+		if err := os.Remove(filepath.Join(tx.s.dir, "objects", hex[:2], hex[2:])); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return res, err
+		}
+	}
+	removeStaleTemps(tx.s.dir, now, grace)
+	tx.st = nil // packs changed under go-git's index
+	return res, atomicfile.SyncDir(filepath.Join(tx.s.dir, "objects", "pack"))
+}
+
+// reachable lists every object reachable from the refs, commits newest
+// first per ref, each tree and blob grouped by its path so consecutive
+// versions of one file sit next to each other for delta compression.
+func (tx *Tx) reachable(ctx context.Context) ([]gcObject, error) {
+	seen := map[Hash]bool{}
+	var commits, trees, blobs []gcObject
+	var walkTree func(h Hash, p string) error
+	walkTree = func(h Hash, p string) error {
+		if seen[h] {
+			return nil
+		}
+		seen[h] = true
+		o, err := tx.object(h)
+		if err != nil {
+			return err
+		}
+		trees = append(trees, gcObject{hash: h, typ: o.typ, data: o.data, group: "tree:" + p})
+		entries, err := parseTree(o.data)
+		if err != nil {
+			return fmt.Errorf("tree %s: %w", h, err)
+		}
+		for _, e := range entries {
+			ep := path.Join(p, e.name)
+			switch e.mode {
+			case filemode.Dir:
+				if err := walkTree(e.hash, ep); err != nil {
+					return err
+				}
+			case filemode.Submodule:
+			default:
+				if seen[e.hash] {
+					continue
+				}
+				seen[e.hash] = true
+				b, err := tx.object(e.hash)
+				if err != nil {
+					return err
+				}
+				blobs = append(blobs, gcObject{hash: e.hash, typ: b.typ, data: b.data, group: "blob:" + ep})
+			}
+		}
+		return nil
+	}
+	for _, name := range tx.refs.names("") {
+		stack := []Hash{tx.refs[name]}
+		for len(stack) > 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			h := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[h] {
+				continue
+			}
+			seen[h] = true
+			o, err := tx.object(h)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			if o.typ != plumbing.CommitObject {
+				commits = append(commits, gcObject{hash: h, typ: o.typ, data: o.data, group: "other"})
+				continue
+			}
+			c, err := parseCommit(h, o.data)
+			if err != nil {
+				return nil, err
+			}
+			commits = append(commits, gcObject{hash: h, typ: o.typ, data: o.data, group: "commit:" + name})
+			if err := walkTree(c.Tree, ""); err != nil {
+				return nil, err
+			}
+			for i := len(c.Parents) - 1; i >= 0; i-- {
+				stack = append(stack, c.Parents[i])
+			}
+		}
+	}
+	return append(append(commits, trees...), blobs...), nil
+}
+
+// deltify turns objects into pack entries, storing each as a delta against
+// one of the previous few objects of its group when that is much smaller,
+// with chains at most gcMaxDepth long. Bases always precede their deltas.
+func deltify(objs []gcObject) ([]packObject, int) {
+	out := make([]packObject, len(objs))
+	depth := make([]int, len(objs))
+	lastInGroup := map[string][]int{}
+	deltas := 0
+	for i, o := range objs {
+		out[i] = packObject{hash: o.hash, typ: o.typ, data: o.data}
+		best := -1
+		var bestDelta []byte
+		for _, j := range lastInGroup[o.group] {
+			if depth[j] >= gcMaxDepth || objs[j].typ != o.typ {
+				continue
+			}
+			d := packfile.DiffDelta(objs[j].data, o.data)
+			if len(d) < len(o.data)/2 && (bestDelta == nil || len(d) < len(bestDelta)) {
+				best, bestDelta = j, d
+			}
+		}
+		if best >= 0 {
+			out[i].base, out[i].delta = best, bestDelta
+			depth[i] = depth[best] + 1
+			deltas++
+		}
+		w := append(lastInGroup[o.group], i)
+		if len(w) > gcWindow {
+			w = w[1:]
+		}
+		lastInGroup[o.group] = w
+	}
+	return out, deltas
+}
+
+// listLoose returns every loose object with its modification time.
+func listLoose(gitDir string) (map[Hash]time.Time, error) {
+	out := map[Hash]time.Time{}
+	root := filepath.Join(gitDir, "objects")
+	dirs, err := os.ReadDir(root)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range dirs {
+		if !d.IsDir() || len(d.Name()) != 2 {
+			continue
+		}
+		entries, err := os.ReadDir(filepath.Join(root, d.Name()))
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			h, ok := ParseHash(d.Name() + e.Name())
+			if !ok {
+				continue
+			}
+			if info, err := e.Info(); err == nil {
+				out[h] = info.ModTime()
+			}
+		}
+	}
+	return out, nil
+}
+
+type packInfo struct {
+	hash   Hash
+	base   string // path without extension
+	mtime  time.Time
+	hashes []Hash
+}
+
+// listPacks reads the index of every pack that has both files.
+func listPacks(gitDir string) ([]packInfo, error) {
+	dir := filepath.Join(gitDir, "objects", "pack")
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []packInfo
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, "pack-") || !strings.HasSuffix(name, ".pack") {
+			continue
+		}
+		h, ok := ParseHash(strings.TrimSuffix(strings.TrimPrefix(name, "pack-"), ".pack"))
+		if !ok {
+			continue
+		}
+		base := filepath.Join(dir, strings.TrimSuffix(name, ".pack"))
+		info, err := e.Info()
+		if err != nil {
+			return nil, err
+		}
+		p := packInfo{hash: h, base: base, mtime: info.ModTime()}
+		f, err := os.Open(base + ".idx")
+		if err != nil {
+			return nil, fmt.Errorf("pack %s has no readable index: %w", name, err)
+		}
+		idx := idxfile.NewMemoryIndex()
+		err = idxfile.NewDecoder(f).Decode(idx)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("pack index %s: %w", base+".idx", err)
+		}
+		iter, err := idx.Entries()
+		if err != nil {
+			return nil, err
+		}
+		for {
+			en, err := iter.Next()
+			if err != nil {
+				break
+			}
+			p.hashes = append(p.hashes, en.Hash)
+		}
+		iter.Close()
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// removeStaleTemps deletes temporary files that crashed writers left
+// behind, and indexes without a pack, once older than grace.
+func removeStaleTemps(gitDir string, now time.Time, grace time.Duration) {
+	filepath.WalkDir(gitDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		stale := strings.HasPrefix(name, "tmp_obj_") || strings.HasPrefix(name, "tmp_pack_") ||
+			strings.HasPrefix(name, "tmp_idx_") || strings.HasPrefix(name, atomicfile.TempPrefix)
+		if strings.HasSuffix(name, ".idx") && strings.HasPrefix(name, "pack-") {
+			if _, err := os.Stat(strings.TrimSuffix(p, ".idx") + ".pack"); errors.Is(err, fs.ErrNotExist) {
+				stale = true
+			}
+		}
+		if !stale {
+			return nil
+		}
+		if info, err := d.Info(); err == nil && now.Sub(info.ModTime()) >= grace {
+			os.RemoveAll(p)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,276 @@
+package store
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+func TestGCPacksAndPrunesOnlyPastGrace(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	dir := writeSkill(t, t.TempDir(), "keep", "Kept.", nil)
+	for i := 0; i < 5; i++ {
+		os.WriteFile(filepath.Join(dir, "n.txt"), []byte(strings.Repeat("line\n", i+1)), 0o644)
+		if _, err := s.Add(ctx, []string{dir}, defaultAdd()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Two unreachable objects, as a crashed writer leaves them: one old, one new.
+	var oldBlob, newBlob Hash
+	err := s.Update(ctx, func(tx *Tx) error {
+		oldBlob = tx.WriteBlob([]byte("orphan from long ago\n"))
+		newBlob = tx.WriteBlob([]byte("orphan from a writer still running\n"))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	longAgo := time.Now().Add(-48 * time.Hour)
+	hex := oldBlob.String()
+	if err := os.Chtimes(filepath.Join(s.Dir(), "objects", hex[:2], hex[2:]), longAgo, longAgo); err != nil {
+		t.Fatal(err)
+	}
+
+	res, err := s.GC(ctx, DefaultGCGrace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Pruned != 1 || res.Kept != 1 || res.Deltas == 0 {
+		t.Errorf("gc = %+v, want 1 pruned, 1 kept, some deltas", res)
+	}
+	loose, _ := listLoose(s.Dir())
+	if _, ok := loose[oldBlob]; ok {
+		t.Error("old unreachable object survived gc")
+	}
+	if _, ok := loose[newBlob]; !ok {
+		t.Error("recent unreachable object was deleted before its grace period")
+	}
+	packs, _ := filepath.Glob(filepath.Join(s.Dir(), "objects", "pack", "*.pack"))
+	if len(packs) != 1 || len(loose) != 1 {
+		t.Errorf("after gc: %d packs, %d loose objects; want 1 and 1", len(packs), len(loose))
+	}
+	if _, err := os.Stat(filepath.Join(s.Dir(), "packed-refs")); err != nil {
+		t.Errorf("refs not packed: %v", err)
+	}
+	gitCmd(t, s.Dir(), "fsck", "--strict")
+	if rep, err := s.Verify(ctx); err != nil || !rep.OK() {
+		t.Fatalf("verify after gc: %v %+v", err, rep)
+	}
+	log, err := s.Log(ctx, "keep")
+	if err != nil || len(log) != 5 {
+		t.Fatalf("log after gc: %d versions, %v", len(log), err)
+	}
+
+	// A second gc keeps the same pack and changes nothing reachable.
+	if _, err := s.GC(ctx, DefaultGCGrace); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := s.Verify(ctx); err != nil || !rep.OK() {
+		t.Fatalf("verify after second gc: %v %+v", err, rep)
+	}
+	// With no grace, the recent orphan goes too.
+	res, err = s.GC(ctx, 0)
+	if err != nil || res.Pruned != 1 {
+		t.Fatalf("gc --grace 0 = %+v, %v", res, err)
+	}
+}
+
+func TestVerifyFindsBrokenHistory(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	// A history that skips from v1 to v3, and a tree without SKILL.md.
+	err := s.Update(ctx, func(tx *Tx) error {
+		tree, err := tx.WriteTree([]File{{Path: "SKILL.md", Mode: filemode.Regular, Data: []byte("---\nname: gap\ndescription: x\n---\n")}})
+		if err != nil {
+			return err
+		}
+		v1, err := tx.CommitVersion("gap", tree, VersionInfo{})
+		if err != nil {
+			return err
+		}
+		sig := tx.signature()
+		c := versionCommit("gap", 3, []Hash{v1.Commit}, tree, VersionInfo{}, sig)
+		tx.SetRef(SkillRef("gap"), tx.WriteCommit(c))
+		bare, err := tx.WriteTree([]File{{Path: "README.md", Mode: filemode.Regular, Data: []byte("no skill\n")}})
+		if err != nil {
+			return err
+		}
+		_, err = tx.CommitVersion("bare", bare, VersionInfo{})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Verify(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, p := range rep.Problems {
+		msgs = append(msgs, p.String())
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{
+		"refs/heads/skills/gap: commit", "is v1 but its child is v3",
+		"bare@v1: no SKILL.md at the top of the tree",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("verify problems lack %q:\n%s", want, all)
+		}
+	}
+}
+
+func TestRefUpdatesLooseAndPacked(t *testing.T) {
+	dir := t.TempDir()
+	a := hashObject(plumbing.BlobObject, []byte("a"))
+	b := hashObject(plumbing.BlobObject, []byte("b"))
+	if err := applyRefUpdates(dir, []refUpdate{{name: "refs/heads/skills/x", new: a}}); err != nil {
+		t.Fatal(err)
+	}
+	var bulk []refUpdate
+	for i := 0; i <= bulkRefThreshold; i++ {
+		bulk = append(bulk, refUpdate{name: "refs/heads/skills/bulk-" + string(rune('a'+i%26)) + string(rune('a'+i/26)), new: b})
+	}
+	bulk = append(bulk, refUpdate{name: "refs/heads/skills/x", old: a, new: b})
+	if err := applyRefUpdates(dir, bulk); err != nil {
+		t.Fatal(err)
+	}
+	refs, err := readRefs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if refs["refs/heads/skills/x"] != b || len(refs) != len(bulk) {
+		t.Fatalf("refs = %d, x = %s", len(refs), refs["refs/heads/skills/x"])
+	}
+	if _, err := os.Stat(filepath.Join(dir, "refs", "heads", "skills", "x")); !os.IsNotExist(err) {
+		t.Error("bulk update left a stale loose ref that shadows packed-refs")
+	}
+	// A stale expectation is refused and changes nothing.
+	if err := applyRefUpdates(dir, []refUpdate{{name: "refs/heads/skills/x", old: a, new: a}}); err == nil {
+		t.Fatal("update with a stale old value succeeded")
+	}
+	// Delete a packed ref.
+	if err := applyRefUpdates(dir, []refUpdate{{name: "refs/heads/skills/x", old: b}}); err != nil {
+		t.Fatal(err)
+	}
+	refs, _ = readRefs(dir)
+	if _, ok := refs["refs/heads/skills/x"]; ok {
+		t.Error("deleted ref still there")
+	}
+	// Leftover temporary files from a crash are not refs.
+	os.WriteFile(filepath.Join(dir, "refs", "heads", "skills", ".tmp-y-123"), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, "refs", "heads", "skills", "z.lock"), nil, 0o644)
+	if _, err := readRefs(dir); err != nil {
+		t.Fatalf("temporary files broke ref reading: %v", err)
+	}
+}
+
+func TestUnifiedDiff(t *testing.T) {
+	old := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"
+	new := "a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nk"
+	got := UnifiedDiff(old, new, 3)
+	want := "@@ -1,5 +1,5 @@\n a\n-b\n+B\n c\n d\n e\n@@ -8,3 +8,4 @@\n h\n i\n j\n+k\n\\ No newline at end of file\n"
+	if got != want {
+		t.Errorf("diff =\n%s\nwant\n%s", got, want)
+	}
+	if UnifiedDiff("same\n", "same\n", 3) != "" {
+		t.Error("equal texts produced a diff")
+	}
+}
+
+func TestDiffFilesRenamesAndModes(t *testing.T) {
+	old := []File{
+		{Path: "a.md", Mode: filemode.Regular, Data: []byte("moved\n")},
+		{Path: "run.sh", Mode: filemode.Regular, Data: []byte("x\n")},
+	}
+	new := []File{
+		{Path: "b.md", Mode: filemode.Regular, Data: []byte("moved\n")},
+		{Path: "run.sh", Mode: filemode.Executable, Data: []byte("x\n")},
+	}
+	changes := DiffFiles(old, new)
+	if len(changes) != 2 || changes[0].Kind != ChangeRenamed || changes[0].OldPath != "a.md" || !changes[1].ModeChanged() || changes[1].Patch != "" {
+		t.Fatalf("changes = %+v", changes)
+	}
+}
+
+func TestCheckoutIsAllOrNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("keep me"), 0o644)
+	files := []File{{Path: "SKILL.md", Mode: filemode.Regular, Data: []byte("x")}, {Path: "s/run.sh", Mode: filemode.Executable, Data: []byte("#!/bin/sh\n")}}
+	if err := WriteTreeDir(dir, files, false); err == nil {
+		t.Fatal("non-empty folder accepted without force")
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "mine.txt")); string(data) != "keep me" {
+		t.Fatal("refused checkout touched the folder")
+	}
+	// A bad path fails before the folder is touched.
+	bad := append(files, File{Path: "../escape", Mode: filemode.Regular, Data: []byte("x")})
+	if err := WriteTreeDir(dir, bad, true); err == nil {
+		t.Fatal("path with .. accepted")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mine.txt")); err != nil {
+		t.Fatal("failed checkout touched the folder")
+	}
+	if err := WriteTreeDir(dir, files, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mine.txt")); !os.IsNotExist(err) {
+		t.Error("forced checkout kept old content")
+	}
+	if info, err := os.Stat(filepath.Join(dir, "s", "run.sh")); err != nil || info.Mode().Perm() != 0o755 {
+		t.Errorf("executable not written as such: %v %v", info, err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(dir))
+	if len(entries) != 1 {
+		t.Errorf("temporary folders left behind: %v", entries)
+	}
+}
+
+func TestStateRecordsAreAnAuditLog(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	dir := writeSkill(t, t.TempDir(), "rec", "Records.", nil)
+	if _, err := s.Add(ctx, []string{dir}, defaultAdd()); err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []Status{StatusDisabled, StatusActive, StatusRemoved} {
+		if err := s.SetStatus(ctx, "rec", st, "because "+string(st)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := gitCmd(t, s.Dir(), "log", "--format=%s", StateRef)
+	if out != "rec: removed\nrec: active\nrec: disabled\n" {
+		t.Errorf("state log:\n%s", out)
+	}
+	list, _ := s.List(ctx, false)
+	all, _ := s.List(ctx, true)
+	if len(list) != 0 || len(all) != 1 || all[0].Status != StatusRemoved || all[0].Reason != "because removed" {
+		t.Errorf("list = %+v, all = %+v", list, all)
+	}
+	err := s.View(ctx, func(r *Reader) error {
+		keys, err := r.RecordKeys("skills")
+		if err != nil || len(keys) != 1 || keys[0] != "rec" {
+			t.Errorf("record keys = %v, %v", keys, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A new version of a removed skill brings it back.
+	os.WriteFile(filepath.Join(dir, "more.md"), []byte("more\n"), 0o644)
+	if _, err := s.Add(ctx, []string{dir}, defaultAdd()); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := s.List(ctx, false); len(list) != 1 || list[0].Status != StatusActive {
+		t.Errorf("re-added skill = %+v", list)
+	}
+}

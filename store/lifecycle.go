@@ -1,0 +1,144 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Status is a skill's lifecycle state. Active skills are exported to
+// agents; disabled ones are kept but not exported; removed ones are also
+// hidden from list (their history stays until purged).
+type Status string
+
+// Skill statuses. StatusActive is the default and is not recorded.
+const (
+	StatusActive   Status = "active"
+	StatusDisabled Status = "disabled"
+	StatusRemoved  Status = "removed"
+)
+
+// SkillRecord is the state record of a skill ("skills/<name>"), present only
+// when something about the skill cannot be derived from its refs.
+type SkillRecord struct {
+	Status Status `json:"status,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// Source overrides the head version's Source trailer, for example when
+	// a plugin skill is adopted and becomes managed.
+	Source string `json:"source,omitempty"`
+}
+
+// SkillRecordPath is the state record path of a skill.
+func SkillRecordPath(name string) string { return "skills/" + name }
+
+// SkillRecord returns the skill's record; the zero record (active) when
+// there is none.
+func (r *Reader) SkillRecord(name string) (SkillRecord, error) {
+	var rec SkillRecord
+	if _, err := r.Record(SkillRecordPath(name), &rec); err != nil {
+		return SkillRecord{}, err
+	}
+	if rec.Status == "" {
+		rec.Status = StatusActive
+	}
+	return rec, nil
+}
+
+// PutSkillRecord queues the skill's record, deleting it when it holds only
+// defaults.
+func (tx *Tx) PutSkillRecord(name string, rec SkillRecord) error {
+	if rec.Status == StatusActive {
+		rec.Status = ""
+	}
+	if rec == (SkillRecord{}) {
+		tx.DeleteRecord(SkillRecordPath(name))
+		return nil
+	}
+	return tx.PutRecord(SkillRecordPath(name), rec)
+}
+
+func (tx *Tx) reviveIfRemoved(name string) error {
+	rec, err := tx.SkillRecord(name)
+	if err != nil || rec.Status != StatusRemoved {
+		return err
+	}
+	rec.Status, rec.Reason = StatusActive, ""
+	tx.NoteState(fmt.Sprintf("%s: restored by a new version", name))
+	return tx.PutSkillRecord(name, rec)
+}
+
+// ErrNoChange is returned (wrapped) when a command would change nothing.
+var ErrNoChange = errors.New("nothing to change")
+
+// SetStatus sets a skill's status (disable, enable, rm) with a reason,
+// recorded as a state commit.
+func (s *Store) SetStatus(ctx context.Context, name string, status Status, reason string) error {
+	return s.Update(ctx, func(tx *Tx) error {
+		if _, ok := tx.Ref(SkillRef(name)); !ok {
+			return &UnknownSkillError{Name: name}
+		}
+		rec, err := tx.SkillRecord(name)
+		if err != nil {
+			return err
+		}
+		if rec.Status == status {
+			return fmt.Errorf("%s is already %s: %w", name, status, ErrNoChange)
+		}
+		rec.Status, rec.Reason = status, reason
+		if status == StatusActive {
+			rec.Reason = ""
+		}
+		tx.NoteState(fmt.Sprintf("%s: %s", name, status), Trailer{Key: TrailerReason, Value: reason})
+		return tx.PutSkillRecord(name, rec)
+	})
+}
+
+// Purge deletes a skill's ref, its candidate ref and its record. Its
+// objects become unreachable and gc prunes them after the grace period.
+func (s *Store) Purge(ctx context.Context, name, reason string) error {
+	return s.Update(ctx, func(tx *Tx) error {
+		if _, ok := tx.Ref(SkillRef(name)); !ok {
+			return &UnknownSkillError{Name: name}
+		}
+		tx.DeleteRef(SkillRef(name))
+		if _, ok := tx.Ref(CandidateRefPrefix + name); ok {
+			tx.DeleteRef(CandidateRefPrefix + name)
+		}
+		// Purging must leave a trace in the audit log even without a record.
+		if err := tx.PutRecord("purged/"+name, map[string]string{"reason": reason}); err != nil {
+			return err
+		}
+		tx.DeleteRecord(SkillRecordPath(name))
+		tx.NoteState(fmt.Sprintf("%s: purged", name), Trailer{Key: TrailerReason, Value: reason})
+		return nil
+	})
+}
+
+// Rollback records a new version of the skill whose tree is that of the
+// version named by spec (history is never rewritten).
+func (s *Store) Rollback(ctx context.Context, name, spec, reason string) (Version, error) {
+	var out Version
+	err := s.Update(ctx, func(tx *Tx) error {
+		head, err := tx.Head(name)
+		if err != nil {
+			return err
+		}
+		target, err := tx.Resolve(name + "@" + spec)
+		if err != nil {
+			return err
+		}
+		if target.Tree == head.Tree {
+			return fmt.Errorf("%s is already at the content of v%d: %w", target.Name(), target.Number, ErrNoChange)
+		}
+		if reason == "" {
+			reason = fmt.Sprintf("roll back to v%d", target.Number)
+		}
+		out, err = tx.CommitVersion(name, target.Tree, VersionInfo{
+			Source: head.Source, Plugin: head.Plugin, PluginVersion: head.PluginVersion,
+			MergeMode: MergeModeRollback, Reason: reason, Risk: target.Risk, Findings: target.Findings,
+			Trailers: []Trailer{{Key: "Rollback-To", Value: fmt.Sprintf("v%d %s", target.Number, target.Commit)}},
+		})
+		return err
+	})
+	return out, err
+}

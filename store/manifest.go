@@ -1,0 +1,335 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+)
+
+// PluginFS is what reading a plugin's layout needs from its files. A local
+// folder ([os.Root.FS]) and a git tree ([NewTreeFS]) both provide it, so the
+// same code reads a plugin before and after it is fetched into the store.
+type PluginFS interface {
+	fs.ReadDirFS
+	fs.ReadFileFS
+	fs.ReadLinkFS
+}
+
+// The manifest files a plugin can publish, relative to its root.
+const (
+	ClaudePluginManifest = ".claude-plugin/plugin.json"
+	MarketplaceManifest  = ".claude-plugin/marketplace.json"
+	CodexPluginManifest  = ".codex-plugin/plugin.json"
+	// SkillFile marks a skill folder.
+	SkillFile = "SKILL.md"
+	// defaultSkillsDir is where skills live when no manifest says otherwise.
+	defaultSkillsDir = "skills"
+)
+
+// ErrPathEscapes is wrapped by a [ManifestError] when a manifest names a path
+// outside the plugin root: "../", an absolute path or a symlink out.
+var ErrPathEscapes = errors.New("path escapes the plugin root")
+
+// ErrNoSkills means a source holds no manifest and no skills/<name>/SKILL.md.
+var ErrNoSkills = errors.New("no plugin manifest and no skills/<name>/SKILL.md folders")
+
+// ManifestError is a problem in a plugin's manifest, named by its file.
+type ManifestError struct {
+	File string // manifest path relative to the source root
+	Err  error
+}
+
+func (e *ManifestError) Error() string { return e.File + ": " + e.Err.Error() }
+func (e *ManifestError) Unwrap() error { return e.Err }
+
+// Layout is what a plugin source provides: one plugin, or several when the
+// source is a marketplace.
+type Layout struct {
+	Plugins []PluginLayout
+	// Skipped lists marketplace entries that could not be read from this
+	// source (they live in another repository or package registry).
+	Skipped []SkippedPlugin
+}
+
+// PluginLayout is one plugin found in a source.
+type PluginLayout struct {
+	Name     string     // from the manifest; empty for a plain skills/ tree
+	Version  string     // from the manifest, if any
+	Root     string     // plugin root inside the source, slash-separated ("." for the source root)
+	Manifest string     // the manifest that described it ("" for a plain tree)
+	Skills   []SkillDir // sorted by name
+}
+
+// SkillDir is one skill folder inside a source.
+type SkillDir struct {
+	Name string // folder name, used as the skill name
+	Path string // slash-separated path from the source root
+}
+
+// SkippedPlugin is a marketplace entry whose files are not in the source.
+type SkippedPlugin struct {
+	Name   string
+	Reason string
+}
+
+// ReadLayout reads the plugins a source provides. selector, the part after
+// '#' in "SOURCE#plugin-name", picks one plugin of a marketplace; empty
+// means all. Manifests are read in this order: marketplace.json, then
+// .claude-plugin/plugin.json, then .codex-plugin/plugin.json, then a plain
+// skills/<name>/SKILL.md tree.
+func ReadLayout(fsys PluginFS, selector string) (*Layout, error) {
+	if exists(fsys, MarketplaceManifest) {
+		return readMarketplace(fsys, selector)
+	}
+	p, err := readPlugin(fsys, ".", nil)
+	if err != nil {
+		return nil, err
+	}
+	if selector != "" && selector != p.Name {
+		return nil, fmt.Errorf("plugin %q not found: the source has no %s and its plugin is %q", selector, MarketplaceManifest, p.Name)
+	}
+	return &Layout{Plugins: []PluginLayout{*p}}, nil
+}
+
+// pluginManifest is the part of plugin.json (Claude Code or Codex) we read.
+type pluginManifest struct {
+	Name    string          `json:"name"`
+	Version string          `json:"version"`
+	Skills  json.RawMessage `json:"skills"`
+}
+
+// readPlugin reads the plugin rooted at root. skills, when not nil, is the
+// marketplace entry's skills list and wins over the plugin's own manifest.
+func readPlugin(fsys PluginFS, root string, skills []string) (*PluginLayout, error) {
+	p := &PluginLayout{Root: root}
+	var paths []string
+	for _, m := range []string{ClaudePluginManifest, CodexPluginManifest} {
+		file := path.Join(root, m)
+		if !exists(fsys, file) {
+			continue
+		}
+		data, err := fsys.ReadFile(file)
+		if err != nil {
+			return nil, &ManifestError{File: file, Err: err}
+		}
+		var pm pluginManifest
+		if err := json.Unmarshal(data, &pm); err != nil {
+			return nil, &ManifestError{File: file, Err: jsonError(data, err)}
+		}
+		p.Name, p.Version, p.Manifest = pm.Name, pm.Version, file
+		if paths, err = stringOrList(pm.Skills); err != nil {
+			return nil, &ManifestError{File: file, Err: fmt.Errorf(`"skills": %w`, err)}
+		}
+		break
+	}
+	listedIn := p.Manifest
+	if skills != nil {
+		paths, listedIn = skills, MarketplaceManifest
+	}
+	explicit := paths != nil
+	if !explicit {
+		paths = []string{defaultSkillsDir}
+	}
+	seen := map[string]string{}
+	for _, rel := range paths {
+		dirs, err := skillDirs(fsys, root, rel, explicit)
+		if err != nil {
+			if listedIn == "" {
+				return nil, fmt.Errorf("%s: %w", path.Join(root, rel), err)
+			}
+			return nil, &ManifestError{File: listedIn, Err: err}
+		}
+		for _, d := range dirs {
+			if prev, dup := seen[d.Name]; dup && prev != d.Path {
+				return nil, &ManifestError{File: listedIn, Err: fmt.Errorf("two skills named %q: %s and %s", d.Name, prev, d.Path)}
+			} else if dup {
+				continue
+			}
+			seen[d.Name] = d.Path
+			p.Skills = append(p.Skills, d)
+		}
+	}
+	sort.Slice(p.Skills, func(i, j int) bool { return p.Skills[i].Name < p.Skills[j].Name })
+	if len(p.Skills) == 0 && p.Manifest == "" {
+		if root == "." {
+			return nil, ErrNoSkills
+		}
+		return nil, fmt.Errorf("%s: %w", root, ErrNoSkills)
+	}
+	return p, nil
+}
+
+// skillDirs lists the skills that the manifest path rel (relative to the
+// plugin root) names: the folder itself when it holds a SKILL.md, else its
+// subfolders that do. A missing default skills/ folder is no error; a missing
+// path that a manifest names is.
+func skillDirs(fsys PluginFS, root, rel string, explicit bool) ([]SkillDir, error) {
+	dir, err := resolveInRoot(fsys, root, rel)
+	if err != nil {
+		return nil, err
+	}
+	if !within(root, dir) {
+		return nil, fmt.Errorf("%q resolves to %s, outside the plugin root %s: %w", rel, dir, root, ErrPathEscapes)
+	}
+	info, err := fsys.Lstat(dir)
+	if err != nil {
+		if !explicit && errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("skills path %q: %w", rel, notExistText(err))
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("skills path %q is not a folder", rel)
+	}
+	if isFile(fsys, path.Join(dir, SkillFile)) {
+		return []SkillDir{{Name: path.Base(dir), Path: dir}}, nil
+	}
+	entries, err := fsys.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("skills path %q: %w", rel, err)
+	}
+	var out []SkillDir
+	for _, e := range entries {
+		sub := path.Join(dir, e.Name())
+		if e.Type()&fs.ModeSymlink != 0 {
+			// A symlinked skill folder must stay inside the root.
+			target, err := resolveInRoot(fsys, ".", sub)
+			if err != nil {
+				return nil, err
+			}
+			if !within(root, target) {
+				return nil, fmt.Errorf("skill folder %s is a symlink to %s, outside the plugin root: %w", sub, target, ErrPathEscapes)
+			}
+			if st, err := fsys.Lstat(target); err != nil || !st.IsDir() {
+				continue
+			}
+			if isFile(fsys, path.Join(target, SkillFile)) {
+				out = append(out, SkillDir{Name: e.Name(), Path: target})
+			}
+			continue
+		}
+		if e.IsDir() && isFile(fsys, path.Join(sub, SkillFile)) {
+			out = append(out, SkillDir{Name: e.Name(), Path: sub})
+		}
+	}
+	for _, d := range out {
+		if err := CheckSkillName(d.Name); err != nil {
+			return nil, fmt.Errorf("skill folder %q: %w", d.Path, err)
+		}
+	}
+	return out, nil
+}
+
+// resolveInRoot joins rel to base and resolves every symlink on the way,
+// refusing a result outside the source root. The result is clean and
+// slash-separated ("." for the root).
+func resolveInRoot(fsys PluginFS, base, rel string) (string, error) {
+	if rel == "" {
+		return "", errors.New("empty path")
+	}
+	if strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, `\`) || (len(rel) > 1 && rel[1] == ':') {
+		return "", fmt.Errorf("%q: %w (absolute paths are not allowed)", rel, ErrPathEscapes)
+	}
+	joined := path.Join(base, strings.ReplaceAll(rel, `\`, "/"))
+	if escapes(joined) {
+		return "", fmt.Errorf("%q: %w", rel, ErrPathEscapes)
+	}
+	resolved := "."
+	parts := strings.Split(joined, "/")
+	for hops := 0; len(parts) > 0; {
+		part := parts[0]
+		parts = parts[1:]
+		if part == "." || part == "" {
+			continue
+		}
+		next := path.Join(resolved, part)
+		info, err := fsys.Lstat(next)
+		if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+			resolved = next // a missing path is reported by the caller
+			continue
+		}
+		if hops++; hops > 40 {
+			return "", fmt.Errorf("%q: too many levels of symbolic links", rel)
+		}
+		target, err := fsys.ReadLink(next)
+		if err != nil {
+			return "", fmt.Errorf("%q: %w", rel, err)
+		}
+		if path.IsAbs(target) {
+			return "", fmt.Errorf("%q: symlink %s points to %s: %w", rel, next, target, ErrPathEscapes)
+		}
+		t := path.Join(resolved, target)
+		if escapes(t) {
+			return "", fmt.Errorf("%q: symlink %s points to %s: %w", rel, next, target, ErrPathEscapes)
+		}
+		parts = append(strings.Split(t, "/"), parts...)
+		resolved = "."
+	}
+	return resolved, nil
+}
+
+// within reports whether the clean path p is root or below it.
+func within(root, p string) bool {
+	return root == "." || p == root || strings.HasPrefix(p, root+"/")
+}
+
+func escapes(p string) bool { return p == ".." || strings.HasPrefix(p, "../") }
+
+// stringOrList decodes a manifest field that is a path or a list of paths.
+// A missing or null field gives nil.
+func stringOrList(raw json.RawMessage) ([]string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var one string
+	if err := json.Unmarshal(raw, &one); err == nil {
+		return []string{one}, nil
+	}
+	var list []string
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, errors.New("must be a path or a list of paths")
+	}
+	if list == nil {
+		list = []string{}
+	}
+	return list, nil
+}
+
+// jsonError adds the line number to a JSON syntax or type error.
+func jsonError(data []byte, err error) error {
+	var off int64 = -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if off < 0 {
+		return fmt.Errorf("invalid JSON: %w", err)
+	}
+	line := 1 + strings.Count(string(data[:min(int(off), len(data))]), "\n")
+	return fmt.Errorf("line %d: invalid JSON: %w", line, err)
+}
+
+func notExistText(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return errors.New("no such folder")
+	}
+	return err
+}
+
+func exists(fsys PluginFS, name string) bool {
+	_, err := fsys.Lstat(name)
+	return err == nil
+}
+
+func isFile(fsys PluginFS, name string) bool {
+	info, err := fsys.Lstat(name)
+	return err == nil && info.Mode().IsRegular()
+}

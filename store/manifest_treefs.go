@@ -1,0 +1,209 @@
+package store
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+	"path"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+)
+
+// TreeFS is a read-only [PluginFS] over a git tree, so a fetched plugin's
+// layout is read straight from the store's objects without a checkout.
+type TreeFS struct {
+	s    storer.EncodedObjectStorer
+	root *object.Tree
+}
+
+// NewTreeFS returns the files of tree, read from s, as a [PluginFS].
+func NewTreeFS(s storer.EncodedObjectStorer, tree *object.Tree) *TreeFS {
+	return &TreeFS{s: s, root: tree}
+}
+
+var (
+	_ PluginFS = (*TreeFS)(nil)
+)
+
+func (t *TreeFS) entry(op, name string) (*object.TreeEntry, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	if name == "." {
+		return &object.TreeEntry{Name: ".", Mode: filemode.Dir, Hash: t.root.Hash}, nil
+	}
+	e, err := t.root.FindEntry(name)
+	if err != nil {
+		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
+	}
+	return e, nil
+}
+
+// Lstat describes name without following a symlink.
+func (t *TreeFS) Lstat(name string) (fs.FileInfo, error) {
+	e, err := t.entry("lstat", name)
+	if err != nil {
+		return nil, err
+	}
+	return t.info(e)
+}
+
+// ReadLink returns a symlink's target.
+func (t *TreeFS) ReadLink(name string) (string, error) {
+	e, err := t.entry("readlink", name)
+	if err != nil {
+		return "", err
+	}
+	if e.Mode != filemode.Symlink {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: fs.ErrInvalid}
+	}
+	data, err := t.blob(e)
+	return string(data), err
+}
+
+// ReadFile returns a regular file's contents. Symlinks are not followed.
+func (t *TreeFS) ReadFile(name string) ([]byte, error) {
+	e, err := t.entry("read", name)
+	if err != nil {
+		return nil, err
+	}
+	if !e.Mode.IsFile() || e.Mode == filemode.Symlink {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
+	}
+	return t.blob(e)
+}
+
+// ReadDir lists a folder sorted by name.
+func (t *TreeFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	e, err := t.entry("readdir", name)
+	if err != nil {
+		return nil, err
+	}
+	if e.Mode != filemode.Dir {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
+	}
+	tree := t.root
+	if name != "." {
+		if tree, err = t.root.Tree(name); err != nil {
+			return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
+		}
+	}
+	out := make([]fs.DirEntry, 0, len(tree.Entries))
+	for i := range tree.Entries {
+		info, err := t.info(&tree.Entries[i])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fs.FileInfoToDirEntry(info))
+	}
+	return out, nil
+}
+
+// Open opens a file or folder for reading.
+func (t *TreeFS) Open(name string) (fs.File, error) {
+	e, err := t.entry("open", name)
+	if err != nil {
+		return nil, err
+	}
+	info, err := t.info(e)
+	if err != nil {
+		return nil, err
+	}
+	f := &treeFile{info: info}
+	if e.Mode == filemode.Dir {
+		if f.entries, err = t.ReadDir(name); err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+	data, err := t.blob(e)
+	if err != nil {
+		return nil, err
+	}
+	f.r = bytes.NewReader(data)
+	return f, nil
+}
+
+func (t *TreeFS) blob(e *object.TreeEntry) ([]byte, error) {
+	b, err := object.GetBlob(t.s, e.Hash)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}
+
+func (t *TreeFS) info(e *object.TreeEntry) (fs.FileInfo, error) {
+	fi := &treeInfo{name: path.Base(e.Name)}
+	switch e.Mode {
+	case filemode.Dir:
+		fi.mode = fs.ModeDir | 0o755
+	case filemode.Symlink:
+		fi.mode = fs.ModeSymlink | 0o777
+	case filemode.Executable:
+		fi.mode = 0o755
+	case filemode.Submodule:
+		fi.mode = fs.ModeIrregular
+	default:
+		fi.mode = 0o644
+	}
+	if fi.mode.IsRegular() || fi.mode&fs.ModeSymlink != 0 {
+		size, err := t.s.EncodedObjectSize(e.Hash)
+		if err != nil {
+			return nil, err
+		}
+		fi.size = size
+	}
+	return fi, nil
+}
+
+type treeInfo struct {
+	name string
+	size int64
+	mode fs.FileMode
+}
+
+func (i *treeInfo) Name() string       { return i.name }
+func (i *treeInfo) Size() int64        { return i.size }
+func (i *treeInfo) Mode() fs.FileMode  { return i.mode }
+func (i *treeInfo) ModTime() time.Time { return time.Time{} }
+func (i *treeInfo) IsDir() bool        { return i.mode.IsDir() }
+func (i *treeInfo) Sys() any           { return nil }
+
+type treeFile struct {
+	info    fs.FileInfo
+	r       *bytes.Reader
+	entries []fs.DirEntry
+}
+
+func (f *treeFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *treeFile) Close() error               { return nil }
+func (f *treeFile) Read(p []byte) (int, error) {
+	if f.r == nil {
+		return 0, &fs.PathError{Op: "read", Path: f.info.Name(), Err: fs.ErrInvalid}
+	}
+	return f.r.Read(p)
+}
+
+// ReadDir makes a folder an fs.ReadDirFile.
+func (f *treeFile) ReadDir(n int) ([]fs.DirEntry, error) {
+	if n <= 0 {
+		out := f.entries
+		f.entries = nil
+		return out, nil
+	}
+	if len(f.entries) == 0 {
+		return nil, io.EOF
+	}
+	n = min(n, len(f.entries))
+	out := f.entries[:n]
+	f.entries = f.entries[n:]
+	return out, nil
+}

@@ -1,0 +1,217 @@
+package store
+
+import (
+	"bytes"
+	"compress/zlib"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/skillstore/skillstore/internal/atomicfile"
+)
+
+// Hash is a git object id (SHA-1).
+type Hash = plumbing.Hash
+
+// ZeroHash is the hash of no object.
+var ZeroHash = plumbing.ZeroHash
+
+// ErrObjectNotFound is returned when an object is in neither the pending
+// objects of a transaction nor the repository.
+var ErrObjectNotFound = errors.New("object not found")
+
+// hashObject returns the git object id of data stored as an object of type t.
+func hashObject(t plumbing.ObjectType, data []byte) Hash {
+	h := sha1.New()
+	h.Write(objectHeader(t, len(data)))
+	h.Write(data)
+	var out Hash
+	h.Sum(out[:0])
+	return out
+}
+
+func objectHeader(t plumbing.ObjectType, size int) []byte {
+	b := make([]byte, 0, 16)
+	b = append(b, t.String()...)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(size), 10)
+	return append(b, 0)
+}
+
+// HashBlob returns the blob id git gives to data.
+func HashBlob(data []byte) Hash { return hashObject(plumbing.BlobObject, data) }
+
+// rawObject is an object held in memory.
+type rawObject struct {
+	typ  plumbing.ObjectType
+	data []byte
+}
+
+// objectBuffer collects the objects a transaction creates. Nothing reaches
+// the disk until flush, which writes every object before the transaction
+// touches any ref.
+type objectBuffer struct {
+	objs  map[Hash]rawObject
+	order []Hash
+	size  int
+}
+
+func (b *objectBuffer) add(t plumbing.ObjectType, data []byte) Hash {
+	h := hashObject(t, data)
+	if b.objs == nil {
+		b.objs = make(map[Hash]rawObject)
+	}
+	if _, ok := b.objs[h]; !ok {
+		b.objs[h] = rawObject{typ: t, data: data}
+		b.order = append(b.order, h)
+		b.size += len(data)
+	}
+	return h
+}
+
+func (b *objectBuffer) get(h Hash) (rawObject, bool) {
+	o, ok := b.objs[h]
+	return o, ok
+}
+
+// packThreshold is the number of new objects above which a transaction
+// writes one packfile instead of loose objects: a bulk import then costs two
+// files and two fsyncs instead of thousands.
+const packThreshold = 64
+
+// flush writes the buffered objects that the repository does not have yet,
+// durably (fsynced), and empties the buffer.
+func (b *objectBuffer) flush(gitDir string, has func(Hash) bool) error {
+	var todo []Hash
+	for _, h := range b.order {
+		if !has(h) {
+			todo = append(todo, h)
+		}
+	}
+	var err error
+	if len(todo) >= packThreshold {
+		objs := make([]packObject, len(todo))
+		for i, h := range todo {
+			o := b.objs[h]
+			objs[i] = packObject{hash: h, typ: o.typ, data: o.data}
+		}
+		_, err = writePack(gitDir, objs, zlib.BestSpeed)
+	} else {
+		err = b.writeLoose(gitDir, todo)
+	}
+	if err != nil {
+		return err
+	}
+	b.objs, b.order, b.size = nil, nil, 0
+	return nil
+}
+
+func (b *objectBuffer) writeLoose(gitDir string, hashes []Hash) error {
+	dirs := map[string]bool{}
+	for _, h := range hashes {
+		o := b.objs[h]
+		dir, err := writeLooseObject(gitDir, h, o.typ, o.data)
+		if err != nil {
+			return err
+		}
+		dirs[dir] = true
+	}
+	for dir := range dirs {
+		if err := atomicfile.SyncDir(dir); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeLooseObject writes one zlib-compressed loose object the way git does:
+// a tmp_obj_ file in the fan-out directory (git fsck ignores those), fsynced,
+// then renamed into place. It returns the fan-out directory.
+func writeLooseObject(gitDir string, h Hash, t plumbing.ObjectType, data []byte) (string, error) {
+	hex := h.String()
+	dir := filepath.Join(gitDir, "objects", hex[:2])
+	path := filepath.Join(dir, hex[2:])
+	if _, err := os.Stat(path); err == nil {
+		return dir, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("write object %s: %w", hex, err)
+	}
+	tmp, err := os.CreateTemp(dir, "tmp_obj_")
+	if err != nil {
+		return "", fmt.Errorf("write object %s: %w", hex, err)
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	zw, _ := zlib.NewWriterLevel(tmp, zlib.DefaultCompression)
+	zw.Write(objectHeader(t, len(data)))
+	zw.Write(data)
+	err = zw.Close()
+	if err == nil {
+		err = tmp.Chmod(0o444)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return "", fmt.Errorf("write object %s: %w", hex, err)
+	}
+	return dir, nil
+}
+
+// readLooseObject reads a loose object directly, without go-git, for the
+// hot paths that read a handful of small objects.
+func readLooseObject(gitDir string, h Hash) (rawObject, error) {
+	hex := h.String()
+	f, err := os.Open(filepath.Join(gitDir, "objects", hex[:2], hex[2:]))
+	if err != nil {
+		return rawObject{}, err
+	}
+	defer f.Close()
+	zr, err := zlib.NewReader(f)
+	if err != nil {
+		return rawObject{}, fmt.Errorf("object %s: %w", hex, err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		return rawObject{}, fmt.Errorf("object %s: %w", hex, err)
+	}
+	nul := bytes.IndexByte(data, 0)
+	if nul < 0 {
+		return rawObject{}, fmt.Errorf("object %s: no header", hex)
+	}
+	typText, sizeText, _ := bytes.Cut(data[:nul], []byte(" "))
+	t, err := plumbing.ParseObjectType(string(typText))
+	if err != nil {
+		return rawObject{}, fmt.Errorf("object %s: %w", hex, err)
+	}
+	size, err := strconv.Atoi(string(sizeText))
+	if err != nil || size != len(data)-nul-1 {
+		return rawObject{}, fmt.Errorf("object %s: bad size", hex)
+	}
+	return rawObject{typ: t, data: data[nul+1:]}, nil
+}
+
+// ParseHash parses a full 40-digit hex object id.
+func ParseHash(s string) (Hash, bool) {
+	var h Hash
+	if len(s) != 40 {
+		return h, false
+	}
+	if _, err := hex.Decode(h[:], []byte(s)); err != nil {
+		return h, false
+	}
+	return h, true
+}

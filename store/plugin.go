@@ -1,0 +1,212 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Plugin is the store's record of an upstream plugin, kept in the state at
+// "plugins/<id>". Only what cannot be derived is recorded: the source, the
+// policy flags and which skills the plugin owns. What was accepted from
+// upstream is derived from refs (see [Reader.SkillStatus]).
+type Plugin struct {
+	ID     string `json:"id"`
+	Source Source `json:"source"`
+	// Name and Version are what the plugin's manifest said at the last sync.
+	Name    string `json:"name,omitempty"`
+	Version string `json:"version,omitempty"`
+	// Review turns fast-forwards into candidates for this plugin.
+	Review bool `json:"review,omitempty"`
+	// Paused plugins are skipped by sync.
+	Paused bool `json:"paused,omitempty"`
+	// Disabled plugins are skipped by sync and their skills disabled.
+	Disabled bool `json:"disabled,omitempty"`
+	// Skills are the skills this plugin owns, sorted.
+	Skills []string `json:"skills"`
+	// Adopted skills came from this plugin but are managed now: sync
+	// leaves them alone.
+	Adopted []string `json:"adopted,omitempty"`
+	// Removed lists owned skills the upstream no longer has (reported once).
+	Removed []string `json:"removed,omitempty"`
+}
+
+// Owns reports whether the plugin owns skill (adopted skills excluded).
+func (p *Plugin) Owns(skill string) bool {
+	_, ok := slices.BinarySearch(p.Skills, skill)
+	return ok
+}
+
+// Label is how sync names the plugin in trailers: "plugin:<id>".
+func (p *Plugin) Label() string { return "plugin:" + p.ID }
+
+func pluginRecord(id string) string { return "plugins/" + id }
+
+// UpstreamRef is the ref holding the upstream snapshots of a plugin's skill.
+func UpstreamRef(plugin, skill string) string { return UpstreamRefPrefix + plugin + "/" + skill }
+
+// CandidateRef is the ref of a skill's pending candidate.
+func CandidateRef(skill string) string { return CandidateRefPrefix + skill }
+
+// SupersededRefPrefix keeps superseded candidates reachable, one ref per
+// candidate commit: refs/skillstore/superseded/<skill>/<commit>.
+const SupersededRefPrefix = "refs/skillstore/superseded/"
+
+// ErrUnknownPlugin is wrapped by errors about a plugin id the store lacks.
+var ErrUnknownPlugin = errors.New("no such plugin")
+
+// OwnershipError refuses a skill that already has another owner.
+type OwnershipError struct {
+	Skill  string
+	Plugin string // the plugin asking for the skill
+	Owner  string // "plugin:<id>" or SourceManaged
+}
+
+func (e *OwnershipError) Error() string {
+	if e.Owner == SourceManaged {
+		return fmt.Sprintf("skill %q of plugin %q is already a managed skill in the store", e.Skill, e.Plugin)
+	}
+	return fmt.Sprintf("skill %q of plugin %q is already owned by %s", e.Skill, e.Plugin, e.Owner)
+}
+
+// Plugin reads the record of plugin id.
+func (r *Reader) Plugin(id string) (*Plugin, error) {
+	var p Plugin
+	ok, err := r.Record(pluginRecord(id), &p)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("plugin %q: %w", id, ErrUnknownPlugin)
+	}
+	return &p, nil
+}
+
+// Plugins reads every plugin record, sorted by id.
+func (r *Reader) Plugins() ([]*Plugin, error) {
+	ids, err := r.RecordKeys("plugins")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Plugin, 0, len(ids))
+	for _, id := range ids {
+		p, err := r.Plugin(id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// SkillOwner names who owns skill: "plugin:<id>", SourceManaged for a
+// published skill no plugin owns, or "" for no skill of that name.
+func (r *Reader) SkillOwner(skill string) (string, error) {
+	plugins, err := r.Plugins()
+	if err != nil {
+		return "", err
+	}
+	for _, p := range plugins {
+		if p.Owns(skill) {
+			return p.Label(), nil
+		}
+	}
+	if _, ok := r.Ref(SkillRef(skill)); ok {
+		return SourceManaged, nil
+	}
+	return "", nil
+}
+
+// putPlugin queues writing p's record.
+func (tx *Tx) putPlugin(p *Plugin) error {
+	slices.Sort(p.Skills)
+	p.Skills = slices.Compact(p.Skills)
+	if p.Skills == nil {
+		p.Skills = []string{}
+	}
+	slices.Sort(p.Adopted)
+	slices.Sort(p.Removed)
+	return tx.PutRecord(pluginRecord(p.ID), p)
+}
+
+// SetPluginFlags changes a plugin's paused and review flags (nil: keep).
+func (tx *Tx) SetPluginFlags(id string, paused, review *bool) (*Plugin, error) {
+	p, err := tx.Plugin(id)
+	if err != nil {
+		return nil, err
+	}
+	var what []string
+	if paused != nil && p.Paused != *paused {
+		p.Paused = *paused
+		what = append(what, map[bool]string{true: "paused", false: "resumed"}[*paused])
+	}
+	if review != nil && p.Review != *review {
+		p.Review = *review
+		what = append(what, map[bool]string{true: "review on", false: "review off"}[*review])
+	}
+	if len(what) == 0 {
+		return p, nil
+	}
+	tx.NoteState(fmt.Sprintf("plugin %s: %s", id, strings.Join(what, ", ")), Trailer{Key: TrailerPlugin, Value: id})
+	return p, tx.putPlugin(p)
+}
+
+// AdoptSkill makes a plugin's skill a managed skill: the plugin no longer
+// owns it and sync leaves it alone. Its history stays.
+func (tx *Tx) AdoptSkill(id, skill string) error {
+	p, err := tx.Plugin(id)
+	if err != nil {
+		return err
+	}
+	if !p.Owns(skill) {
+		if slices.Contains(p.Adopted, skill) {
+			return fmt.Errorf("skill %q of plugin %q is already adopted", skill, id)
+		}
+		return fmt.Errorf("plugin %q has no skill %q (its skills: %s)", id, skill, strings.Join(p.Skills, ", "))
+	}
+	p.Skills = slices.DeleteFunc(p.Skills, func(s string) bool { return s == skill })
+	p.Removed = slices.DeleteFunc(p.Removed, func(s string) bool { return s == skill })
+	p.Adopted = append(p.Adopted, skill)
+	tx.NoteState(fmt.Sprintf("plugin %s: adopt %s", id, skill), Trailer{Key: TrailerPlugin, Value: id})
+	if cand, ok := tx.Ref(CandidateRef(skill)); ok {
+		tx.SetRef(SupersededRefPrefix+skill+"/"+cand.String(), cand)
+		tx.DeleteRef(CandidateRef(skill))
+	}
+	return tx.putPlugin(p)
+}
+
+// RemovePlugin forgets a plugin: its record, source ref, upstream refs and
+// pending candidates go; its skills stay as managed skills with their
+// history. Superseded candidate refs keep old candidates reachable.
+func (tx *Tx) RemovePlugin(id string) (*Plugin, error) {
+	p, err := tx.Plugin(id)
+	if err != nil {
+		return nil, err
+	}
+	for _, skill := range p.Skills {
+		if cand, ok := tx.Ref(CandidateRef(skill)); ok {
+			tx.SetRef(SupersededRefPrefix+skill+"/"+cand.String(), cand)
+			tx.DeleteRef(CandidateRef(skill))
+		}
+		if _, ok := tx.Ref(SkillRef(skill)); ok {
+			rec, err := tx.SkillRecord(skill)
+			if err != nil {
+				return nil, err
+			}
+			rec.Source = SourceManaged
+			if err := tx.PutSkillRecord(skill, rec); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, ref := range tx.RefNames(UpstreamRefPrefix + id + "/") {
+		tx.DeleteRef(ref)
+	}
+	if _, ok := tx.Ref(SourceRef(id)); ok {
+		tx.DeleteRef(SourceRef(id))
+	}
+	tx.DeleteRecord(pluginRecord(id))
+	tx.NoteState(fmt.Sprintf("plugin %s: removed", id), Trailer{Key: TrailerPlugin, Value: id})
+	return p, nil
+}

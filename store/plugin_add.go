@@ -1,0 +1,137 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+)
+
+// AddPluginOptions tune AddPlugin.
+type AddPluginOptions struct {
+	// ID names the plugin in the store; the default is the manifest's
+	// plugin name, else the source's base name. Only for a single plugin.
+	ID string
+	// Review makes sync turn this plugin's fast-forwards into candidates.
+	Review bool
+}
+
+// ErrPluginExists is wrapped when a plugin id is already taken.
+var ErrPluginExists = errors.New("plugin already exists")
+
+// AddPlugin records the plugins a source provides (one, or every plugin of
+// a marketplace unless the source names one with "#name") and mirrors their
+// skills: each skill's upstream tree becomes a snapshot on
+// refs/upstream/<plugin>/<skill> that is also the skill's first version. It
+// is all or nothing: an ownership conflict, a bad manifest or a tree the
+// safety check refuses writes nothing.
+func (s *Store) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) (*SyncReport, error) {
+	var rep *SyncReport
+	err := s.Update(ctx, func(tx *Tx) error {
+		var err error
+		rep, err = tx.AddPlugin(ctx, src, opts)
+		return err
+	})
+	return rep, err
+}
+
+// AddPlugin is [Store.AddPlugin] inside a transaction.
+func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) (*SyncReport, error) {
+	layout, fetched, fsys, done, err := tx.readSource(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	market := exists(fsys, MarketplaceManifest)
+	done()
+	if len(layout.Plugins) == 0 {
+		return nil, fmt.Errorf("plugin source %s: no plugin can be read from it (%s)", src, skippedText(layout.Skipped))
+	}
+	if opts.ID != "" && len(layout.Plugins) > 1 {
+		return nil, fmt.Errorf("plugin source %s holds %d plugins: --id needs one, picked with %s#<plugin>", src, len(layout.Plugins), src.URL)
+	}
+	var plugins []*Plugin
+	var errs []error
+	claimed := map[string]string{}
+	for _, pl := range layout.Plugins {
+		p := &Plugin{Source: src, Review: opts.Review, Skills: []string{}}
+		if market && src.Selector == "" {
+			p.Source.Selector = pl.Name
+		}
+		p.ID = pluginID(opts.ID, pl.Name, src)
+		if err := CheckSkillName(p.ID); err != nil {
+			errs = append(errs, fmt.Errorf("plugin id %q: %w (choose one with --id)", p.ID, err))
+			continue
+		}
+		if _, err := tx.Plugin(p.ID); err == nil {
+			errs = append(errs, fmt.Errorf("plugin %q: %w", p.ID, ErrPluginExists))
+			continue
+		}
+		for _, sk := range pl.Skills {
+			if other, dup := claimed[sk.Name]; dup {
+				errs = append(errs, &OwnershipError{Skill: sk.Name, Plugin: p.ID, Owner: "plugin:" + other})
+				continue
+			}
+			claimed[sk.Name] = p.ID
+			if err := tx.claimSkill(p, sk.Name); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		plugins = append(plugins, p)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	rep := &SyncReport{Plugins: []PluginReport{}}
+	for _, p := range plugins {
+		if src.Kind == SourceGit {
+			tx.SetRef(SourceRef(p.ID), fetched.Commit)
+		}
+		if err := tx.putPlugin(p); err != nil {
+			return nil, err
+		}
+		tx.NoteState(fmt.Sprintf("plugin %s: added from %s", p.ID, p.Source), Trailer{Key: TrailerPlugin, Value: p.ID})
+		pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}}
+		if err := tx.syncPlugin(ctx, p, SyncOptions{}, nil, newCommitCache(tx.Reader), &pr); err != nil {
+			var msgs []string
+			for _, s := range pr.Skills {
+				if s.Error != "" {
+					msgs = append(msgs, s.Error)
+				}
+			}
+			if len(msgs) == 0 {
+				msgs = []string{err.Error()}
+			}
+			return nil, fmt.Errorf("plugin %s: %s", p.ID, strings.Join(msgs, "; "))
+		}
+		rep.Plugins = append(rep.Plugins, pr)
+	}
+	return rep, nil
+}
+
+// pluginID picks a plugin's id: --id, the manifest's name, else the
+// source's base name without ".git".
+func pluginID(flag, name string, src Source) string {
+	if flag != "" {
+		return flag
+	}
+	if name != "" {
+		return name
+	}
+	base := path.Base(strings.TrimSuffix(strings.TrimRight(strings.ReplaceAll(src.URL, "\\", "/"), "/"), ".git"))
+	if i := strings.LastIndexAny(base, ":"); i >= 0 {
+		base = base[i+1:]
+	}
+	return strings.ToLower(base)
+}
+
+func skippedText(skipped []SkippedPlugin) string {
+	var parts []string
+	for _, s := range skipped {
+		parts = append(parts, s.Name+": "+s.Reason)
+	}
+	if len(parts) == 0 {
+		return "no plugins listed"
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,228 @@
+package store
+
+import (
+	"context"
+	"fmt"
+)
+
+// Derived statuses of a plugin's skill, computed from refs only.
+const (
+	SkillSynced          = "synced"            // the latest upstream snapshot is an ancestor of the published ref
+	SkillUpdateAvailable = "update available"  // a snapshot not yet taken in and no candidate for it
+	SkillCandidate       = "candidate pending" // a candidate waits for review
+	SkillConflicted      = "conflicted"        // a candidate with conflict markers left
+	SkillMissing         = "missing"           // owned, but no published ref
+)
+
+// PluginSkillStatus is one skill of a plugin as `plugin list` shows it.
+type PluginSkillStatus struct {
+	Skill    string `json:"skill"`
+	Status   string `json:"status"`
+	Version  int    `json:"version,omitempty"`
+	Upstream string `json:"upstream,omitempty"` // the latest snapshot
+	// Modified reports local edits: the published tree differs from the
+	// accepted upstream tree.
+	Modified bool `json:"modified"`
+	Disabled bool `json:"disabled,omitempty"`
+}
+
+// PluginInfo is a plugin with its derived state.
+type PluginInfo struct {
+	*Plugin
+	Commit string              `json:"commit,omitempty"` // last fetched commit (git sources)
+	Status []PluginSkillStatus `json:"skill_status"`
+}
+
+// State is "enabled", "paused" or "disabled".
+func (p *Plugin) State() string {
+	switch {
+	case p.Disabled:
+		return "disabled"
+	case p.Paused:
+		return "paused"
+	}
+	return "enabled"
+}
+
+// PluginInfo derives the status of plugin id's skills.
+func (r *Reader) PluginInfo(id string) (*PluginInfo, error) {
+	p, err := r.Plugin(id)
+	if err != nil {
+		return nil, err
+	}
+	info := &PluginInfo{Plugin: p, Status: []PluginSkillStatus{}}
+	if h, ok := r.Ref(SourceRef(id)); ok {
+		info.Commit = h.String()
+	}
+	for _, skill := range p.Skills {
+		st, err := r.pluginSkillStatus(p, skill)
+		if err != nil {
+			return nil, fmt.Errorf("plugin %s: %w", id, err)
+		}
+		info.Status = append(info.Status, st)
+	}
+	return info, nil
+}
+
+// PluginInfos derives the status of every plugin.
+func (r *Reader) PluginInfos() ([]*PluginInfo, error) {
+	plugins, err := r.Plugins()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*PluginInfo, 0, len(plugins))
+	for _, p := range plugins {
+		info, err := r.PluginInfo(p.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, info)
+	}
+	return out, nil
+}
+
+func (r *Reader) pluginSkillStatus(p *Plugin, skill string) (PluginSkillStatus, error) {
+	st := PluginSkillStatus{Skill: skill}
+	head, ok := r.Ref(SkillRef(skill))
+	if !ok {
+		st.Status = SkillMissing
+		return st, nil
+	}
+	v, err := r.VersionAt(skill, head)
+	if err != nil {
+		return st, err
+	}
+	st.Version = v.Number
+	if rec, err := r.SkillRecord(skill); err == nil && rec.Status == StatusDisabled {
+		st.Disabled = true
+	}
+	u, ok := r.Ref(UpstreamRef(p.ID, skill))
+	if !ok {
+		st.Status = SkillMissing
+		return st, nil
+	}
+	st.Upstream = u.String()
+	base, err := r.mergeBase(head, u)
+	if err != nil {
+		return st, err
+	}
+	if !base.IsZero() {
+		bc, err := r.Commit(base)
+		if err != nil {
+			return st, err
+		}
+		st.Modified = bc.Tree != v.Tree
+	}
+	if _, ok := r.Ref(CandidateRef(skill)); ok {
+		c, err := r.Candidate(skill)
+		if err != nil {
+			return st, err
+		}
+		st.Status = SkillCandidate
+		if len(c.Markers) > 0 {
+			st.Status = SkillConflicted
+		}
+		return st, nil
+	}
+	if base == u {
+		st.Status = SkillSynced
+	} else {
+		st.Status = SkillUpdateAvailable
+	}
+	return st, nil
+}
+
+// PausePlugin pauses (or with paused false resumes) a plugin.
+func (s *Store) PausePlugin(ctx context.Context, id string, paused bool) (*Plugin, error) {
+	var p *Plugin
+	err := s.Update(ctx, func(tx *Tx) error {
+		cur, err := tx.Plugin(id)
+		if err != nil {
+			return err
+		}
+		if cur.Paused == paused {
+			return fmt.Errorf("plugin %s is already %s: %w", id, map[bool]string{true: "paused", false: "running"}[paused], ErrNoChange)
+		}
+		p, err = tx.SetPluginFlags(id, &paused, nil)
+		return err
+	})
+	return p, err
+}
+
+// DisablePlugin stops syncing a plugin and disables the skills it owns
+// (kept with their history, not exported). EnablePlugin undoes it.
+func (s *Store) DisablePlugin(ctx context.Context, id, reason string) (*Plugin, error) {
+	return s.setPluginDisabled(ctx, id, true, reason)
+}
+
+// EnablePlugin re-enables a disabled plugin and its skills.
+func (s *Store) EnablePlugin(ctx context.Context, id string) (*Plugin, error) {
+	return s.setPluginDisabled(ctx, id, false, "")
+}
+
+func (s *Store) setPluginDisabled(ctx context.Context, id string, disabled bool, reason string) (*Plugin, error) {
+	var p *Plugin
+	err := s.Update(ctx, func(tx *Tx) error {
+		var err error
+		if p, err = tx.Plugin(id); err != nil {
+			return err
+		}
+		if p.Disabled == disabled {
+			return fmt.Errorf("plugin %s is already %s: %w", id, map[bool]string{true: "disabled", false: "enabled"}[disabled], ErrNoChange)
+		}
+		if reason == "" {
+			reason = "plugin " + id + " disabled"
+		}
+		p.Disabled = disabled
+		for _, skill := range p.Skills {
+			if _, ok := tx.Ref(SkillRef(skill)); !ok {
+				continue
+			}
+			rec, err := tx.SkillRecord(skill)
+			if err != nil {
+				return err
+			}
+			switch {
+			case disabled && rec.Status == StatusActive:
+				rec.Status, rec.Reason = StatusDisabled, reason
+			case !disabled && rec.Status == StatusDisabled:
+				rec.Status, rec.Reason = StatusActive, ""
+			default:
+				continue
+			}
+			if err := tx.PutSkillRecord(skill, rec); err != nil {
+				return err
+			}
+		}
+		verb := map[bool]string{true: "disabled", false: "enabled"}[disabled]
+		tx.NoteState(fmt.Sprintf("plugin %s: %s", id, verb), Trailer{Key: TrailerPlugin, Value: id}, Trailer{Key: TrailerReason, Value: reason})
+		return tx.putPlugin(p)
+	})
+	return p, err
+}
+
+// AdoptSkill makes plugin id's skill a managed skill (see [Tx.AdoptSkill]).
+func (s *Store) AdoptSkill(ctx context.Context, id, skill string) error {
+	return s.Update(ctx, func(tx *Tx) error {
+		if err := tx.AdoptSkill(id, skill); err != nil {
+			return err
+		}
+		rec, err := tx.SkillRecord(skill)
+		if err != nil {
+			return err
+		}
+		rec.Source = SourceManaged
+		return tx.PutSkillRecord(skill, rec)
+	})
+}
+
+// RemovePlugin forgets a plugin (see [Tx.RemovePlugin]).
+func (s *Store) RemovePlugin(ctx context.Context, id string) (*Plugin, error) {
+	var p *Plugin
+	err := s.Update(ctx, func(tx *Tx) error {
+		var err error
+		p, err = tx.RemovePlugin(id)
+		return err
+	})
+	return p, err
+}

@@ -1,0 +1,348 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// PullOptions tune a pull.
+type PullOptions struct {
+	// Remote names the remote; "" is the only one, or DefaultRemote.
+	Remote string
+	// AllowRisk is the highest risk level accepted in a fetched version;
+	// zero means DefaultAllowedRisk (only critical findings refuse).
+	AllowRisk RiskLevel
+}
+
+// What pull did with one published skill.
+const (
+	PullNew         = "new"                  // the remote has a skill this store lacked
+	PullFastForward = "fast-forward"         // the remote was ahead
+	PullLocalAhead  = "local-ahead"          // this store is ahead: push publishes it
+	PullJoined      = "joined"               // both published the same files: histories joined in a version
+	PullMerged      = "merge-candidate"      // both published: a clean merge waits for review
+	PullConflicted  = "conflicted-candidate" // both published: a merge with conflicts waits
+	PullPending     = "candidate-pending"    // the merge of these two versions already waits
+)
+
+// What pull did with an upstream snapshot, candidate or superseded ref.
+const (
+	RefNew         = "new"
+	RefFastForward = "fast-forward"
+	RefKeptLocal   = "kept-local" // both sides moved it: this store's value stays
+	RefIgnored     = "ignored"    // a candidate this store already accepted, rejected or superseded
+	RefSuperseded  = "superseded" // the remote replaced this store's candidate
+)
+
+// PullReport is what a pull did.
+type PullReport struct {
+	Remote string      `json:"remote"`
+	URL    string      `json:"url"` // redacted
+	Skills []PullSkill `json:"skills"`
+	Refs   []PullRef   `json:"refs"`
+	State  StateMerge  `json:"state"`
+	// Ignored lists remote refs outside skillstore's namespaces.
+	Ignored []string `json:"ignored_refs,omitempty"`
+	// CandidatesWaiting counts every candidate waiting for review after
+	// the pull.
+	CandidatesWaiting int `json:"candidates_waiting"`
+}
+
+// PullSkill is one published skill's part of a pull; skills already equal
+// on both sides are not listed.
+type PullSkill struct {
+	Skill         string   `json:"skill"`
+	Action        string   `json:"action"`
+	OldVersion    int      `json:"old_version,omitempty"`
+	NewVersion    int      `json:"new_version,omitempty"`
+	RemoteVersion int      `json:"remote_version,omitempty"`
+	Candidate     string   `json:"candidate,omitempty"`
+	Superseded    string   `json:"superseded,omitempty"`
+	Conflicts     []string `json:"conflicts,omitempty"`
+}
+
+// PullRef is what pull did with a ref other than a published skill.
+type PullRef struct {
+	Ref    string `json:"ref"`
+	Action string `json:"action"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// Changed reports whether the pull changed anything besides tracking refs.
+func (r *PullReport) Changed() bool {
+	for _, s := range r.Skills {
+		if s.Action != PullLocalAhead {
+			return true
+		}
+	}
+	for _, ref := range r.Refs {
+		if ref.Action != RefIgnored {
+			return true
+		}
+	}
+	return r.State.Action != "" && r.State.Action != StateUpToDate && r.State.Action != StateLocalAhead
+}
+
+// Pull fetches the remote's published skills, upstream snapshots,
+// candidates and state, checks everything fetched with the store's safety
+// checks, and integrates it per skill with the merge-base logic of sync:
+// the remote ahead fast-forwards, this store ahead stays, and two diverged
+// published histories become a candidate holding their three-way merge
+// (refs/heads/candidates/<skill>, accepted with [Store.AcceptRemoteMerge]):
+// nothing published is ever overwritten. The state is merged record by
+// record (see [StateMerge]). It holds the store's write lock throughout;
+// a refused remote writes nothing.
+func (s *Store) Pull(ctx context.Context, opts PullOptions) (*PullReport, error) {
+	var rep *PullReport
+	err := s.Update(ctx, func(tx *Tx) error {
+		rem, err := s.remote(opts.Remote)
+		if err != nil {
+			return err
+		}
+		conn, err := dialRemote(rem)
+		if err != nil {
+			return err
+		}
+		rep, err = tx.pull(ctx, conn, opts)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+func (tx *Tx) pull(ctx context.Context, conn *remoteConn, opts PullOptions) (rep *PullReport, err error) {
+	// A refused or failed pull takes back the pack it fetched: nothing of
+	// a malicious remote stays in the store, not even unreachable objects
+	// (which `git fsck --strict` would still inspect).
+	before := packNames(tx.s.dir)
+	defer func() {
+		if err != nil {
+			discardPacks(tx.s.dir, before)
+		}
+	}()
+	rem := conn.rem
+	rr, err := tx.fetchRemote(ctx, conn)
+	if err != nil {
+		return nil, err
+	}
+	allow := opts.AllowRisk
+	if allow == RiskNone {
+		allow = DefaultAllowedRisk
+	}
+	check := newHistoryCheck(tx, allow)
+	names := make([]string, 0, len(rr.refs))
+	for name := range rr.refs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		check.history(name, rr.refs[name])
+	}
+	if h, ok := rr.refs[StateRef]; ok {
+		check.stateTree(h)
+	}
+	for _, ref := range rr.names(refSkill) {
+		local, _ := tx.Ref(ref)
+		check.skillVersions(strings.TrimPrefix(ref, SkillRefPrefix), rr.refs[ref], local)
+	}
+	if err := check.err(rem.Name); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	rep = &PullReport{Remote: rem.Name, URL: rem.Redacted(), Skills: []PullSkill{}, Refs: []PullRef{}, Ignored: rr.ignored}
+	// Upstream snapshots first: a pull killed after them leaves bases
+	// the next run (and sync) understand.
+	for _, ref := range rr.names(refUpstream) {
+		if r, ok := tx.pullLine(ref, rr.refs[ref]); ok {
+			rep.Refs = append(rep.Refs, r)
+		}
+	}
+	for _, ref := range rr.names(refSkill) {
+		ps, err := tx.pullSkill(strings.TrimPrefix(ref, SkillRefPrefix), rr.refs[ref], rem)
+		if err != nil {
+			return nil, err
+		}
+		if ps.Action != "" {
+			rep.Skills = append(rep.Skills, ps)
+		}
+	}
+	for _, ref := range rr.names(refSuperseded) {
+		if _, ok := tx.Ref(ref); !ok {
+			tx.SetRef(ref, rr.refs[ref])
+			rep.Refs = append(rep.Refs, PullRef{Ref: ref, Action: RefNew})
+		}
+	}
+	for _, ref := range rr.names(refCandidate) {
+		if r, ok := tx.pullCandidate(ref, rr); ok {
+			rep.Refs = append(rep.Refs, r)
+		}
+	}
+	if h, ok := rr.refs[StateRef]; ok {
+		if rep.State, err = tx.mergeState(h, rem); err != nil {
+			return nil, err
+		}
+	}
+	tx.updateTracking(rem.Name, rr)
+	rep.CandidatesWaiting = len(tx.RefNames(CandidateRefPrefix))
+	return rep, nil
+}
+
+// pullLine integrates a ref whose values form a line (an upstream
+// snapshot chain): new and fast-forward are taken, anything else keeps
+// this store's value.
+func (tx *Tx) pullLine(ref string, remote Hash) (PullRef, bool) {
+	local, ok := tx.Ref(ref)
+	switch {
+	case !ok:
+		tx.SetRef(ref, remote)
+		return PullRef{Ref: ref, Action: RefNew}, true
+	case local == remote, tx.isAncestor(remote, local):
+		return PullRef{}, false
+	case tx.isAncestor(local, remote):
+		tx.SetRef(ref, remote)
+		return PullRef{Ref: ref, Action: RefFastForward}, true
+	}
+	return PullRef{Ref: ref, Action: RefKeptLocal, Reason: "both sides took different snapshots; this store's stays (its published versions name the base they took in)"}, true
+}
+
+// pullSkill integrates one published skill.
+func (tx *Tx) pullSkill(name string, remote Hash, rem Remote) (PullSkill, error) {
+	ps := PullSkill{Skill: name}
+	ref := SkillRef(name)
+	rv, err := tx.VersionAt(name, remote)
+	if err != nil {
+		return ps, err
+	}
+	ps.RemoteVersion = rv.Number
+	local, ok := tx.Ref(ref)
+	if !ok {
+		tx.SetRef(ref, remote)
+		ps.Action, ps.NewVersion = PullNew, rv.Number
+		return ps, nil
+	}
+	if local == remote {
+		return PullSkill{}, nil
+	}
+	lv, err := tx.VersionAt(name, local)
+	if err != nil {
+		return ps, err
+	}
+	ps.OldVersion = lv.Number
+	switch {
+	case tx.isAncestor(local, remote):
+		tx.SetRef(ref, remote)
+		ps.Action, ps.NewVersion = PullFastForward, rv.Number
+		return ps, nil
+	case tx.isAncestor(remote, local):
+		ps.Action = PullLocalAhead
+		return ps, nil
+	}
+	return ps, tx.pullDiverged(&ps, lv, rv, rem)
+}
+
+// isAncestor reports whether a is b or one of its ancestors.
+func (r *Reader) isAncestor(a, b Hash) bool {
+	seen := map[Hash]bool{}
+	stack := []Hash{b}
+	for len(stack) > 0 {
+		h := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if h == a {
+			return true
+		}
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		c, err := r.Commit(h)
+		if err != nil {
+			continue
+		}
+		stack = append(stack, c.Parents...)
+	}
+	return false
+}
+
+// pullCandidate integrates a remote candidate branch. A candidate this
+// store already accepted (its head is in the published history), rejected
+// or superseded is not revived; one a reviewer extended (commits on top,
+// made with plain git) fast-forwards; one changed on both sides keeps
+// this store's, unless the remote recorded this store's as superseded.
+func (tx *Tx) pullCandidate(ref string, rr *remoteRefs) (PullRef, bool) {
+	skill := strings.TrimPrefix(ref, CandidateRefPrefix)
+	remote := rr.refs[ref]
+	local, hasLocal := tx.Ref(ref)
+	if hasLocal && local == remote {
+		return PullRef{}, false
+	}
+	if tx.candidateDone(skill, remote) {
+		if hasLocal && tx.isAncestor(remote, local) {
+			return PullRef{}, false
+		}
+		return PullRef{Ref: ref, Action: RefIgnored, Reason: "already accepted, rejected or superseded in this store"}, true
+	}
+	if _, err := tx.candidateMerge(remote); err != nil {
+		// A branch pushed by hand under candidates/: reviewers can still
+		// see it on the server, but it is no candidate skillstore can read.
+		return PullRef{Ref: ref, Action: RefIgnored, Reason: "not a skillstore candidate (" + err.Error() + ")"}, true
+	}
+	switch {
+	case !hasLocal:
+		tx.SetRef(ref, remote)
+		return PullRef{Ref: ref, Action: RefNew}, true
+	case tx.isAncestor(local, remote):
+		tx.SetRef(ref, remote)
+		return PullRef{Ref: ref, Action: RefFastForward}, true
+	case tx.isAncestor(remote, local):
+		return PullRef{}, false
+	}
+	if _, ok := rr.refs[SupersededRefPrefix+skill+"/"+local.String()]; ok {
+		tx.SetRef(SupersededRefPrefix+skill+"/"+local.String(), local)
+		tx.SetRef(ref, remote)
+		return PullRef{Ref: ref, Action: RefSuperseded, Reason: "the remote superseded this store's candidate " + short(local)}, true
+	}
+	return PullRef{Ref: ref, Action: RefKeptLocal, Reason: fmt.Sprintf("changed on both sides; the remote's is at %s", trackingRef(rr.remote, ref))}, true
+}
+
+// candidateDone reports whether candidate head h was accepted (it is in
+// the published history) or rejected or superseded here.
+func (r *Reader) candidateDone(skill string, h Hash) bool {
+	if _, ok := r.Ref(SupersededRefPrefix + skill + "/" + h.String()); ok {
+		return true
+	}
+	head, ok := r.Ref(SkillRef(skill))
+	return ok && r.isAncestor(h, head)
+}
+
+// updateTracking points refs/remotes/<remote>/... at what the remote has
+// now and drops those of refs it no longer has.
+func (tx *Tx) updateTracking(remote string, rr *remoteRefs) {
+	want := map[string]Hash{}
+	for name, h := range rr.refs {
+		if kind, _ := classifyRef(name); kind.isTracked() {
+			want[trackingRef(remote, name)] = h
+		}
+	}
+	for _, name := range tx.RefNames(RemoteRefPrefix + remote + "/") {
+		if _, ok := want[name]; !ok {
+			tx.DeleteRef(name)
+		}
+	}
+	names := make([]string, 0, len(want))
+	for name := range want {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if cur, ok := tx.Ref(name); !ok || cur != want[name] {
+			tx.SetRef(name, want[name])
+		}
+	}
+}

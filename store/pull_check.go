@@ -1,0 +1,257 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/skillstore/skillstore/discover"
+)
+
+// historyCheck runs the store's safety checks on history fetched from a
+// remote before any local ref points at it. Every commit reachable from a
+// fetched ref and not already in the store is parsed and its tree walked:
+// only regular files and folders, plain names (no "..", ".git", "/" or
+// NUL), at most Limits.MaxFiles files of at most Limits.MaxFileSize bytes,
+// sizes read from object headers so a huge blob is never loaded. Published
+// versions are checked further exactly like local input: version trailers
+// counting down to v1, a SKILL.md that parses, and the content safety
+// check with its risk threshold.
+type historyCheck struct {
+	tx     *Tx
+	limits Limits
+	allow  RiskLevel
+	// known are commits checked already or reachable from local refs.
+	known    map[Hash]bool
+	trees    map[Hash]bool // trees checked
+	versions map[Hash]bool // version commits fully checked
+	problems []string
+}
+
+func newHistoryCheck(tx *Tx, allow RiskLevel) *historyCheck {
+	c := &historyCheck{tx: tx, limits: DefaultLimits, allow: allow,
+		known: map[Hash]bool{}, trees: map[Hash]bool{}, versions: map[Hash]bool{}}
+	for _, name := range tx.RefNames("refs/") {
+		if h, ok := tx.Ref(name); ok {
+			c.known[h] = true
+		}
+	}
+	return c
+}
+
+func (c *historyCheck) problem(where, format string, args ...any) {
+	c.problems = append(c.problems, where+": "+fmt.Sprintf(format, args...))
+}
+
+// history checks every commit reachable from tip that the store did not
+// hold before.
+func (c *historyCheck) history(ref string, tip Hash) {
+	queue := []Hash{tip}
+	for len(queue) > 0 {
+		h := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		if c.known[h] {
+			continue
+		}
+		c.known[h] = true
+		o, err := c.tx.object(h)
+		if err != nil {
+			c.problem(ref, "%v", err)
+			continue
+		}
+		if o.typ != plumbing.CommitObject {
+			c.problem(ref, "%s is a %s, not a commit", short(h), o.typ)
+			continue
+		}
+		commit, err := parseCommit(h, o.data)
+		if err != nil {
+			c.problem(ref, "commit %s: %v", short(h), err)
+			continue
+		}
+		c.tree(ref, commit.Tree)
+		queue = append(queue, commit.Parents...)
+	}
+}
+
+// tree checks a tree's shape without reading file contents.
+func (c *historyCheck) tree(ref string, h Hash) {
+	if c.trees[h] {
+		return
+	}
+	c.trees[h] = true
+	files := 0
+	var walk func(h Hash, prefix string) bool
+	walk = func(h Hash, prefix string) bool {
+		entries, err := c.tx.tree(h)
+		if err != nil {
+			c.problem(ref, "tree %s: %v", short(h), err)
+			return false
+		}
+		for _, e := range entries {
+			p := path.Join(prefix, e.name)
+			if e.name == "" || e.name == "." || e.name == ".." || strings.ContainsAny(e.name, "/\\\x00") || strings.EqualFold(e.name, ".git") {
+				c.problem(ref, "tree %s: entry %q under %q is not a plain file name (path escapes the skill folder)", short(h), e.name, prefix)
+				return false
+			}
+			switch e.mode {
+			case filemode.Dir:
+				if !walk(e.hash, p) {
+					return false
+				}
+				continue
+			case filemode.Regular, filemode.Executable:
+			case filemode.Symlink:
+				c.problem(ref, "%s is a symlink; a store holds regular files only", p)
+				return false
+			default:
+				c.problem(ref, "%s has mode %o (submodule or special file); a store holds regular files only", p, uint32(e.mode))
+				return false
+			}
+			if files++; files > c.limits.MaxFiles {
+				c.problem(ref, "tree %s holds more than %d files", short(h), c.limits.MaxFiles)
+				return false
+			}
+			size, err := c.tx.storage().EncodedObjectSize(e.hash)
+			if err != nil {
+				c.problem(ref, "%s: blob %s: %v", p, short(e.hash), err)
+				return false
+			}
+			if size > c.limits.MaxFileSize {
+				c.problem(ref, "%s is %d bytes, over the size cap of %d bytes", p, size, c.limits.MaxFileSize)
+				return false
+			}
+		}
+		return true
+	}
+	walk(h, "")
+}
+
+// versions checks the published history of skill from tip down its first
+// parents, the way verify does, until it reaches stop (a version this
+// store already holds, checked when it was written) or v1.
+func (c *historyCheck) skillVersions(skill string, tip, stop Hash) {
+	ref := SkillRefPrefix + skill
+	want := 0
+	for h := tip; !h.IsZero(); {
+		if h == stop || c.versions[h] {
+			return
+		}
+		c.versions[h] = true
+		commit, err := c.tx.Commit(h)
+		if err != nil {
+			c.problem(ref, "%v", err)
+			return
+		}
+		v, err := versionFromCommit(skill, commit)
+		if err != nil {
+			c.problem(ref, "%v", err)
+			return
+		}
+		if want != 0 && v.Number != want {
+			c.problem(ref, "commit %s is v%d but its child is v%d (versions must count down by one)", short(h), v.Number, want+1)
+			return
+		}
+		want = v.Number - 1
+		c.versionTree(fmt.Sprintf("%s@v%d", skill, v.Number), skill, commit.Tree)
+		h = ZeroHash
+		if len(commit.Parents) > 0 {
+			h = commit.Parents[0]
+		}
+	}
+	if want != 0 {
+		c.problem(ref, "history starts at v%d instead of v1", want+1)
+	}
+}
+
+// versionTree runs the content checks local input gets.
+func (c *historyCheck) versionTree(where, skill string, tree Hash) {
+	c.tree(where, tree)
+	if len(c.problems) > 0 {
+		return // never load a tree whose shape failed
+	}
+	files, err := c.tx.LoadFiles(tree)
+	if err != nil {
+		c.problem(where, "%v", err)
+		return
+	}
+	rep, err := CheckSafety(skill, files, nil, c.limits)
+	if err != nil {
+		c.problem(where, "%s", strings.ReplaceAll(err.Error(), "\n  ", "; "))
+		return
+	}
+	md, ok := FileMap(files)[SkillFile]
+	if !ok {
+		c.problem(where, "no %s at the top of the tree", SkillFile)
+		return
+	}
+	if _, err := discover.Parse(md.Data); err != nil {
+		c.problem(where, "%s does not parse: %v", SkillFile, err)
+		return
+	}
+	if rep.Risk > c.allow {
+		var found []string
+		for _, f := range rep.Findings {
+			if f.Level > c.allow {
+				found = append(found, f.String())
+			}
+		}
+		c.problem(where, "risk %s is above the allowed %s (%s)", rep.Risk, c.allow, strings.Join(found, "; "))
+	}
+}
+
+// stateTree checks a fetched state commit's records: "<kind>/<key>.json"
+// files that parse as JSON objects.
+func (c *historyCheck) stateTree(h Hash) {
+	commit, err := c.tx.Commit(h)
+	if err != nil {
+		c.problem(StateRef, "%v", err)
+		return
+	}
+	files, err := c.tx.Files(commit.Tree)
+	if err != nil {
+		c.problem(StateRef, "%v", err)
+		return
+	}
+	for _, f := range files {
+		where := StateRef + ":" + f.Path
+		kind, key, ok := strings.Cut(strings.TrimSuffix(f.Path, recordExt), "/")
+		if !strings.HasSuffix(f.Path, recordExt) || !ok || kind == "" || key == "" {
+			c.problem(where, "not a <kind>/<key>%s record", recordExt)
+			continue
+		}
+		data, err := c.tx.Blob(f.Hash)
+		if err != nil {
+			c.problem(where, "%v", err)
+			continue
+		}
+		var rec map[string]any
+		if err := json.Unmarshal(data, &rec); err != nil {
+			c.problem(where, "does not parse: %v", err)
+		}
+	}
+}
+
+// err returns the refusal, or nil when everything passed.
+func (c *historyCheck) err(remote string) error {
+	if len(c.problems) == 0 {
+		return nil
+	}
+	sort.Strings(c.problems)
+	return &UnsafeRemoteError{Remote: remote, Problems: c.problems}
+}
+
+// UnsafeRemoteError refuses history a remote served that the store's
+// safety checks reject. Nothing was written.
+type UnsafeRemoteError struct {
+	Remote   string
+	Problems []string
+}
+
+func (e *UnsafeRemoteError) Error() string {
+	return fmt.Sprintf("remote %s serves history the safety checks refuse; nothing was written:\n  %s", e.Remote, strings.Join(e.Problems, "\n  "))
+}

@@ -1,0 +1,225 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/merge"
+)
+
+// MergeModeRemote marks a candidate (and the version accepting it) that
+// joins two published histories of a skill that diverged on two machines.
+const MergeModeRemote = "remote-merge"
+
+// Trailers pull writes on a remote-merge candidate.
+const (
+	TrailerRemote        = "Remote"         // the remote whose history was merged
+	TrailerRemoteVersion = "Remote-Version" // the remote's version number at the merge
+)
+
+// Version numbers after a merge. Each side has numbered its own versions
+// v1, v2, … along first parents, so after they diverge both may have a v5.
+// The version joining them takes max(local, remote)+1, and its first
+// parent is the side with the higher number (the remote's on a tie, since
+// other machines already know its numbers); the other side is reachable
+// through the candidate, its second parent. So numbers keep counting down
+// by one along first parents, the version after a merge is higher than
+// every version either machine had, and pushing it fast-forwards the
+// remote. The numbers of the side that is not the first parent are
+// superseded: those versions stay in the history and resolve by commit
+// prefix (NAME@<commit>), while NAME@vN names the first-parent line.
+
+// pullDiverged handles a skill published differently on both sides: the
+// same files are joined into one version at once; different files become a
+// candidate holding the three-way merge of the two published trees.
+func (tx *Tx) pullDiverged(ps *PullSkill, lv, rv Version, rem Remote) error {
+	name := lv.Skill
+	base, err := tx.mergeBase(lv.Commit, rv.Commit)
+	if err != nil {
+		return err
+	}
+	if lv.Tree == rv.Tree {
+		v, err := tx.writeJoinVersion(name, lv, rv, lv.Tree, ZeroHash, VersionInfo{
+			Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion, Risk: lv.Risk, Findings: lv.Findings,
+			Reason:   fmt.Sprintf("%s and %s of %s published the same files", lv.Name(), rv.Name(), rem.Name),
+			Trailers: []Trailer{{TrailerMergeBase, hashOrNone(base)}, {TrailerRemote, rem.Name}},
+		})
+		if err != nil {
+			return err
+		}
+		ps.Action, ps.NewVersion = PullJoined, v.Number
+		return nil
+	}
+
+	candHead, hasCand := tx.Ref(CandidateRef(name))
+	if hasCand {
+		if m, err := tx.candidateMerge(candHead); err == nil && len(m.Parents) == 2 && m.Parents[0] == lv.Commit && m.Parents[1] == rv.Commit {
+			ps.Action, ps.Candidate = PullPending, candHead.String()
+			return nil
+		}
+	}
+	var baseTree Hash
+	if !base.IsZero() {
+		bc, err := tx.Commit(base)
+		if err != nil {
+			return err
+		}
+		baseTree = bc.Tree
+	}
+	b, err := tx.loadMergeTree(baseTree)
+	if err != nil {
+		return fmt.Errorf("merge %s: base: %w", name, err)
+	}
+	o, err := tx.loadMergeTree(lv.Tree)
+	if err != nil {
+		return fmt.Errorf("merge %s: %w", name, err)
+	}
+	t, err := tx.loadMergeTree(rv.Tree)
+	if err != nil {
+		return fmt.Errorf("merge %s: %w", name, err)
+	}
+	res, err := merge.MergeTrees(b, o, t, merge.Options{Labels: merge.Labels{
+		Ours: "local " + lv.Name(), Base: "base", Theirs: rem.Name + " " + rv.Name(),
+	}})
+	if err != nil {
+		return fmt.Errorf("merge %s: %w", name, err)
+	}
+	files := fromMergeTree(res.Tree)
+	safety, err := CheckSafety(name, files, nil, DefaultLimits)
+	if err != nil {
+		return err
+	}
+	tree, err := tx.WriteTree(files)
+	if err != nil {
+		return fmt.Errorf("merge %s: %w", name, err)
+	}
+	var conflicts []string
+	for _, c := range res.Conflicts {
+		conflicts = append(conflicts, fmt.Sprintf("%s (%s)", c.Path, c.Kind))
+	}
+	if hasCand {
+		tx.SetRef(SupersededRefPrefix+name+"/"+candHead.String(), candHead)
+		ps.Superseded = candHead.String()
+	}
+	sig := tx.signature()
+	body, list := "", "none"
+	if len(conflicts) > 0 {
+		body = "Conflicts to resolve:\n- " + strings.Join(conflicts, "\n- ")
+		list = strings.Join(conflicts, ", ")
+	}
+	c := &Commit{
+		Tree: tree, Parents: []Hash{lv.Commit, rv.Commit}, Author: sig, Committer: sig,
+		Message: buildMessage(fmt.Sprintf("candidate %s: merge local %s with %s %s", name, lv.Name(), rem.Name, rv.Name()), body, []Trailer{
+			{TrailerCandidate, name},
+			{TrailerSource, lv.Source},
+			{TrailerPlugin, lv.Plugin},
+			{TrailerPluginVersion, lv.PluginVersion},
+			{TrailerMergeMode, MergeModeRemote},
+			{TrailerMergeBase, hashOrNone(base)},
+			{TrailerConflicts, list},
+			{TrailerRisk, safety.Risk.String()},
+			{TrailerRemote, rem.Name},
+			{TrailerRemoteVersion, strconv.Itoa(rv.Number)},
+			{TrailerActor, sig.Name + " <" + sig.Email + ">"},
+		}),
+	}
+	tx.SetRef(CandidateRef(name), tx.WriteCommit(c))
+	ps.Candidate, ps.Conflicts = c.Hash.String(), conflicts
+	ps.Action = PullMerged
+	if len(conflicts) > 0 {
+		ps.Action = PullConflicted
+	}
+	return nil
+}
+
+// writeJoinVersion publishes tree as the version joining the diverged
+// heads lv and rv (numbered and parented by the rule above); via, when
+// not zero, is the candidate head that holds the merge of both.
+func (tx *Tx) writeJoinVersion(name string, lv, rv Version, tree, via Hash, info VersionInfo) (Version, error) {
+	first, other := rv, lv
+	if lv.Number > rv.Number {
+		first, other = lv, rv
+	}
+	parents := []Hash{first.Commit, other.Commit}
+	if !via.IsZero() {
+		parents = []Hash{first.Commit, via}
+	}
+	number := first.Number + 1
+	info.MergeMode = MergeModeRemote
+	if info.Subject == "" {
+		info.Subject = fmt.Sprintf("%s v%d: join v%d and v%d", name, number, lv.Number, rv.Number)
+	}
+	c := versionCommit(name, number, parents, tree, info, tx.signature())
+	tx.WriteCommit(c)
+	tx.SetRef(SkillRef(name), c.Hash)
+	return versionFromCommit(name, c)
+}
+
+// AcceptRemoteMerge publishes a remote-merge candidate (see
+// [MergeModeRemote]) as the version joining both histories, numbered
+// max(local, remote)+1. Like [Store.AcceptCandidate] it is refused while
+// conflict markers remain, when the published head moved since the pull,
+// and for content above the default risk level.
+func (s *Store) AcceptRemoteMerge(ctx context.Context, skill, reason string) (Version, error) {
+	var v Version
+	err := s.Update(ctx, func(tx *Tx) error {
+		c, err := tx.Candidate(skill)
+		if err != nil {
+			return err
+		}
+		if c.Mode != MergeModeRemote {
+			return fmt.Errorf("accept %s: the candidate is a %s update, not a merge of two published histories", skill, c.Mode)
+		}
+		if c.Stale {
+			cur, _ := tx.Head(skill)
+			return fmt.Errorf("accept %s: %w (candidate made on v%d, published is now v%d)", skill, ErrHeadMoved, c.PublishedVersion, cur.Number)
+		}
+		if len(c.Markers) > 0 {
+			return &ConflictMarkersError{Skill: skill, Files: c.Markers}
+		}
+		lv, err := tx.Head(skill)
+		if err != nil {
+			return err
+		}
+		rv, err := tx.VersionAt(skill, c.Upstream)
+		if err != nil {
+			return err
+		}
+		files, err := tx.LoadFiles(c.Tree)
+		if err != nil {
+			return err
+		}
+		safety, err := CheckSafety(skill, files, tx.filesOrNil(lv.Tree), DefaultLimits)
+		if err != nil {
+			return err
+		}
+		md, ok := FileMap(files)[SkillFile]
+		if !ok {
+			return fmt.Errorf("accept %s: the candidate has no %s", skill, SkillFile)
+		}
+		if _, err := discover.Parse(md.Data); err != nil {
+			return fmt.Errorf("accept %s: the candidate's %s does not parse: %w", skill, SkillFile, err)
+		}
+		if safety.Risk > DefaultAllowedRisk {
+			return &RiskRefusedError{Skill: skill, Risk: safety.Risk, Allowed: DefaultAllowedRisk, Findings: safety.Findings}
+		}
+		if reason == "" {
+			reason = "accepted merge"
+		}
+		v, err = tx.writeJoinVersion(skill, lv, rv, c.Tree, c.Head, VersionInfo{
+			Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,
+			Reason: reason, Risk: safety.Risk, Findings: safety.Findings,
+			Subject:  fmt.Sprintf("%s v%d: merge v%d with %s", skill, max(lv.Number, rv.Number)+1, lv.Number, rv.Name()),
+			Trailers: []Trailer{{TrailerMergeBase, hashOrNone(c.Base)}},
+		})
+		if err != nil {
+			return err
+		}
+		tx.DeleteRef(CandidateRef(skill))
+		return nil
+	})
+	return v, err
+}

@@ -1,0 +1,164 @@
+package store
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// How pull merged the state ref.
+const (
+	StateUpToDate    = "up-to-date"
+	StateLocalAhead  = "local-ahead"
+	StateFastForward = "fast-forward"
+	StateMerged      = "merged"
+)
+
+// localRecordKinds are state records that describe this machine, not the
+// store: a target is a folder on this machine's disk. Pull never takes
+// them from a remote (a remote must not choose where export writes) and
+// keeps this store's.
+var localRecordKinds = []string{"targets/"}
+
+// StateMerge is how pull merged the state ref, record by record: a record
+// changed on one side only takes that change; changed identically on both,
+// it is kept; changed differently on both (or changed on one side and
+// deleted on the other) it is a conflict and this store's record stays.
+type StateMerge struct {
+	Action    string          `json:"action,omitempty"`
+	Taken     []string        `json:"taken,omitempty"` // records taken from the remote
+	Conflicts []StateConflict `json:"conflicts,omitempty"`
+}
+
+// StateConflict is a record both sides changed differently.
+type StateConflict struct {
+	Record string `json:"record"`
+	Reason string `json:"reason"`
+}
+
+// mergeState merges the remote's state commit into this store's.
+func (tx *Tx) mergeState(remote Hash, rem Remote) (StateMerge, error) {
+	local, hasLocal := tx.Ref(StateRef)
+	switch {
+	case hasLocal && local == remote:
+		return StateMerge{Action: StateUpToDate}, nil
+	case hasLocal && tx.isAncestor(remote, local):
+		return StateMerge{Action: StateLocalAhead}, nil
+	}
+	var base Hash
+	if hasLocal {
+		var err error
+		if base, err = tx.mergeBase(local, remote); err != nil {
+			return StateMerge{}, err
+		}
+	}
+	records := func(commit Hash) (map[string]Hash, Hash, error) {
+		if commit.IsZero() {
+			return map[string]Hash{}, ZeroHash, nil
+		}
+		c, err := tx.Commit(commit)
+		if err != nil {
+			return nil, ZeroHash, fmt.Errorf("state %s: %w", short(commit), err)
+		}
+		files, err := tx.Files(c.Tree)
+		if err != nil {
+			return nil, ZeroHash, fmt.Errorf("state %s: %w", short(commit), err)
+		}
+		out := map[string]Hash{}
+		for _, f := range files {
+			out[f.Path] = f.Hash
+		}
+		return out, c.Tree, nil
+	}
+	b, _, err := records(base)
+	if err != nil {
+		return StateMerge{}, err
+	}
+	o, oTree, err := records(local)
+	if err != nil {
+		return StateMerge{}, err
+	}
+	t, tTree, err := records(remote)
+	if err != nil {
+		return StateMerge{}, err
+	}
+
+	sm := StateMerge{}
+	paths := map[string]bool{}
+	for _, m := range []map[string]Hash{b, o, t} {
+		for p := range m {
+			paths[p] = true
+		}
+	}
+	sorted := make([]string, 0, len(paths))
+	for p := range paths {
+		sorted = append(sorted, p)
+	}
+	sort.Strings(sorted)
+	var merged []File
+	for _, p := range sorted {
+		bh, oh, th := b[p], o[p], t[p]
+		keep := oh
+		record := strings.TrimSuffix(p, recordExt)
+		switch {
+		case isLocalRecord(p), oh == th, th == bh:
+		case oh == bh:
+			keep = th
+			sm.Taken = append(sm.Taken, record)
+		default:
+			reason := "changed differently on both sides"
+			switch {
+			case oh.IsZero():
+				reason = "deleted here, changed on the remote"
+			case th.IsZero():
+				reason = "changed here, deleted on the remote"
+			case bh.IsZero():
+				reason = "added differently on both sides"
+			}
+			sm.Conflicts = append(sm.Conflicts, StateConflict{Record: record, Reason: reason + "; this store's is kept"})
+		}
+		if !keep.IsZero() {
+			merged = append(merged, File{Path: p, Mode: regularMode, Hash: keep})
+		}
+	}
+	tree, err := tx.WriteTree(merged)
+	if err != nil {
+		return StateMerge{}, fmt.Errorf("merge state: %w", err)
+	}
+	switch {
+	case hasLocal && tree == oTree && tx.isAncestor(remote, local):
+		sm.Action = StateLocalAhead
+		return sm, nil
+	case tree == tTree && (!hasLocal || tx.isAncestor(local, remote)):
+		tx.SetRef(StateRef, remote)
+		sm.Action = StateFastForward
+		return sm, nil
+	}
+	parents := []Hash{remote}
+	if hasLocal {
+		parents = []Hash{local, remote}
+	}
+	sig := tx.signature()
+	var body []string
+	for _, c := range sm.Conflicts {
+		body = append(body, "Conflict: "+c.Record+": "+c.Reason)
+	}
+	c := &Commit{
+		Tree: tree, Parents: parents, Author: sig, Committer: sig,
+		Message: buildMessage("state: merge "+rem.Name, strings.Join(body, "\n"), []Trailer{
+			{TrailerActor, sig.Name + " <" + sig.Email + ">"}, {TrailerRemote, rem.Name},
+		}),
+	}
+	tx.SetRef(StateRef, tx.WriteCommit(c))
+	sm.Action = StateMerged
+	return sm, nil
+}
+
+func isLocalRecord(path string) bool {
+	for _, k := range localRecordKinds {
+		if strings.HasPrefix(path, k) {
+			return true
+		}
+	}
+	return false
+}

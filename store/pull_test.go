@@ -1,0 +1,308 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// twoStores makes alice's store with the given skills, pushes it to a new
+// bare repository (file://) and clones it as bob's.
+func twoStores(t *testing.T, skills ...string) (alice, bob *Store, central string) {
+	t.Helper()
+	central = filepath.Join(t.TempDir(), "central.git")
+	remoteGit(t, "", "init", "--quiet", "--bare", central)
+	alice = newActorStore(t, "alice")
+	for _, s := range skills {
+		publishMD(t, alice, s, "line one", "line two", "line three")
+	}
+	mustAddRemote(t, alice, "origin", "file://"+central)
+	mustPush(t, alice, "")
+	bob, _, err := Clone(context.Background(), "file://"+central, filepath.Join(t.TempDir(), "bob"),
+		Options{Actor: Signature{Name: "bob", Email: "bob@example.com"}}, CloneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return alice, bob, central
+}
+
+// TestPullDivergedCleanMerge: two people publish different edits of the
+// same skill; the second one's pull makes a candidate holding both, whose
+// acceptance takes max(both numbers)+1 and fast-forwards the remote.
+func TestPullDivergedCleanMerge(t *testing.T) {
+	ctx := context.Background()
+	alice, bob, central := twoStores(t, "deploy")
+
+	publishMD(t, alice, "deploy", "line one by alice", "line two", "line three")
+	publishMD(t, alice, "deploy", "line one by alice", "line two", "line three", "alice's v3")
+	mustPush(t, alice, "")
+	publish(t, bob, "deploy", map[string]string{
+		"SKILL.md":         skillMD("deploy", "line one", "line two", "line three"),
+		"scripts/check.md": "bob's new file\n",
+	})
+
+	rep := mustPull(t, bob, "")
+	if len(rep.Skills) != 1 {
+		t.Fatalf("pull = %+v", rep.Skills)
+	}
+	ps := rep.Skills[0]
+	if ps.Action != PullMerged || ps.OldVersion != 2 || ps.RemoteVersion != 3 || len(ps.Conflicts) != 0 {
+		t.Fatalf("diverged pull = %+v", ps)
+	}
+	// Nothing published changed: the merge waits for review.
+	if v := headOf(t, bob, "deploy"); v.Number != 2 {
+		t.Fatalf("bob's published deploy moved to v%d", v.Number)
+	}
+	// A push now is refused and says why.
+	if _, err := bob.Push(ctx, PushOptions{}); err == nil || !strings.Contains(err.Error(), "accept it, then push") {
+		t.Errorf("push with a waiting merge: %v", err)
+	}
+	// Pulling again finds the same merge waiting.
+	if got := pullActions(mustPull(t, bob, "")); got["deploy"] != PullPending {
+		t.Errorf("second pull = %v", got)
+	}
+
+	v, err := bob.AcceptRemoteMerge(ctx, "deploy", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Number != 4 || v.Parents[0] != headOf(t, alice, "deploy").Commit || v.MergeMode != MergeModeRemote {
+		t.Errorf("accepted merge = v%d parents %v mode %s", v.Number, v.Parents, v.MergeMode)
+	}
+	if got := fileOf(t, bob, "deploy", "SKILL.md"); !strings.Contains(got, "line one by alice") || !strings.Contains(got, "alice's v3") {
+		t.Errorf("merged SKILL.md:\n%s", got)
+	}
+	if got := fileOf(t, bob, "deploy", "scripts/check.md"); got != "bob's new file\n" {
+		t.Errorf("merged scripts/check.md = %q", got)
+	}
+	if rep := mustPush(t, bob, ""); !hasUpdate(rep, "refs/heads/skills/deploy", PushFastForward) {
+		t.Errorf("push after accept = %+v", rep.Updates)
+	}
+	if got := pullActions(mustPull(t, alice, "")); got["deploy"] != PullFastForward {
+		t.Errorf("alice's pull = %v", got)
+	}
+	a, b := headOf(t, alice, "deploy"), headOf(t, bob, "deploy")
+	if a.Commit != b.Commit || a.Number != 4 {
+		t.Errorf("heads differ: alice v%d %s, bob v%d %s", a.Number, a.Commit, b.Number, b.Commit)
+	}
+	for _, dir := range []string{alice.Dir(), bob.Dir(), central} {
+		remoteGit(t, dir, "fsck", "--strict", "--no-dangling")
+	}
+	checkStore(t, alice.Dir())
+	checkStore(t, bob.Dir())
+}
+
+func hasUpdate(rep *PushReport, ref, action string) bool {
+	for _, u := range rep.Updates {
+		if u.Ref == ref && u.Action == action {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPullDivergedConflict: the same line edited on both sides gives a
+// candidate with conflict markers; accepting is refused until resolved.
+func TestPullDivergedConflict(t *testing.T) {
+	ctx := context.Background()
+	alice, bob, _ := twoStores(t, "deploy")
+	publishMD(t, alice, "deploy", "line one", "ALICE", "line three")
+	mustPush(t, alice, "")
+	publishMD(t, bob, "deploy", "line one", "BOB", "line three")
+	publishMD(t, bob, "deploy", "line one", "BOB", "line three", "bob again")
+
+	rep := mustPull(t, bob, "")
+	ps := rep.Skills[0]
+	if ps.Action != PullConflicted || len(ps.Conflicts) == 0 || rep.CandidatesWaiting != 1 {
+		t.Fatalf("pull = %+v", rep)
+	}
+	var markers *ConflictMarkersError
+	if _, err := bob.AcceptRemoteMerge(ctx, "deploy", ""); !errors.As(err, &markers) {
+		t.Fatalf("accept with markers: %v", err)
+	}
+	dir := filepath.Join(t.TempDir(), "deploy")
+	writeFile(t, filepath.Join(dir, "SKILL.md"), skillMD("deploy", "line one", "ALICE and BOB", "line three", "bob again"))
+	if _, err := bob.ResolveCandidate(ctx, "deploy", dir, "both"); err != nil {
+		t.Fatal(err)
+	}
+	v, err := bob.AcceptRemoteMerge(ctx, "deploy", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// bob had v3, alice v2: bob's line stays the first parent.
+	if v.Number != 4 {
+		t.Errorf("merged version v%d, want v4", v.Number)
+	}
+	mustPush(t, bob, "")
+	mustPull(t, alice, "")
+	if got := fileOf(t, alice, "deploy", "SKILL.md"); !strings.Contains(got, "ALICE and BOB") {
+		t.Errorf("alice's deploy:\n%s", got)
+	}
+	checkStore(t, alice.Dir())
+	checkStore(t, bob.Dir())
+}
+
+// TestPullJoinsIdenticalEdits: both sides published the same files; the
+// histories are joined at once, with no candidate.
+func TestPullJoinsIdenticalEdits(t *testing.T) {
+	alice, bob, _ := twoStores(t, "deploy")
+	publishMD(t, alice, "deploy", "same fix")
+	mustPush(t, alice, "")
+	publishMD(t, bob, "deploy", "same fix")
+	rep := mustPull(t, bob, "")
+	if ps := rep.Skills[0]; ps.Action != PullJoined || ps.NewVersion != 3 {
+		t.Fatalf("pull = %+v", rep.Skills)
+	}
+	if rep.CandidatesWaiting != 0 {
+		t.Errorf("candidates waiting = %d", rep.CandidatesWaiting)
+	}
+	mustPush(t, bob, "")
+	checkStore(t, bob.Dir())
+}
+
+// TestPullMergesStateRecordByRecord: records changed on one side are
+// taken, conflicting ones keep this store's and are reported, and targets
+// (folders on one machine) never come from a remote.
+func TestPullMergesStateRecordByRecord(t *testing.T) {
+	ctx := context.Background()
+	alice, bob, _ := twoStores(t, "deploy", "review")
+	put := func(s *Store, recs map[string]any) {
+		t.Helper()
+		err := s.Update(ctx, func(tx *Tx) error {
+			for p, v := range recs {
+				if err := tx.PutRecord(p, v); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(alice, map[string]any{"skills/deploy": SkillRecord{Status: StatusDisabled, Reason: "broken"}, "shared/x": map[string]string{"v": "base"}})
+	mustPush(t, alice, "")
+	mustPull(t, bob, "")
+	put(alice, map[string]any{
+		"skills/review":  SkillRecord{Status: StatusDisabled, Reason: "alice"},
+		"targets/claude": map[string]string{"name": "claude", "dir": "/home/alice/.claude/skills"},
+		"shared/x":       map[string]string{"v": "alice"},
+	})
+	mustPush(t, alice, "")
+	put(bob, map[string]any{
+		"targets/claude": map[string]string{"name": "claude", "dir": "/home/bob/.claude/skills"},
+		"shared/x":       map[string]string{"v": "bob"},
+	})
+	rep := mustPull(t, bob, "")
+	if rep.State.Action != StateMerged {
+		t.Fatalf("state = %+v", rep.State)
+	}
+	if len(rep.State.Conflicts) != 1 || rep.State.Conflicts[0].Record != "shared/x" {
+		t.Errorf("conflicts = %+v", rep.State.Conflicts)
+	}
+	err := bob.View(ctx, func(r *Reader) error {
+		rec, err := r.SkillRecord("review")
+		if rec.Status != StatusDisabled {
+			t.Errorf("review's record not taken: %+v", rec)
+		}
+		var target map[string]string
+		if _, err := r.Record("targets/claude", &target); err != nil {
+			return err
+		}
+		if target["dir"] != "/home/bob/.claude/skills" {
+			t.Errorf("bob's target was replaced: %v", target)
+		}
+		var x map[string]string
+		r.Record("shared/x", &x)
+		if x["v"] != "bob" {
+			t.Errorf("conflicting record = %v, want bob's kept", x)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Bob's merged state descends from alice's: his push fast-forwards.
+	if rep := mustPush(t, bob, ""); !hasUpdate(rep, StateRef, PushFastForward) {
+		t.Errorf("push = %+v", rep.Updates)
+	}
+}
+
+// TestConcurrentPublishesAndPushes: two stores publish and push at the
+// same time through git daemon; whoever loses is refused, pulls, accepts
+// the merge and pushes; both end with the same verified history.
+func TestConcurrentPublishesAndPushes(t *testing.T) {
+	ctx := context.Background()
+	d := startGitDaemon(t)
+	url := d.newRepo(t, "central.git")
+	alice := newActorStore(t, "alice")
+	for _, s := range []string{"deploy", "review", "shared"} {
+		publishMD(t, alice, s, "line one", "line two", "line three")
+	}
+	mustAddRemote(t, alice, "origin", url)
+	mustPush(t, alice, "")
+	bob, _, err := Clone(ctx, url, filepath.Join(t.TempDir(), "bob"), Options{Actor: Signature{Name: "bob", Email: "b@x"}}, CloneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i, p := range []struct {
+		s     *Store
+		skill string
+		line  string
+	}{{alice, "deploy", "alice"}, {bob, "review", "bob"}} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range 5 {
+				publishMD(t, p.s, p.skill, "line one", p.line, "edit", strings.Repeat("x", n))
+			}
+			if p.line == "alice" {
+				publishMD(t, p.s, "shared", "line one by alice", "line two", "line three")
+			} else {
+				publishMD(t, p.s, "shared", "line one", "line two", "line three by bob")
+			}
+			_, errs[i] = p.s.Push(ctx, PushOptions{})
+		}()
+	}
+	wg.Wait()
+	if errs[0] != nil && errs[1] != nil {
+		t.Fatalf("both pushes failed: %v; %v", errs[0], errs[1])
+	}
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		var refused *PushRefusedError
+		if !errors.As(err, &refused) && !errors.Is(err, ErrRemoteMoved) {
+			t.Fatalf("push %d: %v", i, err)
+		}
+		loser := []*Store{alice, bob}[i]
+		rep := mustPull(t, loser, "")
+		if got := pullActions(rep); got["shared"] != PullMerged {
+			t.Fatalf("loser's pull = %v", got)
+		}
+		if _, err := loser.AcceptRemoteMerge(ctx, "shared", ""); err != nil {
+			t.Fatal(err)
+		}
+		mustPush(t, loser, "")
+	}
+	mustPull(t, alice, "")
+	mustPull(t, bob, "")
+	for _, skill := range []string{"deploy", "review", "shared"} {
+		if a, b := headOf(t, alice, skill), headOf(t, bob, skill); a.Commit != b.Commit {
+			t.Errorf("%s: alice v%d, bob v%d", skill, a.Number, b.Number)
+		}
+	}
+	if got := fileOf(t, alice, "shared", "SKILL.md"); headOf(t, alice, "shared").Number != 3 || !strings.Contains(got, "line one by alice") || !strings.Contains(got, "line three by bob") {
+		t.Errorf("shared = v%d:\n%s", headOf(t, alice, "shared").Number, got)
+	}
+	remoteGit(t, d.path("central.git"), "fsck", "--strict", "--no-dangling")
+	checkStore(t, alice.Dir())
+	checkStore(t, bob.Dir())
+}

@@ -1,0 +1,288 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
+	"github.com/go-git/go-git/v5/plumbing/revlist"
+)
+
+// PushOptions tune a push.
+type PushOptions struct {
+	// Remote names the remote; "" is the only one, or DefaultRemote.
+	Remote string
+	// DryRun computes and checks the updates without sending anything.
+	DryRun bool
+}
+
+// What push does with a remote ref.
+const (
+	PushCreate      = "create"
+	PushFastForward = "fast-forward"
+	// PushReplace replaces a remote candidate this store superseded,
+	// accepted or rejected, only while the remote still holds the value
+	// this store last fetched (force-with-lease).
+	PushReplace = "replace"
+	// PushDelete deletes a remote candidate this store accepted or
+	// rejected, under the same lease.
+	PushDelete = "delete"
+	// PushSkip leaves an upstream snapshot ref that both sides moved.
+	PushSkip = "skip"
+)
+
+// PushReport is what a push sent (or, with DryRun, would send).
+type PushReport struct {
+	Remote  string       `json:"remote"`
+	URL     string       `json:"url"` // redacted
+	Updates []PushUpdate `json:"updates"`
+	Objects int          `json:"objects"`
+	DryRun  bool         `json:"dry_run,omitempty"`
+}
+
+// PushUpdate is one remote ref push changes or leaves.
+type PushUpdate struct {
+	Ref    string `json:"ref"`
+	Action string `json:"action"`
+	Old    string `json:"old,omitempty"`
+	New    string `json:"new,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// PushRefusedError refuses a push that would overwrite something on the
+// remote: a published skill, the state or a candidate the remote has
+// changed. Nothing was sent.
+type PushRefusedError struct {
+	Remote string
+	Refs   []PushUpdate // Action is "refused", Reason says why
+}
+
+func (e *PushRefusedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "push to %s refused, nothing was sent:", e.Remote)
+	for _, r := range e.Refs {
+		fmt.Fprintf(&b, "\n  %s: %s", r.Ref, r.Reason)
+	}
+	return b.String()
+}
+
+// ErrRemoteMoved is wrapped when the remote changed between reading its
+// refs and updating them (someone pushed meanwhile).
+var ErrRemoteMoved = errors.New("the remote changed during the push")
+
+// Push sends published skills, upstream snapshots, candidates, superseded
+// candidates and the state to the remote. Published skills and the state
+// only fast-forward: a remote that has versions this store lacks refuses
+// the whole push with a *PushRefusedError (pull first). Nothing on the
+// remote is overwritten, except a candidate this store superseded,
+// accepted or rejected, and only while the remote still holds what this
+// store last fetched. The update is atomic where the server supports it,
+// and the server refuses it if a ref moved since it was read.
+func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error) {
+	var rep *PushReport
+	err := s.Update(ctx, func(tx *Tx) error {
+		rem, err := s.remote(opts.Remote)
+		if err != nil {
+			return err
+		}
+		conn, err := dialRemote(rem)
+		if err != nil {
+			return err
+		}
+		rep, err = tx.push(ctx, conn, opts)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+func (tx *Tx) push(ctx context.Context, conn *remoteConn, opts PushOptions) (*PushReport, error) {
+	rem := conn.rem
+	sess, ar, err := conn.receivePack(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+	adv := advertisedRefs(ar)
+	rep := &PushReport{Remote: rem.Name, URL: rem.Redacted(), Updates: []PushUpdate{}, DryRun: opts.DryRun}
+	updates, refused := tx.planPush(rem.Name, adv)
+	if len(refused) > 0 {
+		return nil, &PushRefusedError{Remote: rem.Name, Refs: refused}
+	}
+	var cmds []*packp.Command
+	var wants []Hash
+	for _, u := range updates {
+		rep.Updates = append(rep.Updates, u)
+		if u.Action == PushSkip {
+			continue
+		}
+		cmd := &packp.Command{Name: refName(u.Ref)}
+		if h, ok := ParseHash(u.Old); ok {
+			cmd.Old = h
+		}
+		if h, ok := ParseHash(u.New); ok {
+			cmd.New = h
+			wants = append(wants, h)
+		}
+		cmds = append(cmds, cmd)
+	}
+	if len(cmds) == 0 || opts.DryRun {
+		if !opts.DryRun {
+			tx.updateTracking(rem.Name, &remoteRefs{remote: rem.Name, refs: travelling(adv)})
+		}
+		return rep, nil
+	}
+	var haves []Hash
+	for _, h := range adv {
+		if tx.hasStored(h) {
+			haves = append(haves, h)
+		}
+	}
+	objects, err := revlist.Objects(tx.storage(), wants, haves)
+	if err != nil {
+		return nil, fmt.Errorf("push to %s: list objects: %w", rem.Name, err)
+	}
+	rep.Objects = len(objects)
+	req := packp.NewReferenceUpdateRequestFromCapabilities(ar.Capabilities)
+	if ar.Capabilities.Supports(capability.Atomic) {
+		_ = req.Capabilities.Set(capability.Atomic)
+	}
+	req.Commands = cmds
+	if len(wants) > 0 {
+		pr, pw := io.Pipe()
+		req.Packfile = pr
+		useRefDeltas := !ar.Capabilities.Supports(capability.OFSDelta)
+		go func() {
+			_, err := packfile.NewEncoder(pw, tx.storage(), useRefDeltas).Encode(objects, pushDeltaWindow)
+			pw.CloseWithError(err)
+		}()
+	}
+	status, err := sess.ReceivePack(ctx, req)
+	if err == nil && status != nil {
+		err = status.Error()
+	}
+	if err != nil && status != nil {
+		// The server refused the update (a ref moved since it was read:
+		// its compare-and-swap failed); the atomic push changed nothing.
+		return nil, fmt.Errorf("push to %s: %w: %s; run 'skillstore pull' and push again", rem.Name, ErrRemoteMoved, redactIn(err.Error(), rem.URL))
+	}
+	if err != nil {
+		return nil, conn.wrap("push to", err)
+	}
+	after := travelling(adv)
+	for _, c := range cmds {
+		if c.New.IsZero() {
+			delete(after, c.Name.String())
+		} else {
+			after[c.Name.String()] = c.New
+		}
+	}
+	tx.updateTracking(rem.Name, &remoteRefs{remote: rem.Name, refs: after})
+	return rep, nil
+}
+
+// pushDeltaWindow is the delta search window of the pack push sends
+// (git's default is 10; skill versions differ little, so a small window
+// finds the same bases).
+const pushDeltaWindow = 10
+
+// travelling keeps the advertised refs in skillstore's namespaces.
+func travelling(adv map[string]Hash) map[string]Hash {
+	out := map[string]Hash{}
+	for name, h := range adv {
+		if kind, err := classifyRef(name); kind != refOther && err == nil {
+			out[name] = h
+		}
+	}
+	return out
+}
+
+// planPush decides, ref by ref, what push does, and what it refuses.
+func (tx *Tx) planPush(remote string, adv map[string]Hash) (updates, refused []PushUpdate) {
+	var local []string
+	for _, prefix := range []string{SkillRefPrefix, UpstreamRefPrefix, CandidateRefPrefix, SupersededRefPrefix, StateRef} {
+		local = append(local, tx.RefNames(prefix)...)
+	}
+	sort.Strings(local)
+	isLocal := map[string]bool{}
+	for _, name := range local {
+		isLocal[name] = true
+		kind, err := classifyRef(name)
+		if err != nil {
+			continue // verify reports it; it never travels
+		}
+		l, _ := tx.Ref(name)
+		r, onRemote := adv[name]
+		u := PushUpdate{Ref: name, New: l.String()}
+		switch {
+		case onRemote && r == l:
+			continue
+		case !onRemote:
+			u.Action = PushCreate
+			updates = append(updates, u)
+			continue
+		}
+		u.Old = r.String()
+		if tx.hasStored(r) && tx.isAncestor(r, l) {
+			u.Action = PushFastForward
+			updates = append(updates, u)
+			continue
+		}
+		switch kind {
+		case refSkill:
+			u.Reason = "the remote has versions this store does not have: run 'skillstore pull' first"
+			if c, ok := tx.Ref(CandidateRef(strings.TrimPrefix(name, SkillRefPrefix))); ok && tx.hasStored(r) && tx.isAncestor(r, c) {
+				u.Reason = "the merge with the remote's versions waits as a candidate: accept it, then push"
+			}
+		case refState:
+			u.Reason = "the remote's state changed: run 'skillstore pull' first"
+		case refUpstream:
+			u.Action, u.Reason = PushSkip, "both sides took different snapshots; the remote's stays"
+			updates = append(updates, u)
+			continue
+		case refSuperseded:
+			continue // named by its value: the same on both sides
+		case refCandidate:
+			if tx.leaseHolds(remote, name, r) {
+				u.Action, u.Reason = PushReplace, "this store superseded, accepted or rejected the remote's candidate"
+				updates = append(updates, u)
+				continue
+			}
+			u.Reason = "the remote's candidate changed since this store last pulled (a reviewer's commits?): run 'skillstore pull' first"
+		}
+		u.Action = "refused"
+		refused = append(refused, u)
+	}
+	var remoteOnly []string
+	for name := range adv {
+		if !isLocal[name] && strings.HasPrefix(name, CandidateRefPrefix) {
+			remoteOnly = append(remoteOnly, name)
+		}
+	}
+	sort.Strings(remoteOnly)
+	for _, name := range remoteOnly {
+		if r := adv[name]; tx.leaseHolds(remote, name, r) {
+			updates = append(updates, PushUpdate{Ref: name, Action: PushDelete, Old: r.String(), Reason: "accepted or rejected in this store"})
+		}
+	}
+	return updates, refused
+}
+
+// leaseHolds reports whether this store may replace or delete the remote
+// candidate ref name at value r: it is what the last pull or push saw,
+// and this store is done with that candidate.
+func (tx *Tx) leaseHolds(remote, name string, r Hash) bool {
+	seen, ok := tx.Ref(trackingRef(remote, name))
+	return ok && seen == r && tx.candidateDone(strings.TrimPrefix(name, CandidateRefPrefix), r)
+}
+
+func refName(name string) plumbing.ReferenceName { return plumbing.ReferenceName(name) }

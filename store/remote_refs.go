@@ -1,0 +1,87 @@
+package store
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The refs that travel between a store and its remotes. Everything a
+// reviewer or another machine needs travels: published skills, upstream
+// snapshots (the accepted bases), candidates, superseded candidates (so a
+// candidate replaced on one machine is not revived by another) and the
+// state. Plugin source refs (refs/skillstore/sources/) stay home: they
+// hold a plugin's whole fetched repository, which every syncing machine
+// fetches from the plugin itself, and no other ref needs them.
+
+// refKind says which namespace a ref belongs to.
+type refKind int
+
+const (
+	refOther refKind = iota
+	refSkill
+	refCandidate
+	refUpstream
+	refSuperseded
+	refState
+)
+
+func (k refKind) String() string {
+	return [...]string{"other", "skill", "candidate", "upstream", "superseded", "state"}[k]
+}
+
+// classifyRef returns the namespace of a ref and, for the namespaces that
+// travel, checks its name the way local input is checked. A ref outside
+// them is refOther with a nil error.
+func classifyRef(name string) (refKind, error) {
+	switch {
+	case name == StateRef:
+		return refState, nil
+	case strings.HasPrefix(name, SkillRefPrefix):
+		return refSkill, CheckSkillName(strings.TrimPrefix(name, SkillRefPrefix))
+	case strings.HasPrefix(name, CandidateRefPrefix):
+		return refCandidate, CheckSkillName(strings.TrimPrefix(name, CandidateRefPrefix))
+	case strings.HasPrefix(name, UpstreamRefPrefix):
+		return refUpstream, checkNamePair(strings.TrimPrefix(name, UpstreamRefPrefix), "plugin/skill")
+	case strings.HasPrefix(name, SupersededRefPrefix):
+		rest := strings.TrimPrefix(name, SupersededRefPrefix)
+		skill, commit, ok := strings.Cut(rest, "/")
+		if !ok {
+			return refSuperseded, fmt.Errorf("want %s<skill>/<commit>", SupersededRefPrefix)
+		}
+		if err := CheckSkillName(skill); err != nil {
+			return refSuperseded, err
+		}
+		if _, ok := ParseHash(commit); !ok {
+			return refSuperseded, fmt.Errorf("%q is not a commit id", commit)
+		}
+		return refSuperseded, nil
+	}
+	return refOther, nil
+}
+
+// checkNamePair checks "a/b" where both parts are skill-like names.
+func checkNamePair(rest, form string) error {
+	a, b, ok := strings.Cut(rest, "/")
+	if !ok || strings.Contains(b, "/") {
+		return fmt.Errorf("want %s", form)
+	}
+	if err := CheckSkillName(a); err != nil {
+		return err
+	}
+	return CheckSkillName(b)
+}
+
+// isTracked reports whether a remote ref gets a tracking ref. Superseded
+// refs are create-only and named by their value, so they need none.
+func (k refKind) isTracked() bool { return k != refOther && k != refSuperseded }
+
+// BadRefError refuses a remote that advertises refs in skillstore's
+// namespaces with names local input could never have.
+type BadRefError struct {
+	Remote string
+	Refs   []string // "name: reason"
+}
+
+func (e *BadRefError) Error() string {
+	return fmt.Sprintf("remote %s has refs skillstore never writes, refusing it:\n  %s", e.Remote, strings.Join(e.Refs, "\n  "))
+}

@@ -1,0 +1,414 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/lockfile"
+)
+
+// ErrNoStore is returned by Open when the directory holds no store.
+var ErrNoStore = errors.New("no store")
+
+// ErrStoreExists is returned by Init when the directory already holds a store.
+var ErrStoreExists = errors.New("store already exists")
+
+// ErrLockBusy is matched (errors.Is) when the store lock could not be taken
+// within the lock timeout; errors.As to *lockfile.BusyError names the holder.
+var ErrLockBusy = lockfile.ErrBusy
+
+// metaDir is the directory, inside the bare repository, holding what is
+// skillstore's own and not git's: the lock and derived caches.
+const metaDir = "skillstore"
+
+const formatFile = "format"
+const formatVersion = "skillstore-store 1\n"
+
+// Options configure a Store.
+type Options struct {
+	// Logger receives debug logs; nil discards them.
+	Logger *slog.Logger
+	// LockTimeout bounds the wait for the store lock (default 30s).
+	LockTimeout time.Duration
+	// Actor names who makes changes, as "Name <email>"; the default comes
+	// from $GIT_AUTHOR_NAME/$GIT_AUTHOR_EMAIL or the user and host names.
+	Actor Signature
+	// Now returns the time recorded in commits (default time.Now).
+	Now func() time.Time
+}
+
+// Store is an open store. Its methods take the store lock themselves, so a
+// Store may be used from several goroutines; go-git objects never cross
+// calls.
+type Store struct {
+	dir  string
+	opts Options
+	log  *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.LockTimeout == 0 {
+		o.LockTimeout = 30 * time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Actor.Name == "" {
+		o.Actor = defaultActor()
+	}
+	return o
+}
+
+func defaultActor() Signature {
+	name, email := os.Getenv("GIT_AUTHOR_NAME"), os.Getenv("GIT_AUTHOR_EMAIL")
+	if name == "" {
+		if u, err := user.Current(); err == nil {
+			name = u.Username
+		} else {
+			name = "skillstore"
+		}
+	}
+	if email == "" {
+		host, _ := os.Hostname()
+		if host == "" {
+			host = "localhost"
+		}
+		email = name + "@" + host
+	}
+	return Signature{Name: name, Email: email}
+}
+
+// Init creates a store at dir: a bare git repository plus skillstore's
+// metadata directory. It fails with ErrStoreExists if dir already holds one.
+func Init(ctx context.Context, dir string, opts Options) (*Store, error) {
+	if isStore(dir) {
+		return nil, fmt.Errorf("init %s: %w", dir, ErrStoreExists)
+	}
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+		return nil, fmt.Errorf("init %s: directory is not empty and holds no store", dir)
+	}
+	if _, err := git.PlainInit(dir, true); err != nil {
+		return nil, fmt.Errorf("init %s: %w", dir, err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, metaDir), 0o755); err != nil {
+		return nil, fmt.Errorf("init %s: %w", dir, err)
+	}
+	// The format file is written last: its presence marks a finished init.
+	if err := atomicfile.WriteFile(filepath.Join(dir, metaDir, formatFile), []byte(formatVersion), 0o644); err != nil {
+		return nil, fmt.Errorf("init %s: %w", dir, err)
+	}
+	return &Store{dir: dir, opts: opts.withDefaults(), log: opts.withDefaults().Logger}, nil
+}
+
+func isStore(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, metaDir, formatFile))
+	return err == nil
+}
+
+// Open opens the store at dir, or fails with ErrNoStore.
+func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
+	if !isStore(dir) {
+		return nil, fmt.Errorf("%w at %s", ErrNoStore, dir)
+	}
+	o := opts.withDefaults()
+	return &Store{dir: dir, opts: o, log: o.Logger}, nil
+}
+
+// Dir is the store directory (the bare repository).
+func (s *Store) Dir() string { return s.dir }
+
+func (s *Store) lockPath() string { return filepath.Join(s.dir, metaDir, "lock") }
+
+func (s *Store) lock(ctx context.Context, mode lockfile.Mode) (*lockfile.Lock, error) {
+	start := time.Now()
+	l, err := lockfile.Acquire(ctx, s.lockPath(), mode, s.opts.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	s.log.Debug("store lock taken", "mode", mode, "waited", time.Since(start))
+	return l, nil
+}
+
+// View runs fn with a consistent read-only view of the store, holding the
+// shared side of the store lock so no writer changes refs meanwhile.
+func (s *Store) View(ctx context.Context, fn func(r *Reader) error) error {
+	l, err := s.lock(ctx, lockfile.Shared)
+	if err != nil {
+		return err
+	}
+	defer l.Release()
+	r, err := s.newReader()
+	if err != nil {
+		return err
+	}
+	return fn(r)
+}
+
+// Update runs fn as the store's one writer (exclusive lock). fn queues
+// objects, ref updates and state records on tx; when fn returns nil they are
+// written in crash-safe order: objects (fsynced), then the state commit's
+// objects, then refs, each ref file replaced atomically. When fn returns an
+// error nothing is written.
+func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
+	l, err := s.lock(ctx, lockfile.Exclusive)
+	if err != nil {
+		return err
+	}
+	defer l.Release()
+	r, err := s.newReader()
+	if err != nil {
+		return err
+	}
+	tx := &Tx{Reader: r, pending: &objectBuffer{}, newRefs: map[string]Hash{}}
+	r.tx = tx
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return tx.commit()
+}
+
+func (s *Store) newReader() (*Reader, error) {
+	refs, err := readRefs(s.dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Reader{s: s, refs: refs}, nil
+}
+
+// Reader reads one consistent snapshot of the store. It is valid only
+// inside the View or Update call that made it.
+type Reader struct {
+	s    *Store
+	refs refTable
+	st   *filesystem.Storage
+	tx   *Tx // set inside Update: reads see the transaction's own writes
+	st8  *stateTree
+}
+
+// Store returns the store being read.
+func (r *Reader) Store() *Store { return r.s }
+
+// Ref returns the object a ref points at, seeing the transaction's own
+// updates inside Update.
+func (r *Reader) Ref(name string) (Hash, bool) {
+	if r.tx != nil {
+		if h, ok := r.tx.newRefs[name]; ok {
+			return h, !h.IsZero()
+		}
+	}
+	h, ok := r.refs[name]
+	return h, ok
+}
+
+// RefNames returns the sorted names of the refs starting with prefix.
+func (r *Reader) RefNames(prefix string) []string {
+	if r.tx == nil || len(r.tx.newRefs) == 0 {
+		return r.refs.names(prefix)
+	}
+	merged := refTable{}
+	for k, v := range r.refs {
+		merged[k] = v
+	}
+	for k, v := range r.tx.newRefs {
+		if v.IsZero() {
+			delete(merged, k)
+		} else {
+			merged[k] = v
+		}
+	}
+	return merged.names(prefix)
+}
+
+func (r *Reader) storage() *filesystem.Storage {
+	if r.st == nil {
+		r.st = filesystem.NewStorageWithOptions(osfs.New(r.s.dir), cache.NewObjectLRU(32<<20), filesystem.Options{})
+	}
+	return r.st
+}
+
+// object returns an object's type and content.
+func (r *Reader) object(h Hash) (rawObject, error) {
+	if r.tx != nil {
+		if o, ok := r.tx.pending.get(h); ok {
+			return o, nil
+		}
+	}
+	if o, err := readLooseObject(r.s.dir, h); err == nil {
+		return o, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return rawObject{}, err
+	}
+	obj, err := r.storage().EncodedObject(plumbing.AnyObject, h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		return rawObject{}, fmt.Errorf("object %s: %w", h, ErrObjectNotFound)
+	}
+	if err != nil {
+		return rawObject{}, fmt.Errorf("object %s: %w", h, err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return rawObject{}, fmt.Errorf("object %s: %w", h, err)
+	}
+	defer rd.Close()
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return rawObject{}, fmt.Errorf("object %s: %w", h, err)
+	}
+	return rawObject{typ: obj.Type(), data: data}, nil
+}
+
+// HasObject reports whether the repository (or the transaction) holds h.
+func (r *Reader) HasObject(h Hash) bool {
+	if r.tx != nil {
+		if _, ok := r.tx.pending.get(h); ok {
+			return true
+		}
+	}
+	return r.hasStored(h)
+}
+
+func (r *Reader) hasStored(h Hash) bool {
+	hex := h.String()
+	if _, err := os.Stat(filepath.Join(r.s.dir, "objects", hex[:2], hex[2:])); err == nil {
+		return true
+	}
+	return r.storage().HasEncodedObject(h) == nil
+}
+
+func (r *Reader) typed(h Hash, want plumbing.ObjectType) ([]byte, error) {
+	o, err := r.object(h)
+	if err != nil {
+		return nil, err
+	}
+	if o.typ != want {
+		return nil, fmt.Errorf("object %s is a %s, not a %s", h, o.typ, want)
+	}
+	return o.data, nil
+}
+
+// Blob returns a blob's content.
+func (r *Reader) Blob(h Hash) ([]byte, error) { return r.typed(h, plumbing.BlobObject) }
+
+// Commit returns a decoded commit.
+func (r *Reader) Commit(h Hash) (*Commit, error) {
+	data, err := r.typed(h, plumbing.CommitObject)
+	if err != nil {
+		return nil, err
+	}
+	return parseCommit(h, data)
+}
+
+func (r *Reader) tree(h Hash) ([]treeEntry, error) {
+	data, err := r.typed(h, plumbing.TreeObject)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := parseTree(data)
+	if err != nil {
+		return nil, fmt.Errorf("tree %s: %w", h, err)
+	}
+	return entries, nil
+}
+
+// Tx is a write transaction: a Reader that also queues new objects, ref
+// updates and state records, written by Update when its function returns.
+type Tx struct {
+	*Reader
+	pending  *objectBuffer
+	newRefs  map[string]Hash
+	refOrder []string
+	state    stateChange
+}
+
+// WriteObject queues an object and returns its id.
+func (tx *Tx) WriteObject(t plumbing.ObjectType, data []byte) Hash { return tx.pending.add(t, data) }
+
+// WriteBlob queues a blob and returns its id.
+func (tx *Tx) WriteBlob(data []byte) Hash { return tx.pending.add(plumbing.BlobObject, data) }
+
+// WriteCommit queues a commit object and returns its id (also set in c.Hash).
+func (tx *Tx) WriteCommit(c *Commit) Hash {
+	c.Hash = tx.pending.add(plumbing.CommitObject, c.encode())
+	return c.Hash
+}
+
+// SetRef queues setting ref name to h; a zero h deletes the ref. Refs are
+// written after every object, in the order first set.
+func (tx *Tx) SetRef(name string, h Hash) {
+	if _, ok := tx.newRefs[name]; !ok {
+		tx.refOrder = append(tx.refOrder, name)
+	}
+	tx.newRefs[name] = h
+}
+
+// DeleteRef queues deleting ref name.
+func (tx *Tx) DeleteRef(name string) { tx.SetRef(name, ZeroHash) }
+
+// signature is the actor at the transaction's time.
+func (tx *Tx) signature() Signature {
+	sig := tx.s.opts.Actor
+	sig.When = tx.s.opts.Now()
+	return sig
+}
+
+func (tx *Tx) commit() error {
+	if err := tx.commitState(); err != nil {
+		return err
+	}
+	// Summaries of the skills this transaction moves are computed while
+	// their objects are still in memory, and saved once the refs are.
+	sums := map[string]*Summary{}
+	for _, name := range tx.refOrder {
+		if skill, ok := strings.CutPrefix(name, SkillRefPrefix); ok {
+			if h := tx.newRefs[name]; h.IsZero() {
+				sums[skill] = nil
+			} else if sum, err := tx.summarize(skill, h); err == nil {
+				sums[skill] = &sum
+			}
+		}
+	}
+	if err := tx.pending.flush(tx.s.dir, tx.hasStored); err != nil {
+		return err
+	}
+	tx.st = nil // go-git caches the pack list; a pack may have been added
+	var updates []refUpdate
+	for _, name := range tx.refOrder {
+		old := tx.refs[name]
+		if old == tx.newRefs[name] {
+			continue
+		}
+		updates = append(updates, refUpdate{name: name, old: old, new: tx.newRefs[name]})
+	}
+	if err := applyRefUpdates(tx.s.dir, updates); err != nil {
+		return err
+	}
+	for _, u := range updates {
+		tx.s.log.Debug("ref updated", "ref", u.name, "old", short(u.old), "new", short(u.new))
+	}
+	if len(sums) > 0 {
+		tx.s.updateSummaries(sums)
+	}
+	return nil
+}

@@ -1,0 +1,137 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+// ignoredNames are never part of a skill tree: VCS data, dependency caches
+// and OS litter that nobody means to version as part of a skill.
+var ignoredNames = map[string]bool{".git": true, "node_modules": true, "__pycache__": true, ".DS_Store": true}
+
+// ScanDir lists the skill folder dir as files. Regular files are read and
+// hashed unless cache (which may be nil) knows them unchanged, in which case
+// only Hash is set. Files larger than limits.MaxFileSize are not read (only
+// Size is set). Symlinks (Data = target) and special files (mode
+// filemode.Empty) are listed so the safety check can reject them; the scan
+// stops after limits.MaxFiles+1 files.
+func ScanDir(dir string, limits Limits, cache *StatCache) ([]File, error) {
+	if limits.MaxFiles == 0 {
+		limits = DefaultLimits
+	}
+	var files []File
+	var walk func(abs, rel string) error
+	walk = func(abs, rel string) error {
+		entries, err := os.ReadDir(abs)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if len(files) > limits.MaxFiles {
+				return nil
+			}
+			name := e.Name()
+			if ignoredNames[name] {
+				continue
+			}
+			p, r := filepath.Join(abs, name), name
+			if rel != "" {
+				r = rel + "/" + name
+			}
+			info, err := e.Info()
+			if err != nil {
+				return err
+			}
+			mode := info.Mode()
+			switch {
+			case mode.IsDir():
+				if err := walk(p, r); err != nil {
+					return err
+				}
+			case mode&os.ModeSymlink != 0:
+				target, err := os.Readlink(p)
+				if err != nil {
+					return err
+				}
+				files = append(files, File{Path: r, Mode: filemode.Symlink, Data: []byte(target), Size: int64(len(target))})
+			case mode.IsRegular():
+				f := File{Path: r, Mode: filemode.Regular, Size: info.Size()}
+				if mode&0o111 != 0 {
+					f.Mode = filemode.Executable
+				}
+				if f.Size > limits.MaxFileSize {
+					files = append(files, f)
+					continue
+				}
+				st, _ := info.Sys().(*syscall.Stat_t)
+				if h, ok := cache.Lookup(p, st); ok {
+					f.Hash = h
+				} else {
+					start := time.Now()
+					if f.Data, err = readFileLimited(p, limits.MaxFileSize); err != nil {
+						return err
+					}
+					f.Size = int64(len(f.Data))
+					f.Hash = HashBlob(f.Data)
+					cache.Record(p, st, f.Hash, start)
+				}
+				files = append(files, f)
+			default:
+				files = append(files, File{Path: r, Mode: filemode.Empty, Size: info.Size()})
+			}
+		}
+		return nil
+	}
+	if err := walk(dir, ""); err != nil {
+		return nil, fmt.Errorf("read %s: %w", dir, err)
+	}
+	SortFiles(files)
+	return files, nil
+}
+
+// LoadData reads the content of the regular files of a ScanDir result that
+// have none loaded yet (those the stat cache vouched for), skipping
+// oversized ones.
+func LoadData(dir string, files []File, limits Limits) error {
+	if limits.MaxFiles == 0 {
+		limits = DefaultLimits
+	}
+	for i := range files {
+		f := &files[i]
+		if f.Data != nil || (f.Mode != filemode.Regular && f.Mode != filemode.Executable) || f.Size > limits.MaxFileSize {
+			continue
+		}
+		data, err := readFileLimited(filepath.Join(dir, filepath.FromSlash(f.Path)), limits.MaxFileSize)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", filepath.Join(dir, f.Path), err)
+		}
+		f.Data, f.Size, f.Hash = data, int64(len(data)), HashBlob(data)
+	}
+	return nil
+}
+
+// readFileLimited reads at most limit+1 bytes, so a file that grows while
+// being read cannot exhaust memory.
+func readFileLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var b bytes.Buffer
+	if info, err := f.Stat(); err == nil && info.Size() <= limit {
+		b.Grow(int(info.Size()))
+	}
+	_, err = io.Copy(&b, io.LimitReader(f, limit+1))
+	if b.Len() == 0 {
+		return []byte{}, err
+	}
+	return b.Bytes(), err
+}

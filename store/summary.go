@@ -1,0 +1,156 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/atomicfile"
+)
+
+// Summary is what listing a skill needs from its latest version.
+type Summary struct {
+	Name        string
+	Commit      Hash
+	Tree        Hash
+	Number      int
+	Time        time.Time
+	Source      string
+	Risk        RiskLevel
+	Description string
+}
+
+// The summary cache (skillstore/summary) keeps one Summary per skill, keyed
+// by the commit its ref pointed at, so listing 10,000 skills reads one file
+// instead of 10,000 commits and SKILL.md blobs. It is derived: an entry
+// whose commit no longer matches the ref is recomputed, and any reader may
+// rewrite the file (atomically) after filling gaps.
+const summaryFile = "summary"
+
+func (s *Store) summaryPath() string { return filepath.Join(s.dir, metaDir, summaryFile) }
+
+func loadSummaries(path string) map[string]Summary {
+	out := map[string]Summary{}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return out
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
+	for sc.Scan() {
+		f := strings.SplitN(sc.Text(), "\t", 8)
+		if len(f) != 8 {
+			continue
+		}
+		commit, ok1 := ParseHash(f[1])
+		tree, ok2 := ParseHash(f[2])
+		n, err1 := strconv.Atoi(f[3])
+		sec, err2 := strconv.ParseInt(f[4], 10, 64)
+		risk, err3 := ParseRiskLevel(f[6])
+		desc, err4 := strconv.Unquote(f[7])
+		if !ok1 || !ok2 || err1 != nil || err2 != nil || err3 != nil || err4 != nil {
+			continue
+		}
+		out[f[0]] = Summary{Name: f[0], Commit: commit, Tree: tree, Number: n, Time: time.Unix(sec, 0), Source: f[5], Risk: risk, Description: desc}
+	}
+	return out
+}
+
+func saveSummaries(path string, sums map[string]Summary) error {
+	var b bytes.Buffer
+	for _, s := range sums {
+		b.WriteString(s.Name + "\t" + s.Commit.String() + "\t" + s.Tree.String() + "\t" + strconv.Itoa(s.Number) + "\t" +
+			strconv.FormatInt(s.Time.Unix(), 10) + "\t" + strings.ReplaceAll(s.Source, "\t", " ") + "\t" + s.Risk.String() + "\t" +
+			strconv.Quote(s.Description) + "\n")
+	}
+	return atomicfile.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// updateSummaries merges a writer's new summaries (nil: skill deleted)
+// into the cache. Best effort: the cache is derived data.
+func (s *Store) updateSummaries(changed map[string]*Summary) {
+	sums := loadSummaries(s.summaryPath())
+	for name, sum := range changed {
+		if sum == nil {
+			delete(sums, name)
+		} else {
+			sums[name] = *sum
+		}
+	}
+	if err := saveSummaries(s.summaryPath(), sums); err != nil {
+		s.log.Debug("summary cache not saved", "err", err)
+	}
+}
+
+// Summaries returns the summary of every skill with a published ref.
+func (r *Reader) Summaries() (map[string]Summary, error) {
+	cached := loadSummaries(r.s.summaryPath())
+	out := make(map[string]Summary, len(cached))
+	changed := false
+	for _, name := range r.Skills() {
+		head, _ := r.Ref(SkillRef(name))
+		if s, ok := cached[name]; ok && s.Commit == head {
+			out[name] = s
+			continue
+		}
+		s, err := r.summarize(name, head)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = s
+		changed = true
+	}
+	if changed || len(cached) != len(out) {
+		if err := saveSummaries(r.s.summaryPath(), out); err != nil {
+			r.s.log.Debug("summary cache not saved", "err", err)
+		}
+	}
+	return out, nil
+}
+
+// Summary returns the summary of one skill.
+func (r *Reader) Summary(name string) (Summary, error) {
+	head, ok := r.Ref(SkillRef(name))
+	if !ok {
+		return Summary{}, &UnknownSkillError{Name: name}
+	}
+	return r.summarize(name, head)
+}
+
+func (r *Reader) summarize(name string, head Hash) (Summary, error) {
+	v, err := r.VersionAt(name, head)
+	if err != nil {
+		return Summary{}, err
+	}
+	s := Summary{Name: name, Commit: head, Tree: v.Tree, Number: v.Number, Time: v.Time, Source: v.Source, Risk: v.Risk}
+	s.Description = r.description(v.Tree)
+	return s, nil
+}
+
+// description reads the frontmatter description of a tree's SKILL.md,
+// empty if it has none or does not parse.
+func (r *Reader) description(tree Hash) string {
+	entries, err := r.tree(tree)
+	if err != nil {
+		return ""
+	}
+	for _, e := range entries {
+		if e.name == discover.SkillFileName {
+			data, err := r.Blob(e.hash)
+			if err != nil {
+				return ""
+			}
+			sf, err := discover.Parse(data)
+			if err != nil || sf == nil {
+				return ""
+			}
+			return sf.Frontmatter.Description
+		}
+	}
+	return ""
+}

@@ -1,0 +1,270 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Classifications of an upstream update, after the four-case table of the
+// design (B = accepted base, P = published, U = new upstream).
+const (
+	ClassNew            = "new"               // first mirror of a skill: v1 is the snapshot
+	ClassUnchanged      = "unchanged"         // tree(U) == tree(B)
+	ClassAlreadyApplied = "already-applied"   // tree(P) == tree(U) != tree(B): the base advances
+	ClassFastForward    = "fast-forward"      // tree(P) == tree(B) != tree(U): publish U
+	ClassThreeWay       = "three-way"         // all three differ: a candidate
+	ClassPending        = "candidate-pending" // a candidate for this very update already waits
+	ClassRemoved        = "removed-upstream"  // the upstream no longer has the skill
+)
+
+// Merge modes sync records on versions and candidates, besides the store's.
+const (
+	MergeModeMirror         = "mirror"
+	MergeModeFastForward    = "fast-forward"
+	MergeModeThreeWay       = "three-way"
+	MergeModeAlreadyApplied = "already-applied"
+	MergeModeRejected       = "rejected"
+)
+
+// SyncOptions tune a sync.
+type SyncOptions struct {
+	// Plugins limits the sync to these plugin ids; empty means every
+	// enabled, unpaused plugin.
+	Plugins []string
+	// Review turns fast-forwards into candidates for this run.
+	Review bool
+	// Progress, when set, is called before each plugin is synced.
+	Progress func(plugin string, done, total int)
+}
+
+// SyncReport is what a sync did, per plugin and skill.
+type SyncReport struct {
+	Plugins []PluginReport `json:"plugins"`
+	// CandidatesWaiting counts the candidates of the synced plugins that
+	// wait for review after the sync (new or older).
+	CandidatesWaiting int `json:"candidates_waiting"`
+}
+
+// PluginReport is one plugin's part of a sync.
+type PluginReport struct {
+	Plugin  string        `json:"plugin"`
+	Source  string        `json:"source"`
+	Commit  string        `json:"commit,omitempty"`  // fetched commit of a git source
+	Skipped string        `json:"skipped,omitempty"` // "paused" or "disabled"
+	Skills  []SkillReport `json:"skills"`
+	Error   string        `json:"error,omitempty"`
+}
+
+// SkillReport is one skill's part of a sync.
+type SkillReport struct {
+	Skill          string   `json:"skill"`
+	Classification string   `json:"classification"`
+	OldVersion     int      `json:"old_version,omitempty"`
+	NewVersion     int      `json:"new_version,omitempty"`
+	Upstream       string   `json:"upstream,omitempty"`   // the upstream snapshot commit
+	Candidate      string   `json:"candidate,omitempty"`  // a new candidate commit
+	Superseded     string   `json:"superseded,omitempty"` // the candidate it replaced
+	Conflicts      []string `json:"conflicts,omitempty"`
+	Risk           string   `json:"risk,omitempty"`
+	Error          string   `json:"error,omitempty"`
+}
+
+// Changed reports whether the skill's sync wrote anything a person should hear of.
+func (s SkillReport) Changed() bool {
+	switch s.Classification {
+	case ClassUnchanged, ClassPending:
+		return s.Superseded != "" || s.Error != ""
+	}
+	return true
+}
+
+// Failed reports whether any plugin or skill failed.
+func (r *SyncReport) Failed() bool {
+	for _, p := range r.Plugins {
+		if p.Error != "" {
+			return true
+		}
+		for _, s := range p.Skills {
+			if s.Error != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Sync fetches every enabled, unpaused plugin (or those named), snapshots
+// each skill's upstream tree and classifies it against the published
+// version. It holds the store's write lock throughout. A failing plugin is
+// reported and the others go on; the returned error is for what stops the
+// whole sync (the lock, an unknown plugin id, a failed write).
+func (s *Store) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
+	var rep *SyncReport
+	err := s.Update(ctx, func(tx *Tx) error {
+		var err error
+		rep, err = tx.Sync(ctx, opts)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// Sync is [Store.Sync] inside a transaction.
+func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
+	plugins, err := tx.Plugins()
+	if err != nil {
+		return nil, err
+	}
+	if len(opts.Plugins) > 0 {
+		var picked []*Plugin
+		for _, id := range opts.Plugins {
+			i := slices.IndexFunc(plugins, func(p *Plugin) bool { return p.ID == id })
+			if i < 0 {
+				return nil, fmt.Errorf("plugin %q: %w", id, ErrUnknownPlugin)
+			}
+			picked = append(picked, plugins[i])
+		}
+		plugins = picked
+	}
+	cache := LoadStatCache(filepath.Join(tx.s.dir, metaDir, "statcache"))
+	cc := newCommitCache(tx.Reader)
+	rep := &SyncReport{Plugins: []PluginReport{}}
+	for i, p := range plugins {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}}
+		switch {
+		case p.Disabled:
+			pr.Skipped = "disabled"
+		case p.Paused:
+			pr.Skipped = "paused"
+		default:
+			if opts.Progress != nil {
+				opts.Progress(p.ID, i, len(plugins))
+			}
+			if err := tx.syncPlugin(ctx, p, opts, cache, cc, &pr); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				pr.Error = err.Error()
+				tx.s.log.Debug("plugin sync failed", "plugin", p.ID, "err", err)
+			}
+			for _, skill := range p.Skills {
+				if _, ok := tx.Ref(CandidateRef(skill)); ok {
+					rep.CandidatesWaiting++
+				}
+			}
+		}
+		rep.Plugins = append(rep.Plugins, pr)
+	}
+	if err := cache.Save(); err != nil {
+		tx.s.log.Debug("stat cache not saved", "err", err)
+	}
+	return rep, nil
+}
+
+// syncPlugin syncs one plugin. Errors of single skills are recorded in
+// their reports; the error returned is for the plugin as a whole.
+func (tx *Tx) syncPlugin(ctx context.Context, p *Plugin, opts SyncOptions, cache *StatCache, cc *commitCache, pr *PluginReport) error {
+	up, err := tx.readUpstream(ctx, p, cache)
+	if err != nil {
+		return err
+	}
+	if p.Source.Kind == SourceGit {
+		pr.Commit = up.fetched.Commit.String()
+		if cur, _ := tx.Ref(SourceRef(p.ID)); cur != up.fetched.Commit {
+			tx.SetRef(SourceRef(p.ID), up.fetched.Commit)
+		}
+	}
+	next := *p
+	next.Skills = slices.Clone(p.Skills)
+	next.Removed = slices.Clone(p.Removed)
+	next.Name, next.Version = up.layout.Name, up.layout.Version
+	names := make([]string, 0, len(up.skills))
+	for name := range up.skills {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var failed []string
+	for _, name := range names {
+		if slices.Contains(p.Adopted, name) {
+			continue
+		}
+		if !next.Owns(name) {
+			if err := tx.claimSkill(p, name); err != nil {
+				pr.Skills = append(pr.Skills, SkillReport{Skill: name, Classification: ClassNew, Error: err.Error()})
+				failed = append(failed, name)
+				continue
+			}
+			next.Skills = append(next.Skills, name)
+			slices.Sort(next.Skills)
+		}
+		next.Removed = slices.DeleteFunc(next.Removed, func(s string) bool { return s == name })
+		sr := tx.syncSkill(&next, up, up.skills[name], opts, cc)
+		if sr.Error != "" {
+			failed = append(failed, name)
+		}
+		pr.Skills = append(pr.Skills, sr)
+	}
+	for _, name := range p.Skills {
+		if _, ok := up.skills[name]; ok || slices.Contains(next.Removed, name) {
+			continue
+		}
+		next.Removed = append(next.Removed, name)
+		pr.Skills = append(pr.Skills, SkillReport{Skill: name, Classification: ClassRemoved})
+	}
+	if !pluginEqual(p, &next) {
+		tx.NoteState(fmt.Sprintf("plugin %s: sync", p.ID), Trailer{Key: TrailerPlugin, Value: p.ID})
+		if err := tx.putPlugin(&next); err != nil {
+			return err
+		}
+		*p = next
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d skill(s) failed: %s", len(failed), strings.Join(failed, ", "))
+	}
+	return nil
+}
+
+// claimSkill checks that plugin p may own skill: no other plugin owns it
+// and no managed skill has the name. A skill whose history shows it came
+// from p (a sync or add interrupted before its state record was written)
+// is p's.
+func (tx *Tx) claimSkill(p *Plugin, skill string) error {
+	owner, err := tx.SkillOwner(skill)
+	if err != nil {
+		return err
+	}
+	switch owner {
+	case "":
+		return CheckSkillName(skill)
+	case SourceManaged:
+		if _, ok := tx.Ref(UpstreamRef(p.ID, skill)); ok {
+			if head, err := tx.Head(skill); err == nil && head.Plugin == p.ID {
+				return nil
+			}
+		}
+	}
+	return &OwnershipError{Skill: skill, Plugin: p.ID, Owner: owner}
+}
+
+func pluginEqual(a, b *Plugin) bool {
+	return a.Name == b.Name && a.Version == b.Version &&
+		slices.Equal(a.Skills, b.Skills) && slices.Equal(a.Removed, b.Removed)
+}
+
+// skillError renders err for a report.
+func skillError(err error) string {
+	var rej *RejectedError
+	if errors.As(err, &rej) {
+		return strings.ReplaceAll(rej.Error(), "\n  ", "; ")
+	}
+	return strings.ReplaceAll(err.Error(), "\n  ", "; ")
+}

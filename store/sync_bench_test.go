@@ -1,0 +1,266 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// benchPlugins writes n plugin folders of k skills each under root, every
+// skill a SKILL.md of ten lines plus a script and a reference file, and
+// returns their paths.
+func benchPlugins(b *testing.B, root string, n, k int) []string {
+	b.Helper()
+	var dirs []string
+	for p := range n {
+		dir := filepath.Join(root, fmt.Sprintf("plugin%03d", p))
+		for s := range k {
+			name := fmt.Sprintf("p%03d-s%02d", p, s)
+			writeFile(b, filepath.Join(dir, "skills", name, "SKILL.md"), benchSkill(name, ""))
+			writeFile(b, filepath.Join(dir, "skills", name, "scripts", "run.py"), "print('"+name+"')\n")
+			writeFile(b, filepath.Join(dir, "skills", name, "references", "guide.md"), strings.Repeat("guide of "+name+"\n", 20))
+		}
+		dirs = append(dirs, dir)
+	}
+	return dirs
+}
+
+// benchSkill is a SKILL.md whose first or last line can be changed.
+func benchSkill(name, change string) string {
+	lines := []string{"first line", "2", "3", "4", "5", "6", "7", "8", "9", "last line"}
+	switch change {
+	case "first":
+		lines[0] = "first line, edited locally"
+	case "last":
+		lines[9] = "last line, changed upstream"
+	}
+	return skillMD(name, lines...)
+}
+
+func benchStore(b *testing.B, dirs []string) *Store {
+	b.Helper()
+	s := newSyncStore(b)
+	for _, d := range dirs {
+		src, err := ParseSource(d, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.AddPlugin(context.Background(), src, AddPluginOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return s
+}
+
+func runGit(b *testing.B, dir string, stdin []byte, args ...string) {
+	b.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+func needGit(b *testing.B) {
+	if _, err := exec.LookPath("git"); err != nil {
+		b.Skip("git not installed: no reference to compare with")
+	}
+}
+
+func report(b *testing.B, ours, ref time.Duration) {
+	b.ReportMetric(float64(ours.Nanoseconds())/float64(b.N), "ns/op")
+	b.ReportMetric(float64(ref.Nanoseconds())/float64(b.N), "ref-ns/op")
+	b.ReportMetric(float64(ours)/float64(ref), "ratio")
+}
+
+// BenchmarkSyncUnchanged: 100 plugins of 10 skills, nothing changed
+// upstream, against `git add -A && git write-tree` with a warm index over
+// the same 1,000 skill folders.
+func BenchmarkSyncUnchanged(b *testing.B) {
+	needGit(b)
+	root := b.TempDir()
+	dirs := benchPlugins(b, root, 100, 10)
+	s := benchStore(b, dirs)
+	if _, err := s.Sync(context.Background(), SyncOptions{}); err != nil { // warm the stat cache
+		b.Fatal(err)
+	}
+	runGit(b, root, nil, "init", "-q")
+	runGit(b, root, nil, "add", "-A") // warm the index
+	runGit(b, root, nil, "write-tree")
+
+	var ours, ref time.Duration
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		rep, err := s.Sync(context.Background(), SyncOptions{})
+		ours += time.Since(start)
+		if err != nil || rep.Failed() {
+			b.Fatal(err, rep)
+		}
+		start = time.Now()
+		runGit(b, root, nil, "add", "-A")
+		runGit(b, root, nil, "write-tree")
+		ref += time.Since(start)
+	}
+	report(b, ours, ref)
+}
+
+// BenchmarkSyncFastForward: every one of the 1,000 skills changed
+// upstream (a fast-forward each), against `git fast-import` of the same
+// 1,000 new snapshots as commits on 1,000 refs.
+func BenchmarkSyncFastForward(b *testing.B) {
+	needGit(b)
+	root := b.TempDir()
+	dirs := benchPlugins(b, root, 100, 10)
+	template := benchStore(b, dirs).Dir()
+	runGit(b, template, nil, "repack", "-a", "-d", "-q")
+	runGit(b, template, nil, "pack-refs", "--all")
+	var stream bytes.Buffer
+	for p, dir := range dirs {
+		for k := range 10 {
+			name := fmt.Sprintf("p%03d-s%02d", p, k)
+			skillDir := filepath.Join(dir, "skills", name)
+			writeFile(b, filepath.Join(skillDir, "SKILL.md"), benchSkill(name, "last"))
+			fmt.Fprintf(&stream, "commit refs/upstream/%s\ncommitter bench <b@example.com> 1700000000 +0000\ndata 8\nsnapshot\n", name)
+			for _, f := range []string{"SKILL.md", "scripts/run.py", "references/guide.md"} {
+				data, err := os.ReadFile(filepath.Join(skillDir, f))
+				if err != nil {
+					b.Fatal(err)
+				}
+				fmt.Fprintf(&stream, "M 100644 inline %s\ndata %d\n%s\n", f, len(data), data)
+			}
+		}
+	}
+
+	var ours, ref time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		dir := filepath.Join(b.TempDir(), "store")
+		if out, err := exec.Command("cp", "-a", template, dir).CombinedOutput(); err != nil {
+			b.Fatalf("cp: %v\n%s", err, out)
+		}
+		s, err := Open(context.Background(), dir, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		refRepo := filepath.Join(b.TempDir(), fmt.Sprintf("ref%d", i))
+		runGit(b, "", nil, "init", "-q", "--bare", refRepo)
+		b.StartTimer()
+
+		start := time.Now()
+		rep, err := s.Sync(context.Background(), SyncOptions{})
+		ours += time.Since(start)
+		if err != nil || rep.Failed() {
+			b.Fatal(err, rep)
+		}
+		start = time.Now()
+		runGit(b, refRepo, stream.Bytes(), "fast-import", "--quiet")
+		ref += time.Since(start)
+
+		b.StopTimer()
+		for _, p := range rep.Plugins {
+			for _, sk := range p.Skills {
+				if sk.Classification != ClassFastForward || sk.NewVersion != 2 {
+					b.Fatalf("%s: %+v, want a fast-forward to v2", sk.Skill, sk)
+				}
+			}
+		}
+		b.StartTimer()
+	}
+	report(b, ours, ref)
+}
+
+// BenchmarkSyncThreeWay: 1,000 skills each edited locally (first line) and
+// upstream (last line): 1,000 three-way merges. Reports the time per sync
+// and the share of clean merges.
+func BenchmarkSyncThreeWay(b *testing.B) {
+	root := b.TempDir()
+	dirs := benchPlugins(b, root, 100, 10)
+	s := benchStore(b, dirs)
+	err := s.Update(context.Background(), func(tx *Tx) error {
+		for p := range dirs {
+			for k := range 10 {
+				name := fmt.Sprintf("p%03d-s%02d", p, k)
+				head, err := tx.Head(name)
+				if err != nil {
+					return err
+				}
+				files, err := tx.LoadFiles(head.Tree)
+				if err != nil {
+					return err
+				}
+				for i := range files {
+					if files[i].Path == "SKILL.md" {
+						files[i].Data, files[i].Hash = []byte(benchSkill(name, "first")), ZeroHash
+					}
+				}
+				tree, err := tx.WriteTree(files)
+				if err != nil {
+					return err
+				}
+				if _, err := tx.CommitVersion(name, tree, VersionInfo{Reason: "local edit"}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for p, dir := range dirs {
+		for k := range 10 {
+			name := fmt.Sprintf("p%03d-s%02d", p, k)
+			writeFile(b, filepath.Join(dir, "skills", name, "SKILL.md"), benchSkill(name, "last"))
+		}
+	}
+	runGit(b, s.Dir(), nil, "repack", "-a", "-d", "-q")
+	runGit(b, s.Dir(), nil, "pack-refs", "--all")
+	template := s.Dir()
+
+	var total time.Duration
+	merges, clean := 0, 0
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		dir := filepath.Join(b.TempDir(), "store")
+		if out, err := exec.Command("cp", "-a", template, dir).CombinedOutput(); err != nil {
+			b.Fatalf("cp: %v\n%s", err, out)
+		}
+		s, err := Open(context.Background(), dir, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		start := time.Now()
+		rep, err := s.Sync(context.Background(), SyncOptions{})
+		total += time.Since(start)
+		if err != nil || rep.Failed() {
+			b.Fatal(err, rep)
+		}
+		for _, p := range rep.Plugins {
+			for _, sk := range p.Skills {
+				if sk.Classification == ClassThreeWay {
+					merges++
+					if len(sk.Conflicts) == 0 {
+						clean++
+					}
+				}
+			}
+		}
+	}
+	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/op")
+	b.ReportMetric(float64(merges)/float64(b.N), "merges/op")
+	b.ReportMetric(100*float64(clean)/float64(max(merges, 1)), "clean-%")
+}

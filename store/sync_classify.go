@@ -1,0 +1,424 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/merge"
+)
+
+// Trailer keys sync writes on snapshots and candidates.
+const (
+	TrailerCandidate    = "Skill-Candidate" // marks a candidate's merge commit
+	TrailerMergeBase    = "Merge-Base"
+	TrailerConflicts    = "Conflicts"
+	TrailerSourceURL    = "Source-URL"
+	TrailerSourceCommit = "Source-Commit"
+	TrailerUpstreamPath = "Upstream-Path"
+)
+
+// syncSkill brings one owned skill up to date with its upstream tree.
+func (tx *Tx) syncSkill(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncOptions, cc *commitCache) SkillReport {
+	sr := SkillReport{Skill: sk.name}
+	if err := tx.syncSkillTo(p, up, sk, opts, cc, &sr); err != nil {
+		sr.Error = skillError(err)
+	}
+	return sr
+}
+
+func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncOptions, cc *commitCache, sr *SkillReport) error {
+	name := sk.name
+	upRef := UpstreamRef(p.ID, name)
+	prevU, hasPrevU := tx.Ref(upRef)
+	head, hasHead := tx.Ref(SkillRef(name))
+	var prevTree Hash
+	if hasPrevU {
+		c, err := cc.get(prevU)
+		if err != nil {
+			return err
+		}
+		prevTree = c.Tree
+	}
+
+	// The upstream ref is queued before the published and candidate refs,
+	// so a sync killed between the two leaves a snapshot the next run
+	// classifies exactly as this one did.
+	tx.SetRef(upRef, prevU)
+	if !hasHead {
+		sr.Classification = ClassNew
+		safety, err := tx.checkUpstream(sk, nil)
+		if err != nil {
+			return err
+		}
+		tree, err := tx.writeUpstreamTree(sk)
+		if err != nil {
+			return err
+		}
+		v, err := tx.CommitVersion(name, tree, VersionInfo{
+			Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
+			MergeMode: MergeModeMirror, Risk: safety.Risk, Findings: safety.Findings,
+			Subject:  fmt.Sprintf("%s v1: mirror of plugin %s", name, p.ID),
+			Trailers: upstreamTrailers(p, up, sk),
+		})
+		if err != nil {
+			return err
+		}
+		tx.SetRef(upRef, v.Commit)
+		sr.NewVersion, sr.Upstream, sr.Risk = v.Number, v.Commit.String(), safety.Risk.String()
+		return nil
+	}
+
+	headC, err := cc.get(head)
+	if err != nil {
+		return err
+	}
+	headV, err := versionFromCommit(name, headC)
+	if err != nil {
+		return err
+	}
+	sr.OldVersion = headV.Number
+
+	u := prevU
+	var safety *SafetyReport
+	if !hasPrevU || prevTree != sk.tree {
+		// A new upstream tree: check it, then snapshot it.
+		s, err := tx.checkUpstream(sk, tx.filesOrNil(headC.Tree))
+		if err != nil {
+			return err
+		}
+		safety = &s
+		tree, err := tx.writeUpstreamTree(sk)
+		if err != nil {
+			return err
+		}
+		var parents []Hash
+		if hasPrevU {
+			parents = []Hash{prevU}
+		}
+		sig := tx.signature()
+		c := &Commit{
+			Tree: tree, Parents: parents, Author: sig, Committer: sig,
+			Message: buildMessage(fmt.Sprintf("upstream %s/%s", p.ID, name), "", upstreamTrailers(p, up, sk)),
+		}
+		u = tx.WriteCommit(c)
+		tx.SetRef(upRef, u)
+	}
+	sr.Upstream = u.String()
+
+	base, err := mergeBase(cc.get, head, u)
+	if err != nil {
+		return err
+	}
+	var baseTree Hash
+	if !base.IsZero() {
+		bc, err := cc.get(base)
+		if err != nil {
+			return err
+		}
+		baseTree = bc.Tree
+	}
+	ours, theirs := headC.Tree, sk.tree
+
+	candHead, hasCand := tx.Ref(CandidateRef(name))
+	var candMerge *Commit
+	if hasCand {
+		if candMerge, err = tx.candidateMerge(candHead); err != nil {
+			return err
+		}
+	}
+	supersede := func() {
+		if hasCand {
+			tx.SetRef(SupersededRefPrefix+name+"/"+candHead.String(), candHead)
+			tx.DeleteRef(CandidateRef(name))
+			sr.Superseded = candHead.String()
+		}
+	}
+	if theirs == baseTree {
+		sr.Classification = ClassUnchanged
+		supersede()
+		return nil
+	}
+	if ours == theirs {
+		sr.Classification = ClassAlreadyApplied
+		supersede()
+		v, err := tx.CommitVersion(name, ours, VersionInfo{
+			Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
+			MergeMode: MergeModeAlreadyApplied, Risk: headV.Risk, ExtraParents: []Hash{u},
+			Subject:  fmt.Sprintf("%s v%d: upstream of plugin %s already applied", name, headV.Number+1, p.ID),
+			Trailers: []Trailer{{TrailerMergeBase, hashOrNone(base)}},
+		})
+		if err != nil {
+			return err
+		}
+		sr.NewVersion = v.Number
+		return nil
+	}
+	if hasCand && candMerge != nil && len(candMerge.Parents) == 2 && candMerge.Parents[0] == head && candMerge.Parents[1] == u {
+		sr.Classification = ClassPending
+		sr.Candidate = candHead.String()
+		return nil
+	}
+	if safety == nil {
+		s, err := tx.checkUpstream(sk, tx.filesOrNil(ours))
+		if err != nil {
+			return err
+		}
+		safety = &s
+	}
+	sr.Risk = safety.Risk.String()
+
+	if ours == baseTree {
+		sr.Classification = ClassFastForward
+		if opts.Review || p.Review || safety.Risk >= RiskHigh {
+			supersede()
+			c, err := tx.writeCandidate(p, up, name, head, u, base, theirs, MergeModeFastForward, nil, safety.Risk)
+			if err != nil {
+				return err
+			}
+			sr.Candidate = c.String()
+			return nil
+		}
+		supersede()
+		v, err := tx.CommitVersion(name, theirs, VersionInfo{
+			Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
+			MergeMode: MergeModeFastForward, Risk: safety.Risk, Findings: safety.Findings, ExtraParents: []Hash{u},
+			Subject:  fmt.Sprintf("%s v%d: update from plugin %s", name, headV.Number+1, p.ID),
+			Trailers: []Trailer{{TrailerMergeBase, hashOrNone(base)}},
+		})
+		if err != nil {
+			return err
+		}
+		sr.NewVersion = v.Number
+		return nil
+	}
+
+	sr.Classification = ClassThreeWay
+	merged, conflicts, err := tx.mergeSkill(name, headV, p, up, sk, baseTree, ours)
+	if err != nil {
+		return err
+	}
+	supersede()
+	c, err := tx.writeCandidate(p, up, name, head, u, base, merged, MergeModeThreeWay, conflicts, safety.Risk)
+	if err != nil {
+		return err
+	}
+	sr.Candidate, sr.Conflicts = c.String(), conflicts
+	return nil
+}
+
+// checkUpstream runs the store's safety check on an upstream tree. A tree
+// the store never accepts, or one above the allowed risk, is an error.
+func (tx *Tx) checkUpstream(sk *upstreamSkill, previous []File) (SafetyReport, error) {
+	files, err := tx.loadUpstreamFiles(sk)
+	if err != nil {
+		return SafetyReport{}, err
+	}
+	rep, err := CheckSafety(sk.name, files, previous, DefaultLimits)
+	if err != nil {
+		return SafetyReport{}, err
+	}
+	if f, ok := FileMap(files)[SkillFile]; ok {
+		if _, err := discover.Parse(f.Data); err != nil {
+			return SafetyReport{}, fmt.Errorf("%s/%s does not parse: %w", sk.path, SkillFile, err)
+		}
+	}
+	if rep.Risk > DefaultAllowedRisk {
+		return SafetyReport{}, &RiskRefusedError{Skill: sk.name, Risk: rep.Risk, Allowed: DefaultAllowedRisk, Findings: rep.Findings}
+	}
+	return rep, nil
+}
+
+// filesOrNil lists a stored tree's files (hashes only), nil on error: the
+// safety check uses them only to spot changed scripts.
+func (tx *Tx) filesOrNil(tree Hash) []File {
+	files, err := tx.Files(tree)
+	if err != nil {
+		return nil
+	}
+	return files
+}
+
+// mergeSkill merges base, ours (the published tree) and the upstream tree
+// with the merge package and stores the result.
+func (tx *Tx) mergeSkill(name string, headV Version, p *Plugin, up *upstream, sk *upstreamSkill, baseTree, ours Hash) (Hash, []string, error) {
+	b, err := tx.loadMergeTree(baseTree)
+	if err != nil {
+		return ZeroHash, nil, fmt.Errorf("merge base: %w", err)
+	}
+	o, err := tx.loadMergeTree(ours)
+	if err != nil {
+		return ZeroHash, nil, fmt.Errorf("published version: %w", err)
+	}
+	files, err := tx.loadUpstreamFiles(sk)
+	if err != nil {
+		return ZeroHash, nil, err
+	}
+	t, err := toMergeTree(files)
+	if err != nil {
+		return ZeroHash, nil, fmt.Errorf("upstream: %w", err)
+	}
+	theirsLabel := "upstream " + p.ID
+	if up.layout.Version != "" {
+		theirsLabel += "@" + up.layout.Version
+	}
+	res, err := merge.MergeTrees(b, o, t, merge.Options{Labels: merge.Labels{
+		Ours: "published " + headV.Name(), Base: "base", Theirs: theirsLabel,
+	}})
+	if err != nil {
+		return ZeroHash, nil, fmt.Errorf("merge %s: %w", name, err)
+	}
+	tree, err := tx.WriteTree(fromMergeTree(res.Tree))
+	if err != nil {
+		return ZeroHash, nil, fmt.Errorf("merge %s: %w", name, err)
+	}
+	var conflicts []string
+	for _, c := range res.Conflicts {
+		conflicts = append(conflicts, fmt.Sprintf("%s (%s)", c.Path, c.Kind))
+	}
+	return tree, conflicts, nil
+}
+
+// writeCandidate queues a candidate merge commit with parents (published
+// head, upstream snapshot) and points the skill's candidate ref at it.
+func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base, tree Hash, mode string, conflicts []string, risk RiskLevel) (Hash, error) {
+	sig := tx.signature()
+	body := ""
+	if len(conflicts) > 0 {
+		body = "Conflicts to resolve:\n- " + strings.Join(conflicts, "\n- ")
+	}
+	conflictList := "none"
+	if len(conflicts) > 0 {
+		conflictList = strings.Join(conflicts, ", ")
+	}
+	c := &Commit{
+		Tree: tree, Parents: []Hash{head, u}, Author: sig, Committer: sig,
+		Message: buildMessage(fmt.Sprintf("candidate %s: %s update from plugin %s", name, mode, p.ID), body, []Trailer{
+			{TrailerCandidate, name},
+			{TrailerSource, p.Label()},
+			{TrailerPlugin, p.ID},
+			{TrailerPluginVersion, up.layout.Version},
+			{TrailerMergeMode, mode},
+			{TrailerMergeBase, hashOrNone(base)},
+			{TrailerConflicts, conflictList},
+			{TrailerRisk, risk.String()},
+			{TrailerActor, sig.Name + " <" + sig.Email + ">"},
+		}),
+	}
+	h := tx.WriteCommit(c)
+	tx.SetRef(CandidateRef(name), h)
+	return h, nil
+}
+
+// upstreamTrailers describe where a snapshot came from.
+func upstreamTrailers(p *Plugin, up *upstream, sk *upstreamSkill) []Trailer {
+	t := []Trailer{
+		{TrailerSource, p.Label()},
+		{TrailerPlugin, p.ID},
+		{TrailerPluginVersion, up.layout.Version},
+		{TrailerSourceURL, p.Source.String()},
+		{TrailerUpstreamPath, sk.path},
+	}
+	if !up.fetched.Commit.IsZero() {
+		t = append(t, Trailer{TrailerSourceCommit, up.fetched.Commit.String()})
+	}
+	return t
+}
+
+func hashOrNone(h Hash) string {
+	if h.IsZero() {
+		return "none"
+	}
+	return h.String()
+}
+
+// errNoCandidateMerge means a candidate branch has no skillstore merge commit.
+var errNoCandidateMerge = errors.New("no candidate merge commit on the branch")
+
+// candidateMerge finds the merge commit skillstore made for a candidate:
+// the branch head itself, or an ancestor along first parents when a person
+// committed a resolution on top of it with plain git.
+func (r *Reader) candidateMerge(h Hash) (*Commit, error) {
+	for range 1000 {
+		c, err := r.Commit(h)
+		if err != nil {
+			return nil, err
+		}
+		if c.Trailer(TrailerCandidate) != "" && len(c.Parents) == 2 {
+			return c, nil
+		}
+		if len(c.Parents) == 0 {
+			break
+		}
+		h = c.Parents[0]
+	}
+	return nil, errNoCandidateMerge
+}
+
+// commitCache keeps the commits one sync reads: a skill's head, snapshots
+// and their ancestors are read several times while classifying it.
+type commitCache struct {
+	r *Reader
+	m map[Hash]*Commit
+}
+
+func newCommitCache(r *Reader) *commitCache { return &commitCache{r: r, m: map[Hash]*Commit{}} }
+
+func (c *commitCache) get(h Hash) (*Commit, error) {
+	if cm, ok := c.m[h]; ok {
+		return cm, nil
+	}
+	cm, err := c.r.Commit(h)
+	if err != nil {
+		return nil, err
+	}
+	c.m[h] = cm
+	return cm, nil
+}
+
+// mergeBase is the best common ancestor of a and b (see [mergeBase]).
+func (r *Reader) mergeBase(a, b Hash) (Hash, error) { return mergeBase(r.Commit, a, b) }
+
+// mergeBase is the best common ancestor of a and b, or the zero hash when
+// they share none. Upstream snapshots form a line, so the first ancestor of
+// b (breadth first) that a also reaches is the accepted base.
+func mergeBase(commit func(Hash) (*Commit, error), a, b Hash) (Hash, error) {
+	if a == b {
+		return a, nil
+	}
+	seen := map[Hash]bool{}
+	queue := []Hash{a}
+	for len(queue) > 0 {
+		h := queue[0]
+		queue = queue[1:]
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		c, err := commit(h)
+		if err != nil {
+			return ZeroHash, err
+		}
+		queue = append(queue, c.Parents...)
+	}
+	visited := map[Hash]bool{}
+	queue = []Hash{b}
+	for len(queue) > 0 {
+		h := queue[0]
+		queue = queue[1:]
+		if seen[h] {
+			return h, nil
+		}
+		if visited[h] {
+			continue
+		}
+		visited[h] = true
+		c, err := commit(h)
+		if err != nil {
+			return ZeroHash, err
+		}
+		queue = append(queue, c.Parents...)
+	}
+	return ZeroHash, nil
+}

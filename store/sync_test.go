@@ -1,0 +1,317 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func newSyncStore(t testing.TB) *Store {
+	t.Helper()
+	s, err := Init(context.Background(), filepath.Join(t.TempDir(), "store"), Options{Actor: Signature{Name: "Tester", Email: "t@example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// skillMD is a SKILL.md with the given body lines.
+func skillMD(name string, lines ...string) string {
+	return "---\nname: " + name + "\ndescription: the " + name + " skill\n---\n" + strings.Join(lines, "\n") + "\n"
+}
+
+func writeFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// localEdit publishes a managed version of skill with SKILL.md replaced.
+func localEdit(t testing.TB, s *Store, skill, content string) {
+	t.Helper()
+	err := s.Update(context.Background(), func(tx *Tx) error {
+		head, err := tx.Head(skill)
+		if err != nil {
+			return err
+		}
+		files, err := tx.LoadFiles(head.Tree)
+		if err != nil {
+			return err
+		}
+		for i := range files {
+			if files[i].Path == "SKILL.md" {
+				files[i].Data, files[i].Hash = []byte(content), ZeroHash
+			}
+		}
+		tree, err := tx.WriteTree(files)
+		if err != nil {
+			return err
+		}
+		_, err = tx.CommitVersion(skill, tree, VersionInfo{Reason: "local edit"})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func syncOnce(t testing.TB, s *Store, opts SyncOptions) map[string]SkillReport {
+	t.Helper()
+	rep, err := s.Sync(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]SkillReport{}
+	for _, p := range rep.Plugins {
+		if p.Error != "" {
+			t.Fatalf("plugin %s: %s", p.Plugin, p.Error)
+		}
+		for _, sk := range p.Skills {
+			out[sk.Skill] = sk
+		}
+	}
+	return out
+}
+
+func headOf(t testing.TB, s *Store, skill string) Version {
+	t.Helper()
+	var v Version
+	err := s.View(context.Background(), func(r *Reader) error {
+		var err error
+		v, err = r.Head(skill)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestSyncFourCases walks one folder plugin through every classification,
+// a candidate accept, a reject and a superseded candidate.
+func TestSyncFourCases(t *testing.T) {
+	ctx := context.Background()
+	s := newSyncStore(t)
+	up := filepath.Join(t.TempDir(), "plugin")
+	md := func(skill string) string { return filepath.Join(up, "skills", skill, "SKILL.md") }
+	base := []string{"line 1", "line 2", "line 3", "line 4", "line 5"}
+	for _, sk := range []string{"alpha", "beta", "gamma", "delta"} {
+		writeFile(t, md(sk), skillMD(sk, base...))
+	}
+	writeFile(t, filepath.Join(up, ".claude-plugin", "plugin.json"), `{"name": "demo", "version": "1.0.0"}`)
+	src, err := ParseSource(up, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.AddPlugin(ctx, src, AddPluginOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rep.Plugins[0].Skills); n != 4 || rep.Plugins[0].Plugin != "demo" {
+		t.Fatalf("add report = %+v", rep)
+	}
+	if v := headOf(t, s, "alpha"); v.Number != 1 || v.Plugin != "demo" || v.MergeMode != MergeModeMirror {
+		t.Fatalf("alpha v1 = %+v", v)
+	}
+
+	// Nothing changed: everything unchanged, nothing written.
+	for name, r := range syncOnce(t, s, SyncOptions{}) {
+		if r.Classification != ClassUnchanged || r.Changed() {
+			t.Errorf("%s: %+v, want unchanged", name, r)
+		}
+	}
+
+	// alpha: upstream only -> fast-forward. beta: local only -> unchanged.
+	// gamma: both, disjoint lines -> three-way clean. delta: the same edit
+	// on both sides -> already-applied.
+	writeFile(t, md("alpha"), skillMD("alpha", append(base, "upstream line")...))
+	localEdit(t, s, "beta", skillMD("beta", "local line 1", "line 2", "line 3", "line 4", "line 5"))
+	localEdit(t, s, "gamma", skillMD("gamma", "local line 1", "line 2", "line 3", "line 4", "line 5"))
+	writeFile(t, md("gamma"), skillMD("gamma", "line 1", "line 2", "line 3", "line 4", "upstream line 5"))
+	localEdit(t, s, "delta", skillMD("delta", "same fix"))
+	writeFile(t, md("delta"), skillMD("delta", "same fix"))
+
+	got := syncOnce(t, s, SyncOptions{})
+	want := map[string]string{"alpha": ClassFastForward, "beta": ClassUnchanged, "gamma": ClassThreeWay, "delta": ClassAlreadyApplied}
+	for name, class := range want {
+		if got[name].Classification != class {
+			t.Errorf("%s: classification %q, want %q (%+v)", name, got[name].Classification, class, got[name])
+		}
+	}
+	if v := headOf(t, s, "alpha"); v.Number != 2 || v.MergeMode != MergeModeFastForward {
+		t.Errorf("alpha head = %+v, want v2 fast-forward", v)
+	}
+	if v := headOf(t, s, "delta"); v.Number != 3 || v.MergeMode != MergeModeAlreadyApplied {
+		t.Errorf("delta head = %+v, want v3 already-applied", v)
+	}
+	if got["gamma"].Candidate == "" || len(got["gamma"].Conflicts) != 0 {
+		t.Fatalf("gamma: %+v, want a clean candidate", got["gamma"])
+	}
+
+	// A second run does nothing: the candidate is pending, the rest unchanged.
+	for name, r := range syncOnce(t, s, SyncOptions{}) {
+		if r.Changed() {
+			t.Errorf("second sync changed %s: %+v", name, r)
+		}
+	}
+
+	// Accept the clean candidate: v3 takes in the upstream, which becomes the base.
+	v, err := s.AcceptCandidate(ctx, "gamma", "looks good")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Number != 3 || v.MergeMode != MergeModeThreeWay {
+		t.Errorf("accepted version = %+v", v)
+	}
+	var data []byte
+	s.View(ctx, func(r *Reader) error {
+		files, err := r.LoadFiles(v.Tree)
+		if err != nil {
+			return err
+		}
+		data = FileMap(files)["SKILL.md"].Data
+		return nil
+	})
+	if !strings.Contains(string(data), "local line 1") || !strings.Contains(string(data), "upstream line 5") {
+		t.Errorf("merged SKILL.md lacks a side:\n%s", data)
+	}
+	if r := syncOnce(t, s, SyncOptions{})["gamma"]; r.Classification != ClassUnchanged {
+		t.Errorf("gamma after accept: %+v, want unchanged", r)
+	}
+
+	// A conflicting change, superseded by a newer upstream, then rejected.
+	localEdit(t, s, "beta", skillMD("beta", "local line 1", "line 2", "line 3", "line 4", "line 5", "local end"))
+	writeFile(t, md("beta"), skillMD("beta", "upstream line 1", "line 2", "line 3", "line 4", "line 5"))
+	first := syncOnce(t, s, SyncOptions{})["beta"]
+	if first.Classification != ClassThreeWay || len(first.Conflicts) != 1 {
+		t.Fatalf("beta: %+v, want a conflicted candidate", first)
+	}
+	if _, err := s.AcceptCandidate(ctx, "beta", ""); !errors.As(err, new(*ConflictMarkersError)) {
+		t.Errorf("accept with markers: %v", err)
+	}
+	writeFile(t, md("beta"), skillMD("beta", "upstream line 1 again", "line 2", "line 3", "line 4", "line 5"))
+	second := syncOnce(t, s, SyncOptions{})["beta"]
+	if second.Superseded != first.Candidate || second.Candidate == "" {
+		t.Errorf("newer upstream: %+v, want it to supersede %s", second, first.Candidate)
+	}
+	s.View(ctx, func(r *Reader) error {
+		if _, ok := r.Ref(SupersededRefPrefix + "beta/" + first.Candidate); !ok {
+			t.Error("superseded candidate not kept reachable")
+		}
+		return nil
+	})
+	before := headOf(t, s, "beta")
+	rv, err := s.RejectCandidate(ctx, "beta", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rv.Tree != before.Tree || rv.MergeMode != MergeModeRejected {
+		t.Errorf("reject made %+v", rv)
+	}
+	if r := syncOnce(t, s, SyncOptions{})["beta"]; r.Classification != ClassUnchanged {
+		t.Errorf("beta after reject: %+v, want unchanged (the same upstream is not proposed again)", r)
+	}
+
+	// Review policy: a fast-forward becomes a candidate; the published head
+	// moving afterwards makes accept refuse.
+	writeFile(t, md("alpha"), skillMD("alpha", "reviewed"))
+	r := syncOnce(t, s, SyncOptions{Review: true})["alpha"]
+	if r.Classification != ClassFastForward || r.Candidate == "" || r.NewVersion != 0 {
+		t.Fatalf("alpha with review: %+v", r)
+	}
+	localEdit(t, s, "alpha", skillMD("alpha", "moved"))
+	if _, err := s.AcceptCandidate(ctx, "alpha", ""); !errors.Is(err, ErrHeadMoved) {
+		t.Errorf("accept after the head moved: %v", err)
+	}
+
+	// Removed upstream: reported once, not deleted.
+	if err := os.RemoveAll(filepath.Join(up, "skills", "delta")); err != nil {
+		t.Fatal(err)
+	}
+	if r := syncOnce(t, s, SyncOptions{})["delta"]; r.Classification != ClassRemoved {
+		t.Errorf("delta removed upstream: %+v", r)
+	}
+	if _, ok := syncOnce(t, s, SyncOptions{})["delta"]; ok {
+		t.Error("removed skill reported twice")
+	}
+	headOf(t, s, "delta")
+}
+
+// TestPluginAddOwnership refuses a plugin whose skill name is taken, and
+// writes nothing.
+func TestPluginAddOwnership(t *testing.T) {
+	ctx := context.Background()
+	s := newSyncStore(t)
+	one := filepath.Join(t.TempDir(), "one")
+	writeFile(t, filepath.Join(one, "skills", "shared", "SKILL.md"), skillMD("shared"))
+	writeFile(t, filepath.Join(one, "skills", "solo", "SKILL.md"), skillMD("solo"))
+	two := filepath.Join(t.TempDir(), "two")
+	writeFile(t, filepath.Join(two, "skills", "shared", "SKILL.md"), skillMD("shared", "other"))
+	writeFile(t, filepath.Join(two, "skills", "fresh", "SKILL.md"), skillMD("fresh"))
+	for _, dir := range []string{one, two} {
+		src, err := ParseSource(dir, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.AddPlugin(ctx, src, AddPluginOptions{})
+		if dir == one && err != nil {
+			t.Fatal(err)
+		}
+		if dir == two {
+			var oe *OwnershipError
+			if !errors.As(err, &oe) || oe.Owner != "plugin:one" {
+				t.Fatalf("second add: %v, want an ownership conflict with plugin one", err)
+			}
+		}
+	}
+	s.View(ctx, func(r *Reader) error {
+		if _, ok := r.Ref(SkillRef("fresh")); ok {
+			t.Error("refused add wrote skill fresh")
+		}
+		if _, err := r.Plugin("two"); !errors.Is(err, ErrUnknownPlugin) {
+			t.Errorf("refused add recorded the plugin: %v", err)
+		}
+		return nil
+	})
+}
+
+// TestSyncGitPlugin follows a git plugin through an upstream commit.
+func TestSyncGitPlugin(t *testing.T) {
+	ctx := context.Background()
+	s := newSyncStore(t)
+	up := filepath.Join(t.TempDir(), "up")
+	writeFile(t, filepath.Join(up, ".codex-plugin", "plugin.json"), `{"name": "gitp", "skills": "./skills/"}`)
+	writeFile(t, filepath.Join(up, "skills", "one", "SKILL.md"), skillMD("one"))
+	gitRun(t, up, "init", "-q", "-b", "main")
+	commit := func() {
+		gitRun(t, up, "add", "-A")
+		gitRun(t, up, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "c")
+	}
+	commit()
+	src, err := ParseSource("file://"+up, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(up, "skills", "one", "SKILL.md"), skillMD("one", "new upstream"))
+	commit()
+	if r := syncOnce(t, s, SyncOptions{})["one"]; r.Classification != ClassFastForward || r.NewVersion != 2 {
+		t.Errorf("sync after an upstream commit: %+v", r)
+	}
+	if r := syncOnce(t, s, SyncOptions{})["one"]; r.Changed() {
+		t.Errorf("second sync: %+v", r)
+	}
+	out := gitRun(t, s.Dir(), "fsck", "--strict")
+	if strings.Contains(out, "error") {
+		t.Errorf("git fsck: %s", out)
+	}
+}

@@ -1,0 +1,219 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/lockfile"
+)
+
+// VerifyProblem is one broken invariant found by Verify.
+type VerifyProblem struct {
+	// Where names the ref, file or record concerned.
+	Where   string `json:"where"`
+	Message string `json:"message"`
+}
+
+func (p VerifyProblem) String() string { return p.Where + ": " + p.Message }
+
+// VerifyReport is the outcome of Verify.
+type VerifyReport struct {
+	Skills   int             `json:"skills"`
+	Versions int             `json:"versions"`
+	Refs     int             `json:"refs"`
+	Problems []VerifyProblem `json:"problems"`
+}
+
+// OK reports whether no problem was found.
+func (r VerifyReport) OK() bool { return len(r.Problems) == 0 }
+
+// Verify checks every invariant of the store: every ref file holds an id
+// and resolves to a commit, every skill version's tree is complete, holds a
+// SKILL.md that parses and only regular files, version trailers count down
+// by one along first parents to v1, and every state record parses. It
+// returns an error only when it cannot run; what is wrong is in the report.
+func (s *Store) Verify(ctx context.Context) (VerifyReport, error) {
+	var rep VerifyReport
+	err := s.withSharedLock(ctx, func() error {
+		refs, err := readRefsReport(s.dir, func(ce *CorruptRefError) {
+			rep.Problems = append(rep.Problems, VerifyProblem{Where: ce.Path, Message: fmt.Sprintf("corrupt ref file (holds %q, not an object id)", ce.Content)})
+		})
+		if err != nil {
+			return err
+		}
+		r := &Reader{s: s, refs: refs}
+		v := &verifier{r: r, rep: &rep, seen: map[Hash]bool{}}
+		rep.Refs = len(refs)
+		for _, name := range refs.names("") {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			switch {
+			case strings.HasPrefix(name, SkillRefPrefix):
+				rep.Skills++
+				v.skill(strings.TrimPrefix(name, SkillRefPrefix), refs[name])
+			case name == StateRef:
+				v.state(refs[name])
+			default:
+				v.commitRef(name, refs[name])
+			}
+		}
+		return nil
+	})
+	return rep, err
+}
+
+func (s *Store) withSharedLock(ctx context.Context, fn func() error) error {
+	l, err := s.lock(ctx, lockfile.Shared)
+	if err != nil {
+		return err
+	}
+	defer l.Release()
+	return fn()
+}
+
+type verifier struct {
+	r    *Reader
+	rep  *VerifyReport
+	seen map[Hash]bool // trees already checked complete
+}
+
+func (v *verifier) problem(where, format string, args ...any) {
+	v.rep.Problems = append(v.rep.Problems, VerifyProblem{Where: where, Message: fmt.Sprintf(format, args...)})
+}
+
+func (v *verifier) skill(name string, head Hash) {
+	ref := SkillRef(name)
+	if err := CheckSkillName(name); err != nil {
+		v.problem(ref, "%v", err)
+	}
+	want := 0
+	for h := head; !h.IsZero(); {
+		c, err := v.r.Commit(h)
+		if err != nil {
+			v.problem(ref, "commit %s: %v", short(h), err)
+			return
+		}
+		ver, err := versionFromCommit(name, c)
+		if err != nil {
+			v.problem(ref, "%v", err)
+			return
+		}
+		v.rep.Versions++
+		if want != 0 && ver.Number != want {
+			v.problem(ref, "commit %s is v%d but its child is v%d (versions must count down by one)", short(h), ver.Number, want+1)
+		}
+		want = ver.Number - 1
+		v.versionTree(fmt.Sprintf("%s@v%d", name, ver.Number), c.Tree)
+		h = ZeroHash
+		if len(c.Parents) > 0 {
+			h = c.Parents[0]
+		}
+	}
+	if want != 0 {
+		v.problem(ref, "history starts at v%d instead of v1", want+1)
+	}
+}
+
+// versionTree checks a version's tree: complete, regular files only, and a
+// SKILL.md that parses.
+func (v *verifier) versionTree(where string, tree Hash) {
+	if v.seen[tree] {
+		return
+	}
+	v.seen[tree] = true
+	files, err := v.r.Files(tree)
+	if err != nil {
+		v.problem(where, "tree %s: %v", short(tree), err)
+		return
+	}
+	hasSkill := false
+	for _, f := range files {
+		if f.Mode != filemode.Regular && f.Mode != filemode.Executable {
+			v.problem(where, "%s has mode %s; only regular files belong in a version", f.Path, f.ModeString())
+		}
+		if err := checkTreePath(f.Path); err != nil {
+			v.problem(where, "%v", err)
+		}
+		if f.Path == discover.SkillFileName {
+			hasSkill = true
+			data, err := v.r.Blob(f.Hash)
+			if err != nil {
+				v.problem(where, "%s: %v", f.Path, err)
+				continue
+			}
+			if _, err := discover.Parse(data); err != nil {
+				v.problem(where, "%s does not parse: %v", f.Path, err)
+			}
+			continue
+		}
+		if !v.r.hasStored(f.Hash) {
+			v.problem(where, "%s: blob %s is missing", f.Path, short(f.Hash))
+		}
+	}
+	if !hasSkill {
+		v.problem(where, "no %s at the top of the tree", discover.SkillFileName)
+	}
+}
+
+func (v *verifier) state(head Hash) {
+	c, err := v.r.Commit(head)
+	if err != nil {
+		v.problem(StateRef, "%v", err)
+		return
+	}
+	files, err := v.r.Files(c.Tree)
+	if err != nil {
+		v.problem(StateRef, "tree: %v", err)
+		return
+	}
+	for _, f := range files {
+		where := StateRef + ":" + f.Path
+		if !strings.HasSuffix(f.Path, recordExt) {
+			v.problem(where, "not a %s record", recordExt)
+			continue
+		}
+		data, err := v.r.Blob(f.Hash)
+		if err != nil {
+			v.problem(where, "%v", err)
+			continue
+		}
+		var rec map[string]any
+		if err := json.Unmarshal(data, &rec); err != nil {
+			v.problem(where, "does not parse: %v", err)
+		}
+	}
+	for _, p := range c.Parents {
+		if !v.r.hasStored(p) {
+			v.problem(StateRef, "parent %s is missing", short(p))
+		}
+	}
+}
+
+// commitRef checks a ref that skillstore does not interpret in detail
+// (upstream snapshots, candidates, plugin sources): it must reach a
+// complete commit.
+func (v *verifier) commitRef(name string, h Hash) {
+	o, err := v.r.object(h)
+	if err != nil {
+		v.problem(name, "%v", err)
+		return
+	}
+	if o.typ != plumbing.CommitObject {
+		return // a tag or similar kept by a fetch
+	}
+	c, err := parseCommit(h, o.data)
+	if err != nil {
+		v.problem(name, "%v", err)
+		return
+	}
+	if _, err := v.r.Files(c.Tree); err != nil {
+		v.problem(name, "tree %s: %v", short(c.Tree), err)
+	}
+}

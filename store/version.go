@@ -1,0 +1,257 @@
+package store
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Trailer keys written on version commits. `git log` alone tells a
+// version's story through them.
+const (
+	TrailerVersion       = "Skill-Version"
+	TrailerSource        = "Source"
+	TrailerPlugin        = "Plugin"
+	TrailerPluginVersion = "Plugin-Version"
+	TrailerMergeMode     = "Merge-Mode"
+	TrailerRisk          = "Risk"
+	TrailerActor         = "Actor"
+	TrailerReason        = "Reason"
+)
+
+// SourceManaged is the Source of a skill edited and added by hand.
+const SourceManaged = "managed"
+
+// Merge modes recorded on versions. Sync adds its own (fast-forward,
+// three-way, already-applied).
+const (
+	MergeModeNone     = "none"
+	MergeModeRollback = "rollback"
+)
+
+// Version is one published version of a skill: a commit on its skill ref.
+type Version struct {
+	Skill         string
+	Number        int
+	Commit        Hash
+	Tree          Hash
+	Parents       []Hash
+	Time          time.Time
+	Actor         string
+	Source        string
+	Reason        string
+	MergeMode     string
+	Plugin        string
+	PluginVersion string
+	Risk          RiskLevel
+	Findings      []Finding
+	Subject       string
+}
+
+// Name is the version's full name, "deploy@v3".
+func (v Version) Name() string { return fmt.Sprintf("%s@v%d", v.Skill, v.Number) }
+
+// VersionInfo describes a version about to be written.
+type VersionInfo struct {
+	// Source is SourceManaged (the default) or a plugin source such as
+	// "plugin:acme".
+	Source string
+	Reason string
+	// MergeMode is how the tree was made (default MergeModeNone).
+	MergeMode     string
+	Plugin        string
+	PluginVersion string
+	// Risk and Findings are the safety check's result for the tree.
+	Risk     RiskLevel
+	Findings []Finding
+	// ExtraParents follow the previous version as parents, for example the
+	// upstream snapshot a version takes in.
+	ExtraParents []Hash
+	// Subject overrides the default first line of the commit message.
+	Subject string
+	// Trailers are added after the standard ones.
+	Trailers []Trailer
+}
+
+// CommitVersion queues a new version of skill name with the given tree on
+// top of the skill's current head (if any), numbered one past it, and moves
+// the skill ref to it. It does not compare trees: callers decide whether a
+// new version is needed.
+func (tx *Tx) CommitVersion(name string, tree Hash, info VersionInfo) (Version, error) {
+	if err := CheckSkillName(name); err != nil {
+		return Version{}, err
+	}
+	number := 1
+	var parents []Hash
+	if head, ok := tx.Ref(SkillRef(name)); ok {
+		prev, err := tx.VersionAt(name, head)
+		if err != nil {
+			return Version{}, err
+		}
+		number = prev.Number + 1
+		parents = append(parents, head)
+	}
+	parents = append(parents, info.ExtraParents...)
+	c := versionCommit(name, number, parents, tree, info, tx.signature())
+	tx.WriteCommit(c)
+	tx.SetRef(SkillRef(name), c.Hash)
+	return versionFromCommit(name, c)
+}
+
+// versionCommit builds the commit of version number of skill name.
+func versionCommit(name string, number int, parents []Hash, tree Hash, info VersionInfo, sig Signature) *Commit {
+	if info.Source == "" {
+		info.Source = SourceManaged
+	}
+	if info.MergeMode == "" {
+		info.MergeMode = MergeModeNone
+	}
+	subject := info.Subject
+	if subject == "" {
+		subject = fmt.Sprintf("%s v%d", name, number)
+		if info.Reason != "" {
+			subject += ": " + info.Reason
+		}
+	}
+	trailers := []Trailer{
+		{TrailerVersion, strconv.Itoa(number)},
+		{TrailerSource, info.Source},
+		{TrailerPlugin, info.Plugin},
+		{TrailerPluginVersion, info.PluginVersion},
+		{TrailerMergeMode, info.MergeMode},
+		{TrailerRisk, info.Risk.String()},
+		{TrailerActor, sig.Name + " <" + sig.Email + ">"},
+		{TrailerReason, info.Reason},
+	}
+	trailers = append(trailers, info.Trailers...)
+	return &Commit{
+		Tree: tree, Parents: parents, Author: sig, Committer: sig,
+		Message: buildMessage(subject, formatFindings(info.Findings), trailers),
+	}
+}
+
+// VersionAt decodes the version commit h of skill name.
+func (r *Reader) VersionAt(name string, h Hash) (Version, error) {
+	c, err := r.Commit(h)
+	if err != nil {
+		return Version{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return versionFromCommit(name, c)
+}
+
+func versionFromCommit(name string, c *Commit) (Version, error) {
+	v := Version{
+		Skill: name, Commit: c.Hash, Tree: c.Tree, Parents: c.Parents, Time: c.Committer.When,
+		Subject: c.Subject(),
+	}
+	for _, t := range c.Trailers() {
+		switch t.Key {
+		case TrailerVersion:
+			n, err := strconv.Atoi(t.Value)
+			if err != nil || n < 1 {
+				return Version{}, fmt.Errorf("%s: commit %s has a bad %s trailer %q", name, short(c.Hash), TrailerVersion, t.Value)
+			}
+			v.Number = n
+		case TrailerSource:
+			v.Source = t.Value
+		case TrailerPlugin:
+			v.Plugin = t.Value
+		case TrailerPluginVersion:
+			v.PluginVersion = t.Value
+		case TrailerMergeMode:
+			v.MergeMode = t.Value
+		case TrailerRisk:
+			v.Risk, _ = ParseRiskLevel(t.Value)
+		case TrailerActor:
+			v.Actor = t.Value
+		case TrailerReason:
+			v.Reason = t.Value
+		}
+	}
+	if v.Number == 0 {
+		return Version{}, fmt.Errorf("%s: commit %s has no %s trailer", name, short(c.Hash), TrailerVersion)
+	}
+	v.Findings = parseFindings(c.Body())
+	return v, nil
+}
+
+// Head returns the latest version of skill name.
+func (r *Reader) Head(name string) (Version, error) {
+	h, ok := r.Ref(SkillRef(name))
+	if !ok {
+		return Version{}, &UnknownSkillError{Name: name}
+	}
+	return r.VersionAt(name, h)
+}
+
+// Versions returns every version of skill name, newest first, following
+// first parents from the head.
+func (r *Reader) Versions(name string) ([]Version, error) {
+	var out []Version
+	err := r.WalkVersions(name, func(v Version) bool { out = append(out, v); return true })
+	return out, err
+}
+
+// WalkVersions calls fn on each version of skill name, newest first, until
+// fn returns false.
+func (r *Reader) WalkVersions(name string, fn func(Version) bool) error {
+	h, ok := r.Ref(SkillRef(name))
+	if !ok {
+		return &UnknownSkillError{Name: name}
+	}
+	for !h.IsZero() {
+		v, err := r.VersionAt(name, h)
+		if err != nil {
+			return err
+		}
+		if !fn(v) {
+			return nil
+		}
+		h = ZeroHash
+		if len(v.Parents) > 0 {
+			h = v.Parents[0]
+		}
+	}
+	return nil
+}
+
+// Skills returns the names of every skill with a published ref, sorted.
+func (r *Reader) Skills() []string {
+	refs := r.RefNames(SkillRefPrefix)
+	for i, ref := range refs {
+		refs[i] = strings.TrimPrefix(ref, SkillRefPrefix)
+	}
+	return refs
+}
+
+// formatFindings renders findings as the commit body, one per line, in a
+// form parseFindings reads back.
+func formatFindings(fs []Finding) string {
+	if len(fs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("Safety findings:\n")
+	for _, f := range fs {
+		b.WriteString("- " + f.String() + "\n")
+	}
+	return b.String()
+}
+
+var findingLine = regexp.MustCompile(`^- (none|low|medium|high|critical): ([^:]+?)(?::(\d+))?: (.*)$`)
+
+func parseFindings(body string) []Finding {
+	var out []Finding
+	for _, line := range strings.Split(body, "\n") {
+		m := findingLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		level, _ := ParseRiskLevel(m[1])
+		n, _ := strconv.Atoi(m[3])
+		out = append(out, Finding{Level: level, Path: m[2], Line: n, Message: m[4]})
+	}
+	return out
+}
