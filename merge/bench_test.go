@@ -41,6 +41,8 @@ func benchTriple(n int) (base, ours, theirs []byte) {
 //	merge3-proc-ns/op      testdata/merge3, a tiny command around the package
 //	skillstore-proc-ns/op  skillstore merge-file -p, the real binary
 //	merge3/git, skillstore/git   the ratios (below 1: faster than git)
+//	merge3-cpu/git, skillstore-cpu/git   the same ratios for CPU time (user +
+//	                       system), less sensitive to other load on the machine
 //
 // Both binaries are built once with go build into a temporary directory.
 func BenchmarkMergeFile(b *testing.B) {
@@ -80,26 +82,37 @@ func BenchmarkMergeFile(b *testing.B) {
 			if n >= 100000 {
 				reps = 9
 			}
-			var tiny, full, git []time.Duration
+			var git, tiny, full procTimes
 			for range reps { // interleaved, so all three see the same machine load
-				git = append(git, timeProcess(b, fdir, "git", "merge-file", "-p", "ours", "base", "theirs"))
-				tiny = append(tiny, timeProcess(b, fdir, bins["merge3"], "ours", "base", "theirs"))
-				full = append(full, timeProcess(b, fdir, bins["skillstore"], "merge-file", "-p", "ours", "base", "theirs"))
+				git.add(timeProcess(b, fdir, "git", "merge-file", "-p", "ours", "base", "theirs"))
+				tiny.add(timeProcess(b, fdir, bins["merge3"], "ours", "base", "theirs"))
+				full.add(timeProcess(b, fdir, bins["skillstore"], "merge-file", "-p", "ours", "base", "theirs"))
 			}
 			// Medians: the machine is shared, and a mean would report its load.
-			g, m, f := median(git), median(tiny), median(full)
+			g, m, f := median(git.wall), median(tiny.wall), median(full.wall)
 			b.ReportMetric(float64(g.Nanoseconds()), "git-proc-ns/op")
 			b.ReportMetric(float64(m.Nanoseconds()), "merge3-proc-ns/op")
 			b.ReportMetric(float64(f.Nanoseconds()), "skillstore-proc-ns/op")
 			b.ReportMetric(float64(m)/float64(g), "merge3/git")
 			b.ReportMetric(float64(f)/float64(g), "skillstore/git")
+			gc := median(git.cpu)
+			b.ReportMetric(float64(median(tiny.cpu))/float64(gc), "merge3-cpu/git")
+			b.ReportMetric(float64(median(full.cpu))/float64(gc), "skillstore-cpu/git")
 		})
 	}
 }
 
+// procTimes collects the wall-clock and CPU times of process runs.
+type procTimes struct{ wall, cpu []time.Duration }
+
+func (p *procTimes) add(wall, cpu time.Duration) {
+	p.wall = append(p.wall, wall)
+	p.cpu = append(p.cpu, cpu)
+}
+
 // timeProcess runs a command to completion, its output discarded, and
-// returns how long it took from start to exit.
-func timeProcess(b *testing.B, dir, name string, args ...string) time.Duration {
+// returns how long it took from start to exit and the CPU time it used.
+func timeProcess(b *testing.B, dir, name string, args ...string) (wall, cpu time.Duration) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
@@ -113,7 +126,8 @@ func timeProcess(b *testing.B, dir, name string, args ...string) time.Duration {
 	if err := cmd.Run(); err != nil {
 		b.Fatalf("%s %v: %v", name, args, err)
 	}
-	return time.Since(start)
+	wall = time.Since(start)
+	return wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
 func median(ds []time.Duration) time.Duration {

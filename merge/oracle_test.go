@@ -140,7 +140,7 @@ func TestOracleGitMergeFile(t *testing.T) {
 	for _, st := range styles {
 		t.Run(st.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(42, uint64(st.style)))
-			var agreeClean, agreeBytes, cleanN, conflictN, conflictBytes int
+			var agreeClean, agreeBytes, cleanN, cleanBytes, conflictN, conflictBytes int
 			for i := range st.n {
 				base, ours, theirs := st.gen(r)
 				want, code := gitMergeFile(t, dir, base, ours, theirs, st.args...)
@@ -157,6 +157,9 @@ func TestOracleGitMergeFile(t *testing.T) {
 				}
 				if code == 0 {
 					cleanN++
+					if same {
+						cleanBytes++
+					}
 				} else {
 					conflictN++
 					if same {
@@ -172,9 +175,9 @@ func TestOracleGitMergeFile(t *testing.T) {
 				t.Errorf("agreement with git fell: clean/conflicted %.2f%% (want ≥ 99%%), byte for byte %.2f%% (want ≥ 97.5%%)",
 					pct(agreeClean, st.n), pct(agreeBytes, st.n))
 			}
-			t.Logf("%s: %d triples; clean/conflicted agreement %d/%d (%.2f%%); byte-for-byte %d/%d (%.2f%%); clean merges %d, conflicted %d of which byte-identical %d (%.2f%%)",
+			t.Logf("%s: %d triples; clean/conflicted agreement %d/%d (%.2f%%); byte-for-byte %d/%d (%.2f%%); git clean %d of which byte-identical %d (%.2f%%), git conflicted %d of which byte-identical %d (%.2f%%)",
 				st.name, st.n, agreeClean, st.n, pct(agreeClean, st.n), agreeBytes, st.n, pct(agreeBytes, st.n),
-				cleanN, conflictN, conflictBytes, pct(conflictBytes, conflictN))
+				cleanN, cleanBytes, pct(cleanBytes, cleanN), conflictN, conflictBytes, pct(conflictBytes, conflictN))
 		})
 	}
 }

@@ -114,7 +114,8 @@ func IsBinary(data []byte) bool {
 // Renames are not detected: a rename is a delete plus an add.
 //
 // Every change from both sides ends up in the merged tree or in a conflict.
-// The inputs are not modified. The error reports an invalid tree: a path
+// The inputs are not modified; the merged tree shares the Data of files it
+// takes unchanged. The error reports an invalid tree: a path
 // that is not clean, relative and slash-separated, or an unknown mode.
 func MergeTrees(base, ours, theirs Tree, opts Options) (*TreeResult, error) {
 	paths := map[string]bool{}

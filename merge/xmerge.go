@@ -1,3 +1,13 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+//
+// This file is a Go translation of parts of LibXDiff as shipped in git's
+// xdiff/ directory (xmerge.c, xdiffi.c, xprepare.c):
+//   LibXDiff by Davide Libenzi ( File Differential Library )
+//   Copyright (C) 2003-2006 Davide Libenzi, Johannes E. Schindelin
+// It is distributed under the GNU Lesser General Public License, version 2.1
+// or (at your option) any later version, like the code it translates. See
+// "Licensing" in README.md.
+
 package merge
 
 import "slices"

@@ -107,11 +107,7 @@ func collectStatus(ctx context.Context, s *store.Store, targets []targetRecord, 
 }
 
 func runStatus(c *cli.Context) error {
-	args, _, set, err := trailingFlags(c, nil, []string{"json"})
-	if err != nil {
-		return err
-	}
-	if len(args) > 0 {
+	if c.NArg() > 0 {
 		return usageErrorf("status takes no arguments")
 	}
 	s, err := openTargetStore(c, nil)
@@ -127,7 +123,7 @@ func runStatus(c *cli.Context) error {
 		return err
 	}
 	e := getEnv(c)
-	if set["json"] {
+	if c.Bool("json") {
 		if sts == nil {
 			sts = []targetStatus{}
 		}
@@ -218,20 +214,14 @@ func captureEdits(ctx context.Context, s *store.Store, targets []targetRecord, o
 }
 
 func runCapture(c *cli.Context) error {
-	want, values, set, err := trailingFlags(c, []string{"target", "reason"}, []string{"json"})
-	if err != nil {
-		return err
-	}
+	want := c.Args().Slice()
 	reason := c.String("reason")
-	if r := values["reason"]; len(r) > 0 {
-		reason = r[len(r)-1]
-	}
-	jsonOut := set["json"]
+	jsonOut := c.Bool("json")
 	s, err := openTargetStore(c, &captureStoreActor)
 	if err != nil {
 		return err
 	}
-	targets, err := readTargets(c.Context, s, values["target"])
+	targets, err := readTargets(c.Context, s, c.StringSlice("target"))
 	if err != nil {
 		return err
 	}

@@ -106,10 +106,7 @@ type targetExport struct {
 }
 
 func runExport(c *cli.Context) error {
-	args, _, set, err := trailingFlags(c, nil, []string{"json"})
-	if err != nil {
-		return err
-	}
+	args := c.Args().Slice()
 	s, err := openTargetStore(c, nil)
 	if err != nil {
 		return err
@@ -123,7 +120,7 @@ func runExport(c *cli.Context) error {
 	}
 	e := getEnv(c)
 	out, err := exportTargets(c.Context, s, targets, e.log, c.Duration("lock-timeout"))
-	if set["json"] {
+	if c.Bool("json") {
 		if jerr := writeJSON(e.stdout, out); jerr != nil {
 			return jerr
 		}

@@ -8,7 +8,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -147,54 +146,8 @@ func readTargets(ctx context.Context, s *store.Store, names []string) ([]targetR
 	return out, lockErr(err)
 }
 
-// trailingFlags lets flags follow the arguments ("target add NAME DIR
-// --skills GLOB"), which urfave/cli leaves among the arguments: it returns
-// the real arguments and the values of the string flags named in multi and
-// the bool flags named in bools, added to what urfave already parsed.
-func trailingFlags(c *cli.Context, multi, bools []string) (args []string, values map[string][]string, set map[string]bool, err error) {
-	values, set = map[string][]string{}, map[string]bool{}
-	for _, m := range multi {
-		values[m] = append(values[m], c.StringSlice(m)...)
-	}
-	for _, b := range bools {
-		set[b] = c.Bool(b)
-	}
-	raw := c.Args().Slice()
-	for i := 0; i < len(raw); i++ {
-		a := raw[i]
-		if a == "--" {
-			return append(args, raw[i+1:]...), values, set, nil
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			args = append(args, a)
-			continue
-		}
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		switch {
-		case slices.Contains(bools, name) && !hasVal:
-			set[name] = true
-		case slices.Contains(multi, name):
-			if !hasVal {
-				if i+1 >= len(raw) {
-					return nil, nil, nil, usageErrorf("flag needs an argument: -%s", name)
-				}
-				i++
-				val = raw[i]
-			}
-			values[name] = append(values[name], val)
-		default:
-			return nil, nil, nil, withHint(usageErrorf("flag provided but not defined: -%s", name),
-				fmt.Sprintf("run 'skillstore %s --help' for usage", c.Command.FullName()))
-		}
-	}
-	return args, values, set, nil
-}
-
 func runTargetAdd(c *cli.Context) error {
-	args, values, _, err := trailingFlags(c, []string{"skills"}, nil)
-	if err != nil {
-		return err
-	}
+	args := c.Args().Slice()
 	if len(args) != 2 {
 		return withHint(usageErrorf("target add takes NAME and DIR"), "run 'skillstore target add --help' for usage")
 	}
@@ -202,7 +155,7 @@ func runTargetAdd(c *cli.Context) error {
 	if !targetNameRE.MatchString(name) {
 		return usageErrorf("target name %q: use lowercase letters, digits, '.', '_' and '-'", name)
 	}
-	globs := values["skills"]
+	globs := c.StringSlice("skills")
 	for _, g := range globs {
 		if _, err := path.Match(g, ""); err != nil || g == "" {
 			return usageErrorf("--skills %q is not a valid glob pattern", g)
@@ -259,11 +212,7 @@ func inside(p, dir string) bool {
 }
 
 func runTargetList(c *cli.Context) error {
-	args, _, set, err := trailingFlags(c, nil, []string{"json"})
-	if err != nil {
-		return err
-	}
-	if len(args) > 0 {
+	if c.NArg() > 0 {
 		return usageErrorf("target list takes no arguments")
 	}
 	s, err := openTargetStore(c, nil)
@@ -275,7 +224,7 @@ func runTargetList(c *cli.Context) error {
 		return err
 	}
 	e := getEnv(c)
-	if set["json"] {
+	if c.Bool("json") {
 		if targets == nil {
 			targets = []targetRecord{}
 		}

@@ -240,7 +240,11 @@ func watchRoots(c *cli.Context, args []string) ([]string, error) {
 		}
 		var dirs []string
 		for _, t := range targets {
-			dirs = append(dirs, t.Dir)
+			dir, err := targetWatchDir(t)
+			if err != nil {
+				return nil, err
+			}
+			dirs = append(dirs, dir)
 		}
 		return dirs, nil
 	}
@@ -256,7 +260,11 @@ func watchRoots(c *cli.Context, args []string) ([]string, error) {
 				if err != nil {
 					return nil, err
 				}
-				dirs = append(dirs, targets[0].Dir)
+				dir, err := targetWatchDir(targets[0])
+				if err != nil {
+					return nil, err
+				}
+				dirs = append(dirs, dir)
 				continue
 			}
 		}
@@ -270,6 +278,14 @@ func watchRoots(c *cli.Context, args []string) ([]string, error) {
 		dirs = append(dirs, a)
 	}
 	return dirs, nil
+}
+
+// targetWatchDir is a target's folder, which must exist to be watched.
+func targetWatchDir(t targetRecord) (string, error) {
+	if _, err := os.Stat(t.Dir); err != nil {
+		return "", withHint(fmt.Errorf("cannot watch target %s: %w", t.Name, err), "run 'skillstore export "+t.Name+"' to create it")
+	}
+	return t.Dir, nil
 }
 
 // eventLine is the human line printed for an event.
