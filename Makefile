@@ -14,10 +14,12 @@ all: build
 build:
 	$(GO) build -o $(BIN) ./cmd/skillstore
 
-## test: go vet plus the whole test suite with the race detector (what CI runs)
+## test: go vet plus the whole test suite with the race detector (what CI runs).
+## GORACE=atexit_sleep_ms=0: the race runtime otherwise sleeps 1s as each of the
+## hundreds of processes that the end-to-end tests start exits.
 test:
 	$(GO) vet $(PKGS)
-	$(GO) test -race -timeout 15m $(PKGS)
+	GORACE="atexit_sleep_ms=0 $(GORACE)" $(GO) test -race -timeout 15m $(PKGS)
 
 ## lint: staticcheck, gofmt and go mod tidy cleanliness
 lint:

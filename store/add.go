@@ -24,7 +24,9 @@ type AddOptions struct {
 	AllowRisk RiskLevel
 	// Limits cap files; zero means DefaultLimits.
 	Limits Limits
-	// Source is recorded as the versions' source (default SourceManaged).
+	// Source is recorded as the versions' source. By default a new skill
+	// is SourceManaged and an existing one keeps its latest version's
+	// source (a local edit of a plugin's skill is still that plugin's).
 	Source string
 }
 
@@ -64,6 +66,7 @@ func (e *InvalidSkillError) Error() string {
 type prepared struct {
 	AddResult
 	files []File
+	head  *Version // the latest version, if the skill exists
 }
 
 func (o AddOptions) limits() Limits {
@@ -229,6 +232,7 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 
 	var previous []File
 	if head, err := tx.Head(p.Name); err == nil {
+		p.head = &head
 		tree, terr := TreeHash(p.files)
 		if terr == nil && tree == head.Tree {
 			p.Unchanged, p.Version = true, head
@@ -266,9 +270,12 @@ func (tx *Tx) recordAll(preps []prepared, opts AddOptions) ([]AddResult, error) 
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p.Dir, err)
 		}
-		v, err := tx.CommitVersion(p.Name, tree, VersionInfo{
-			Source: opts.Source, Reason: opts.Reason, Risk: p.Safety.Risk, Findings: p.Safety.Findings,
-		})
+		info := VersionInfo{Source: opts.Source, Reason: opts.Reason, Risk: p.Safety.Risk, Findings: p.Safety.Findings}
+		if info.Source == "" && p.head != nil {
+			// A local edit of a plugin's skill stays that plugin's skill.
+			info.Source, info.Plugin = p.head.Source, p.head.Plugin
+		}
+		v, err := tx.CommitVersion(p.Name, tree, info)
 		if err != nil {
 			return nil, err
 		}

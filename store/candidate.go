@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/json"
 	"context"
 	"errors"
 	"fmt"
@@ -40,6 +41,26 @@ type Candidate struct {
 	// Stale reports that the published head moved since the candidate was
 	// made: accept is refused until sync makes a new one.
 	Stale bool `json:"stale"`
+}
+
+// MarshalJSON writes commit and tree ids as hex strings.
+func (c Candidate) MarshalJSON() ([]byte, error) {
+	type plain Candidate // the same fields, without this method
+	hex := func(h Hash) string {
+		if h.IsZero() {
+			return ""
+		}
+		return h.String()
+	}
+	return json.Marshal(struct {
+		plain
+		Head      string `json:"head"`
+		Merge     string `json:"merge"`
+		Tree      string `json:"tree"`
+		Published string `json:"published"`
+		Upstream  string `json:"upstream"`
+		Base      string `json:"base,omitempty"`
+	}{plain(c), hex(c.Head), hex(c.Merge), hex(c.Tree), hex(c.Published), hex(c.Upstream), hex(c.Base)})
 }
 
 // ErrNoCandidate is wrapped when a skill has no pending candidate.

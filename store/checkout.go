@@ -17,6 +17,14 @@ import (
 // without force.
 var ErrNotEmpty = errors.New("folder is not empty")
 
+// NoFileError reports a file that a version does not hold.
+type NoFileError struct {
+	Version string
+	Path    string
+}
+
+func (e *NoFileError) Error() string { return fmt.Sprintf("%s has no file %q", e.Version, e.Path) }
+
 // Cat returns the content of file (default SKILL.md) in the version named
 // by spec.
 func (s *Store) Cat(ctx context.Context, spec, file string) ([]byte, error) {
@@ -39,7 +47,7 @@ func (s *Store) Cat(ctx context.Context, spec, file string) ([]byte, error) {
 				return err
 			}
 		}
-		return fmt.Errorf("%s has no file %q", v.Name(), file)
+		return &NoFileError{Version: v.Name(), Path: file}
 	})
 	return data, err
 }

@@ -163,7 +163,7 @@ func (tx *Tx) gc(ctx context.Context, grace time.Duration) (GCResult, error) {
 		}
 	}
 	removeStaleTemps(tx.s.dir, now, grace)
-	tx.st = nil // packs changed under go-git's index
+	tx.resetStorage() // packs changed under go-git's index
 	return res, atomicfile.SyncDir(filepath.Join(tx.s.dir, "objects", "pack"))
 }
 
@@ -226,8 +226,22 @@ func (tx *Tx) reachable(ctx context.Context) ([]gcObject, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
-			if o.typ != plumbing.CommitObject {
-				commits = append(commits, gcObject{hash: h, typ: o.typ, data: o.data, group: "other"})
+			switch o.typ {
+			case plumbing.CommitObject:
+			case plumbing.TagObject: // an annotated tag fetched with a plugin: keep what it names
+				commits = append(commits, gcObject{hash: h, typ: o.typ, data: o.data, group: "tag"})
+				if target, ok := ParseHash(strings.TrimPrefix(strings.SplitN(string(o.data), "\n", 2)[0], "object ")); ok {
+					stack = append(stack, target)
+				}
+				continue
+			case plumbing.TreeObject:
+				seen[h] = false // walkTree marks it
+				if err := walkTree(h, ""); err != nil {
+					return nil, err
+				}
+				continue
+			default:
+				blobs = append(blobs, gcObject{hash: h, typ: o.typ, data: o.data, group: "ref:" + name})
 				continue
 			}
 			c, err := parseCommit(h, o.data)

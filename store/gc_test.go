@@ -274,3 +274,23 @@ func TestStateRecordsAreAnAuditLog(t *testing.T) {
 		t.Errorf("re-added skill = %+v", list)
 	}
 }
+
+func TestGCKeepsWhatAnnotatedTagsName(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	dir := writeSkill(t, t.TempDir(), "tagged", "Tagged.", nil)
+	if _, err := s.Add(ctx, []string{dir}, defaultAdd()); err != nil {
+		t.Fatal(err)
+	}
+	gitCmd(t, s.Dir(), "-c", "user.name=T", "-c", "user.email=t@example.com", "tag", "-a", "-m", "keep", "kept", "refs/heads/skills/tagged")
+	if err := s.Purge(ctx, "tagged", "only the tag keeps it"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.GC(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	gitCmd(t, s.Dir(), "fsck", "--strict")
+	if out := gitCmd(t, s.Dir(), "show", "kept:SKILL.md"); !strings.Contains(out, "name: tagged") {
+		t.Errorf("tagged tree lost: %s", out)
+	}
+}

@@ -9,9 +9,10 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
-// TestFolderFilesMatchGit checks that a folder snapshot has the tree id the
-// git CLI gives the same folder, and that a symlink is reported, not followed.
-func TestFolderFilesMatchGit(t *testing.T) {
+// TestFolderSnapshotMatchesGit checks that a folder source's skill gets the
+// tree id the git CLI gives the same folder, and that a symlink is listed
+// (for the safety check to refuse), never followed.
+func TestFolderSnapshotMatchesGit(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "skill")
 	writeFixture(t, dir, `-- SKILL.md --
 `+skill+`-- scripts/run.sh --
@@ -31,14 +32,11 @@ y
 	if err := os.MkdirAll(filepath.Join(dir, "empty", "deeper"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	files, err := folderFiles(localFS(t, dir), ".")
+	files, err := ScanDir(dir, DefaultLimits, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := TreeHash(files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := hashFolder(files)
 	gitRun(t, dir, "init", "-q")
 	gitRun(t, dir, "add", "-A")
 	want := strings.TrimSpace(gitRun(t, dir, "write-tree"))
@@ -49,7 +47,7 @@ y
 	if err := os.Symlink("references/b.md", filepath.Join(dir, "references", "link")); err != nil {
 		t.Fatal(err)
 	}
-	files, err = folderFiles(localFS(t, filepath.Dir(dir)), "skill")
+	files, err = ScanDir(dir, DefaultLimits, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,5 +57,8 @@ y
 	}
 	if _, ok := FileMap(files)[".git/HEAD"]; ok {
 		t.Error(".git was read into the snapshot")
+	}
+	if h := hashFolder(files); h == got || h.IsZero() {
+		t.Errorf("a folder with a symlink hashed as %s (without it: %s)", h, got)
 	}
 }

@@ -29,8 +29,9 @@ type PluginSkillStatus struct {
 // PluginInfo is a plugin with its derived state.
 type PluginInfo struct {
 	*Plugin
-	Commit string              `json:"commit,omitempty"` // last fetched commit (git sources)
-	Status []PluginSkillStatus `json:"skill_status"`
+	StateName string              `json:"state"`            // enabled, paused or disabled
+	Commit    string              `json:"commit,omitempty"` // last fetched commit (git sources)
+	Status    []PluginSkillStatus `json:"skill_status"`
 }
 
 // State is "enabled", "paused" or "disabled".
@@ -50,7 +51,7 @@ func (r *Reader) PluginInfo(id string) (*PluginInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	info := &PluginInfo{Plugin: p, Status: []PluginSkillStatus{}}
+	info := &PluginInfo{Plugin: p, StateName: p.State(), Status: []PluginSkillStatus{}}
 	if h, ok := r.Ref(SourceRef(id)); ok {
 		info.Commit = h.String()
 	}

@@ -124,6 +124,7 @@ func (tx *Tx) pull(ctx context.Context, conn *remoteConn, opts PullOptions) (rep
 			discardPacks(tx.s.dir, before)
 		}
 	}()
+	defer tx.keepPacksOpen()()
 	rem := conn.rem
 	rr, err := tx.fetchRemote(ctx, conn)
 	if err != nil {
@@ -134,6 +135,7 @@ func (tx *Tx) pull(ctx context.Context, conn *remoteConn, opts PullOptions) (rep
 		allow = DefaultAllowedRisk
 	}
 	check := newHistoryCheck(tx, allow)
+	defer check.close()
 	names := make([]string, 0, len(rr.refs))
 	for name := range rr.refs {
 		names = append(names, name)

@@ -23,10 +23,12 @@ import (
 // counting down to v1, a SKILL.md that parses, and the content safety
 // check with its risk threshold.
 type historyCheck struct {
+	*packedReader
 	tx     *Tx
 	limits Limits
 	allow  RiskLevel
-	// known are commits checked already or reachable from local refs.
+	// known are commits checked already and the tips of the store's own
+	// refs (whose history was checked when it was written).
 	known    map[Hash]bool
 	trees    map[Hash]bool // trees checked
 	versions map[Hash]bool // version commits fully checked
@@ -34,10 +36,12 @@ type historyCheck struct {
 }
 
 func newHistoryCheck(tx *Tx, allow RiskLevel) *historyCheck {
-	c := &historyCheck{tx: tx, limits: DefaultLimits, allow: allow,
+	c := &historyCheck{packedReader: newPackedReader(tx), tx: tx, limits: DefaultLimits, allow: allow,
 		known: map[Hash]bool{}, trees: map[Hash]bool{}, versions: map[Hash]bool{}}
 	for _, name := range tx.RefNames("refs/") {
-		if h, ok := tx.Ref(name); ok {
+		// Tracking refs are no proof: plain `git fetch` in the store
+		// fills them without any check.
+		if h, ok := tx.Ref(name); ok && !strings.HasPrefix(name, RemoteRefPrefix) {
 			c.known[h] = true
 		}
 	}
@@ -59,7 +63,7 @@ func (c *historyCheck) history(ref string, tip Hash) {
 			continue
 		}
 		c.known[h] = true
-		o, err := c.tx.object(h)
+		o, err := c.object(h)
 		if err != nil {
 			c.problem(ref, "%v", err)
 			continue
@@ -73,13 +77,13 @@ func (c *historyCheck) history(ref string, tip Hash) {
 			c.problem(ref, "commit %s: %v", short(h), err)
 			continue
 		}
-		c.tree(ref, commit.Tree)
+		c.treeShape(ref, commit.Tree)
 		queue = append(queue, commit.Parents...)
 	}
 }
 
-// tree checks a tree's shape without reading file contents.
-func (c *historyCheck) tree(ref string, h Hash) {
+// treeShape checks a tree's shape without reading file contents.
+func (c *historyCheck) treeShape(ref string, h Hash) {
 	if c.trees[h] {
 		return
 	}
@@ -87,7 +91,7 @@ func (c *historyCheck) tree(ref string, h Hash) {
 	files := 0
 	var walk func(h Hash, prefix string) bool
 	walk = func(h Hash, prefix string) bool {
-		entries, err := c.tx.tree(h)
+		entries, err := c.tree(h)
 		if err != nil {
 			c.problem(ref, "tree %s: %v", short(h), err)
 			return false
@@ -116,7 +120,7 @@ func (c *historyCheck) tree(ref string, h Hash) {
 				c.problem(ref, "tree %s holds more than %d files", short(h), c.limits.MaxFiles)
 				return false
 			}
-			size, err := c.tx.storage().EncodedObjectSize(e.hash)
+			size, err := c.st.EncodedObjectSize(e.hash)
 			if err != nil {
 				c.problem(ref, "%s: blob %s: %v", p, short(e.hash), err)
 				return false
@@ -139,10 +143,16 @@ func (c *historyCheck) skillVersions(skill string, tip, stop Hash) {
 	want := 0
 	for h := tip; !h.IsZero(); {
 		if h == stop || c.versions[h] {
+			// Known good below here; the numbers must still meet.
+			if commit, err := c.commit(h); err == nil && want != 0 {
+				if v, err := versionFromCommit(skill, commit); err == nil && v.Number != want {
+					c.problem(ref, "commit %s is v%d but its child is v%d (versions must count down by one)", short(h), v.Number, want+1)
+				}
+			}
 			return
 		}
 		c.versions[h] = true
-		commit, err := c.tx.Commit(h)
+		commit, err := c.commit(h)
 		if err != nil {
 			c.problem(ref, "%v", err)
 			return
@@ -170,11 +180,11 @@ func (c *historyCheck) skillVersions(skill string, tip, stop Hash) {
 
 // versionTree runs the content checks local input gets.
 func (c *historyCheck) versionTree(where, skill string, tree Hash) {
-	c.tree(where, tree)
+	c.treeShape(where, tree)
 	if len(c.problems) > 0 {
 		return // never load a tree whose shape failed
 	}
-	files, err := c.tx.LoadFiles(tree)
+	files, err := c.loadFiles(tree)
 	if err != nil {
 		c.problem(where, "%v", err)
 		return

@@ -166,60 +166,67 @@ func (tx *Tx) writeJoinVersion(name string, lv, rv Version, tree, via Hash, info
 func (s *Store) AcceptRemoteMerge(ctx context.Context, skill, reason string) (Version, error) {
 	var v Version
 	err := s.Update(ctx, func(tx *Tx) error {
-		c, err := tx.Candidate(skill)
-		if err != nil {
-			return err
-		}
-		if c.Mode != MergeModeRemote {
-			return fmt.Errorf("accept %s: the candidate is a %s update, not a merge of two published histories", skill, c.Mode)
-		}
-		if c.Stale {
-			cur, _ := tx.Head(skill)
-			return fmt.Errorf("accept %s: %w (candidate made on v%d, published is now v%d)", skill, ErrHeadMoved, c.PublishedVersion, cur.Number)
-		}
-		if len(c.Markers) > 0 {
-			return &ConflictMarkersError{Skill: skill, Files: c.Markers}
-		}
-		lv, err := tx.Head(skill)
-		if err != nil {
-			return err
-		}
-		rv, err := tx.VersionAt(skill, c.Upstream)
-		if err != nil {
-			return err
-		}
-		files, err := tx.LoadFiles(c.Tree)
-		if err != nil {
-			return err
-		}
-		safety, err := CheckSafety(skill, files, tx.filesOrNil(lv.Tree), DefaultLimits)
-		if err != nil {
-			return err
-		}
-		md, ok := FileMap(files)[SkillFile]
-		if !ok {
-			return fmt.Errorf("accept %s: the candidate has no %s", skill, SkillFile)
-		}
-		if _, err := discover.Parse(md.Data); err != nil {
-			return fmt.Errorf("accept %s: the candidate's %s does not parse: %w", skill, SkillFile, err)
-		}
-		if safety.Risk > DefaultAllowedRisk {
-			return &RiskRefusedError{Skill: skill, Risk: safety.Risk, Allowed: DefaultAllowedRisk, Findings: safety.Findings}
-		}
-		if reason == "" {
-			reason = "accepted merge"
-		}
-		v, err = tx.writeJoinVersion(skill, lv, rv, c.Tree, c.Head, VersionInfo{
-			Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,
-			Reason: reason, Risk: safety.Risk, Findings: safety.Findings,
-			Subject:  fmt.Sprintf("%s v%d: merge v%d with %s", skill, max(lv.Number, rv.Number)+1, lv.Number, rv.Name()),
-			Trailers: []Trailer{{TrailerMergeBase, hashOrNone(c.Base)}},
-		})
-		if err != nil {
-			return err
-		}
-		tx.DeleteRef(CandidateRef(skill))
-		return nil
+		var err error
+		v, err = tx.AcceptRemoteMerge(skill, reason)
+		return err
 	})
 	return v, err
+}
+
+// AcceptRemoteMerge is [Store.AcceptRemoteMerge] inside a transaction.
+func (tx *Tx) AcceptRemoteMerge(skill, reason string) (Version, error) {
+	c, err := tx.Candidate(skill)
+	if err != nil {
+		return Version{}, err
+	}
+	if c.Mode != MergeModeRemote {
+		return Version{}, fmt.Errorf("accept %s: the candidate is a %s update, not a merge of two published histories", skill, c.Mode)
+	}
+	if c.Stale {
+		cur, _ := tx.Head(skill)
+		return Version{}, fmt.Errorf("accept %s: %w (candidate made on v%d, published is now v%d)", skill, ErrHeadMoved, c.PublishedVersion, cur.Number)
+	}
+	if len(c.Markers) > 0 {
+		return Version{}, &ConflictMarkersError{Skill: skill, Files: c.Markers}
+	}
+	lv, err := tx.Head(skill)
+	if err != nil {
+		return Version{}, err
+	}
+	rv, err := tx.VersionAt(skill, c.Upstream)
+	if err != nil {
+		return Version{}, err
+	}
+	files, err := tx.LoadFiles(c.Tree)
+	if err != nil {
+		return Version{}, err
+	}
+	safety, err := CheckSafety(skill, files, tx.filesOrNil(lv.Tree), DefaultLimits)
+	if err != nil {
+		return Version{}, err
+	}
+	md, ok := FileMap(files)[SkillFile]
+	if !ok {
+		return Version{}, fmt.Errorf("accept %s: the candidate has no %s", skill, SkillFile)
+	}
+	if _, err := discover.Parse(md.Data); err != nil {
+		return Version{}, fmt.Errorf("accept %s: the candidate's %s does not parse: %w", skill, SkillFile, err)
+	}
+	if safety.Risk > DefaultAllowedRisk {
+		return Version{}, &RiskRefusedError{Skill: skill, Risk: safety.Risk, Allowed: DefaultAllowedRisk, Findings: safety.Findings}
+	}
+	if reason == "" {
+		reason = "accepted merge"
+	}
+	v, err := tx.writeJoinVersion(skill, lv, rv, c.Tree, c.Head, VersionInfo{
+		Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,
+		Reason: reason, Risk: safety.Risk, Findings: safety.Findings,
+		Subject:  fmt.Sprintf("%s v%d: merge v%d with %s", skill, max(lv.Number, rv.Number)+1, lv.Number, rv.Name()),
+		Trailers: []Trailer{{TrailerMergeBase, hashOrNone(c.Base)}},
+	})
+	if err != nil {
+		return Version{}, err
+	}
+	tx.DeleteRef(CandidateRef(skill))
+	return v, nil
 }

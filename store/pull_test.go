@@ -279,7 +279,7 @@ func TestConcurrentPublishesAndPushes(t *testing.T) {
 			continue
 		}
 		var refused *PushRefusedError
-		if !errors.As(err, &refused) && !errors.Is(err, ErrRemoteMoved) {
+		if !errors.As(err, &refused) && !errors.Is(err, ErrRemoteRejected) {
 			t.Fatalf("push %d: %v", i, err)
 		}
 		loser := []*Store{alice, bob}[i]
@@ -305,4 +305,54 @@ func TestConcurrentPublishesAndPushes(t *testing.T) {
 	remoteGit(t, d.path("central.git"), "fsck", "--strict", "--no-dangling")
 	checkStore(t, alice.Dir())
 	checkStore(t, bob.Dir())
+}
+
+// TestTwoMachinesAddTheSamePlugin: both stores mirror the same plugin on
+// their own, so their skills and upstream snapshots share no commit. The
+// pull joins the identical skill histories, keeps its own snapshot line,
+// and the push leaves the remote's snapshot ref alone.
+func TestTwoMachinesAddTheSamePlugin(t *testing.T) {
+	ctx := context.Background()
+	up := filepath.Join(t.TempDir(), "plugin")
+	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "upstream text"))
+	src, err := ParseSource(up, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	central := filepath.Join(t.TempDir(), "central.git")
+	remoteGit(t, "", "init", "--quiet", "--bare", central)
+	var stores []*Store
+	for _, name := range []string{"alice", "bob"} {
+		s := newActorStore(t, name)
+		if _, err := s.AddPlugin(ctx, src, AddPluginOptions{ID: "acme"}); err != nil {
+			t.Fatal(err)
+		}
+		mustAddRemote(t, s, "origin", "file://"+central)
+		stores = append(stores, s)
+	}
+	alice, bob := stores[0], stores[1]
+	mustPush(t, alice, "")
+	rep := mustPull(t, bob, "")
+	if got := pullActions(rep); got["deploy"] != PullJoined {
+		t.Fatalf("pull = %+v", rep.Skills)
+	}
+	if len(rep.Refs) != 1 || rep.Refs[0].Action != RefKeptLocal || rep.Refs[0].Ref != UpstreamRef("acme", "deploy") {
+		t.Errorf("refs = %+v", rep.Refs)
+	}
+	prep := mustPush(t, bob, "")
+	if !hasUpdate(prep, SkillRef("deploy"), PushFastForward) || !hasUpdate(prep, UpstreamRef("acme", "deploy"), PushSkip) {
+		t.Errorf("push = %+v", prep.Updates)
+	}
+	// Alice takes bob's join; her upstream line is the remote's.
+	if got := pullActions(mustPull(t, alice, "")); got["deploy"] != PullFastForward {
+		t.Errorf("alice's pull = %v", got)
+	}
+	// Sync still works on both after the join.
+	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "upstream text v2"))
+	for _, s := range stores {
+		if r := syncOnce(t, s, SyncOptions{})["deploy"]; r.Error != "" || r.Classification != ClassFastForward {
+			t.Errorf("%s: sync after join = %+v", s.opts.Actor.Name, r)
+		}
+		checkStore(t, s.Dir())
+	}
 }

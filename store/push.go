@@ -1,15 +1,19 @@
 package store
 
 import (
+	"bufio"
+	"compress/zlib"
 	"context"
+	"crypto/sha1"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
 	"github.com/go-git/go-git/v5/plumbing/revlist"
@@ -73,9 +77,11 @@ func (e *PushRefusedError) Error() string {
 	return b.String()
 }
 
-// ErrRemoteMoved is wrapped when the remote changed between reading its
-// refs and updating them (someone pushed meanwhile).
-var ErrRemoteMoved = errors.New("the remote changed during the push")
+// ErrRemoteRejected is wrapped when the server refused the update after
+// receiving it: a ref moved since it was read (someone pushed meanwhile:
+// the server's compare-and-swap failed), or a hook or branch protection
+// declined it. With an atomic push nothing changed on the server.
+var ErrRemoteRejected = errors.New("the server refused the update")
 
 // Push sends published skills, upstream snapshots, candidates, superseded
 // candidates and the state to the remote. Published skills and the state
@@ -106,6 +112,7 @@ func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error)
 }
 
 func (tx *Tx) push(ctx context.Context, conn *remoteConn, opts PushOptions) (*PushReport, error) {
+	defer tx.keepPacksOpen()()
 	rem := conn.rem
 	sess, ar, err := conn.receivePack(ctx)
 	if err != nil {
@@ -147,7 +154,11 @@ func (tx *Tx) push(ctx context.Context, conn *remoteConn, opts PushOptions) (*Pu
 			haves = append(haves, h)
 		}
 	}
-	objects, err := revlist.Objects(tx.storage(), wants, haves)
+	objReader := newPackedReader(tx)
+	defer objReader.close()
+	listStart := time.Now()
+	objects, err := revlist.Objects(objReader.st, wants, haves)
+	tx.s.log.Debug("push: objects listed", "objects", len(objects), "took", time.Since(listStart))
 	if err != nil {
 		return nil, fmt.Errorf("push to %s: list objects: %w", rem.Name, err)
 	}
@@ -160,20 +171,25 @@ func (tx *Tx) push(ctx context.Context, conn *remoteConn, opts PushOptions) (*Pu
 	if len(wants) > 0 {
 		pr, pw := io.Pipe()
 		req.Packfile = pr
-		useRefDeltas := !ar.Capabilities.Supports(capability.OFSDelta)
 		go func() {
-			_, err := packfile.NewEncoder(pw, tx.storage(), useRefDeltas).Encode(objects, pushDeltaWindow)
+			// Buffered: the encoder writes object by object, in pieces of a
+			// few bytes, and each would otherwise be one write on the wire.
+			bw := bufio.NewWriterSize(pw, 1<<16)
+			err := objReader.streamPack(bw, objects)
+			if err == nil {
+				err = bw.Flush()
+			}
 			pw.CloseWithError(err)
 		}()
 	}
+	sendStart := time.Now()
 	status, err := sess.ReceivePack(ctx, req)
+	tx.s.log.Debug("push: pack sent and refs updated", "took", time.Since(sendStart))
 	if err == nil && status != nil {
 		err = status.Error()
 	}
 	if err != nil && status != nil {
-		// The server refused the update (a ref moved since it was read:
-		// its compare-and-swap failed); the atomic push changed nothing.
-		return nil, fmt.Errorf("push to %s: %w: %s; run 'skillstore pull' and push again", rem.Name, ErrRemoteMoved, redactIn(err.Error(), rem.URL))
+		return nil, fmt.Errorf("push to %s: %w: %s", rem.Name, ErrRemoteRejected, redactIn(err.Error(), rem.URL))
 	}
 	if err != nil {
 		return nil, conn.wrap("push to", err)
@@ -190,10 +206,41 @@ func (tx *Tx) push(ctx context.Context, conn *remoteConn, opts PushOptions) (*Pu
 	return rep, nil
 }
 
-// pushDeltaWindow is the delta search window of the pack push sends
-// (git's default is 10; skill versions differ little, so a small window
-// finds the same bases).
-const pushDeltaWindow = 10
+// streamPack writes objs as a pack stream: whole objects, no deltas,
+// compressed at zlib's fastest level. Skill versions are small and the
+// link is usually fast, so finding deltas (what C git does from its
+// existing packs for free) costs more time than the bytes it saves; the
+// receiving server indexes the pack either way.
+func (pr *packedReader) streamPack(w io.Writer, objs []Hash) error {
+	sum := sha1.New()
+	mw := io.MultiWriter(w, sum)
+	var hdr [12]byte
+	copy(hdr[:], "PACK")
+	binary.BigEndian.PutUint32(hdr[4:], 2)
+	binary.BigEndian.PutUint32(hdr[8:], uint32(len(objs)))
+	if _, err := mw.Write(hdr[:]); err != nil {
+		return err
+	}
+	zw, _ := zlib.NewWriterLevel(mw, zlib.BestSpeed)
+	for _, h := range objs {
+		o, err := pr.object(h)
+		if err != nil {
+			return err
+		}
+		if _, err := mw.Write(packEntryHeader(o.typ, len(o.data))); err != nil {
+			return err
+		}
+		zw.Reset(mw)
+		if _, err := zw.Write(o.data); err != nil {
+			return err
+		}
+		if err := zw.Close(); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(sum.Sum(nil))
+	return err
+}
 
 // travelling keeps the advertised refs in skillstore's namespaces.
 func travelling(adv map[string]Hash) map[string]Hash {

@@ -146,7 +146,8 @@ func trackingFetchSpecs(name string) []config.RefSpec {
 	for _, p := range []string{SkillRefPrefix, CandidateRefPrefix, UpstreamRefPrefix} {
 		specs = append(specs, config.RefSpec("+"+p+"*:"+trackingRef(name, p)+"*"))
 	}
-	return append(specs, config.RefSpec("+"+StateRef+":"+trackingRef(name, StateRef)))
+	// A pattern, so plain git does not fail on a remote without a state.
+	return append(specs, config.RefSpec("+"+StateRef+"*:"+trackingRef(name, StateRef)+"*"))
 }
 
 func (s *Store) configPath() string { return filepath.Join(s.dir, "config") }

@@ -155,3 +155,44 @@ func TestPullIgnoresForeignRefs(t *testing.T) {
 		t.Errorf("pull = %v", got)
 	}
 }
+
+// TestPullRefusesVersionJump: a remote version numbered v10 on top of
+// this store's v1 would break the count-down of version numbers.
+func TestPullRefusesVersionJump(t *testing.T) {
+	_, bob, central := twoStores(t, "deploy")
+	head := headOf(t, bob, "deploy")
+	md := gitObject(t, central, "blob", []byte(skillMD("deploy", "jumped")))
+	tree := gitObject(t, central, "tree", encodeTree([]treeEntry{{"SKILL.md", filemode.Regular, md}}))
+	commit := strings.TrimSpace(remoteGit(t, central, "commit-tree", tree.String(), "-p", head.Commit.String(), "-m", "deploy v10\n\nSkill-Version: 10"))
+	remoteGit(t, central, "update-ref", "refs/heads/skills/deploy", commit)
+	_, err := bob.Pull(context.Background(), PullOptions{})
+	if err == nil || !strings.Contains(err.Error(), "is v1 but its child is v10") {
+		t.Fatalf("pull = %v", err)
+	}
+	checkStore(t, bob.Dir())
+}
+
+// TestPullChecksWhatPlainGitFetched: tracking refs filled by a plain `git
+// fetch` in the store (the remote's config makes that possible) are not
+// trusted: pull still checks the history behind them.
+func TestPullChecksWhatPlainGitFetched(t *testing.T) {
+	src := newActorStore(t, "mallory")
+	publishMD(t, src, "good", "fine")
+	md := gitObject(t, src.Dir(), "blob", []byte(skillMD("evil", "x")))
+	link := gitObject(t, src.Dir(), "blob", []byte("/etc/passwd"))
+	evilVersion(t, src.Dir(), "refs/heads/candidates/evil", []treeEntry{{"SKILL.md", filemode.Regular, md}, {"leak", filemode.Symlink, link}})
+	victim := newActorStore(t, "victim")
+	mustAddRemote(t, victim, "origin", "file://"+src.Dir())
+	remoteGit(t, victim.Dir(), "fetch", "--quiet", "origin")
+	if out := refValues(t, victim.Dir(), "refs/remotes/origin/heads/candidates/"); out == "" {
+		t.Fatal("plain git fetch filled no tracking ref")
+	}
+	_, err := victim.Pull(context.Background(), PullOptions{})
+	var unsafe *UnsafeRemoteError
+	if !errors.As(err, &unsafe) || !strings.Contains(err.Error(), "leak is a symlink") {
+		t.Fatalf("pull = %v", err)
+	}
+	if out := refValues(t, victim.Dir(), CandidateRefPrefix); out != "" {
+		t.Errorf("candidate taken: %s", out)
+	}
+}

@@ -10,11 +10,14 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/go-git/go-git/v5/plumbing/transport/client"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
 	gitssh "github.com/go-git/go-git/v5/plumbing/transport/ssh"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // A remote is reached with go-git's transports: file (and plain paths),
@@ -202,4 +205,19 @@ func advertisedRefs(ar *packp.AdvRefs) map[string]Hash {
 		out[name] = h
 	}
 	return out
+}
+
+// keepPacksOpen makes the transaction's object reads (and go-git's pack
+// encoder) go through pack files kept open, instead of opening the pack
+// once per object read: a push or pull reads every object of the history
+// it moves. The returned function closes the packs and restores the
+// reader.
+func (tx *Tx) keepPacksOpen() func() {
+	st := filesystem.NewStorageWithOptions(osfs.New(tx.s.dir), cache.NewObjectLRU(64<<20), filesystem.Options{KeepDescriptors: true})
+	old := tx.st
+	tx.st = st
+	return func() {
+		st.Close()
+		tx.st = old
+	}
 }

@@ -116,7 +116,8 @@ func Init(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if err := atomicfile.WriteFile(filepath.Join(dir, metaDir, formatFile), []byte(formatVersion), 0o644); err != nil {
 		return nil, fmt.Errorf("init %s: %w", dir, err)
 	}
-	return &Store{dir: dir, opts: opts.withDefaults(), log: opts.withDefaults().Logger}, nil
+	o := opts.withDefaults()
+	return &Store{dir: dir, opts: o, log: o.Logger}, nil
 }
 
 func isStore(dir string) bool {
@@ -160,6 +161,7 @@ func (s *Store) View(ctx context.Context, fn func(r *Reader) error) error {
 	if err != nil {
 		return err
 	}
+	defer r.resetStorage()
 	return fn(r)
 }
 
@@ -178,6 +180,7 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	if err != nil {
 		return err
 	}
+	defer r.resetStorage()
 	tx := &Tx{Reader: r, pending: &objectBuffer{}, newRefs: map[string]Hash{}}
 	r.tx = tx
 	if err := fn(tx); err != nil {
@@ -241,11 +244,22 @@ func (r *Reader) RefNames(prefix string) []string {
 	return merged.names(prefix)
 }
 
+// storage is go-git's view of the packs, opened on first use and kept (with
+// its pack files open) until the View or Update ends.
 func (r *Reader) storage() *filesystem.Storage {
 	if r.st == nil {
-		r.st = filesystem.NewStorageWithOptions(osfs.New(r.s.dir), cache.NewObjectLRU(32<<20), filesystem.Options{})
+		r.st = filesystem.NewStorageWithOptions(osfs.New(r.s.dir), cache.NewObjectLRU(32<<20), filesystem.Options{KeepDescriptors: true})
 	}
 	return r.st
+}
+
+// resetStorage closes go-git's storage; the next read reopens it and sees
+// packs written meanwhile (go-git caches the list of packs).
+func (r *Reader) resetStorage() {
+	if r.st != nil {
+		r.st.Close()
+		r.st = nil
+	}
 }
 
 // object returns an object's type and content.
@@ -392,7 +406,7 @@ func (tx *Tx) commit() error {
 	if err := tx.pending.flush(tx.s.dir, tx.hasStored); err != nil {
 		return err
 	}
-	tx.st = nil // go-git caches the pack list; a pack may have been added
+	tx.resetStorage() // a pack may have been added
 	var updates []refUpdate
 	for _, name := range tx.refOrder {
 		old := tx.refs[name]

@@ -117,7 +117,9 @@ func (s *Store) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error)
 
 // Sync is [Store.Sync] inside a transaction.
 func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
-	plugins, err := tx.Plugins()
+	objs := newSyncObjects(tx)
+	defer objs.close()
+	plugins, err := objs.plugins()
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +135,7 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 		plugins = picked
 	}
 	cache := LoadStatCache(filepath.Join(tx.s.dir, metaDir, "statcache"))
-	cc := newCommitCache(tx.Reader)
+	cc := newCommitCache(objs)
 	rep := &SyncReport{Plugins: []PluginReport{}}
 	for i, p := range plugins {
 		if err := ctx.Err(); err != nil {

@@ -359,17 +359,19 @@ func (r *Reader) candidateMerge(h Hash) (*Commit, error) {
 // commitCache keeps the commits one sync reads: a skill's head, snapshots
 // and their ancestors are read several times while classifying it.
 type commitCache struct {
-	r *Reader
-	m map[Hash]*Commit
+	objs *syncObjects
+	m    map[Hash]*Commit
 }
 
-func newCommitCache(r *Reader) *commitCache { return &commitCache{r: r, m: map[Hash]*Commit{}} }
+func newCommitCache(objs *syncObjects) *commitCache {
+	return &commitCache{objs: objs, m: map[Hash]*Commit{}}
+}
 
 func (c *commitCache) get(h Hash) (*Commit, error) {
 	if cm, ok := c.m[h]; ok {
 		return cm, nil
 	}
-	cm, err := c.r.Commit(h)
+	cm, err := c.objs.commit(h)
 	if err != nil {
 		return nil, err
 	}

@@ -122,7 +122,7 @@ func (v *verifier) skill(name string, head Hash) {
 }
 
 // versionTree checks a version's tree: complete, regular files only, and a
-// SKILL.md that parses.
+// SKILL.md valid under the lenient rules (those add applies at least).
 func (v *verifier) versionTree(where string, tree Hash) {
 	if v.seen[tree] {
 		return
@@ -148,8 +148,12 @@ func (v *verifier) versionTree(where string, tree Hash) {
 				v.problem(where, "%s: %v", f.Path, err)
 				continue
 			}
-			if _, err := discover.Parse(data); err != nil {
-				v.problem(where, "%s does not parse: %v", f.Path, err)
+			skill, _, _ := strings.Cut(where, "@")
+			_, diags := discover.ValidateFile(f.Path, skill, data, discover.Lenient)
+			for _, d := range diags {
+				if d.Severity == discover.SeverityError {
+					v.problem(where, "%s", d)
+				}
 			}
 			continue
 		}

@@ -16,14 +16,10 @@ func init() { register(candidatesCommand()) }
 
 func candidatesCommand() *cli.Command {
 	skillArg := func(c *cli.Context) (string, error) {
-		args, err := stringFlagsAfterArgs(c, "reason", "from")
-		if err != nil {
-			return "", err
-		}
-		if len(args) != 1 {
+		if c.NArg() != 1 {
 			return "", usageErrorf("%s needs exactly one SKILL argument", c.Command.FullName())
 		}
-		return args[0], nil
+		return c.Args().First(), nil
 	}
 	return &cli.Command{
 		Name:     "candidates",
@@ -126,48 +122,10 @@ func candidatesCommand() *cli.Command {
 	}
 }
 
-// stringFlagsAfterArgs lets string flags follow the arguments ("accept SKILL
-// --reason why"), which urfave/cli stops parsing at: each known flag found
-// among the arguments is set on the command and the rest are returned.
-func stringFlagsAfterArgs(c *cli.Context, names ...string) ([]string, error) {
-	var rest []string
-	args := c.Args().Slice()
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		matched := false
-		for _, n := range names {
-			val, ok := "", false
-			switch {
-			case a == "--"+n || a == "-"+n:
-				if i+1 >= len(args) {
-					return nil, usageErrorf("flag --%s needs a value", n)
-				}
-				val, ok = args[i+1], true
-				i++
-			case strings.HasPrefix(a, "--"+n+"="):
-				val, ok = strings.TrimPrefix(a, "--"+n+"="), true
-			}
-			if ok {
-				if err := c.Set(n, val); err != nil {
-					return nil, usageErrorf("flag --%s is not valid here", n)
-				}
-				matched = true
-				break
-			}
-		}
-		if !matched {
-			rest = append(rest, a)
-		}
-	}
-	return rest, nil
-}
-
 // candidateErr adds hints and exit codes to candidate errors.
 func candidateErr(skill string, err error) error {
 	var me *store.ConflictMarkersError
 	switch {
-	case errors.Is(err, store.ErrLockBusy):
-		return withHint(withCode(exitBusy, err), "wait for the other skillstore command to finish, or raise --lock-timeout")
 	case errors.Is(err, store.ErrNoCandidate):
 		return withHint(err, "run 'skillstore candidates list' to see the pending candidates")
 	case errors.Is(err, store.ErrHeadMoved):
@@ -177,7 +135,7 @@ func candidateErr(skill string, err error) error {
 			"edit the files and run 'skillstore candidates resolve "+skill+" --from DIR'",
 			"or commit a resolution on candidates/"+skill+" in a clone of the store and push it back")
 	}
-	return err
+	return storeErr(err)
 }
 
 func candidateState(c store.Candidate) string {

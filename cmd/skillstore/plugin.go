@@ -177,17 +177,20 @@ func pluginCommand() *cli.Command {
 // openPluginStore opens the store, creating it when create is set and
 // there is none yet (plugin add is a natural first command).
 func openPluginStore(c *cli.Context, create bool) (*store.Store, error) {
+	if !create {
+		return openStore(c)
+	}
 	dir, err := storeDir(c)
 	if err != nil {
 		return nil, err
 	}
-	opts := store.Options{Logger: getEnv(c).log, LockTimeout: c.Duration("lock-timeout")}
+	opts, err := storeOptions(c)
+	if err != nil {
+		return nil, err
+	}
 	s, err := store.Open(c.Context, dir, opts)
 	if errors.Is(err, store.ErrNoStore) {
-		if create {
-			return store.Init(c.Context, dir, opts)
-		}
-		return nil, withHint(err, "add a plugin first ('skillstore plugin add SOURCE') or point --store at an existing store")
+		return store.Init(c.Context, dir, opts)
 	}
 	return s, err
 }
@@ -197,8 +200,6 @@ func pluginErr(err error) error {
 	var oe *store.OwnershipError
 	var me *store.ManifestError
 	switch {
-	case errors.Is(err, store.ErrLockBusy):
-		return withHint(withCode(exitBusy, err), "wait for the other skillstore command to finish, or raise --lock-timeout")
 	case errors.Is(err, store.ErrUnknownPlugin):
 		return withHint(err, "run 'skillstore plugin list' to see the plugins")
 	case errors.As(err, &oe):
@@ -212,18 +213,14 @@ func pluginErr(err error) error {
 	case errors.Is(err, store.ErrNoSkills):
 		return withHint(err, "a plugin needs a manifest or skills/<name>/SKILL.md folders")
 	}
-	return err
+	return storeErr(err)
 }
 
 func runPluginAdd(c *cli.Context) error {
-	args, err := stringFlagsAfterArgs(c, "id", "ref")
-	if err != nil {
-		return err
-	}
-	if len(args) != 1 {
+	if c.NArg() != 1 {
 		return usageErrorf("plugin add needs exactly one SOURCE argument")
 	}
-	src, err := store.ParseSource(args[0], c.String("ref"))
+	src, err := store.ParseSource(c.Args().First(), c.String("ref"))
 	if err != nil {
 		return err
 	}
@@ -325,11 +322,11 @@ func writePlugin(w io.Writer, info *store.PluginInfo, details bool) {
 		if st.Disabled {
 			notes = append(notes, "disabled")
 		}
-		note := ""
+		status := st.Status
 		if len(notes) > 0 {
-			note = "(" + strings.Join(notes, ", ") + ")"
+			status += " (" + strings.Join(notes, ", ") + ")"
 		}
-		fmt.Fprintf(tw, "  %s\tv%d\t%s\t%s\n", st.Skill, st.Version, st.Status, note)
+		fmt.Fprintf(tw, "  %s\tv%d\t%s\n", st.Skill, st.Version, status)
 	}
 	tw.Flush()
 	for _, a := range info.Adopted {

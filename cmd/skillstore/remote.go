@@ -161,8 +161,8 @@ func remoteErr(err error) error {
 		return lockErr(err)
 	case errors.As(err, &refused):
 		return withHint(err, "run 'skillstore pull', accept or resolve the merge candidates it reports, then push again")
-	case errors.Is(err, store.ErrRemoteMoved):
-		return withHint(err, "someone pushed meanwhile: run 'skillstore pull', then push again")
+	case errors.Is(err, store.ErrRemoteRejected):
+		return withHint(err, "if someone pushed meanwhile, run 'skillstore pull' and push again; otherwise check the server's branch protection and hooks")
 	case errors.As(err, &unsafe), errors.As(err, &badRef):
 		return withHint(err, "nothing was written; fix the history on the server, or pull with --allow-risk LEVEL if you trust a risk finding")
 	case errors.Is(err, store.ErrNoRemote):

@@ -15,6 +15,14 @@ import (
 var update = flag.Bool("update", false, "rewrite testscript golden outputs")
 
 func TestMain(m *testing.M) {
+	// Under -race every process sleeps 1s at exit (GORACE atexit_sleep_ms
+	// defaults to 1000) so late race reports can print. Scenarios and the
+	// reliability tests start hundreds of skillstore processes, which inherit
+	// GORACE, so make it no sleep unless the caller chose a value (the
+	// Makefile sets the same). Races are still detected and reported.
+	if os.Getenv("GORACE") == "" {
+		os.Setenv("GORACE", "atexit_sleep_ms=0")
+	}
 	testscript.Main(m, map[string]func(){
 		"skillstore": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 	})

@@ -91,15 +91,10 @@ func storeErr(err error) error {
 	return err
 }
 
-// storeArgs checks the number of arguments and that no flag follows them
-// (urfave/cli stops reading flags at the first argument).
+// storeArgs checks the number of arguments (flags that follow arguments
+// were already moved in front of them by permuteArgs).
 func storeArgs(c *cli.Context, min, max int) ([]string, error) {
 	args := c.Args().Slice()
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") && len(a) > 1 {
-			return nil, withHint(usageErrorf("flag %s after the arguments", a), fmt.Sprintf("put flags before the arguments: skillstore %s %s ...", c.Command.Name, a))
-		}
-	}
 	if len(args) < min || (max >= 0 && len(args) > max) {
 		return nil, withHint(usageErrorf("%s takes %s", c.Command.Name, c.Command.ArgsUsage), fmt.Sprintf("run 'skillstore %s --help' for usage", c.Command.Name))
 	}

@@ -140,7 +140,8 @@ func checkStoreSound(t *testing.T, storeDir string, written []reported) {
 
 // TestStoreSurvivesSIGKILL kills real skillstore processes at random
 // moments while they add versions (loose objects, one ref), import 40
-// skills (a pack and packed-refs) and gc (repack, pack refs, delete), and
+// skills (a pack and packed-refs), gc (repack, pack refs, delete) and
+// disable/enable a skill (state commits), and
 // checks after every tenth kill and at the end that git fsck --strict and
 // skillstore verify accept the store and that no version a process
 // reported as written is lost.
@@ -176,7 +177,11 @@ func TestStoreSurvivesSIGKILL(t *testing.T) {
 			return []string{"import", root}
 		}},
 		{"gc", func(int) []string { return []string{"gc", "--grace", "0s"} }},
+		{"status", func(i int) []string { // a state commit on refs/skillstore/state
+			return []string{[]string{"disable", "enable"}[i%2], "--reason", fmt.Sprintf("round %d", i), "crash"}
+		}},
 	}
+	schedule := []int{0, 1, 0, 3, 0, 2, 1, 3} // add, import, add, status, add, gc, import, status
 	durations := map[string]time.Duration{}
 	for i, op := range ops {
 		start := time.Now()
@@ -186,10 +191,7 @@ func TestStoreSurvivesSIGKILL(t *testing.T) {
 
 	killed := 0
 	for i := 0; killed < kills; i++ {
-		op := ops[i%len(ops)]
-		if op.name == "gc" && i%2 == 0 {
-			op = ops[0] // gc less often than writes
-		}
+		op := ops[schedule[i%len(schedule)]]
 		cmd := exec.Command(skillstoreBin(t), append([]string{"--store", storeDir}, op.args(i)...)...)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -203,8 +204,12 @@ func storeCatCommand() *cli.Command {
 				return err
 			}
 			data, err := s.Cat(c.Context, args[0], file)
+			var noFile *store.NoFileError
+			if errors.As(err, &noFile) {
+				return withHint(err, fmt.Sprintf("run 'skillstore show %s' for its files", args[0]))
+			}
 			if err != nil {
-				return storeErr(withHint(err, fmt.Sprintf("run 'skillstore show %s' for its files", args[0])))
+				return storeErr(err)
 			}
 			_, err = getEnv(c).stdout.Write(data)
 			return err

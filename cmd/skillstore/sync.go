@@ -88,14 +88,6 @@ func runSync(c *cli.Context) error {
 	if err != nil {
 		return pluginErr(err)
 	}
-	var hookErrs []error
-	for _, h := range syncHooks {
-		if h.AfterSync != nil {
-			if err := h.AfterSync(c, s, rep); err != nil {
-				hookErrs = append(hookErrs, fmt.Errorf("after sync (%s): %w", h.Name, err))
-			}
-		}
-	}
 	changed := false
 	if c.Bool("json") {
 		if err := writeJSON(e.stdout, rep); err != nil {
@@ -103,6 +95,14 @@ func runSync(c *cli.Context) error {
 		}
 	} else {
 		changed = writeSyncReport(e.stdout, e.stderr, rep)
+	}
+	var hookErrs []error
+	for _, h := range syncHooks {
+		if h.AfterSync != nil {
+			if err := h.AfterSync(c, s, rep); err != nil {
+				hookErrs = append(hookErrs, fmt.Errorf("after sync (%s): %w", h.Name, err))
+			}
+		}
 	}
 	switch {
 	case rep.Failed() || len(hookErrs) > 0:
