@@ -4,7 +4,7 @@ BIN       ?= bin/skillstore
 PKGS      := ./...
 FUZZTIME  ?= 10s
 BENCHTIME ?= 1x
-STATICCHECK_VERSION ?= 2025.1.1
+STATICCHECK_VERSION ?= v0.8.2
 
 .PHONY: all build test lint bench fuzz demo update clean
 

@@ -58,20 +58,6 @@ var SpecKeys = []string{"name", "description", "license", "compatibility", "meta
 var ClaudeCodeKeys = []string{"when_to_use", "argument-hint", "arguments", "disable-model-invocation",
 	"user-invocable", "disallowed-tools", "model", "effort", "context", "agent", "hooks", "paths", "shell"}
 
-func isKnownKey(k string) bool {
-	for _, s := range SpecKeys {
-		if s == k {
-			return true
-		}
-	}
-	for _, s := range ClaudeCodeKeys {
-		if s == k {
-			return true
-		}
-	}
-	return false
-}
-
 // IsSpecKey reports whether k is defined by the Agent Skills specification.
 func IsSpecKey(k string) bool {
 	for _, s := range SpecKeys {

@@ -72,8 +72,8 @@ type SkillDir struct {
 
 // SkippedPlugin is a marketplace entry whose files are not in the source.
 type SkippedPlugin struct {
-	Name   string
-	Reason string
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
 }
 
 // ReadLayout reads the plugins a source provides. selector, the part after

@@ -82,9 +82,7 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	rep := &SyncReport{Plugins: []PluginReport{}}
-	objs := newSyncObjects(tx)
-	defer objs.close()
+	rep := &SyncReport{Plugins: []PluginReport{}, Skipped: layout.Skipped}
 	for _, p := range plugins {
 		if src.Kind == SourceGit {
 			tx.SetRef(SourceRef(p.ID), fetched.Commit)
@@ -94,7 +92,7 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 		}
 		tx.NoteState(fmt.Sprintf("plugin %s: added from %s", p.ID, p.Source), Trailer{Key: TrailerPlugin, Value: p.ID})
 		pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}}
-		if err := tx.syncPlugin(ctx, p, SyncOptions{}, nil, newCommitCache(objs), &pr); err != nil {
+		if err := tx.syncPlugin(ctx, p, SyncOptions{}, nil, newCommitCache(tx.Reader), &pr); err != nil {
 			var msgs []string
 			for _, s := range pr.Skills {
 				if s.Error != "" {

@@ -16,7 +16,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
-	"github.com/go-git/go-git/v5/plumbing/revlist"
 )
 
 // PushOptions tune a push.
@@ -157,7 +156,7 @@ func (tx *Tx) push(ctx context.Context, conn *remoteConn, opts PushOptions) (*Pu
 	objReader := newPackedReader(tx)
 	defer objReader.close()
 	listStart := time.Now()
-	objects, err := revlist.Objects(objReader.st, wants, haves)
+	objects, err := objReader.objectsToPush(wants, haves)
 	tx.s.log.Debug("push: objects listed", "objects", len(objects), "took", time.Since(listStart))
 	if err != nil {
 		return nil, fmt.Errorf("push to %s: list objects: %w", rem.Name, err)

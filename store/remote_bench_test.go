@@ -13,7 +13,8 @@ import (
 // store, side by side with the C git client doing the same transfers on the
 // same repository (`git push --mirror` to an empty repository, `git fetch`
 // of every ref into an empty one). Reported: push and pull ns/op for each,
-// and skillstore's ratio to git (the goal is ≤ 1.5).
+// and skillstore's ratio to git (the goal is ≤ 1.5); then the same
+// repositories after ten skills got a new version (inc-*).
 //
 //	go test ./store -run '^$' -bench RemotePushPull -benchtime 1x
 func BenchmarkRemotePushPull(b *testing.B) {
@@ -26,6 +27,7 @@ func BenchmarkRemotePushPull(b *testing.B) {
 	}
 	ctx := context.Background()
 	var push, gitPush, pull, gitPull time.Duration
+	var incPush, incGitPush, incPull, incGitPull time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		// C git first, so the store has no tracking refs yet for --mirror.
@@ -60,6 +62,27 @@ func BenchmarkRemotePushPull(b *testing.B) {
 		if len(rep.Skills) != 1000 {
 			b.Fatalf("pulled %d skills", len(rep.Skills))
 		}
+
+		// The daily case: ten skills got a new version since.
+		for k := range 10 {
+			publishMD(b, src, fmt.Sprintf("skill-%04d", k*97), fmt.Sprintf("run %d edit %d", i, k))
+		}
+		start = time.Now()
+		benchGit(b, src.Dir(), "push", "--quiet", ref, "+refs/heads/*:refs/heads/*")
+		incGitPush += time.Since(start)
+		start = time.Now()
+		if _, err := src.Push(ctx, PushOptions{Remote: name}); err != nil {
+			b.Fatal(err)
+		}
+		incPush += time.Since(start)
+		start = time.Now()
+		benchGit(b, dst, "fetch", "--quiet", url, "+refs/*:refs/*")
+		incGitPull += time.Since(start)
+		start = time.Now()
+		if _, err := s.Pull(ctx, PullOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		incPull += time.Since(start)
 	}
 	n := float64(b.N)
 	b.ReportMetric(float64(push.Nanoseconds())/n, "push-ns/op")
@@ -68,6 +91,10 @@ func BenchmarkRemotePushPull(b *testing.B) {
 	b.ReportMetric(float64(pull.Nanoseconds())/n, "pull-ns/op")
 	b.ReportMetric(float64(gitPull.Nanoseconds())/n, "git-fetch-ns/op")
 	b.ReportMetric(float64(pull)/float64(gitPull), "pull-ratio")
+	b.ReportMetric(float64(incPush.Nanoseconds())/n, "inc-push-ns/op")
+	b.ReportMetric(float64(incGitPush.Nanoseconds())/n, "inc-git-push-ns/op")
+	b.ReportMetric(float64(incPull.Nanoseconds())/n, "inc-pull-ns/op")
+	b.ReportMetric(float64(incGitPull.Nanoseconds())/n, "inc-git-fetch-ns/op")
 }
 
 func benchGit(b *testing.B, dir string, args ...string) {

@@ -127,7 +127,7 @@ func TestPushPullKilled(t *testing.T) {
 	d := startGitDaemon(t)
 	url := d.newRepo(t, "central.git")
 	alice := newActorStore(t, "alice")
-	bulkStore(t, alice, 100, 3)
+	bulkStore(t, alice, 60, 3)
 	mustAddRemote(t, alice, "origin", url)
 	bob := newActorStore(t, "bob")
 	mustAddRemote(t, bob, "origin", url)
@@ -150,7 +150,7 @@ func TestPushPullKilled(t *testing.T) {
 
 	// Kill at moments spread over the whole operation; once a run gets
 	// through, the next ones have little left to do.
-	const rounds = 6
+	const rounds = 5
 	finished := 0
 	for i := range rounds {
 		if killAfter(t, "push", alice.Dir(), spread(pushTime, i, rounds)) {

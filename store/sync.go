@@ -47,6 +47,9 @@ type SyncReport struct {
 	// CandidatesWaiting counts the candidates of the synced plugins that
 	// wait for review after the sync (new or older).
 	CandidatesWaiting int `json:"candidates_waiting"`
+	// Skipped lists the marketplace entries plugin add could not take from
+	// the source (they live in another repository).
+	Skipped []SkippedPlugin `json:"skipped,omitempty"`
 }
 
 // PluginReport is one plugin's part of a sync.
@@ -117,9 +120,7 @@ func (s *Store) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error)
 
 // Sync is [Store.Sync] inside a transaction.
 func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
-	objs := newSyncObjects(tx)
-	defer objs.close()
-	plugins, err := objs.plugins()
+	plugins, err := tx.Plugins()
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +136,7 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 		plugins = picked
 	}
 	cache := LoadStatCache(filepath.Join(tx.s.dir, metaDir, "statcache"))
-	cc := newCommitCache(objs)
+	cc := newCommitCache(tx.Reader)
 	rep := &SyncReport{Plugins: []PluginReport{}}
 	for i, p := range plugins {
 		if err := ctx.Err(); err != nil {

@@ -124,7 +124,9 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	candHead, hasCand := tx.Ref(CandidateRef(name))
 	var candMerge *Commit
 	if hasCand {
-		if candMerge, err = tx.candidateMerge(candHead); err != nil {
+		// A branch without skillstore's merge commit (rewritten by hand)
+		// is superseded like any stale candidate.
+		if candMerge, err = tx.candidateMerge(candHead); err != nil && !errors.Is(err, errNoCandidateMerge) {
 			return err
 		}
 	}
@@ -155,7 +157,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 		sr.NewVersion = v.Number
 		return nil
 	}
-	if hasCand && candMerge != nil && len(candMerge.Parents) == 2 && candMerge.Parents[0] == head && candMerge.Parents[1] == u {
+	if candMerge != nil && candMerge.Parents[0] == head && candMerge.Parents[1] == u {
 		sr.Classification = ClassPending
 		sr.Candidate = candHead.String()
 		return nil
@@ -359,19 +361,19 @@ func (r *Reader) candidateMerge(h Hash) (*Commit, error) {
 // commitCache keeps the commits one sync reads: a skill's head, snapshots
 // and their ancestors are read several times while classifying it.
 type commitCache struct {
-	objs *syncObjects
-	m    map[Hash]*Commit
+	r *Reader
+	m map[Hash]*Commit
 }
 
-func newCommitCache(objs *syncObjects) *commitCache {
-	return &commitCache{objs: objs, m: map[Hash]*Commit{}}
+func newCommitCache(r *Reader) *commitCache {
+	return &commitCache{r: r, m: map[Hash]*Commit{}}
 }
 
 func (c *commitCache) get(h Hash) (*Commit, error) {
 	if cm, ok := c.m[h]; ok {
 		return cm, nil
 	}
-	cm, err := c.objs.commit(h)
+	cm, err := c.r.Commit(h)
 	if err != nil {
 		return nil, err
 	}

@@ -151,7 +151,7 @@ func candidateState(c store.Candidate) string {
 }
 
 func readCandidates(c *cli.Context, skill string) ([]store.Candidate, error) {
-	s, err := openPluginStore(c, false)
+	s, err := openStore(c)
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +248,7 @@ func writeCandidate(w io.Writer, c store.Candidate) {
 }
 
 func runCandidateDiff(c *cli.Context, skill string) error {
-	s, err := openPluginStore(c, false)
+	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
@@ -264,7 +264,7 @@ func runCandidateDiff(c *cli.Context, skill string) error {
 }
 
 func runCandidateAccept(c *cli.Context, skill string) error {
-	s, err := openPluginStore(c, false)
+	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
@@ -277,7 +277,7 @@ func runCandidateAccept(c *cli.Context, skill string) error {
 }
 
 func runCandidateReject(c *cli.Context, skill string) error {
-	s, err := openPluginStore(c, false)
+	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
@@ -293,7 +293,7 @@ func runCandidateResolve(c *cli.Context, skill string) error {
 	if c.String("from") == "" {
 		return usageErrorf("candidates resolve needs --from DIR, the resolved skill folder")
 	}
-	s, err := openPluginStore(c, false)
+	s, err := openStore(c)
 	if err != nil {
 		return err
 	}

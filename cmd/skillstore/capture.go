@@ -87,7 +87,7 @@ func collectStatus(ctx context.Context, s *store.Store, targets []targetRecord, 
 		return err
 	})
 	if err != nil {
-		return nil, lockErr(err)
+		return nil, storeErr(err)
 	}
 	var out []targetStatus
 	for _, t := range targets {
@@ -110,7 +110,7 @@ func runStatus(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usageErrorf("status takes no arguments")
 	}
-	s, err := openTargetStore(c, nil)
+	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
@@ -217,7 +217,7 @@ func runCapture(c *cli.Context) error {
 	want := c.Args().Slice()
 	reason := c.String("reason")
 	jsonOut := c.Bool("json")
-	s, err := openTargetStore(c, &captureStoreActor)
+	s, err := openStoreAs(c, &captureStoreActor)
 	if err != nil {
 		return err
 	}
@@ -334,7 +334,7 @@ func captureOne(ctx context.Context, s *store.Store, targetDir string, st target
 		return nil
 	})
 	if err != nil {
-		res.Outcome, res.Error = captureRefused, strings.ReplaceAll(lockErr(err).Error(), "\n  ", "; ")
+		res.Outcome, res.Error = captureRefused, strings.ReplaceAll(storeErr(err).Error(), "\n  ", "; ")
 	}
 	return res
 }

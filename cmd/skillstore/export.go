@@ -27,7 +27,7 @@ func init() {
 // A skill edited in a target whose published version also moved is left in
 // place and reported: export will not overwrite it.
 func captureBeforeSync(c *cli.Context, _ *store.Store) error {
-	s, err := openTargetStore(c, &captureStoreActor)
+	s, err := openStoreAs(c, &captureStoreActor)
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ type targetExport struct {
 
 func runExport(c *cli.Context) error {
 	args := c.Args().Slice()
-	s, err := openTargetStore(c, nil)
+	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func runExport(c *cli.Context) error {
 func exportTargets(ctx context.Context, s *store.Store, targets []targetRecord, log *slog.Logger, lockTimeout time.Duration) ([]targetExport, error) {
 	published, err := publishedSkills(ctx, s)
 	if err != nil {
-		return nil, lockErr(err)
+		return nil, storeErr(err)
 	}
 	var failed []string
 	out := make([]targetExport, 0, len(targets))

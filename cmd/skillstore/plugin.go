@@ -158,7 +158,7 @@ func pluginCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					s, err := openPluginStore(c, false)
+					s, err := openStore(c)
 					if err != nil {
 						return err
 					}
@@ -172,27 +172,6 @@ func pluginCommand() *cli.Command {
 			},
 		},
 	}
-}
-
-// openPluginStore opens the store, creating it when create is set and
-// there is none yet (plugin add is a natural first command).
-func openPluginStore(c *cli.Context, create bool) (*store.Store, error) {
-	if !create {
-		return openStore(c)
-	}
-	dir, err := storeDir(c)
-	if err != nil {
-		return nil, err
-	}
-	opts, err := storeOptions(c)
-	if err != nil {
-		return nil, err
-	}
-	s, err := store.Open(c.Context, dir, opts)
-	if errors.Is(err, store.ErrNoStore) {
-		return store.Init(c.Context, dir, opts)
-	}
-	return s, err
 }
 
 // pluginErr adds hints and exit codes to the store's plugin errors.
@@ -224,7 +203,7 @@ func runPluginAdd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := openPluginStore(c, true)
+	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
@@ -242,6 +221,9 @@ func runPluginAdd(c *cli.Context) error {
 			fmt.Fprintf(e.stdout, "  %s v%d\n", sk.Skill, sk.NewVersion)
 		}
 	}
+	for _, sk := range rep.Skipped {
+		fmt.Fprintf(e.stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, sk.Reason)
+	}
 	return nil
 }
 
@@ -254,7 +236,7 @@ func runPluginList(c *cli.Context) error {
 
 // showPlugins prints every plugin, or only id.
 func showPlugins(c *cli.Context, id string) error {
-	s, err := openPluginStore(c, false)
+	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
@@ -338,7 +320,7 @@ func writePlugin(w io.Writer, info *store.PluginInfo, details bool) {
 }
 
 func pluginPause(c *cli.Context, id string, paused bool) error {
-	s, err := openPluginStore(c, false)
+	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
@@ -351,7 +333,7 @@ func pluginPause(c *cli.Context, id string, paused bool) error {
 }
 
 func pluginDisable(c *cli.Context, id string, disable bool) error {
-	s, err := openPluginStore(c, false)
+	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
@@ -374,7 +356,7 @@ func runPluginAdopt(c *cli.Context) error {
 		return usageErrorf("plugin adopt needs PLUGIN and SKILL")
 	}
 	id, skill := c.Args().Get(0), c.Args().Get(1)
-	s, err := openPluginStore(c, false)
+	s, err := openStore(c)
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,11 @@ func parseCommitDate(s string) (time.Time, error) {
 
 // openStore opens the store of --store/$SKILLSTORE_DIR/the XDG default, or
 // explains that there is none and how to create it.
-func openStore(c *cli.Context) (*store.Store, error) {
+func openStore(c *cli.Context) (*store.Store, error) { return openStoreAs(c, nil) }
+
+// openStoreAs is openStore recording actor (when not nil) on every commit
+// instead of the default actor: capture records local edits as "local".
+func openStoreAs(c *cli.Context, actor *store.Signature) (*store.Store, error) {
 	dir, err := storeDir(c)
 	if err != nil {
 		return nil, err
@@ -48,12 +52,18 @@ func openStore(c *cli.Context) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if actor != nil {
+		opts.Actor = *actor
+	}
 	s, err := store.Open(c.Context, dir, opts)
 	if errors.Is(err, store.ErrNoStore) {
 		return nil, withHint(fmt.Errorf("no store at %s", dir), "run 'skillstore init' to create it, or point --store or SKILLSTORE_DIR at an existing store")
 	}
 	return s, err
 }
+
+// lockErr is storeErr; remote.go still calls it by this name.
+func lockErr(err error) error { return storeErr(err) }
 
 // storeErr maps store errors to exit codes and hints: a busy lock exits 3
 // naming the holder; unknown names point at the commands that list them.

@@ -63,14 +63,14 @@ func syncCommand() *cli.Command {
 
 func runSync(c *cli.Context) error {
 	e := getEnv(c)
-	s, err := openPluginStore(c, false)
+	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
 	for _, h := range syncHooks {
 		if h.BeforeSync != nil {
 			if err := h.BeforeSync(c, s); err != nil {
-				return lockErr(fmt.Errorf("before sync (%s): %w", h.Name, err))
+				return storeErr(fmt.Errorf("before sync (%s): %w", h.Name, err))
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -87,36 +86,6 @@ func targetCommand() *cli.Command {
 	}
 }
 
-// openTargetStore opens the store for the target, export, status, capture
-// and watch commands, like openStore; actor, if set, records who writes.
-func openTargetStore(c *cli.Context, actor *store.Signature) (*store.Store, error) {
-	if actor == nil {
-		return openStore(c)
-	}
-	dir, err := storeDir(c)
-	if err != nil {
-		return nil, err
-	}
-	opts, err := storeOptions(c)
-	if err != nil {
-		return nil, err
-	}
-	opts.Actor = *actor
-	s, err := store.Open(c.Context, dir, opts)
-	if errors.Is(err, store.ErrNoStore) {
-		return nil, withHint(fmt.Errorf("no store at %s", dir), "run 'skillstore init' to create it, or point --store or SKILLSTORE_DIR at an existing store")
-	}
-	return s, err
-}
-
-// lockErr gives a lock timeout its exit code and hint.
-func lockErr(err error) error {
-	if errors.Is(err, store.ErrLockBusy) {
-		return withHint(withCode(exitBusy, err), "wait for the other skillstore command to finish, or raise --lock-timeout")
-	}
-	return err
-}
-
 // readTargets returns the targets named (all of them when names is empty),
 // sorted by name.
 func readTargets(ctx context.Context, s *store.Store, names []string) ([]targetRecord, error) {
@@ -143,7 +112,7 @@ func readTargets(ctx context.Context, s *store.Store, names []string) ([]targetR
 		}
 		return nil
 	})
-	return out, lockErr(err)
+	return out, storeErr(err)
 }
 
 func runTargetAdd(c *cli.Context) error {
@@ -168,7 +137,7 @@ func runTargetAdd(c *cli.Context) error {
 	if info, err := os.Stat(abs); err == nil && !info.IsDir() {
 		return withHint(fmt.Errorf("target %s: %s is not a folder", name, abs), "give the agent's skills folder, for example ~/.claude/skills")
 	}
-	s, err := openTargetStore(c, nil)
+	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
@@ -199,7 +168,7 @@ func runTargetAdd(c *cli.Context) error {
 		return nil
 	})
 	if err != nil {
-		return lockErr(err)
+		return storeErr(err)
 	}
 	fmt.Fprintf(getEnv(c).stdout, "added target %s: %s\n", name, abs)
 	return nil
@@ -215,7 +184,7 @@ func runTargetList(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usageErrorf("target list takes no arguments")
 	}
-	s, err := openTargetStore(c, nil)
+	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
@@ -251,7 +220,7 @@ func runTargetRm(c *cli.Context) error {
 		return withHint(usageErrorf("target rm takes one NAME"), "run 'skillstore target list' to see the targets")
 	}
 	name := c.Args().First()
-	s, err := openTargetStore(c, nil)
+	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
@@ -271,7 +240,7 @@ func runTargetRm(c *cli.Context) error {
 		return nil
 	})
 	if err != nil {
-		return lockErr(err)
+		return storeErr(err)
 	}
 	fmt.Fprintf(getEnv(c).stdout, "removed target %s; its folder %s is left as it is\n", name, dir)
 	return nil

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -143,11 +142,4 @@ func displayPath(p string) string {
 		}
 	}
 	return p
-}
-
-// writeDiagnostics prints diagnostics one per line.
-func writeDiagnostics(w io.Writer, diags []discover.Diagnostic) {
-	for _, d := range relativeDiagnostics(diags) {
-		fmt.Fprintln(w, d)
-	}
 }

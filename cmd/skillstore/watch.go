@@ -223,7 +223,7 @@ func watchRoots(c *cli.Context, args []string) ([]string, error) {
 			return s, nil
 		}
 		var err error
-		s, err = openTargetStore(c, nil)
+		s, err = openStore(c)
 		return s, err
 	}
 	if len(args) == 0 {

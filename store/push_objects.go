@@ -1,0 +1,94 @@
+package store
+
+import (
+	"fmt"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+// objectsToPush lists the objects the remote needs to hold wants, given
+// that it holds haves (its ref tips). Commits are walked from wants until a
+// commit the remote has; trees and blobs are sent unless the trees of those
+// boundary commits hold them. This is git's own edge rule: it looks at the
+// few boundary trees instead of the remote's whole history (what go-git's
+// revlist walks), so pushing ten new versions reads ten versions, not the
+// store. An object the remote has elsewhere may be sent again, which the
+// server simply ignores.
+func (pr *packedReader) objectsToPush(wants, haves []Hash) ([]Hash, error) {
+	have := make(map[Hash]bool, len(haves))
+	for _, h := range haves {
+		have[h] = true
+	}
+	seen := map[Hash]bool{}
+	var commits, boundary []Hash
+	trees := map[Hash]Hash{} // commit -> tree
+	stack := append([]Hash(nil), wants...)
+	for len(stack) > 0 {
+		h := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		if have[h] {
+			boundary = append(boundary, h)
+			continue
+		}
+		c, err := pr.commit(h)
+		if err != nil {
+			return nil, fmt.Errorf("commit %s: %w", short(h), err)
+		}
+		commits = append(commits, h)
+		trees[h] = c.Tree
+		stack = append(stack, c.Parents...)
+	}
+	onRemote := map[Hash]bool{}
+	for _, b := range boundary {
+		c, err := pr.commit(b)
+		if err != nil {
+			continue // the remote has it; this store may not
+		}
+		if err := pr.markTree(c.Tree, onRemote, nil); err != nil {
+			return nil, err
+		}
+	}
+	out := commits
+	for _, h := range commits {
+		if err := pr.markTree(trees[h], onRemote, &out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// markTree adds tree and everything under it to marked; objects not marked
+// before are appended to out when out is not nil.
+func (pr *packedReader) markTree(tree Hash, marked map[Hash]bool, out *[]Hash) error {
+	if marked[tree] {
+		return nil
+	}
+	marked[tree] = true
+	if out != nil {
+		*out = append(*out, tree)
+	}
+	entries, err := pr.tree(tree)
+	if err != nil {
+		return fmt.Errorf("tree %s: %w", short(tree), err)
+	}
+	for _, e := range entries {
+		if e.mode == filemode.Dir {
+			if err := pr.markTree(e.hash, marked, out); err != nil {
+				return err
+			}
+			continue
+		}
+		if e.mode == filemode.Submodule || marked[e.hash] {
+			continue
+		}
+		marked[e.hash] = true
+		if out != nil {
+			*out = append(*out, e.hash)
+		}
+	}
+	return nil
+}
