@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/skillstore/skillstore/internal/atomicfile"
 )
 
 // exporterEnv makes the test binary an exporter process that dies by
@@ -39,7 +41,7 @@ func exporterMain(target string) int {
 	if n, err := strconv.Atoi(os.Getenv(killAtEnv)); err == nil {
 		count := 0
 		exchangeDirs = func(a, b string) error {
-			err := exchange(a, b)
+			err := atomicfile.Exchange(a, b)
 			if count++; count == n {
 				syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skillstore/skillstore/internal/atomicfile"
 )
 
 func skillFiles(body, script string) []File {
@@ -225,7 +227,7 @@ func TestExportRecoversPendingSwitch(t *testing.T) {
 func TestExportFallsBackWithoutExchange(t *testing.T) {
 	target := t.TempDir()
 	saved := exchangeDirs
-	exchangeDirs = func(a, b string) error { return errExchangeUnsupported }
+	exchangeDirs = func(a, b string) error { return atomicfile.ErrExchangeUnsupported }
 	defer func() { exchangeDirs = saved }()
 	export(t, target, Skill{Name: "deploy", Files: skillFiles("v1\n", "v1")})
 	rep := export(t, target, Skill{Name: "deploy", Files: skillFiles("v2\n", "v1")})

@@ -14,12 +14,8 @@ import (
 	"github.com/skillstore/skillstore/internal/atomicfile"
 )
 
-// errExchangeUnsupported is returned by exchange where renameat2
-// RENAME_EXCHANGE is not available.
-var errExchangeUnsupported = errors.New("atomic exchange not supported")
-
-// exchangeDirs is exchange; tests replace it to exercise the fallback.
-var exchangeDirs = exchange
+// exchangeDirs is atomicfile.Exchange; tests replace it to exercise the fallback.
+var exchangeDirs = atomicfile.Exchange
 
 // run stages every new version, makes them durable with one filesystem
 // sync, records the intent, then switches the folders one by one and
@@ -61,7 +57,7 @@ func (x *exporter) run(ctx context.Context, jobs []*job) error {
 	}
 	// Nothing is switched unless every staged file is durable and the
 	// intent is recorded.
-	err := syncFS(x.target)
+	err := atomicfile.SyncFS(x.target)
 	if err != nil {
 		err = fmt.Errorf("sync staged skills: %w", err)
 	} else if err = writeRecord(x.target, x.rec); err != nil {
@@ -154,7 +150,7 @@ func (x *exporter) switchJob(j *job) error {
 	dst := filepath.Join(x.target, j.name)
 	switch j.kind {
 	case jobInstall:
-		if err := renameNoReplace(j.stage, dst); err != nil {
+		if err := atomicfile.RenameNoReplace(j.stage, dst); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				j.result.Action = ActionForeign
 				j.result.Paths = nil
@@ -168,7 +164,7 @@ func (x *exporter) switchJob(j *job) error {
 	case jobReplace:
 		old := j.stage
 		err := exchangeDirs(j.stage, dst)
-		if errors.Is(err, errExchangeUnsupported) {
+		if errors.Is(err, atomicfile.ErrExchangeUnsupported) {
 			x.report.Atomic = false
 			old = x.retiredPath(j.name)
 			if err := os.Rename(dst, old); err != nil {
@@ -196,7 +192,7 @@ func (x *exporter) switchJob(j *job) error {
 			return err
 		}
 		if x.editedMeanwhile(j, old) {
-			if err := renameNoReplace(old, dst); err != nil {
+			if err := atomicfile.RenameNoReplace(old, dst); err != nil {
 				return x.rescue(j.name, old, err)
 			}
 			return nil
@@ -289,13 +285,4 @@ func (x *exporter) cleanRetired() {
 			os.RemoveAll(x.path(retiredDir, e.Name()))
 		}
 	}
-}
-
-// renameIfAbsent renames from to to unless to exists. Without
-// RENAME_NOREPLACE there is a window between the check and the rename.
-func renameIfAbsent(from, to string) error {
-	if _, err := os.Lstat(to); err == nil {
-		return &os.LinkError{Op: "rename", Old: from, New: to, Err: fs.ErrExist}
-	}
-	return os.Rename(from, to)
 }

@@ -134,7 +134,18 @@ func WriteTreeDir(dir string, files []File, force bool) error {
 			return fmt.Errorf("checkout into %s: %w", dir, err)
 		}
 	default:
-		if err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, abs, unix.RENAME_EXCHANGE); err != nil {
+		err := atomicfile.Exchange(tmp, abs)
+		if errors.Is(err, atomicfile.ErrExchangeUnsupported) {
+			// No atomic swap here: move the old folder aside, then the new
+			// one in. A crash between the two leaves the old content in tmp.
+			aside := tmp + ".old"
+			if err = os.Rename(abs, aside); err == nil {
+				if err = os.Rename(tmp, abs); err == nil {
+					err = os.Rename(aside, tmp)
+				}
+			}
+		}
+		if err != nil {
 			return fmt.Errorf("checkout into %s: %w", dir, err)
 		}
 		// tmp now holds the old content; the deferred RemoveAll deletes it.

@@ -101,8 +101,17 @@ func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error)
 		if err != nil {
 			return err
 		}
-		rep, err = tx.push(ctx, conn, opts)
-		return err
+		// A refusal by the server's compare-and-swap means a ref moved
+		// since it was advertised; planning again from the new values
+		// either finds the push done already, sends what is still
+		// missing, or refuses it as a non-fast-forward.
+		for attempt := 0; ; attempt++ {
+			rep, err = tx.push(ctx, conn, opts)
+			if !errors.Is(err, ErrRemoteRejected) || attempt == 2 {
+				return err
+			}
+			tx.s.log.Debug("push refused by the server, planning again", "err", err)
+		}
 	})
 	if err != nil {
 		return nil, err

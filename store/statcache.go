@@ -73,12 +73,6 @@ func LoadStatCache(path string) *StatCache {
 	return c
 }
 
-func entryOf(st *syscall.Stat_t) statEntry {
-	return statEntry{
-		size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(),
-		ino: st.Ino, mode: st.Mode,
-	}
-}
 
 // Lookup returns the cached blob id of the file at abs if its stat data
 // is unchanged.

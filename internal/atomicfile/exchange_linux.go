@@ -1,4 +1,4 @@
-package reload
+package atomicfile
 
 import (
 	"errors"
@@ -7,14 +7,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// exchange atomically swaps the directories at a and b with
+// Exchange atomically swaps the files or directories at a and b with
 // renameat2(RENAME_EXCHANGE): at every instant each name holds one complete
-// folder. It returns errExchangeUnsupported where the filesystem or kernel
-// cannot do it.
-func exchange(a, b string) error {
+// tree. It returns ErrExchangeUnsupported where the filesystem cannot.
+func Exchange(a, b string) error {
 	err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
 	if isUnsupported(err) {
-		return errExchangeUnsupported
+		return ErrExchangeUnsupported
 	}
 	if err != nil {
 		return &os.LinkError{Op: "exchange", Old: a, New: b, Err: err}
@@ -22,9 +21,9 @@ func exchange(a, b string) error {
 	return nil
 }
 
-// renameNoReplace renames from to to, failing with fs.ErrExist if to exists
-// (so a folder someone created meanwhile is never replaced).
-func renameNoReplace(from, to string) error {
+// RenameNoReplace renames from to to, failing with fs.ErrExist if to exists,
+// so a folder someone created meanwhile is never replaced.
+func RenameNoReplace(from, to string) error {
 	err := unix.Renameat2(unix.AT_FDCWD, from, unix.AT_FDCWD, to, unix.RENAME_NOREPLACE)
 	if isUnsupported(err) {
 		return renameIfAbsent(from, to)
@@ -39,9 +38,9 @@ func isUnsupported(err error) bool {
 	return errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EOPNOTSUPP)
 }
 
-// syncFS flushes the filesystem holding dir: one call makes every staged
+// SyncFS flushes the filesystem holding dir: one call makes every staged
 // file durable before any folder is switched, instead of an fsync per file.
-func syncFS(dir string) error {
+func SyncFS(dir string) error {
 	f, err := os.Open(dir)
 	if err != nil {
 		return err
