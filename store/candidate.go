@@ -31,7 +31,11 @@ type Candidate struct {
 	Mode             string `json:"mode"`
 	Plugin           string `json:"plugin"`
 	PluginVersion    string `json:"plugin_version,omitempty"`
-	Risk             string `json:"risk,omitempty"`
+	// Remote and RemoteVersion name the other side of a merge that pull
+	// made of two diverged published histories (Mode [MergeModeRemote]).
+	Remote        string `json:"remote,omitempty"`
+	RemoteVersion string `json:"remote_version,omitempty"`
+	Risk          string `json:"risk,omitempty"`
 	// Conflicts are the paths the merge could not resolve, as recorded.
 	Conflicts []string `json:"conflicts,omitempty"`
 	// Markers lists the conflicted files that still hold conflict markers.
@@ -113,6 +117,7 @@ func (r *Reader) Candidate(skill string) (Candidate, error) {
 		Published: m.Parents[0], Upstream: m.Parents[1],
 		Mode: m.Trailer(TrailerMergeMode), Plugin: m.Trailer(TrailerPlugin),
 		PluginVersion: m.Trailer(TrailerPluginVersion), Risk: m.Trailer(TrailerRisk),
+		Remote: m.Trailer(TrailerRemote), RemoteVersion: m.Trailer(TrailerRemoteVersion),
 		Resolved: head != m.Hash,
 	}
 	if b, ok := ParseHash(m.Trailer(TrailerMergeBase)); ok {
@@ -199,12 +204,19 @@ func (r *Reader) CandidateDiff(skill string) (Candidate, []FileChange, error) {
 // parents are the published head and the candidate head, so the upstream
 // snapshot becomes an ancestor of the published ref (the new base). It is
 // refused while conflict markers remain and when the published head moved
-// since the candidate was made.
+// since the candidate was made. A candidate that pull made from two diverged
+// published histories is accepted by [Tx.AcceptRemoteMerge].
 func (s *Store) AcceptCandidate(ctx context.Context, skill, reason string) (Version, error) {
 	var v Version
 	err := s.Update(ctx, func(tx *Tx) error {
 		c, err := tx.Candidate(skill)
 		if err != nil {
+			return err
+		}
+		if c.Mode == MergeModeRemote {
+			// A merge of two published histories made by pull: it is
+			// numbered past both sides (see AcceptRemoteMerge).
+			v, err = tx.AcceptRemoteMerge(skill, reason)
 			return err
 		}
 		if c.Stale {
@@ -265,6 +277,10 @@ func (s *Store) RejectCandidate(ctx context.Context, skill, reason string) (Vers
 	err := s.Update(ctx, func(tx *Tx) error {
 		c, err := tx.Candidate(skill)
 		if err != nil {
+			return err
+		}
+		if c.Mode == MergeModeRemote {
+			v, err = tx.rejectRemoteMerge(skill, c, reason)
 			return err
 		}
 		head, err := tx.Head(skill)

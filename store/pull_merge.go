@@ -230,3 +230,34 @@ func (tx *Tx) AcceptRemoteMerge(skill, reason string) (Version, error) {
 	tx.DeleteRef(CandidateRef(skill))
 	return v, nil
 }
+
+// rejectRemoteMerge drops a remote-merge candidate and keeps this store's
+// files, the way `git merge -s ours` does: the new version joins both
+// histories (so the next push fast-forwards and the next pull does not
+// propose the same merge again), is numbered max(local, remote)+1 like an
+// accepted merge, and has the local tree.
+func (tx *Tx) rejectRemoteMerge(skill string, c Candidate, reason string) (Version, error) {
+	lv, err := tx.Head(skill)
+	if err != nil {
+		return Version{}, err
+	}
+	rv, err := tx.VersionAt(skill, c.Upstream)
+	if err != nil {
+		return Version{}, err
+	}
+	if reason == "" {
+		reason = "rejected merge"
+	}
+	tx.SetRef(SupersededRefPrefix+skill+"/"+c.Head.String(), c.Head)
+	v, err := tx.writeJoinVersion(skill, lv, rv, lv.Tree, ZeroHash, VersionInfo{
+		Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,
+		Reason: reason, Risk: lv.Risk, Findings: lv.Findings,
+		Subject:  fmt.Sprintf("%s v%d: keep v%d, reject %s", skill, max(lv.Number, rv.Number)+1, lv.Number, rv.Name()),
+		Trailers: []Trailer{{TrailerMergeBase, hashOrNone(c.Base)}},
+	})
+	if err != nil {
+		return Version{}, err
+	}
+	tx.DeleteRef(CandidateRef(skill))
+	return v, nil
+}

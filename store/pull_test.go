@@ -65,9 +65,14 @@ func TestPullDivergedCleanMerge(t *testing.T) {
 		t.Errorf("second pull = %v", got)
 	}
 
-	v, err := bob.AcceptRemoteMerge(ctx, "deploy", "")
+	// candidates accept takes the same path for a pull's merge as for
+	// sync's: AcceptCandidate routes it to AcceptRemoteMerge.
+	v, err := bob.AcceptCandidate(ctx, "deploy", "")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if strings.HasPrefix(v.Source, "plugin:") {
+		t.Errorf("accepted merge of a managed skill has source %q", v.Source)
 	}
 	if v.Number != 4 || v.Parents[0] != headOf(t, alice, "deploy").Commit || v.MergeMode != MergeModeRemote {
 		t.Errorf("accepted merge = v%d parents %v mode %s", v.Number, v.Parents, v.MergeMode)
@@ -355,4 +360,118 @@ func TestTwoMachinesAddTheSamePlugin(t *testing.T) {
 		}
 		checkStore(t, s.Dir())
 	}
+}
+
+// TestSyncHoldsRemoteMergeCandidate: a merge of two published histories that
+// pull made on a plugin skill waits for review; sync neither supersedes it
+// (upstream unchanged) nor replaces it with a plugin candidate (upstream
+// changed): the skill is reported pending until the merge is accepted, and
+// then the upstream update is classified as usual.
+func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
+	ctx := context.Background()
+	up := filepath.Join(t.TempDir(), "plugin")
+	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "line one", "line two", "line three"))
+	src, err := ParseSource(up, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	central := filepath.Join(t.TempDir(), "central.git")
+	remoteGit(t, "", "init", "--quiet", "--bare", central)
+	alice, bob := newActorStore(t, "alice"), newActorStore(t, "bob")
+	for _, s := range []*Store{alice, bob} {
+		if _, err := s.AddPlugin(ctx, src, AddPluginOptions{ID: "acme"}); err != nil {
+			t.Fatal(err)
+		}
+		mustAddRemote(t, s, "origin", "file://"+central)
+	}
+	mustPush(t, alice, "")
+	mustPull(t, bob, "")
+	publishMD(t, alice, "deploy", "line one by alice", "line two", "line three")
+	mustPush(t, alice, "")
+	publishMD(t, bob, "deploy", "line one", "line two", "line three by bob")
+	if got := pullActions(mustPull(t, bob, "")); got["deploy"] != PullMerged {
+		t.Fatalf("bob's pull = %v", got)
+	}
+	candidateMode := func() string {
+		t.Helper()
+		var mode string
+		err := bob.View(ctx, func(r *Reader) error {
+			c, err := r.Candidate("deploy")
+			mode = c.Mode
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mode
+	}
+
+	if r := syncOnce(t, bob, SyncOptions{})["deploy"]; r.Classification != ClassPending || r.Superseded != "" {
+		t.Errorf("sync with upstream unchanged = %+v", r)
+	}
+	if got := candidateMode(); got != MergeModeRemote {
+		t.Fatalf("after sync the candidate is %q, want the remote merge", got)
+	}
+	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "line one", "line two", "line three by bob", "line four upstream"))
+	if r := syncOnce(t, bob, SyncOptions{})["deploy"]; r.Classification != ClassPending || r.Superseded != "" {
+		t.Errorf("sync with upstream changed = %+v", r)
+	}
+	if got := candidateMode(); got != MergeModeRemote {
+		t.Fatalf("after an upstream change the candidate is %q, want the remote merge", got)
+	}
+
+	if _, err := bob.AcceptCandidate(ctx, "deploy", "reviewed"); err != nil {
+		t.Fatal(err)
+	}
+	r := syncOnce(t, bob, SyncOptions{})["deploy"]
+	if r.Classification != ClassThreeWay || r.Candidate == "" {
+		t.Fatalf("sync after the merge was accepted = %+v", r)
+	}
+	if got := candidateMode(); got != MergeModeThreeWay {
+		t.Errorf("the upstream update became a %q candidate", got)
+	}
+	checkStore(t, bob.Dir())
+}
+
+// TestRejectRemoteMergeKeepsOurs: rejecting the merge that pull proposes
+// keeps this store's files but joins both histories, numbered past both
+// sides, so the push fast-forwards and the other machine takes it.
+func TestRejectRemoteMergeKeepsOurs(t *testing.T) {
+	ctx := context.Background()
+	alice, bob, _ := twoStores(t, "deploy")
+	for _, extra := range []string{"a", "b", "c", "d"} { // alice reaches v5
+		publishMD(t, alice, "deploy", "line one by alice", "line two", "line three", extra)
+	}
+	mustPush(t, alice, "")
+	publishMD(t, bob, "deploy", "line one", "line two", "line three by bob") // bob's v2
+	if got := pullActions(mustPull(t, bob, "")); got["deploy"] != PullConflicted {
+		t.Fatalf("bob's pull = %v", got)
+	}
+	v, err := bob.RejectCandidate(ctx, "deploy", "keep bob's wording")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Number != 6 {
+		t.Errorf("rejected merge recorded as v%d, want v6 (one past alice's v5)", v.Number)
+	}
+	if got := fileOf(t, bob, "deploy", "SKILL.md"); !strings.Contains(got, "line three by bob") || strings.Contains(got, "alice") {
+		t.Errorf("after the rejection bob's SKILL.md is:\n%s", got)
+	}
+	if err := bob.View(ctx, func(r *Reader) error {
+		_, err := r.Candidate("deploy")
+		return err
+	}); err == nil {
+		t.Error("the candidate is still there after the rejection")
+	}
+	checkStore(t, bob.Dir())
+	if rep := mustPush(t, bob, ""); !hasUpdate(rep, SkillRef("deploy"), PushFastForward) {
+		t.Errorf("push after the rejection = %+v", rep.Updates)
+	}
+	if got := pullActions(mustPull(t, alice, "")); got["deploy"] != PullFastForward {
+		t.Errorf("alice's pull = %v", got)
+	}
+	if a := headOf(t, alice, "deploy"); a.Commit != v.Commit {
+		t.Errorf("alice is at v%d, bob at v%d", a.Number, v.Number)
+	}
+	checkStore(t, alice.Dir())
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -208,6 +209,10 @@ type Reader struct {
 	st   *filesystem.Storage
 	tx   *Tx // set inside Update: reads see the transaction's own writes
 	st8  *stateTree
+	// loose marks the fan-out folders of objects/ that existed when first
+	// needed (nil: not listed yet). A packed store has none, so its reads
+	// skip a failing open of a loose file per object.
+	loose *[256]bool
 }
 
 // Store returns the store being read.
@@ -260,6 +265,31 @@ func (r *Reader) resetStorage() {
 		r.st.Close()
 		r.st = nil
 	}
+	r.loose = nil
+}
+
+// mayBeLoose reports whether h could be a loose object: its fan-out folder
+// existed when objects/ was listed. A folder made later only costs the
+// order of the lookups: go-git's storage reads loose objects too.
+func (r *Reader) mayBeLoose(h Hash) bool {
+	if r.loose == nil {
+		r.loose = new([256]bool)
+		entries, err := os.ReadDir(filepath.Join(r.s.dir, "objects"))
+		if err != nil {
+			for i := range r.loose {
+				r.loose[i] = true
+			}
+		}
+		for _, e := range entries {
+			var b [1]byte
+			if n := e.Name(); len(n) == 2 && e.IsDir() {
+				if _, err := hex.Decode(b[:], []byte(n)); err == nil {
+					r.loose[b[0]] = true
+				}
+			}
+		}
+	}
+	return r.loose[h[0]]
 }
 
 // object returns an object's type and content.
@@ -269,10 +299,12 @@ func (r *Reader) object(h Hash) (rawObject, error) {
 			return o, nil
 		}
 	}
-	if o, err := readLooseObject(r.s.dir, h); err == nil {
-		return o, nil
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return rawObject{}, err
+	if r.mayBeLoose(h) {
+		if o, err := readLooseObject(r.s.dir, h); err == nil {
+			return o, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return rawObject{}, err
+		}
 	}
 	obj, err := r.storage().EncodedObject(plumbing.AnyObject, h)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
@@ -304,9 +336,11 @@ func (r *Reader) HasObject(h Hash) bool {
 }
 
 func (r *Reader) hasStored(h Hash) bool {
-	hex := h.String()
-	if _, err := os.Stat(filepath.Join(r.s.dir, "objects", hex[:2], hex[2:])); err == nil {
-		return true
+	if r.mayBeLoose(h) {
+		hex := h.String()
+		if _, err := os.Stat(filepath.Join(r.s.dir, "objects", hex[:2], hex[2:])); err == nil {
+			return true
+		}
 	}
 	return r.storage().HasEncodedObject(h) == nil
 }

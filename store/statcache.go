@@ -73,7 +73,6 @@ func LoadStatCache(path string) *StatCache {
 	return c
 }
 
-
 // Lookup returns the cached blob id of the file at abs if its stat data
 // is unchanged.
 func (c *StatCache) Lookup(abs string, st *syscall.Stat_t) (Hash, bool) {

@@ -130,6 +130,15 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 			return err
 		}
 	}
+	if candMerge != nil && candMerge.Trailer(TrailerMergeMode) == MergeModeRemote {
+		// A merge of two published histories that pull made waits for
+		// review; the upstream update waits behind it (its snapshot is
+		// recorded) and is classified by the first sync after the merge
+		// is accepted or rejected.
+		sr.Classification = ClassPending
+		sr.Candidate = candHead.String()
+		return nil
+	}
 	supersede := func() {
 		if hasCand {
 			tx.SetRef(SupersededRefPrefix+name+"/"+candHead.String(), candHead)
@@ -386,7 +395,9 @@ func (r *Reader) mergeBase(a, b Hash) (Hash, error) { return mergeBase(r.Commit,
 
 // mergeBase is the best common ancestor of a and b, or the zero hash when
 // they share none. Upstream snapshots form a line, so the first ancestor of
-// b (breadth first) that a also reaches is the accepted base.
+// b (breadth first) that a also reaches is the accepted base. When b is
+// itself an ancestor of a (the upstream was taken in: the usual case) the
+// walk stops there instead of reading a's whole history.
 func mergeBase(commit func(Hash) (*Commit, error), a, b Hash) (Hash, error) {
 	if a == b {
 		return a, nil
@@ -396,6 +407,9 @@ func mergeBase(commit func(Hash) (*Commit, error), a, b Hash) (Hash, error) {
 	for len(queue) > 0 {
 		h := queue[0]
 		queue = queue[1:]
+		if h == b {
+			return b, nil
+		}
 		if seen[h] {
 			continue
 		}

@@ -89,6 +89,9 @@ func candidatesCommand() *cli.Command {
 					"upstream is recorded as seen (a version with the same files that takes the\n" +
 					"upstream snapshot in), so sync does not propose the same update again. The\n" +
 					"candidate stays reachable under refs/skillstore/superseded/.\n\n" +
+					"A merge that pull proposed (mode remote-merge) is rejected the same way: the\n" +
+					"local files stay, and the new version joins both published histories, numbered\n" +
+					"one past both sides, so the next push fast-forwards the remote.\n\n" +
 					"Exit codes: 0 rejected, 1 error, 2 usage error, 3 store lock busy.",
 				Flags: []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "why (recorded on the version)"}},
 				Action: func(c *cli.Context) error {
@@ -188,11 +191,20 @@ func runCandidatesList(c *cli.Context) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SKILL\tPLUGIN\tMODE\tON\tCONFLICTS\tSTATE")
+	fmt.Fprintln(tw, "SKILL\tFROM\tMODE\tON\tCONFLICTS\tSTATE")
 	for _, cand := range cands {
-		fmt.Fprintf(tw, "%s\t%s\t%s\tv%d\t%d\t%s\n", cand.Skill, cand.Plugin, cand.Mode, cand.PublishedVersion, len(cand.Conflicts), candidateState(cand))
+		fmt.Fprintf(tw, "%s\t%s\t%s\tv%d\t%d\t%s\n", cand.Skill, candidateFrom(cand), cand.Mode, cand.PublishedVersion, len(cand.Conflicts), candidateState(cand))
 	}
 	return tw.Flush()
+}
+
+// candidateFrom names where a candidate's update came from: a plugin, or
+// the remote whose published history pull merged.
+func candidateFrom(c store.Candidate) string {
+	if c.Mode == store.MergeModeRemote {
+		return "remote:" + c.Remote
+	}
+	return "plugin:" + c.Plugin
 }
 
 func runCandidateShow(c *cli.Context, skill string) error {
@@ -212,18 +224,25 @@ func runCandidateShow(c *cli.Context, skill string) error {
 func writeCandidate(w io.Writer, c store.Candidate) {
 	fmt.Fprintf(w, "candidate %s  (%s)\n", c.Skill, candidateState(c))
 	fmt.Fprintf(w, "  classification: %s\n", c.Mode)
-	plugin := c.Plugin
-	if c.PluginVersion != "" {
-		plugin += " " + c.PluginVersion
-	}
-	fmt.Fprintf(w, "  plugin:         %s\n", plugin)
 	base := "none"
 	if !c.Base.IsZero() {
 		base = c.Base.String()[:12]
 	}
-	fmt.Fprintf(w, "  base:           %s (last accepted upstream)\n", base)
-	fmt.Fprintf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
-	fmt.Fprintf(w, "  theirs:         upstream %s\n", c.Upstream.String()[:12])
+	if c.Mode == store.MergeModeRemote {
+		fmt.Fprintf(w, "  remote:         %s\n", c.Remote)
+		fmt.Fprintf(w, "  base:           %s (last version both sides published)\n", base)
+		fmt.Fprintf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
+		fmt.Fprintf(w, "  theirs:         %s's v%s (%s)\n", c.Remote, c.RemoteVersion, c.Upstream.String()[:12])
+	} else {
+		plugin := c.Plugin
+		if c.PluginVersion != "" {
+			plugin += " " + c.PluginVersion
+		}
+		fmt.Fprintf(w, "  plugin:         %s\n", plugin)
+		fmt.Fprintf(w, "  base:           %s (last accepted upstream)\n", base)
+		fmt.Fprintf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
+		fmt.Fprintf(w, "  theirs:         upstream %s\n", c.Upstream.String()[:12])
+	}
 	head := c.Head.String()[:12]
 	if c.Resolved {
 		head += " (resolution on top of merge " + c.Merge.String()[:12] + ")"
