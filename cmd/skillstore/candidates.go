@@ -72,7 +72,7 @@ func candidatesCommand() *cli.Command {
 					"published version moved since the candidate was made (run 'skillstore sync'\n" +
 					"for a new candidate).\n\n" +
 					"Exit codes: 0 accepted, 1 refused or error, 2 usage error, 3 store lock busy.",
-				Flags: []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "why (recorded on the version)"}},
+				Flags: []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "why (recorded on the version)"}, newJSONFlag()},
 				Action: func(c *cli.Context) error {
 					skill, err := skillArg(c)
 					if err != nil {
@@ -93,7 +93,7 @@ func candidatesCommand() *cli.Command {
 					"local files stay, and the new version joins both published histories, numbered\n" +
 					"one past both sides, so the next push fast-forwards the remote.\n\n" +
 					"Exit codes: 0 rejected, 1 error, 2 usage error, 3 store lock busy.",
-				Flags: []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "why (recorded on the version)"}},
+				Flags: []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "why (recorded on the version)"}, newJSONFlag()},
 				Action: func(c *cli.Context) error {
 					skill, err := skillArg(c)
 					if err != nil {
@@ -291,6 +291,9 @@ func runCandidateAccept(c *cli.Context, skill string) error {
 	if err != nil {
 		return candidateErr(skill, err)
 	}
+	if c.Bool("json") {
+		return writeJSON(getEnv(c).stdout, toVersionJSON(v))
+	}
 	fmt.Fprintf(getEnv(c).stdout, "accepted candidate %s: published %s\n", skill, v.Name())
 	return nil
 }
@@ -303,6 +306,9 @@ func runCandidateReject(c *cli.Context, skill string) error {
 	v, err := s.RejectCandidate(c.Context, skill, c.String("reason"))
 	if err != nil {
 		return candidateErr(skill, err)
+	}
+	if c.Bool("json") {
+		return writeJSON(getEnv(c).stdout, toVersionJSON(v))
 	}
 	fmt.Fprintf(getEnv(c).stdout, "rejected candidate %s: %s keeps the published files; this upstream will not be proposed again\n", skill, v.Name())
 	return nil

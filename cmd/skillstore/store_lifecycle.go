@@ -29,7 +29,7 @@ func storeRollbackCommand() *cli.Command {
 			"Merge-Mode: rollback.\n\n" +
 			"Exit codes: 0 recorded; 1 unknown skill or version, already at that content, or\n" +
 			"error; 3 store busy.",
-		Flags: []cli.Flag{reasonFlag()},
+		Flags: []cli.Flag{reasonFlag(), newJSONFlag()},
 		Action: func(c *cli.Context) error {
 			args, err := storeArgs(c, 2, 2)
 			if err != nil {
@@ -45,6 +45,9 @@ func storeRollbackCommand() *cli.Command {
 			}
 			if err != nil {
 				return storeErr(err)
+			}
+			if c.Bool("json") {
+				return writeJSON(getEnv(c).stdout, toVersionJSON(v))
 			}
 			fmt.Fprintf(getEnv(c).stdout, "%s recorded (commit %s): %s\n", v.Name(), shortHash(v.Commit), v.Reason)
 			return nil
