@@ -92,7 +92,11 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 		}
 		tx.NoteState(fmt.Sprintf("plugin %s: added from %s", p.ID, p.Source), Trailer{Key: TrailerPlugin, Value: p.ID})
 		pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}}
-		if err := tx.syncPlugin(ctx, p, SyncOptions{}, nil, newCommitCache(tx.Reader), &pr); err != nil {
+		up, err := tx.readUpstream(ctx, p, nil)
+		if err == nil {
+			err = tx.syncPlugin(p, up, SyncOptions{}, newCommitCache(tx.Reader), &pr)
+		}
+		if err != nil {
 			var msgs []string
 			for _, s := range pr.Skills {
 				if s.Error != "" {

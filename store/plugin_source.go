@@ -3,9 +3,13 @@ package store
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -130,25 +134,150 @@ func (s txStorer) EncodedObjectSize(h Hash) (int64, error) {
 // with their tree ids. Nothing is written besides fetched objects.
 func (tx *Tx) readUpstream(ctx context.Context, p *Plugin, cache *StatCache) (*upstream, error) {
 	src := p.Source
-	var fetched Fetched
-	var fsys PluginFS
 	if src.Kind == SourceFolder {
-		root, err := os.OpenRoot(src.URL)
+		return readFolderUpstream(src, cache)
+	}
+	have, _ := tx.Ref(SourceRef(p.ID))
+	fetched, err := tx.fetch(ctx, src, have)
+	if err != nil {
+		return nil, err
+	}
+	fsys, err := commitFS(fetched.objects, fetched.Commit)
+	if err != nil {
+		return nil, err
+	}
+	up, err := newUpstream(src, fsys)
+	if err != nil {
+		return nil, err
+	}
+	up.fetched = fetched
+	for _, d := range up.layout.Skills {
+		e, err := fsys.entry("open", d.Path)
 		if err != nil {
-			return nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
+			return nil, fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
 		}
-		defer root.Close()
-		fsys = root.FS().(PluginFS)
-	} else {
-		have, _ := tx.Ref(SourceRef(p.ID))
-		var err error
-		if fetched, err = tx.fetch(ctx, src, have); err != nil {
-			return nil, err
+		up.skills[d.Name] = &upstreamSkill{name: d.Name, path: d.Path, tree: e.Hash}
+	}
+	return up, nil
+}
+
+// readFolderUpstream reads a local folder source: its layout, and each
+// skill folder scanned and hashed. It reads only the folder (and cache,
+// which must be safe for concurrent use), so sync runs it ahead of the
+// transaction on other goroutines.
+func readFolderUpstream(src Source, cache *StatCache) (*upstream, error) {
+	root, err := os.OpenRoot(src.URL)
+	if err != nil {
+		return nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
+	}
+	defer root.Close()
+	fsys := &folderFS{PluginFS: root.FS().(PluginFS), dir: src.URL, cache: cache, dirs: map[string]bool{".": true}, seen: map[string]fs.FileInfo{}}
+	up, err := newUpstream(src, fsys)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range up.layout.Skills {
+		sk := &upstreamSkill{name: d.Name, path: d.Path, dir: filepath.Join(src.URL, filepath.FromSlash(d.Path))}
+		if sk.files, err = scanDir(sk.dir, DefaultLimits, cache, fsys.lstatOnce); err != nil {
+			return nil, fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
 		}
-		if fsys, err = commitFS(fetched.objects, fetched.Commit); err != nil {
-			return nil, err
+		sk.tree = hashFolder(sk.files)
+		up.skills[d.Name] = sk
+	}
+	return up, nil
+}
+
+// folderFS is a local folder source as reading its layout sees it. For a
+// path whose parent is known to be a real folder (reached from the root
+// through folders, no symlink on the way), Lstat is one lstat of the full
+// path instead of os.Root's open of each folder on the way, and ReadDir of
+// such a folder comes from the stat cache when the folder's stat data is
+// unchanged: for a plugin of many skills these are most of the reading.
+// Everything else, and any error (so its text stays the same), goes
+// through os.Root.
+type folderFS struct {
+	PluginFS
+	dir   string
+	cache *StatCache      // may be nil
+	dirs  map[string]bool // slash paths known to be folders, no symlink on the way
+	// seen keeps what Lstat found by absolute path, for the scan of the
+	// skill folders that follows (each SKILL.md is lstat-ed by both).
+	seen map[string]fs.FileInfo
+}
+
+// lstatOnce is os.Lstat, answered from seen where Lstat already looked.
+func (f *folderFS) lstatOnce(abs string) (fs.FileInfo, error) {
+	if info, ok := f.seen[abs]; ok {
+		delete(f.seen, abs)
+		return info, nil
+	}
+	return os.Lstat(abs)
+}
+
+func (f *folderFS) Lstat(name string) (fs.FileInfo, error) {
+	if fs.ValidPath(name) && name != "." && f.dirs[path.Dir(name)] {
+		abs := f.abs(name)
+		if info, err := os.Lstat(abs); err == nil {
+			if info.IsDir() {
+				f.dirs[name] = true
+			}
+			if f.seen != nil {
+				f.seen[abs] = info
+			}
+			return info, nil
 		}
 	}
+	return f.PluginFS.Lstat(name)
+}
+
+func (f *folderFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	known := f.dirs[name]
+	var st *syscall.Stat_t
+	if known && f.cache != nil {
+		if info, err := os.Stat(f.abs(name)); err == nil {
+			st, _ = info.Sys().(*syscall.Stat_t)
+		}
+		if cached, ok := f.cache.lookupDir(f.abs(name), st); ok {
+			entries := make([]fs.DirEntry, len(cached))
+			for i, e := range cached {
+				entries[i] = cachedDirEntry{dirName: e, dir: f.abs(name)}
+			}
+			f.learnDirs(name, entries)
+			return entries, nil
+		}
+	}
+	start := time.Now()
+	entries, err := f.PluginFS.ReadDir(name)
+	if err == nil && known {
+		f.cache.recordDir(f.abs(name), st, entries, start)
+		f.learnDirs(name, entries)
+	}
+	return entries, err
+}
+
+func (f *folderFS) abs(name string) string { return filepath.Join(f.dir, filepath.FromSlash(name)) }
+
+func (f *folderFS) learnDirs(name string, entries []fs.DirEntry) {
+	for _, e := range entries {
+		if e.IsDir() {
+			f.dirs[path.Join(name, e.Name())] = true
+		}
+	}
+}
+
+// cachedDirEntry is a folder entry known from the stat cache.
+type cachedDirEntry struct {
+	dirName
+	dir string
+}
+
+func (e cachedDirEntry) Name() string               { return e.name }
+func (e cachedDirEntry) IsDir() bool                { return e.typ.IsDir() }
+func (e cachedDirEntry) Type() fs.FileMode          { return e.typ }
+func (e cachedDirEntry) Info() (fs.FileInfo, error) { return os.Lstat(filepath.Join(e.dir, e.name)) }
+
+// newUpstream reads the layout of the one plugin a source must hold.
+func newUpstream(src Source, fsys PluginFS) (*upstream, error) {
 	layout, err := ReadLayout(fsys, src.Selector)
 	if err != nil {
 		return nil, fmt.Errorf("plugin source %s: %w", src, err)
@@ -156,25 +285,7 @@ func (tx *Tx) readUpstream(ctx context.Context, p *Plugin, cache *StatCache) (*u
 	if len(layout.Plugins) != 1 {
 		return nil, fmt.Errorf("plugin source %s holds %d plugins: name one with %s#<plugin>", src, len(layout.Plugins), src.URL)
 	}
-	up := &upstream{fetched: fetched, layout: layout.Plugins[0], skills: map[string]*upstreamSkill{}}
-	for _, d := range up.layout.Skills {
-		sk := &upstreamSkill{name: d.Name, path: d.Path}
-		if tfs, ok := fsys.(*TreeFS); ok {
-			e, err := tfs.entry("open", d.Path)
-			if err != nil {
-				return nil, fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
-			}
-			sk.tree = e.Hash
-		} else {
-			sk.dir = filepath.Join(src.URL, filepath.FromSlash(d.Path))
-			if sk.files, err = ScanDir(sk.dir, DefaultLimits, cache); err != nil {
-				return nil, fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
-			}
-			sk.tree = hashFolder(sk.files)
-		}
-		up.skills[d.Name] = sk
-	}
-	return up, nil
+	return &upstream{layout: layout.Plugins[0], skills: map[string]*upstreamSkill{}}, nil
 }
 
 // hashFolder is the tree id of a scanned folder. A folder holding what the

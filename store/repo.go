@@ -213,6 +213,7 @@ type Reader struct {
 	// needed (nil: not listed yet). A packed store has none, so its reads
 	// skip a failing open of a loose file per object.
 	loose *[256]bool
+	packs *packReader // opened on first use, like st
 }
 
 // Store returns the store being read.
@@ -265,7 +266,31 @@ func (r *Reader) resetStorage() {
 		r.st.Close()
 		r.st = nil
 	}
+	if r.packs != nil {
+		r.packs.close()
+		r.packs = nil
+	}
 	r.loose = nil
+}
+
+// openPacks returns the pack reader, opening the packs on first use; like
+// go-git's storage it sees packs added later only after resetStorage.
+func (r *Reader) openPacks() *packReader {
+	if r.packs == nil {
+		r.packs = openPacks(r.s.dir)
+	}
+	return r.packs
+}
+
+// packed reads h from the store's packs; ok is false when no pack that
+// packReader can read holds it.
+func (r *Reader) packed(h Hash) (o rawObject, ok bool, err error) {
+	p, off, ok := r.openPacks().find(h)
+	if !ok {
+		return rawObject{}, false, nil
+	}
+	o, err = p.read(off, r.object, 0)
+	return o, true, err
 }
 
 // mayBeLoose reports whether h could be a loose object: its fan-out folder
@@ -306,6 +331,11 @@ func (r *Reader) object(h Hash) (rawObject, error) {
 			return rawObject{}, err
 		}
 	}
+	if o, ok, err := r.packed(h); ok && err == nil {
+		return o, nil
+	}
+	// Not in a pack packReader reads, or unreadable there: go-git has the
+	// last word (and its error).
 	obj, err := r.storage().EncodedObject(plumbing.AnyObject, h)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		return rawObject{}, fmt.Errorf("object %s: %w", h, ErrObjectNotFound)
@@ -336,6 +366,9 @@ func (r *Reader) HasObject(h Hash) bool {
 }
 
 func (r *Reader) hasStored(h Hash) bool {
+	if _, _, ok := r.openPacks().find(h); ok {
+		return true
+	}
 	if r.mayBeLoose(h) {
 		hex := h.String()
 		if _, err := os.Stat(filepath.Join(r.s.dir, "objects", hex[:2], hex[2:])); err == nil {

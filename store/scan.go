@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -18,26 +19,33 @@ var ignoredNames = map[string]bool{".git": true, "node_modules": true, "__pycach
 
 // ScanDir lists the skill folder dir as files. Regular files are read and
 // hashed unless cache (which may be nil) knows them unchanged, in which case
-// only Hash is set. Files larger than limits.MaxFileSize are not read (only
+// only Hash is set; the cache also spares listing folders whose stat data
+// did not change. Files larger than limits.MaxFileSize are not read (only
 // Size is set). Symlinks (Data = target) and special files (mode
 // filemode.Empty) are listed so the safety check can reject them; the scan
 // stops after limits.MaxFiles+1 files.
 func ScanDir(dir string, limits Limits, cache *StatCache) ([]File, error) {
+	return scanDir(dir, limits, cache, os.Lstat)
+}
+
+// scanDir is ScanDir with the lstat of the folder's entries given: sync
+// passes one that reuses what reading the plugin's layout already lstat-ed.
+func scanDir(dir string, limits Limits, cache *StatCache, lstat func(string) (fs.FileInfo, error)) ([]File, error) {
 	if limits.MaxFiles == 0 {
 		limits = DefaultLimits
 	}
 	var files []File
-	var walk func(abs, rel string) error
-	walk = func(abs, rel string) error {
-		entries, err := os.ReadDir(abs)
+	var walk func(abs, rel string, st *syscall.Stat_t) error
+	walk = func(abs, rel string, st *syscall.Stat_t) error {
+		entries, err := listDir(abs, st, cache)
 		if err != nil {
 			return err
 		}
 		for _, e := range entries {
+			name := e.name
 			if len(files) > limits.MaxFiles {
 				return nil
 			}
-			name := e.Name()
 			if ignoredNames[name] {
 				continue
 			}
@@ -45,14 +53,15 @@ func ScanDir(dir string, limits Limits, cache *StatCache) ([]File, error) {
 			if rel != "" {
 				r = rel + "/" + name
 			}
-			info, err := e.Info()
+			info, err := lstat(p)
 			if err != nil {
 				return err
 			}
+			st, _ := info.Sys().(*syscall.Stat_t)
 			mode := info.Mode()
 			switch {
 			case mode.IsDir():
-				if err := walk(p, r); err != nil {
+				if err := walk(p, r, st); err != nil {
 					return err
 				}
 			case mode&os.ModeSymlink != 0:
@@ -70,7 +79,6 @@ func ScanDir(dir string, limits Limits, cache *StatCache) ([]File, error) {
 					files = append(files, f)
 					continue
 				}
-				st, _ := info.Sys().(*syscall.Stat_t)
 				if h, ok := cache.Lookup(p, st); ok {
 					f.Hash = h
 				} else {
@@ -89,11 +97,37 @@ func ScanDir(dir string, limits Limits, cache *StatCache) ([]File, error) {
 		}
 		return nil
 	}
-	if err := walk(dir, ""); err != nil {
+	var st *syscall.Stat_t
+	if cache != nil {
+		if info, err := os.Stat(dir); err == nil {
+			st, _ = info.Sys().(*syscall.Stat_t)
+		}
+	}
+	if err := walk(dir, "", st); err != nil {
 		return nil, fmt.Errorf("read %s: %w", dir, err)
 	}
 	SortFiles(files)
 	return files, nil
+}
+
+// listDir returns the entries of the folder abs, sorted by name, from
+// cache when the folder's stat data st (taken before this call) is
+// unchanged since it was last listed.
+func listDir(abs string, st *syscall.Stat_t, cache *StatCache) ([]dirName, error) {
+	if entries, ok := cache.lookupDir(abs, st); ok {
+		return entries, nil
+	}
+	start := time.Now()
+	list, err := os.ReadDir(abs)
+	if err != nil {
+		return nil, err
+	}
+	cache.recordDir(abs, st, list, start)
+	entries := make([]dirName, len(list))
+	for i, e := range list {
+		entries[i] = dirName{name: e.Name(), typ: e.Type()}
+	}
+	return entries, nil
 }
 
 // LoadData reads the content of the regular files of a ScanDir result that

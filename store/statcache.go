@@ -1,12 +1,13 @@
 package store
 
 import (
-	"bufio"
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -15,12 +16,18 @@ import (
 
 // StatCache maps a file's path and stat data (size, mtime, ctime, inode,
 // mode) to its blob id, so a re-import does not re-read and re-hash files
-// that did not change, the way git's index does. It is derived data: a
-// missing or unreadable cache only costs time. Not safe for concurrent use;
-// the store saves it under its write lock.
+// that did not change, the way git's index does. It also keeps the names
+// in each folder scanned, keyed by the folder's own stat data: creating,
+// removing or renaming an entry changes a folder's mtime and ctime, so an
+// unchanged folder need not be listed again (git's untracked cache works
+// the same way). It is derived data: a missing or unreadable cache only
+// costs time. Safe for concurrent use (sync scans folders on several
+// goroutines); the store saves it under its write lock.
 type StatCache struct {
+	mu      sync.Mutex
 	path    string
 	entries map[string]statEntry
+	dirs    map[string]dirListing
 	dirty   bool
 }
 
@@ -31,6 +38,34 @@ type statEntry struct {
 	hash               Hash
 }
 
+// dirListing is a folder's stat data (hash unused) and its entries,
+// sorted by name.
+type dirListing struct {
+	stat    statEntry
+	entries []dirName
+}
+
+// dirName is a folder entry: its name and type bits (fs.ModeDir,
+// fs.ModeSymlink, ...; zero for a regular file).
+type dirName struct {
+	name string
+	typ  fs.FileMode
+}
+
+// typeLetters name the entry types in the cache file.
+var typeLetters = map[fs.FileMode]byte{
+	0: 'f', fs.ModeDir: 'd', fs.ModeSymlink: 'l', fs.ModeNamedPipe: 'p', fs.ModeSocket: 's',
+	fs.ModeDevice: 'b', fs.ModeDevice | fs.ModeCharDevice: 'c', fs.ModeIrregular: '?',
+}
+
+var letterTypes = func() map[byte]fs.FileMode {
+	m := map[byte]fs.FileMode{}
+	for t, l := range typeLetters {
+		m[l] = t
+	}
+	return m
+}()
+
 // racyWindow guards against a file changed again within the timestamp
 // granularity right after it was hashed: such a file's stat would still
 // match, so entries that new are not cached (git calls them racily clean).
@@ -39,38 +74,116 @@ const racyWindow = 100 * time.Millisecond
 // maxStatEntries bounds the cache; when exceeded it starts over.
 const maxStatEntries = 200_000
 
+// maxDirNames bounds the folders whose names are kept (each is one line of
+// the cache file); bigger ones are listed every time.
+const maxDirNames = 2000
+
+// dirLinePrefix starts a folder's line in the cache file. A file's line
+// starts with its blob id, so readers that know only files skip these.
+const dirLinePrefix = "D "
+
 // LoadStatCache reads the cache at path; any error yields an empty cache.
 func LoadStatCache(path string) *StatCache {
-	c := &StatCache{path: path, entries: map[string]statEntry{}}
+	c := &StatCache{path: path, entries: map[string]statEntry{}, dirs: map[string]dirListing{}}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return c
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for sc.Scan() {
-		f := strings.SplitN(sc.Text(), " ", 7)
-		if len(f) != 7 {
+	// One string for the whole file: paths and names are slices of it.
+	for rest := string(data); rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if d, ok := strings.CutPrefix(line, dirLinePrefix); ok {
+			c.loadDir(d)
 			continue
 		}
-		h, ok := ParseHash(f[0])
+		hash, line, _ := strings.Cut(line, " ")
+		h, ok := ParseHash(hash)
 		if !ok {
 			continue
 		}
-		var e statEntry
-		var err1, err2, err3, err4, err5 error
-		e.size, err1 = strconv.ParseInt(f[1], 10, 64)
-		e.mtime, err2 = strconv.ParseInt(f[2], 10, 64)
-		e.ctime, err3 = strconv.ParseInt(f[3], 10, 64)
-		e.ino, err4 = strconv.ParseUint(f[4], 10, 64)
-		mode, err5 := strconv.ParseUint(f[5], 10, 32)
-		if err1 != nil || err2 != nil || err3 != nil || err4 != nil || err5 != nil {
+		e, p, ok := parseStatFields(line)
+		if !ok || p == "" {
 			continue
 		}
-		e.mode, e.hash = uint32(mode), h
-		c.entries[f[6]] = e
+		e.hash = h
+		c.entries[p] = e
 	}
 	return c
+}
+
+// parseStatFields parses size, mtime, ctime, inode and mode, each followed
+// by a space, and returns the rest of s.
+func parseStatFields(s string) (statEntry, string, bool) {
+	var f [5]string
+	for i := range f {
+		var ok bool
+		if f[i], s, ok = strings.Cut(s, " "); !ok {
+			return statEntry{}, "", false
+		}
+	}
+	var e statEntry
+	var err1, err2, err3, err4, err5 error
+	e.size, err1 = strconv.ParseInt(f[0], 10, 64)
+	e.mtime, err2 = strconv.ParseInt(f[1], 10, 64)
+	e.ctime, err3 = strconv.ParseInt(f[2], 10, 64)
+	e.ino, err4 = strconv.ParseUint(f[3], 10, 64)
+	mode, err5 := strconv.ParseUint(f[4], 10, 32)
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || err5 != nil {
+		return statEntry{}, "", false
+	}
+	e.mode = uint32(mode)
+	return e, s, true
+}
+
+// loadDir parses a folder's line (after its prefix): the five stat fields,
+// the quoted path, then each entry as its type letter and quoted name,
+// space-separated.
+func (c *StatCache) loadDir(line string) {
+	e, rest, ok := parseStatFields(line)
+	if !ok {
+		return
+	}
+	dir, rest, ok := cutQuoted(rest)
+	if !ok {
+		return
+	}
+	var entries []dirName
+	for rest != "" {
+		if len(rest) < 2 || rest[0] != ' ' {
+			return
+		}
+		typ, ok := letterTypes[rest[1]]
+		if !ok {
+			return
+		}
+		var name string
+		if name, rest, ok = cutQuoted(rest[2:]); !ok {
+			return
+		}
+		entries = append(entries, dirName{name: name, typ: typ})
+	}
+	c.dirs[dir] = dirListing{stat: e, entries: entries}
+}
+
+// cutQuoted unquotes the Go-quoted string s starts with and returns the
+// rest after it.
+func cutQuoted(s string) (string, string, bool) {
+	if len(s) >= 2 && s[0] == '"' {
+		// Fast path: no escapes before the closing quote.
+		if end := strings.IndexByte(s[1:], '"'); end >= 0 && !strings.ContainsRune(s[1:1+end], '\\') {
+			return s[1 : 1+end], s[2+end:], true
+		}
+	}
+	q, err := strconv.QuotedPrefix(s)
+	if err != nil {
+		return "", "", false
+	}
+	u, err := strconv.Unquote(q)
+	if err != nil {
+		return "", "", false
+	}
+	return u, s[len(q):], true
 }
 
 // Lookup returns the cached blob id of the file at abs if its stat data
@@ -79,7 +192,9 @@ func (c *StatCache) Lookup(abs string, st *syscall.Stat_t) (Hash, bool) {
 	if c == nil || st == nil {
 		return ZeroHash, false
 	}
+	c.mu.Lock()
 	e, ok := c.entries[abs]
+	c.mu.Unlock()
 	if !ok {
 		return ZeroHash, false
 	}
@@ -97,40 +212,112 @@ func (c *StatCache) Record(abs string, st *syscall.Stat_t, h Hash, readStart tim
 		return
 	}
 	e := entryOf(st)
-	if time.Unix(0, max(e.mtime, e.ctime)).After(readStart.Add(-racyWindow)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if racy(e, readStart) {
 		delete(c.entries, abs)
 		return
 	}
-	if len(c.entries) >= maxStatEntries {
-		c.entries = map[string]statEntry{}
-	}
+	c.makeRoom()
 	e.hash = h
 	c.entries[abs] = e
 	c.dirty = true
 }
 
+// lookupDir returns the cached entries of the folder at abs if its stat
+// data is unchanged.
+func (c *StatCache) lookupDir(abs string, st *syscall.Stat_t) ([]dirName, bool) {
+	if c == nil || st == nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	d, ok := c.dirs[abs]
+	c.mu.Unlock()
+	if !ok || entryOf(st) != d.stat {
+		return nil, false
+	}
+	return d.entries, true
+}
+
+// recordDir caches the entries of the folder at abs, whose stat data st
+// was taken before the listing (os.ReadDir, sorted) started at readStart.
+func (c *StatCache) recordDir(abs string, st *syscall.Stat_t, list []fs.DirEntry, readStart time.Time) {
+	if c == nil || st == nil {
+		return
+	}
+	e := entryOf(st)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if racy(e, readStart) || len(list) > maxDirNames {
+		delete(c.dirs, abs)
+		return
+	}
+	entries := make([]dirName, len(list))
+	for i, de := range list {
+		entries[i] = dirName{name: de.Name(), typ: de.Type()}
+		if _, ok := typeLetters[entries[i].typ]; !ok {
+			return // a type the file cannot name: not cached
+		}
+	}
+	c.makeRoom()
+	c.dirs[abs] = dirListing{stat: e, entries: entries}
+	c.dirty = true
+}
+
+// racy reports whether e changed so close to readStart that a later change
+// could leave its stat data the same.
+func racy(e statEntry, readStart time.Time) bool {
+	return time.Unix(0, max(e.mtime, e.ctime)).After(readStart.Add(-racyWindow))
+}
+
+// makeRoom starts the cache over when it is full. c.mu is held.
+func (c *StatCache) makeRoom() {
+	if len(c.entries)+len(c.dirs) >= maxStatEntries {
+		c.entries, c.dirs = map[string]statEntry{}, map[string]dirListing{}
+	}
+}
+
 // Save writes the cache atomically if it changed.
 func (c *StatCache) Save() error {
-	if c == nil || !c.dirty {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.dirty {
 		return nil
 	}
 	var b bytes.Buffer
-	b.Grow(len(c.entries) * 120)
+	b.Grow(len(c.entries)*120 + len(c.dirs)*160)
+	writeStat := func(e statEntry) {
+		for _, n := range []int64{e.size, e.mtime, e.ctime} {
+			b.WriteString(strconv.FormatInt(n, 10))
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.FormatUint(e.ino, 10))
+		b.WriteByte(' ')
+		b.WriteString(strconv.FormatUint(uint64(e.mode), 10))
+		b.WriteByte(' ')
+	}
 	for p, e := range c.entries {
 		if strings.ContainsAny(p, "\n") {
 			continue
 		}
 		b.WriteString(e.hash.String())
-		for _, n := range []int64{e.size, e.mtime, e.ctime} {
-			b.WriteByte(' ')
-			b.WriteString(strconv.FormatInt(n, 10))
-		}
 		b.WriteByte(' ')
-		b.WriteString(strconv.FormatUint(e.ino, 10))
-		b.WriteByte(' ')
-		b.WriteString(strconv.FormatUint(uint64(e.mode), 10))
-		b.WriteByte(' ')
+		writeStat(e)
 		b.WriteString(p)
+		b.WriteByte('\n')
+	}
+	for p, d := range c.dirs {
+		b.WriteString(dirLinePrefix)
+		writeStat(d.stat)
+		b.WriteString(strconv.Quote(p))
+		for _, n := range d.entries {
+			b.WriteByte(' ')
+			b.WriteByte(typeLetters[n.typ])
+			b.WriteString(strconv.Quote(n.name))
+		}
 		b.WriteByte('\n')
 	}
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {

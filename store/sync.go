@@ -120,7 +120,11 @@ func (s *Store) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error)
 
 // Sync is [Store.Sync] inside a transaction.
 func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
+	// The stat cache loads while the plugin records are read.
+	loaded := make(chan *StatCache, 1)
+	go func() { loaded <- LoadStatCache(filepath.Join(tx.s.dir, metaDir, "statcache")) }()
 	plugins, err := tx.Plugins()
+	cache := <-loaded
 	if err != nil {
 		return nil, err
 	}
@@ -135,8 +139,9 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 		}
 		plugins = picked
 	}
-	cache := LoadStatCache(filepath.Join(tx.s.dir, metaDir, "statcache"))
 	cc := newCommitCache(tx.Reader)
+	ahead := readFoldersAhead(ctx, plugins, cache)
+	defer ahead.stop()
 	rep := &SyncReport{Plugins: []PluginReport{}}
 	for i, p := range plugins {
 		if err := ctx.Err(); err != nil {
@@ -152,7 +157,14 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 			if opts.Progress != nil {
 				opts.Progress(p.ID, i, len(plugins))
 			}
-			if err := tx.syncPlugin(ctx, p, opts, cache, cc, &pr); err != nil {
+			up, ok, err := ahead.take(ctx, i)
+			if !ok {
+				up, err = tx.readUpstream(ctx, p, cache)
+			}
+			if err == nil {
+				err = tx.syncPlugin(p, up, opts, cc, &pr)
+			}
+			if err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
 				}
@@ -167,6 +179,7 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 		}
 		rep.Plugins = append(rep.Plugins, pr)
 	}
+	ahead.stop()
 	if err := cache.Save(); err != nil {
 		tx.s.log.Debug("stat cache not saved", "err", err)
 	}
@@ -175,11 +188,7 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 
 // syncPlugin syncs one plugin. Errors of single skills are recorded in
 // their reports; the error returned is for the plugin as a whole.
-func (tx *Tx) syncPlugin(ctx context.Context, p *Plugin, opts SyncOptions, cache *StatCache, cc *commitCache, pr *PluginReport) error {
-	up, err := tx.readUpstream(ctx, p, cache)
-	if err != nil {
-		return err
-	}
+func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCache, pr *PluginReport) error {
 	if p.Source.Kind == SourceGit {
 		pr.Commit = up.fetched.Commit.String()
 		if cur, _ := tx.Ref(SourceRef(p.ID)); cur != up.fetched.Commit {

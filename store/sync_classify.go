@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/skillstore/skillstore/discover"
@@ -74,11 +75,11 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	if err != nil {
 		return err
 	}
-	headV, err := versionFromCommit(name, headC)
+	headNum, err := versionNumber(name, headC)
 	if err != nil {
 		return err
 	}
-	sr.OldVersion = headV.Number
+	sr.OldVersion = headNum
 
 	u := prevU
 	var safety *SafetyReport
@@ -151,6 +152,10 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 		supersede()
 		return nil
 	}
+	headV, err := versionFromCommit(name, headC)
+	if err != nil {
+		return err
+	}
 	if ours == theirs {
 		sr.Classification = ClassAlreadyApplied
 		supersede()
@@ -217,6 +222,27 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	}
 	sr.Candidate, sr.Conflicts = c.String(), conflicts
 	return nil
+}
+
+// versionNumber is the number versionFromCommit reads from a version
+// commit, with the same errors, without decoding the rest of the message:
+// it is all an unchanged skill needs.
+func versionNumber(name string, c *Commit) (int, error) {
+	n := 0
+	for _, t := range c.Trailers() {
+		if t.Key != TrailerVersion {
+			continue
+		}
+		v, err := strconv.Atoi(t.Value)
+		if err != nil || v < 1 {
+			return 0, fmt.Errorf("%s: commit %s has a bad %s trailer %q", name, short(c.Hash), TrailerVersion, t.Value)
+		}
+		n = v
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("%s: commit %s has no %s trailer", name, short(c.Hash), TrailerVersion)
+	}
+	return n, nil
 }
 
 // checkUpstream runs the store's safety check on an upstream tree. A tree

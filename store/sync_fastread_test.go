@@ -1,0 +1,473 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+// The tests in this file cover what makes an unchanged sync fast: reading
+// packed objects without go-git, the stat cache's folder listings, the
+// layout reader's shortcuts and reading plugin folders ahead.
+
+// catFileAll returns every object of the repository at dir as real git
+// reads it.
+func catFileAll(t *testing.T, dir string) map[Hash]rawObject {
+	t.Helper()
+	out := gitRun(t, dir, "cat-file", "--batch-all-objects", "--batch")
+	objs := map[Hash]rawObject{}
+	rd := bufio.NewReader(strings.NewReader(out))
+	for {
+		header, err := rd.ReadString('\n')
+		if err != nil {
+			break
+		}
+		f := strings.Fields(header)
+		h, ok := ParseHash(f[0])
+		size, err := strconv.Atoi(f[2])
+		typ, err2 := plumbing.ParseObjectType(f[1])
+		if !ok || err != nil || err2 != nil {
+			t.Fatalf("bad cat-file header %q", header)
+		}
+		data := make([]byte, size+1) // and the newline after it
+		if _, err := io.ReadFull(rd, data); err != nil {
+			t.Fatal(err)
+		}
+		objs[h] = rawObject{typ: typ, data: data[:size]}
+	}
+	return objs
+}
+
+// storeWithHistory makes a store holding 40 versions of a skill whose
+// files change a little each time, so a repack stores most of them as
+// deltas.
+func storeWithHistory(t *testing.T) *Store {
+	t.Helper()
+	s := newSyncStore(t)
+	err := s.Update(context.Background(), func(tx *Tx) error {
+		for v := range 40 {
+			md := skillMD("hist", strings.Repeat("a line that stays the same\n", 30), fmt.Sprintf("version %d", v))
+			files := []File{
+				{Path: "SKILL.md", Mode: filemode.Regular, Data: []byte(md)},
+				{Path: "scripts/run.py", Mode: filemode.Executable, Data: []byte(strings.Repeat("print(1)\n", 50+v))},
+				{Path: "empty.txt", Mode: filemode.Regular, Data: []byte{}},
+			}
+			tree, err := tx.WriteTree(files)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.CommitVersion("hist", tree, VersionInfo{Reason: fmt.Sprintf("edit %d", v)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestPackReaderMatchesGit repacks a store the way gc and git do (deltas
+// against offsets, and against object ids) and reads every object with
+// the pack reader: the content must be what git cat-file gives.
+func TestPackReaderMatchesGit(t *testing.T) {
+	for _, mode := range []struct {
+		name string
+		args []string
+	}{
+		{"ofs-delta", []string{"repack", "-a", "-d", "-f", "-q", "--depth=50", "--window=50"}},
+		{"ref-delta", []string{"-c", "repack.useDeltaBaseOffset=false", "repack", "-a", "-d", "-f", "-q", "--depth=50", "--window=50"}},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			s := storeWithHistory(t)
+			gitRun(t, s.Dir(), mode.args...)
+			if out := gitRun(t, s.Dir(), "count-objects", "-v"); !strings.Contains(out, "count: 0\n") {
+				t.Fatalf("objects left loose after repack:\n%s", out)
+			}
+			idxs, _ := filepath.Glob(filepath.Join(s.Dir(), "objects", "pack", "*.idx"))
+			if len(idxs) != 1 {
+				t.Fatalf("packs: %v", idxs)
+			}
+			verify := gitRun(t, s.Dir(), "verify-pack", "-v", idxs[0])
+			if !strings.Contains(verify, "chain length = ") {
+				t.Fatalf("the pack holds no deltas, the test would prove nothing:\n%s", verify)
+			}
+			want := catFileAll(t, s.Dir())
+			err := s.View(context.Background(), func(r *Reader) error {
+				for h, w := range want {
+					got, ok, err := r.packed(h)
+					if !ok || err != nil {
+						return fmt.Errorf("%s: ok=%v err=%v", h, ok, err)
+					}
+					if got.typ != w.typ || !bytes.Equal(got.data, w.data) {
+						return fmt.Errorf("%s: got %s of %d bytes, want %s of %d bytes", h, got.typ, len(got.data), w.typ, len(w.data))
+					}
+				}
+				if _, ok, _ := r.packed(HashBlob([]byte("not in the store"))); ok {
+					return errors.New("packed found an object the store does not have")
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want) < 100 {
+				t.Fatalf("only %d objects", len(want))
+			}
+		})
+	}
+}
+
+// TestPackReaderBadIndex: a pack whose index does not match it is left to
+// go-git, and reads still work through it.
+func TestPackReaderBadIndex(t *testing.T) {
+	s := storeWithHistory(t)
+	gitRun(t, s.Dir(), "repack", "-a", "-d", "-q")
+	idxs, _ := filepath.Glob(filepath.Join(s.Dir(), "objects", "pack", "*.idx"))
+	if len(idxs) != 1 {
+		t.Fatalf("packs: %v", idxs)
+	}
+	if _, err := openPackFile(strings.TrimSuffix(idxs[0], ".idx")); err != nil {
+		t.Fatalf("a good pack: %v", err)
+	}
+	data, err := os.ReadFile(idxs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-30] ^= 0xff // the pack checksum the index records
+	os.Chmod(idxs[0], 0o644)
+	if err := os.WriteFile(idxs[0], data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openPackFile(strings.TrimSuffix(idxs[0], ".idx")); err == nil {
+		t.Fatal("a pack whose index does not match was opened")
+	}
+}
+
+func TestApplyDeltaRejectsBadInput(t *testing.T) {
+	base := []byte("hello, world")
+	good := []byte{12, 5, 0x90, 5} // sizes 12 -> 5, copy 5 bytes from offset 0
+	if out, err := applyDelta(base, good); err != nil || string(out) != "hello" {
+		t.Fatalf("good delta: %q, %v", out, err)
+	}
+	for name, d := range map[string][]byte{
+		"wrong base size":   {11, 5, 0x90, 5},
+		"copy past base":    {12, 5, 0x91, 10, 5},
+		"longer than said":  {12, 2, 0x90, 5},
+		"shorter than said": {12, 9, 0x90, 5},
+		"zero opcode":       {12, 1, 0},
+		"truncated insert":  {12, 3, 3, 'a'},
+		"no sizes":          {},
+	} {
+		if _, err := applyDelta(base, d); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// TestScanDirFolderCache changes a scanned folder in every way a listing
+// can change and checks that a scan through a warm stat cache (saved and
+// loaded again in between) always equals a scan without one.
+func TestScanDirFolderCache(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "skill")
+	writeFile(t, filepath.Join(dir, "SKILL.md"), skillMD("skill", "body"))
+	writeFile(t, filepath.Join(dir, "scripts", "run.py"), "print(1)\n")
+	writeFile(t, filepath.Join(dir, "refs", "a b \"quoted\"\n.md"), "odd name\n")
+	writeFile(t, filepath.Join(dir, "refs", "ünï.md"), "unicode\n")
+	cachePath := filepath.Join(t.TempDir(), "statcache")
+
+	check := func(step string) {
+		t.Helper()
+		cache := LoadStatCache(cachePath)
+		got, err := ScanDir(dir, DefaultLimits, cache)
+		if err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		want, err := ScanDir(dir, DefaultLimits, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if summarizeFiles(got) != summarizeFiles(want) {
+			t.Fatalf("%s: through the cache\n%s\nwithout\n%s", step, summarizeFiles(got), summarizeFiles(want))
+		}
+		if err := cache.Save(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Folders changed within the racy window are not cached; wait once so
+	// the listings are, then each change below must be seen.
+	time.Sleep(racyWindow + 10*time.Millisecond)
+	check("first scan")
+	cache := LoadStatCache(cachePath)
+	st := statOf(t, filepath.Join(dir, "refs"))
+	if entries, ok := cache.lookupDir(filepath.Join(dir, "refs"), st); !ok || len(entries) != 2 {
+		t.Fatalf("the folder listing was not kept: %v %v", entries, ok)
+	}
+	check("unchanged")
+
+	writeFile(t, filepath.Join(dir, "scripts", "new.sh"), "echo\n")
+	check("file added")
+	if err := os.Remove(filepath.Join(dir, "scripts", "run.py")); err != nil {
+		t.Fatal(err)
+	}
+	check("file removed")
+	if err := os.Rename(filepath.Join(dir, "refs", "ünï.md"), filepath.Join(dir, "refs", "renamed.md")); err != nil {
+		t.Fatal(err)
+	}
+	check("file renamed")
+	if err := os.RemoveAll(filepath.Join(dir, "scripts")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("refs", filepath.Join(dir, "scripts")); err != nil {
+		t.Fatal(err)
+	}
+	check("folder replaced by a symlink")
+	writeFile(t, filepath.Join(dir, "deep", "er", "x.md"), "x\n")
+	check("folders added")
+	time.Sleep(racyWindow + 10*time.Millisecond)
+	check("settled")
+	writeFile(t, filepath.Join(dir, "deep", "er", "y.md"), "y\n")
+	check("file added to a cached folder")
+}
+
+func statOf(t *testing.T, path string) *syscall.Stat_t {
+	t.Helper()
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := info.Sys().(*syscall.Stat_t)
+	return st
+}
+
+func summarizeFiles(files []File) string {
+	var b strings.Builder
+	for _, f := range files {
+		fmt.Fprintf(&b, "%q %o %d %s\n", f.Path, uint32(f.Mode), f.Size, f.Hash)
+	}
+	return b.String()
+}
+
+// TestStatCacheFileRoundTrip: folder listings survive a save and a load,
+// whatever their names, and lines the cache cannot parse are skipped.
+func TestStatCacheFileRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"plain", "with space", "quote\"d", "back\\slash", "new\nline", "ünï"}
+	for _, n := range names {
+		writeFile(t, filepath.Join(dir, n), "x")
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	list, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "statcache")
+	c := LoadStatCache(path)
+	st := statOf(t, dir)
+	c.recordDir(dir, st, list, time.Now().Add(time.Hour)) // as if listed long after the last change
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, append(data, "D garbage\nD 1 2 3 4 5 \"x\" z\"bad type\"\nnot a line\n"...), 0o644)
+	entries, ok := LoadStatCache(path).lookupDir(dir, st)
+	if !ok {
+		t.Fatal("listing lost in the round trip")
+	}
+	var want []dirName
+	for _, e := range list {
+		want = append(want, dirName{name: e.Name(), typ: e.Type()})
+	}
+	if !reflect.DeepEqual(entries, want) {
+		t.Fatalf("got %v, want %v", entries, want)
+	}
+	// A listing taken right after the folder changed is not kept.
+	c = LoadStatCache(filepath.Join(t.TempDir(), "statcache"))
+	c.recordDir(dir, st, list, time.Now())
+	if _, ok := c.lookupDir(dir, st); ok {
+		t.Fatal("a racy listing was kept")
+	}
+}
+
+// TestFolderLayoutMatchesRoot reads every layout fixture through the sync's
+// folder view, with a cold and with a warm stat cache, and through plain
+// os.Root: layouts and errors must be the same.
+func TestFolderLayoutMatchesRoot(t *testing.T) {
+	base := t.TempDir()
+	for i, tc := range layoutCases {
+		writeFixture(t, filepath.Join(base, strconv.Itoa(i), "src"), tc.fixture)
+	}
+	time.Sleep(racyWindow + 10*time.Millisecond)
+	cache := LoadStatCache(filepath.Join(t.TempDir(), "statcache"))
+	render := func(l *Layout, err error) string {
+		if err != nil {
+			return fmt.Sprintf("error %v (escapes=%v)", err, errors.Is(err, ErrPathEscapes))
+		}
+		return strings.Join(summary(l), "\n")
+	}
+	for i, tc := range layoutCases {
+		dir := filepath.Join(base, strconv.Itoa(i), "src")
+		want := render(ReadLayout(localFS(t, dir), tc.selector))
+		for _, pass := range []string{"cold", "warm"} {
+			fsys := &folderFS{PluginFS: localFS(t, dir), dir: dir, cache: cache, dirs: map[string]bool{".": true}}
+			if got := render(ReadLayout(fsys, tc.selector)); got != want {
+				t.Errorf("%s, %s cache:\n got %s\nwant %s", tc.name, pass, got, want)
+			}
+		}
+	}
+}
+
+// TestSyncCanceledStopsReaders: a sync canceled while plugin folders are
+// read ahead returns the context's error and leaves the store as it was.
+func TestSyncCanceledStopsReaders(t *testing.T) {
+	root := t.TempDir()
+	s := newSyncStore(t)
+	for p := range 12 {
+		dir := filepath.Join(root, fmt.Sprintf("plugin%02d", p))
+		for k := range 3 {
+			name := fmt.Sprintf("c%02d-s%d", p, k)
+			writeFile(t, filepath.Join(dir, "skills", name, "SKILL.md"), skillMD(name, "v1"))
+		}
+		src, err := ParseSource(dir, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.AddPlugin(context.Background(), src, AddPluginOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("c%02d-s0", p)
+		writeFile(t, filepath.Join(dir, "skills", name, "SKILL.md"), skillMD(name, "v2"))
+	}
+	before := gitRun(t, s.Dir(), "for-each-ref")
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	_, err := s.Sync(ctx, SyncOptions{Progress: func(string, int, int) {
+		if n++; n == 3 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("sync: %v, want context.Canceled", err)
+	}
+	if after := gitRun(t, s.Dir(), "for-each-ref"); after != before {
+		t.Fatalf("a canceled sync changed refs:\n%s\nwas\n%s", after, before)
+	}
+	rep, err := s.Sync(context.Background(), SyncOptions{})
+	if err != nil || rep.Failed() {
+		t.Fatalf("sync after: %v %+v", err, rep)
+	}
+	changed := 0
+	for _, p := range rep.Plugins {
+		for _, sk := range p.Skills {
+			if sk.Classification == ClassFastForward {
+				changed++
+			}
+		}
+	}
+	if changed != 12 {
+		t.Fatalf("%d fast-forwards, want 12", changed)
+	}
+}
+
+// TestSyncReadsFoldersOnOneCore: with one core there is no reader
+// goroutine and the sync reads every folder itself, in order.
+func TestSyncReadsFoldersOnOneCore(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	root := t.TempDir()
+	s := newSyncStore(t)
+	for p := range 3 {
+		dir := filepath.Join(root, fmt.Sprintf("one%d", p))
+		name := fmt.Sprintf("one%d-s", p)
+		writeFile(t, filepath.Join(dir, "skills", name, "SKILL.md"), skillMD(name, "v1"))
+		src, err := ParseSource(dir, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.AddPlugin(context.Background(), src, AddPluginOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, "skills", name, "SKILL.md"), skillMD(name, "v2"))
+	}
+	got := syncOnce(t, s, SyncOptions{})
+	for p := range 3 {
+		if sk := got[fmt.Sprintf("one%d-s", p)]; sk.Classification != ClassFastForward || sk.NewVersion != 2 {
+			t.Errorf("one%d-s: %+v, want a fast-forward to v2", p, sk)
+		}
+	}
+}
+
+// FuzzApplyDelta: a delta read from a damaged pack must give an error,
+// never a panic or an object of another size than the delta says.
+func FuzzApplyDelta(f *testing.F) {
+	f.Add([]byte("hello, world"), []byte{12, 5, 0x90, 5})
+	f.Add([]byte("abc"), []byte{3, 6, 0x90, 3, 3, 'x', 'y', 'z'})
+	f.Fuzz(func(t *testing.T, base, delta []byte) {
+		out, err := applyDelta(base, delta)
+		if err == nil && out == nil {
+			t.Fatal("no error and no object")
+		}
+	})
+}
+
+// TestPackReaderDamagedPack: bytes damaged inside a pack give errors, never
+// a panic. (Like git, the reader does not hash what it reads: a damaged
+// entry header can still pass for another object; git fsck and verify are
+// what find those.)
+func TestPackReaderDamagedPack(t *testing.T) {
+	s := storeWithHistory(t)
+	gitRun(t, s.Dir(), "repack", "-a", "-d", "-q", "--depth=50", "--window=50")
+	want := catFileAll(t, s.Dir())
+	packs, _ := filepath.Glob(filepath.Join(s.Dir(), "objects", "pack", "*.pack"))
+	if len(packs) != 1 {
+		t.Fatalf("packs: %v", packs)
+	}
+	data, err := os.ReadFile(packs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 12; i < len(data)-20; i += 97 {
+		data[i] ^= 0x5a
+	}
+	os.Chmod(packs[0], 0o644)
+	if err := os.WriteFile(packs[0], data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	err = s.View(context.Background(), func(r *Reader) error {
+		for h := range want {
+			if _, ok, err := r.packed(h); !ok {
+				return fmt.Errorf("%s not found", h)
+			} else if err != nil {
+				failed++
+			}
+			if _, err := r.object(h); err != nil && !strings.Contains(err.Error(), h.String()) {
+				return fmt.Errorf("the error does not name the object: %v", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed == 0 {
+		t.Fatal("no read failed in a damaged pack")
+	}
+}
