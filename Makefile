@@ -25,10 +25,11 @@ test:
 lint:
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) $(PKGS)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
-	@cp go.mod /tmp/skillstore-go.mod.bak; cp go.sum /tmp/skillstore-go.sum.bak; \
+	@tmp=$$(mktemp -d); cp go.mod go.sum $$tmp/; \
 	$(GO) mod tidy; \
-	if ! git diff --quiet -- go.mod go.sum; then echo "go mod tidy changes go.mod/go.sum"; \
-	  cp /tmp/skillstore-go.mod.bak go.mod; cp /tmp/skillstore-go.sum.bak go.sum; exit 1; fi
+	if ! cmp -s go.mod $$tmp/go.mod || ! cmp -s go.sum $$tmp/go.sum; then \
+	  echo "go mod tidy changes go.mod/go.sum: run it and commit the result"; \
+	  cp $$tmp/go.mod $$tmp/go.sum .; rm -rf $$tmp; exit 1; fi; rm -rf $$tmp
 
 ## bench: every benchmark, printing skillstore's figures beside their references
 bench:

@@ -56,7 +56,7 @@ func cloneInto(ctx context.Context, url, dir string, opts Options, copts CloneOp
 	if _, err := s.AddRemote(ctx, copts.Remote, url); err != nil {
 		return nil, nil, err
 	}
-	rep, err := s.Pull(ctx, PullOptions{Remote: copts.Remote, AllowRisk: copts.AllowRisk})
+	rep, err := s.Pull(ctx, PullOptions(copts)) // a clone is a pull into an empty store
 	if err != nil {
 		return nil, nil, err
 	}
