@@ -67,7 +67,14 @@ ss target add claude "$work/agent/.claude/skills"
 ss export
 show find "$work/agent/.claude/skills" -name SKILL.md -printf '%P\n'
 
+step "Upstream fixes a typo in commit-message: sync publishes it and re-exports it (hot: SKILL.md text only)"
+sed -i 's/Summarise the change/Summarize the change/' "$work/upstream/skills/commit-message/SKILL.md"
+upstream commit -qam "example-dev-skills 1.1.1"
+ss sync
+ss status
+
 step "The store verifies, and plain git agrees"
 ss verify
 show git --git-dir "$SKILLSTORE_DIR" fsck --strict --no-progress
+echo "(the notice only says the store has no HEAD branch: skills live under refs/heads/skills/)"
 printf '\ndemo done: the store was in %s (removed on exit)\n' "$work"
