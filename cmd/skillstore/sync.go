@@ -48,6 +48,9 @@ func syncCommand() *cli.Command {
 			"                   (refs/heads/candidates/<skill>) for 'skillstore candidates'\n" +
 			"A newer upstream supersedes a pending candidate. Skills removed upstream are\n" +
 			"reported, never deleted. Sync waits up to --lock-timeout for the store lock.\n\n" +
+			"With targets (see 'skillstore target'), sync first records skills edited in\n" +
+			"the target folders as versions (like 'skillstore capture'), so an update never\n" +
+			"overwrites them, and at the end exports what it published (like 'skillstore export').\n\n" +
 			"Output: nothing when nothing changed; one line per change otherwise; --json for a\n" +
 			"full report. Progress is shown only on a terminal.\n\n" +
 			"Exit codes: 0 done, nothing waits for review; 1 a plugin or skill failed (the\n" +
