@@ -215,3 +215,43 @@ func ParseHash(s string) (Hash, bool) {
 	}
 	return h, true
 }
+
+// objectSource is where typed reads take raw objects from: a [Reader], or
+// the packedReader that a push or pull reads its many objects through.
+type objectSource interface {
+	object(h Hash) (rawObject, error)
+}
+
+// typedFrom reads h from src and checks that it is of type want.
+func typedFrom(src objectSource, h Hash, want plumbing.ObjectType) ([]byte, error) {
+	o, err := src.object(h)
+	if err != nil {
+		return nil, err
+	}
+	if o.typ != want {
+		return nil, fmt.Errorf("object %s is a %s, not a %s", h, o.typ, want)
+	}
+	return o.data, nil
+}
+
+// commitFrom reads and decodes the commit h.
+func commitFrom(src objectSource, h Hash) (*Commit, error) {
+	data, err := typedFrom(src, h, plumbing.CommitObject)
+	if err != nil {
+		return nil, err
+	}
+	return parseCommit(h, data)
+}
+
+// treeFrom reads and decodes the tree h.
+func treeFrom(src objectSource, h Hash) ([]treeEntry, error) {
+	data, err := typedFrom(src, h, plumbing.TreeObject)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := parseTree(data)
+	if err != nil {
+		return nil, fmt.Errorf("tree %s: %w", h, err)
+	}
+	return entries, nil
+}

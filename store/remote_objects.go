@@ -49,31 +49,12 @@ func (c *packedReader) object(h Hash) (rawObject, error) {
 }
 
 func (c *packedReader) typed(h Hash, want plumbing.ObjectType) ([]byte, error) {
-	o, err := c.object(h)
-	if err != nil {
-		return nil, err
-	}
-	if o.typ != want {
-		return nil, fmt.Errorf("object %s is a %s, not a %s", h, o.typ, want)
-	}
-	return o.data, nil
+	return typedFrom(c, h, want)
 }
 
-func (c *packedReader) commit(h Hash) (*Commit, error) {
-	data, err := c.typed(h, plumbing.CommitObject)
-	if err != nil {
-		return nil, err
-	}
-	return parseCommit(h, data)
-}
+func (c *packedReader) commit(h Hash) (*Commit, error) { return commitFrom(c, h) }
 
-func (c *packedReader) tree(h Hash) ([]treeEntry, error) {
-	data, err := c.typed(h, plumbing.TreeObject)
-	if err != nil {
-		return nil, err
-	}
-	return parseTree(data)
-}
+func (c *packedReader) tree(h Hash) ([]treeEntry, error) { return treeFrom(c, h) }
 
 // loadFiles is Reader.LoadFiles over this reader (for a tree whose shape
 // was checked: it loads every blob).

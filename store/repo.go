@@ -379,39 +379,16 @@ func (r *Reader) hasStored(h Hash) bool {
 }
 
 func (r *Reader) typed(h Hash, want plumbing.ObjectType) ([]byte, error) {
-	o, err := r.object(h)
-	if err != nil {
-		return nil, err
-	}
-	if o.typ != want {
-		return nil, fmt.Errorf("object %s is a %s, not a %s", h, o.typ, want)
-	}
-	return o.data, nil
+	return typedFrom(r, h, want)
 }
 
 // Blob returns a blob's content.
 func (r *Reader) Blob(h Hash) ([]byte, error) { return r.typed(h, plumbing.BlobObject) }
 
 // Commit returns a decoded commit.
-func (r *Reader) Commit(h Hash) (*Commit, error) {
-	data, err := r.typed(h, plumbing.CommitObject)
-	if err != nil {
-		return nil, err
-	}
-	return parseCommit(h, data)
-}
+func (r *Reader) Commit(h Hash) (*Commit, error) { return commitFrom(r, h) }
 
-func (r *Reader) tree(h Hash) ([]treeEntry, error) {
-	data, err := r.typed(h, plumbing.TreeObject)
-	if err != nil {
-		return nil, err
-	}
-	entries, err := parseTree(data)
-	if err != nil {
-		return nil, fmt.Errorf("tree %s: %w", h, err)
-	}
-	return entries, nil
-}
+func (r *Reader) tree(h Hash) ([]treeEntry, error) { return treeFrom(r, h) }
 
 // Tx is a write transaction: a Reader that also queues new objects, ref
 // updates and state records, written by Update when its function returns.
