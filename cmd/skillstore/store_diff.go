@@ -74,11 +74,7 @@ func storeCheckoutCommand() *cli.Command {
 			"3 store busy.",
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "replace the content of a non-empty DIR"}},
 		Action: func(c *cli.Context) error {
-			args, err := storeArgs(c, 2, 2)
-			if err != nil {
-				return err
-			}
-			s, err := openStore(c)
+			s, args, err := openStoreArgs(c, 2, 2)
 			if err != nil {
 				return err
 			}

@@ -31,11 +31,7 @@ func storeRollbackCommand() *cli.Command {
 			"error; 3 store busy.",
 		Flags: []cli.Flag{reasonFlag(), newJSONFlag()},
 		Action: func(c *cli.Context) error {
-			args, err := storeArgs(c, 2, 2)
-			if err != nil {
-				return err
-			}
-			s, err := openStore(c)
+			s, args, err := openStoreArgs(c, 2, 2)
 			if err != nil {
 				return err
 			}
@@ -70,11 +66,7 @@ func storeStatusCommand(name string, status store.Status) *cli.Command {
 			"Exit codes: 0 done (or already so); 1 unknown skill or error; 3 store busy.",
 		Flags: []cli.Flag{reasonFlag()},
 		Action: func(c *cli.Context) error {
-			args, err := storeArgs(c, 1, 1)
-			if err != nil {
-				return err
-			}
-			s, err := openStore(c)
+			s, args, err := openStoreArgs(c, 1, 1)
 			if err != nil {
 				return err
 			}

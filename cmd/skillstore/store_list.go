@@ -41,10 +41,7 @@ func storeListCommand() *cli.Command {
 			"shown only with --all.\n\nExit codes: 0 ok; 1 error; 3 store busy.",
 		Flags: []cli.Flag{newJSONFlag(), &cli.BoolFlag{Name: "all", Usage: "include removed skills"}},
 		Action: func(c *cli.Context) error {
-			if _, err := storeArgs(c, 0, 0); err != nil {
-				return err
-			}
-			s, err := openStore(c)
+			s, _, err := openStoreArgs(c, 0, 0)
 			if err != nil {
 				return err
 			}

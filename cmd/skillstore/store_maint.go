@@ -22,10 +22,7 @@ func storeVerifyCommand() *cli.Command {
 			"Exit codes: 0 the store is sound; 1 problems found (listed) or error; 3 store busy.",
 		Flags: []cli.Flag{newJSONFlag()},
 		Action: func(c *cli.Context) error {
-			if _, err := storeArgs(c, 0, 0); err != nil {
-				return err
-			}
-			s, err := openStore(c)
+			s, _, err := openStoreArgs(c, 0, 0)
 			if err != nil {
 				return err
 			}
@@ -72,10 +69,7 @@ func storeGCCommand() *cli.Command {
 			newJSONFlag(),
 		},
 		Action: func(c *cli.Context) error {
-			if _, err := storeArgs(c, 0, 0); err != nil {
-				return err
-			}
-			s, err := openStore(c)
+			s, _, err := openStoreArgs(c, 0, 0)
 			if err != nil {
 				return err
 			}

@@ -111,6 +111,20 @@ func storeArgs(c *cli.Context, min, max int) ([]string, error) {
 	return args, nil
 }
 
+// openStoreArgs checks the arguments like storeArgs, then opens the store:
+// the preamble of every store command.
+func openStoreArgs(c *cli.Context, min, max int) (*store.Store, []string, error) {
+	args, err := storeArgs(c, min, max)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := openStore(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, args, nil
+}
+
 // validationMode is discover.Strict with --strict, else discover.Lenient.
 func validationMode(strict bool) discover.Mode {
 	if strict {

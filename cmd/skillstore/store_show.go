@@ -61,11 +61,7 @@ func storeShowCommand() *cli.Command {
 			"Exit codes: 0 ok; 1 unknown skill or version, or error; 3 store busy.",
 		Flags: []cli.Flag{newJSONFlag()},
 		Action: func(c *cli.Context) error {
-			args, err := storeArgs(c, 1, 1)
-			if err != nil {
-				return err
-			}
-			s, err := openStore(c)
+			s, args, err := openStoreArgs(c, 1, 1)
 			if err != nil {
 				return err
 			}
@@ -147,11 +143,7 @@ func storeLogCommand() *cli.Command {
 			"Exit codes: 0 ok; 1 unknown skill or error; 3 store busy.",
 		Flags: []cli.Flag{newJSONFlag()},
 		Action: func(c *cli.Context) error {
-			args, err := storeArgs(c, 1, 1)
-			if err != nil {
-				return err
-			}
-			s, err := openStore(c)
+			s, args, err := openStoreArgs(c, 1, 1)
 			if err != nil {
 				return err
 			}
