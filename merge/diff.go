@@ -1,11 +1,6 @@
 package merge
 
-import (
-	"strings"
-	"unicode/utf8"
-
-	"github.com/sergi/go-diff/diffmatchpatch"
-)
+import "strings"
 
 // splitLines splits text into lines, each keeping its terminating "\n" (and
 // any "\r" before it), as git's xdiff records do. A last line without a final
@@ -99,8 +94,7 @@ type hunk struct {
 // way git's xdiff does it so that merges agree with git merge-file. nIDs
 // bounds the line IDs.
 //
-// The alignment comes from go-diff's Myers implementation (see markChanges).
-// The common prefix and suffix are stripped first, and the changed-line
+// The alignment is git's Myers diff (see markChanges and align). The common prefix and suffix are stripped first, and the changed-line
 // marks are then compacted like xdl_change_compact (groups slid down as far
 // as they go, then back up to line up with a change in the other file) and
 // turned into hunks like xdl_build_script.
@@ -171,83 +165,43 @@ func (c lineCounter) count(id lineID) int {
 //
 // Like xdiff's xdl_cleanup_records, lines with no match in the other file are
 // marked at once and left out of the diff proper, and so are lines with very
-// many matches that sit among such lines. go-diff's Myers diff then aligns
-// the remaining lines in its line mode: one rune per line. The runes come
-// from the lines' IDs, numbered once for the whole merge, rather than from
-// DiffLinesToRunes, which would hash every line again for each of the four
-// diffs of a merge (most of the merge's time on large files). go-diff only
-// compares runes for equality, so the diff is the one DiffLinesToRunes
-// would give. Runes are only counted on the way back, never decoded: the
-// line index in a or b is always exact.
+// many matches that sit among such lines. The remaining lines are aligned by
+// align, git's own Myers diff (see "Merging" in the README's design notes for
+// why not go-diff's).
 func markChanges(a, b []lineID, pre, suf, nIDs int, chg1, chg2 []bool) {
 	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
-	if nIDs > maxRuneLines {
-		// More distinct lines than runes: treat the middle as one change.
-		for i := range ma {
-			chg1[i] = true
-		}
-		for j := range mb {
-			chg2[j] = true
-		}
-		return
-	}
 	count1 := countLines(a, nIDs) // counted over the whole files, as xdiff does
 	count2 := countLines(b, nIDs)
 	keep1 := keptLines(ma, count2, bogoSqrt(len(a)))
 	keep2 := keptLines(mb, count1, bogoSqrt(len(b)))
-	r1, idx1 := keptRunes(ma, keep1, chg1)
-	r2, idx2 := keptRunes(mb, keep2, chg2)
-
-	dmp := diffmatchpatch.New()
-	dmp.DiffTimeout = 0 // no deadline: the same inputs always give the same diff
-	i, j := 0, 0
-	for _, d := range dmp.DiffMainRunes(r1, r2, false) {
-		n := utf8.RuneCountInString(d.Text) // one rune per line
-		switch d.Type {
-		case diffmatchpatch.DiffEqual:
-			i += n
-			j += n
-		case diffmatchpatch.DiffDelete:
-			for k := range n {
-				chg1[idx1[i+k]] = true
-			}
-			i += n
-		case diffmatchpatch.DiffInsert:
-			for k := range n {
-				chg2[idx2[j+k]] = true
-			}
-			j += n
+	r1, idx1 := keptIDs(ma, keep1, chg1)
+	r2, idx2 := keptIDs(mb, keep2, chg2)
+	kchg1, kchg2 := make([]bool, len(r1)), make([]bool, len(r2))
+	align(r1, r2, kchg1, kchg2)
+	for k, c := range kchg1 {
+		if c {
+			chg1[idx1[k]] = true
+		}
+	}
+	for k, c := range kchg2 {
+		if c {
+			chg2[idx2[k]] = true
 		}
 	}
 }
 
-// maxRuneLines is the number of valid runes outside the surrogate range:
-// the most distinct lines go-diff's one-rune-per-line encoding can hold.
-const maxRuneLines = utf8.MaxRune + 1 - (surrogateEnd - surrogateStart)
-
-const surrogateStart, surrogateEnd = 0xD800, 0xE000
-
-// lineRune is the rune standing for a line ID: IDs in order, skipping the
-// surrogate range, which is not valid in a Go string.
-func lineRune(id lineID) rune {
-	if id < surrogateStart {
-		return rune(id)
-	}
-	return rune(id) + (surrogateEnd - surrogateStart)
-}
-
-// keptRunes returns the runes of the kept lines and each one's index in
-// lines; lines not kept are marked changed in chg.
-func keptRunes(lines []lineID, keep []bool, chg []bool) ([]rune, []int) {
-	runes := make([]rune, 0, len(lines))
+// keptIDs returns the kept lines and each one's index in lines; lines not
+// kept are marked changed in chg.
+func keptIDs(lines []lineID, keep []bool, chg []bool) ([]lineID, []int) {
+	kept := make([]lineID, 0, len(lines))
 	idx := make([]int, 0, len(lines))
 	for i, id := range lines {
 		if keep[i] {
-			runes = append(runes, lineRune(id))
+			kept = append(kept, id)
 			idx = append(idx, i)
 		} else {
 			chg[i] = true
 		}
 	}
-	return runes, idx
+	return kept, idx
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
 // TestInternLikeMatchesIntern: the shortcut that reuses the base's IDs for
@@ -50,19 +52,67 @@ func TestDiffLinesIsAnEditScript(t *testing.T) {
 	}
 }
 
-// TestLineRuneIsValid: every line ID go-diff can be given maps to a valid,
-// distinct rune (a surrogate would turn into U+FFFD inside go-diff's strings
-// and merge distinct lines).
-func TestLineRuneIsValid(t *testing.T) {
-	prev := rune(-1)
-	for _, id := range []lineID{0, 1, surrogateStart - 1, surrogateStart, surrogateStart + 1, maxRuneLines - 1} {
-		r := lineRune(id)
-		if !utf8.ValidRune(r) || r <= prev {
-			t.Fatalf("lineRune(%d) = %U: not a valid rune above %U", id, r, prev)
+// TestAlignIsMinimal checks align against an independent Myers diff,
+// go-diff's: below the cost where git's cut-offs start, both are minimal, so
+// they change the same number of lines, and align's marks are an edit script
+// (the unmarked lines of a and b are the same sequence).
+func TestAlignIsMinimal(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = 0
+	for range 5000 {
+		a, b := randomIDs(r, 60, 5), randomIDs(r, 60, 5)
+		chgA, chgB := make([]bool, len(a)), make([]bool, len(b))
+		align(a, b, chgA, chgB)
+		if !slices.Equal(unmarked(a, chgA), unmarked(b, chgB)) {
+			t.Fatalf("align(%v, %v): the lines left unchanged differ", a, b)
 		}
-		prev = r
+		got := count(chgA) + count(chgB)
+		want := 0
+		for _, d := range dmp.DiffMainRunes(idRunes(a), idRunes(b), false) {
+			if d.Type != diffmatchpatch.DiffEqual {
+				want += utf8.RuneCountInString(d.Text)
+			}
+		}
+		if got != want {
+			t.Fatalf("align(%v, %v) changes %d lines, go-diff %d", a, b, got, want)
+		}
 	}
-	if lineRune(maxRuneLines-1) != utf8.MaxRune {
-		t.Fatalf("the last ID maps to %U, want %U", lineRune(maxRuneLines-1), utf8.MaxRune)
+}
+
+// randomIDs is up to n lines drawn from k distinct ones.
+func randomIDs(r *rand.Rand, n, k int) []lineID {
+	ids := make([]lineID, r.IntN(n))
+	for i := range ids {
+		ids[i] = lineID(r.IntN(k))
 	}
+	return ids
+}
+
+func unmarked(ids []lineID, chg []bool) []lineID {
+	var out []lineID
+	for i, id := range ids {
+		if !chg[i] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func count(marks []bool) int {
+	n := 0
+	for _, m := range marks {
+		if m {
+			n++
+		}
+	}
+	return n
+}
+
+func idRunes(ids []lineID) []rune {
+	rs := make([]rune, len(ids))
+	for i, id := range ids {
+		rs[i] = 'A' + rune(id)
+	}
+	return rs
 }

@@ -7,8 +7,8 @@
 // Three levels build on each other:
 //
 //   - [Text] merges a text file line by line with the semantics and output
-//     of git merge-file (diff3 on a line diff from github.com/sergi/go-diff,
-//     hunks normalised as git's xdiff does). A change made on one side is
+//     of git merge-file, byte for byte: diff3 on git's own Myers line diff
+//     (xdiff's alignment choices, ported), with xdiff's hunk rules. A change made on one side is
 //     taken, the same change made on both sides is taken once, and changes
 //     that overlap or touch are a conflict: written between git's markers
 //     in the [Diff3], [Plain] or [ZDiff3] [Style], and listed in
