@@ -10,6 +10,8 @@
 
 package merge
 
+import "math"
+
 // This file is the alignment step of git's Myers diff: the divide and
 // conquer on the "middle snake" of Myers' O(ND) algorithm, searched from
 // both ends at once, with xdiff's exploration order and its two cost
@@ -34,7 +36,7 @@ type aligner struct {
 	chgA, chgB []bool
 	// kvdf and kvdb are the furthest-reaching x for each diagonal d = x - y,
 	// forward and backward, stored at index d+koff.
-	kvdf, kvdb []int
+	kvdf, kvdb []int32
 	koff       int
 	maxCost    int // past this cost, take the best split found so far
 }
@@ -48,13 +50,14 @@ type split struct {
 
 // align fills chgA and chgB (one mark per line of a and b) with the changes
 // of a Myers diff choosing as git's xdiff does, without XDF_NEED_MINIMAL
-// (git merge-file's default).
-func align(a, b []lineID, chgA, chgB []bool) {
+// (git merge-file's default). kv is work space of at least
+// 2·(len(a)+len(b)+4) entries.
+func align(a, b []lineID, chgA, chgB []bool, kv []int32) {
 	ndiags := len(a) + len(b) + 3
 	x := &aligner{
 		a: a, b: b, chgA: chgA, chgB: chgB,
-		kvdf:    make([]int, ndiags+1),
-		kvdb:    make([]int, ndiags+1),
+		kvdf:    kv[:ndiags+1],
+		kvdb:    kv[ndiags+1 : 2*(ndiags+1)],
 		koff:    len(b) + 1,
 		maxCost: max(bogoSqrtUncapped(ndiags), maxCostMin),
 	}
@@ -110,9 +113,9 @@ func (x *aligner) split(off1, lim1, off2, lim2 int, needMin bool) split {
 	odd := (fmid-bmid)&1 != 0
 	fmin, fmax := fmid, fmid
 	bmin, bmax := bmid, bmid
-	kvdf[fmid+k] = off1
-	kvdb[bmid+k] = lim1
-	const lineMax = int(^uint(0) >> 1)
+	kvdf[fmid+k] = int32(off1)
+	kvdb[bmid+k] = int32(lim1)
+	const lineMax = math.MaxInt32 // xdiff's XDL_LINE_MAX, for int32 paths
 
 	for ec := 1; ; ec++ {
 		gotSnake := false
@@ -133,9 +136,9 @@ func (x *aligner) split(off1, lim1, off2, lim2 int, needMin bool) split {
 		for d := fmax; d >= fmin; d -= 2 {
 			var i1 int
 			if kvdf[d-1+k] >= kvdf[d+1+k] {
-				i1 = kvdf[d-1+k] + 1
+				i1 = int(kvdf[d-1+k]) + 1
 			} else {
-				i1 = kvdf[d+1+k]
+				i1 = int(kvdf[d+1+k])
 			}
 			prev1 := i1
 			i2 := i1 - d
@@ -146,8 +149,8 @@ func (x *aligner) split(off1, lim1, off2, lim2 int, needMin bool) split {
 			if i1-prev1 > snakeCount {
 				gotSnake = true
 			}
-			kvdf[d+k] = i1
-			if odd && bmin <= d && d <= bmax && kvdb[d+k] <= i1 {
+			kvdf[d+k] = int32(i1)
+			if odd && bmin <= d && d <= bmax && int(kvdb[d+k]) <= i1 {
 				return split{i1: i1, i2: i2, minLo: true, minHi: true}
 			}
 		}
@@ -168,9 +171,9 @@ func (x *aligner) split(off1, lim1, off2, lim2 int, needMin bool) split {
 		for d := bmax; d >= bmin; d -= 2 {
 			var i1 int
 			if kvdb[d-1+k] < kvdb[d+1+k] {
-				i1 = kvdb[d-1+k]
+				i1 = int(kvdb[d-1+k])
 			} else {
-				i1 = kvdb[d+1+k] - 1
+				i1 = int(kvdb[d+1+k]) - 1
 			}
 			prev1 := i1
 			i2 := i1 - d
@@ -181,8 +184,8 @@ func (x *aligner) split(off1, lim1, off2, lim2 int, needMin bool) split {
 			if prev1-i1 > snakeCount {
 				gotSnake = true
 			}
-			kvdb[d+k] = i1
-			if !odd && fmin <= d && d <= fmax && i1 <= kvdf[d+k] {
+			kvdb[d+k] = int32(i1)
+			if !odd && fmin <= d && d <= fmax && i1 <= int(kvdf[d+k]) {
 				return split{i1: i1, i2: i2, minLo: true, minHi: true}
 			}
 		}
@@ -206,7 +209,7 @@ func (x *aligner) split(off1, lim1, off2, lim2 int, needMin bool) split {
 		if ec >= x.maxCost {
 			fbest, fbest1 := -1, -1
 			for d := fmax; d >= fmin; d -= 2 {
-				i1 := min(kvdf[d+k], lim1)
+				i1 := min(int(kvdf[d+k]), lim1)
 				i2 := i1 - d
 				if lim2 < i2 {
 					i1, i2 = lim2+d, lim2
@@ -217,7 +220,7 @@ func (x *aligner) split(off1, lim1, off2, lim2 int, needMin bool) split {
 			}
 			bbest, bbest1 := lineMax, lineMax
 			for d := bmax; d >= bmin; d -= 2 {
-				i1 := max(off1, kvdb[d+k])
+				i1 := max(off1, int(kvdb[d+k]))
 				i2 := i1 - d
 				if i2 < off2 {
 					i1, i2 = off2+d, off2
@@ -244,7 +247,7 @@ func (x *aligner) forwardSnake(off1, lim1, off2, lim2, fmin, fmax, fmid, ec int)
 		if dd < 0 {
 			dd = -dd
 		}
-		i1 := x.kvdf[d+x.koff]
+		i1 := int(x.kvdf[d+x.koff])
 		i2 := i1 - d
 		v := (i1 - off1) + (i2 - off2) - dd
 		if v > kHeur*ec && v > best &&
@@ -271,7 +274,7 @@ func (x *aligner) backwardSnake(off1, lim1, off2, lim2, bmin, bmax, bmid, ec int
 		if dd < 0 {
 			dd = -dd
 		}
-		i1 := x.kvdb[d+x.koff]
+		i1 := int(x.kvdb[d+x.koff])
 		i2 := i1 - d
 		v := (lim1 - i1) + (lim2 - i2) - dd
 		if v > kHeur*ec && v > best &&

@@ -35,36 +35,41 @@ func bogoSqrt(n int) int {
 
 // keptLines decides, as xdl_cleanup_records, which lines take part in the
 // diff: lines matched in the other file (other counts them), except lines
-// matched mlim times or more that sit in a run of unmatched lines.
-func keptLines(lines []lineID, other lineCounter, mlim int) []bool {
-	dis := make([]byte, len(lines)) // 0 no match, 1 some, 2 many
-	for i, l := range lines {
+// matched mlim times or more that sit in a run of unmatched lines. keep has
+// a byte per line; a kept line's byte is left non-zero.
+func keptLines(keep []byte, lines []lineID, other lineCounter, mlim int) {
+	for i, l := range lines { // the classes: 0 no match, 1 some, 2 many
 		switch nm := other.count(l); {
 		case nm == 0:
-			dis[i] = 0
+			keep[i] = 0
 		case nm >= mlim:
-			dis[i] = 2
+			keep[i] = 2
 		default:
-			dis[i] = 1
+			keep[i] = 1
 		}
 	}
-	keep := make([]bool, len(lines))
-	for i := range lines {
-		keep[i] = dis[i] == 1 || dis[i] == 2 && !cleanMultiMatch(dis, i, 0, len(lines)-1)
+	for i := range lines { // bit 2 marks a line set aside; the class stays in bits 0-1
+		if keep[i] == 2 && cleanMultiMatch(keep, i, 0, len(lines)-1) {
+			keep[i] |= 4
+		}
 	}
-	return keep
+	for i := range lines {
+		if keep[i]&4 != 0 {
+			keep[i] = 0
+		}
+	}
 }
 
 // cleanMultiMatch is xdl_clean_mmatch: whether the many-matches line i sits
 // in a run mostly made of unmatched lines, and so is better discarded.
-func cleanMultiMatch(dis []byte, i, s, e int) bool {
+func cleanMultiMatch(dis []byte, i, s, e int) bool { // dis holds classes in bits 0-1
 	s = max(s, i-simScanWindow)
 	e = min(e, i+simScanWindow)
 	rdis0, rpdis0 := 0, 1
 	for r := 1; i-r >= s; r++ {
-		if dis[i-r] == 0 {
+		if c := dis[i-r] & 3; c == 0 {
 			rdis0++
-		} else if dis[i-r] == 2 {
+		} else if c == 2 {
 			rpdis0++
 		} else {
 			break
@@ -75,9 +80,9 @@ func cleanMultiMatch(dis []byte, i, s, e int) bool {
 	}
 	rdis1, rpdis1 := 0, 1
 	for r := 1; i+r <= e; r++ {
-		if dis[i+r] == 0 {
+		if c := dis[i+r] & 3; c == 0 {
 			rdis1++
-		} else if dis[i+r] == 2 {
+		} else if c == 2 {
 			rpdis1++
 		} else {
 			break

@@ -15,14 +15,14 @@ func TestInternLikeMatchesIntern(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
 		base, ours, _ := genTriple(r)
-		b, o := splitLines(string(base)), splitLines(string(ours))
+		b, o := splitText(string(base)), splitText(string(ours))
 		slow := newInterner(0)
 		wantB, wantO := slow.intern(b), slow.intern(o)
 		fast := newInterner(0)
 		gotB := fast.intern(b)
 		gotO := fast.internLike(o, b, gotB)
 		if !slices.Equal(gotB, wantB) || !slices.Equal(gotO, wantO) {
-			t.Fatalf("internLike(%q, %q) = %v, want %v", o, b, gotO, wantO)
+			t.Fatalf("internLike(%q, %q) = %v, want %v", ours, base, gotO, wantO)
 		}
 	}
 }
@@ -34,10 +34,10 @@ func TestDiffLinesIsAnEditScript(t *testing.T) {
 	for range 3000 {
 		base, ours, _ := genTriple(r)
 		in := newInterner(0)
-		a, b := in.intern(splitLines(string(base))), in.intern(splitLines(string(ours)))
+		a, b := in.intern(splitText(string(base))), in.intern(splitText(string(ours)))
 		var got []lineID
 		i := 0
-		for _, h := range diffLines(a, b, len(in.ids)) {
+		for _, h := range diffLines(a, b, in.count()) {
 			if h.i1 < i || h.chg1 == 0 && h.chg2 == 0 {
 				t.Fatalf("hunks out of order or empty: %+v", h)
 			}
@@ -63,7 +63,7 @@ func TestAlignIsMinimal(t *testing.T) {
 	for range 5000 {
 		a, b := randomIDs(r, 60, 5), randomIDs(r, 60, 5)
 		chgA, chgB := make([]bool, len(a)), make([]bool, len(b))
-		align(a, b, chgA, chgB)
+		align(a, b, chgA, chgB, make([]int32, 2*(len(a)+len(b)+4)))
 		if !slices.Equal(unmarked(a, chgA), unmarked(b, chgB)) {
 			t.Fatalf("align(%v, %v): the lines left unchanged differ", a, b)
 		}

@@ -8,11 +8,11 @@
 //
 //   - [Text] merges a text file line by line with the semantics and output
 //     of git merge-file, byte for byte: diff3 on git's own Myers line diff
-//     (xdiff's alignment choices, ported), with xdiff's hunk rules. A change made on one side is
-//     taken, the same change made on both sides is taken once, and changes
-//     that overlap or touch are a conflict: written between git's markers
-//     in the [Diff3], [Plain] or [ZDiff3] [Style], and listed in
-//     [TextResult.Conflicts] with their line ranges and texts.
+//     (xdiff's alignment choices, ported), with xdiff's hunk rules. A change
+//     made on one side is taken, the same change made on both sides is
+//     taken once, and changes that overlap or touch are a conflict: written
+//     between git's markers in the [Diff3], [Plain] or [ZDiff3] [Style], and
+//     listed in [TextResult.Conflicts] with their line ranges and texts.
 //   - [SkillMD] merges a SKILL.md: its YAML frontmatter key by key (so an
 //     upstream description change and a local allowed-tools addition on the
 //     next line merge cleanly where git conflicts), its body line by line,

@@ -20,16 +20,16 @@ func (t *threeWay) output(hunks []mergeHunk, opts Options) *TextResult {
 		}
 		switch {
 		case m.mode == 0:
-			b = appendLines(b, t.ours[i:m.i1], false, false)
+			b = appendLines(b, t.ours, i, m.i1, false, false)
 			cr := t.needsCR(m)
 			b = appendMarker(b, '<', size, labels.Ours, cr)
-			b = appendLines(b, t.ours[m.i1:m.i1+m.chg1], cr, true)
+			b = appendLines(b, t.ours, m.i1, m.i1+m.chg1, cr, true)
 			if opts.Style != Plain {
 				b = appendMarker(b, '|', size, labels.Base, cr)
-				b = appendLines(b, t.base[m.i0:m.i0+m.chg0], cr, true)
+				b = appendLines(b, t.base, m.i0, m.i0+m.chg0, cr, true)
 			}
 			b = appendMarker(b, '=', size, "", cr)
-			b = appendLines(b, t.theirs[m.i2:m.i2+m.chg2], cr, true)
+			b = appendLines(b, t.theirs, m.i2, m.i2+m.chg2, cr, true)
 			b = appendMarker(b, '>', size, labels.Theirs, cr)
 			res.Conflicts = append(res.Conflicts, Conflict{
 				Ours:   section(t.ours, m.i1, m.chg1),
@@ -37,34 +37,35 @@ func (t *threeWay) output(hunks []mergeHunk, opts Options) *TextResult {
 				Theirs: section(t.theirs, m.i2, m.chg2),
 			})
 		case m.mode&3 != 0:
-			b = appendLines(b, t.ours[i:m.i1], false, false)
+			b = appendLines(b, t.ours, i, m.i1, false, false)
 			if m.mode&1 != 0 {
-				b = appendLines(b, t.ours[m.i1:m.i1+m.chg1], t.needsCR(m), m.mode&2 != 0)
+				b = appendLines(b, t.ours, m.i1, m.i1+m.chg1, t.needsCR(m), m.mode&2 != 0)
 			}
 			if m.mode&2 != 0 {
-				b = appendLines(b, t.theirs[m.i2:m.i2+m.chg2], false, false)
+				b = appendLines(b, t.theirs, m.i2, m.i2+m.chg2, false, false)
 			}
 		default: // identical on both sides: ours already has it
 			continue
 		}
 		i = m.i1 + m.chg1
 	}
-	b = appendLines(b, t.ours[i:], false, false)
+	b = appendLines(b, t.ours, i, t.ours.n(), false, false)
 	res.Merged = b
 	return res
 }
 
-func section(lines []string, i, n int) Section {
-	return Section{Start: i + 1, Count: n, Text: strings.Join(lines[i:i+n], "")}
+// section copies the lines of a conflict's side: the text may be a view of
+// the caller's input (see view), which the result must not keep.
+func section(l lines, i, n int) Section {
+	return Section{Start: i + 1, Count: n, Text: strings.Clone(l.span(i, i+n))}
 }
 
 // appendLines appends lines; with addNL, a last line without a newline gets
 // one (CRLF when cr), so a marker never ends up on the same line.
-func appendLines(b []byte, lines []string, cr, addNL bool) []byte {
-	for _, l := range lines {
-		b = append(b, l...)
-	}
-	if addNL && len(lines) > 0 && !strings.HasSuffix(lines[len(lines)-1], "\n") {
+func appendLines(b []byte, l lines, i, j int, cr, addNL bool) []byte {
+	s := l.span(i, j)
+	b = append(b, s...)
+	if addNL && len(s) > 0 && s[len(s)-1] != '\n' {
 		if cr {
 			b = append(b, '\r')
 		}
@@ -103,24 +104,24 @@ func (t *threeWay) needsCR(m *mergeHunk) bool {
 
 // eolCRLF is git's is_eol_crlf: 1 if line i ends in CRLF, 0 if in LF, -1 if
 // it cannot tell (empty file, or a single line without a newline).
-func eolCRLF(lines []string, i int) int {
+func eolCRLF(l lines, i int) int {
 	crlf := func(l string) int {
 		if len(l) > 1 && l[len(l)-2] == '\r' {
 			return 1
 		}
 		return 0
 	}
-	if i < len(lines)-1 {
-		return crlf(lines[i])
+	if i < l.n()-1 {
+		return crlf(l.line(i))
 	}
-	if len(lines) == 0 {
+	if l.n() == 0 {
 		return -1
 	}
-	if l := lines[i]; strings.HasSuffix(l, "\n") {
-		return crlf(l)
+	if s := l.line(i); strings.HasSuffix(s, "\n") {
+		return crlf(s)
 	}
 	if i == 0 {
 		return -1
 	}
-	return crlf(lines[i-1])
+	return crlf(l.line(i - 1))
 }

@@ -3,6 +3,7 @@ package merge
 import (
 	"bytes"
 	"errors"
+	"unsafe"
 )
 
 // Style is how a text conflict is written into the merged file.
@@ -103,8 +104,8 @@ type TextResult struct {
 func (r *TextResult) Clean() bool { return len(r.Conflicts) == 0 }
 
 // ErrBinary is matched (errors.Is) by the error Text and SkillMD return for
-// input holding a NUL byte in its first 8000 bytes, the test git uses: such
-// files are not merged as text.
+// input holding a NUL byte in its first 8000 bytes, or over 1023 MiB: the
+// tests git merge-file uses. Such files are not merged as text.
 var ErrBinary = errors.New("binary file cannot be merged as text")
 
 // BinaryError names the version ("base", "ours" or "theirs") that is binary.
@@ -131,12 +132,20 @@ func Text(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 			return nil, &BinaryError{Version: in.name}
 		}
 	}
-	return mergeText(string(base), string(ours), string(theirs), opts), nil
+	return mergeText(view(base), view(ours), view(theirs), opts), nil
 }
 
-// looksBinary is git's buffer_is_binary: a NUL in the first 8000 bytes.
+// view returns data as a string without copying it. Text only reads its
+// inputs while it runs, and nothing in its result refers to them (the merged
+// text is appended into a new buffer and conflict sections are copied), so
+// copying would only cost memory, which in a short merge costs more than the
+// merge itself: fresh memory is paid for in page faults.
+func view(data []byte) string { return unsafe.String(unsafe.SliceData(data), len(data)) }
+
+// looksBinary is git merge-file's test: over MAX_XDIFF_SIZE, or a NUL in the
+// first 8000 bytes (buffer_is_binary).
 func looksBinary(data []byte) bool {
-	return bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0
+	return len(data) > maxTextSize || bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0
 }
 
 // mergeHunk is a region of the merge, xdiff's xdmerge_t: lines [i0, i0+chg0)
@@ -149,21 +158,23 @@ type mergeHunk struct {
 
 // threeWay holds the three versions split into lines, and the lines' IDs.
 type threeWay struct {
-	base, ours, theirs []string
+	base, ours, theirs lines
 	ids                struct{ base, ours, theirs []lineID }
 	nIDs               int
 	oursSize           int // bytes in ours: about the size of the result
+	differ             differ
 }
 
 func mergeText(base, ours, theirs string, opts Options) *TextResult {
-	t := &threeWay{base: splitLines(base), ours: splitLines(ours), theirs: splitLines(theirs), oursSize: len(ours)}
-	in := newInterner(len(t.base) + 64)
+	t := &threeWay{base: splitText(base), ours: splitText(ours), theirs: splitText(theirs), oursSize: len(ours)}
+	in := newInterner(t.base.n() + 64)
 	t.ids.base = in.intern(t.base)
 	t.ids.ours = in.internLike(t.ours, t.base, t.ids.base)
 	t.ids.theirs = in.internLike(t.theirs, t.base, t.ids.base)
-	t.nIDs = len(in.ids)
-	s1 := diffLines(t.ids.base, t.ids.ours, t.nIDs)
-	s2 := diffLines(t.ids.base, t.ids.theirs, t.nIDs)
+	t.nIDs = in.count()
+	t.differ.nIDs = t.nIDs
+	s1 := t.differ.diff(t.ids.base, t.ids.ours)
+	s2 := t.differ.diff(t.ids.base, t.ids.theirs)
 	if len(s1) == 0 {
 		return &TextResult{Merged: []byte(theirs)}
 	}

@@ -98,10 +98,10 @@ type TreeResult struct {
 func (r *TreeResult) Clean() bool { return len(r.Conflicts) == 0 }
 
 // IsBinary reports whether data is treated as binary in a tree merge: it
-// holds a NUL byte or is not valid UTF-8. Binary files are never merged as
-// text.
+// holds a NUL byte, is not valid UTF-8, or is over 1023 MiB (git's limit
+// for a text merge). Binary files are never merged as text.
 func IsBinary(data []byte) bool {
-	return bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data)
+	return len(data) > maxTextSize || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data)
 }
 
 // MergeTrees merges three versions of a skill folder path by path, over the

@@ -95,13 +95,13 @@ func (t *threeWay) combine(s1, s2 []hunk) []mergeHunk {
 		hunks = appendHunk(hunks, mergeHunk{mode: 1,
 			i0: x1.i1, chg0: x1.chg1,
 			i1: x1.i2, chg1: x1.chg2,
-			i2: x1.i1 + len(t.theirs) - len(t.base), chg2: x1.chg1})
+			i2: x1.i1 + t.theirs.n() - t.base.n(), chg2: x1.chg1})
 	}
 	for ; b < len(s2); b++ {
 		x2 := s2[b]
 		hunks = appendHunk(hunks, mergeHunk{mode: 2,
 			i0: x2.i1, chg0: x2.chg1,
-			i1: x2.i1 + len(t.ours) - len(t.base), chg1: x2.chg1,
+			i1: x2.i1 + t.ours.n() - t.base.n(), chg1: x2.chg1,
 			i2: x2.i2, chg2: x2.chg2})
 	}
 	return hunks
@@ -138,7 +138,7 @@ func (t *threeWay) refineConflicts(hunks []mergeHunk) []mergeHunk {
 			out = append(out, m)
 			continue
 		}
-		script := diffLines(t.ids.ours[m.i1:m.i1+m.chg1], t.ids.theirs[m.i2:m.i2+m.chg2], t.nIDs)
+		script := t.differ.diff(t.ids.ours[m.i1:m.i1+m.chg1], t.ids.theirs[m.i2:m.i2+m.chg2])
 		if len(script) == 0 {
 			m.mode = 4
 			out = append(out, m)
@@ -166,7 +166,7 @@ func (t *threeWay) simplifyNonConflicts(hunks []mergeHunk) []mergeHunk {
 		m := &out[len(out)-1]
 		begin, end := m.i1+m.chg1, next.i1
 		if m.mode != 0 || next.mode != 0 ||
-			(end-begin > 3 && linesContainAlnum(t.ours[begin:end])) {
+			(end-begin > 3 && containsAlnum(t.ours.span(begin, end))) {
 			out = append(out, next)
 			continue
 		}
@@ -177,13 +177,11 @@ func (t *threeWay) simplifyNonConflicts(hunks []mergeHunk) []mergeHunk {
 	return out
 }
 
-func linesContainAlnum(lines []string) bool {
-	for _, l := range lines {
-		for i := 0; i < len(l); i++ {
-			c := l[i]
-			if '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
-				return true
-			}
+func containsAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+			return true
 		}
 	}
 	return false
