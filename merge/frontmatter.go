@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/skillstore/skillstore/merge/diff3"
 )
 
 // SkillMD merges three versions of a SKILL.md. When all three start with a
@@ -37,7 +39,10 @@ func SkillMD(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 	if !ok {
 		return res, nil
 	}
-	body := mergeText(fb.body, fo.body, ft.body, opts)
+	body, err := diff3.Merge([]byte(fb.body), []byte(fo.body), []byte(ft.body), opts.text())
+	if err != nil { // not reached: the whole files were merged as text above
+		return res, nil
+	}
 	for i := range body.Conflicts {
 		c := &body.Conflicts[i]
 		c.Base.Start += fb.bodyLine
@@ -64,7 +69,10 @@ type frontmatter struct {
 // splitFrontmatter finds and parses the frontmatter of text; false when
 // there is none or it is not a block mapping of YAML.
 func splitFrontmatter(text string) (*frontmatter, bool) {
-	lines := splitLines(text)
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1] // text ends with a newline: no last, empty line
+	}
 	if len(lines) < 2 || !isFence(lines[0]) {
 		return nil, false
 	}

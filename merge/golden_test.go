@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/skillstore/skillstore/internal/gitmerge"
 	"os"
 	"path/filepath"
 	"sort"
@@ -260,7 +261,7 @@ func (c *goldenCase) rewrite(t *testing.T, file string, got map[string][]byte) {
 // merge-file: the same bytes and the same number of conflicts. For SKILL.md
 // cases, a merge git finds clean must come out the same.
 func TestGoldenMatchesGit(t *testing.T) {
-	requireGit(t)
+	gitmerge.Require(t)
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.txtar"))
 	dir := t.TempDir()
 	for _, file := range files {
@@ -283,7 +284,7 @@ func TestGoldenMatchesGit(t *testing.T) {
 					nonEmpty = append(nonEmpty, a)
 				}
 			}
-			want, code := gitMergeFile(t, dir, c.files["base"], c.files["ours"], c.files["theirs"], nonEmpty...)
+			want, code := gitmerge.MergeFile(t, dir, c.files["base"], c.files["ours"], c.files["theirs"], nonEmpty...)
 			got := c.files["out/merged"]
 			conflicts := strings.Count("\n"+string(c.files["out/conflicts"]), "\nconflict ")
 			switch {

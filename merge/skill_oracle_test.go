@@ -3,6 +3,7 @@ package merge
 import (
 	"bytes"
 	"fmt"
+	"github.com/skillstore/skillstore/internal/gitmerge"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -155,7 +156,7 @@ func expectMerge(b, o, t map[string]any) (map[string]any, bool) {
 // key-by-key merge of the three versions, and its body is git's merge of the
 // bodies.
 func TestOracleSkillMD(t *testing.T) {
-	requireGit(t)
+	gitmerge.Require(t)
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(7, 11))
 	n := 1000
@@ -175,7 +176,7 @@ func TestOracleSkillMD(t *testing.T) {
 		kt, bt := editSkill(r, keys, body)
 		base, ours, theirs := genSkill(keys, body), genSkill(ko, bo), genSkill(kt, bt)
 
-		want, code := gitMergeFile(t, dir, base, ours, theirs, "--diff3")
+		want, code := gitmerge.MergeFile(t, dir, base, ours, theirs, "--diff3")
 		got, err := SkillMD(base, ours, theirs, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -209,11 +210,18 @@ func TestOracleSkillMD(t *testing.T) {
 		if !reflect.DeepEqual(vm, wantFM) {
 			t.Errorf("case %d: merged frontmatter %v, want %v\nbase:\n%s\nours:\n%s\ntheirs:\n%s\ngot:\n%s", i, vm, wantFM, base, ours, theirs, got.Merged)
 		}
-		wantBody, bodyCode := gitMergeFile(t, dir, bodyB, bodyO, bodyT, "--diff3")
+		wantBody, bodyCode := gitmerge.MergeFile(t, dir, bodyB, bodyO, bodyT, "--diff3")
 		if (bodyCode == 0) != got.Clean() || bodyCode == 0 && !bytes.Equal(bodyM, wantBody) {
 			t.Errorf("case %d: body differs from git's merge of the bodies:\n%s\nwant:\n%s", i, bodyM, wantBody)
 		}
 	}
 	t.Logf("%d SKILL.md triples: git clean %d (SkillMD identical), git conflicted %d, of which the frontmatter merge resolved %d (%.1f%%)",
 		n, gitClean, gitConflict, resolved, pct(resolved, gitConflict))
+}
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 100
+	}
+	return 100 * float64(a) / float64(b)
 }

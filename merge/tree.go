@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skillstore/skillstore/merge/diff3"
 )
 
 // Mode is the kind of a file in a Tree, as git records it.
@@ -101,7 +103,7 @@ func (r *TreeResult) Clean() bool { return len(r.Conflicts) == 0 }
 // holds a NUL byte, is not valid UTF-8, or is over 1023 MiB (git's limit
 // for a text merge). Binary files are never merged as text.
 func IsBinary(data []byte) bool {
-	return len(data) > maxTextSize || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data)
+	return len(data) > diff3.MaxSize || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data)
 }
 
 // MergeTrees merges three versions of a skill folder path by path, over the

@@ -1,4 +1,4 @@
-package merge
+package diff3
 
 import (
 	"fmt"
@@ -50,7 +50,7 @@ func BenchmarkMergeFile(b *testing.B) {
 	bins := map[string]string{"merge3": filepath.Join(dir, "merge3"), "skillstore": filepath.Join(dir, "skillstore")}
 	buildErr := exec.Command("go", "build", "-o", bins["merge3"], "./testdata/merge3").Run()
 	if buildErr == nil {
-		buildErr = exec.Command("go", "build", "-o", bins["skillstore"], "../cmd/skillstore").Run()
+		buildErr = exec.Command("go", "build", "-o", bins["skillstore"], "../../cmd/skillstore").Run()
 	}
 	_, gitErr := exec.LookPath("git")
 
@@ -58,7 +58,7 @@ func BenchmarkMergeFile(b *testing.B) {
 		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
 			base, ours, theirs := benchTriple(n)
 			for b.Loop() {
-				res, err := Text(base, ours, theirs, Options{Style: Plain})
+				res, err := Merge(base, ours, theirs, Options{Style: Plain})
 				if err != nil || !res.Clean() {
 					b.Fatalf("merge: %v, clean %v", err, res.Clean())
 				}

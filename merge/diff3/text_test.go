@@ -1,4 +1,4 @@
-package merge
+package diff3
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ func TestTextResultOwnsItsBytes(t *testing.T) {
 	for _, c := range cases {
 		for _, style := range []Style{Diff3, Plain, ZDiff3} {
 			base, ours, theirs := []byte(c.base), []byte(c.ours), []byte(c.theirs)
-			got, err := Text(base, ours, theirs, Options{Style: style})
+			got, err := Merge(base, ours, theirs, Options{Style: style})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,7 @@
 // or (at your option) any later version, like the code it translates. See
 // "Licensing" in README.md.
 
-package merge
+package diff3
 
 // This file ports the parts of git's xdiff that shape a diff beyond the
 // alignment itself: which lines take part in it (xdl_cleanup_records),

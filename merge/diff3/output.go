@@ -1,11 +1,11 @@
-package merge
+package diff3
 
 import "strings"
 
 // output writes the merged text, as fill_merge_buffer, and collects the
 // conflicts left after opts.Favor.
-func (t *threeWay) output(hunks []mergeHunk, opts Options) *TextResult {
-	res := &TextResult{}
+func (t *threeWay) output(hunks []mergeHunk, opts Options) *Result {
+	res := &Result{}
 	size := opts.MarkerSize
 	if size <= 0 {
 		size = DefaultMarkerSize

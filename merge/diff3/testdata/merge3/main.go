@@ -1,23 +1,21 @@
-// Command merge3 is the smallest program around the merge package:
-// `merge3 CURRENT BASE OTHER` prints the merge (plain style, like
+// Command merge3 is the smallest program around the line merge, package
+// diff3: `merge3 CURRENT BASE OTHER` prints the merge (plain style, like
 // `git merge-file -p`) and exits with the number of conflicts. The
-// benchmarks build it to time the package with process start included, apart
+// benchmarks build it to time the merge with process start included, apart
 // from the start-up cost of the whole skillstore binary.
 package main
 
 import (
-	"fmt"
 	"os"
 	"runtime/debug"
 	"syscall"
 
-	"github.com/skillstore/skillstore/merge"
+	"github.com/skillstore/skillstore/merge/diff3"
 )
 
 func main() {
 	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: merge3 CURRENT BASE OTHER")
-		os.Exit(2)
+		fail(2, "usage: merge3 CURRENT BASE OTHER")
 	}
 	debug.SetGCPercent(-1) // one shot: as skillstore merge-file does
 	debug.SetMemoryLimit(256 << 20)
@@ -25,15 +23,13 @@ func main() {
 	for i, name := range os.Args[1:] {
 		var err error
 		if data[i], err = mapFile(name); err != nil {
-			fmt.Fprintln(os.Stderr, "merge3:", err)
-			os.Exit(255)
+			fail(255, "merge3: "+err.Error())
 		}
 	}
-	opts := merge.Options{Style: merge.Plain, Labels: merge.Labels{Ours: os.Args[1], Base: os.Args[2], Theirs: os.Args[3]}}
-	res, err := merge.SkillMD(data[1], data[0], data[2], opts)
+	opts := diff3.Options{Style: diff3.Plain, Labels: diff3.Labels{Ours: os.Args[1], Base: os.Args[2], Theirs: os.Args[3]}}
+	res, err := diff3.Merge(data[1], data[0], data[2], opts)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "merge3:", err)
-		os.Exit(255)
+		fail(255, "merge3: "+err.Error())
 	}
 	os.Stdout.Write(res.Merged)
 	os.Exit(min(len(res.Conflicts), 127))
@@ -57,7 +53,13 @@ func mapFile(name string) ([]byte, error) {
 	}
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_PRIVATE)
 	if err != nil {
-		return nil, fmt.Errorf("map %s: %w", name, err)
+		return nil, &os.PathError{Op: "mmap", Path: name, Err: err}
 	}
 	return data, nil
+}
+
+// fail prints msg and exits with code; merge3 links no fmt, to stay small.
+func fail(code int, msg string) {
+	os.Stderr.WriteString(msg + "\n")
+	os.Exit(code)
 }

@@ -1,4 +1,4 @@
-package merge
+package diff3
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package merge
+package diff3
 
 import "strings"
 
@@ -6,15 +6,15 @@ import "strings"
 // any "\r" before it), as git's xdiff records do; a last line without a
 // final newline is kept as is. Line i is text[off[i]:off[i+1]], so a run of
 // lines is a single substring of the text, written out in one copy.
-// Offsets are int32: texts over maxTextSize are not merged (see Text).
+// Offsets are int32: texts over MaxSize are not merged.
 type lines struct {
 	text string
 	off  []int32 // n+1 offsets: the start of each line, then len(text)
 }
 
-// maxTextSize is git's MAX_XDIFF_SIZE: git merge-file treats larger files as
-// binary, and so does Text.
-const maxTextSize = 1023 << 20
+// MaxSize is git's MAX_XDIFF_SIZE: git merge-file treats larger files as
+// binary, and so does Merge.
+const MaxSize = 1023 << 20
 
 func splitText(text string) lines {
 	off := make([]int32, 1, strings.Count(text, "\n")+2)

@@ -1,4 +1,4 @@
-package merge
+package diff3
 
 import "hash/maphash"
 

@@ -8,7 +8,7 @@
 // or (at your option) any later version, like the code it translates. See
 // "Licensing" in README.md.
 
-package merge
+package diff3
 
 import "slices"
 

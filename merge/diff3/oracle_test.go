@@ -1,56 +1,13 @@
-package merge
+package diff3
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
+	"github.com/skillstore/skillstore/internal/gitmerge"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
-
-// gitMergeFile runs the real `git merge-file -p` on the three texts and
-// returns its output and its exit code (the number of conflicts).
-func gitMergeFile(t testing.TB, dir string, base, ours, theirs []byte, args ...string) ([]byte, int) {
-	t.Helper()
-	for name, data := range map[string][]byte{"base": base, "ours": ours, "theirs": theirs} {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	argv := append([]string{"merge-file", "-p"}, args...)
-	if !slices.Contains(args, "-L") {
-		argv = append(argv, "-L", "ours", "-L", "base", "-L", "theirs")
-	}
-	argv = append(argv, "ours", "base", "theirs")
-	cmd := exec.Command("git", argv...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "HOME="+dir)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return out, 0
-	case errors.As(err, &exit) && exit.ExitCode() < 128:
-		return out, exit.ExitCode()
-	default:
-		t.Fatalf("git merge-file: %v: %s", err, stderr.String())
-		return nil, 0
-	}
-}
-
-func requireGit(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed: no oracle")
-	}
-}
 
 // genTriple makes a base of short, often repeated lines and two sides with
 // random line edits: the inputs where diff alignment choices matter most.
@@ -161,7 +118,7 @@ func genEditedTriple(r *rand.Rand, alphabet []string, n, edits, band int) (base,
 // where alignment choices matter most, to 35,000-line files with thousands
 // of edits, where git's diff takes its cost cut-offs.
 func TestOracleGitMergeFile(t *testing.T) {
-	requireGit(t)
+	gitmerge.Require(t)
 	dir := t.TempDir()
 	styles := []struct {
 		name  string
@@ -189,8 +146,8 @@ func TestOracleGitMergeFile(t *testing.T) {
 			var clean, conflicted, agree int
 			for i := range st.n {
 				base, ours, theirs := st.gen(r)
-				want, code := gitMergeFile(t, dir, base, ours, theirs, st.args...)
-				got, err := Text(base, ours, theirs, Options{Style: st.style})
+				want, code := gitmerge.MergeFile(t, dir, base, ours, theirs, st.args...)
+				got, err := Merge(base, ours, theirs, Options{Style: st.style})
 				if err != nil {
 					t.Fatal(err)
 				}
