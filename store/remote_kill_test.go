@@ -36,7 +36,7 @@ func TestRemoteHelperProcess(t *testing.T) {
 		}
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+		fmt.Fprintf(os.Stderr, "%s: %v (%T)\n", op, err, err)
 		os.Exit(1)
 	}
 	os.Exit(0)
@@ -112,7 +112,7 @@ func killAfter(t *testing.T, op, dir string, delay time.Duration) bool {
 		// The server may still be finishing the receive of a push killed
 		// just before: its compare-and-swap then refuses this one.
 		if err != nil && !strings.Contains(outputOf(cmd), ErrRemoteRejected.Error()) {
-			t.Fatalf("%s finished with %v:\n%s", op, err, outputOf(cmd))
+			t.Fatalf("%s finished with %v, output %q", op, err, outputOf(cmd))
 		}
 		return err == nil
 	case <-time.After(delay):
