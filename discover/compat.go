@@ -85,7 +85,7 @@ func AgentIssues(s *Skill) []AgentIssue {
 	}
 
 	// Claude Code.
-	if fm.Name != "" && (!nameRE.MatchString(fm.Name) || utf8.RuneCountInString(fm.Name) > MaxNameLen) {
+	if fm.Name != "" && (!nameRE().MatchString(fm.Name) || utf8.RuneCountInString(fm.Name) > MaxNameLen) {
 		add(AgentClaudeCode, false, "Claude Code expects a name of lowercase letters, digits and hyphens, at most 64 characters")
 	}
 	if strings.TrimSpace(fm.Description) == "" {

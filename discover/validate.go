@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -45,9 +46,10 @@ const (
 // (and strict mode).
 var ReservedNameWords = []string{"anthropic", "claude"}
 
+// Compiled on first use rather than at start-up, which every command pays.
 var (
-	nameRE   = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	xmlTagRE = regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9_.:-]*(\s[^<>]*)?/?>`)
+	nameRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
+	xmlTagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9_.:-]*(\s[^<>]*)?/?>`) })
 )
 
 // ValidateFile parses and validates the bytes of a SKILL.md in a folder
@@ -146,10 +148,10 @@ func (v *validator) checkName(name string, line int, what string) bool {
 	case utf8.RuneCountInString(name) > MaxNameLen:
 		v.add(errorAt(v.path, line, "%s is %d characters, over the limit of %d; shorten it", what, utf8.RuneCountInString(name), MaxNameLen))
 		return false
-	case xmlTagRE.MatchString(name):
+	case xmlTagRE().MatchString(name):
 		v.add(errorAt(v.path, line, "%s %q contains an XML tag; use only a-z, 0-9 and '-'", what, name))
 		return false
-	case !nameRE.MatchString(name):
+	case !nameRE().MatchString(name):
 		msg := fmt.Sprintf("%s %q must be lowercase letters, digits and single hyphens (a-z, 0-9, '-'), not starting or ending with '-'", what, name)
 		if s := suggestName(name); s != "" && s != name {
 			msg += fmt.Sprintf("; try %q", s)
@@ -197,7 +199,7 @@ func (v *validator) description() {
 	if n := utf8.RuneCountInString(d); n > MaxDescriptionLen {
 		v.add(errorAt(v.path, line, "description is %d characters, over the limit of %d; shorten it and move detail into the body", n, MaxDescriptionLen))
 	}
-	if tag := xmlTagRE.FindString(d); tag != "" {
+	if tag := xmlTagRE().FindString(d); tag != "" {
 		v.rule(line, "description contains the XML tag %s, which Anthropic's validators reject; reword it", tag)
 	}
 }

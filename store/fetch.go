@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
@@ -42,10 +43,11 @@ func (s Source) String() string {
 	return s.URL
 }
 
+// Compiled on first use rather than at start-up, which every command pays.
 var (
-	hexRE    = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
-	schemeRE = regexp.MustCompile(`^[a-z][a-z0-9+.-]*://`)
-	scpRE    = regexp.MustCompile(`^[^/@:]+@[^/:]+:`) // git@host:owner/repo
+	hexRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{7,40}$`) })
+	schemeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9+.-]*://`) })
+	scpRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^/@:]+@[^/:]+:`) }) // git@host:owner/repo
 )
 
 // ParseSource reads a plugin source argument. A URL (scheme://, user@host:)
@@ -59,7 +61,7 @@ func ParseSource(arg, ref string) (Source, error) {
 		return Source{}, fmt.Errorf("empty plugin source %q", arg)
 	}
 	src := Source{URL: loc, Ref: ref, Selector: sel}
-	if schemeRE.MatchString(loc) || scpRE.MatchString(loc) {
+	if schemeRE().MatchString(loc) || scpRE().MatchString(loc) {
 		src.Kind = SourceGit
 		return src, nil
 	}
@@ -202,7 +204,7 @@ func fetchGit(ctx context.Context, base storage.Storer, src Source, have Hash) (
 	if !have.IsZero() {
 		fs.refs[seen] = plumbing.NewHashReference(seen, have)
 	}
-	if hexRE.MatchString(src.Ref) {
+	if hexRE().MatchString(src.Ref) {
 		if h, ok := ParseHash(src.Ref); ok && hasCommit(objects, h) {
 			return Fetched{Commit: h, objects: fs}, nil
 		}
@@ -279,7 +281,7 @@ func pickRemoteRef(refs []*plumbing.Reference, ref string) (plumbing.ReferenceNa
 			return n, "", nil
 		}
 	}
-	if hexRE.MatchString(ref) {
+	if hexRE().MatchString(ref) {
 		return "", ref, nil
 	}
 	return "", "", ErrRefNotFound

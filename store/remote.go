@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/config"
 
@@ -61,7 +62,7 @@ func (r Remote) Redacted() string { return RedactURL(r.URL) }
 // conventional ssh user names. Anything that does not parse as a URL is
 // returned as is.
 func RedactURL(raw string) string {
-	if !schemeRE.MatchString(raw) {
+	if !schemeRE().MatchString(raw) {
 		return raw
 	}
 	u, err := url.Parse(raw)
@@ -95,12 +96,13 @@ func redactIn(text, raw string) string {
 	return text
 }
 
-var remoteNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+// Compiled on first use rather than at start-up, which every command pays.
+var remoteNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
 // CheckRemoteName accepts names usable as a git remote and a ref
 // component: letters, digits, '.', '_' and '-', at most 64 characters.
 func CheckRemoteName(name string) error {
-	if !remoteNameRE.MatchString(name) || strings.Contains(name, "..") || strings.HasSuffix(name, ".lock") || strings.HasSuffix(name, ".") {
+	if !remoteNameRE().MatchString(name) || strings.Contains(name, "..") || strings.HasSuffix(name, ".lock") || strings.HasSuffix(name, ".") {
 		return &InvalidNameError{Name: name, Reason: "a remote name uses letters, digits, '.', '_' and '-'"}
 	}
 	return nil
@@ -113,10 +115,10 @@ func NormalizeRemoteURL(raw string) (string, error) {
 	if raw == "" {
 		return "", errors.New("empty remote URL")
 	}
-	if scpRE.MatchString(raw) {
+	if scpRE().MatchString(raw) {
 		return raw, nil
 	}
-	if schemeRE.MatchString(raw) {
+	if schemeRE().MatchString(raw) {
 		u, err := url.Parse(raw)
 		if err != nil {
 			return "", fmt.Errorf("remote URL %s: %w", RedactURL(raw), err)

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // UnknownSkillError reports a skill name with no published ref.
@@ -48,7 +49,8 @@ func (e *InvalidNameError) Error() string {
 	return fmt.Sprintf("invalid name %q: %s", e.Name, e.Reason)
 }
 
-var skillNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+// Compiled on first use rather than at start-up, which every command pays.
+var skillNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`) })
 
 // CheckSkillName accepts names that are safe as a git ref component and a
 // folder name: lowercase letters, digits, '.', '_' and '-', starting with a
@@ -58,7 +60,7 @@ func CheckSkillName(name string) error {
 	switch {
 	case len(name) > 64:
 		return &InvalidNameError{Name: name, Reason: "longer than 64 characters"}
-	case !skillNamePattern.MatchString(name):
+	case !skillNamePattern().MatchString(name):
 		return &InvalidNameError{Name: name, Reason: "use lowercase letters, digits and hyphens"}
 	case strings.Contains(name, ".."), strings.HasSuffix(name, "."), strings.HasSuffix(name, ".lock"):
 		return &InvalidNameError{Name: name, Reason: `no "..", and no "." or ".lock" at the end`}
@@ -72,7 +74,8 @@ func SplitVersionSpec(spec string) (name, rev string) {
 	return name, rev
 }
 
-var hexPrefixRE = regexp.MustCompile(`^[0-9a-f]{4,40}$`)
+// Compiled on first use rather than at start-up, which every command pays.
+var hexPrefixRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{4,40}$`) })
 
 // Resolve finds the version named by spec: "NAME" (latest), "NAME@vN" or
 // "NAME@<commit prefix>" (at least 4 hex digits, among NAME's versions).
@@ -104,7 +107,7 @@ func (r *Reader) Resolve(spec string) (Version, error) {
 			return Version{}, &UnknownVersionError{Skill: name, Spec: rev, Latest: head.Number}
 		}
 		return *found, nil
-	case hexPrefixRE.MatchString(strings.ToLower(rev)):
+	case hexPrefixRE().MatchString(strings.ToLower(rev)):
 		prefix := strings.ToLower(rev)
 		var matches []Version
 		err := r.WalkVersions(name, func(v Version) bool {

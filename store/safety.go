@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -191,9 +192,14 @@ func isScript(f File) bool {
 	return f.Executable() || scriptExts[path.Ext(f.Path)] || bytes.HasPrefix(f.Data, []byte("#!"))
 }
 
+// Compiled on first use rather than at start-up, which every command pays.
 var (
-	pipeToShell = regexp.MustCompile(`(?i)\b(curl|wget|fetch|iwr|invoke-webrequest)\b[^\n|]*\|\s*(sudo\s+)?(ba|z|k|da|fi)?sh\b|\b(ba)?sh\s+<\(\s*(curl|wget)\b|\b(python3?|node|perl|ruby)\s+<\(\s*(curl|wget)\b|(curl|wget)\b[^\n|]*\|\s*(sudo\s+)?(python3?|node|perl|ruby|iex)\b`)
-	ignorePrior = regexp.MustCompile(`(?i)\b(ignore|disregard|forget|override)\s+(all\s+|any\s+|the\s+)?(previous|prior|above|earlier|preceding|system)\s+(instructions|prompts?|rules|messages|directions)`)
+	pipeToShell = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(curl|wget|fetch|iwr|invoke-webrequest)\b[^\n|]*\|\s*(sudo\s+)?(ba|z|k|da|fi)?sh\b|\b(ba)?sh\s+<\(\s*(curl|wget)\b|\b(python3?|node|perl|ruby)\s+<\(\s*(curl|wget)\b|(curl|wget)\b[^\n|]*\|\s*(sudo\s+)?(python3?|node|perl|ruby|iex)\b`)
+	})
+	ignorePrior = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(ignore|disregard|forget|override)\s+(all\s+|any\s+|the\s+)?(previous|prior|above|earlier|preceding|system)\s+(instructions|prompts?|rules|messages|directions)`)
+	})
 	// Cheap keyword tests in front of the regular expressions, which are
 	// run only on lines that could match: a bulk import scans megabytes.
 	pipeWords   = [][]byte{[]byte("curl"), []byte("wget"), []byte("iwr"), []byte("invoke-webrequest"), []byte("fetch")}
@@ -225,10 +231,10 @@ func scanText(p string, data []byte, isSkillMD bool) []Finding {
 		}
 		line, low := data[off:end], lower[off:end]
 		off = end + 1
-		if containsAny(low, pipeWords) && pipeToShell.Match(line) {
+		if containsAny(low, pipeWords) && pipeToShell().Match(line) {
 			add(n, RiskHigh, "pipe", "downloads code and pipes it into an interpreter (curl … | sh)")
 		}
-		if containsAny(low, ignoreWords) && ignorePrior.Match(line) {
+		if containsAny(low, ignoreWords) && ignorePrior().Match(line) {
 			add(n, RiskCritical, "ignore", "tells the agent to ignore previous instructions (prompt injection)")
 		}
 		if hasBase64Run(line) {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -240,12 +241,15 @@ func formatFindings(fs []Finding) string {
 	return b.String()
 }
 
-var findingLine = regexp.MustCompile(`^- (none|low|medium|high|critical): ([^:]+?)(?::(\d+))?: (.*)$`)
+// Compiled on first use rather than at start-up, which every command pays.
+var findingLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^- (none|low|medium|high|critical): ([^:]+?)(?::(\d+))?: (.*)$`)
+})
 
 func parseFindings(body string) []Finding {
 	var out []Finding
 	for _, line := range strings.Split(body, "\n") {
-		m := findingLine.FindStringSubmatch(line)
+		m := findingLine().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/skillstore/skillstore/store"
@@ -41,7 +42,8 @@ func (t targetRecord) wants(skill string) bool {
 	return false
 }
 
-var targetNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+// Compiled on first use rather than at start-up, which every command pays.
+var targetNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
 
 func targetCommand() *cli.Command {
 	return &cli.Command{
@@ -121,7 +123,7 @@ func runTargetAdd(c *cli.Context) error {
 		return withHint(usageErrorf("target add takes NAME and DIR"), "run 'skillstore target add --help' for usage")
 	}
 	name, dir := args[0], args[1]
-	if !targetNameRE.MatchString(name) {
+	if !targetNameRE().MatchString(name) {
 		return usageErrorf("target name %q: use lowercase letters, digits, '.', '_' and '-'", name)
 	}
 	globs := c.StringSlice("skills")

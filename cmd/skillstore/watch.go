@@ -250,7 +250,7 @@ func watchRoots(c *cli.Context, args []string) ([]string, error) {
 	}
 	var dirs []string
 	for _, a := range args {
-		if targetNameRE.MatchString(a) && !strings.ContainsRune(a, os.PathSeparator) {
+		if targetNameRE().MatchString(a) && !strings.ContainsRune(a, os.PathSeparator) {
 			if _, err := os.Stat(a); err != nil {
 				st, err := openStore()
 				if err != nil {
