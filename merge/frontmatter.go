@@ -40,7 +40,9 @@ func SkillMD(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 		return res, nil
 	}
 	body, err := diff3.Merge([]byte(fb.body), []byte(fo.body), []byte(ft.body), opts.text())
-	if err != nil { // not reached: the whole files were merged as text above
+	if err != nil {
+		// A NUL byte past the file's first 8000 bytes (git's binary test)
+		// can fall within the body's: keep the line merge of the whole file.
 		return res, nil
 	}
 	for i := range body.Conflicts {

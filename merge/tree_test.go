@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -101,5 +102,34 @@ func TestMergeTreesNothingDropped(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSkillMDBodyWithLateNUL: a NUL byte past the first 8000 bytes of the
+// file passes git's binary test for the whole file but can fall within the
+// first 8000 bytes of the body. SkillMD then keeps the line merge of the
+// whole file (git's result) rather than failing or dropping the body.
+func TestSkillMDBodyWithLateNUL(t *testing.T) {
+	body := strings.Repeat("instructions\n", 612) + "0123456789abcdef\x00 tail\n" // the NUL is body byte 7,972
+	heads := []string{"---\nname: a\ndescription: old\n---\n", "---\nname: a\ndescription: old\nallowed-tools: Bash\n---\n", "---\nname: a\ndescription: new\n---\n"}
+	for _, h := range heads {
+		if i := len(h) + strings.IndexByte(body, 0); i < 8000 || i-len(h) >= 8000 {
+			t.Fatalf("the NUL is at %d: the test needs it past the file's first 8000 bytes and within the body's", i)
+		}
+	}
+	base, ours, theirs := []byte(heads[0]+body), []byte(heads[1]+body), []byte(heads[2]+body)
+	line, err := Text(base, ours, theirs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := SkillMD(base, ours, theirs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Frontmatter || !bytes.Equal(got.Merged, line.Merged) || len(got.Conflicts) != len(line.Conflicts) {
+		t.Fatalf("SkillMD = %d conflicts (frontmatter %v), want the line merge's %d", len(got.Conflicts), got.Frontmatter, len(line.Conflicts))
+	}
+	if line.Clean() {
+		t.Fatal("the line merge was expected to conflict on the adjacent frontmatter lines")
 	}
 }
