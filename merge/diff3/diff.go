@@ -109,17 +109,12 @@ type hunk struct {
 	chg1, chg2 int
 }
 
-// diffLines computes the line edit script turning a into b (see
-// differ.diff); nIDs bounds the line IDs.
-func diffLines(a, b []lineID, nIDs int) []hunk {
-	d := differ{nIDs: nIDs}
-	return d.diff(a, b)
-}
-
 // differ computes line diffs, normalised the way git's xdiff does it so that
 // merges agree with git merge-file. It keeps its work buffers from one diff
 // to the next: a merge runs several, and memory touched for the first time
-// is most of a short merge's cost.
+// is most of a short merge's cost. A differ serves one merge: countedFor
+// recognises the base by its slice's address, which is sound while the
+// merge's line ID slices are all alive.
 type differ struct {
 	nIDs       int
 	chg        [2][]bool   // change marks, with a sentinel at each end

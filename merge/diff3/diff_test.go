@@ -27,7 +27,7 @@ func TestInternLikeMatchesIntern(t *testing.T) {
 	}
 }
 
-// TestDiffLinesIsAnEditScript: applying the hunks of diffLines(a, b) to a
+// TestDiffLinesIsAnEditScript: applying the hunks of differ.diff(a, b) to a
 // gives b, for generated inputs full of repeated lines.
 func TestDiffLinesIsAnEditScript(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
@@ -37,7 +37,8 @@ func TestDiffLinesIsAnEditScript(t *testing.T) {
 		a, b := in.intern(splitText(string(base))), in.intern(splitText(string(ours)))
 		var got []lineID
 		i := 0
-		for _, h := range diffLines(a, b, in.count()) {
+		d := differ{nIDs: in.count()}
+		for _, h := range d.diff(a, b) {
 			if h.i1 < i || h.chg1 == 0 && h.chg2 == 0 {
 				t.Fatalf("hunks out of order or empty: %+v", h)
 			}
