@@ -25,13 +25,7 @@ const (
 
 // bogoSqrt is xdl_bogosqrt, capped at XDL_MAX_EQLIMIT: the number of matches
 // past which a line counts as "matches everywhere".
-func bogoSqrt(n int) int {
-	i := 1
-	for ; n > 0; n >>= 2 {
-		i <<= 1
-	}
-	return min(i, maxEqLimit)
-}
+func bogoSqrt(n int) int { return min(bogoSqrtUncapped(n), maxEqLimit) }
 
 // keptLines decides, as xdl_cleanup_records, which lines take part in the
 // diff: lines matched in the other file (other counts them), except lines
