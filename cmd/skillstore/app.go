@@ -278,3 +278,14 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 	}
 	return nil
 }
+
+// oneArg is the Action of a command that takes exactly one argument, named
+// name in its usage error: it checks the count and passes the argument on.
+func oneArg(name string, run func(c *cli.Context, arg string) error) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		if c.NArg() != 1 {
+			return usageErrorf("%s needs exactly one %s argument", c.Command.FullName(), name)
+		}
+		return run(c, c.Args().First())
+	}
+}

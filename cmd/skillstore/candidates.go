@@ -15,12 +15,6 @@ import (
 func init() { register(candidatesCommand()) }
 
 func candidatesCommand() *cli.Command {
-	skillArg := func(c *cli.Context) (string, error) {
-		if c.NArg() != 1 {
-			return "", usageErrorf("%s needs exactly one SKILL argument", c.Command.FullName())
-		}
-		return c.Args().First(), nil
-	}
 	return &cli.Command{
 		Name:     "candidates",
 		Category: "review",
@@ -43,26 +37,14 @@ func candidatesCommand() *cli.Command {
 				ArgsUsage:   "SKILL",
 				Description: "Exit codes: 0 success, 1 error (no candidate), 2 usage error, 3 store lock busy.",
 				Flags:       []cli.Flag{newJSONFlag()},
-				Action: func(c *cli.Context) error {
-					skill, err := skillArg(c)
-					if err != nil {
-						return err
-					}
-					return runCandidateShow(c, skill)
-				},
+				Action:      oneArg("SKILL", runCandidateShow),
 			},
 			{
 				Name:        "diff",
 				Usage:       "show what accepting a candidate would change in the published version",
 				ArgsUsage:   "SKILL",
 				Description: "Exit codes: 0 success, 1 error (no candidate), 2 usage error, 3 store lock busy.",
-				Action: func(c *cli.Context) error {
-					skill, err := skillArg(c)
-					if err != nil {
-						return err
-					}
-					return runCandidateDiff(c, skill)
-				},
+				Action:      oneArg("SKILL", runCandidateDiff),
 			},
 			{
 				Name:      "accept",
@@ -72,14 +54,8 @@ func candidatesCommand() *cli.Command {
 					"published version moved since the candidate was made (run 'skillstore sync'\n" +
 					"for a new candidate).\n\n" +
 					"Exit codes: 0 accepted, 1 refused or error, 2 usage error, 3 store lock busy.",
-				Flags: []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "why (recorded on the version)"}, newJSONFlag()},
-				Action: func(c *cli.Context) error {
-					skill, err := skillArg(c)
-					if err != nil {
-						return err
-					}
-					return runCandidateAccept(c, skill)
-				},
+				Flags:  []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "why (recorded on the version)"}, newJSONFlag()},
+				Action: oneArg("SKILL", runCandidateAccept),
 			},
 			{
 				Name:      "reject",
@@ -93,14 +69,8 @@ func candidatesCommand() *cli.Command {
 					"local files stay, and the new version joins both published histories, numbered\n" +
 					"one past both sides, so the next push fast-forwards the remote.\n\n" +
 					"Exit codes: 0 rejected, 1 error, 2 usage error, 3 store lock busy.",
-				Flags: []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "why (recorded on the version)"}, newJSONFlag()},
-				Action: func(c *cli.Context) error {
-					skill, err := skillArg(c)
-					if err != nil {
-						return err
-					}
-					return runCandidateReject(c, skill)
-				},
+				Flags:  []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "why (recorded on the version)"}, newJSONFlag()},
+				Action: oneArg("SKILL", runCandidateReject),
 			},
 			{
 				Name:      "resolve",
@@ -113,13 +83,7 @@ func candidatesCommand() *cli.Command {
 					&cli.StringFlag{Name: "from", Usage: "the resolved skill folder (required)"},
 					&cli.StringFlag{Name: "reason", Usage: "why (recorded on the commit)"},
 				},
-				Action: func(c *cli.Context) error {
-					skill, err := skillArg(c)
-					if err != nil {
-						return err
-					}
-					return runCandidateResolve(c, skill)
-				},
+				Action: oneArg("SKILL", runCandidateResolve),
 			},
 		},
 	}

@@ -15,12 +15,6 @@ import (
 func init() { register(pluginCommand()) }
 
 func pluginCommand() *cli.Command {
-	idArg := func(c *cli.Context) (string, error) {
-		if c.NArg() != 1 {
-			return "", usageErrorf("%s needs exactly one PLUGIN argument", c.Command.FullName())
-		}
-		return c.Args().First(), nil
-	}
 	return &cli.Command{
 		Name:     "plugin",
 		Category: "plugins",
@@ -66,39 +60,25 @@ func pluginCommand() *cli.Command {
 				ArgsUsage:   "PLUGIN",
 				Description: "Exit codes: 0 success, 1 error (unknown plugin), 2 usage error, 3 store lock busy.",
 				Flags:       []cli.Flag{newJSONFlag()},
-				Action: func(c *cli.Context) error {
-					id, err := idArg(c)
-					if err != nil {
-						return err
-					}
-					return showPlugins(c, id)
-				},
+				Action:      oneArg("PLUGIN", showPlugins),
 			},
 			{
 				Name:        "pause",
 				Usage:       "make sync skip a plugin",
 				ArgsUsage:   "PLUGIN",
 				Description: "Exit codes: 0 success, 1 error (unknown plugin, already paused), 2 usage error, 3 store lock busy.",
-				Action: func(c *cli.Context) error {
-					id, err := idArg(c)
-					if err != nil {
-						return err
-					}
+				Action: oneArg("PLUGIN", func(c *cli.Context, id string) error {
 					return pluginPause(c, id, true)
-				},
+				}),
 			},
 			{
 				Name:        "resume",
 				Usage:       "make sync take a paused plugin again",
 				ArgsUsage:   "PLUGIN",
 				Description: "Exit codes: 0 success, 1 error (unknown plugin, not paused), 2 usage error, 3 store lock busy.",
-				Action: func(c *cli.Context) error {
-					id, err := idArg(c)
-					if err != nil {
-						return err
-					}
+				Action: oneArg("PLUGIN", func(c *cli.Context, id string) error {
 					return pluginPause(c, id, false)
-				},
+				}),
 			},
 			{
 				Name:      "disable",
@@ -112,30 +92,22 @@ func pluginCommand() *cli.Command {
 					&cli.BoolFlag{Name: "disable-linked-skills", Usage: "confirm that the plugin's skills are disabled too"},
 					&cli.StringFlag{Name: "reason", Usage: "why (recorded in the state log)"},
 				},
-				Action: func(c *cli.Context) error {
-					id, err := idArg(c)
-					if err != nil {
-						return err
-					}
+				Action: oneArg("PLUGIN", func(c *cli.Context, id string) error {
 					if !c.Bool("disable-linked-skills") {
 						return withHint(usageErrorf("disabling plugin %s disables its skills: confirm with --disable-linked-skills", id),
 							"to only stop updates, run 'skillstore plugin pause "+id+"'")
 					}
 					return pluginDisable(c, id, true)
-				},
+				}),
 			},
 			{
 				Name:        "enable",
 				Usage:       "re-enable a disabled plugin and its skills",
 				ArgsUsage:   "PLUGIN",
 				Description: "Exit codes: 0 success, 1 error, 2 usage error, 3 store lock busy.",
-				Action: func(c *cli.Context) error {
-					id, err := idArg(c)
-					if err != nil {
-						return err
-					}
+				Action: oneArg("PLUGIN", func(c *cli.Context, id string) error {
 					return pluginDisable(c, id, false)
-				},
+				}),
 			},
 			{
 				Name:      "adopt",
@@ -153,11 +125,7 @@ func pluginCommand() *cli.Command {
 				Description: "Removes the plugin's record, source and upstream refs and pending candidates.\n" +
 					"Its skills and their history stay, as managed skills.\n\n" +
 					"Exit codes: 0 success, 1 error, 2 usage error, 3 store lock busy.",
-				Action: func(c *cli.Context) error {
-					id, err := idArg(c)
-					if err != nil {
-						return err
-					}
+				Action: oneArg("PLUGIN", func(c *cli.Context, id string) error {
 					s, err := openStore(c)
 					if err != nil {
 						return err
@@ -168,7 +136,7 @@ func pluginCommand() *cli.Command {
 					}
 					fmt.Fprintf(getEnv(c).stdout, "removed plugin %s; its skills stay as managed skills: %s\n", id, strings.Join(p.Skills, ", "))
 					return nil
-				},
+				}),
 			},
 		},
 	}
