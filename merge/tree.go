@@ -9,37 +9,24 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/merge/diff3"
 )
 
-// Mode is the kind of a file in a Tree, as git records it.
-type Mode uint8
+// File is one file of a Tree: the one definition of a skill's file that
+// every package shares (package skillfs). A merge reads and writes only its
+// Mode and Data; the Tree's key is its path.
+type File = skillfs.File
 
+// Mode is the kind of a file: Regular, Executable or Symlink.
+type Mode = skillfs.Mode
+
+// The modes a Tree's files can have.
 const (
-	Regular    Mode = iota // a plain file (git 100644)
-	Executable             // an executable file (git 100755)
-	Symlink                // a symbolic link; Data is its target (git 120000)
+	Regular    = skillfs.Regular    // a plain file (git 100644)
+	Executable = skillfs.Executable // an executable file (git 100755)
+	Symlink    = skillfs.Symlink    // a symbolic link; Data is its target (git 120000)
 )
-
-func (m Mode) String() string {
-	switch m {
-	case Regular:
-		return "regular"
-	case Executable:
-		return "executable"
-	case Symlink:
-		return "symlink"
-	}
-	return "unknown"
-}
-
-// File is one file of a Tree.
-type File struct {
-	Mode Mode
-	Data []byte
-}
-
-func (f File) equal(g File) bool { return f.Mode == g.Mode && bytes.Equal(f.Data, g.Data) }
 
 // Tree is a skill folder: file contents by slash-separated path relative to
 // the skill root (for example "SKILL.md", "scripts/run.sh"). Directories are
@@ -154,7 +141,7 @@ func checkFile(p string, f File) error {
 	if p == "" || path.IsAbs(p) || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") {
 		return fmt.Errorf("%w: path %q is not a clean relative slash-separated path", ErrInvalidTree, p)
 	}
-	if f.Mode > Symlink {
+	if !f.Mode.IsFile() {
 		return fmt.Errorf("%w: %s: unknown mode %d", ErrInvalidTree, p, f.Mode)
 	}
 	return nil
@@ -171,7 +158,7 @@ func sameFile(a, b *File) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	return a.equal(*b)
+	return a.Mode == b.Mode && bytes.Equal(a.Data, b.Data)
 }
 
 // mergePath merges one path; the merged file is nil when the path is absent
@@ -259,4 +246,28 @@ func mergeValue[T comparable](b, o, t *T) (T, bool) {
 		return *t, true
 	}
 	return *o, false
+}
+
+// TreeOf indexes files by path as a Tree.
+func TreeOf(files []File) Tree {
+	t := make(Tree, len(files))
+	for _, f := range files {
+		t[f.Path] = f
+	}
+	return t
+}
+
+// Files lists the tree's files sorted by path, each with its Path, Size and
+// blob ID set, as the store records them.
+func (t Tree) Files() []File {
+	files := make([]File, 0, len(t))
+	for p, f := range t {
+		if f.Data == nil {
+			f.Data = []byte{}
+		}
+		f.Path, f.Size, f.ID = p, int64(len(f.Data)), skillfs.BlobID(f.Data)
+		files = append(files, f)
+	}
+	skillfs.Sort(files)
+	return files
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // The atomicity test runs its readers in a separate process (this test
@@ -91,7 +93,7 @@ func versionedSkill(tok string) Skill {
 	files := skillFiles("version-token-"+tok+"\n"+strings.Repeat("instructions\n", 200), "version-token-"+tok)
 	if tok == "b" {
 		// B also adds a file, so the switch is a cold one with a new entry.
-		files = append(files, File{Path: "references/extra.md", Data: []byte("extra\n")})
+		files = append(files, skillfs.File{Path: "references/extra.md", Data: []byte("extra\n")})
 	}
 	return Skill{Name: "deploy", Files: files}
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // The reference design polls every 3 s and debounces 1.5 s, so a change
@@ -69,9 +71,9 @@ func benchSkills(n int, version string) []Skill {
 	skills := make([]Skill, n)
 	for i := range skills {
 		name := fmt.Sprintf("skill-%04d", i)
-		skills[i] = Skill{Name: name, Files: []File{
+		skills[i] = Skill{Name: name, Files: []skillfs.File{
 			{Path: "SKILL.md", Data: []byte("---\nname: " + name + "\ndescription: benchmark skill\n---\n" + version + "\n")},
-			{Path: "scripts/run.sh", Kind: Executable, Data: []byte("#!/bin/sh\necho " + name + "\n")},
+			{Path: "scripts/run.sh", Mode: skillfs.Executable, Data: []byte("#!/bin/sh\necho " + name + "\n")},
 			{Path: "references/guide.md", Data: []byte("# Guide\n\nSome reference text for " + name + ".\n")},
 		}}
 	}

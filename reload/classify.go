@@ -1,5 +1,7 @@
 package reload
 
+import "github.com/skillstore/skillstore/internal/skillfs"
+
 // Class says what a running agent must do about a change to a skill.
 type Class string
 
@@ -13,10 +15,6 @@ const (
 	// the agent must restart to pick it up.
 	Cold Class = "cold"
 )
-
-// SkillFile is the path of the skill's instructions, the one file whose
-// content can change hot.
-const SkillFile = "SKILL.md"
 
 // Change is the difference between two versions of one skill folder.
 type Change struct {
@@ -36,7 +34,7 @@ func Classify(old, new *Tree) Change {
 	if old != nil && new != nil && old.ID == new.ID && !old.ID.IsZero() {
 		return Change{Class: Unchanged}
 	}
-	var oldEntries, newEntries []Entry
+	var oldEntries, newEntries []skillfs.File
 	if old != nil {
 		oldEntries = old.Entries
 	}
@@ -47,7 +45,7 @@ func Classify(old, new *Tree) Change {
 	hot := old != nil && new != nil
 	i, j := 0, 0
 	for i < len(oldEntries) || j < len(newEntries) {
-		var o, n *Entry
+		var o, n *skillfs.File
 		switch {
 		case j == len(newEntries) || (i < len(oldEntries) && oldEntries[i].Path < newEntries[j].Path):
 			o = &oldEntries[i]
@@ -61,7 +59,7 @@ func Classify(old, new *Tree) Change {
 			j++
 		}
 		p := pathOf(o, n)
-		if Ignored(p) || (o != nil && n != nil && *o == *n) {
+		if skillfs.Ignored(p) || (o != nil && n != nil && o.Mode == n.Mode && o.ID == n.ID) {
 			continue
 		}
 		paths = append(paths, p)
@@ -78,7 +76,7 @@ func Classify(old, new *Tree) Change {
 	return Change{Class: Cold, Paths: paths}
 }
 
-func pathOf(o, n *Entry) string {
+func pathOf(o, n *skillfs.File) string {
 	if o != nil {
 		return o.Path
 	}
@@ -87,6 +85,6 @@ func pathOf(o, n *Entry) string {
 
 // isHotEdit reports whether an entry change is a content edit of SKILL.md
 // that keeps it the same kind of regular file.
-func isHotEdit(o, n *Entry) bool {
-	return o != nil && n != nil && o.Path == SkillFile && o.Kind == n.Kind && o.Kind != Symlink
+func isHotEdit(o, n *skillfs.File) bool {
+	return o != nil && n != nil && o.Path == skillfs.SkillFile && o.Mode == n.Mode && o.Mode != skillfs.Symlink
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // exporterEnv makes the test binary an exporter process that dies by
@@ -29,7 +30,7 @@ func crashSkills(version string) []Skill {
 		for i := range skills {
 			// v2 also adds a file, so a folder mixing versions is detectable
 			// by its tree.
-			skills[i].Files = append(skills[i].Files, File{Path: "references/v2.md", Data: []byte("v2\n")})
+			skills[i].Files = append(skills[i].Files, skillfs.File{Path: "references/v2.md", Data: []byte("v2\n")})
 		}
 	}
 	return skills
@@ -70,7 +71,7 @@ func exporterMain(target string) int {
 // status sees no local edit (a switch the record does not show yet is
 // recognised as export's own), and that the next export completes.
 func TestExportSurvivesKill(t *testing.T) {
-	v1, v2 := map[string]ID{}, map[string]ID{}
+	v1, v2 := map[string]skillfs.ID{}, map[string]skillfs.ID{}
 	for _, s := range crashSkills("v1") {
 		v1[s.Name] = mustTree(t, s.Files...).ID
 	}
@@ -145,7 +146,7 @@ func TestExportSurvivesKill(t *testing.T) {
 			t.Fatalf("%s after the final export: %v %v", name, tree.TreeID(), err)
 		}
 	}
-	if entries, _ := os.ReadDir(filepath.Join(target, BookkeepingDir, tmpDir)); len(entries) != 0 {
+	if entries, _ := os.ReadDir(filepath.Join(target, skillfs.BookkeepingDir, tmpDir)); len(entries) != 0 {
 		t.Errorf("staging left after a complete export: %d entries", len(entries))
 	}
 }

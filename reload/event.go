@@ -6,6 +6,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // Outcome is how a reload ended.
@@ -33,10 +35,10 @@ type Event struct {
 	Paths []string `json:"paths"`
 	// OldTree is the tree seen before (zero when the skill appeared);
 	// NewTree the tree now (zero when it was removed).
-	OldTree ID      `json:"old_tree,omitzero"`
-	NewTree ID      `json:"new_tree,omitzero"`
-	Outcome Outcome `json:"outcome,omitempty"`
-	Error   string  `json:"error,omitempty"`
+	OldTree skillfs.ID `json:"old_tree,omitzero"`
+	NewTree skillfs.ID `json:"new_tree,omitzero"`
+	Outcome Outcome    `json:"outcome,omitempty"`
+	Error   string     `json:"error,omitempty"`
 }
 
 // ReloadFunc is a reload hook: it is called once per settled change of a

@@ -7,13 +7,14 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
 )
 
 func skill(body string) reload.Skill {
-	return reload.Skill{Name: "deploy", Files: []reload.File{
+	return reload.Skill{Name: "deploy", Files: []skillfs.File{
 		{Path: "SKILL.md", Data: []byte("---\nname: deploy\ndescription: Deploys.\n---\n" + body)},
-		{Path: "scripts/run.sh", Kind: reload.Executable, Data: []byte("#!/bin/sh\necho deploy\n")},
+		{Path: "scripts/run.sh", Mode: skillfs.Executable, Data: []byte("#!/bin/sh\necho deploy\n")},
 	}}
 }
 

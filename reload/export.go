@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/skillstore/skillstore/internal/lockfile"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // Action is what export did with one skill in a target.
@@ -53,13 +54,13 @@ type Result struct {
 	// hot, cold and removed; the local changes for locally-modified.
 	Paths []string `json:"paths,omitempty"`
 	// OldTree is the tree export had written before (zero on first install).
-	OldTree ID `json:"old_tree,omitzero"`
+	OldTree skillfs.ID `json:"old_tree,omitzero"`
 	// NewTree is the tree of the version in the set (zero on removal).
-	NewTree ID `json:"new_tree,omitzero"`
+	NewTree skillfs.ID `json:"new_tree,omitzero"`
 	// DiskTree is what the folder holds when it was skipped as locally
 	// modified or foreign (zero if it is missing or unreadable).
-	DiskTree ID     `json:"disk_tree,omitzero"`
-	Error    string `json:"error,omitempty"`
+	DiskTree skillfs.ID `json:"disk_tree,omitzero"`
+	Error    string     `json:"error,omitempty"`
 }
 
 // Report is the outcome of one Export: one Result per skill, sorted by name.
@@ -115,9 +116,9 @@ const (
 type job struct {
 	kind      jobKind
 	name      string
-	files     []File
-	tree      *Tree // new tree (nil for removal)
-	verified  ID    // what the folder held when it was checked
+	files     []skillfs.File
+	tree      *Tree      // new tree (nil for removal)
+	verified  skillfs.ID // what the folder held when it was checked
 	result    *Result
 	resultIdx int
 	stage     string

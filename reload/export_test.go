@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
-func skillFiles(body, script string) []File {
-	return []File{
+func skillFiles(body, script string) []skillfs.File {
+	return []skillfs.File{
 		{Path: "SKILL.md", Data: []byte("---\nname: deploy\ndescription: deploys\n---\n" + body)},
-		{Path: "scripts/run.sh", Kind: Executable, Data: []byte("#!/bin/sh\necho " + script + "\n")},
+		{Path: "scripts/run.sh", Mode: skillfs.Executable, Data: []byte("#!/bin/sh\necho " + script + "\n")},
 	}
 }
 
@@ -48,7 +49,7 @@ func readFileT(t *testing.T, p string) string {
 func TestExportLifecycle(t *testing.T) {
 	target := filepath.Join(t.TempDir(), "skills")
 	deploy := Skill{Name: "deploy", Files: skillFiles("v1\n", "v1")}
-	lint := Skill{Name: "lint", Files: []File{{Path: "SKILL.md", Data: []byte("lint v1\n")}}}
+	lint := Skill{Name: "lint", Files: []skillfs.File{{Path: "SKILL.md", Data: []byte("lint v1\n")}}}
 
 	rep := export(t, target, deploy, lint)
 	if got := actions(rep); got != "deploy=cold lint=cold" {
@@ -125,7 +126,7 @@ func TestExportNeverTouchesForeignFolders(t *testing.T) {
 func TestExportKeepsLocalEdits(t *testing.T) {
 	target := t.TempDir()
 	deploy := Skill{Name: "deploy", Files: skillFiles("v1\n", "v1")}
-	lint := Skill{Name: "lint", Files: []File{{Path: "SKILL.md", Data: []byte("lint v1\n")}}}
+	lint := Skill{Name: "lint", Files: []skillfs.File{{Path: "SKILL.md", Data: []byte("lint v1\n")}}}
 	export(t, target, deploy, lint)
 
 	writeTree(t, target, map[string]string{"deploy/SKILL.md": "edited by hand\n", "lint/extra.md": "new file\n"})
@@ -288,8 +289,8 @@ func TestExportLoadsOnlyChangedSkills(t *testing.T) {
 	v1 := skillFiles("v1\n", "v1")
 	export(t, target, Skill{Name: "deploy", Files: v1})
 	loads := 0
-	lazy := func(files []File) Skill {
-		return Skill{Name: "deploy", Tree: mustTree(t, files...).ID, Load: func() ([]File, error) {
+	lazy := func(files []skillfs.File) Skill {
+		return Skill{Name: "deploy", Tree: mustTree(t, files...).ID, Load: func() ([]skillfs.File, error) {
 			loads++
 			return files, nil
 		}}

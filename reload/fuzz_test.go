@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // FuzzClassify builds two trees from fuzzed file lists ("path:kind:data"
@@ -31,7 +33,7 @@ func FuzzClassify(f *testing.F) {
 		if (ab.Class == Unchanged) != (ta.ID == tb.ID) {
 			t.Fatalf("class %s but IDs %s, %s", ab.Class, ta.ID, tb.ID)
 		}
-		if ab.Class == Hot && !slices.Equal(ab.Paths, []string{SkillFile}) {
+		if ab.Class == Hot && !slices.Equal(ab.Paths, []string{skillfs.SkillFile}) {
 			t.Fatalf("hot change touches %v", ab.Paths)
 		}
 		slices.Reverse(fa)
@@ -41,14 +43,14 @@ func FuzzClassify(f *testing.F) {
 	})
 }
 
-func fuzzTree(spec string) (*Tree, []File) {
-	var files []File
+func fuzzTree(spec string) (*Tree, []skillfs.File) {
+	var files []skillfs.File
 	for _, line := range strings.Split(spec, "\n") {
 		parts := strings.SplitN(line, ":", 3)
 		if len(parts) != 3 || len(parts[1]) != 1 {
 			continue
 		}
-		files = append(files, File{Path: parts[0], Kind: Kind(parts[1][0] % 3), Data: []byte(parts[2])})
+		files = append(files, skillfs.File{Path: parts[0], Mode: skillfs.Mode(parts[1][0] % 3), Data: []byte(parts[2])})
 	}
 	t, err := NewTree(files)
 	if err != nil {

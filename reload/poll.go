@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // fingerprints stats every skill folder and returns a fingerprint of each:
@@ -30,7 +32,7 @@ func fingerprint(dir string) uint64 {
 	}
 	walkFollowingRoot(dir, func(p string, d fs.DirEntry) error {
 		rel, _ := filepath.Rel(dir, p)
-		if rel != "." && Ignored(filepath.ToSlash(rel)) {
+		if rel != "." && skillfs.Ignored(filepath.ToSlash(rel)) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // ErrUnsupportedFile is matched (errors.Is) when a skill folder holds
@@ -13,11 +15,12 @@ import (
 // device), which a skill version cannot record.
 var ErrUnsupportedFile = errors.New("unsupported file type")
 
-// ReadDir reads the skill folder dir into Files, the way git would record it:
+// ReadDir reads the skill folder dir into files (with content, size and blob
+// id, sorted by path), the way git would record it:
 // symlinks are read as links (never followed), a file is Executable when its
 // owner execute bit is set, empty directories vanish, and Ignored files are
 // skipped. A missing dir gives an error matching fs.ErrNotExist.
-func ReadDir(dir string) ([]File, error) {
+func ReadDir(dir string) ([]skillfs.File, error) {
 	info, err := os.Lstat(dir)
 	if err != nil {
 		return nil, err
@@ -25,7 +28,7 @@ func ReadDir(dir string) ([]File, error) {
 	if !info.IsDir() {
 		return nil, fmt.Errorf("%s: not a directory", dir)
 	}
-	var files []File
+	var files []skillfs.File
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -38,7 +41,7 @@ func ReadDir(dir string) ([]File, error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		if Ignored(rel) {
+		if skillfs.Ignored(rel) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -52,7 +55,7 @@ func ReadDir(dir string) ([]File, error) {
 			if err != nil {
 				return err
 			}
-			files = append(files, File{Path: rel, Kind: Symlink, Data: []byte(target)})
+			files = append(files, skillfs.File{Path: rel, Mode: skillfs.Symlink, Size: int64(len(target)), ID: skillfs.BlobID([]byte(target)), Data: []byte(target)})
 		case t.IsRegular():
 			f, err := readFile(p, rel)
 			if err != nil {
@@ -67,23 +70,24 @@ func ReadDir(dir string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
+	skillfs.Sort(files)
 	return files, nil
 }
 
-func readFile(p, rel string) (File, error) {
+func readFile(p, rel string) (skillfs.File, error) {
 	info, err := os.Lstat(p)
 	if err != nil {
-		return File{}, err
+		return skillfs.File{}, err
 	}
 	data, err := os.ReadFile(p)
 	if err != nil {
-		return File{}, err
+		return skillfs.File{}, err
 	}
-	kind := Regular
+	kind := skillfs.Regular
 	if info.Mode()&0o100 != 0 {
-		kind = Executable
+		kind = skillfs.Executable
 	}
-	return File{Path: rel, Kind: kind, Data: data}, nil
+	return skillfs.File{Path: rel, Mode: kind, Size: int64(len(data)), ID: skillfs.BlobID(data), Data: data}, nil
 }
 
 // ReadTree reads the skill folder dir (see ReadDir) and returns its Tree.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/lockfile"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // Layout of a target's bookkeeping folder, <target>/.skillstore:
@@ -46,13 +47,13 @@ type record struct {
 }
 
 type recordEntry struct {
-	Tree    ID                `json:"tree"`
-	Pending ID                `json:"pending,omitzero"`
+	Tree    skillfs.ID        `json:"tree"`
+	Pending skillfs.ID        `json:"pending,omitzero"`
 	Files   map[string]string `json:"files"` // path → "<git mode> <blob id>"
 	Updated time.Time         `json:"updated"`
 }
 
-func (e *recordEntry) owns(id ID) bool {
+func (e *recordEntry) owns(id skillfs.ID) bool {
 	return id == e.Tree || (!e.Pending.IsZero() && id == e.Pending)
 }
 
@@ -61,18 +62,18 @@ func (e *recordEntry) tree() *Tree {
 	t := &Tree{ID: e.Tree}
 	for p, v := range e.Files {
 		mode, blob, _ := strings.Cut(v, " ")
-		id, err := ParseID(blob)
+		id, err := skillfs.ParseID(blob)
 		if err != nil {
 			continue
 		}
-		kind := Regular
+		kind := skillfs.Regular
 		switch mode {
 		case "100755":
-			kind = Executable
+			kind = skillfs.Executable
 		case "120000":
-			kind = Symlink
+			kind = skillfs.Symlink
 		}
-		t.Entries = append(t.Entries, Entry{Path: p, Kind: kind, Blob: id})
+		t.Entries = append(t.Entries, skillfs.File{Path: p, Mode: kind, ID: id})
 	}
 	sort.Slice(t.Entries, func(i, j int) bool { return t.Entries[i].Path < t.Entries[j].Path })
 	return t
@@ -81,12 +82,12 @@ func (e *recordEntry) tree() *Tree {
 func newRecordEntry(t *Tree, now time.Time) *recordEntry {
 	e := &recordEntry{Tree: t.ID, Files: make(map[string]string, len(t.Entries)), Updated: now.UTC()}
 	for _, en := range t.Entries {
-		e.Files[en.Path] = en.Kind.gitMode() + " " + en.Blob.String()
+		e.Files[en.Path] = en.Mode.GitMode() + " " + en.ID.String()
 	}
 	return e
 }
 
-func bookkeeping(target string) string { return filepath.Join(target, BookkeepingDir) }
+func bookkeeping(target string) string { return filepath.Join(target, skillfs.BookkeepingDir) }
 
 func readRecord(target string) (*record, error) {
 	p := filepath.Join(bookkeeping(target), recordFile)
@@ -128,12 +129,12 @@ func lockTarget(ctx context.Context, target string, mode lockfile.Mode, timeout 
 
 // Exported returns, for each skill that export created in target, the tree
 // ID it last wrote there. A target export never wrote to gives an empty map.
-func Exported(target string) (map[string]ID, error) {
+func Exported(target string) (map[string]skillfs.ID, error) {
 	r, err := readRecord(target)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]ID, len(r.Skills))
+	out := make(map[string]skillfs.ID, len(r.Skills))
 	for name, e := range r.Skills {
 		out[name] = e.Tree
 	}

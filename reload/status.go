@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillstore/skillstore/internal/lockfile"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // State is how a folder export wrote compares with what is on disk now.
@@ -30,8 +31,8 @@ type SkillStatus struct {
 	Skill string `json:"skill"`
 	State State  `json:"state"`
 	// Exported is the tree export last wrote; Disk is the folder's tree now.
-	Exported ID `json:"exported"`
-	Disk     ID `json:"disk,omitzero"`
+	Exported skillfs.ID `json:"exported"`
+	Disk     skillfs.ID `json:"disk,omitzero"`
 	// Class and Paths describe the local change (modified only).
 	Class Class    `json:"class,omitempty"`
 	Paths []string `json:"paths,omitempty"`
@@ -94,7 +95,7 @@ var ErrFolderChanged = errors.New("folder changed")
 // version, the folder is export's own again and no longer reported as
 // modified. It fails with ErrFolderChanged if the folder holds anything
 // else (it was edited again meanwhile), and changes nothing then.
-func Adopt(ctx context.Context, target, name string, files []File, lockTimeout time.Duration) error {
+func Adopt(ctx context.Context, target, name string, files []skillfs.File, lockTimeout time.Duration) error {
 	if err := CheckName(name); err != nil {
 		return err
 	}

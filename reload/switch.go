@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // exchangeDirs is atomicfile.Exchange; tests replace it to exercise the fallback.
@@ -80,7 +81,7 @@ func (x *exporter) run(ctx context.Context, jobs []*job) error {
 			if entry.Tree.IsZero() {
 				delete(x.rec.Skills, j.name)
 			} else {
-				entry.Pending = ID{}
+				entry.Pending = skillfs.ID{}
 			}
 		}
 	}
@@ -112,24 +113,24 @@ func (x *exporter) stage(j *job) (string, error) {
 // WriteFiles writes files into the existing folder dir: directories 0755,
 // files 0644 or 0755 (Executable), symlinks as links. Ignored files are not
 // written.
-func WriteFiles(dir string, files []File) error {
+func WriteFiles(dir string, files []skillfs.File) error {
 	for _, f := range files {
-		if err := checkPath(f.Path); err != nil {
+		if err := skillfs.CheckPath(f.Path); err != nil {
 			return err
 		}
-		if Ignored(f.Path) {
+		if skillfs.Ignored(f.Path) {
 			continue
 		}
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		switch f.Kind {
-		case Symlink:
+		switch f.Mode {
+		case skillfs.Symlink:
 			if err := os.Symlink(string(f.Data), p); err != nil {
 				return err
 			}
-		case Executable:
+		case skillfs.Executable:
 			if err := os.WriteFile(p, f.Data, 0o755); err != nil {
 				return err
 			}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // writeTree creates files under dir; a value starting with "->" is a symlink
@@ -108,7 +110,7 @@ func TestReadDirSkipsIgnoredFiles(t *testing.T) {
 }
 
 func TestNewTreeRejectsBadPaths(t *testing.T) {
-	for _, files := range [][]File{
+	for _, files := range [][]skillfs.File{
 		{{Path: "../x"}},
 		{{Path: "/abs"}},
 		{{Path: "a//b"}},

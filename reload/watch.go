@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // WatchOptions tune a Watcher. The zero value uses the defaults.
@@ -134,7 +136,7 @@ func NewWatcher(roots []string, opts WatchOptions) (*Watcher, error) {
 		if !info.IsDir() {
 			return nil, fmt.Errorf("watch %s: not a directory", r)
 		}
-		_, err = os.Lstat(filepath.Join(abs, SkillFile))
+		_, err = os.Lstat(filepath.Join(abs, skillfs.SkillFile))
 		w.roots = append(w.roots, watchRoot{dir: abs, single: err == nil})
 	}
 	if !opts.Poll {
@@ -284,7 +286,7 @@ func (w *Watcher) skillOf(path string) (dir string, ok bool) {
 		}
 		rel = filepath.ToSlash(rel)
 		if r.single {
-			if rel != "." && Ignored(rel) {
+			if rel != "." && skillfs.Ignored(rel) {
 				return "", false
 			}
 			return r.dir, true
@@ -293,7 +295,7 @@ func (w *Watcher) skillOf(path string) (dir string, ok bool) {
 			return "", false
 		}
 		name, rest, _ := strings.Cut(rel, "/")
-		if strings.HasPrefix(name, ".") || (rest != "" && Ignored(rest)) || isEditorTemp(name) {
+		if strings.HasPrefix(name, ".") || (rest != "" && skillfs.Ignored(rest)) || skillfs.Ignored(name) {
 			return "", false
 		}
 		return filepath.Join(r.dir, name), true

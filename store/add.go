@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // AddOptions configure Add and Import.
@@ -316,7 +317,7 @@ func FindSkillDirs(root string) ([]string, error) {
 			return fmt.Errorf("import: %w", err)
 		}
 		for _, e := range entries {
-			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && !ignoredNames[e.Name()] {
+			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && !skillfs.IgnoredDir(e.Name()) {
 				if err := walk(filepath.Join(dir, e.Name()), depth+1); err != nil {
 					return err
 				}

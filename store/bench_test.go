@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // The benchmarks compare skillstore with C git doing the same work in the
@@ -199,7 +199,7 @@ func BenchmarkList10000(b *testing.B) {
 		for i := 0; i < n; i++ {
 			name := fmt.Sprintf("skill-%05d", i)
 			md := fmt.Sprintf("---\nname: %s\ndescription: Skill %d does one thing.\n---\nBody %d.\n", name, i, i)
-			tree, err := tx.WriteTree([]File{{Path: "SKILL.md", Mode: filemode.Regular, Data: []byte(md)}})
+			tree, err := tx.WriteTree([]File{{Path: "SKILL.md", Mode: skillfs.Regular, Data: []byte(md)}})
 			if err != nil {
 				return err
 			}
@@ -264,7 +264,7 @@ func BenchmarkGCSize(b *testing.B) {
 					if k == 0 {
 						name = "SKILL.md"
 					}
-					tree = append(tree, File{Path: name, Mode: filemode.Regular, Data: []byte(strings.Join(files[k], "\n") + "\n")})
+					tree = append(tree, File{Path: name, Mode: skillfs.Regular, Data: []byte(strings.Join(files[k], "\n") + "\n")})
 				}
 				h, err := tx.WriteTree(tree)
 				if err != nil {

@@ -157,7 +157,7 @@ func (r *Reader) conflictMarkers(tree Hash, conflicts []string) ([]string, error
 		if !ok {
 			continue
 		}
-		data, err := r.Blob(f.Hash)
+		data, err := r.Blob(f.ID)
 		if err != nil {
 			return nil, err
 		}

@@ -43,7 +43,7 @@ func (s *Store) Cat(ctx context.Context, spec, file string) ([]byte, error) {
 		}
 		for _, f := range files {
 			if f.Path == filepath.ToSlash(filepath.Clean(file)) {
-				data, err = r.Blob(f.Hash)
+				data, err = r.Blob(f.ID)
 				return err
 			}
 		}

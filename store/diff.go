@@ -105,10 +105,10 @@ func (c FileChange) path() string {
 }
 
 func hashOf(f File) Hash {
-	if f.Hash.IsZero() && f.Data != nil {
+	if f.ID.IsZero() && f.Data != nil {
 		return HashBlob(f.Data)
 	}
-	return f.Hash
+	return f.ID
 }
 
 func fillPatch(c *FileChange, old, new []byte) {

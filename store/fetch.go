@@ -152,22 +152,22 @@ func (f *fetchStorer) CountLooseRefs() (int, error) { return f.refs.CountLooseRe
 func (f *fetchStorer) PackRefs() error              { return nil }
 
 func (f *fetchStorer) NewEncodedObject() plumbing.EncodedObject { return f.objs.NewEncodedObject() }
-func (f *fetchStorer) SetEncodedObject(o plumbing.EncodedObject) (Hash, error) {
+func (f *fetchStorer) SetEncodedObject(o plumbing.EncodedObject) (plumbing.Hash, error) {
 	return f.objs.SetEncodedObject(o)
 }
-func (f *fetchStorer) EncodedObject(t plumbing.ObjectType, h Hash) (plumbing.EncodedObject, error) {
+func (f *fetchStorer) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
 	if o, err := f.objs.EncodedObject(t, h); err == nil {
 		return o, nil
 	}
 	return f.Storer.EncodedObject(t, h)
 }
-func (f *fetchStorer) HasEncodedObject(h Hash) error {
+func (f *fetchStorer) HasEncodedObject(h plumbing.Hash) error {
 	if f.objs.HasEncodedObject(h) == nil {
 		return nil
 	}
 	return f.Storer.HasEncodedObject(h)
 }
-func (f *fetchStorer) EncodedObjectSize(h Hash) (int64, error) {
+func (f *fetchStorer) EncodedObjectSize(h plumbing.Hash) (int64, error) {
 	if n, err := f.objs.EncodedObjectSize(h); err == nil {
 		return n, nil
 	}
@@ -202,7 +202,7 @@ func fetchGit(ctx context.Context, base storage.Storer, src Source, have Hash) (
 	objects := fs
 	const seen = plumbing.ReferenceName("refs/skillstore/fetch/have")
 	if !have.IsZero() {
-		fs.refs[seen] = plumbing.NewHashReference(seen, have)
+		fs.refs[seen] = plumbing.NewHashReference(seen, toGit(have))
 	}
 	if hexRE().MatchString(src.Ref) {
 		if h, ok := ParseHash(src.Ref); ok && hasCommit(objects, h) {
@@ -240,7 +240,7 @@ func fetchGit(ctx context.Context, base storage.Storer, src Source, have Hash) (
 	if ref == nil {
 		return Fetched{}, fmt.Errorf("fetch %s %s: the server sent no commit", src.URL, name.Short())
 	}
-	h, err := peelToCommit(objects, ref.Hash())
+	h, err := peelToCommit(objects, fromGit(ref.Hash()))
 	if err != nil {
 		return Fetched{}, fmt.Errorf("fetch %s %s: %w", src.URL, name.Short(), err)
 	}
@@ -309,10 +309,10 @@ func fetchPin(ctx context.Context, objects *fetchStorer, remote *git.Remote, src
 			}
 			err = object.NewCommitIter(objects, encoded).ForEach(func(c *object.Commit) error {
 				if strings.HasPrefix(c.Hash.String(), pin) {
-					if !h.IsZero() && h != c.Hash {
+					if !h.IsZero() && h != fromGit(c.Hash) {
 						return fmt.Errorf("commit %s is ambiguous: give more digits", pin)
 					}
-					h = c.Hash
+					h = fromGit(c.Hash)
 				}
 				return nil
 			})
@@ -328,7 +328,7 @@ func fetchPin(ctx context.Context, objects *fetchStorer, remote *git.Remote, src
 }
 
 func hasCommit(objects storer.EncodedObjectStorer, h Hash) bool {
-	_, err := object.GetCommit(objects, h)
+	_, err := object.GetCommit(objects, toGit(h))
 	return err == nil
 }
 
@@ -338,11 +338,11 @@ func peelToCommit(objects storer.EncodedObjectStorer, h Hash) (Hash, error) {
 		if hasCommit(objects, h) {
 			return h, nil
 		}
-		tag, err := object.GetTag(objects, h)
+		tag, err := object.GetTag(objects, toGit(h))
 		if err != nil {
 			return ZeroHash, fmt.Errorf("%s is not a commit", h)
 		}
-		h = tag.Target
+		h = fromGit(tag.Target)
 	}
 	return ZeroHash, fmt.Errorf("%s: tag chain too long", h)
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // FuzzTrailersRoundTrip checks that whatever a reason or subject holds
@@ -37,7 +37,7 @@ func FuzzTrailersRoundTrip(f *testing.F) {
 // FuzzParseTree checks that tree parsing never panics and that a tree it
 // accepts encodes back to the same bytes when its entries are sorted.
 func FuzzParseTree(f *testing.F) {
-	f.Add(encodeTree([]treeEntry{{name: "SKILL.md", mode: filemode.Regular}, {name: "scripts", mode: filemode.Dir}}))
+	f.Add(encodeTree([]skillfs.TreeEntry{{Name: "SKILL.md", Mode: skillfs.Regular}, {Name: "scripts", Mode: skillfs.Dir}}))
 	f.Add([]byte("100644 a\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		entries, err := parseTree(data)
@@ -45,8 +45,8 @@ func FuzzParseTree(f *testing.F) {
 			return
 		}
 		for _, e := range entries {
-			if strings.ContainsRune(e.name, 0) {
-				t.Fatalf("name with NUL: %q", e.name)
+			if strings.ContainsRune(e.Name, 0) {
+				t.Fatalf("name with NUL: %q", e.Name)
 			}
 		}
 		again, err := parseTree(encodeTree(entries))

@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // DefaultGCGrace is how old an unreachable object must be before gc
@@ -189,23 +189,23 @@ func (tx *Tx) reachable(ctx context.Context) ([]gcObject, error) {
 			return fmt.Errorf("tree %s: %w", h, err)
 		}
 		for _, e := range entries {
-			ep := path.Join(p, e.name)
-			switch e.mode {
-			case filemode.Dir:
-				if err := walkTree(e.hash, ep); err != nil {
+			ep := path.Join(p, e.Name)
+			switch e.Mode {
+			case skillfs.Dir:
+				if err := walkTree(e.ID, ep); err != nil {
 					return err
 				}
-			case filemode.Submodule:
+			case skillfs.Gitlink:
 			default:
-				if seen[e.hash] {
+				if seen[e.ID] {
 					continue
 				}
-				seen[e.hash] = true
-				b, err := tx.object(e.hash)
+				seen[e.ID] = true
+				b, err := tx.object(e.ID)
 				if err != nil {
 					return err
 				}
-				blobs = append(blobs, gcObject{hash: e.hash, typ: b.typ, data: b.data, group: "blob:" + ep})
+				blobs = append(blobs, gcObject{hash: e.ID, typ: b.typ, data: b.data, group: "blob:" + ep})
 			}
 		}
 		return nil
@@ -376,7 +376,7 @@ func listPacks(gitDir string) ([]packInfo, error) {
 			if err != nil {
 				break
 			}
-			p.hashes = append(p.hashes, en.Hash)
+			p.hashes = append(p.hashes, fromGit(en.Hash))
 		}
 		iter.Close()
 		out = append(out, p)

@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 func TestGCPacksAndPrunesOnlyPastGrace(t *testing.T) {
@@ -87,7 +88,7 @@ func TestVerifyFindsBrokenHistory(t *testing.T) {
 	s := newTestStore(t)
 	// A history that skips from v1 to v3, and a tree without SKILL.md.
 	err := s.Update(ctx, func(tx *Tx) error {
-		tree, err := tx.WriteTree([]File{{Path: "SKILL.md", Mode: filemode.Regular, Data: []byte("---\nname: gap\ndescription: x\n---\n")}})
+		tree, err := tx.WriteTree([]File{{Path: "SKILL.md", Mode: skillfs.Regular, Data: []byte("---\nname: gap\ndescription: x\n---\n")}})
 		if err != nil {
 			return err
 		}
@@ -98,7 +99,7 @@ func TestVerifyFindsBrokenHistory(t *testing.T) {
 		sig := tx.signature()
 		c := versionCommit("gap", 3, []Hash{v1.Commit}, tree, VersionInfo{}, sig)
 		tx.SetRef(SkillRef("gap"), tx.WriteCommit(c))
-		bare, err := tx.WriteTree([]File{{Path: "README.md", Mode: filemode.Regular, Data: []byte("no skill\n")}})
+		bare, err := tx.WriteTree([]File{{Path: "README.md", Mode: skillfs.Regular, Data: []byte("no skill\n")}})
 		if err != nil {
 			return err
 		}
@@ -187,12 +188,12 @@ func TestUnifiedDiff(t *testing.T) {
 
 func TestDiffFilesRenamesAndModes(t *testing.T) {
 	old := []File{
-		{Path: "a.md", Mode: filemode.Regular, Data: []byte("moved\n")},
-		{Path: "run.sh", Mode: filemode.Regular, Data: []byte("x\n")},
+		{Path: "a.md", Mode: skillfs.Regular, Data: []byte("moved\n")},
+		{Path: "run.sh", Mode: skillfs.Regular, Data: []byte("x\n")},
 	}
 	new := []File{
-		{Path: "b.md", Mode: filemode.Regular, Data: []byte("moved\n")},
-		{Path: "run.sh", Mode: filemode.Executable, Data: []byte("x\n")},
+		{Path: "b.md", Mode: skillfs.Regular, Data: []byte("moved\n")},
+		{Path: "run.sh", Mode: skillfs.Executable, Data: []byte("x\n")},
 	}
 	changes := DiffFiles(old, new)
 	if len(changes) != 2 || changes[0].Kind != ChangeRenamed || changes[0].OldPath != "a.md" || !changes[1].ModeChanged() || changes[1].Patch != "" {
@@ -204,7 +205,7 @@ func TestCheckoutIsAllOrNothing(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	os.MkdirAll(dir, 0o755)
 	os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("keep me"), 0o644)
-	files := []File{{Path: "SKILL.md", Mode: filemode.Regular, Data: []byte("x")}, {Path: "s/run.sh", Mode: filemode.Executable, Data: []byte("#!/bin/sh\n")}}
+	files := []File{{Path: "SKILL.md", Mode: skillfs.Regular, Data: []byte("x")}, {Path: "s/run.sh", Mode: skillfs.Executable, Data: []byte("#!/bin/sh\n")}}
 	if err := WriteTreeDir(dir, files, false); err == nil {
 		t.Fatal("non-empty folder accepted without force")
 	}
@@ -212,7 +213,7 @@ func TestCheckoutIsAllOrNothing(t *testing.T) {
 		t.Fatal("refused checkout touched the folder")
 	}
 	// A bad path fails before the folder is touched.
-	bad := append(files, File{Path: "../escape", Mode: filemode.Regular, Data: []byte("x")})
+	bad := append(files, File{Path: "../escape", Mode: skillfs.Regular, Data: []byte("x")})
 	if err := WriteTreeDir(dir, bad, true); err == nil {
 		t.Fatal("path with .. accepted")
 	}

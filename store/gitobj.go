@@ -3,83 +3,21 @@ package store
 import (
 	"bytes"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
-// treeEntry is one entry of a single git tree object.
-type treeEntry struct {
-	name string
-	mode filemode.FileMode
-	hash Hash
-}
+// encodeTree encodes tree entries in git's order (see skillfs.EncodeTree).
+func encodeTree(entries []skillfs.TreeEntry) []byte { return skillfs.EncodeTree(entries) }
 
-// gitMode is the octal mode string git writes in trees (no leading zero).
-func gitMode(m filemode.FileMode) string {
-	switch m {
-	case filemode.Dir:
-		return "40000"
-	case filemode.Executable:
-		return "100755"
-	case filemode.Symlink:
-		return "120000"
-	case filemode.Submodule:
-		return "160000"
-	default:
-		return "100644"
-	}
-}
+// parseTree decodes a tree object (see skillfs.ParseTree).
+func parseTree(data []byte) ([]skillfs.TreeEntry, error) { return skillfs.ParseTree(data) }
 
-// encodeTree sorts entries in git's order (a directory sorts as if its name
-// ended in "/") and encodes them as a tree object.
-func encodeTree(entries []treeEntry) []byte {
-	sort.Slice(entries, func(i, j int) bool { return treeSortKey(entries[i]) < treeSortKey(entries[j]) })
-	var b bytes.Buffer
-	for _, e := range entries {
-		b.WriteString(gitMode(e.mode))
-		b.WriteByte(' ')
-		b.WriteString(e.name)
-		b.WriteByte(0)
-		b.Write(e.hash[:])
-	}
-	return b.Bytes()
-}
-
-func treeSortKey(e treeEntry) string {
-	if e.mode == filemode.Dir {
-		return e.name + "/"
-	}
-	return e.name
-}
-
-// parseTree decodes a tree object.
-func parseTree(data []byte) ([]treeEntry, error) {
-	var out []treeEntry
-	for len(data) > 0 {
-		sp := bytes.IndexByte(data, ' ')
-		if sp < 0 {
-			return nil, fmt.Errorf("bad tree entry mode")
-		}
-		mode, err := strconv.ParseUint(string(data[:sp]), 8, 32)
-		if err != nil {
-			return nil, fmt.Errorf("bad tree entry mode %q", data[:sp])
-		}
-		data = data[sp+1:]
-		nul := bytes.IndexByte(data, 0)
-		if nul < 0 || len(data) < nul+21 {
-			return nil, fmt.Errorf("truncated tree entry")
-		}
-		e := treeEntry{name: string(data[:nul]), mode: filemode.FileMode(mode)}
-		copy(e.hash[:], data[nul+1:nul+21])
-		out = append(out, e)
-		data = data[nul+21:]
-	}
-	return out, nil
-}
+// gitMode is the octal mode string git writes in trees.
+func gitMode(m skillfs.Mode) string { return m.GitMode() }
 
 // Signature is a commit's author or committer.
 type Signature struct {

@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"compress/zlib"
-	"crypto/sha1"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -15,38 +14,29 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
-// Hash is a git object id (SHA-1).
-type Hash = plumbing.Hash
+// Hash is a git object id (SHA-1), the same type every package uses for
+// blob and tree ids (skillfs.ID).
+type Hash = skillfs.ID
 
 // ZeroHash is the hash of no object.
-var ZeroHash = plumbing.ZeroHash
+var ZeroHash = skillfs.ZeroID
 
 // ErrObjectNotFound is returned when an object is in neither the pending
 // objects of a transaction nor the repository.
 var ErrObjectNotFound = errors.New("object not found")
 
 // hashObject returns the git object id of data stored as an object of type t.
-func hashObject(t plumbing.ObjectType, data []byte) Hash {
-	h := sha1.New()
-	h.Write(objectHeader(t, len(data)))
-	h.Write(data)
-	var out Hash
-	h.Sum(out[:0])
-	return out
-}
+func hashObject(t plumbing.ObjectType, data []byte) Hash { return skillfs.HashObject(t.String(), data) }
 
 func objectHeader(t plumbing.ObjectType, size int) []byte {
-	b := make([]byte, 0, 16)
-	b = append(b, t.String()...)
-	b = append(b, ' ')
-	b = strconv.AppendInt(b, int64(size), 10)
-	return append(b, 0)
+	return skillfs.ObjectHeader(t.String(), size)
 }
 
 // HashBlob returns the blob id git gives to data.
-func HashBlob(data []byte) Hash { return hashObject(plumbing.BlobObject, data) }
+func HashBlob(data []byte) Hash { return skillfs.BlobID(data) }
 
 // rawObject is an object held in memory.
 type rawObject struct {
@@ -244,7 +234,7 @@ func commitFrom(src objectSource, h Hash) (*Commit, error) {
 }
 
 // treeFrom reads and decodes the tree h.
-func treeFrom(src objectSource, h Hash) ([]treeEntry, error) {
+func treeFrom(src objectSource, h Hash) ([]skillfs.TreeEntry, error) {
 	data, err := typedFrom(src, h, plumbing.TreeObject)
 	if err != nil {
 		return nil, err
@@ -254,4 +244,19 @@ func treeFrom(src objectSource, h Hash) ([]treeEntry, error) {
 		return nil, fmt.Errorf("tree %s: %w", h, err)
 	}
 	return entries, nil
+}
+
+// toGit and fromGit convert object ids at the boundary with go-git, which
+// the store uses only to speak git's network protocols and read fetched
+// packs; everything else uses Hash.
+func toGit(h Hash) plumbing.Hash { return plumbing.Hash(h) }
+
+func fromGit(h plumbing.Hash) Hash { return Hash(h) }
+
+func toGitAll(hs []Hash) []plumbing.Hash {
+	out := make([]plumbing.Hash, len(hs))
+	for i, h := range hs {
+		out[i] = toGit(h)
+	}
+	return out
 }

@@ -7,7 +7,6 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"fmt"
-
 	"hash/crc32"
 	"io"
 	"os"
@@ -77,7 +76,7 @@ func writePack(gitDir string, objs []packObject, level int) (Hash, error) {
 		if err := zw.Close(); err != nil {
 			return ZeroHash, fmt.Errorf("write pack: %w", err)
 		}
-		iw.Add(o.hash, uint64(offset), crc32.ChecksumIEEE(entry.Bytes()))
+		iw.Add(toGit(o.hash), uint64(offset), crc32.ChecksumIEEE(entry.Bytes()))
 		bw.Write(entry.Bytes())
 		offset += int64(entry.Len())
 	}
@@ -93,7 +92,7 @@ func writePack(gitDir string, objs []packObject, level int) (Hash, error) {
 		return ZeroHash, fmt.Errorf("write pack: %w", err)
 	}
 
-	if err := iw.OnFooter(packHash); err != nil {
+	if err := iw.OnFooter(toGit(packHash)); err != nil {
 		return ZeroHash, fmt.Errorf("write pack index: %w", err)
 	}
 	idx, err := iw.Index()

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // TestFolderSnapshotMatchesGit checks that a folder source's skill gets the
@@ -52,7 +52,7 @@ y
 		t.Fatal(err)
 	}
 	link := FileMap(files)["references/link"]
-	if link.Mode != filemode.Symlink || string(link.Data) != "references/b.md" {
+	if link.Mode != skillfs.Symlink || string(link.Data) != "references/b.md" {
 		t.Errorf("symlink read as %+v", link)
 	}
 	if _, ok := FileMap(files)[".git/HEAD"]; ok {

@@ -15,6 +15,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // upstream is what a plugin source holds right now.
@@ -69,7 +71,7 @@ func (tx *Tx) readSource(ctx context.Context, src Source) (*Layout, Fetched, Plu
 
 // commitFS is the file tree of a commit.
 func commitFS(objects storer.EncodedObjectStorer, h Hash) (*TreeFS, error) {
-	c, err := object.GetCommit(objects, h)
+	c, err := object.GetCommit(objects, toGit(h))
 	if err != nil {
 		return nil, fmt.Errorf("commit %s: %w", short(h), err)
 	}
@@ -109,22 +111,22 @@ func (s txStorer) pending(h Hash, t plumbing.ObjectType) (plumbing.EncodedObject
 	return mo, true
 }
 
-func (s txStorer) EncodedObject(t plumbing.ObjectType, h Hash) (plumbing.EncodedObject, error) {
-	if o, ok := s.pending(h, t); ok {
+func (s txStorer) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
+	if o, ok := s.pending(fromGit(h), t); ok {
 		return o, nil
 	}
 	return s.Storer.EncodedObject(t, h)
 }
 
-func (s txStorer) HasEncodedObject(h Hash) error {
-	if _, ok := s.tx.pending.get(h); ok {
+func (s txStorer) HasEncodedObject(h plumbing.Hash) error {
+	if _, ok := s.tx.pending.get(fromGit(h)); ok {
 		return nil
 	}
 	return s.Storer.HasEncodedObject(h)
 }
 
-func (s txStorer) EncodedObjectSize(h Hash) (int64, error) {
-	if o, ok := s.tx.pending.get(h); ok {
+func (s txStorer) EncodedObjectSize(h plumbing.Hash) (int64, error) {
+	if o, ok := s.tx.pending.get(fromGit(h)); ok {
 		return int64(len(o.data)), nil
 	}
 	return s.Storer.EncodedObjectSize(h)
@@ -156,7 +158,11 @@ func (tx *Tx) readUpstream(ctx context.Context, p *Plugin, cache *StatCache) (*u
 		if err != nil {
 			return nil, fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
 		}
-		up.skills[d.Name] = &upstreamSkill{name: d.Name, path: d.Path, tree: e.Hash}
+		tree, err := tx.skipIgnored(fromGit(e.Hash))
+		if err != nil {
+			return nil, fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
+		}
+		up.skills[d.Name] = &upstreamSkill{name: d.Name, path: d.Path, tree: tree}
 	}
 	return up, nil
 }
@@ -288,6 +294,21 @@ func newUpstream(src Source, fsys PluginFS) (*upstream, error) {
 	return &upstream{layout: layout.Plugins[0], skills: map[string]*upstreamSkill{}}, nil
 }
 
+// skipIgnored returns tree without the paths skillfs.Ignored reports (the
+// one rule every intake applies, here to a git plugin's tree), writing a
+// filtered tree only when something is dropped.
+func (tx *Tx) skipIgnored(tree Hash) (Hash, error) {
+	files, err := tx.Files(tree)
+	if err != nil {
+		return ZeroHash, err
+	}
+	kept := skillfs.WithoutIgnored(files)
+	if len(kept) == len(files) {
+		return tree, nil
+	}
+	return tx.WriteTree(kept)
+}
+
 // hashFolder is the tree id of a scanned folder. A folder holding what the
 // store refuses (symlinks, special or oversized files) gets an id of its own
 // listing instead, so it still changes with them; the safety check refuses
@@ -298,7 +319,7 @@ func hashFolder(files []File) Hash {
 	}
 	var b strings.Builder
 	for _, f := range files {
-		fmt.Fprintf(&b, "%s %o %d %s %q\n", f.Path, uint32(f.Mode), f.Size, f.Hash, f.Data)
+		fmt.Fprintf(&b, "%s %o %d %s %q\n", f.Path, uint32(f.Mode), f.Size, f.ID, f.Data)
 	}
 	return HashBlob([]byte(b.String()))
 }

@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // historyCheck runs the store's safety checks on history fetched from a
@@ -97,32 +97,32 @@ func (c *historyCheck) treeShape(ref string, h Hash) {
 			return false
 		}
 		for _, e := range entries {
-			p := path.Join(prefix, e.name)
-			if e.name == "" || e.name == "." || e.name == ".." || strings.ContainsAny(e.name, "/\\\x00") || strings.EqualFold(e.name, ".git") {
-				c.problem(ref, "tree %s: entry %q under %q is not a plain file name (path escapes the skill folder)", short(h), e.name, prefix)
+			p := path.Join(prefix, e.Name)
+			if e.Name == "" || e.Name == "." || e.Name == ".." || strings.ContainsAny(e.Name, "/\\\x00") || strings.EqualFold(e.Name, ".git") {
+				c.problem(ref, "tree %s: entry %q under %q is not a plain file name (path escapes the skill folder)", short(h), e.Name, prefix)
 				return false
 			}
-			switch e.mode {
-			case filemode.Dir:
-				if !walk(e.hash, p) {
+			switch e.Mode {
+			case skillfs.Dir:
+				if !walk(e.ID, p) {
 					return false
 				}
 				continue
-			case filemode.Regular, filemode.Executable:
-			case filemode.Symlink:
+			case skillfs.Regular, skillfs.Executable:
+			case skillfs.Symlink:
 				c.problem(ref, "%s is a symlink; a store holds regular files only", p)
 				return false
 			default:
-				c.problem(ref, "%s has mode %o (submodule or special file); a store holds regular files only", p, uint32(e.mode))
+				c.problem(ref, "%s has mode %o (submodule or special file); a store holds regular files only", p, uint32(e.Mode))
 				return false
 			}
 			if files++; files > c.limits.MaxFiles {
 				c.problem(ref, "tree %s holds more than %d files", short(h), c.limits.MaxFiles)
 				return false
 			}
-			size, err := c.st.EncodedObjectSize(e.hash)
+			size, err := c.st.EncodedObjectSize(toGit(e.ID))
 			if err != nil {
-				c.problem(ref, "%s: blob %s: %v", p, short(e.hash), err)
+				c.problem(ref, "%s: blob %s: %v", p, short(e.ID), err)
 				return false
 			}
 			if size > c.limits.MaxFileSize {
@@ -234,7 +234,7 @@ func (c *historyCheck) stateTree(h Hash) {
 			c.problem(where, "not a <kind>/<key>%s record", recordExt)
 			continue
 		}
-		data, err := c.tx.Blob(f.Hash)
+		data, err := c.tx.Blob(f.ID)
 		if err != nil {
 			c.problem(where, "%v", err)
 			continue

@@ -102,8 +102,8 @@ func (tx *Tx) fetchRemote(ctx context.Context, conn *remoteConn) (*remoteRefs, e
 	if ar.Capabilities.Supports(capability.NoProgress) {
 		_ = req.Capabilities.Set(capability.NoProgress)
 	}
-	req.Wants = wants
-	req.Haves = tx.haves(conn.rem.Name)
+	req.Wants = toGitAll(wants)
+	req.Haves = toGitAll(tx.haves(conn.rem.Name))
 	reader, err := sess.UploadPack(ctx, req)
 	if errors.Is(err, transport.ErrEmptyUploadPackRequest) {
 		return rr, nil

@@ -87,7 +87,7 @@ func (tx *Tx) pullDiverged(ps *PullSkill, lv, rv Version, rem Remote) error {
 	if err != nil {
 		return fmt.Errorf("merge %s: %w", name, err)
 	}
-	files := fromMergeTree(res.Tree)
+	files := res.Tree.Files()
 	safety, err := CheckSafety(name, files, nil, DefaultLimits)
 	if err != nil {
 		return err

@@ -66,7 +66,7 @@ func (tx *Tx) mergeState(remote Hash, rem Remote) (StateMerge, error) {
 		}
 		out := map[string]Hash{}
 		for _, f := range files {
-			out[f.Path] = f.Hash
+			out[f.Path] = f.ID
 		}
 		return out, c.Tree, nil
 	}
@@ -118,7 +118,7 @@ func (tx *Tx) mergeState(remote Hash, rem Remote) (StateMerge, error) {
 			sm.Conflicts = append(sm.Conflicts, StateConflict{Record: record, Reason: reason + "; this store's is kept"})
 		}
 		if !keep.IsZero() {
-			merged = append(merged, File{Path: p, Mode: regularMode, Hash: keep})
+			merged = append(merged, File{Path: p, Mode: regularMode, ID: keep})
 		}
 	}
 	tree, err := tx.WriteTree(merged)

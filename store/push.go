@@ -142,10 +142,10 @@ func (tx *Tx) push(ctx context.Context, conn *remoteConn, opts PushOptions) (*Pu
 		}
 		cmd := &packp.Command{Name: refName(u.Ref)}
 		if h, ok := ParseHash(u.Old); ok {
-			cmd.Old = h
+			cmd.Old = toGit(h)
 		}
 		if h, ok := ParseHash(u.New); ok {
-			cmd.New = h
+			cmd.New = toGit(h)
 			wants = append(wants, h)
 		}
 		cmds = append(cmds, cmd)
@@ -207,7 +207,7 @@ func (tx *Tx) push(ctx context.Context, conn *remoteConn, opts PushOptions) (*Pu
 		if c.New.IsZero() {
 			delete(after, c.Name.String())
 		} else {
-			after[c.Name.String()] = c.New
+			after[c.Name.String()] = fromGit(c.New)
 		}
 	}
 	tx.updateTracking(rem.Name, &remoteRefs{remote: rem.Name, refs: after})

@@ -3,7 +3,7 @@ package store
 import (
 	"fmt"
 
-	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // objectsToPush lists the objects the remote needs to hold wants, given
@@ -76,18 +76,18 @@ func (pr *packedReader) markTree(tree Hash, marked map[Hash]bool, out *[]Hash) e
 		return fmt.Errorf("tree %s: %w", short(tree), err)
 	}
 	for _, e := range entries {
-		if e.mode == filemode.Dir {
-			if err := pr.markTree(e.hash, marked, out); err != nil {
+		if e.Mode == skillfs.Dir {
+			if err := pr.markTree(e.ID, marked, out); err != nil {
 				return err
 			}
 			continue
 		}
-		if e.mode == filemode.Submodule || marked[e.hash] {
+		if e.Mode == skillfs.Gitlink || marked[e.ID] {
 			continue
 		}
-		marked[e.hash] = true
+		marked[e.ID] = true
 		if out != nil {
-			*out = append(*out, e.hash)
+			*out = append(*out, e.ID)
 		}
 	}
 	return nil

@@ -8,8 +8,9 @@ import (
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // packedReader reads the objects a push or pull moves, all of them, many
@@ -32,7 +33,7 @@ func newPackedReader(tx *Tx) *packedReader {
 // object reads a fetched object; objects of the store itself are read
 // the same way (they are all in packs or loose files).
 func (c *packedReader) object(h Hash) (rawObject, error) {
-	o, err := c.st.EncodedObject(plumbing.AnyObject, h)
+	o, err := c.st.EncodedObject(plumbing.AnyObject, toGit(h))
 	if err != nil {
 		return c.tx.object(h) // loose objects written after the listing, pending ones
 	}
@@ -54,7 +55,7 @@ func (c *packedReader) typed(h Hash, want plumbing.ObjectType) ([]byte, error) {
 
 func (c *packedReader) commit(h Hash) (*Commit, error) { return commitFrom(c, h) }
 
-func (c *packedReader) tree(h Hash) ([]treeEntry, error) { return treeFrom(c, h) }
+func (c *packedReader) tree(h Hash) ([]skillfs.TreeEntry, error) { return treeFrom(c, h) }
 
 // loadFiles is Reader.LoadFiles over this reader (for a tree whose shape
 // was checked: it loads every blob).
@@ -67,18 +68,18 @@ func (c *packedReader) loadFiles(tree Hash) ([]File, error) {
 			return err
 		}
 		for _, e := range entries {
-			p := path.Join(prefix, e.name)
-			if e.mode == filemode.Dir {
-				if err := walk(e.hash, p); err != nil {
+			p := path.Join(prefix, e.Name)
+			if e.Mode == skillfs.Dir {
+				if err := walk(e.ID, p); err != nil {
 					return err
 				}
 				continue
 			}
-			data, err := c.typed(e.hash, plumbing.BlobObject)
+			data, err := c.typed(e.ID, plumbing.BlobObject)
 			if err != nil {
 				return fmt.Errorf("%s: %w", p, err)
 			}
-			out = append(out, File{Path: p, Mode: e.mode, Hash: e.hash, Data: data, Size: int64(len(data))})
+			out = append(out, File{Path: p, Mode: e.Mode, ID: e.ID, Data: data, Size: int64(len(data))})
 		}
 		return nil
 	}

@@ -202,7 +202,7 @@ func advertisedRefs(ar *packp.AdvRefs) map[string]Hash {
 		return out
 	}
 	for name, h := range ar.References {
-		out[name] = h
+		out[name] = fromGit(h)
 	}
 	return out
 }

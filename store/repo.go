@@ -22,6 +22,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/lockfile"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // ErrNoStore is returned by Open when the directory holds no store.
@@ -336,7 +337,7 @@ func (r *Reader) object(h Hash) (rawObject, error) {
 	}
 	// Not in a pack packReader reads, or unreadable there: go-git has the
 	// last word (and its error).
-	obj, err := r.storage().EncodedObject(plumbing.AnyObject, h)
+	obj, err := r.storage().EncodedObject(plumbing.AnyObject, toGit(h))
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		return rawObject{}, fmt.Errorf("object %s: %w", h, ErrObjectNotFound)
 	}
@@ -375,7 +376,7 @@ func (r *Reader) hasStored(h Hash) bool {
 			return true
 		}
 	}
-	return r.storage().HasEncodedObject(h) == nil
+	return r.storage().HasEncodedObject(toGit(h)) == nil
 }
 
 func (r *Reader) typed(h Hash, want plumbing.ObjectType) ([]byte, error) {
@@ -388,7 +389,7 @@ func (r *Reader) Blob(h Hash) ([]byte, error) { return r.typed(h, plumbing.BlobO
 // Commit returns a decoded commit.
 func (r *Reader) Commit(h Hash) (*Commit, error) { return commitFrom(r, h) }
 
-func (r *Reader) tree(h Hash) ([]treeEntry, error) { return treeFrom(r, h) }
+func (r *Reader) tree(h Hash) ([]skillfs.TreeEntry, error) { return treeFrom(r, h) }
 
 // Tx is a write transaction: a Reader that also queues new objects, ref
 // updates and state records, written by Update when its function returns.

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // RiskLevel grades what the safety check flags in a tree.
@@ -141,8 +141,8 @@ func CheckSafety(skill string, files []File, previous []File, limits Limits) (Sa
 			continue
 		}
 		switch f.Mode {
-		case filemode.Regular, filemode.Executable:
-		case filemode.Symlink:
+		case skillfs.Regular, skillfs.Executable:
+		case skillfs.Symlink:
 			problems = append(problems, Problem{Path: f.Path, Reason: fmt.Sprintf("symlink (to %q); copy the file instead", f.Data)})
 			continue
 		default:
@@ -162,7 +162,7 @@ func CheckSafety(skill string, files []File, previous []File, limits Limits) (Sa
 	var findings []Finding
 	for _, f := range files {
 		old, existed := prev[f.Path]
-		changed := !existed || old.Hash != f.Hash || old.Hash.IsZero() || old.Mode != f.Mode
+		changed := !existed || old.ID != f.ID || old.ID.IsZero() || old.Mode != f.Mode
 		if changed && isScript(f) {
 			verb := "added"
 			if existed {

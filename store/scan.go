@@ -10,19 +10,16 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
-// ignoredNames are never part of a skill tree: VCS data, dependency caches
-// and OS litter that nobody means to version as part of a skill.
-var ignoredNames = map[string]bool{".git": true, "node_modules": true, "__pycache__": true, ".DS_Store": true}
-
-// ScanDir lists the skill folder dir as files. Regular files are read and
+// ScanDir lists the skill folder dir as files, leaving out what
+// skillfs.Ignored reports (the one rule of what is never part of a skill). Regular files are read and
 // hashed unless cache (which may be nil) knows them unchanged, in which case
 // only Hash is set; the cache also spares listing folders whose stat data
 // did not change. Files larger than limits.MaxFileSize are not read (only
 // Size is set). Symlinks (Data = target) and special files (mode
-// filemode.Empty) are listed so the safety check can reject them; the scan
+// skillfs.Special) are listed so the safety check can reject them; the scan
 // stops after limits.MaxFiles+1 files.
 func ScanDir(dir string, limits Limits, cache *StatCache) ([]File, error) {
 	return scanDir(dir, limits, cache, os.Lstat)
@@ -46,12 +43,12 @@ func scanDir(dir string, limits Limits, cache *StatCache, lstat func(string) (fs
 			if len(files) > limits.MaxFiles {
 				return nil
 			}
-			if ignoredNames[name] {
-				continue
-			}
 			p, r := filepath.Join(abs, name), name
 			if rel != "" {
 				r = rel + "/" + name
+			}
+			if skillfs.Ignored(r) {
+				continue
 			}
 			info, err := lstat(p)
 			if err != nil {
@@ -69,30 +66,30 @@ func scanDir(dir string, limits Limits, cache *StatCache, lstat func(string) (fs
 				if err != nil {
 					return err
 				}
-				files = append(files, File{Path: r, Mode: filemode.Symlink, Data: []byte(target), Size: int64(len(target))})
+				files = append(files, File{Path: r, Mode: skillfs.Symlink, Data: []byte(target), Size: int64(len(target))})
 			case mode.IsRegular():
-				f := File{Path: r, Mode: filemode.Regular, Size: info.Size()}
+				f := File{Path: r, Mode: skillfs.Regular, Size: info.Size()}
 				if mode&0o111 != 0 {
-					f.Mode = filemode.Executable
+					f.Mode = skillfs.Executable
 				}
 				if f.Size > limits.MaxFileSize {
 					files = append(files, f)
 					continue
 				}
 				if h, ok := cache.Lookup(p, st); ok {
-					f.Hash = h
+					f.ID = h
 				} else {
 					start := time.Now()
 					if f.Data, err = readFileLimited(p, limits.MaxFileSize); err != nil {
 						return err
 					}
 					f.Size = int64(len(f.Data))
-					f.Hash = HashBlob(f.Data)
-					cache.Record(p, st, f.Hash, start)
+					f.ID = HashBlob(f.Data)
+					cache.Record(p, st, f.ID, start)
 				}
 				files = append(files, f)
 			default:
-				files = append(files, File{Path: r, Mode: filemode.Empty, Size: info.Size()})
+				files = append(files, File{Path: r, Mode: skillfs.Special, Size: info.Size()})
 			}
 		}
 		return nil
@@ -139,14 +136,14 @@ func LoadData(dir string, files []File, limits Limits) error {
 	}
 	for i := range files {
 		f := &files[i]
-		if f.Data != nil || (f.Mode != filemode.Regular && f.Mode != filemode.Executable) || f.Size > limits.MaxFileSize {
+		if f.Data != nil || (f.Mode != skillfs.Regular && f.Mode != skillfs.Executable) || f.Size > limits.MaxFileSize {
 			continue
 		}
 		data, err := readFileLimited(filepath.Join(dir, filepath.FromSlash(f.Path)), limits.MaxFileSize)
 		if err != nil {
 			return fmt.Errorf("read %s: %w", filepath.Join(dir, f.Path), err)
 		}
-		f.Data, f.Size, f.Hash = data, int64(len(data)), HashBlob(data)
+		f.Data, f.Size, f.ID = data, int64(len(data)), HashBlob(data)
 	}
 	return nil
 }

@@ -44,7 +44,7 @@ func (r *Reader) loadState() (*stateTree, error) {
 		}
 		st.commit = h
 		for _, f := range files {
-			st.files[strings.TrimSuffix(f.Path, recordExt)] = f.Hash
+			st.files[strings.TrimSuffix(f.Path, recordExt)] = f.ID
 		}
 	}
 	r.st8 = st
@@ -155,7 +155,7 @@ func (tx *Tx) commitState() error {
 	var files []File
 	for p, h := range st.files {
 		if _, changed := tx.state.puts[p]; !changed {
-			files = append(files, File{Path: p + recordExt, Mode: regularMode, Hash: h})
+			files = append(files, File{Path: p + recordExt, Mode: regularMode, ID: h})
 		}
 	}
 	for p, d := range tx.state.puts {

@@ -140,8 +140,8 @@ func (r *Reader) description(tree Hash) string {
 		return ""
 	}
 	for _, e := range entries {
-		if e.name == discover.SkillFileName {
-			data, err := r.Blob(e.hash)
+		if e.Name == discover.SkillFileName {
+			data, err := r.Blob(e.ID)
 			if err != nil {
 				return ""
 			}

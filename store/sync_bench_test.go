@@ -206,7 +206,7 @@ func BenchmarkSyncThreeWay(b *testing.B) {
 				}
 				for i := range files {
 					if files[i].Path == "SKILL.md" {
-						files[i].Data, files[i].Hash = []byte(benchSkill(name, "first")), ZeroHash
+						files[i].Data, files[i].ID = []byte(benchSkill(name, "first")), ZeroHash
 					}
 				}
 				tree, err := tx.WriteTree(files)

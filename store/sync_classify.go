@@ -292,10 +292,7 @@ func (tx *Tx) mergeSkill(name string, headV Version, p *Plugin, up *upstream, sk
 	if err != nil {
 		return ZeroHash, nil, err
 	}
-	t, err := toMergeTree(files)
-	if err != nil {
-		return ZeroHash, nil, fmt.Errorf("upstream: %w", err)
-	}
+	t := merge.TreeOf(files)
 	theirsLabel := "upstream " + p.ID
 	if up.layout.Version != "" {
 		theirsLabel += "@" + up.layout.Version
@@ -306,7 +303,7 @@ func (tx *Tx) mergeSkill(name string, headV Version, p *Plugin, up *upstream, sk
 	if err != nil {
 		return ZeroHash, nil, fmt.Errorf("merge %s: %w", name, err)
 	}
-	tree, err := tx.WriteTree(fromMergeTree(res.Tree))
+	tree, err := tx.WriteTree(res.Tree.Files())
 	if err != nil {
 		return ZeroHash, nil, fmt.Errorf("merge %s: %w", name, err)
 	}

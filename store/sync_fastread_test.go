@@ -18,7 +18,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // The tests in this file cover what makes an unchanged sync fast: reading
@@ -63,9 +64,9 @@ func storeWithHistory(t *testing.T) *Store {
 		for v := range 40 {
 			md := skillMD("hist", strings.Repeat("a line that stays the same\n", 30), fmt.Sprintf("version %d", v))
 			files := []File{
-				{Path: "SKILL.md", Mode: filemode.Regular, Data: []byte(md)},
-				{Path: "scripts/run.py", Mode: filemode.Executable, Data: []byte(strings.Repeat("print(1)\n", 50+v))},
-				{Path: "empty.txt", Mode: filemode.Regular, Data: []byte{}},
+				{Path: "SKILL.md", Mode: skillfs.Regular, Data: []byte(md)},
+				{Path: "scripts/run.py", Mode: skillfs.Executable, Data: []byte(strings.Repeat("print(1)\n", 50+v))},
+				{Path: "empty.txt", Mode: skillfs.Regular, Data: []byte{}},
 			}
 			tree, err := tx.WriteTree(files)
 			if err != nil {
@@ -259,7 +260,7 @@ func statOf(t *testing.T, path string) *syscall.Stat_t {
 func summarizeFiles(files []File) string {
 	var b strings.Builder
 	for _, f := range files {
-		fmt.Fprintf(&b, "%q %o %d %s\n", f.Path, uint32(f.Mode), f.Size, f.Hash)
+		fmt.Fprintf(&b, "%q %o %d %s\n", f.Path, uint32(f.Mode), f.Size, f.ID)
 	}
 	return b.String()
 }

@@ -47,7 +47,7 @@ func localEdit(t testing.TB, s *Store, skill, content string) {
 		}
 		for i := range files {
 			if files[i].Path == "SKILL.md" {
-				files[i].Data, files[i].Hash = []byte(content), ZeroHash
+				files[i].Data, files[i].ID = []byte(content), ZeroHash
 			}
 		}
 		tree, err := tx.WriteTree(files)

@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/lockfile"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // VerifyProblem is one broken invariant found by Verify.
@@ -135,7 +135,7 @@ func (v *verifier) versionTree(where string, tree Hash) {
 	}
 	hasSkill := false
 	for _, f := range files {
-		if f.Mode != filemode.Regular && f.Mode != filemode.Executable {
+		if f.Mode != skillfs.Regular && f.Mode != skillfs.Executable {
 			v.problem(where, "%s has mode %s; only regular files belong in a version", f.Path, f.ModeString())
 		}
 		if err := checkTreePath(f.Path); err != nil {
@@ -143,7 +143,7 @@ func (v *verifier) versionTree(where string, tree Hash) {
 		}
 		if f.Path == discover.SkillFileName {
 			hasSkill = true
-			data, err := v.r.Blob(f.Hash)
+			data, err := v.r.Blob(f.ID)
 			if err != nil {
 				v.problem(where, "%s: %v", f.Path, err)
 				continue
@@ -157,8 +157,8 @@ func (v *verifier) versionTree(where string, tree Hash) {
 			}
 			continue
 		}
-		if !v.r.hasStored(f.Hash) {
-			v.problem(where, "%s: blob %s is missing", f.Path, short(f.Hash))
+		if !v.r.hasStored(f.ID) {
+			v.problem(where, "%s: blob %s is missing", f.Path, short(f.ID))
 		}
 	}
 	if !hasSkill {
@@ -183,7 +183,7 @@ func (v *verifier) state(head Hash) {
 			v.problem(where, "not a %s record", recordExt)
 			continue
 		}
-		data, err := v.r.Blob(f.Hash)
+		data, err := v.r.Blob(f.ID)
 		if err != nil {
 			v.problem(where, "%v", err)
 			continue

@@ -11,10 +11,12 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
-	"github.com/urfave/cli/v2"
 )
 
 func init() { register(statusCommand(), captureCommand()) }
@@ -97,7 +99,7 @@ func collectStatus(ctx context.Context, s *store.Store, targets []targetRecord, 
 		}
 		for _, st := range sts {
 			ts := targetStatus{Target: t.Name, SkillStatus: st}
-			if head, ok := heads[st.Skill]; ok && st.State == reload.StateClean && reload.ID(head) != st.Exported {
+			if head, ok := heads[st.Skill]; ok && st.State == reload.StateClean && skillfs.ID(head) != st.Exported {
 				ts.Outdated = true
 			}
 			out = append(out, ts)
@@ -166,7 +168,7 @@ type captureResult struct {
 	Outcome string `json:"outcome"`
 	Error   string `json:"error,omitempty"`
 
-	files []reload.File // what was read and stored
+	files []skillfs.File // what was read and stored
 }
 
 // Outcomes of capturing one edited folder.
@@ -290,7 +292,7 @@ func captureOne(ctx context.Context, s *store.Store, targetDir string, st target
 		reason = "local edit in target " + st.Target
 	}
 	res.files = files
-	sfiles := toStoreFiles(files)
+	sfiles := files // reload.ReadDir gives sizes and blob ids
 	err = s.Update(ctx, func(tx *store.Tx) error {
 		head, err := tx.Head(st.Skill)
 		if err != nil {
@@ -300,7 +302,7 @@ func captureOne(ctx context.Context, s *store.Store, targetDir string, st target
 			res.Outcome, res.Version = captureUnchanged, head.Name()
 			return nil
 		}
-		if reload.ID(head.Tree) != st.Exported {
+		if skillfs.ID(head.Tree) != st.Exported {
 			res.Outcome = captureNeedsMerge
 			res.Error = fmt.Sprintf("%s changed in the target and in the store (now %s) since export wrote it", st.Skill, head.Name())
 			return nil
@@ -340,8 +342,8 @@ func captureOne(ctx context.Context, s *store.Store, targetDir string, st target
 }
 
 // checkCaptured validates the edited SKILL.md the way add does.
-func checkCaptured(dir, skill string, files []reload.File) error {
-	i := slices.IndexFunc(files, func(f reload.File) bool { return f.Path == discover.SkillFileName })
+func checkCaptured(dir, skill string, files []skillfs.File) error {
+	i := slices.IndexFunc(files, func(f skillfs.File) bool { return f.Path == discover.SkillFileName })
 	if i < 0 {
 		return fmt.Errorf("%s has no %s", dir, discover.SkillFileName)
 	}

@@ -11,10 +11,11 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
-	"github.com/urfave/cli/v2"
 )
 
 func init() {
@@ -181,12 +182,12 @@ func publishedSkills(ctx context.Context, s *store.Store) ([]reload.Skill, error
 			tree := info.Tree
 			out = append(out, reload.Skill{
 				Name: info.Name,
-				Tree: reload.ID(tree),
-				Load: func() ([]reload.File, error) {
-					var files []reload.File
+				Tree: skillfs.ID(tree),
+				Load: func() ([]skillfs.File, error) {
+					var files []skillfs.File
 					err := s.View(ctx, func(r *store.Reader) error {
-						sf, err := r.LoadFiles(tree)
-						files = toReloadFiles(sf)
+						var err error
+						files, err = r.LoadFiles(tree)
 						return err
 					})
 					return files, err
@@ -196,37 +197,6 @@ func publishedSkills(ctx context.Context, s *store.Store) ([]reload.Skill, error
 		return nil
 	})
 	return out, err
-}
-
-func toReloadFiles(files []store.File) []reload.File {
-	out := make([]reload.File, 0, len(files))
-	for _, f := range files {
-		kind := reload.Regular
-		switch f.Mode {
-		case filemode.Executable:
-			kind = reload.Executable
-		case filemode.Symlink:
-			kind = reload.Symlink
-		}
-		out = append(out, reload.File{Path: f.Path, Kind: kind, Data: f.Data})
-	}
-	return out
-}
-
-func toStoreFiles(files []reload.File) []store.File {
-	out := make([]store.File, 0, len(files))
-	for _, f := range files {
-		mode := filemode.Regular
-		switch f.Kind {
-		case reload.Executable:
-			mode = filemode.Executable
-		case reload.Symlink:
-			mode = filemode.Symlink
-		}
-		out = append(out, store.File{Path: f.Path, Mode: mode, Size: int64(len(f.Data)), Hash: store.HashBlob(f.Data), Data: f.Data})
-	}
-	store.SortFiles(out)
-	return out
 }
 
 // printExports prints one line per skill: target, skill, action, detail.

@@ -73,7 +73,7 @@ func storeShowCommand() *cli.Command {
 			if c.Bool("json") {
 				files := []fileJSON{}
 				for _, f := range d.Files {
-					files = append(files, fileJSON{Path: f.Path, Mode: f.ModeString(), Size: f.Size, Blob: f.Hash.String()})
+					files = append(files, fileJSON{Path: f.Path, Mode: f.ModeString(), Size: f.Size, Blob: f.ID.String()})
 				}
 				return writeJSON(e.stdout, struct {
 					versionJSON
