@@ -24,13 +24,13 @@ type Candidate struct {
 	Time  time.Time `json:"time"`
 	// Published is the version the candidate was made against (the merge's
 	// first parent); Upstream the upstream snapshot it takes in (second).
-	Published        Hash   `json:"published"`
-	PublishedVersion int    `json:"published_version"`
-	Upstream         Hash   `json:"upstream"`
-	Base             Hash   `json:"base,omitempty"`
-	Mode             string `json:"mode"`
-	Plugin           string `json:"plugin"`
-	PluginVersion    string `json:"plugin_version,omitempty"`
+	Published        Hash      `json:"published"`
+	PublishedVersion int       `json:"published_version"`
+	Upstream         Hash      `json:"upstream"`
+	Base             Hash      `json:"base,omitempty"`
+	Mode             MergeMode `json:"mode"`
+	Plugin           string    `json:"plugin"`
+	PluginVersion    string    `json:"plugin_version,omitempty"`
 	// Remote and RemoteVersion name the other side of a merge that pull
 	// made of two diverged published histories (Mode [MergeModeRemote]).
 	Remote        string `json:"remote,omitempty"`
@@ -115,7 +115,7 @@ func (r *Reader) Candidate(skill string) (Candidate, error) {
 	c := Candidate{
 		Skill: skill, Head: head, Merge: m.Hash, Tree: hc.Tree, Time: hc.Committer.When,
 		Published: m.Parents[0], Upstream: m.Parents[1],
-		Mode: m.Trailer(TrailerMergeMode), Plugin: m.Trailer(TrailerPlugin),
+		Mode: MergeMode(m.Trailer(TrailerMergeMode)), Plugin: m.Trailer(TrailerPlugin),
 		PluginVersion: m.Trailer(TrailerPluginVersion), Risk: m.Trailer(TrailerRisk),
 		Remote: m.Trailer(TrailerRemote), RemoteVersion: m.Trailer(TrailerRemoteVersion),
 		Resolved: head != m.Hash,

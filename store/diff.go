@@ -13,22 +13,25 @@ import (
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
+// ChangeKind is how a file changed between two versions.
+type ChangeKind string
+
 // Change kinds of a FileChange.
 const (
-	ChangeAdded    = "added"
-	ChangeRemoved  = "removed"
-	ChangeModified = "modified"
-	ChangeRenamed  = "renamed"
+	ChangeAdded    ChangeKind = "added"
+	ChangeRemoved  ChangeKind = "removed"
+	ChangeModified ChangeKind = "modified"
+	ChangeRenamed  ChangeKind = "renamed"
 )
 
 // FileChange is how one file differs between two trees.
 type FileChange struct {
-	Kind    string `json:"kind"`
-	OldPath string `json:"old_path,omitempty"`
-	NewPath string `json:"new_path,omitempty"`
-	OldMode string `json:"old_mode,omitempty"`
-	NewMode string `json:"new_mode,omitempty"`
-	Binary  bool   `json:"binary,omitempty"`
+	Kind    ChangeKind `json:"kind"`
+	OldPath string     `json:"old_path,omitempty"`
+	NewPath string     `json:"new_path,omitempty"`
+	OldMode string     `json:"old_mode,omitempty"`
+	NewMode string     `json:"new_mode,omitempty"`
+	Binary  bool       `json:"binary,omitempty"`
 	// Patch holds the unified diff hunks (no file headers).
 	Patch string `json:"patch,omitempty"`
 }

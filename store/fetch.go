@@ -20,19 +20,22 @@ import (
 	"github.com/go-git/go-git/v5/storage/memory"
 )
 
+// SourceKind is the kind of a plugin source.
+type SourceKind string
+
 // Source kinds: a folder read as it is on disk, or a git repository fetched
 // into the store.
 const (
-	SourceFolder = "folder"
-	SourceGit    = "git"
+	SourceFolder SourceKind = "folder"
+	SourceGit    SourceKind = "git"
 )
 
 // Source is where a plugin's files come from.
 type Source struct {
-	Kind     string `json:"kind"`               // SourceFolder or SourceGit
-	URL      string `json:"url"`                // absolute folder path or git URL (local paths made absolute)
-	Ref      string `json:"ref,omitempty"`      // branch, tag or commit as given; "" is the remote HEAD
-	Selector string `json:"selector,omitempty"` // plugin of a marketplace ("SOURCE#name")
+	Kind     SourceKind `json:"kind"`               // SourceFolder or SourceGit
+	URL      string     `json:"url"`                // absolute folder path or git URL (local paths made absolute)
+	Ref      string     `json:"ref,omitempty"`      // branch, tag or commit as given; "" is the remote HEAD
+	Selector string     `json:"selector,omitempty"` // plugin of a marketplace ("SOURCE#name")
 }
 
 // String renders the source the way a user types it.

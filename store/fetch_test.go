@@ -104,7 +104,10 @@ func TestParseSource(t *testing.T) {
 	up, _, _ := upstreamRepo(t)
 	folder := t.TempDir()
 	cases := []struct {
-		arg, ref, kind, url, sel, wantErr string
+		arg, ref string
+		kind     SourceKind
+		url, sel string
+		wantErr  string
 	}{
 		{arg: "https://github.com/anthropics/skills.git#document-skills", kind: SourceGit, url: "https://github.com/anthropics/skills.git", sel: "document-skills"},
 		{arg: "git@github.com:obra/superpowers.git", ref: "v4.0.3", kind: SourceGit, url: "git@github.com:obra/superpowers.git"},

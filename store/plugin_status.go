@@ -5,21 +5,24 @@ import (
 	"fmt"
 )
 
+// SkillState is where a plugin's skill stands against its upstream.
+type SkillState string
+
 // Derived statuses of a plugin's skill, computed from refs only.
 const (
-	SkillSynced          = "synced"            // the latest upstream snapshot is an ancestor of the published ref
-	SkillUpdateAvailable = "update available"  // a snapshot not yet taken in and no candidate for it
-	SkillCandidate       = "candidate pending" // a candidate waits for review
-	SkillConflicted      = "conflicted"        // a candidate with conflict markers left
-	SkillMissing         = "missing"           // owned, but no published ref
+	SkillSynced          SkillState = "synced"            // the latest upstream snapshot is an ancestor of the published ref
+	SkillUpdateAvailable SkillState = "update available"  // a snapshot not yet taken in and no candidate for it
+	SkillCandidate       SkillState = "candidate pending" // a candidate waits for review
+	SkillConflicted      SkillState = "conflicted"        // a candidate with conflict markers left
+	SkillMissing         SkillState = "missing"           // owned, but no published ref
 )
 
 // PluginSkillStatus is one skill of a plugin as `plugin list` shows it.
 type PluginSkillStatus struct {
-	Skill    string `json:"skill"`
-	Status   string `json:"status"`
-	Version  int    `json:"version,omitempty"`
-	Upstream string `json:"upstream,omitempty"` // the latest snapshot
+	Skill    string     `json:"skill"`
+	Status   SkillState `json:"status"`
+	Version  int        `json:"version,omitempty"`
+	Upstream string     `json:"upstream,omitempty"` // the latest snapshot
 	// Modified reports local edits: the published tree differs from the
 	// accepted upstream tree.
 	Modified bool `json:"modified"`

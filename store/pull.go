@@ -16,24 +16,30 @@ type PullOptions struct {
 	AllowRisk RiskLevel
 }
 
+// PullAction is what pull did with one skill.
+type PullAction string
+
 // What pull did with one published skill.
 const (
-	PullNew         = "new"                  // the remote has a skill this store lacked
-	PullFastForward = "fast-forward"         // the remote was ahead
-	PullLocalAhead  = "local-ahead"          // this store is ahead: push publishes it
-	PullJoined      = "joined"               // both published the same files: histories joined in a version
-	PullMerged      = "merge-candidate"      // both published: a clean merge waits for review
-	PullConflicted  = "conflicted-candidate" // both published: a merge with conflicts waits
-	PullPending     = "candidate-pending"    // the merge of these two versions already waits
+	PullNew         PullAction = "new"                  // the remote has a skill this store lacked
+	PullFastForward PullAction = "fast-forward"         // the remote was ahead
+	PullLocalAhead  PullAction = "local-ahead"          // this store is ahead: push publishes it
+	PullJoined      PullAction = "joined"               // both published the same files: histories joined in a version
+	PullMerged      PullAction = "merge-candidate"      // both published: a clean merge waits for review
+	PullConflicted  PullAction = "conflicted-candidate" // both published: a merge with conflicts waits
+	PullPending     PullAction = "candidate-pending"    // the merge of these two versions already waits
 )
+
+// RefAction is what pull did with one ref of the remote.
+type RefAction string
 
 // What pull did with an upstream snapshot, candidate or superseded ref.
 const (
-	RefNew         = "new"
-	RefFastForward = "fast-forward"
-	RefKeptLocal   = "kept-local" // both sides moved it: this store's value stays
-	RefIgnored     = "ignored"    // a candidate this store already accepted, rejected or superseded
-	RefSuperseded  = "superseded" // the remote replaced this store's candidate
+	RefNew         RefAction = "new"
+	RefFastForward RefAction = "fast-forward"
+	RefKeptLocal   RefAction = "kept-local" // both sides moved it: this store's value stays
+	RefIgnored     RefAction = "ignored"    // a candidate this store already accepted, rejected or superseded
+	RefSuperseded  RefAction = "superseded" // the remote replaced this store's candidate
 )
 
 // PullReport is what a pull did.
@@ -53,21 +59,21 @@ type PullReport struct {
 // PullSkill is one published skill's part of a pull; skills already equal
 // on both sides are not listed.
 type PullSkill struct {
-	Skill         string   `json:"skill"`
-	Action        string   `json:"action"`
-	OldVersion    int      `json:"old_version,omitempty"`
-	NewVersion    int      `json:"new_version,omitempty"`
-	RemoteVersion int      `json:"remote_version,omitempty"`
-	Candidate     string   `json:"candidate,omitempty"`
-	Superseded    string   `json:"superseded,omitempty"`
-	Conflicts     []string `json:"conflicts,omitempty"`
+	Skill         string     `json:"skill"`
+	Action        PullAction `json:"action"`
+	OldVersion    int        `json:"old_version,omitempty"`
+	NewVersion    int        `json:"new_version,omitempty"`
+	RemoteVersion int        `json:"remote_version,omitempty"`
+	Candidate     string     `json:"candidate,omitempty"`
+	Superseded    string     `json:"superseded,omitempty"`
+	Conflicts     []string   `json:"conflicts,omitempty"`
 }
 
 // PullRef is what pull did with a ref other than a published skill.
 type PullRef struct {
-	Ref    string `json:"ref"`
-	Action string `json:"action"`
-	Reason string `json:"reason,omitempty"`
+	Ref    string    `json:"ref"`
+	Action RefAction `json:"action"`
+	Reason string    `json:"reason,omitempty"`
 }
 
 // Changed reports whether the pull changed anything besides tracking refs.

@@ -12,7 +12,7 @@ import (
 
 // MergeModeRemote marks a candidate (and the version accepting it) that
 // joins two published histories of a skill that diverged on two machines.
-const MergeModeRemote = "remote-merge"
+const MergeModeRemote MergeMode = "remote-merge"
 
 // Trailers pull writes on a remote-merge candidate.
 const (
@@ -117,7 +117,7 @@ func (tx *Tx) pullDiverged(ps *PullSkill, lv, rv Version, rem Remote) error {
 			{TrailerSource, lv.Source},
 			{TrailerPlugin, lv.Plugin},
 			{TrailerPluginVersion, lv.PluginVersion},
-			{TrailerMergeMode, MergeModeRemote},
+			{TrailerMergeMode, string(MergeModeRemote)},
 			{TrailerMergeBase, hashOrNone(base)},
 			{TrailerConflicts, list},
 			{TrailerRisk, safety.Risk.String()},

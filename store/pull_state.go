@@ -6,18 +6,23 @@ import (
 	"strings"
 )
 
+// StateAction is what pull did with the state ref.
+type StateAction string
+
 // How pull merged the state ref.
 const (
-	StateUpToDate    = "up-to-date"
-	StateLocalAhead  = "local-ahead"
-	StateFastForward = "fast-forward"
-	StateMerged      = "merged"
+	StateUpToDate    StateAction = "up-to-date"
+	StateLocalAhead  StateAction = "local-ahead"
+	StateFastForward StateAction = "fast-forward"
+	StateMerged      StateAction = "merged"
 )
 
 // localRecordKinds are state records that describe this machine, not the
-// store: a target is a folder on this machine's disk. Pull never takes
-// them from a remote (a remote must not choose where export writes) and
-// keeps this store's.
+// store: a target is a folder on this machine's disk. Target records now
+// live outside the state (package target moves old ones out); pull never
+// takes them from a remote (a remote must not choose where export writes,
+// and an older remote may still hold some), and push refuses a state that
+// still holds them.
 var localRecordKinds = []string{"targets/"}
 
 // StateMerge is how pull merged the state ref, record by record: a record
@@ -25,7 +30,7 @@ var localRecordKinds = []string{"targets/"}
 // it is kept; changed differently on both (or changed on one side and
 // deleted on the other) it is a conflict and this store's record stays.
 type StateMerge struct {
-	Action    string          `json:"action,omitempty"`
+	Action    StateAction     `json:"action,omitempty"`
 	Taken     []string        `json:"taken,omitempty"` // records taken from the remote
 	Conflicts []StateConflict `json:"conflicts,omitempty"`
 }
@@ -152,6 +157,22 @@ func (tx *Tx) mergeState(remote Hash, rem Remote) (StateMerge, error) {
 	tx.SetRef(StateRef, tx.WriteCommit(c))
 	sm.Action = StateMerged
 	return sm, nil
+}
+
+// localRecordsInState lists the records of the current state that belong
+// to this machine only (see localRecordKinds).
+func (r *Reader) localRecordsInState() ([]string, error) {
+	var out []string
+	for _, kind := range localRecordKinds {
+		keys, err := r.RecordKeys(strings.TrimSuffix(kind, "/"))
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range keys {
+			out = append(out, kind+k)
+		}
+	}
+	return out, nil
 }
 
 func isLocalRecord(path string) bool {

@@ -100,7 +100,7 @@ func TestPullDivergedCleanMerge(t *testing.T) {
 	checkStore(t, bob.Dir())
 }
 
-func hasUpdate(rep *PushReport, ref, action string) bool {
+func hasUpdate(rep *PushReport, ref string, action PushAction) bool {
 	for _, u := range rep.Updates {
 		if u.Ref == ref && u.Action == action {
 			return true
@@ -173,7 +173,7 @@ func TestPullJoinsIdenticalEdits(t *testing.T) {
 // (folders on one machine) never come from a remote.
 func TestPullMergesStateRecordByRecord(t *testing.T) {
 	ctx := context.Background()
-	alice, bob, _ := twoStores(t, "deploy", "review")
+	alice, bob, central := twoStores(t, "deploy", "review")
 	put := func(s *Store, recs map[string]any) {
 		t.Helper()
 		err := s.Update(ctx, func(tx *Tx) error {
@@ -196,7 +196,10 @@ func TestPullMergesStateRecordByRecord(t *testing.T) {
 		"targets/claude": map[string]string{"name": "claude", "dir": "/home/alice/.claude/skills"},
 		"shared/x":       map[string]string{"v": "alice"},
 	})
-	mustPush(t, alice, "")
+	// Alice's store keeps a target in its state as older releases did; her
+	// skillstore would refuse to push it, so an older release's push is
+	// played by git itself.
+	remoteGit(t, alice.Dir(), "push", "--quiet", "file://"+central, "+"+StateRef+":"+StateRef)
 	put(bob, map[string]any{
 		"targets/claude": map[string]string{"name": "claude", "dir": "/home/bob/.claude/skills"},
 		"shared/x":       map[string]string{"v": "bob"},
@@ -230,7 +233,17 @@ func TestPullMergesStateRecordByRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Bob's merged state descends from alice's: his push fast-forwards.
+	// Bob's merged state descends from alice's: his push fast-forwards,
+	// once his own target record has left the state (package target moves
+	// it to this machine's records before a push).
+	err = bob.Update(ctx, func(tx *Tx) error {
+		tx.DeleteRecord("targets/claude")
+		tx.NoteState("move target records out")
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if rep := mustPush(t, bob, ""); !hasUpdate(rep, StateRef, PushFastForward) {
 		t.Errorf("push = %+v", rep.Updates)
 	}
@@ -392,9 +405,9 @@ func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 	if got := pullActions(mustPull(t, bob, "")); got["deploy"] != PullMerged {
 		t.Fatalf("bob's pull = %v", got)
 	}
-	candidateMode := func() string {
+	candidateMode := func() MergeMode {
 		t.Helper()
-		var mode string
+		var mode MergeMode
 		err := bob.View(ctx, func(r *Reader) error {
 			c, err := r.Candidate("deploy")
 			mode = c.Mode

@@ -26,19 +26,22 @@ type PushOptions struct {
 	DryRun bool
 }
 
+// PushAction is what push does with one ref.
+type PushAction string
+
 // What push does with a remote ref.
 const (
-	PushCreate      = "create"
-	PushFastForward = "fast-forward"
+	PushCreate      PushAction = "create"
+	PushFastForward PushAction = "fast-forward"
 	// PushReplace replaces a remote candidate this store superseded,
 	// accepted or rejected, only while the remote still holds the value
 	// this store last fetched (force-with-lease).
-	PushReplace = "replace"
+	PushReplace PushAction = "replace"
 	// PushDelete deletes a remote candidate this store accepted or
 	// rejected, under the same lease.
-	PushDelete = "delete"
+	PushDelete PushAction = "delete"
 	// PushSkip leaves an upstream snapshot ref that both sides moved.
-	PushSkip = "skip"
+	PushSkip PushAction = "skip"
 )
 
 // PushReport is what a push sent (or, with DryRun, would send).
@@ -52,11 +55,11 @@ type PushReport struct {
 
 // PushUpdate is one remote ref push changes or leaves.
 type PushUpdate struct {
-	Ref    string `json:"ref"`
-	Action string `json:"action"`
-	Old    string `json:"old,omitempty"`
-	New    string `json:"new,omitempty"`
-	Reason string `json:"reason,omitempty"`
+	Ref    string     `json:"ref"`
+	Action PushAction `json:"action"`
+	Old    string     `json:"old,omitempty"`
+	New    string     `json:"new,omitempty"`
+	Reason string     `json:"reason,omitempty"`
 }
 
 // PushRefusedError refuses a push that would overwrite something on the
@@ -74,6 +77,17 @@ func (e *PushRefusedError) Error() string {
 		fmt.Fprintf(&b, "\n  %s: %s", r.Ref, r.Reason)
 	}
 	return b.String()
+}
+
+// LocalRecordsError refuses to push a state that holds records of this
+// machine (target folders, which older skillstore releases kept there): they
+// must move out of the state first (package target does it on first use).
+type LocalRecordsError struct {
+	Records []string
+}
+
+func (e *LocalRecordsError) Error() string {
+	return fmt.Sprintf("the state holds records of this machine that must not be pushed (%s); nothing was sent", strings.Join(e.Records, ", "))
 }
 
 // ErrRemoteRejected is wrapped when the server refused the update after
@@ -95,6 +109,12 @@ func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error)
 	err := s.Update(ctx, func(tx *Tx) error {
 		rem, err := s.remote(opts.Remote)
 		if err != nil {
+			return err
+		}
+		if local, err := tx.localRecordsInState(); err != nil || len(local) > 0 {
+			if err == nil {
+				err = &LocalRecordsError{Records: local}
+			}
 			return err
 		}
 		conn, err := dialRemote(rem)

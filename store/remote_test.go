@@ -74,8 +74,8 @@ func mustAddRemote(t testing.TB, s *Store, name, url string) {
 }
 
 // pullActions maps skill → action of a pull report.
-func pullActions(rep *PullReport) map[string]string {
-	out := map[string]string{}
+func pullActions(rep *PullReport) map[string]PullAction {
+	out := map[string]PullAction{}
 	for _, s := range rep.Skills {
 		out[s.Skill] = s.Action
 	}
@@ -280,5 +280,31 @@ func TestPushRefusesNonFastForward(t *testing.T) {
 	}
 	if after := refValues(t, central, "refs/"); after != before {
 		t.Errorf("a refused push changed the remote:\n%s\nwas\n%s", after, before)
+	}
+}
+
+// TestPushRefusesLocalRecords checks that a state still holding records of
+// this machine (target folders, as older releases kept them) is never
+// sent: the push is refused before anything reaches the remote.
+func TestPushRefusesLocalRecords(t *testing.T) {
+	central := filepath.Join(t.TempDir(), "central.git")
+	remoteGit(t, filepath.Dir(central), "init", "-q", "--bare", central)
+	s := newActorStore(t, "alice")
+	publishMD(t, s, "deploy", "a")
+	err := s.Update(context.Background(), func(tx *Tx) error {
+		tx.NoteState("target add claude")
+		return tx.PutRecord("targets/claude", map[string]string{"dir": "/home/alice/.claude/skills"})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustAddRemote(t, s, "origin", "file://"+central)
+	_, err = s.Push(context.Background(), PushOptions{})
+	var local *LocalRecordsError
+	if !errors.As(err, &local) || len(local.Records) != 1 || local.Records[0] != "targets/claude" {
+		t.Fatalf("push = %v, want a LocalRecordsError naming targets/claude", err)
+	}
+	if refs := refValues(t, central, "refs/"); refs != "" {
+		t.Fatalf("the remote received refs: %s", refs)
 	}
 }

@@ -139,6 +139,11 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 // Dir is the store directory (the bare repository).
 func (s *Store) Dir() string { return s.dir }
 
+// LocalPath is the path of a file named name in the store's own folder
+// ("skillstore" inside the repository): data that belongs to this machine
+// and never travels with push, such as the target records.
+func (s *Store) LocalPath(name string) string { return filepath.Join(s.dir, metaDir, name) }
+
 func (s *Store) lockPath() string { return filepath.Join(s.dir, metaDir, "lock") }
 
 func (s *Store) lock(ctx context.Context, mode lockfile.Mode) (*lockfile.Lock, error) {

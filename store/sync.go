@@ -9,25 +9,13 @@ import (
 	"strings"
 )
 
-// Classifications of an upstream update, after the four-case table of the
-// design (B = accepted base, P = published, U = new upstream).
-const (
-	ClassNew            = "new"               // first mirror of a skill: v1 is the snapshot
-	ClassUnchanged      = "unchanged"         // tree(U) == tree(B)
-	ClassAlreadyApplied = "already-applied"   // tree(P) == tree(U) != tree(B): the base advances
-	ClassFastForward    = "fast-forward"      // tree(P) == tree(B) != tree(U): publish U
-	ClassThreeWay       = "three-way"         // all three differ: a candidate
-	ClassPending        = "candidate-pending" // a candidate for this very update already waits
-	ClassRemoved        = "removed-upstream"  // the upstream no longer has the skill
-)
-
 // Merge modes sync records on versions and candidates, besides the store's.
 const (
-	MergeModeMirror         = "mirror"
-	MergeModeFastForward    = "fast-forward"
-	MergeModeThreeWay       = "three-way"
-	MergeModeAlreadyApplied = "already-applied"
-	MergeModeRejected       = "rejected"
+	MergeModeMirror         MergeMode = "mirror"
+	MergeModeFastForward    MergeMode = "fast-forward"
+	MergeModeThreeWay       MergeMode = "three-way"
+	MergeModeAlreadyApplied MergeMode = "already-applied"
+	MergeModeRejected       MergeMode = "rejected"
 )
 
 // SyncOptions tune a sync.
@@ -65,7 +53,7 @@ type PluginReport struct {
 // SkillReport is one skill's part of a sync.
 type SkillReport struct {
 	Skill          string   `json:"skill"`
-	Classification string   `json:"classification"`
+	Classification Class    `json:"classification"`
 	OldVersion     int      `json:"old_version,omitempty"`
 	NewVersion     int      `json:"new_version,omitempty"`
 	Upstream       string   `json:"upstream,omitempty"`   // the upstream snapshot commit

@@ -29,6 +29,9 @@ func (tx *Tx) syncSkill(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncOpt
 	return sr
 }
 
+// syncSkillTo gathers what the classification of one skill depends on
+// (writing the new upstream snapshot on the way), lets decide classify it,
+// and makes the one write the decision calls for.
 func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncOptions, cc *commitCache, sr *SkillReport) error {
 	name := sk.name
 	upRef := UpstreamRef(p.ID, name)
@@ -48,27 +51,8 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	// classifies exactly as this one did.
 	tx.SetRef(upRef, prevU)
 	if !hasHead {
-		sr.Classification = ClassNew
-		safety, err := tx.checkUpstream(sk, nil)
-		if err != nil {
-			return err
-		}
-		tree, err := tx.writeUpstreamTree(sk)
-		if err != nil {
-			return err
-		}
-		v, err := tx.CommitVersion(name, tree, VersionInfo{
-			Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
-			MergeMode: MergeModeMirror, Risk: safety.Risk, Findings: safety.Findings,
-			Subject:  fmt.Sprintf("%s v1: mirror of plugin %s", name, p.ID),
-			Trailers: upstreamTrailers(p, up, sk),
-		})
-		if err != nil {
-			return err
-		}
-		tx.SetRef(upRef, v.Commit)
-		sr.NewVersion, sr.Upstream, sr.Risk = v.Number, v.Commit.String(), safety.Risk.String()
-		return nil
+		sr.Classification = decide(skillState{}).Class
+		return tx.applyMirror(p, up, sk, upRef, sr)
 	}
 
 	headC, err := cc.get(head)
@@ -90,21 +74,9 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 			return err
 		}
 		safety = &s
-		tree, err := tx.writeUpstreamTree(sk)
-		if err != nil {
+		if u, err = tx.writeSnapshot(p, up, sk, upRef, prevU, hasPrevU); err != nil {
 			return err
 		}
-		var parents []Hash
-		if hasPrevU {
-			parents = []Hash{prevU}
-		}
-		sig := tx.signature()
-		c := &Commit{
-			Tree: tree, Parents: parents, Author: sig, Committer: sig,
-			Message: buildMessage(fmt.Sprintf("upstream %s/%s", p.ID, name), "", upstreamTrailers(p, up, sk)),
-		}
-		u = tx.WriteCommit(c)
-		tx.SetRef(upRef, u)
 	}
 	sr.Upstream = u.String()
 
@@ -120,107 +92,183 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 		}
 		baseTree = bc.Tree
 	}
-	ours, theirs := headC.Tree, sk.tree
-
-	candHead, hasCand := tx.Ref(CandidateRef(name))
-	var candMerge *Commit
-	if hasCand {
-		// A branch without skillstore's merge commit (rewritten by hand)
-		// is superseded like any stale candidate.
-		if candMerge, err = tx.candidateMerge(candHead); err != nil && !errors.Is(err, errNoCandidateMerge) {
-			return err
+	candHead, cand, err := tx.pendingCandidate(name, head, u)
+	if err != nil {
+		return err
+	}
+	state := skillState{
+		Published: true, Base: baseTree, Ours: headC.Tree, Theirs: sk.tree,
+		Candidate: cand, Review: opts.Review || p.Review,
+	}
+	d := decide(state)
+	if d.Class == ClassFastForward || d.Class == ClassThreeWay {
+		// Only now is the risk of an unchanged upstream tree needed.
+		if safety == nil {
+			s, err := tx.checkUpstream(sk, tx.filesOrNil(state.Ours))
+			if err != nil {
+				return err
+			}
+			safety = &s
 		}
+		state.Risk = safety.Risk
+		d = decide(state)
+		sr.Risk = safety.Risk.String()
 	}
-	if candMerge != nil && candMerge.Trailer(TrailerMergeMode) == MergeModeRemote {
-		// A merge of two published histories that pull made waits for
-		// review; the upstream update waits behind it (its snapshot is
-		// recorded) and is classified by the first sync after the merge
-		// is accepted or rejected.
-		sr.Classification = ClassPending
-		sr.Candidate = candHead.String()
-		return nil
-	}
+	sr.Classification = d.Class
 	supersede := func() {
-		if hasCand {
+		if d.Supersede && cand != noCandidate {
 			tx.SetRef(SupersededRefPrefix+name+"/"+candHead.String(), candHead)
 			tx.DeleteRef(CandidateRef(name))
 			sr.Superseded = candHead.String()
 		}
 	}
-	if theirs == baseTree {
-		sr.Classification = ClassUnchanged
+	if d.Step != stepMerge {
 		supersede()
+	}
+
+	switch d.Step {
+	case stepNone:
+		if d.Class == ClassPending {
+			sr.Candidate = candHead.String()
+		}
+		return nil
+	case stepAdvanceBase:
+		return tx.applyAlreadyApplied(p, up, name, headC, u, base, sr)
+	case stepPublish:
+		return tx.applyFastForward(p, up, name, headC, u, base, sk.tree, safety, sr)
+	case stepReview:
+		c, err := tx.writeCandidate(p, up, name, head, u, base, sk.tree, MergeModeFastForward, nil, safety.Risk)
+		if err != nil {
+			return err
+		}
+		sr.Candidate = c.String()
+		return nil
+	case stepMerge:
+		headV, err := versionFromCommit(name, headC)
+		if err != nil {
+			return err
+		}
+		merged, conflicts, err := tx.mergeSkill(name, headV, p, up, sk, baseTree, state.Ours)
+		if err != nil {
+			return err // the older candidate stays: nothing replaces it
+		}
+		supersede()
+		c, err := tx.writeCandidate(p, up, name, head, u, base, merged, MergeModeThreeWay, conflicts, safety.Risk)
+		if err != nil {
+			return err
+		}
+		sr.Candidate, sr.Conflicts = c.String(), conflicts
 		return nil
 	}
+	return fmt.Errorf("sync %s: no step for class %s", name, d.Class)
+}
+
+// pendingCandidate reads the skill's candidate branch: its head and what
+// it means for an update of the published head to the snapshot u.
+func (tx *Tx) pendingCandidate(name string, head, u Hash) (Hash, pendingCandidate, error) {
+	candHead, hasCand := tx.Ref(CandidateRef(name))
+	if !hasCand {
+		return ZeroHash, noCandidate, nil
+	}
+	// A branch without skillstore's merge commit (rewritten by hand) is
+	// superseded like any stale candidate.
+	m, err := tx.candidateMerge(candHead)
+	switch {
+	case errors.Is(err, errNoCandidateMerge):
+		return candHead, otherCandidate, nil
+	case err != nil:
+		return ZeroHash, noCandidate, err
+	case MergeMode(m.Trailer(TrailerMergeMode)) == MergeModeRemote:
+		return candHead, remoteMergeCandidate, nil
+	case m.Parents[0] == head && m.Parents[1] == u:
+		return candHead, sameCandidate, nil
+	}
+	return candHead, otherCandidate, nil
+}
+
+// applyMirror publishes a new skill's upstream tree as v1, taking the
+// snapshot in.
+func (tx *Tx) applyMirror(p *Plugin, up *upstream, sk *upstreamSkill, upRef string, sr *SkillReport) error {
+	safety, err := tx.checkUpstream(sk, nil)
+	if err != nil {
+		return err
+	}
+	tree, err := tx.writeUpstreamTree(sk)
+	if err != nil {
+		return err
+	}
+	v, err := tx.CommitVersion(sk.name, tree, VersionInfo{
+		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
+		MergeMode: MergeModeMirror, Risk: safety.Risk, Findings: safety.Findings,
+		Subject:  fmt.Sprintf("%s v1: mirror of plugin %s", sk.name, p.ID),
+		Trailers: upstreamTrailers(p, up, sk),
+	})
+	if err != nil {
+		return err
+	}
+	tx.SetRef(upRef, v.Commit)
+	sr.NewVersion, sr.Upstream, sr.Risk = v.Number, v.Commit.String(), safety.Risk.String()
+	return nil
+}
+
+// writeSnapshot records a new upstream tree as the next commit of the
+// skill's upstream ref and returns it.
+func (tx *Tx) writeSnapshot(p *Plugin, up *upstream, sk *upstreamSkill, upRef string, prevU Hash, hasPrevU bool) (Hash, error) {
+	tree, err := tx.writeUpstreamTree(sk)
+	if err != nil {
+		return ZeroHash, err
+	}
+	var parents []Hash
+	if hasPrevU {
+		parents = []Hash{prevU}
+	}
+	sig := tx.signature()
+	c := &Commit{
+		Tree: tree, Parents: parents, Author: sig, Committer: sig,
+		Message: buildMessage(fmt.Sprintf("upstream %s/%s", p.ID, sk.name), "", upstreamTrailers(p, up, sk)),
+	}
+	u := tx.WriteCommit(c)
+	tx.SetRef(upRef, u)
+	return u, nil
+}
+
+// applyAlreadyApplied records that the published tree already holds the
+// upstream update: a version with the same tree whose parents take the
+// snapshot in, so it becomes the accepted base.
+func (tx *Tx) applyAlreadyApplied(p *Plugin, up *upstream, name string, headC *Commit, u, base Hash, sr *SkillReport) error {
 	headV, err := versionFromCommit(name, headC)
 	if err != nil {
 		return err
 	}
-	if ours == theirs {
-		sr.Classification = ClassAlreadyApplied
-		supersede()
-		v, err := tx.CommitVersion(name, ours, VersionInfo{
-			Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
-			MergeMode: MergeModeAlreadyApplied, Risk: headV.Risk, ExtraParents: []Hash{u},
-			Subject:  fmt.Sprintf("%s v%d: upstream of plugin %s already applied", name, headV.Number+1, p.ID),
-			Trailers: []Trailer{{TrailerMergeBase, hashOrNone(base)}},
-		})
-		if err != nil {
-			return err
-		}
-		sr.NewVersion = v.Number
-		return nil
-	}
-	if candMerge != nil && candMerge.Parents[0] == head && candMerge.Parents[1] == u {
-		sr.Classification = ClassPending
-		sr.Candidate = candHead.String()
-		return nil
-	}
-	if safety == nil {
-		s, err := tx.checkUpstream(sk, tx.filesOrNil(ours))
-		if err != nil {
-			return err
-		}
-		safety = &s
-	}
-	sr.Risk = safety.Risk.String()
-
-	if ours == baseTree {
-		sr.Classification = ClassFastForward
-		if opts.Review || p.Review || safety.Risk >= RiskHigh {
-			supersede()
-			c, err := tx.writeCandidate(p, up, name, head, u, base, theirs, MergeModeFastForward, nil, safety.Risk)
-			if err != nil {
-				return err
-			}
-			sr.Candidate = c.String()
-			return nil
-		}
-		supersede()
-		v, err := tx.CommitVersion(name, theirs, VersionInfo{
-			Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
-			MergeMode: MergeModeFastForward, Risk: safety.Risk, Findings: safety.Findings, ExtraParents: []Hash{u},
-			Subject:  fmt.Sprintf("%s v%d: update from plugin %s", name, headV.Number+1, p.ID),
-			Trailers: []Trailer{{TrailerMergeBase, hashOrNone(base)}},
-		})
-		if err != nil {
-			return err
-		}
-		sr.NewVersion = v.Number
-		return nil
-	}
-
-	sr.Classification = ClassThreeWay
-	merged, conflicts, err := tx.mergeSkill(name, headV, p, up, sk, baseTree, ours)
+	v, err := tx.CommitVersion(name, headC.Tree, VersionInfo{
+		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
+		MergeMode: MergeModeAlreadyApplied, Risk: headV.Risk, ExtraParents: []Hash{u},
+		Subject:  fmt.Sprintf("%s v%d: upstream of plugin %s already applied", name, headV.Number+1, p.ID),
+		Trailers: []Trailer{{TrailerMergeBase, hashOrNone(base)}},
+	})
 	if err != nil {
 		return err
 	}
-	supersede()
-	c, err := tx.writeCandidate(p, up, name, head, u, base, merged, MergeModeThreeWay, conflicts, safety.Risk)
+	sr.NewVersion = v.Number
+	return nil
+}
+
+// applyFastForward publishes the upstream tree as the next version.
+func (tx *Tx) applyFastForward(p *Plugin, up *upstream, name string, headC *Commit, u, base, theirs Hash, safety *SafetyReport, sr *SkillReport) error {
+	headV, err := versionFromCommit(name, headC)
 	if err != nil {
 		return err
 	}
-	sr.Candidate, sr.Conflicts = c.String(), conflicts
+	v, err := tx.CommitVersion(name, theirs, VersionInfo{
+		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
+		MergeMode: MergeModeFastForward, Risk: safety.Risk, Findings: safety.Findings, ExtraParents: []Hash{u},
+		Subject:  fmt.Sprintf("%s v%d: update from plugin %s", name, headV.Number+1, p.ID),
+		Trailers: []Trailer{{TrailerMergeBase, hashOrNone(base)}},
+	})
+	if err != nil {
+		return err
+	}
+	sr.NewVersion = v.Number
 	return nil
 }
 
@@ -316,7 +364,7 @@ func (tx *Tx) mergeSkill(name string, headV Version, p *Plugin, up *upstream, sk
 
 // writeCandidate queues a candidate merge commit with parents (published
 // head, upstream snapshot) and points the skill's candidate ref at it.
-func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base, tree Hash, mode string, conflicts []string, risk RiskLevel) (Hash, error) {
+func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base, tree Hash, mode MergeMode, conflicts []string, risk RiskLevel) (Hash, error) {
 	sig := tx.signature()
 	body := ""
 	if len(conflicts) > 0 {
@@ -333,7 +381,7 @@ func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base
 			{TrailerSource, p.Label()},
 			{TrailerPlugin, p.ID},
 			{TrailerPluginVersion, up.layout.Version},
-			{TrailerMergeMode, mode},
+			{TrailerMergeMode, string(mode)},
 			{TrailerMergeBase, hashOrNone(base)},
 			{TrailerConflicts, conflictList},
 			{TrailerRisk, risk.String()},

@@ -139,7 +139,7 @@ func TestSyncFourCases(t *testing.T) {
 	writeFile(t, md("delta"), skillMD("delta", "same fix"))
 
 	got := syncOnce(t, s, SyncOptions{})
-	want := map[string]string{"alpha": ClassFastForward, "beta": ClassUnchanged, "gamma": ClassThreeWay, "delta": ClassAlreadyApplied}
+	want := map[string]Class{"alpha": ClassFastForward, "beta": ClassUnchanged, "gamma": ClassThreeWay, "delta": ClassAlreadyApplied}
 	for name, class := range want {
 		if got[name].Classification != class {
 			t.Errorf("%s: classification %q, want %q (%+v)", name, got[name].Classification, class, got[name])

@@ -25,11 +25,15 @@ const (
 // SourceManaged is the Source of a skill edited and added by hand.
 const SourceManaged = "managed"
 
+// MergeMode says how a version's or candidate's tree was made (its
+// Merge-Mode trailer).
+type MergeMode string
+
 // Merge modes recorded on versions. Sync adds its own (fast-forward,
 // three-way, already-applied).
 const (
-	MergeModeNone     = "none"
-	MergeModeRollback = "rollback"
+	MergeModeNone     MergeMode = "none"
+	MergeModeRollback MergeMode = "rollback"
 )
 
 // Version is one published version of a skill: a commit on its skill ref.
@@ -43,7 +47,7 @@ type Version struct {
 	Actor         string
 	Source        string
 	Reason        string
-	MergeMode     string
+	MergeMode     MergeMode
 	Plugin        string
 	PluginVersion string
 	Risk          RiskLevel
@@ -61,7 +65,7 @@ type VersionInfo struct {
 	Source string
 	Reason string
 	// MergeMode is how the tree was made (default MergeModeNone).
-	MergeMode     string
+	MergeMode     MergeMode
 	Plugin        string
 	PluginVersion string
 	// Risk and Findings are the safety check's result for the tree.
@@ -74,6 +78,9 @@ type VersionInfo struct {
 	Subject string
 	// Trailers are added after the standard ones.
 	Trailers []Trailer
+	// Actor, when set, records who made the version instead of the
+	// store's actor (capture records a person's edit in a target).
+	Actor *Signature
 }
 
 // CommitVersion queues a new version of skill name with the given tree on
@@ -95,7 +102,11 @@ func (tx *Tx) CommitVersion(name string, tree Hash, info VersionInfo) (Version, 
 		parents = append(parents, head)
 	}
 	parents = append(parents, info.ExtraParents...)
-	c := versionCommit(name, number, parents, tree, info, tx.signature())
+	sig := tx.signature()
+	if info.Actor != nil {
+		sig.Name, sig.Email = info.Actor.Name, info.Actor.Email
+	}
+	c := versionCommit(name, number, parents, tree, info, sig)
 	tx.WriteCommit(c)
 	tx.SetRef(SkillRef(name), c.Hash)
 	return versionFromCommit(name, c)
@@ -121,7 +132,7 @@ func versionCommit(name string, number int, parents []Hash, tree Hash, info Vers
 		{TrailerSource, info.Source},
 		{TrailerPlugin, info.Plugin},
 		{TrailerPluginVersion, info.PluginVersion},
-		{TrailerMergeMode, info.MergeMode},
+		{TrailerMergeMode, string(info.MergeMode)},
 		{TrailerRisk, info.Risk.String()},
 		{TrailerActor, sig.Name + " <" + sig.Email + ">"},
 		{TrailerReason, info.Reason},
@@ -162,7 +173,7 @@ func versionFromCommit(name string, c *Commit) (Version, error) {
 		case TrailerPluginVersion:
 			v.PluginVersion = t.Value
 		case TrailerMergeMode:
-			v.MergeMode = t.Value
+			v.MergeMode = MergeMode(t.Value)
 		case TrailerRisk:
 			v.Risk, _ = ParseRiskLevel(t.Value)
 		case TrailerActor:

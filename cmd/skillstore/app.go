@@ -17,6 +17,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
+
+	"github.com/skillstore/skillstore/store"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -31,12 +33,33 @@ type env struct {
 	log    *slog.Logger
 }
 
-// registry holds every subcommand. Each command lives in its own file and
-// adds itself with register from an init function, so commands can be added
-// without touching this file.
-var registry []*cli.Command
-
-func register(cmds ...*cli.Command) { registry = append(registry, cmds...) }
+// commands lists every command, in the order of the help's categories.
+// Each is defined in its own file; this list is the one place that says
+// which exist.
+func commands() []*cli.Command {
+	return []*cli.Command{
+		// store
+		storeInitCommand(),
+		storeAddCommand(), storeImportCommand(),
+		storeListCommand(), storeSearchCommand(),
+		storeShowCommand(), storeLogCommand(), storeCatCommand(),
+		storeDiffCommand(), storeCheckoutCommand(),
+		storeRollbackCommand(),
+		storeStatusCommand("disable", store.StatusDisabled), storeStatusCommand("enable", store.StatusActive),
+		storeRmCommand(),
+		storeVerifyCommand(), storeGCCommand(),
+		// plugins
+		pluginCommand(), syncCommand(), candidatesCommand(),
+		// targets
+		targetCommand(), exportCommand(), statusCommand(), captureCommand(), watchCommand(),
+		// remotes
+		remoteCommand(), cloneCommand(), pushCommand(), pullCommand(),
+		// skills on disk
+		validateCommand(), discoverCommand(), doctorCommand(), promptCommand(),
+		// tools
+		mergeFileCommand(), completionCommand(),
+	}
+}
 
 // run executes the CLI and returns the process exit code. Streams are
 // injected so the testscript harness and tests never touch os.Std*.
@@ -82,7 +105,7 @@ func newApp(e *env) *cli.App {
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // run reports errors and picks the exit code
 	}
-	app.Commands = append(app.Commands, registry...)
+	app.Commands = commands()
 	sort.SliceStable(app.Commands, func(i, j int) bool {
 		if app.Commands[i].Category != app.Commands[j].Category {
 			return app.Commands[i].Category < app.Commands[j].Category
@@ -143,13 +166,15 @@ func report(stderr io.Writer, err error) int {
 	if errors.As(err, &silent) {
 		return int(silent)
 	}
-	code := exitError
-	var hints []string
+	code, message, hints := explain(err)
 	var ce *cliError
 	var ec cli.ExitCoder
 	switch {
 	case errors.As(err, &ce):
-		code, hints = ce.code, ce.hints
+		if ce.codeSet {
+			code = ce.code
+		}
+		hints = append(hints, ce.hints...)
 	case errors.As(err, &ec):
 		code = ec.ExitCode()
 	}
@@ -157,7 +182,7 @@ func report(stderr io.Writer, err error) int {
 	if colorEnabled(stderr) {
 		prefix = "skillstore: \x1b[31merror:\x1b[0m"
 	}
-	fmt.Fprintf(stderr, "%s %v\n", prefix, err)
+	fmt.Fprintf(stderr, "%s %s\n", prefix, message)
 	for _, h := range hints {
 		fmt.Fprintf(stderr, "skillstore: hint: %s\n", h)
 	}

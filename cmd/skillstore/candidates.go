@@ -12,8 +12,6 @@ import (
 	"github.com/skillstore/skillstore/store"
 )
 
-func init() { register(candidatesCommand()) }
-
 func candidatesCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "candidates",
@@ -102,7 +100,7 @@ func candidateErr(skill string, err error) error {
 			"edit the files and run 'skillstore candidates resolve "+skill+" --from DIR'",
 			"or commit a resolution on candidates/"+skill+" in a clone of the store and push it back")
 	}
-	return storeErr(err)
+	return err
 }
 
 func candidateState(c store.Candidate) string {

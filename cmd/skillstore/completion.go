@@ -6,8 +6,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-func init() { register(completionCommand()) }
-
 const bashCompletion = `# bash completion for skillstore; load with: source <(skillstore completion bash)
 _skillstore_complete() {
   local cur opts

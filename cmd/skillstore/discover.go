@@ -7,11 +7,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/skillstore/skillstore/discover"
 	"github.com/urfave/cli/v2"
-)
 
-func init() { register(discoverCommand(), doctorCommand()) }
+	"github.com/skillstore/skillstore/discover"
+)
 
 // skillDirFlag is --skill-dir, the cli layer of discovery.
 func skillDirFlag() *cli.StringSliceFlag {

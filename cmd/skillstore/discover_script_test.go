@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
 	"github.com/skillstore/skillstore/discover"
 )
 

@@ -5,8 +5,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/skillstore/skillstore/discover"
 	"github.com/urfave/cli/v2"
+
+	"github.com/skillstore/skillstore/discover"
 )
 
 func doctorCommand() *cli.Command {

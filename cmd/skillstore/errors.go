@@ -3,6 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+
+	"github.com/go-git/go-git/v5/plumbing/transport"
+
+	"github.com/skillstore/skillstore/reload/target"
+	"github.com/skillstore/skillstore/store"
 )
 
 // Exit codes shared by every command. Commands with outcomes of their own
@@ -19,9 +24,12 @@ const (
 // cliError carries an exit code and hint lines up to run, which prints the
 // error once, to stderr, as "skillstore: error: ..." followed by hints.
 type cliError struct {
-	code  int
-	err   error
-	hints []string
+	code int
+	// codeSet is false when code is only the default (withHint on a plain
+	// error): the error table's code then wins.
+	codeSet bool
+	err     error
+	hints   []string
 }
 
 func (e *cliError) Error() string { return e.err.Error() }
@@ -29,7 +37,7 @@ func (e *cliError) Unwrap() error { return e.err }
 
 // usageErrorf reports a usage mistake (exit 2).
 func usageErrorf(format string, args ...any) error {
-	return &cliError{code: exitUsage, err: fmt.Errorf(format, args...)}
+	return &cliError{code: exitUsage, codeSet: true, err: fmt.Errorf(format, args...)}
 }
 
 // withHint attaches hint lines to err, keeping any exit code it already has.
@@ -39,7 +47,7 @@ func withHint(err error, hints ...string) error {
 	}
 	var ce *cliError
 	if errors.As(err, &ce) {
-		return &cliError{code: ce.code, err: ce.err, hints: append(append([]string{}, ce.hints...), hints...)}
+		return &cliError{code: ce.code, codeSet: ce.codeSet, err: ce.err, hints: append(append([]string{}, ce.hints...), hints...)}
 	}
 	return &cliError{code: exitError, err: err, hints: hints}
 }
@@ -51,9 +59,9 @@ func withCode(code int, err error) error {
 	}
 	var ce *cliError
 	if errors.As(err, &ce) {
-		return &cliError{code: code, err: ce.err, hints: ce.hints}
+		return &cliError{code: code, codeSet: true, err: ce.err, hints: ce.hints}
 	}
-	return &cliError{code: code, err: err}
+	return &cliError{code: code, codeSet: true, err: err}
 }
 
 // silentExit ends the command with code and no message: the command has
@@ -61,3 +69,108 @@ func withCode(code int, err error) error {
 type silentExit int
 
 func (s silentExit) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
+
+// errorRule gives the exit code and hints for the errors it matches. The
+// table below is the one place that says what an error from a package
+// means to a person at the terminal; report consults it for every error a
+// command returns (commands add hints of their own with withHint).
+type errorRule struct {
+	match func(error) bool
+	code  int
+	// message, when set, rewrites the error's text.
+	message func(error) string
+	hint    func(error) string
+}
+
+// is matches errors wrapping target.
+func is(target error) func(error) bool {
+	return func(err error) bool { return errors.Is(err, target) }
+}
+
+// as matches errors that wrap an E.
+func as[E error]() func(error) bool {
+	return func(err error) bool {
+		var e E
+		return errors.As(err, &e)
+	}
+}
+
+// asE returns the E that err wraps (as matched it).
+func asE[E error](err error) E {
+	var e E
+	errors.As(err, &e)
+	return e
+}
+
+func hint(text string) func(error) string { return func(error) string { return text } }
+
+var errorRules = []errorRule{
+	// The store lock.
+	{match: is(store.ErrLockBusy), code: exitBusy,
+		message: func(err error) string { return "store is busy: " + err.Error() },
+		hint:    hint("wait for that command to finish, or raise --lock-timeout")},
+
+	// Skills and versions.
+	{match: as[*store.UnknownSkillError](), hint: hint("run 'skillstore list --all' to see the skills in the store")},
+	{match: as[*store.UnknownVersionError](), hint: func(err error) string {
+		return fmt.Sprintf("run 'skillstore log %s' to see its versions", asE[*store.UnknownVersionError](err).Skill)
+	}},
+	{match: as[*store.AmbiguousVersionError](), hint: hint("give more digits of the commit, or name the version as vN")},
+	{match: as[*store.RiskRefusedError](), hint: func(err error) string {
+		return "nothing was written; review the findings, and if you trust them rerun with --allow-risk " + asE[*store.RiskRefusedError](err).Risk.String()
+	}},
+	{match: as[*store.RejectedError](), hint: hint("nothing was written; remove or replace the files listed and add again")},
+	{match: as[*store.InvalidSkillError](), hint: hint("nothing was written; fix SKILL.md (see 'skillstore validate') and add again")},
+	{match: as[*store.CorruptRefError](), hint: hint("run 'skillstore verify' to see everything that is wrong")},
+
+	// Plugins.
+	{match: is(store.ErrUnknownPlugin), hint: hint("run 'skillstore plugin list' to see the plugins")},
+	{match: as[*store.OwnershipError](), hint: hint("adopt or remove the existing skill first, or add only another plugin of the source with SOURCE#PLUGIN")},
+	{match: is(store.ErrPathEscapes), hint: hint("a manifest may only name paths inside the plugin's folder")},
+	{match: as[*store.ManifestError](), hint: hint("fix the manifest, or remove it to use the plain skills/<name>/SKILL.md layout")},
+	{match: is(store.ErrPluginExists), hint: hint("pick another id with --id, or sync the existing plugin with 'skillstore sync'")},
+	{match: is(store.ErrNoSkills), hint: hint("a plugin needs a manifest or skills/<name>/SKILL.md folders")},
+
+	// Remotes.
+	{match: as[*store.PushRefusedError](), hint: hint("run 'skillstore pull', accept or resolve the merge candidates it reports, then push again")},
+	{match: is(store.ErrRemoteRejected), hint: hint("if someone pushed meanwhile, run 'skillstore pull' and push again; otherwise check the server's branch protection and hooks")},
+	{match: func(err error) bool { return as[*store.UnsafeRemoteError]()(err) || as[*store.BadRefError]()(err) },
+		hint: hint("nothing was written; fix the history on the server, or pull with --allow-risk LEVEL if you trust a risk finding")},
+	{match: is(store.ErrNoRemote), hint: hint("add one with 'skillstore remote add origin URL'")},
+	{match: is(store.ErrUnknownRemote), hint: hint("run 'skillstore remote list' to see the remotes")},
+	{match: is(store.ErrRemoteExists), hint: hint("remove it first with 'skillstore remote rm NAME', or pick another name")},
+	{match: is(store.ErrRemoteAuth), hint: hint("configure a git credential helper (git config --global credential.helper ...) or start an ssh agent")},
+	{match: is(transport.ErrRepositoryNotFound), hint: hint("check the URL with 'skillstore remote list'; the repository must exist on the server (git init --bare)")},
+
+	// Targets.
+	{match: as[*target.UnknownError](), hint: hint("run 'skillstore target list' to see the targets")},
+	{match: as[*target.ExistsError](), hint: func(err error) string {
+		e := asE[*target.ExistsError](err)
+		if e.Other.Name == e.Name {
+			return "remove it first with 'skillstore target rm " + e.Name + "'"
+		}
+		return "two targets cannot share a folder"
+	}},
+}
+
+// explain applies the first rule of errorRules that matches err: the exit
+// code (exitError unless the rule says otherwise), the message and a hint.
+func explain(err error) (code int, message string, hints []string) {
+	code, message = exitError, err.Error()
+	for _, r := range errorRules {
+		if !r.match(err) {
+			continue
+		}
+		if r.code != 0 {
+			code = r.code
+		}
+		if r.message != nil {
+			message = r.message(err)
+		}
+		if r.hint != nil {
+			hints = append(hints, r.hint(err))
+		}
+		break
+	}
+	return code, message, hints
+}

@@ -9,12 +9,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/merge"
-	"github.com/urfave/cli/v2"
 )
-
-func init() { register(mergeFileCommand()) }
 
 // exitMergeError is merge-file's exit code when it cannot merge at all
 // (missing or binary input), the code git merge-file uses.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -11,8 +10,6 @@ import (
 
 	"github.com/skillstore/skillstore/store"
 )
-
-func init() { register(pluginCommand()) }
 
 func pluginCommand() *cli.Command {
 	return &cli.Command{
@@ -132,7 +129,7 @@ func pluginCommand() *cli.Command {
 					}
 					p, err := s.RemovePlugin(c.Context, id)
 					if err != nil {
-						return pluginErr(err)
+						return err
 					}
 					fmt.Fprintf(getEnv(c).stdout, "removed plugin %s; its skills stay as managed skills: %s\n", id, strings.Join(p.Skills, ", "))
 					return nil
@@ -140,27 +137,6 @@ func pluginCommand() *cli.Command {
 			},
 		},
 	}
-}
-
-// pluginErr adds hints and exit codes to the store's plugin errors.
-func pluginErr(err error) error {
-	var oe *store.OwnershipError
-	var me *store.ManifestError
-	switch {
-	case errors.Is(err, store.ErrUnknownPlugin):
-		return withHint(err, "run 'skillstore plugin list' to see the plugins")
-	case errors.As(err, &oe):
-		return withHint(err, "adopt or remove the existing skill first, or add only another plugin of the source with SOURCE#PLUGIN")
-	case errors.Is(err, store.ErrPathEscapes):
-		return withHint(err, "a manifest may only name paths inside the plugin's folder")
-	case errors.As(err, &me):
-		return withHint(err, "fix the manifest, or remove it to use the plain skills/<name>/SKILL.md layout")
-	case errors.Is(err, store.ErrPluginExists):
-		return withHint(err, "pick another id with --id, or sync the existing plugin with 'skillstore sync'")
-	case errors.Is(err, store.ErrNoSkills):
-		return withHint(err, "a plugin needs a manifest or skills/<name>/SKILL.md folders")
-	}
-	return storeErr(err)
 }
 
 func runPluginAdd(c *cli.Context) error {
@@ -177,7 +153,7 @@ func runPluginAdd(c *cli.Context) error {
 	}
 	rep, err := s.AddPlugin(c.Context, src, store.AddPluginOptions{ID: c.String("id"), Review: c.Bool("review")})
 	if err != nil {
-		return pluginErr(err)
+		return err
 	}
 	e := getEnv(c)
 	if c.Bool("json") {
@@ -219,7 +195,7 @@ func showPlugins(c *cli.Context, id string) error {
 		return err
 	})
 	if err != nil {
-		return pluginErr(err)
+		return err
 	}
 	e := getEnv(c)
 	if c.Bool("json") {
@@ -272,7 +248,7 @@ func writePlugin(w io.Writer, info *store.PluginInfo, details bool) {
 		if st.Disabled {
 			notes = append(notes, "disabled")
 		}
-		status := st.Status
+		status := string(st.Status)
 		if len(notes) > 0 {
 			status += " (" + strings.Join(notes, ", ") + ")"
 		}
@@ -293,7 +269,7 @@ func pluginPause(c *cli.Context, id string, paused bool) error {
 		return err
 	}
 	if _, err := s.PausePlugin(c.Context, id, paused); err != nil {
-		return pluginErr(err)
+		return err
 	}
 	verb := map[bool]string{true: "paused (sync skips it)", false: "resumed"}[paused]
 	fmt.Fprintf(getEnv(c).stdout, "plugin %s %s\n", id, verb)
@@ -312,7 +288,7 @@ func pluginDisable(c *cli.Context, id string, disable bool) error {
 		p, err = s.EnablePlugin(c.Context, id)
 	}
 	if err != nil {
-		return pluginErr(err)
+		return err
 	}
 	verb := map[bool]string{true: "disabled", false: "enabled"}[disable]
 	fmt.Fprintf(getEnv(c).stdout, "plugin %s %s with its skills: %s\n", id, verb, strings.Join(p.Skills, ", "))
@@ -329,7 +305,7 @@ func runPluginAdopt(c *cli.Context) error {
 		return err
 	}
 	if err := s.AdoptSkill(c.Context, id, skill); err != nil {
-		return pluginErr(err)
+		return err
 	}
 	fmt.Fprintf(getEnv(c).stdout, "%s is a managed skill now; sync of plugin %s no longer touches it\n", skill, id)
 	return nil

@@ -3,11 +3,10 @@ package main
 import (
 	"fmt"
 
-	"github.com/skillstore/skillstore/discover"
 	"github.com/urfave/cli/v2"
-)
 
-func init() { register(promptCommand()) }
+	"github.com/skillstore/skillstore/discover"
+)
 
 func promptCommand() *cli.Command {
 	return &cli.Command{

@@ -9,13 +9,12 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/go-git/go-git/v5/plumbing/transport"
+	"github.com/skillstore/skillstore/reload/target"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
 )
-
-func init() { register(remoteCommand(), cloneCommand(), pushCommand(), pullCommand()) }
 
 func remoteCommand() *cli.Command {
 	return &cli.Command{
@@ -146,41 +145,6 @@ func parseAllowRisk(c *cli.Context) (store.RiskLevel, error) {
 	return risk, nil
 }
 
-// remoteErr adds exit codes and hints to the errors of the remote commands.
-func remoteErr(err error) error {
-	var (
-		refused *store.PushRefusedError
-		unsafe  *store.UnsafeRemoteError
-		badRef  *store.BadRefError
-		invalid *store.InvalidNameError
-	)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, store.ErrLockBusy):
-		return lockErr(err)
-	case errors.As(err, &refused):
-		return withHint(err, "run 'skillstore pull', accept or resolve the merge candidates it reports, then push again")
-	case errors.Is(err, store.ErrRemoteRejected):
-		return withHint(err, "if someone pushed meanwhile, run 'skillstore pull' and push again; otherwise check the server's branch protection and hooks")
-	case errors.As(err, &unsafe), errors.As(err, &badRef):
-		return withHint(err, "nothing was written; fix the history on the server, or pull with --allow-risk LEVEL if you trust a risk finding")
-	case errors.Is(err, store.ErrNoRemote):
-		return withHint(err, "add one with 'skillstore remote add origin URL'")
-	case errors.Is(err, store.ErrUnknownRemote):
-		return withHint(err, "run 'skillstore remote list' to see the remotes")
-	case errors.Is(err, store.ErrRemoteExists):
-		return withHint(err, "remove it first with 'skillstore remote rm NAME', or pick another name")
-	case errors.Is(err, store.ErrRemoteAuth):
-		return withHint(err, "configure a git credential helper (git config --global credential.helper ...) or start an ssh agent")
-	case errors.Is(err, transport.ErrRepositoryNotFound):
-		return withHint(err, "check the URL with 'skillstore remote list'; the repository must exist on the server (git init --bare)")
-	case errors.As(err, &invalid):
-		return withHint(err, "a remote name uses letters, digits, '.', '_' and '-'")
-	}
-	return storeErr(err)
-}
-
 func runRemoteAdd(c *cli.Context) error {
 	args, err := remoteArgs(c, 2, 2)
 	if err != nil {
@@ -192,7 +156,7 @@ func runRemoteAdd(c *cli.Context) error {
 	}
 	rem, err := s.AddRemote(c.Context, args[0], args[1])
 	if err != nil {
-		return remoteErr(err)
+		return err
 	}
 	fmt.Fprintf(getEnv(c).stdout, "added remote %s %s\n", rem.Name, rem.Redacted())
 	return nil
@@ -214,7 +178,7 @@ func runRemoteList(c *cli.Context) error {
 	}
 	rems, err := s.Remotes(c.Context)
 	if err != nil {
-		return remoteErr(err)
+		return err
 	}
 	e := getEnv(c)
 	views := []remoteView{}
@@ -245,7 +209,7 @@ func runRemoteRm(c *cli.Context) error {
 		return err
 	}
 	if err := s.RemoveRemote(c.Context, args[0]); err != nil {
-		return remoteErr(err)
+		return err
 	}
 	fmt.Fprintf(getEnv(c).stdout, "removed remote %s\n", args[0])
 	return nil
@@ -278,7 +242,7 @@ func runClone(c *cli.Context) error {
 	case errors.Is(err, store.ErrStoreExists), errors.Is(err, store.ErrNotEmpty):
 		return withHint(err, "clone into a new or empty folder, or point --store elsewhere")
 	case err != nil:
-		return remoteErr(err)
+		return err
 	}
 	e := getEnv(c)
 	if c.Bool("json") {
@@ -297,13 +261,18 @@ func runPush(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	// Target records of older stores are in the state: move them out to
+	// this machine's records first, so the push never sends them.
+	if err := target.Migrate(c.Context, s); err != nil {
+		return err
+	}
 	opts := store.PushOptions{DryRun: c.Bool("dry-run")}
 	if len(args) == 1 {
 		opts.Remote = args[0]
 	}
 	rep, err := s.Push(c.Context, opts)
 	if err != nil {
-		return remoteErr(err)
+		return err
 	}
 	e := getEnv(c)
 	if c.Bool("json") {
@@ -348,7 +317,7 @@ func writePushReport(w io.Writer, rep *store.PushReport) {
 // --export ran.
 type pullOutput struct {
 	*store.PullReport
-	Export []targetExport `json:"export,omitempty"`
+	Export []target.Exported `json:"export,omitempty"`
 }
 
 func runPull(c *cli.Context) error {
@@ -370,20 +339,20 @@ func runPull(c *cli.Context) error {
 	}
 	rep, err := s.Pull(c.Context, opts)
 	if err != nil {
-		return remoteErr(err)
+		return err
 	}
 	e := getEnv(c)
 	out := pullOutput{PullReport: rep}
 	var exportErr error
 	if c.Bool("export") {
-		targets, err := readTargets(c.Context, s, nil)
+		targets, err := readTargets(c, s, nil)
 		if err != nil {
 			return err
 		}
 		if len(targets) == 0 {
 			fmt.Fprintln(e.stderr, "skillstore: no targets to export to; add one with 'skillstore target add NAME DIR'")
 		} else {
-			out.Export, exportErr = exportTargets(c.Context, s, targets, e.log, c.Duration("lock-timeout"))
+			out.Export, exportErr = target.Export(c.Context, s, targets, targetOptions(c))
 		}
 	}
 	if c.Bool("json") {
@@ -398,7 +367,7 @@ func runPull(c *cli.Context) error {
 	}
 	switch {
 	case exportErr != nil:
-		return lockErr(exportErr)
+		return exportErr
 	case rep.CandidatesWaiting > 0 || len(rep.State.Conflicts) > 0:
 		if rep.Changed() && !c.Bool("json") {
 			fmt.Fprintf(e.stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", rep.CandidatesWaiting)
@@ -422,7 +391,7 @@ func writePullReport(w io.Writer, rep *store.PullReport) {
 	}
 	switch rep.State.Action {
 	case store.StateFastForward, store.StateMerged:
-		line := "state: " + rep.State.Action
+		line := "state: " + string(rep.State.Action)
 		if len(rep.State.Taken) > 0 {
 			line += ", took " + strings.Join(rep.State.Taken, ", ")
 		}

@@ -9,8 +9,6 @@ import (
 	"github.com/skillstore/skillstore/store"
 )
 
-func init() { register(storeAddCommand(), storeImportCommand()) }
-
 func addFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "reason", Usage: "why (recorded on each new version)"},
@@ -62,7 +60,7 @@ func storeAddCommand() *cli.Command {
 			}
 			results, err := s.Add(c.Context, paths, opts)
 			if err != nil {
-				return storeErr(err)
+				return err
 			}
 			return printAddResults(c, results)
 		},
@@ -97,7 +95,7 @@ func storeImportCommand() *cli.Command {
 			}
 			results, err := s.Import(c.Context, args[0], opts)
 			if err != nil {
-				return storeErr(err)
+				return err
 			}
 			if err := printAddResults(c, results); err != nil {
 				return err

@@ -9,8 +9,6 @@ import (
 	"github.com/skillstore/skillstore/store"
 )
 
-func init() { register(storeDiffCommand(), storeCheckoutCommand()) }
-
 func storeDiffCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "diff",
@@ -42,7 +40,7 @@ func storeDiffCommand() *cli.Command {
 			}
 			res, err := s.Diff(c.Context, args[0], to)
 			if err != nil {
-				return storeErr(err)
+				return err
 			}
 			e := getEnv(c)
 			if c.Bool("json") {
@@ -83,7 +81,7 @@ func storeCheckoutCommand() *cli.Command {
 				return withHint(err, "nothing was written; pick an empty folder, or use --force to replace its content")
 			}
 			if err != nil {
-				return storeErr(err)
+				return err
 			}
 			fmt.Fprintf(getEnv(c).stdout, "checked out %s into %s\n", v.Name(), args[1])
 			return nil

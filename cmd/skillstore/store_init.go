@@ -9,8 +9,6 @@ import (
 	"github.com/skillstore/skillstore/store"
 )
 
-func init() { register(storeInitCommand()) }
-
 func storeInitCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "init",

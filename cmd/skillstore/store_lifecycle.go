@@ -9,11 +9,6 @@ import (
 	"github.com/skillstore/skillstore/store"
 )
 
-func init() {
-	register(storeRollbackCommand(), storeStatusCommand("disable", store.StatusDisabled),
-		storeStatusCommand("enable", store.StatusActive), storeRmCommand())
-}
-
 func reasonFlag() cli.Flag {
 	return &cli.StringFlag{Name: "reason", Usage: "why (recorded in the history)"}
 }
@@ -40,7 +35,7 @@ func storeRollbackCommand() *cli.Command {
 				return withHint(err, "nothing was written")
 			}
 			if err != nil {
-				return storeErr(err)
+				return err
 			}
 			if c.Bool("json") {
 				return writeJSON(getEnv(c).stdout, toVersionJSON(v))
@@ -77,7 +72,7 @@ func storeStatusCommand(name string, status store.Status) *cli.Command {
 				return nil
 			}
 			if err != nil {
-				return storeErr(err)
+				return err
 			}
 			fmt.Fprintf(e.stdout, "%s is now %s\n", args[0], status)
 			return nil
@@ -118,7 +113,7 @@ func storeRmCommand() *cli.Command {
 			e := getEnv(c)
 			if c.Bool("purge") {
 				if err := s.Purge(c.Context, name, c.String("reason")); err != nil {
-					return storeErr(err)
+					return err
 				}
 				fmt.Fprintf(e.stdout, "%s purged; 'skillstore gc' deletes its objects once they are older than the grace period\n", name)
 				return nil
@@ -129,7 +124,7 @@ func storeRmCommand() *cli.Command {
 				return nil
 			}
 			if err != nil {
-				return storeErr(err)
+				return err
 			}
 			fmt.Fprintf(e.stdout, "%s removed (history kept; 'skillstore enable %s' restores it)\n", name, name)
 			return nil

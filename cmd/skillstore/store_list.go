@@ -11,8 +11,6 @@ import (
 	"github.com/skillstore/skillstore/store"
 )
 
-func init() { register(storeListCommand(), storeSearchCommand()) }
-
 type skillJSON struct {
 	Name        string    `json:"name"`
 	Version     int       `json:"version"`
@@ -47,7 +45,7 @@ func storeListCommand() *cli.Command {
 			}
 			skills, err := s.List(c.Context, c.Bool("all"))
 			if err != nil {
-				return storeErr(err)
+				return err
 			}
 			e := getEnv(c)
 			if c.Bool("json") {
@@ -93,7 +91,7 @@ func storeSearchCommand() *cli.Command {
 			}
 			matches, err := s.Search(c.Context, term)
 			if err != nil {
-				return storeErr(err)
+				return err
 			}
 			e := getEnv(c)
 			if c.Bool("json") {

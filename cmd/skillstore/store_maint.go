@@ -8,8 +8,6 @@ import (
 	"github.com/skillstore/skillstore/store"
 )
 
-func init() { register(storeVerifyCommand(), storeGCCommand()) }
-
 func storeVerifyCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "verify",
@@ -28,7 +26,7 @@ func storeVerifyCommand() *cli.Command {
 			}
 			rep, err := s.Verify(c.Context)
 			if err != nil {
-				return storeErr(err)
+				return err
 			}
 			e := getEnv(c)
 			if c.Bool("json") {
@@ -75,7 +73,7 @@ func storeGCCommand() *cli.Command {
 			}
 			res, err := s.GC(c.Context, c.Duration("grace"))
 			if err != nil {
-				return storeErr(err)
+				return err
 			}
 			e := getEnv(c)
 			if c.Bool("json") {

@@ -62,45 +62,6 @@ func openStoreAs(c *cli.Context, actor *store.Signature) (*store.Store, error) {
 	return s, err
 }
 
-// lockErr is storeErr; remote.go still calls it by this name.
-func lockErr(err error) error { return storeErr(err) }
-
-// storeErr maps store errors to exit codes and hints: a busy lock exits 3
-// naming the holder; unknown names point at the commands that list them.
-func storeErr(err error) error {
-	if err == nil {
-		return nil
-	}
-	var (
-		unknownSkill   *store.UnknownSkillError
-		unknownVersion *store.UnknownVersionError
-		ambiguous      *store.AmbiguousVersionError
-		rejected       *store.RejectedError
-		refused        *store.RiskRefusedError
-		corrupt        *store.CorruptRefError
-		invalid        *store.InvalidSkillError
-	)
-	switch {
-	case errors.Is(err, store.ErrLockBusy):
-		return withHint(withCode(exitBusy, fmt.Errorf("store is busy: %w", err)), "wait for that command to finish, or raise --lock-timeout")
-	case errors.As(err, &unknownSkill):
-		return withHint(err, "run 'skillstore list --all' to see the skills in the store")
-	case errors.As(err, &unknownVersion):
-		return withHint(err, fmt.Sprintf("run 'skillstore log %s' to see its versions", unknownVersion.Skill))
-	case errors.As(err, &ambiguous):
-		return withHint(err, "give more digits of the commit, or name the version as vN")
-	case errors.As(err, &refused):
-		return withHint(err, "nothing was written; review the findings, and if you trust them rerun with --allow-risk "+refused.Risk.String())
-	case errors.As(err, &rejected):
-		return withHint(err, "nothing was written; remove or replace the files listed and add again")
-	case errors.As(err, &invalid):
-		return withHint(err, "nothing was written; fix SKILL.md (see 'skillstore validate') and add again")
-	case errors.As(err, &corrupt):
-		return withHint(err, "run 'skillstore verify' to see everything that is wrong")
-	}
-	return err
-}
-
 // storeArgs checks the number of arguments (flags that follow arguments
 // were already moved in front of them by permuteArgs).
 func storeArgs(c *cli.Context, min, max int) ([]string, error) {

@@ -12,8 +12,6 @@ import (
 	"github.com/skillstore/skillstore/store"
 )
 
-func init() { register(storeShowCommand(), storeLogCommand(), storeCatCommand()) }
-
 const versionNames = "A version is NAME (the latest), NAME@vN, or NAME@<commit prefix> (4+ hex digits)."
 
 type versionJSON struct {
@@ -25,7 +23,7 @@ type versionJSON struct {
 	Actor         string          `json:"actor"`
 	Source        string          `json:"source"`
 	Reason        string          `json:"reason,omitempty"`
-	MergeMode     string          `json:"merge_mode"`
+	MergeMode     store.MergeMode `json:"merge_mode"`
 	Plugin        string          `json:"plugin,omitempty"`
 	PluginVersion string          `json:"plugin_version,omitempty"`
 	Risk          string          `json:"risk"`
@@ -67,7 +65,7 @@ func storeShowCommand() *cli.Command {
 			}
 			d, err := s.Show(c.Context, args[0])
 			if err != nil {
-				return storeErr(err)
+				return err
 			}
 			e := getEnv(c)
 			if c.Bool("json") {
@@ -149,7 +147,7 @@ func storeLogCommand() *cli.Command {
 			}
 			versions, err := s.Log(c.Context, args[0])
 			if err != nil {
-				return storeErr(err)
+				return err
 			}
 			e := getEnv(c)
 			if c.Bool("json") {
@@ -201,7 +199,7 @@ func storeCatCommand() *cli.Command {
 				return withHint(err, fmt.Sprintf("run 'skillstore show %s' for its files", args[0]))
 			}
 			if err != nil {
-				return storeErr(err)
+				return err
 			}
 			_, err = getEnv(c).stdout.Write(data)
 			return err

@@ -3,33 +3,16 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+
+	"github.com/skillstore/skillstore/reload"
+	"github.com/skillstore/skillstore/reload/target"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
 )
-
-func init() { register(syncCommand()) }
-
-// SyncHook runs around a sync without this file knowing about it. A hook
-// takes the store lock itself (sync holds it only while syncing plugins).
-type SyncHook struct {
-	// Name appears in error messages.
-	Name string
-	// BeforeSync runs before any plugin is fetched: the place to record
-	// local edits made in target folders as versions, so the merge sees them.
-	BeforeSync func(c *cli.Context, s *store.Store) error
-	// AfterSync runs once sync has written its results: the place to
-	// export the published skills into targets.
-	AfterSync func(c *cli.Context, s *store.Store, rep *store.SyncReport) error
-}
-
-// syncHooks are registered from other files' init functions with addSyncHook.
-var syncHooks []SyncHook
-
-// addSyncHook registers a hook that every sync runs (see SyncHook).
-func addSyncHook(h SyncHook) { syncHooks = append(syncHooks, h) }
 
 func syncCommand() *cli.Command {
 	return &cli.Command{
@@ -64,19 +47,53 @@ func syncCommand() *cli.Command {
 	}
 }
 
+// runSync is the pipeline of a cron sync: record the edits people made in
+// target folders (so the merge sees them), bring the plugins' updates in,
+// then export what was published.
 func runSync(c *cli.Context) error {
 	e := getEnv(c)
 	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
-	for _, h := range syncHooks {
-		if h.BeforeSync != nil {
-			if err := h.BeforeSync(c, s); err != nil {
-				return storeErr(fmt.Errorf("before sync (%s): %w", h.Name, err))
-			}
-		}
+	targets, err := readTargets(c, s, nil)
+	if err != nil {
+		return fmt.Errorf("before sync: %w", err)
 	}
+	if err := captureBeforeSync(c, s, targets); err != nil {
+		return fmt.Errorf("before sync (capture): %w", err)
+	}
+	rep, err := syncPlugins(c, s)
+	if err != nil {
+		return err
+	}
+	changed := false
+	if c.Bool("json") {
+		if err := writeJSON(e.stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		changed = writeSyncReport(e.stdout, e.stderr, rep)
+	}
+	exportErr := exportAfterSync(c, s, targets)
+	switch {
+	case rep.Failed() || exportErr != nil:
+		if exportErr != nil {
+			fmt.Fprintf(e.stderr, "skillstore: error: after sync (export): %v\n", exportErr)
+		}
+		return silentExit(exitError)
+	case rep.CandidatesWaiting > 0:
+		if changed {
+			fmt.Fprintf(e.stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", rep.CandidatesWaiting)
+		}
+		return silentExit(exitReview)
+	}
+	return nil
+}
+
+// syncPlugins runs the store's sync, with a progress line on a terminal.
+func syncPlugins(c *cli.Context, s *store.Store) (*store.SyncReport, error) {
+	e := getEnv(c)
 	opts := store.SyncOptions{Plugins: c.Args().Slice(), Review: c.Bool("review")}
 	progress := isTerminal(e.stderr) && !c.Bool("json")
 	if progress {
@@ -88,38 +105,50 @@ func runSync(c *cli.Context) error {
 	if progress {
 		fmt.Fprint(e.stderr, "\r\x1b[K")
 	}
+	return rep, err
+}
+
+// captureBeforeSync records the local edits made in targets as versions
+// (actor local) before sync merges upstream updates, so the merge sees them.
+// A skill edited in a target whose published version also moved is left in
+// place and reported: export will not overwrite it.
+func captureBeforeSync(c *cli.Context, s *store.Store, targets []target.Target) error {
+	if len(targets) == 0 {
+		return nil
+	}
+	e := getEnv(c)
+	results, err := target.Capture(c.Context, s, targets, target.CaptureOptions{Options: targetOptions(c)})
 	if err != nil {
-		return pluginErr(err)
+		return err
 	}
-	changed := false
-	if c.Bool("json") {
-		if err := writeJSON(e.stdout, rep); err != nil {
-			return err
-		}
-	} else {
-		changed = writeSyncReport(e.stdout, e.stderr, rep)
-	}
-	var hookErrs []error
-	for _, h := range syncHooks {
-		if h.AfterSync != nil {
-			if err := h.AfterSync(c, s, rep); err != nil {
-				hookErrs = append(hookErrs, fmt.Errorf("after sync (%s): %w", h.Name, err))
+	for _, r := range results {
+		switch r.Outcome {
+		case target.Captured:
+			if !c.Bool("json") {
+				fmt.Fprintf(e.stdout, "captured %s from target %s (%s)\n", r.Version, r.Target, strings.Join(r.Paths, ", "))
 			}
+		case target.Unchanged:
+		default:
+			fmt.Fprintf(e.stderr, "skillstore: note: %s in target %s not captured (%s): %s\n", r.Skill, r.Target, r.Outcome, r.Error)
 		}
-	}
-	switch {
-	case rep.Failed() || len(hookErrs) > 0:
-		for _, err := range hookErrs {
-			fmt.Fprintf(e.stderr, "skillstore: error: %v\n", err)
-		}
-		return silentExit(exitError)
-	case rep.CandidatesWaiting > 0:
-		if changed {
-			fmt.Fprintf(e.stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", rep.CandidatesWaiting)
-		}
-		return silentExit(exitReview)
 	}
 	return nil
+}
+
+// exportAfterSync exports the published skills into every target once sync
+// has written its results, printing only what changed.
+func exportAfterSync(c *cli.Context, s *store.Store, targets []target.Target) error {
+	if len(targets) == 0 {
+		return nil
+	}
+	out, err := target.Export(c.Context, s, targets, targetOptions(c))
+	if !c.Bool("json") {
+		for i := range out {
+			out[i].Results = slices.DeleteFunc(out[i].Results, func(r reload.Result) bool { return r.Action == reload.ActionUnchanged })
+		}
+		printExports(getEnv(c).stdout, out)
+	}
+	return err
 }
 
 // writeSyncReport prints one line per change and per error, nothing when
@@ -164,9 +193,9 @@ func syncLine(sk store.SkillReport) string {
 	case store.ClassRemoved:
 		b.WriteString("removed upstream (kept in the store)")
 	case store.ClassUnchanged, store.ClassPending:
-		b.WriteString(sk.Classification)
+		b.WriteString(string(sk.Classification))
 	default:
-		b.WriteString(sk.Classification)
+		b.WriteString(string(sk.Classification))
 		switch {
 		case sk.NewVersion > 0:
 			fmt.Fprintf(&b, ", v%d -> v%d", sk.OldVersion, sk.NewVersion)

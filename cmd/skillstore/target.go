@@ -1,49 +1,19 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"text/tabwriter"
 
-	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/reload/target"
+
 	"github.com/urfave/cli/v2"
+
+	"github.com/skillstore/skillstore/store"
 )
-
-func init() { register(targetCommand()) }
-
-// targetRecord is a target as the store's state records it, at
-// "targets/<name>": an agent's skills folder and the skills exported to it.
-type targetRecord struct {
-	Name string `json:"name"`
-	Dir  string `json:"dir"`
-	// Skills are glob patterns (path.Match) of skill names; empty means
-	// every active skill.
-	Skills []string `json:"skills,omitempty"`
-}
-
-func targetRecordPath(name string) string { return "targets/" + name }
-
-// wants reports whether the target exports skill.
-func (t targetRecord) wants(skill string) bool {
-	if len(t.Skills) == 0 {
-		return true
-	}
-	for _, g := range t.Skills {
-		if ok, _ := path.Match(g, skill); ok {
-			return true
-		}
-	}
-	return false
-}
-
-// Compiled on first use rather than at start-up, which every command pays.
-var targetNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
 
 func targetCommand() *cli.Command {
 	return &cli.Command{
@@ -90,31 +60,8 @@ func targetCommand() *cli.Command {
 
 // readTargets returns the targets named (all of them when names is empty),
 // sorted by name.
-func readTargets(ctx context.Context, s *store.Store, names []string) ([]targetRecord, error) {
-	var out []targetRecord
-	err := s.View(ctx, func(r *store.Reader) error {
-		keys, err := r.RecordKeys("targets")
-		if err != nil {
-			return err
-		}
-		if len(names) > 0 {
-			keys = names
-		}
-		for _, k := range keys {
-			var t targetRecord
-			ok, err := r.Record(targetRecordPath(k), &t)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				return withHint(fmt.Errorf("no target named %q", k), "run 'skillstore target list' to see the targets")
-			}
-			t.Name = k
-			out = append(out, t)
-		}
-		return nil
-	})
-	return out, storeErr(err)
+func readTargets(c *cli.Context, s *store.Store, names []string) ([]target.Target, error) {
+	return target.List(c.Context, s, names)
 }
 
 func runTargetAdd(c *cli.Context) error {
@@ -123,8 +70,8 @@ func runTargetAdd(c *cli.Context) error {
 		return withHint(usageErrorf("target add takes NAME and DIR"), "run 'skillstore target add --help' for usage")
 	}
 	name, dir := args[0], args[1]
-	if !targetNameRE().MatchString(name) {
-		return usageErrorf("target name %q: use lowercase letters, digits, '.', '_' and '-'", name)
+	if err := target.CheckName(name); err != nil {
+		return usageErrorf("%v", err)
 	}
 	globs := c.StringSlice("skills")
 	for _, g := range globs {
@@ -143,43 +90,11 @@ func runTargetAdd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if inside(abs, s.Dir()) || inside(s.Dir(), abs) {
-		return fmt.Errorf("target %s: %s overlaps the store at %s", name, abs, s.Dir())
-	}
-	err = s.Update(c.Context, func(tx *store.Tx) error {
-		keys, err := tx.RecordKeys("targets")
-		if err != nil {
-			return err
-		}
-		for _, k := range keys {
-			var t targetRecord
-			if _, err := tx.Record(targetRecordPath(k), &t); err != nil {
-				return err
-			}
-			if k == name {
-				return withHint(fmt.Errorf("target %q already exists (%s)", name, t.Dir), "remove it first with 'skillstore target rm "+name+"'")
-			}
-			if t.Dir == abs {
-				return withHint(fmt.Errorf("target %q already writes to %s", k, abs), "two targets cannot share a folder")
-			}
-		}
-		if err := tx.PutRecord(targetRecordPath(name), targetRecord{Name: name, Dir: abs, Skills: globs}); err != nil {
-			return err
-		}
-		tx.NoteState("target add " + name)
-		return nil
-	})
-	if err != nil {
-		return storeErr(err)
+	if err := target.Add(c.Context, s, target.Target{Name: name, Dir: abs, Skills: globs}); err != nil {
+		return err
 	}
 	fmt.Fprintf(getEnv(c).stdout, "added target %s: %s\n", name, abs)
 	return nil
-}
-
-// inside reports whether p is dir or below it.
-func inside(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func runTargetList(c *cli.Context) error {
@@ -190,14 +105,14 @@ func runTargetList(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	targets, err := readTargets(c.Context, s, nil)
+	targets, err := readTargets(c, s, nil)
 	if err != nil {
 		return err
 	}
 	e := getEnv(c)
 	if c.Bool("json") {
 		if targets == nil {
-			targets = []targetRecord{}
+			targets = []target.Target{}
 		}
 		return writeJSON(e.stdout, targets)
 	}
@@ -221,29 +136,14 @@ func runTargetRm(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return withHint(usageErrorf("target rm takes one NAME"), "run 'skillstore target list' to see the targets")
 	}
-	name := c.Args().First()
 	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
-	var dir string
-	err = s.Update(c.Context, func(tx *store.Tx) error {
-		var t targetRecord
-		ok, err := tx.Record(targetRecordPath(name), &t)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return withHint(fmt.Errorf("no target named %q", name), "run 'skillstore target list' to see the targets")
-		}
-		dir = t.Dir
-		tx.DeleteRecord(targetRecordPath(name))
-		tx.NoteState("target rm " + name)
-		return nil
-	})
+	t, err := target.Remove(c.Context, s, c.Args().First())
 	if err != nil {
-		return storeErr(err)
+		return err
 	}
-	fmt.Fprintf(getEnv(c).stdout, "removed target %s; its folder %s is left as it is\n", name, dir)
+	fmt.Fprintf(getEnv(c).stdout, "removed target %s; its folder %s is left as it is\n", t.Name, t.Dir)
 	return nil
 }

@@ -6,11 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/skillstore/skillstore/discover"
 	"github.com/urfave/cli/v2"
-)
 
-func init() { register(validateCommand()) }
+	"github.com/skillstore/skillstore/discover"
+)
 
 func validateCommand() *cli.Command {
 	return &cli.Command{

@@ -12,13 +12,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillstore/skillstore/reload/target"
+
+	"github.com/urfave/cli/v2"
+
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
-	"github.com/urfave/cli/v2"
 )
-
-func init() { register(watchCommand()) }
 
 const watchUsage = "[TARGET|DIR...] [--debounce 200ms] [--poll] [--events FILE] [--max-events N] [--pid-file FILE] [--exec CMD ARG...]"
 
@@ -231,7 +232,7 @@ func watchRoots(c *cli.Context, args []string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		targets, err := readTargets(c.Context, st, nil)
+		targets, err := readTargets(c, st, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -250,13 +251,13 @@ func watchRoots(c *cli.Context, args []string) ([]string, error) {
 	}
 	var dirs []string
 	for _, a := range args {
-		if targetNameRE().MatchString(a) && !strings.ContainsRune(a, os.PathSeparator) {
+		if target.CheckName(a) == nil && !strings.ContainsRune(a, os.PathSeparator) {
 			if _, err := os.Stat(a); err != nil {
 				st, err := openStore()
 				if err != nil {
 					return nil, err
 				}
-				targets, err := readTargets(c.Context, st, []string{a})
+				targets, err := readTargets(c, st, []string{a})
 				if err != nil {
 					return nil, err
 				}
@@ -281,7 +282,7 @@ func watchRoots(c *cli.Context, args []string) ([]string, error) {
 }
 
 // targetWatchDir is a target's folder, which must exist to be watched.
-func targetWatchDir(t targetRecord) (string, error) {
+func targetWatchDir(t target.Target) (string, error) {
 	if _, err := os.Stat(t.Dir); err != nil {
 		return "", withHint(fmt.Errorf("cannot watch target %s: %w", t.Name, err), "run 'skillstore export "+t.Name+"' to create it")
 	}

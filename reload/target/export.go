@@ -1,0 +1,138 @@
+package target
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/reload"
+	"github.com/skillstore/skillstore/store"
+)
+
+// Options are what export, status and capture share.
+type Options struct {
+	// Logger receives debug details; nil discards them.
+	Logger *slog.Logger
+	// LockTimeout bounds the wait for a target folder's lock (another
+	// export or a watcher's read); zero means reload's default.
+	LockTimeout time.Duration
+}
+
+func (o Options) logger() *slog.Logger {
+	if o.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return o.Logger
+}
+
+// Exported is one target's part of an export.
+type Exported struct {
+	Target string `json:"target"`
+	Dir    string `json:"dir"`
+	// Atomic reports that the filesystem switched each folder in one
+	// atomic exchange (false: two renames).
+	Atomic  bool            `json:"atomic"`
+	Results []reload.Result `json:"results"`
+	Error   string          `json:"error,omitempty"`
+}
+
+// ExportError lists the targets an export could not write; the others
+// were written.
+type ExportError struct {
+	Failed []TargetError
+}
+
+// TargetError is one target that failed.
+type TargetError struct {
+	Target string
+	Err    error
+}
+
+func (e *ExportError) Error() string {
+	parts := make([]string, len(e.Failed))
+	for i, f := range e.Failed {
+		parts[i] = fmt.Sprintf("%s: %v", f.Target, f.Err)
+	}
+	return "export failed for " + strings.Join(parts, "; ")
+}
+
+// Unwrap gives the targets' errors.
+func (e *ExportError) Unwrap() []error {
+	errs := make([]error, len(e.Failed))
+	for i, f := range e.Failed {
+		errs[i] = f.Err
+	}
+	return errs
+}
+
+// Export writes the active published skills into each target (those its
+// patterns want), touching only skills whose version changed. A failing
+// target is reported in its entry and the others go on; the error is then
+// an *ExportError naming the failed ones.
+func Export(ctx context.Context, s *store.Store, targets []Target, opts Options) ([]Exported, error) {
+	published, err := Published(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	var failed []TargetError
+	out := make([]Exported, 0, len(targets))
+	for _, t := range targets {
+		var skills []reload.Skill
+		for _, p := range published {
+			if t.Wants(p.Name) {
+				skills = append(skills, p)
+			}
+		}
+		rep, err := reload.Export(ctx, t.Dir, skills, reload.ExportOptions{Logger: opts.logger(), LockTimeout: opts.LockTimeout})
+		te := Exported{Target: t.Name, Dir: t.Dir, Results: []reload.Result{}}
+		if rep != nil {
+			te.Atomic, te.Results = rep.Atomic, rep.Results
+		}
+		if err != nil {
+			te.Error = err.Error()
+			failed = append(failed, TargetError{Target: t.Name, Err: err})
+		}
+		out = append(out, te)
+	}
+	if len(failed) > 0 {
+		return out, &ExportError{Failed: failed}
+	}
+	return out, nil
+}
+
+// Published lists the latest version of every active skill, with its tree
+// id and a loader for its files, so that export reads from the store only
+// the skills whose version changed.
+func Published(ctx context.Context, s *store.Store) ([]reload.Skill, error) {
+	var out []reload.Skill
+	err := s.View(ctx, func(r *store.Reader) error {
+		infos, err := r.List(false)
+		if err != nil {
+			return err
+		}
+		for _, info := range infos {
+			if info.Status != store.StatusActive {
+				continue
+			}
+			tree := info.Tree
+			out = append(out, reload.Skill{
+				Name: info.Name,
+				Tree: tree,
+				Load: func() ([]skillfs.File, error) {
+					var files []skillfs.File
+					err := s.View(ctx, func(r *store.Reader) error {
+						var err error
+						files, err = r.LoadFiles(tree)
+						return err
+					})
+					return files, err
+				},
+			})
+		}
+		return nil
+	})
+	return out, err
+}

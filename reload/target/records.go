@@ -1,0 +1,271 @@
+package target
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/store"
+)
+
+// Target is an agent's skills folder that export writes to.
+type Target struct {
+	Name string `json:"name"`
+	// Dir is the folder's absolute path on this machine.
+	Dir string `json:"dir"`
+	// Skills are glob patterns (path.Match) of skill names; empty means
+	// every active skill.
+	Skills []string `json:"skills,omitempty"`
+}
+
+// Wants reports whether the target exports skill.
+func (t Target) Wants(skill string) bool {
+	if len(t.Skills) == 0 {
+		return true
+	}
+	for _, g := range t.Skills {
+		if ok, _ := path.Match(g, skill); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// recordsFile holds the targets of one store, in the store's own folder.
+const recordsFile = "targets.json"
+
+// stateKind is where older stores kept target records: in the state ref,
+// which push sends to remotes.
+const stateKind = "targets"
+
+// UnknownError is returned for a target name with no record.
+type UnknownError struct{ Name string }
+
+func (e *UnknownError) Error() string { return fmt.Sprintf("no target named %q", e.Name) }
+
+// ExistsError refuses a new target whose name, or folder, another target
+// already has.
+type ExistsError struct {
+	Name string // the new target's name
+	// Other is the target that has the name or the folder.
+	Other Target
+}
+
+func (e *ExistsError) Error() string {
+	if e.Other.Name == e.Name {
+		return fmt.Sprintf("target %q already exists (%s)", e.Name, e.Other.Dir)
+	}
+	return fmt.Sprintf("target %q already writes to %s", e.Other.Name, e.Other.Dir)
+}
+
+// OverlapError refuses a target folder that contains the store or lies
+// inside it: export and capture would read and write the store's files.
+type OverlapError struct {
+	Name, Dir, Store string
+}
+
+func (e *OverlapError) Error() string {
+	return fmt.Sprintf("target %s: %s overlaps the store at %s", e.Name, e.Dir, e.Store)
+}
+
+// Compiled on first use rather than at start-up, which every command pays.
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
+
+// CheckName reports whether name can name a target.
+func CheckName(name string) error {
+	if !nameRE().MatchString(name) {
+		return fmt.Errorf("target name %q: use lowercase letters, digits, '.', '_' and '-'", name)
+	}
+	return nil
+}
+
+// List returns the targets named (every target when names is empty),
+// sorted by name. The first call on a store made by an older skillstore
+// moves its target records out of the pushed state (see [Migrate]).
+func List(ctx context.Context, s *store.Store, names []string) ([]Target, error) {
+	var all map[string]Target
+	inState := false
+	err := s.View(ctx, func(r *store.Reader) error {
+		var err error
+		if all, err = read(s); err != nil {
+			return err
+		}
+		keys, err := r.RecordKeys(stateKind)
+		inState = len(keys) > 0
+		return err
+	})
+	if err == nil && inState {
+		err = s.Update(ctx, func(tx *store.Tx) error {
+			all, err = load(tx)
+			return err
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return sorted(all), nil
+	}
+	out := make([]Target, 0, len(names))
+	for _, n := range names {
+		t, ok := all[n]
+		if !ok {
+			return nil, &UnknownError{Name: n}
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// Migrate moves target records that an older skillstore kept in the store's
+// state (which push sends) into this machine's records file. It is
+// idempotent and crash-safe: the file is written before the records leave
+// the state, and a record in both places keeps the file's version.
+func Migrate(ctx context.Context, s *store.Store) error {
+	return s.Update(ctx, func(tx *store.Tx) error {
+		_, err := load(tx)
+		return err
+	})
+}
+
+// Add records a new target. Its folder must not overlap the store or
+// another target, and need not exist yet.
+func Add(ctx context.Context, s *store.Store, t Target) error {
+	if err := CheckName(t.Name); err != nil {
+		return err
+	}
+	if !filepath.IsAbs(t.Dir) {
+		return fmt.Errorf("target %s: folder %q is not an absolute path", t.Name, t.Dir)
+	}
+	if Inside(t.Dir, s.Dir()) || Inside(s.Dir(), t.Dir) {
+		return &OverlapError{Name: t.Name, Dir: t.Dir, Store: s.Dir()}
+	}
+	return s.Update(ctx, func(tx *store.Tx) error {
+		all, err := load(tx)
+		if err != nil {
+			return err
+		}
+		for _, o := range sorted(all) {
+			if o.Name == t.Name || o.Dir == t.Dir {
+				return &ExistsError{Name: t.Name, Other: o}
+			}
+		}
+		all[t.Name] = t
+		return save(s, all)
+	})
+}
+
+// Remove forgets a target and returns its record; its folder is left as
+// it is.
+func Remove(ctx context.Context, s *store.Store, name string) (Target, error) {
+	var t Target
+	err := s.Update(ctx, func(tx *store.Tx) error {
+		all, err := load(tx)
+		if err != nil {
+			return err
+		}
+		var ok bool
+		if t, ok = all[name]; !ok {
+			return &UnknownError{Name: name}
+		}
+		delete(all, name)
+		return save(s, all)
+	})
+	return t, err
+}
+
+// Inside reports whether p is dir or below it.
+func Inside(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// file is the JSON form of the records file.
+type file struct {
+	Version int      `json:"version"`
+	Targets []Target `json:"targets"`
+}
+
+const fileVersion = 1
+
+// load reads this machine's records, first moving any the state still
+// holds into the file (within tx, which holds the write lock).
+func load(tx *store.Tx) (map[string]Target, error) {
+	s := tx.Store()
+	all, err := read(s)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := tx.RecordKeys(stateKind)
+	if err != nil || len(keys) == 0 {
+		return all, err
+	}
+	for _, k := range keys {
+		var t Target
+		if _, err := tx.Record(stateKind+"/"+k, &t); err != nil {
+			return nil, err
+		}
+		t.Name = k
+		if _, ok := all[k]; !ok {
+			all[k] = t
+		}
+	}
+	if err := save(s, all); err != nil {
+		return nil, err
+	}
+	for _, k := range keys {
+		tx.DeleteRecord(stateKind + "/" + k)
+	}
+	tx.NoteState("move target records out of the shared state into this machine's " + recordsFile)
+	return all, nil
+}
+
+func read(s *store.Store) (map[string]Target, error) {
+	p := s.LocalPath(recordsFile)
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]Target{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read target records: %w", err)
+	}
+	var f file
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("%s: %w (fix or remove the file, then add the targets again)", p, err)
+	}
+	if f.Version != fileVersion {
+		return nil, fmt.Errorf("%s: version %d is not one this skillstore reads (%d)", p, f.Version, fileVersion)
+	}
+	all := make(map[string]Target, len(f.Targets))
+	for _, t := range f.Targets {
+		all[t.Name] = t
+	}
+	return all, nil
+}
+
+func save(s *store.Store, all map[string]Target) error {
+	data, err := json.MarshalIndent(file{Version: fileVersion, Targets: sorted(all)}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(s.LocalPath(recordsFile), append(data, '\n'), 0o644)
+}
+
+func sorted(all map[string]Target) []Target {
+	out := make([]Target, 0, len(all))
+	for _, t := range all {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
