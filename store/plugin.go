@@ -23,6 +23,10 @@ type Plugin struct {
 	Paused bool `json:"paused,omitempty"`
 	// Disabled plugins are skipped by sync and their skills disabled.
 	Disabled bool `json:"disabled,omitempty"`
+	// DisabledSkills are the skills disabling the plugin deactivated (not
+	// those already disabled by hand): enabling it re-activates only
+	// these. Nil on plugins disabled by older releases.
+	DisabledSkills []string `json:"disabled_skills,omitzero"`
 	// Skills are the skills this plugin owns, sorted.
 	Skills []string `json:"skills"`
 	// Adopted skills came from this plugin but are managed now: sync
@@ -161,7 +165,7 @@ func (tx *Tx) AdoptSkill(id, skill string) error {
 	}
 	if !p.Owns(skill) {
 		if slices.Contains(p.Adopted, skill) {
-			return fmt.Errorf("skill %q of plugin %q is already adopted", skill, id)
+			return fmt.Errorf("skill %q of plugin %q is already adopted: %w", skill, id, ErrNoChange)
 		}
 		return fmt.Errorf("plugin %q has no skill %q (its skills: %s)", id, skill, strings.Join(p.Skills, ", "))
 	}

@@ -52,6 +52,7 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 	}
 	var plugins []*Plugin
 	var errs []error
+	var already []string
 	claimed := map[string]string{}
 	for _, pl := range layout.Plugins {
 		p := &Plugin{Source: src, Review: opts.Review, Skills: []string{}}
@@ -63,8 +64,13 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 			errs = append(errs, fmt.Errorf("plugin id %q: %w (choose one with --id)", p.ID, err))
 			continue
 		}
-		if _, err := tx.Plugin(p.ID); err == nil {
-			errs = append(errs, fmt.Errorf("plugin %q: %w", p.ID, ErrPluginExists))
+		if cur, err := tx.Plugin(p.ID); err == nil {
+			if cur.Source == p.Source {
+				// The end state already holds: adding it again is a no-op.
+				already = append(already, p.ID)
+				continue
+			}
+			errs = append(errs, fmt.Errorf("plugin %q: %w (from %s)", p.ID, ErrPluginExists, cur.Source))
 			continue
 		}
 		for _, sk := range pl.Skills {
@@ -82,7 +88,7 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	rep := &SyncReport{Plugins: []PluginReport{}, Skipped: layout.Skipped}
+	rep := &SyncReport{Plugins: []PluginReport{}, Skipped: layout.Skipped, AlreadyAdded: already}
 	for _, p := range plugins {
 		if src.Kind == SourceGit {
 			tx.SetRef(SourceRef(p.ID), fetched.Commit)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 )
 
 // SkillState is where a plugin's skill stands against its upstream.
@@ -32,29 +33,44 @@ type PluginSkillStatus struct {
 // PluginInfo is a plugin with its derived state.
 type PluginInfo struct {
 	*Plugin
-	StateName string              `json:"state"`            // enabled, paused or disabled
-	Commit    string              `json:"commit,omitempty"` // last fetched commit (git sources)
-	Status    []PluginSkillStatus `json:"skill_status"`
+	// StateName is disabled, paused, missing (its source is gone: see
+	// SourceError), adopted (every skill it had is managed now) or enabled.
+	StateName string `json:"state"`
+	// SourceError says why the source is gone: a folder checked now, a
+	// git source as the last sync found it.
+	SourceError string              `json:"source_error,omitempty"`
+	Commit      string              `json:"commit,omitempty"` // last fetched commit (git sources)
+	Status      []PluginSkillStatus `json:"skill_status"`
 }
 
-// State is "enabled", "paused" or "disabled".
+// State is "disabled", "paused", "adopted" (it owns no skill any more and
+// some were adopted) or "enabled", from the record alone.
 func (p *Plugin) State() string {
 	switch {
 	case p.Disabled:
 		return "disabled"
 	case p.Paused:
 		return "paused"
+	case len(p.Skills) == 0 && len(p.Adopted) > 0:
+		return "adopted"
 	}
 	return "enabled"
 }
 
 // PluginInfo derives the status of plugin id's skills.
 func (r *Reader) PluginInfo(id string) (*PluginInfo, error) {
+	return r.pluginInfo(id, r.s.loadSourceErrors())
+}
+
+func (r *Reader) pluginInfo(id string, lastSync map[string]string) (*PluginInfo, error) {
 	p, err := r.Plugin(id)
 	if err != nil {
 		return nil, err
 	}
 	info := &PluginInfo{Plugin: p, StateName: p.State(), Status: []PluginSkillStatus{}}
+	if info.SourceError = r.sourceProblem(p, lastSync); info.SourceError != "" && info.StateName == "enabled" {
+		info.StateName = "missing"
+	}
 	if h, ok := r.Ref(SourceRef(id)); ok {
 		info.Commit = h.String()
 	}
@@ -75,8 +91,9 @@ func (r *Reader) PluginInfos() ([]*PluginInfo, error) {
 		return nil, err
 	}
 	out := make([]*PluginInfo, 0, len(plugins))
+	lastSync := r.s.loadSourceErrors()
 	for _, p := range plugins {
-		info, err := r.PluginInfo(p.ID)
+		info, err := r.pluginInfo(p.ID, lastSync)
 		if err != nil {
 			return nil, err
 		}
@@ -177,6 +194,8 @@ func (s *Store) setPluginDisabled(ctx context.Context, id string, disabled bool,
 		if reason == "" {
 			reason = "plugin " + id + " disabled"
 		}
+		wasDisabled := p.DisabledSkills
+		var deactivated []string
 		p.Disabled = disabled
 		for _, skill := range p.Skills {
 			if _, ok := tx.Ref(SkillRef(skill)); !ok {
@@ -186,10 +205,14 @@ func (s *Store) setPluginDisabled(ctx context.Context, id string, disabled bool,
 			if err != nil {
 				return err
 			}
+			// Enable re-activates only what disable deactivated: a skill
+			// the user disabled on its own stays disabled. (A plugin
+			// disabled by an older release has no list: all come back.)
 			switch {
 			case disabled && rec.Status == StatusActive:
 				rec.Status, rec.Reason = StatusDisabled, reason
-			case !disabled && rec.Status == StatusDisabled:
+				deactivated = append(deactivated, skill)
+			case !disabled && rec.Status == StatusDisabled && (wasDisabled == nil || slices.Contains(wasDisabled, skill)):
 				rec.Status, rec.Reason = StatusActive, ""
 			default:
 				continue
@@ -197,6 +220,10 @@ func (s *Store) setPluginDisabled(ctx context.Context, id string, disabled bool,
 			if err := tx.PutSkillRecord(skill, rec); err != nil {
 				return err
 			}
+		}
+		p.DisabledSkills = deactivated
+		if disabled && p.DisabledSkills == nil {
+			p.DisabledSkills = []string{}
 		}
 		verb := map[bool]string{true: "disabled", false: "enabled"}[disabled]
 		tx.NoteState(fmt.Sprintf("plugin %s: %s", id, verb), Trailer{Key: TrailerPlugin, Value: id}, Trailer{Key: TrailerReason, Value: reason})

@@ -38,6 +38,9 @@ type SyncReport struct {
 	// Skipped lists the marketplace entries plugin add could not take from
 	// the source (they live in another repository).
 	Skipped []SkippedPlugin `json:"skipped,omitempty"`
+	// AlreadyAdded lists the plugins plugin add found already added from
+	// the same source (nothing was written for them).
+	AlreadyAdded []string `json:"already_added,omitempty"`
 }
 
 // PluginReport is one plugin's part of a sync.
@@ -131,6 +134,8 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 	ahead := readFoldersAhead(ctx, plugins, cache)
 	defer ahead.stop()
 	rep := &SyncReport{Plugins: []PluginReport{}}
+	var synced []*Plugin
+	readErrs := map[string]string{}
 	for i, p := range plugins {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -148,6 +153,10 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 			up, ok, err := ahead.take(ctx, i)
 			if !ok {
 				up, err = tx.readUpstream(ctx, p, cache)
+			}
+			synced = append(synced, p)
+			if err != nil && ctx.Err() == nil {
+				readErrs[p.ID] = err.Error()
 			}
 			if err == nil {
 				err = tx.syncPlugin(p, up, opts, cc, &pr)
@@ -168,6 +177,7 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 		rep.Plugins = append(rep.Plugins, pr)
 	}
 	ahead.stop()
+	tx.recordSourceErrors(synced, readErrs)
 	if err := cache.Save(); err != nil {
 		tx.s.log.Debug("stat cache not saved", "err", err)
 	}

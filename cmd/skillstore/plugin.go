@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -63,18 +64,28 @@ func pluginCommand() *cli.Command {
 				Name:        "pause",
 				Usage:       "make sync skip a plugin",
 				ArgsUsage:   "PLUGIN",
-				Description: "Exit codes: 0 success, 1 error (unknown plugin, already paused), 2 usage error, 3 store lock busy.",
+				Description: "Exit codes: 0 paused (or already paused), 1 error (unknown plugin), 2 usage error, 3 store lock busy.",
 				Action: oneArg("PLUGIN", func(c *cli.Context, id string) error {
 					return pluginPause(c, id, true)
 				}),
 			},
 			{
-				Name:        "resume",
-				Usage:       "make sync take a paused plugin again",
-				ArgsUsage:   "PLUGIN",
-				Description: "Exit codes: 0 success, 1 error (unknown plugin, not paused), 2 usage error, 3 store lock busy.",
+				Name:      "resume",
+				Usage:     "make sync take a paused plugin again, and sync it",
+				ArgsUsage: "PLUGIN",
+				Description: "Resumes the plugin and syncs it at once, as 'skillstore sync PLUGIN' does\n" +
+					"(capture, sync, export), unless --no-sync.\n\n" +
+					"Exit codes: 0 resumed (or already running) and synced; 1 error (unknown plugin,\n" +
+					"or the sync failed); 2 usage error; 3 store lock busy; 4 synced, candidates wait\n" +
+					"for review.",
+				Flags: []cli.Flag{
+					&cli.BoolFlag{Name: "no-sync", Usage: "only resume; the next sync brings the updates in"},
+				},
 				Action: oneArg("PLUGIN", func(c *cli.Context, id string) error {
-					return pluginPause(c, id, false)
+					if err := pluginPause(c, id, false); err != nil || c.Bool("no-sync") {
+						return err
+					}
+					return syncPipeline(c, []string{id})
 				}),
 			},
 			{
@@ -98,10 +109,12 @@ func pluginCommand() *cli.Command {
 				}),
 			},
 			{
-				Name:        "enable",
-				Usage:       "re-enable a disabled plugin and its skills",
-				ArgsUsage:   "PLUGIN",
-				Description: "Exit codes: 0 success, 1 error, 2 usage error, 3 store lock busy.",
+				Name:      "enable",
+				Usage:     "re-enable a disabled plugin and its skills",
+				ArgsUsage: "PLUGIN",
+				Description: "Re-activates the skills that 'plugin disable' deactivated; a skill disabled\n" +
+					"on its own ('skillstore disable SKILL') stays disabled.\n\n" +
+					"Exit codes: 0 enabled (or already enabled), 1 error, 2 usage error, 3 store lock busy.",
 				Action: oneArg("PLUGIN", func(c *cli.Context, id string) error {
 					return pluginDisable(c, id, false)
 				}),
@@ -158,6 +171,9 @@ func runPluginAdd(c *cli.Context) error {
 	e := getEnv(c)
 	if c.Bool("json") {
 		return writeJSON(e.stdout, rep)
+	}
+	for _, id := range rep.AlreadyAdded {
+		fmt.Fprintf(e.stdout, "plugin %s is already added from %s\n", id, src)
 	}
 	for _, p := range rep.Plugins {
 		fmt.Fprintf(e.stdout, "added plugin %s from %s: %d skill(s)\n", p.Plugin, p.Source, len(p.Skills))
@@ -225,7 +241,7 @@ func writePlugin(w io.Writer, info *store.PluginInfo, details bool) {
 	if ref == "" && info.Source.Kind == store.SourceGit {
 		ref = "HEAD"
 	}
-	fmt.Fprintf(w, "%s  %s  %s %s", info.ID, info.State(), info.Source.Kind, info.Source)
+	fmt.Fprintf(w, "%s  %s  %s %s", info.ID, info.StateName, info.Source.Kind, info.Source)
 	if ref != "" {
 		fmt.Fprintf(w, "  ref %s", ref)
 	}
@@ -233,6 +249,9 @@ func writePlugin(w io.Writer, info *store.PluginInfo, details bool) {
 		fmt.Fprintf(w, "  at %s", info.Commit[:12])
 	}
 	fmt.Fprintln(w)
+	if info.SourceError != "" {
+		fmt.Fprintf(w, "  source: %s (sync skips it until it is back)\n", info.SourceError)
+	}
 	if details {
 		if info.Name != "" || info.Version != "" {
 			fmt.Fprintf(w, "  manifest: %s %s\n", info.Name, info.Version)
@@ -268,7 +287,12 @@ func pluginPause(c *cli.Context, id string, paused bool) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.PausePlugin(c.Context, id, paused); err != nil {
+	_, err = s.PausePlugin(c.Context, id, paused)
+	if errors.Is(err, store.ErrNoChange) {
+		fmt.Fprintf(getEnv(c).stdout, "plugin %s is already %s\n", id, map[bool]string{true: "paused", false: "running"}[paused])
+		return nil
+	}
+	if err != nil {
 		return err
 	}
 	verb := map[bool]string{true: "paused (sync skips it)", false: "resumed"}[paused]
@@ -287,6 +311,10 @@ func pluginDisable(c *cli.Context, id string, disable bool) error {
 	} else {
 		p, err = s.EnablePlugin(c.Context, id)
 	}
+	if errors.Is(err, store.ErrNoChange) {
+		fmt.Fprintf(getEnv(c).stdout, "plugin %s is already %s\n", id, map[bool]string{true: "disabled", false: "enabled"}[disable])
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -304,9 +332,23 @@ func runPluginAdopt(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.AdoptSkill(c.Context, id, skill); err != nil {
+	e := getEnv(c)
+	err = s.AdoptSkill(c.Context, id, skill)
+	if errors.Is(err, store.ErrNoChange) {
+		fmt.Fprintf(e.stdout, "%s is already adopted from plugin %s (a managed skill)\n", skill, id)
+		return nil
+	}
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(getEnv(c).stdout, "%s is a managed skill now; sync of plugin %s no longer touches it\n", skill, id)
-	return nil
+	fmt.Fprintf(e.stdout, "%s is a managed skill now; sync of plugin %s no longer touches it\n", skill, id)
+	var rec store.SkillRecord
+	err = s.View(c.Context, func(r *store.Reader) error {
+		rec, err = r.SkillRecord(skill)
+		return err
+	})
+	if err == nil && rec.Status == store.StatusDisabled {
+		fmt.Fprintf(e.stdout, "note: %s is disabled (%s); enable it with 'skillstore enable %s'\n", skill, rec.Reason, skill)
+	}
+	return err
 }

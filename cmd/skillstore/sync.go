@@ -51,6 +51,12 @@ func syncCommand() *cli.Command {
 // target folders (so the merge sees them), bring the plugins' updates in,
 // then export what was published.
 func runSync(c *cli.Context) error {
+	return syncPipeline(c, c.Args().Slice())
+}
+
+// syncPipeline runs capture, sync of the plugins named (all when none)
+// and export, printing what happened; `sync` and `plugin resume` use it.
+func syncPipeline(c *cli.Context, plugins []string) error {
 	e := getEnv(c)
 	s, err := openStore(c)
 	if err != nil {
@@ -63,7 +69,7 @@ func runSync(c *cli.Context) error {
 	if err := captureBeforeSync(c, s, targets); err != nil {
 		return fmt.Errorf("before sync (capture): %w", err)
 	}
-	rep, err := syncPlugins(c, s)
+	rep, err := syncPlugins(c, s, plugins)
 	if err != nil {
 		return err
 	}
@@ -92,9 +98,9 @@ func runSync(c *cli.Context) error {
 }
 
 // syncPlugins runs the store's sync, with a progress line on a terminal.
-func syncPlugins(c *cli.Context, s *store.Store) (*store.SyncReport, error) {
+func syncPlugins(c *cli.Context, s *store.Store, plugins []string) (*store.SyncReport, error) {
 	e := getEnv(c)
-	opts := store.SyncOptions{Plugins: c.Args().Slice(), Review: c.Bool("review")}
+	opts := store.SyncOptions{Plugins: plugins, Review: c.Bool("review")}
 	progress := isTerminal(e.stderr) && !c.Bool("json")
 	if progress {
 		opts.Progress = func(plugin string, done, total int) {

@@ -2,6 +2,7 @@ package target
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -39,22 +40,28 @@ type Exported struct {
 	Error   string          `json:"error,omitempty"`
 }
 
-// ExportError lists the targets an export could not write; the others
-// were written.
+// ExportError lists the targets, and the skills in a target, that an
+// export could not write; everything else was written.
 type ExportError struct {
 	Failed []TargetError
 }
 
-// TargetError is one target that failed.
+// TargetError is one target, or one skill of a target, that failed.
 type TargetError struct {
 	Target string
-	Err    error
+	// Skill is set when only that skill failed.
+	Skill string
+	Err   error
 }
 
 func (e *ExportError) Error() string {
 	parts := make([]string, len(e.Failed))
 	for i, f := range e.Failed {
-		parts[i] = fmt.Sprintf("%s: %v", f.Target, f.Err)
+		where := f.Target
+		if f.Skill != "" {
+			where += "/" + f.Skill
+		}
+		parts[i] = fmt.Sprintf("%s: %v", where, f.Err)
 	}
 	return "export failed for " + strings.Join(parts, "; ")
 }
@@ -70,8 +77,8 @@ func (e *ExportError) Unwrap() []error {
 
 // Export writes the active published skills into each target (those its
 // patterns want), touching only skills whose version changed. A failing
-// target is reported in its entry and the others go on; the error is then
-// an *ExportError naming the failed ones.
+// target or skill is reported in its entry and the others go on; the
+// error is then an *ExportError naming the failed ones.
 func Export(ctx context.Context, s *store.Store, targets []Target, opts Options) ([]Exported, error) {
 	published, err := Published(ctx, s)
 	if err != nil {
@@ -94,6 +101,11 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 		if err != nil {
 			te.Error = err.Error()
 			failed = append(failed, TargetError{Target: t.Name, Err: err})
+		}
+		for _, r := range te.Results {
+			if r.Action == reload.ActionFailed {
+				failed = append(failed, TargetError{Target: t.Name, Skill: r.Skill, Err: errors.New(r.Error)})
+			}
 		}
 		out = append(out, te)
 	}
