@@ -84,6 +84,9 @@ func (r *Reader) Resolve(spec string) (Version, error) {
 	if err := CheckSkillName(name); err != nil {
 		return Version{}, err
 	}
+	if rev == "" && strings.HasSuffix(spec, "@") {
+		return Version{}, &InvalidNameError{Name: spec, Reason: "nothing after @: a version is vN, a commit prefix of at least 4 hex digits, or latest"}
+	}
 	head, err := r.Head(name)
 	if err != nil {
 		return Version{}, err

@@ -92,6 +92,12 @@ func newApp(e *env) *cli.App {
 		},
 		Metadata: map[string]any{"env": e},
 		Before: func(c *cli.Context) error {
+			if c.IsSet("store") && c.String("store") == "" {
+				return usageErrorf("--store is empty: give the store directory, or leave the flag out for the default")
+			}
+			if c.Duration("lock-timeout") < 0 {
+				return usageErrorf("--lock-timeout %s is negative: give how long to wait for the store lock, e.g. 30s", c.Duration("lock-timeout"))
+			}
 			if c.Bool("debug") {
 				e.log = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			}
@@ -121,7 +127,7 @@ func newApp(e *env) *cli.App {
 // urfave's default of printing the whole help text.
 func onUsageError(c *cli.Context, err error, _ bool) error {
 	name := "skillstore"
-	if c.Command != nil && c.Command.Name != "" {
+	if c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name {
 		name = "skillstore " + c.Command.FullName()
 	}
 	return withHint(usageErrorf("%v", err), fmt.Sprintf("run '%s --help' for usage", name))

@@ -50,6 +50,11 @@ func storeAddCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			for _, p := range paths {
+				if p == "" {
+					return usageErrorf("add: an empty folder name: give the skill folder to record")
+				}
+			}
 			opts, err := addOptions(c)
 			if err != nil {
 				return err

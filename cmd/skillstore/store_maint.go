@@ -71,6 +71,9 @@ func storeGCCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if c.Duration("grace") < 0 {
+				return usageErrorf("--grace %s is negative: give how long to keep unreachable objects, e.g. 24h", c.Duration("grace"))
+			}
 			res, err := s.GC(c.Context, c.Duration("grace"))
 			if err != nil {
 				return err

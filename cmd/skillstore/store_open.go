@@ -67,7 +67,11 @@ func openStoreAs(c *cli.Context, actor *store.Signature) (*store.Store, error) {
 func storeArgs(c *cli.Context, min, max int) ([]string, error) {
 	args := c.Args().Slice()
 	if len(args) < min || (max >= 0 && len(args) > max) {
-		return nil, withHint(usageErrorf("%s takes %s", c.Command.Name, c.Command.ArgsUsage), fmt.Sprintf("run 'skillstore %s --help' for usage", c.Command.Name))
+		takes := c.Command.ArgsUsage
+		if takes == "" {
+			takes = "no arguments"
+		}
+		return nil, withHint(usageErrorf("%s takes %s", c.Command.Name, takes), fmt.Sprintf("run 'skillstore %s --help' for usage", c.Command.Name))
 	}
 	return args, nil
 }

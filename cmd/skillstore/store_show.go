@@ -187,7 +187,9 @@ func storeCatCommand() *cli.Command {
 			}
 			file := ""
 			if len(args) == 2 {
-				file = args[1]
+				if file = args[1]; file == "" {
+					return usageErrorf("cat: the file path is empty (leave it out for SKILL.md)")
+				}
 			}
 			s, err := openStore(c)
 			if err != nil {
