@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/sys/unix"
 
@@ -57,6 +58,9 @@ func (s *Store) Cat(ctx context.Context, spec, file string) ([]byte, error) {
 // replaces dir in one rename. A non-empty dir is refused with ErrNotEmpty
 // unless force, and then swapped atomically and its old content deleted.
 func (s *Store) Checkout(ctx context.Context, spec, dir string, force bool) (Version, error) {
+	if err := s.refuseOverlap(dir); err != nil {
+		return Version{}, err
+	}
 	var v Version
 	var files []File
 	err := s.View(ctx, func(r *Reader) error {
@@ -71,6 +75,42 @@ func (s *Store) Checkout(ctx context.Context, spec, dir string, force bool) (Ver
 		return Version{}, err
 	}
 	return v, WriteTreeDir(dir, files, force)
+}
+
+// OverlapError refuses a folder to write into that contains the store or
+// lies inside it: replacing it would delete the store.
+type OverlapError struct {
+	Dir, Store string
+}
+
+func (e *OverlapError) Error() string {
+	return fmt.Sprintf("%s overlaps the store at %s: nothing was written", e.Dir, e.Store)
+}
+
+// refuseOverlap returns an *OverlapError when dir and the store contain
+// one another (symlinks resolved where the folders exist).
+func (s *Store) refuseOverlap(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	real := func(p string) string {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return r
+		}
+		return p
+	}
+	d, st := real(abs), real(s.dir)
+	if pathWithin(d, st) || pathWithin(st, d) {
+		return &OverlapError{Dir: abs, Store: s.dir}
+	}
+	return nil
+}
+
+// pathWithin reports whether p is dir or below it.
+func pathWithin(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // WriteTreeDir writes files into dir atomically (see Checkout).

@@ -68,6 +68,17 @@ func (e *ExistsError) Error() string {
 	return fmt.Sprintf("target %q already writes to %s", e.Other.Name, e.Other.Dir)
 }
 
+// NestedError refuses a target folder inside another target's folder (or
+// holding it): export and capture of one would see the other's skills.
+type NestedError struct {
+	Name, Dir string
+	Other     Target
+}
+
+func (e *NestedError) Error() string {
+	return fmt.Sprintf("target %s: %s overlaps target %s at %s", e.Name, e.Dir, e.Other.Name, e.Other.Dir)
+}
+
 // OverlapError refuses a target folder that contains the store or lies
 // inside it: export and capture would read and write the store's files.
 type OverlapError struct {
@@ -158,6 +169,9 @@ func Add(ctx context.Context, s *store.Store, t Target) error {
 		for _, o := range sorted(all) {
 			if o.Name == t.Name || o.Dir == t.Dir {
 				return &ExistsError{Name: t.Name, Other: o}
+			}
+			if Inside(t.Dir, o.Dir) || Inside(o.Dir, t.Dir) {
+				return &NestedError{Name: t.Name, Dir: t.Dir, Other: o}
 			}
 		}
 		all[t.Name] = t
