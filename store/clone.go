@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // CloneOptions tune a clone.
@@ -14,7 +16,7 @@ type CloneOptions struct {
 	// Remote names the remote in the new store (default DefaultRemote).
 	Remote string
 	// AllowRisk is passed to the pull (see PullOptions).
-	AllowRisk RiskLevel
+	AllowRisk safety.RiskLevel
 }
 
 // Clone creates a new store at dir from the store at url: a bare

@@ -17,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/storage"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // upstream is what a plugin source holds right now.
@@ -184,7 +185,7 @@ func readFolderUpstream(src Source, cache *StatCache) (*upstream, error) {
 	}
 	for _, d := range up.layout.Skills {
 		sk := &upstreamSkill{name: d.Name, path: d.Path, dir: filepath.Join(src.URL, filepath.FromSlash(d.Path))}
-		if sk.files, err = scanDir(sk.dir, DefaultLimits, cache, fsys.lstatOnce); err != nil {
+		if sk.files, err = scanDir(sk.dir, safety.DefaultLimits, cache, fsys.lstatOnce); err != nil {
 			return nil, fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
 		}
 		sk.tree = hashFolder(sk.files)
@@ -328,7 +329,7 @@ func hashFolder(files []File) Hash {
 // and the merge.
 func (tx *Tx) loadUpstreamFiles(sk *upstreamSkill) ([]File, error) {
 	if sk.dir != "" {
-		if err := LoadData(sk.dir, sk.files, DefaultLimits); err != nil {
+		if err := LoadData(sk.dir, sk.files, safety.DefaultLimits); err != nil {
 			return nil, fmt.Errorf("skill %s: %w", sk.name, err)
 		}
 		return sk.files, nil

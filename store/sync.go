@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // Classifications of an upstream update, after the four-case table of the
@@ -274,9 +276,9 @@ func pluginEqual(a, b *Plugin) bool {
 
 // skillError renders err for a report.
 func skillError(err error) string {
-	var rej *RejectedError
+	var rej *safety.RejectedError
 	if errors.As(err, &rej) {
-		return strings.ReplaceAll(rej.Error(), "\n  ", "; ")
+		return rej.Error()
 	}
-	return strings.ReplaceAll(err.Error(), "\n  ", "; ")
+	return err.Error()
 }

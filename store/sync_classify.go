@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/merge"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // Trailer keys sync writes on snapshots and candidates.
@@ -82,14 +83,14 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	sr.OldVersion = headNum
 
 	u := prevU
-	var safety *SafetyReport
+	var checked *safety.Report
 	if !hasPrevU || prevTree != sk.tree {
 		// A new upstream tree: check it, then snapshot it.
 		s, err := tx.checkUpstream(sk, tx.filesOrNil(headC.Tree))
 		if err != nil {
 			return err
 		}
-		safety = &s
+		checked = &s
 		tree, err := tx.writeUpstreamTree(sk)
 		if err != nil {
 			return err
@@ -176,20 +177,20 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 		sr.Candidate = candHead.String()
 		return nil
 	}
-	if safety == nil {
+	if checked == nil {
 		s, err := tx.checkUpstream(sk, tx.filesOrNil(ours))
 		if err != nil {
 			return err
 		}
-		safety = &s
+		checked = &s
 	}
-	sr.Risk = safety.Risk.String()
+	sr.Risk = checked.Risk.String()
 
 	if ours == baseTree {
 		sr.Classification = ClassFastForward
-		if opts.Review || p.Review || safety.Risk >= RiskHigh {
+		if opts.Review || p.Review || checked.Risk >= safety.RiskHigh {
 			supersede()
-			c, err := tx.writeCandidate(p, up, name, head, u, base, theirs, MergeModeFastForward, nil, safety.Risk)
+			c, err := tx.writeCandidate(p, up, name, head, u, base, theirs, MergeModeFastForward, nil, checked.Risk)
 			if err != nil {
 				return err
 			}
@@ -199,7 +200,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 		supersede()
 		v, err := tx.CommitVersion(name, theirs, VersionInfo{
 			Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
-			MergeMode: MergeModeFastForward, Risk: safety.Risk, Findings: safety.Findings, ExtraParents: []Hash{u},
+			MergeMode: MergeModeFastForward, Risk: checked.Risk, Findings: checked.Findings, ExtraParents: []Hash{u},
 			Subject:  fmt.Sprintf("%s v%d: update from plugin %s", name, headV.Number+1, p.ID),
 			Trailers: []Trailer{{TrailerMergeBase, hashOrNone(base)}},
 		})
@@ -216,7 +217,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 		return err
 	}
 	supersede()
-	c, err := tx.writeCandidate(p, up, name, head, u, base, merged, MergeModeThreeWay, conflicts, safety.Risk)
+	c, err := tx.writeCandidate(p, up, name, head, u, base, merged, MergeModeThreeWay, conflicts, checked.Risk)
 	if err != nil {
 		return err
 	}
@@ -247,22 +248,22 @@ func versionNumber(name string, c *Commit) (int, error) {
 
 // checkUpstream runs the store's safety check on an upstream tree. A tree
 // the store never accepts, or one above the allowed risk, is an error.
-func (tx *Tx) checkUpstream(sk *upstreamSkill, previous []File) (SafetyReport, error) {
+func (tx *Tx) checkUpstream(sk *upstreamSkill, previous []File) (safety.Report, error) {
 	files, err := tx.loadUpstreamFiles(sk)
 	if err != nil {
-		return SafetyReport{}, err
+		return safety.Report{}, err
 	}
-	rep, err := CheckSafety(sk.name, files, previous, DefaultLimits)
+	rep, err := safety.Check(sk.name, files, previous, safety.DefaultLimits)
 	if err != nil {
-		return SafetyReport{}, err
+		return safety.Report{}, err
 	}
 	if f, ok := FileMap(files)[SkillFile]; ok {
 		if _, err := discover.Parse(f.Data); err != nil {
-			return SafetyReport{}, fmt.Errorf("%s/%s does not parse: %w", sk.path, SkillFile, err)
+			return safety.Report{}, fmt.Errorf("%s/%s does not parse: %w", sk.path, SkillFile, err)
 		}
 	}
-	if rep.Risk > DefaultAllowedRisk {
-		return SafetyReport{}, &RiskRefusedError{Skill: sk.name, Risk: rep.Risk, Allowed: DefaultAllowedRisk, Findings: rep.Findings}
+	if rep.Risk > safety.DefaultAllowedRisk {
+		return safety.Report{}, &safety.RiskRefusedError{Skill: sk.name, Risk: rep.Risk, Allowed: safety.DefaultAllowedRisk, Findings: rep.Findings}
 	}
 	return rep, nil
 }
@@ -316,7 +317,7 @@ func (tx *Tx) mergeSkill(name string, headV Version, p *Plugin, up *upstream, sk
 
 // writeCandidate queues a candidate merge commit with parents (published
 // head, upstream snapshot) and points the skill's candidate ref at it.
-func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base, tree Hash, mode string, conflicts []string, risk RiskLevel) (Hash, error) {
+func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base, tree Hash, mode string, conflicts []string, risk safety.RiskLevel) (Hash, error) {
 	sig := tx.signature()
 	body := ""
 	if len(conflicts) > 0 {

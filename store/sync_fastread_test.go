@@ -20,6 +20,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // The tests in this file cover what makes an unchanged sync fast: reading
@@ -196,11 +197,11 @@ func TestScanDirFolderCache(t *testing.T) {
 	check := func(step string) {
 		t.Helper()
 		cache := LoadStatCache(cachePath)
-		got, err := ScanDir(dir, DefaultLimits, cache)
+		got, err := ScanDir(dir, safety.DefaultLimits, cache)
 		if err != nil {
 			t.Fatalf("%s: %v", step, err)
 		}
-		want, err := ScanDir(dir, DefaultLimits, nil)
+		want, err := ScanDir(dir, safety.DefaultLimits, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // Trailer keys written on version commits. `git log` alone tells a
@@ -46,8 +48,8 @@ type Version struct {
 	MergeMode     string
 	Plugin        string
 	PluginVersion string
-	Risk          RiskLevel
-	Findings      []Finding
+	Risk          safety.RiskLevel
+	Findings      []safety.Finding
 	Subject       string
 }
 
@@ -65,8 +67,8 @@ type VersionInfo struct {
 	Plugin        string
 	PluginVersion string
 	// Risk and Findings are the safety check's result for the tree.
-	Risk     RiskLevel
-	Findings []Finding
+	Risk     safety.RiskLevel
+	Findings []safety.Finding
 	// ExtraParents follow the previous version as parents, for example the
 	// upstream snapshot a version takes in.
 	ExtraParents []Hash
@@ -164,7 +166,7 @@ func versionFromCommit(name string, c *Commit) (Version, error) {
 		case TrailerMergeMode:
 			v.MergeMode = t.Value
 		case TrailerRisk:
-			v.Risk, _ = ParseRiskLevel(t.Value)
+			v.Risk, _ = safety.ParseRiskLevel(t.Value)
 		case TrailerActor:
 			v.Actor = t.Value
 		case TrailerReason:
@@ -229,7 +231,7 @@ func (r *Reader) Skills() []string {
 
 // formatFindings renders findings as the commit body, one per line, in a
 // form parseFindings reads back.
-func formatFindings(fs []Finding) string {
+func formatFindings(fs []safety.Finding) string {
 	if len(fs) == 0 {
 		return ""
 	}
@@ -246,16 +248,16 @@ var findingLine = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^- (none|low|medium|high|critical): ([^:]+?)(?::(\d+))?: (.*)$`)
 })
 
-func parseFindings(body string) []Finding {
-	var out []Finding
+func parseFindings(body string) []safety.Finding {
+	var out []safety.Finding
 	for _, line := range strings.Split(body, "\n") {
 		m := findingLine().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
-		level, _ := ParseRiskLevel(m[1])
+		level, _ := safety.ParseRiskLevel(m[1])
 		n, _ := strconv.Atoi(m[3])
-		out = append(out, Finding{Level: level, Path: m[2], Line: n, Message: m[4]})
+		out = append(out, safety.Finding{Level: level, Path: m[2], Line: n, Message: m[4]})
 	}
 	return out
 }

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
 )
@@ -157,7 +158,7 @@ func report(stderr io.Writer, err error) int {
 	if colorEnabled(stderr) {
 		prefix = "skillstore: \x1b[31merror:\x1b[0m"
 	}
-	fmt.Fprintf(stderr, "%s %v\n", prefix, err)
+	fmt.Fprintf(stderr, "%s %s\n", prefix, problem.Expand(err)) // a list of problems, one per line
 	for _, h := range hints {
 		fmt.Fprintf(stderr, "skillstore: hint: %s\n", h)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 func init() { register(statusCommand(), captureCommand()) }
@@ -314,12 +315,12 @@ func captureOne(ctx context.Context, s *store.Store, targetDir string, st target
 		if err != nil {
 			return err
 		}
-		safety, err := store.CheckSafety(st.Skill, sfiles, previous, store.DefaultLimits)
+		checked, err := safety.Check(st.Skill, sfiles, previous, safety.DefaultLimits)
 		if err != nil {
 			return err
 		}
-		if safety.Risk > store.DefaultAllowedRisk {
-			return &store.RiskRefusedError{Skill: st.Skill, Risk: safety.Risk, Allowed: store.DefaultAllowedRisk, Findings: safety.Findings}
+		if checked.Risk > safety.DefaultAllowedRisk {
+			return &safety.RiskRefusedError{Skill: st.Skill, Risk: checked.Risk, Allowed: safety.DefaultAllowedRisk, Findings: checked.Findings}
 		}
 		tree, err := tx.WriteTree(sfiles)
 		if err != nil {
@@ -327,7 +328,7 @@ func captureOne(ctx context.Context, s *store.Store, targetDir string, st target
 		}
 		v, err := tx.CommitVersion(st.Skill, tree, store.VersionInfo{
 			Source: head.Source, Plugin: head.Plugin, PluginVersion: head.PluginVersion,
-			MergeMode: mergeModeCapture, Reason: reason, Risk: safety.Risk, Findings: safety.Findings,
+			MergeMode: mergeModeCapture, Reason: reason, Risk: checked.Risk, Findings: checked.Findings,
 		})
 		if err != nil {
 			return err
@@ -336,7 +337,7 @@ func captureOne(ctx context.Context, s *store.Store, targetDir string, st target
 		return nil
 	})
 	if err != nil {
-		res.Outcome, res.Error = captureRefused, strings.ReplaceAll(storeErr(err).Error(), "\n  ", "; ")
+		res.Outcome, res.Error = captureRefused, storeErr(err).Error()
 	}
 	return res
 }

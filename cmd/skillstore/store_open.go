@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // storeOptions builds the store options every store command uses: the
@@ -75,8 +76,8 @@ func storeErr(err error) error {
 		unknownSkill   *store.UnknownSkillError
 		unknownVersion *store.UnknownVersionError
 		ambiguous      *store.AmbiguousVersionError
-		rejected       *store.RejectedError
-		refused        *store.RiskRefusedError
+		rejected       *safety.RejectedError
+		refused        *safety.RiskRefusedError
 		corrupt        *store.CorruptRefError
 		invalid        *store.InvalidSkillError
 	)
