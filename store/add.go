@@ -227,7 +227,7 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 		return p
 	}
 	p.Name = discover.EffectiveName(sf, folder, opts.Validation)
-	if err := CheckSkillName(p.Name); err != nil {
+	if err := skillfs.CheckName(p.Name); err != nil {
 		p.Err = fmt.Errorf("%s: %w", display, err)
 		return p
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/manifest"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -51,7 +53,7 @@ type SyncReport struct {
 	CandidatesWaiting int `json:"candidates_waiting"`
 	// Skipped lists the marketplace entries plugin add could not take from
 	// the source (they live in another repository).
-	Skipped []SkippedPlugin `json:"skipped,omitempty"`
+	Skipped []manifest.SkippedPlugin `json:"skipped,omitempty"`
 }
 
 // PluginReport is one plugin's part of a sync.
@@ -258,7 +260,7 @@ func (tx *Tx) claimSkill(p *Plugin, skill string) error {
 	}
 	switch owner {
 	case "":
-		return CheckSkillName(skill)
+		return skillfs.CheckName(skill)
 	case SourceManaged:
 		if _, ok := tx.Ref(UpstreamRef(p.ID, skill)); ok {
 			if head, err := tx.Head(skill); err == nil && head.Plugin == p.ID {

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/manifest"
 )
 
 func init() { register(pluginCommand()) }
@@ -145,19 +146,19 @@ func pluginCommand() *cli.Command {
 // pluginErr adds hints and exit codes to the store's plugin errors.
 func pluginErr(err error) error {
 	var oe *store.OwnershipError
-	var me *store.ManifestError
+	var me *manifest.Error
 	switch {
 	case errors.Is(err, store.ErrUnknownPlugin):
 		return withHint(err, "run 'skillstore plugin list' to see the plugins")
 	case errors.As(err, &oe):
 		return withHint(err, "adopt or remove the existing skill first, or add only another plugin of the source with SOURCE#PLUGIN")
-	case errors.Is(err, store.ErrPathEscapes):
+	case errors.Is(err, manifest.ErrPathEscapes):
 		return withHint(err, "a manifest may only name paths inside the plugin's folder")
 	case errors.As(err, &me):
 		return withHint(err, "fix the manifest, or remove it to use the plain skills/<name>/SKILL.md layout")
 	case errors.Is(err, store.ErrPluginExists):
 		return withHint(err, "pick another id with --id, or sync the existing plugin with 'skillstore sync'")
-	case errors.Is(err, store.ErrNoSkills):
+	case errors.Is(err, manifest.ErrNoSkills):
 		return withHint(err, "a plugin needs a manifest or skills/<name>/SKILL.md folders")
 	}
 	return storeErr(err)
