@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -53,15 +54,21 @@ type InvalidSkillError struct {
 	Diagnostics []discover.Diagnostic
 }
 
-func (e *InvalidSkillError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s is not a valid skill:", e.Dir)
+func (e *InvalidSkillError) Error() string { return problem.Format(e.Summary(), e.Details()) }
+
+// Summary names the folder.
+func (e *InvalidSkillError) Summary() string { return e.Dir + " is not a valid skill" }
+
+// Details are the diagnostics of error severity (warnings do not fail a
+// folder and are reported apart).
+func (e *InvalidSkillError) Details() []string {
+	var out []string
 	for _, d := range e.Diagnostics {
 		if d.Severity == discover.SeverityError {
-			b.WriteString("\n  " + d.String())
+			out = append(out, d.String())
 		}
 	}
-	return b.String()
+	return out
 }
 
 // prepared is a folder checked and ready to become a version.

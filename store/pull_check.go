@@ -10,6 +10,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -263,6 +264,12 @@ type UnsafeRemoteError struct {
 	Problems []string
 }
 
-func (e *UnsafeRemoteError) Error() string {
-	return fmt.Sprintf("remote %s serves history the safety checks refuse; nothing was written:\n  %s", e.Remote, strings.Join(e.Problems, "\n  "))
+func (e *UnsafeRemoteError) Error() string { return problem.Format(e.Summary(), e.Details()) }
+
+// Summary names the remote.
+func (e *UnsafeRemoteError) Summary() string {
+	return "remote " + e.Remote + " serves history the safety checks refuse; nothing was written"
 }
+
+// Details are the problems, each led by the ref or object it is about.
+func (e *UnsafeRemoteError) Details() []string { return e.Problems }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -84,6 +85,12 @@ type BadRefError struct {
 	Refs   []string // "name: reason"
 }
 
-func (e *BadRefError) Error() string {
-	return fmt.Sprintf("remote %s has refs skillstore never writes, refusing it:\n  %s", e.Remote, strings.Join(e.Refs, "\n  "))
+func (e *BadRefError) Error() string { return problem.Format(e.Summary(), e.Details()) }
+
+// Summary names the remote.
+func (e *BadRefError) Summary() string {
+	return "remote " + e.Remote + " has refs skillstore never writes, refusing it"
 }
+
+// Details are the refs, "name: reason" each.
+func (e *BadRefError) Details() []string { return e.Refs }
