@@ -10,7 +10,9 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // AddOptions configure Add and Import.
@@ -22,9 +24,9 @@ type AddOptions struct {
 	// AllowRisk is the highest risk level accepted; findings above it
 	// refuse the version. Its zero value, RiskNone, refuses any finding;
 	// the CLI passes DefaultAllowedRisk unless --allow-risk says otherwise.
-	AllowRisk RiskLevel
-	// Limits cap files; zero means DefaultLimits.
-	Limits Limits
+	AllowRisk safety.RiskLevel
+	// Limits cap files; zero means safety.DefaultLimits.
+	Limits safety.Limits
 	// Source is recorded as the versions' source. By default a new skill
 	// is SourceManaged and an existing one keeps its latest version's
 	// source (a local edit of a plugin's skill is still that plugin's).
@@ -39,7 +41,7 @@ type AddResult struct {
 	Version Version
 	// Unchanged is true when the folder's tree equals the latest version.
 	Unchanged bool
-	Safety    SafetyReport
+	Safety    safety.Report
 	// Diagnostics are validation warnings (errors fail the folder).
 	Diagnostics []discover.Diagnostic
 	// Err is set by Import for a folder that was not recorded.
@@ -52,15 +54,21 @@ type InvalidSkillError struct {
 	Diagnostics []discover.Diagnostic
 }
 
-func (e *InvalidSkillError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s is not a valid skill:", e.Dir)
+func (e *InvalidSkillError) Error() string { return problem.Format(e.Summary(), e.Details()) }
+
+// Summary names the folder.
+func (e *InvalidSkillError) Summary() string { return e.Dir + " is not a valid skill" }
+
+// Details are the diagnostics of error severity (warnings do not fail a
+// folder and are reported apart).
+func (e *InvalidSkillError) Details() []string {
+	var out []string
 	for _, d := range e.Diagnostics {
 		if d.Severity == discover.SeverityError {
-			b.WriteString("\n  " + d.String())
+			out = append(out, d.String())
 		}
 	}
-	return b.String()
+	return out
 }
 
 // prepared is a folder checked and ready to become a version.
@@ -70,9 +78,9 @@ type prepared struct {
 	head  *Version // the latest version, if the skill exists
 }
 
-func (o AddOptions) limits() Limits {
+func (o AddOptions) limits() safety.Limits {
 	if o.Limits.MaxFiles == 0 {
-		return DefaultLimits
+		return safety.DefaultLimits
 	}
 	return o.Limits
 }
@@ -226,7 +234,7 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 		return p
 	}
 	p.Name = discover.EffectiveName(sf, folder, opts.Validation)
-	if err := CheckSkillName(p.Name); err != nil {
+	if err := skillfs.CheckName(p.Name); err != nil {
 		p.Err = fmt.Errorf("%s: %w", display, err)
 		return p
 	}
@@ -247,14 +255,14 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 		p.Err = err
 		return p
 	}
-	report, err := CheckSafety(p.Name, p.files, previous, limits)
+	report, err := safety.Check(p.Name, p.files, previous, limits)
 	if err != nil {
 		p.Err = fmt.Errorf("%s: %w", dir, err)
 		return p
 	}
 	p.Safety = report
 	if report.Risk > opts.AllowRisk {
-		p.Err = &RiskRefusedError{Skill: p.Name, Risk: report.Risk, Allowed: opts.AllowRisk, Findings: report.Findings}
+		p.Err = &safety.RiskRefusedError{Skill: p.Name, Risk: report.Risk, Allowed: opts.AllowRisk, Findings: report.Findings}
 	}
 	return p
 }

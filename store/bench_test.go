@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // The benchmarks compare skillstore with C git doing the same work in the
@@ -133,7 +134,7 @@ func BenchmarkImport1000(b *testing.B) {
 		b.StartTimer()
 
 		start := time.Now()
-		res, err := s.Import(ctx, root, AddOptions{AllowRisk: RiskCritical})
+		res, err := s.Import(ctx, root, AddOptions{AllowRisk: safety.RiskCritical})
 		ours += time.Since(start)
 		if err != nil || len(res) != n || res[0].Err != nil {
 			b.Fatalf("import: %v (%d results)", err, len(res))
@@ -161,7 +162,7 @@ func BenchmarkReimportUnchanged(b *testing.B) {
 		b.Fatal(err)
 	}
 	time.Sleep(racyWindow) // files older than the racy window get cached
-	if _, err := s.Import(ctx, root, AddOptions{AllowRisk: RiskCritical}); err != nil {
+	if _, err := s.Import(ctx, root, AddOptions{AllowRisk: safety.RiskCritical}); err != nil {
 		b.Fatal(err)
 	}
 	benchRunGit(b, root, nil, "init", "--quiet")
@@ -171,7 +172,7 @@ func BenchmarkReimportUnchanged(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		res, err := s.Import(ctx, root, AddOptions{AllowRisk: RiskCritical})
+		res, err := s.Import(ctx, root, AddOptions{AllowRisk: safety.RiskCritical})
 		ours += time.Since(start)
 		if err != nil || !res[0].Unchanged || !res[n-1].Unchanged {
 			b.Fatalf("re-import changed something: %v", err)

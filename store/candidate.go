@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // Candidate is a pending update of a skill, waiting for review on
@@ -234,7 +235,7 @@ func (s *Store) AcceptCandidate(ctx context.Context, skill, reason string) (Vers
 		if err != nil {
 			return err
 		}
-		safety, err := CheckSafety(skill, files, tx.filesOrNil(head.Tree), DefaultLimits)
+		checked, err := safety.Check(skill, files, tx.filesOrNil(head.Tree), safety.DefaultLimits)
 		if err != nil {
 			return err
 		}
@@ -245,15 +246,15 @@ func (s *Store) AcceptCandidate(ctx context.Context, skill, reason string) (Vers
 		if _, err := discover.Parse(md.Data); err != nil {
 			return fmt.Errorf("accept %s: the candidate's %s does not parse: %w", skill, SkillFile, err)
 		}
-		if safety.Risk > DefaultAllowedRisk {
-			return &RiskRefusedError{Skill: skill, Risk: safety.Risk, Allowed: DefaultAllowedRisk, Findings: safety.Findings}
+		if checked.Risk > safety.DefaultAllowedRisk {
+			return &safety.RiskRefusedError{Skill: skill, Risk: checked.Risk, Allowed: safety.DefaultAllowedRisk, Findings: checked.Findings}
 		}
 		if reason == "" {
 			reason = "accepted candidate"
 		}
 		v, err = tx.CommitVersion(skill, c.Tree, VersionInfo{
 			Source: "plugin:" + c.Plugin, Plugin: c.Plugin, PluginVersion: c.PluginVersion,
-			MergeMode: c.Mode, Reason: reason, Risk: safety.Risk, Findings: safety.Findings,
+			MergeMode: c.Mode, Reason: reason, Risk: checked.Risk, Findings: checked.Findings,
 			ExtraParents: []Hash{c.Head},
 			Subject:      fmt.Sprintf("%s v%d: accept %s update from plugin %s", skill, head.Number+1, c.Mode, c.Plugin),
 			Trailers:     []Trailer{{TrailerMergeBase, hashOrNone(c.Base)}},
@@ -316,14 +317,14 @@ func (s *Store) ResolveCandidate(ctx context.Context, skill, dir, reason string)
 		if err != nil {
 			return err
 		}
-		files, err := ScanDir(dir, DefaultLimits, nil)
+		files, err := ScanDir(dir, safety.DefaultLimits, nil)
 		if err != nil {
 			return err
 		}
 		if len(files) == 0 || !slices.ContainsFunc(files, func(f File) bool { return f.Path == SkillFile }) {
 			return fmt.Errorf("resolve %s: %s holds no %s", skill, dir, SkillFile)
 		}
-		if _, err := CheckSafety(skill, files, nil, DefaultLimits); err != nil {
+		if _, err := safety.Check(skill, files, nil, safety.DefaultLimits); err != nil {
 			return err
 		}
 		tree, err := tx.WriteTree(files)

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
+
+	"github.com/skillstore/skillstore/internal/problem"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // CloneOptions tune a clone.
@@ -14,7 +16,7 @@ type CloneOptions struct {
 	// Remote names the remote in the new store (default DefaultRemote).
 	Remote string
 	// AllowRisk is passed to the pull (see PullOptions).
-	AllowRisk RiskLevel
+	AllowRisk safety.RiskLevel
 }
 
 // Clone creates a new store at dir from the store at url: a bare
@@ -48,6 +50,23 @@ func Clone(ctx context.Context, url, dir string, opts Options, copts CloneOption
 	return s, rep, nil
 }
 
+// CloneVerifyError refuses a clone whose store does not pass verify once
+// fetched; the clone's folder is removed.
+type CloneVerifyError struct {
+	URL      string // credentials redacted
+	Problems []string
+}
+
+func (e *CloneVerifyError) Error() string { return problem.Format(e.Summary(), e.Details()) }
+
+// Summary names the cloned URL.
+func (e *CloneVerifyError) Summary() string {
+	return "clone " + e.URL + ": the cloned store does not verify"
+}
+
+// Details are what verify found.
+func (e *CloneVerifyError) Details() []string { return e.Problems }
+
 func cloneInto(ctx context.Context, url, dir string, opts Options, copts CloneOptions) (*Store, *PullReport, error) {
 	s, err := Init(ctx, dir, opts)
 	if err != nil {
@@ -65,11 +84,11 @@ func cloneInto(ctx context.Context, url, dir string, opts Options, copts CloneOp
 		return nil, nil, err
 	}
 	if !vr.OK() {
-		var lines []string
+		err := &CloneVerifyError{URL: RedactURL(url)}
 		for _, p := range vr.Problems {
-			lines = append(lines, p.String())
+			err.Problems = append(err.Problems, p.String())
 		}
-		return nil, nil, fmt.Errorf("clone %s: the cloned store does not verify:\n  %s", RedactURL(url), strings.Join(lines, "\n  "))
+		return nil, nil, err
 	}
 	return s, rep, nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // ChangeKind is how a file changed between two versions.
@@ -334,7 +335,7 @@ func (s *Store) Diff(ctx context.Context, from, to string) (DiffResult, error) {
 				return fmt.Errorf("%s is not a folder (to compare with a version, write @v2 or @<commit>)", to)
 			}
 			abs, _ := filepath.Abs(to)
-			if newFiles, err = ScanDir(abs, DefaultLimits, nil); err != nil {
+			if newFiles, err = ScanDir(abs, safety.DefaultLimits, nil); err != nil {
 				return err
 			}
 		}

@@ -23,7 +23,8 @@
 // old or its new value.
 //
 // Trees are handled flat as [File] lists ([Tx.WriteTree], [Reader.Files],
-// [ScanDir], [WriteTreeDir]); [CheckSafety] decides whether a tree may become
-// a version and with which [RiskLevel]. Versions are named "NAME", "NAME@v3"
-// or "NAME@<commit prefix>" ([Reader.Resolve]).
+// [ScanDir], [WriteTreeDir]); the safety check (package store/safety)
+// decides whether a tree may become a version and with which risk level.
+// Versions are named "NAME", "NAME@v3" or "NAME@<commit prefix>"
+// ([Reader.Resolve]).
 package store

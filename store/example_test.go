@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // Example records two versions of a skill folder and reads them back.
@@ -29,7 +30,7 @@ func Example() {
 	write := func(body string) {
 		os.WriteFile(filepath.Join(skill, "SKILL.md"), []byte("---\nname: greet\ndescription: Greet people.\n---\n"+body), 0o644)
 	}
-	opts := store.AddOptions{AllowRisk: store.DefaultAllowedRisk, Reason: "first"}
+	opts := store.AddOptions{AllowRisk: safety.DefaultAllowedRisk, Reason: "first"}
 
 	write("Say hello.\n")
 	res, _ := s.Add(ctx, []string{skill}, opts)

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/manifest"
 )
 
 // AddPluginOptions tune AddPlugin.
@@ -42,7 +45,8 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 	if err != nil {
 		return nil, err
 	}
-	market := exists(fsys, MarketplaceManifest)
+	_, statErr := fsys.Lstat(manifest.MarketplaceManifest)
+	market := statErr == nil
 	done()
 	if len(layout.Plugins) == 0 {
 		return nil, fmt.Errorf("plugin source %s: no plugin can be read from it (%s)", src, skippedText(layout.Skipped))
@@ -60,7 +64,7 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 			p.Source.Selector = pl.Name
 		}
 		p.ID = pluginID(opts.ID, pl.Name, src)
-		if err := CheckSkillName(p.ID); err != nil {
+		if err := skillfs.CheckName(p.ID); err != nil {
 			errs = append(errs, fmt.Errorf("plugin id %q: %w (choose one with --id)", p.ID, err))
 			continue
 		}
@@ -135,7 +139,7 @@ func pluginID(flag, name string, src Source) string {
 	return strings.ToLower(base)
 }
 
-func skippedText(skipped []SkippedPlugin) string {
+func skippedText(skipped []manifest.SkippedPlugin) string {
 	var parts []string
 	for _, s := range skipped {
 		parts = append(parts, s.Name+": "+s.Reason)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // TestFolderSnapshotMatchesGit checks that a folder source's skill gets the
@@ -32,7 +33,7 @@ y
 	if err := os.MkdirAll(filepath.Join(dir, "empty", "deeper"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	files, err := ScanDir(dir, DefaultLimits, nil)
+	files, err := ScanDir(dir, safety.DefaultLimits, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ y
 	if err := os.Symlink("references/b.md", filepath.Join(dir, "references", "link")); err != nil {
 		t.Fatal(err)
 	}
-	files, err = ScanDir(dir, DefaultLimits, nil)
+	files, err = ScanDir(dir, safety.DefaultLimits, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,12 +17,14 @@ import (
 	"github.com/go-git/go-git/v5/storage"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // upstream is what a plugin source holds right now.
 type upstream struct {
 	fetched Fetched // git sources only
-	layout  PluginLayout
+	layout  manifest.PluginLayout
 	skills  map[string]*upstreamSkill
 }
 
@@ -40,14 +42,14 @@ type upstreamSkill struct {
 
 // readSource opens a source and reads the layout of all its plugins, for
 // plugin add. For git sources it fetches, and the objects land in the store.
-func (tx *Tx) readSource(ctx context.Context, src Source) (*Layout, Fetched, PluginFS, func(), error) {
+func (tx *Tx) readSource(ctx context.Context, src Source) (*manifest.Layout, Fetched, manifest.PluginFS, func(), error) {
 	if src.Kind == SourceFolder {
 		root, err := os.OpenRoot(src.URL)
 		if err != nil {
 			return nil, Fetched{}, nil, nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
 		}
-		fsys := root.FS().(PluginFS)
-		layout, err := ReadLayout(fsys, src.Selector)
+		fsys := root.FS().(manifest.PluginFS)
+		layout, err := manifest.ReadLayout(fsys, src.Selector)
 		if err != nil {
 			root.Close()
 			return nil, Fetched{}, nil, nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
@@ -62,7 +64,7 @@ func (tx *Tx) readSource(ctx context.Context, src Source) (*Layout, Fetched, Plu
 	if err != nil {
 		return nil, Fetched{}, nil, nil, err
 	}
-	layout, err := ReadLayout(fsys, src.Selector)
+	layout, err := manifest.ReadLayout(fsys, src.Selector)
 	if err != nil {
 		return nil, Fetched{}, nil, nil, fmt.Errorf("plugin source %s at %s: %w", src, short(fetched.Commit), err)
 	}
@@ -177,14 +179,14 @@ func readFolderUpstream(src Source, cache *StatCache) (*upstream, error) {
 		return nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
 	}
 	defer root.Close()
-	fsys := &folderFS{PluginFS: root.FS().(PluginFS), dir: src.URL, cache: cache, dirs: map[string]bool{".": true}, seen: map[string]fs.FileInfo{}}
+	fsys := &folderFS{PluginFS: root.FS().(manifest.PluginFS), dir: src.URL, cache: cache, dirs: map[string]bool{".": true}, seen: map[string]fs.FileInfo{}}
 	up, err := newUpstream(src, fsys)
 	if err != nil {
 		return nil, err
 	}
 	for _, d := range up.layout.Skills {
 		sk := &upstreamSkill{name: d.Name, path: d.Path, dir: filepath.Join(src.URL, filepath.FromSlash(d.Path))}
-		if sk.files, err = scanDir(sk.dir, DefaultLimits, cache, fsys.lstatOnce); err != nil {
+		if sk.files, err = scanDir(sk.dir, safety.DefaultLimits, cache, fsys.lstatOnce); err != nil {
 			return nil, fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
 		}
 		sk.tree = hashFolder(sk.files)
@@ -202,7 +204,7 @@ func readFolderUpstream(src Source, cache *StatCache) (*upstream, error) {
 // Everything else, and any error (so its text stays the same), goes
 // through os.Root.
 type folderFS struct {
-	PluginFS
+	manifest.PluginFS
 	dir   string
 	cache *StatCache      // may be nil
 	dirs  map[string]bool // slash paths known to be folders, no symlink on the way
@@ -283,8 +285,8 @@ func (e cachedDirEntry) Type() fs.FileMode          { return e.typ }
 func (e cachedDirEntry) Info() (fs.FileInfo, error) { return os.Lstat(filepath.Join(e.dir, e.name)) }
 
 // newUpstream reads the layout of the one plugin a source must hold.
-func newUpstream(src Source, fsys PluginFS) (*upstream, error) {
-	layout, err := ReadLayout(fsys, src.Selector)
+func newUpstream(src Source, fsys manifest.PluginFS) (*upstream, error) {
+	layout, err := manifest.ReadLayout(fsys, src.Selector)
 	if err != nil {
 		return nil, fmt.Errorf("plugin source %s: %w", src, err)
 	}
@@ -328,7 +330,7 @@ func hashFolder(files []File) Hash {
 // and the merge.
 func (tx *Tx) loadUpstreamFiles(sk *upstreamSkill) ([]File, error) {
 	if sk.dir != "" {
-		if err := LoadData(sk.dir, sk.files, DefaultLimits); err != nil {
+		if err := LoadData(sk.dir, sk.files, safety.DefaultLimits); err != nil {
 			return nil, fmt.Errorf("skill %s: %w", sk.name, err)
 		}
 		return sk.files, nil

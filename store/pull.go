@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // PullOptions tune a pull.
@@ -13,7 +15,7 @@ type PullOptions struct {
 	Remote string
 	// AllowRisk is the highest risk level accepted in a fetched version;
 	// zero means DefaultAllowedRisk (only critical findings refuse).
-	AllowRisk RiskLevel
+	AllowRisk safety.RiskLevel
 }
 
 // PullAction is what pull did with one skill.
@@ -137,8 +139,8 @@ func (tx *Tx) pull(ctx context.Context, conn *remoteConn, opts PullOptions) (rep
 		return nil, err
 	}
 	allow := opts.AllowRisk
-	if allow == RiskNone {
-		allow = DefaultAllowedRisk
+	if allow == safety.RiskNone {
+		allow = safety.DefaultAllowedRisk
 	}
 	check := newHistoryCheck(tx, allow)
 	defer check.close()

@@ -10,7 +10,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // historyCheck runs the store's safety checks on history fetched from a
@@ -25,8 +27,8 @@ import (
 type historyCheck struct {
 	*packedReader
 	tx     *Tx
-	limits Limits
-	allow  RiskLevel
+	limits safety.Limits
+	allow  safety.RiskLevel
 	// known are commits checked already and the tips of the store's own
 	// refs (whose history was checked when it was written).
 	known    map[Hash]bool
@@ -35,8 +37,8 @@ type historyCheck struct {
 	problems []string
 }
 
-func newHistoryCheck(tx *Tx, allow RiskLevel) *historyCheck {
-	c := &historyCheck{packedReader: newPackedReader(tx), tx: tx, limits: DefaultLimits, allow: allow,
+func newHistoryCheck(tx *Tx, allow safety.RiskLevel) *historyCheck {
+	c := &historyCheck{packedReader: newPackedReader(tx), tx: tx, limits: safety.DefaultLimits, allow: allow,
 		known: map[Hash]bool{}, trees: map[Hash]bool{}, versions: map[Hash]bool{}}
 	for _, name := range tx.RefNames("refs/") {
 		// Tracking refs are no proof: plain `git fetch` in the store
@@ -189,9 +191,9 @@ func (c *historyCheck) versionTree(where, skill string, tree Hash) {
 		c.problem(where, "%v", err)
 		return
 	}
-	rep, err := CheckSafety(skill, files, nil, c.limits)
+	rep, err := safety.Check(skill, files, nil, c.limits)
 	if err != nil {
-		c.problem(where, "%s", strings.ReplaceAll(err.Error(), "\n  ", "; "))
+		c.problem(where, "%v", err)
 		return
 	}
 	md, ok := FileMap(files)[SkillFile]
@@ -262,6 +264,12 @@ type UnsafeRemoteError struct {
 	Problems []string
 }
 
-func (e *UnsafeRemoteError) Error() string {
-	return fmt.Sprintf("remote %s serves history the safety checks refuse; nothing was written:\n  %s", e.Remote, strings.Join(e.Problems, "\n  "))
+func (e *UnsafeRemoteError) Error() string { return problem.Format(e.Summary(), e.Details()) }
+
+// Summary names the remote.
+func (e *UnsafeRemoteError) Summary() string {
+	return "remote " + e.Remote + " serves history the safety checks refuse; nothing was written"
 }
+
+// Details are the problems, each led by the ref or object it is about.
+func (e *UnsafeRemoteError) Details() []string { return e.Problems }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/merge"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // MergeModeRemote marks a candidate (and the version accepting it) that
@@ -88,7 +89,7 @@ func (tx *Tx) pullDiverged(ps *PullSkill, lv, rv Version, rem Remote) error {
 		return fmt.Errorf("merge %s: %w", name, err)
 	}
 	files := res.Tree.Files()
-	safety, err := CheckSafety(name, files, nil, DefaultLimits)
+	safety, err := safety.Check(name, files, nil, safety.DefaultLimits)
 	if err != nil {
 		return err
 	}
@@ -201,7 +202,7 @@ func (tx *Tx) AcceptRemoteMerge(skill, reason string) (Version, error) {
 	if err != nil {
 		return Version{}, err
 	}
-	safety, err := CheckSafety(skill, files, tx.filesOrNil(lv.Tree), DefaultLimits)
+	checked, err := safety.Check(skill, files, tx.filesOrNil(lv.Tree), safety.DefaultLimits)
 	if err != nil {
 		return Version{}, err
 	}
@@ -212,15 +213,15 @@ func (tx *Tx) AcceptRemoteMerge(skill, reason string) (Version, error) {
 	if _, err := discover.Parse(md.Data); err != nil {
 		return Version{}, fmt.Errorf("accept %s: the candidate's %s does not parse: %w", skill, SkillFile, err)
 	}
-	if safety.Risk > DefaultAllowedRisk {
-		return Version{}, &RiskRefusedError{Skill: skill, Risk: safety.Risk, Allowed: DefaultAllowedRisk, Findings: safety.Findings}
+	if checked.Risk > safety.DefaultAllowedRisk {
+		return Version{}, &safety.RiskRefusedError{Skill: skill, Risk: checked.Risk, Allowed: safety.DefaultAllowedRisk, Findings: checked.Findings}
 	}
 	if reason == "" {
 		reason = "accepted merge"
 	}
 	v, err := tx.writeJoinVersion(skill, lv, rv, c.Tree, c.Head, VersionInfo{
 		Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,
-		Reason: reason, Risk: safety.Risk, Findings: safety.Findings,
+		Reason: reason, Risk: checked.Risk, Findings: checked.Findings,
 		Subject:  fmt.Sprintf("%s v%d: merge v%d with %s", skill, max(lv.Number, rv.Number)+1, lv.Number, rv.Name()),
 		Trailers: []Trailer{{TrailerMergeBase, hashOrNone(c.Base)}},
 	})

@@ -16,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
+	"github.com/skillstore/skillstore/internal/problem"
 )
 
 // PushOptions tune a push.
@@ -70,13 +71,20 @@ type PushRefusedError struct {
 	Refs   []PushUpdate // Action is "refused", Reason says why
 }
 
-func (e *PushRefusedError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "push to %s refused, nothing was sent:", e.Remote)
-	for _, r := range e.Refs {
-		fmt.Fprintf(&b, "\n  %s: %s", r.Ref, r.Reason)
+func (e *PushRefusedError) Error() string { return problem.Format(e.Summary(), e.Details()) }
+
+// Summary names the remote.
+func (e *PushRefusedError) Summary() string {
+	return "push to " + e.Remote + " refused, nothing was sent"
+}
+
+// Details are the refused refs, "ref: reason" each.
+func (e *PushRefusedError) Details() []string {
+	out := make([]string, len(e.Refs))
+	for i, r := range e.Refs {
+		out[i] = r.Ref + ": " + r.Reason
 	}
-	return b.String()
+	return out
 }
 
 // LocalRecordsError refuses to push a state that holds records of this

@@ -3,6 +3,9 @@ package store
 import (
 	"fmt"
 	"strings"
+
+	"github.com/skillstore/skillstore/internal/problem"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // The refs that travel between a store and its remotes. Everything a
@@ -37,9 +40,9 @@ func classifyRef(name string) (refKind, error) {
 	case name == StateRef:
 		return refState, nil
 	case strings.HasPrefix(name, SkillRefPrefix):
-		return refSkill, CheckSkillName(strings.TrimPrefix(name, SkillRefPrefix))
+		return refSkill, skillfs.CheckName(strings.TrimPrefix(name, SkillRefPrefix))
 	case strings.HasPrefix(name, CandidateRefPrefix):
-		return refCandidate, CheckSkillName(strings.TrimPrefix(name, CandidateRefPrefix))
+		return refCandidate, skillfs.CheckName(strings.TrimPrefix(name, CandidateRefPrefix))
 	case strings.HasPrefix(name, UpstreamRefPrefix):
 		return refUpstream, checkNamePair(strings.TrimPrefix(name, UpstreamRefPrefix), "plugin/skill")
 	case strings.HasPrefix(name, SupersededRefPrefix):
@@ -48,7 +51,7 @@ func classifyRef(name string) (refKind, error) {
 		if !ok {
 			return refSuperseded, fmt.Errorf("want %s<skill>/<commit>", SupersededRefPrefix)
 		}
-		if err := CheckSkillName(skill); err != nil {
+		if err := skillfs.CheckName(skill); err != nil {
 			return refSuperseded, err
 		}
 		if _, ok := ParseHash(commit); !ok {
@@ -65,10 +68,10 @@ func checkNamePair(rest, form string) error {
 	if !ok || strings.Contains(b, "/") {
 		return fmt.Errorf("want %s", form)
 	}
-	if err := CheckSkillName(a); err != nil {
+	if err := skillfs.CheckName(a); err != nil {
 		return err
 	}
-	return CheckSkillName(b)
+	return skillfs.CheckName(b)
 }
 
 // isTracked reports whether a remote ref gets a tracking ref. Superseded
@@ -82,6 +85,12 @@ type BadRefError struct {
 	Refs   []string // "name: reason"
 }
 
-func (e *BadRefError) Error() string {
-	return fmt.Sprintf("remote %s has refs skillstore never writes, refusing it:\n  %s", e.Remote, strings.Join(e.Refs, "\n  "))
+func (e *BadRefError) Error() string { return problem.Format(e.Summary(), e.Details()) }
+
+// Summary names the remote.
+func (e *BadRefError) Summary() string {
+	return "remote " + e.Remote + " has refs skillstore never writes, refusing it"
 }
+
+// Details are the refs, "name: reason" each.
+func (e *BadRefError) Details() []string { return e.Refs }

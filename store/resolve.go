@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // UnknownSkillError reports a skill name with no published ref.
@@ -39,34 +41,8 @@ func (e *AmbiguousVersionError) Error() string {
 	return fmt.Sprintf("%s@%s is ambiguous: it matches %s", e.Skill, e.Prefix, strings.Join(names, ", "))
 }
 
-// InvalidNameError reports a malformed skill or version name.
-type InvalidNameError struct {
-	Name   string
-	Reason string
-}
-
-func (e *InvalidNameError) Error() string {
-	return fmt.Sprintf("invalid name %q: %s", e.Name, e.Reason)
-}
-
-// Compiled on first use rather than at start-up, which every command pays.
-var skillNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`) })
-
-// CheckSkillName accepts names that are safe as a git ref component and a
-// folder name: lowercase letters, digits, '.', '_' and '-', starting with a
-// letter or digit, at most 64 characters, no "..", not ending in "." or
-// ".lock". (The skill specification is stricter; discover enforces it.)
-func CheckSkillName(name string) error {
-	switch {
-	case len(name) > 64:
-		return &InvalidNameError{Name: name, Reason: "longer than 64 characters"}
-	case !skillNamePattern().MatchString(name):
-		return &InvalidNameError{Name: name, Reason: "use lowercase letters, digits and hyphens"}
-	case strings.Contains(name, ".."), strings.HasSuffix(name, "."), strings.HasSuffix(name, ".lock"):
-		return &InvalidNameError{Name: name, Reason: `no "..", and no "." or ".lock" at the end`}
-	}
-	return nil
-}
+// InvalidNameError reports a malformed skill, version or remote name.
+type InvalidNameError = skillfs.InvalidNameError
 
 // SplitVersionSpec splits "NAME@REV" into NAME and REV ("" when absent).
 func SplitVersionSpec(spec string) (name, rev string) {
@@ -81,7 +57,7 @@ var hexPrefixRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 // "NAME@<commit prefix>" (at least 4 hex digits, among NAME's versions).
 func (r *Reader) Resolve(spec string) (Version, error) {
 	name, rev := SplitVersionSpec(spec)
-	if err := CheckSkillName(name); err != nil {
+	if err := skillfs.CheckName(name); err != nil {
 		return Version{}, err
 	}
 	if rev == "" && strings.HasSuffix(spec, "@") {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // ScanDir lists the skill folder dir as files, leaving out what
@@ -21,15 +22,15 @@ import (
 // Size is set). Symlinks (Data = target) and special files (mode
 // skillfs.Special) are listed so the safety check can reject them; the scan
 // stops after limits.MaxFiles+1 files.
-func ScanDir(dir string, limits Limits, cache *StatCache) ([]File, error) {
+func ScanDir(dir string, limits safety.Limits, cache *StatCache) ([]File, error) {
 	return scanDir(dir, limits, cache, os.Lstat)
 }
 
 // scanDir is ScanDir with the lstat of the folder's entries given: sync
 // passes one that reuses what reading the plugin's layout already lstat-ed.
-func scanDir(dir string, limits Limits, cache *StatCache, lstat func(string) (fs.FileInfo, error)) ([]File, error) {
+func scanDir(dir string, limits safety.Limits, cache *StatCache, lstat func(string) (fs.FileInfo, error)) ([]File, error) {
 	if limits.MaxFiles == 0 {
-		limits = DefaultLimits
+		limits = safety.DefaultLimits
 	}
 	var files []File
 	var walk func(abs, rel string, st *syscall.Stat_t) error
@@ -130,9 +131,9 @@ func listDir(abs string, st *syscall.Stat_t, cache *StatCache) ([]dirName, error
 // LoadData reads the content of the regular files of a ScanDir result that
 // have none loaded yet (those the stat cache vouched for), skipping
 // oversized ones.
-func LoadData(dir string, files []File, limits Limits) error {
+func LoadData(dir string, files []File, limits safety.Limits) error {
 	if limits.MaxFiles == 0 {
-		limits = DefaultLimits
+		limits = safety.DefaultLimits
 	}
 	for i := range files {
 		f := &files[i]

@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // Summary is what listing a skill needs from its latest version.
@@ -21,7 +22,7 @@ type Summary struct {
 	Number      int
 	Time        time.Time
 	Source      string
-	Risk        RiskLevel
+	Risk        safety.RiskLevel
 	Description string
 }
 
@@ -51,7 +52,7 @@ func loadSummaries(path string) map[string]Summary {
 		tree, ok2 := ParseHash(f[2])
 		n, err1 := strconv.Atoi(f[3])
 		sec, err2 := strconv.ParseInt(f[4], 10, 64)
-		risk, err3 := ParseRiskLevel(f[6])
+		risk, err3 := safety.ParseRiskLevel(f[6])
 		desc, err4 := strconv.Unquote(f[7])
 		if !ok1 || !ok2 || err1 != nil || err2 != nil || err3 != nil || err4 != nil {
 			continue

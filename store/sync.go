@@ -7,6 +7,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // Merge modes sync records on versions and candidates, besides the store's.
@@ -37,7 +41,7 @@ type SyncReport struct {
 	CandidatesWaiting int `json:"candidates_waiting"`
 	// Skipped lists the marketplace entries plugin add could not take from
 	// the source (they live in another repository).
-	Skipped []SkippedPlugin `json:"skipped,omitempty"`
+	Skipped []manifest.SkippedPlugin `json:"skipped,omitempty"`
 	// AlreadyAdded lists the plugins plugin add found already added from
 	// the same source (nothing was written for them).
 	AlreadyAdded []string `json:"already_added,omitempty"`
@@ -254,7 +258,7 @@ func (tx *Tx) claimSkill(p *Plugin, skill string) error {
 	}
 	switch owner {
 	case "":
-		return CheckSkillName(skill)
+		return skillfs.CheckName(skill)
 	case SourceManaged:
 		if _, ok := tx.Ref(UpstreamRef(p.ID, skill)); ok {
 			if head, err := tx.Head(skill); err == nil && head.Plugin == p.ID {
@@ -272,9 +276,9 @@ func pluginEqual(a, b *Plugin) bool {
 
 // skillError renders err for a report.
 func skillError(err error) string {
-	var rej *RejectedError
+	var rej *safety.RejectedError
 	if errors.As(err, &rej) {
-		return strings.ReplaceAll(rej.Error(), "\n  ", "; ")
+		return rej.Error()
 	}
-	return strings.ReplaceAll(err.Error(), "\n  ", "; ")
+	return err.Error()
 }

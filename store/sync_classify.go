@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/merge"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // Trailer keys sync writes on snapshots and candidates.
@@ -66,14 +67,14 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	sr.OldVersion = headNum
 
 	u := prevU
-	var safety *SafetyReport
+	var checked *safety.Report
 	if !hasPrevU || prevTree != sk.tree {
 		// A new upstream tree: check it, then snapshot it.
 		s, err := tx.checkUpstream(sk, tx.filesOrNil(headC.Tree))
 		if err != nil {
 			return err
 		}
-		safety = &s
+		checked = &s
 		if u, err = tx.writeSnapshot(p, up, sk, upRef, prevU, hasPrevU); err != nil {
 			return err
 		}
@@ -103,16 +104,16 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	d := decide(state)
 	if d.Class == ClassFastForward || d.Class == ClassThreeWay {
 		// Only now is the risk of an unchanged upstream tree needed.
-		if safety == nil {
+		if checked == nil {
 			s, err := tx.checkUpstream(sk, tx.filesOrNil(state.Ours))
 			if err != nil {
 				return err
 			}
-			safety = &s
+			checked = &s
 		}
-		state.Risk = safety.Risk
+		state.Risk = checked.Risk
 		d = decide(state)
-		sr.Risk = safety.Risk.String()
+		sr.Risk = checked.Risk.String()
 	}
 	sr.Classification = d.Class
 	supersede := func() {
@@ -135,9 +136,9 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	case stepAdvanceBase:
 		return tx.applyAlreadyApplied(p, up, name, headC, u, base, sr)
 	case stepPublish:
-		return tx.applyFastForward(p, up, name, headC, u, base, sk.tree, safety, sr)
+		return tx.applyFastForward(p, up, name, headC, u, base, sk.tree, checked, sr)
 	case stepReview:
-		c, err := tx.writeCandidate(p, up, name, head, u, base, sk.tree, MergeModeFastForward, nil, safety.Risk)
+		c, err := tx.writeCandidate(p, up, name, head, u, base, sk.tree, MergeModeFastForward, nil, checked.Risk)
 		if err != nil {
 			return err
 		}
@@ -153,7 +154,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 			return err // the older candidate stays: nothing replaces it
 		}
 		supersede()
-		c, err := tx.writeCandidate(p, up, name, head, u, base, merged, MergeModeThreeWay, conflicts, safety.Risk)
+		c, err := tx.writeCandidate(p, up, name, head, u, base, merged, MergeModeThreeWay, conflicts, checked.Risk)
 		if err != nil {
 			return err
 		}
@@ -189,7 +190,7 @@ func (tx *Tx) pendingCandidate(name string, head, u Hash) (Hash, pendingCandidat
 // applyMirror publishes a new skill's upstream tree as v1, taking the
 // snapshot in.
 func (tx *Tx) applyMirror(p *Plugin, up *upstream, sk *upstreamSkill, upRef string, sr *SkillReport) error {
-	safety, err := tx.checkUpstream(sk, nil)
+	checked, err := tx.checkUpstream(sk, nil)
 	if err != nil {
 		return err
 	}
@@ -199,7 +200,7 @@ func (tx *Tx) applyMirror(p *Plugin, up *upstream, sk *upstreamSkill, upRef stri
 	}
 	v, err := tx.CommitVersion(sk.name, tree, VersionInfo{
 		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
-		MergeMode: MergeModeMirror, Risk: safety.Risk, Findings: safety.Findings,
+		MergeMode: MergeModeMirror, Risk: checked.Risk, Findings: checked.Findings,
 		Subject:  fmt.Sprintf("%s v1: mirror of plugin %s", sk.name, p.ID),
 		Trailers: upstreamTrailers(p, up, sk),
 	})
@@ -207,7 +208,7 @@ func (tx *Tx) applyMirror(p *Plugin, up *upstream, sk *upstreamSkill, upRef stri
 		return err
 	}
 	tx.SetRef(upRef, v.Commit)
-	sr.NewVersion, sr.Upstream, sr.Risk = v.Number, v.Commit.String(), safety.Risk.String()
+	sr.NewVersion, sr.Upstream, sr.Risk = v.Number, v.Commit.String(), checked.Risk.String()
 	return nil
 }
 
@@ -254,14 +255,14 @@ func (tx *Tx) applyAlreadyApplied(p *Plugin, up *upstream, name string, headC *C
 }
 
 // applyFastForward publishes the upstream tree as the next version.
-func (tx *Tx) applyFastForward(p *Plugin, up *upstream, name string, headC *Commit, u, base, theirs Hash, safety *SafetyReport, sr *SkillReport) error {
+func (tx *Tx) applyFastForward(p *Plugin, up *upstream, name string, headC *Commit, u, base, theirs Hash, checked *safety.Report, sr *SkillReport) error {
 	headV, err := versionFromCommit(name, headC)
 	if err != nil {
 		return err
 	}
 	v, err := tx.CommitVersion(name, theirs, VersionInfo{
 		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
-		MergeMode: MergeModeFastForward, Risk: safety.Risk, Findings: safety.Findings, ExtraParents: []Hash{u},
+		MergeMode: MergeModeFastForward, Risk: checked.Risk, Findings: checked.Findings, ExtraParents: []Hash{u},
 		Subject:  fmt.Sprintf("%s v%d: update from plugin %s", name, headV.Number+1, p.ID),
 		Trailers: []Trailer{{TrailerMergeBase, hashOrNone(base)}},
 	})
@@ -295,22 +296,22 @@ func versionNumber(name string, c *Commit) (int, error) {
 
 // checkUpstream runs the store's safety check on an upstream tree. A tree
 // the store never accepts, or one above the allowed risk, is an error.
-func (tx *Tx) checkUpstream(sk *upstreamSkill, previous []File) (SafetyReport, error) {
+func (tx *Tx) checkUpstream(sk *upstreamSkill, previous []File) (safety.Report, error) {
 	files, err := tx.loadUpstreamFiles(sk)
 	if err != nil {
-		return SafetyReport{}, err
+		return safety.Report{}, err
 	}
-	rep, err := CheckSafety(sk.name, files, previous, DefaultLimits)
+	rep, err := safety.Check(sk.name, files, previous, safety.DefaultLimits)
 	if err != nil {
-		return SafetyReport{}, err
+		return safety.Report{}, err
 	}
 	if f, ok := FileMap(files)[SkillFile]; ok {
 		if _, err := discover.Parse(f.Data); err != nil {
-			return SafetyReport{}, fmt.Errorf("%s/%s does not parse: %w", sk.path, SkillFile, err)
+			return safety.Report{}, fmt.Errorf("%s/%s does not parse: %w", sk.path, SkillFile, err)
 		}
 	}
-	if rep.Risk > DefaultAllowedRisk {
-		return SafetyReport{}, &RiskRefusedError{Skill: sk.name, Risk: rep.Risk, Allowed: DefaultAllowedRisk, Findings: rep.Findings}
+	if rep.Risk > safety.DefaultAllowedRisk {
+		return safety.Report{}, &safety.RiskRefusedError{Skill: sk.name, Risk: rep.Risk, Allowed: safety.DefaultAllowedRisk, Findings: rep.Findings}
 	}
 	return rep, nil
 }
@@ -364,7 +365,7 @@ func (tx *Tx) mergeSkill(name string, headV Version, p *Plugin, up *upstream, sk
 
 // writeCandidate queues a candidate merge commit with parents (published
 // head, upstream snapshot) and points the skill's candidate ref at it.
-func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base, tree Hash, mode MergeMode, conflicts []string, risk RiskLevel) (Hash, error) {
+func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base, tree Hash, mode MergeMode, conflicts []string, risk safety.RiskLevel) (Hash, error) {
 	sig := tx.signature()
 	body := ""
 	if len(conflicts) > 0 {

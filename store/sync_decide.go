@@ -1,5 +1,7 @@
 package store
 
+import "github.com/skillstore/skillstore/store/safety"
+
 // Class is how sync classifies one skill's upstream update: the four cases
 // of the design (B = accepted base, P = published, U = new upstream), plus
 // a first mirror, an update that waits behind a candidate, and a skill
@@ -50,7 +52,7 @@ type skillState struct {
 	// Risk is the safety check's level for the upstream tree. Only a
 	// fast-forward consults it (a high risk holds it for review), so the
 	// caller may leave it unset until decide says ClassFastForward.
-	Risk RiskLevel
+	Risk safety.RiskLevel
 }
 
 // step is the one write sync makes for a decision.
@@ -88,7 +90,7 @@ func decide(s skillState) decision {
 		return decision{Class: ClassAlreadyApplied, Step: stepAdvanceBase, Supersede: true}
 	case s.Candidate == sameCandidate:
 		return decision{Class: ClassPending, Step: stepNone}
-	case s.Ours == s.Base && (s.Review || s.Risk >= RiskHigh):
+	case s.Ours == s.Base && (s.Review || s.Risk >= safety.RiskHigh):
 		return decision{Class: ClassFastForward, Step: stepReview, Supersede: true}
 	case s.Ours == s.Base:
 		return decision{Class: ClassFastForward, Step: stepPublish, Supersede: true}

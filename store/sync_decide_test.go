@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // TestDecide is sync's whole policy as a table: the four cases of the
@@ -22,12 +23,12 @@ func TestDecide(t *testing.T) {
 		{"already applied", skillState{Published: true, Base: b, Ours: u, Theirs: u}, decision{ClassAlreadyApplied, stepAdvanceBase, true}},
 		{"already applied, no base", skillState{Published: true, Ours: u, Theirs: u}, decision{ClassAlreadyApplied, stepAdvanceBase, true}},
 		{"fast-forward", skillState{Published: true, Base: b, Ours: b, Theirs: u}, decision{ClassFastForward, stepPublish, true}},
-		{"fast-forward, medium risk", skillState{Published: true, Base: b, Ours: b, Theirs: u, Risk: RiskMedium}, decision{ClassFastForward, stepPublish, true}},
-		{"fast-forward, high risk", skillState{Published: true, Base: b, Ours: b, Theirs: u, Risk: RiskHigh}, decision{ClassFastForward, stepReview, true}},
+		{"fast-forward, medium risk", skillState{Published: true, Base: b, Ours: b, Theirs: u, Risk: safety.RiskMedium}, decision{ClassFastForward, stepPublish, true}},
+		{"fast-forward, high risk", skillState{Published: true, Base: b, Ours: b, Theirs: u, Risk: safety.RiskHigh}, decision{ClassFastForward, stepReview, true}},
 		{"fast-forward, review policy", skillState{Published: true, Base: b, Ours: b, Theirs: u, Review: true}, decision{ClassFastForward, stepReview, true}},
 		{"three-way", skillState{Published: true, Base: b, Ours: p, Theirs: u}, decision{ClassThreeWay, stepMerge, true}},
 		{"three-way, no common base", skillState{Published: true, Ours: p, Theirs: u}, decision{ClassThreeWay, stepMerge, true}},
-		{"three-way, risk does not matter", skillState{Published: true, Base: b, Ours: p, Theirs: u, Risk: RiskHigh, Review: true}, decision{ClassThreeWay, stepMerge, true}},
+		{"three-way, risk does not matter", skillState{Published: true, Base: b, Ours: p, Theirs: u, Risk: safety.RiskHigh, Review: true}, decision{ClassThreeWay, stepMerge, true}},
 		{"candidate for this update waits", skillState{Published: true, Base: b, Ours: p, Theirs: u, Candidate: sameCandidate}, decision{ClassPending, stepNone, false}},
 		{"candidate for this fast-forward waits", skillState{Published: true, Base: b, Ours: b, Theirs: u, Candidate: sameCandidate}, decision{ClassPending, stepNone, false}},
 		{"older candidate is superseded", skillState{Published: true, Base: b, Ours: p, Theirs: u, Candidate: otherCandidate}, decision{ClassThreeWay, stepMerge, true}},

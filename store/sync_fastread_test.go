@@ -20,6 +20,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // The tests in this file cover what makes an unchanged sync fast: reading
@@ -196,11 +198,11 @@ func TestScanDirFolderCache(t *testing.T) {
 	check := func(step string) {
 		t.Helper()
 		cache := LoadStatCache(cachePath)
-		got, err := ScanDir(dir, DefaultLimits, cache)
+		got, err := ScanDir(dir, safety.DefaultLimits, cache)
 		if err != nil {
 			t.Fatalf("%s: %v", step, err)
 		}
-		want, err := ScanDir(dir, DefaultLimits, nil)
+		want, err := ScanDir(dir, safety.DefaultLimits, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -313,23 +315,24 @@ func TestStatCacheFileRoundTrip(t *testing.T) {
 // os.Root: layouts and errors must be the same.
 func TestFolderLayoutMatchesRoot(t *testing.T) {
 	base := t.TempDir()
+	layoutCases := readLayoutCases(t)
 	for i, tc := range layoutCases {
 		writeFixture(t, filepath.Join(base, strconv.Itoa(i), "src"), tc.fixture)
 	}
 	time.Sleep(racyWindow + 10*time.Millisecond)
 	cache := LoadStatCache(filepath.Join(t.TempDir(), "statcache"))
-	render := func(l *Layout, err error) string {
+	render := func(l *manifest.Layout, err error) string {
 		if err != nil {
-			return fmt.Sprintf("error %v (escapes=%v)", err, errors.Is(err, ErrPathEscapes))
+			return fmt.Sprintf("error %v (escapes=%v)", err, errors.Is(err, manifest.ErrPathEscapes))
 		}
 		return strings.Join(summary(l), "\n")
 	}
 	for i, tc := range layoutCases {
 		dir := filepath.Join(base, strconv.Itoa(i), "src")
-		want := render(ReadLayout(localFS(t, dir), tc.selector))
+		want := render(manifest.ReadLayout(localFS(t, dir), tc.selector))
 		for _, pass := range []string{"cold", "warm"} {
 			fsys := &folderFS{PluginFS: localFS(t, dir), dir: dir, cache: cache, dirs: map[string]bool{".": true}}
-			if got := render(ReadLayout(fsys, tc.selector)); got != want {
+			if got := render(manifest.ReadLayout(fsys, tc.selector)); got != want {
 				t.Errorf("%s, %s cache:\n got %s\nwant %s", tc.name, pass, got, want)
 			}
 		}

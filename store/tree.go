@@ -17,6 +17,9 @@ const regularMode = skillfs.Regular
 // folder.
 type File = skillfs.File
 
+// SkillFile is the file at the top of every skill tree (skillfs.SkillFile).
+const SkillFile = skillfs.SkillFile
+
 // SortFiles sorts files by path.
 func SortFiles(files []File) { skillfs.Sort(files) }
 

@@ -90,7 +90,7 @@ func (v *verifier) problem(where, format string, args ...any) {
 
 func (v *verifier) skill(name string, head Hash) {
 	ref := SkillRef(name)
-	if err := CheckSkillName(name); err != nil {
+	if err := skillfs.CheckName(name); err != nil {
 		v.problem(ref, "%v", err)
 	}
 	want := 0

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // Trailer keys written on version commits. `git log` alone tells a
@@ -50,8 +53,8 @@ type Version struct {
 	MergeMode     MergeMode
 	Plugin        string
 	PluginVersion string
-	Risk          RiskLevel
-	Findings      []Finding
+	Risk          safety.RiskLevel
+	Findings      []safety.Finding
 	Subject       string
 }
 
@@ -69,8 +72,8 @@ type VersionInfo struct {
 	Plugin        string
 	PluginVersion string
 	// Risk and Findings are the safety check's result for the tree.
-	Risk     RiskLevel
-	Findings []Finding
+	Risk     safety.RiskLevel
+	Findings []safety.Finding
 	// ExtraParents follow the previous version as parents, for example the
 	// upstream snapshot a version takes in.
 	ExtraParents []Hash
@@ -88,7 +91,7 @@ type VersionInfo struct {
 // the skill ref to it. It does not compare trees: callers decide whether a
 // new version is needed.
 func (tx *Tx) CommitVersion(name string, tree Hash, info VersionInfo) (Version, error) {
-	if err := CheckSkillName(name); err != nil {
+	if err := skillfs.CheckName(name); err != nil {
 		return Version{}, err
 	}
 	number := 1
@@ -175,7 +178,7 @@ func versionFromCommit(name string, c *Commit) (Version, error) {
 		case TrailerMergeMode:
 			v.MergeMode = MergeMode(t.Value)
 		case TrailerRisk:
-			v.Risk, _ = ParseRiskLevel(t.Value)
+			v.Risk, _ = safety.ParseRiskLevel(t.Value)
 		case TrailerActor:
 			v.Actor = t.Value
 		case TrailerReason:
@@ -240,7 +243,7 @@ func (r *Reader) Skills() []string {
 
 // formatFindings renders findings as the commit body, one per line, in a
 // form parseFindings reads back.
-func formatFindings(fs []Finding) string {
+func formatFindings(fs []safety.Finding) string {
 	if len(fs) == 0 {
 		return ""
 	}
@@ -257,16 +260,16 @@ var findingLine = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^- (none|low|medium|high|critical): ([^:]+?)(?::(\d+))?: (.*)$`)
 })
 
-func parseFindings(body string) []Finding {
-	var out []Finding
+func parseFindings(body string) []safety.Finding {
+	var out []safety.Finding
 	for _, line := range strings.Split(body, "\n") {
 		m := findingLine().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
-		level, _ := ParseRiskLevel(m[1])
+		level, _ := safety.ParseRiskLevel(m[1])
 		n, _ := strconv.Atoi(m[3])
-		out = append(out, Finding{Level: level, Path: m[2], Line: n, Message: m[4]})
+		out = append(out, safety.Finding{Level: level, Path: m[2], Line: n, Message: m[4]})
 	}
 	return out
 }

@@ -6,8 +6,11 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/transport"
 
+	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // Exit codes shared by every command. Commands with outcomes of their own
@@ -116,10 +119,10 @@ var errorRules = []errorRule{
 		return fmt.Sprintf("run 'skillstore log %s' to see its versions", asE[*store.UnknownVersionError](err).Skill)
 	}},
 	{match: as[*store.AmbiguousVersionError](), hint: hint("give more digits of the commit, or name the version as vN")},
-	{match: as[*store.RiskRefusedError](), hint: func(err error) string {
-		return "nothing was written; review the findings, and if you trust them rerun with --allow-risk " + asE[*store.RiskRefusedError](err).Risk.String()
+	{match: as[*safety.RiskRefusedError](), hint: func(err error) string {
+		return "nothing was written; review the findings, and if you trust them rerun with --allow-risk " + asE[*safety.RiskRefusedError](err).Risk.String()
 	}},
-	{match: as[*store.RejectedError](), hint: hint("nothing was written; remove or replace the files listed and add again")},
+	{match: as[*safety.RejectedError](), hint: hint("nothing was written; remove or replace the files listed and add again")},
 	{match: as[*store.InvalidSkillError](), hint: hint("nothing was written; fix SKILL.md (see 'skillstore validate') and add again")},
 	{match: as[*store.CorruptRefError](), hint: hint("run 'skillstore verify' to see everything that is wrong")},
 	{match: as[*store.OverlapError](), hint: hint("check out into a folder outside the store")},
@@ -127,10 +130,10 @@ var errorRules = []errorRule{
 	// Plugins.
 	{match: is(store.ErrUnknownPlugin), hint: hint("run 'skillstore plugin list' to see the plugins")},
 	{match: as[*store.OwnershipError](), hint: hint("adopt or remove the existing skill first, or add only another plugin of the source with SOURCE#PLUGIN")},
-	{match: is(store.ErrPathEscapes), hint: hint("a manifest may only name paths inside the plugin's folder")},
-	{match: as[*store.ManifestError](), hint: hint("fix the manifest, or remove it to use the plain skills/<name>/SKILL.md layout")},
+	{match: is(manifest.ErrPathEscapes), hint: hint("a manifest may only name paths inside the plugin's folder")},
+	{match: as[*manifest.Error](), hint: hint("fix the manifest, or remove it to use the plain skills/<name>/SKILL.md layout")},
 	{match: is(store.ErrPluginExists), hint: hint("pick another id with --id, or sync the existing plugin with 'skillstore sync'")},
-	{match: is(store.ErrNoSkills), hint: hint("a plugin needs a manifest or skills/<name>/SKILL.md folders")},
+	{match: is(manifest.ErrNoSkills), hint: hint("a plugin needs a manifest or skills/<name>/SKILL.md folders")},
 
 	// Remotes.
 	{match: as[*store.PushRefusedError](), hint: hint("run 'skillstore pull', accept or resolve the merge candidates it reports, then push again")},
@@ -157,7 +160,7 @@ var errorRules = []errorRule{
 // explain applies the first rule of errorRules that matches err: the exit
 // code (exitError unless the rule says otherwise), the message and a hint.
 func explain(err error) (code int, message string, hints []string) {
-	code, message = exitError, err.Error()
+	code, message = exitError, problem.Expand(err) // a list of problems, one per line
 	for _, r := range errorRules {
 		if !r.match(err) {
 			continue

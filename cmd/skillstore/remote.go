@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 func remoteCommand() *cli.Command {
@@ -131,15 +132,15 @@ func pullCommand() *cli.Command {
 }
 
 func allowRiskFlag() cli.Flag {
-	return &cli.StringFlag{Name: "allow-risk", Usage: "highest safety risk level to accept in fetched versions (none, low, medium, high, critical)", Value: store.DefaultAllowedRisk.String()}
+	return &cli.StringFlag{Name: "allow-risk", Usage: "highest safety risk level to accept in fetched versions (none, low, medium, high, critical)", Value: safety.DefaultAllowedRisk.String()}
 }
 
-func parseAllowRisk(c *cli.Context) (store.RiskLevel, error) {
-	risk, err := store.ParseRiskLevel(c.String("allow-risk"))
+func parseAllowRisk(c *cli.Context) (safety.RiskLevel, error) {
+	risk, err := safety.ParseRiskLevel(c.String("allow-risk"))
 	if err != nil {
 		return 0, usageErrorf("--allow-risk: %v", err)
 	}
-	if risk == store.RiskNone {
+	if risk == safety.RiskNone {
 		return 0, usageErrorf("--allow-risk none is not supported for remotes: fetched versions always carry script findings")
 	}
 	return risk, nil

@@ -6,20 +6,22 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 func addFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "reason", Usage: "why (recorded on each new version)"},
 		&cli.BoolFlag{Name: "strict", Usage: "validate SKILL.md with the strict rules"},
-		&cli.StringFlag{Name: "allow-risk", Usage: "highest safety risk level to accept (none, low, medium, high, critical)", Value: store.DefaultAllowedRisk.String()},
+		&cli.StringFlag{Name: "allow-risk", Usage: "highest safety risk level to accept (none, low, medium, high, critical)", Value: safety.DefaultAllowedRisk.String()},
 		newJSONFlag(),
 	}
 }
 
 func addOptions(c *cli.Context) (store.AddOptions, error) {
-	risk, err := store.ParseRiskLevel(c.String("allow-risk"))
+	risk, err := safety.ParseRiskLevel(c.String("allow-risk"))
 	if err != nil {
 		return store.AddOptions{}, usageErrorf("--allow-risk: %v", err)
 	}
@@ -120,14 +122,14 @@ func storeImportCommand() *cli.Command {
 }
 
 type addResultJSON struct {
-	Dir       string          `json:"dir"`
-	Name      string          `json:"name,omitempty"`
-	Version   int             `json:"version,omitempty"`
-	Commit    string          `json:"commit,omitempty"`
-	Unchanged bool            `json:"unchanged"`
-	Risk      string          `json:"risk,omitempty"`
-	Findings  []store.Finding `json:"findings,omitempty"`
-	Error     string          `json:"error,omitempty"`
+	Dir       string           `json:"dir"`
+	Name      string           `json:"name,omitempty"`
+	Version   int              `json:"version,omitempty"`
+	Commit    string           `json:"commit,omitempty"`
+	Unchanged bool             `json:"unchanged"`
+	Risk      string           `json:"risk,omitempty"`
+	Findings  []safety.Finding `json:"findings,omitempty"`
+	Error     string           `json:"error,omitempty"`
 }
 
 func printAddResults(c *cli.Context, results []store.AddResult) error {
@@ -137,7 +139,7 @@ func printAddResults(c *cli.Context, results []store.AddResult) error {
 		for _, r := range results {
 			j := addResultJSON{Dir: r.Dir, Name: r.Name, Unchanged: r.Unchanged}
 			if r.Err != nil {
-				j.Error = r.Err.Error()
+				j.Error = problem.Expand(r.Err)
 			} else {
 				j.Version, j.Commit, j.Risk, j.Findings = r.Version.Number, r.Version.Commit.String(), r.Version.Risk.String(), r.Safety.Findings
 			}
@@ -157,7 +159,7 @@ func printAddResults(c *cli.Context, results []store.AddResult) error {
 func printAddResult(stdout, stderr io.Writer, r store.AddResult) {
 	switch {
 	case r.Err != nil:
-		fmt.Fprintf(stderr, "skillstore: error: %v\n", r.Err)
+		fmt.Fprintf(stderr, "skillstore: error: %s\n", problem.Expand(r.Err))
 	case r.Unchanged:
 		fmt.Fprintf(stdout, "%s: nothing new (same files as v%d)\n", r.Name, r.Version.Number)
 	default:

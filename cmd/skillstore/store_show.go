@@ -10,30 +10,31 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 const versionNames = "A version is NAME (the latest), NAME@vN, or NAME@<commit prefix> (4+ hex digits)."
 
 type versionJSON struct {
-	Skill         string          `json:"skill"`
-	Version       int             `json:"version"`
-	Commit        string          `json:"commit"`
-	Tree          string          `json:"tree"`
-	Time          time.Time       `json:"time"`
-	Actor         string          `json:"actor"`
-	Source        string          `json:"source"`
-	Reason        string          `json:"reason,omitempty"`
-	MergeMode     store.MergeMode `json:"merge_mode"`
-	Plugin        string          `json:"plugin,omitempty"`
-	PluginVersion string          `json:"plugin_version,omitempty"`
-	Risk          string          `json:"risk"`
-	Findings      []store.Finding `json:"findings"`
+	Skill         string           `json:"skill"`
+	Version       int              `json:"version"`
+	Commit        string           `json:"commit"`
+	Tree          string           `json:"tree"`
+	Time          time.Time        `json:"time"`
+	Actor         string           `json:"actor"`
+	Source        string           `json:"source"`
+	Reason        string           `json:"reason,omitempty"`
+	MergeMode     store.MergeMode  `json:"merge_mode"`
+	Plugin        string           `json:"plugin,omitempty"`
+	PluginVersion string           `json:"plugin_version,omitempty"`
+	Risk          string           `json:"risk"`
+	Findings      []safety.Finding `json:"findings"`
 }
 
 func toVersionJSON(v store.Version) versionJSON {
 	fs := v.Findings
 	if fs == nil {
-		fs = []store.Finding{}
+		fs = []safety.Finding{}
 	}
 	return versionJSON{Skill: v.Skill, Version: v.Number, Commit: v.Commit.String(), Tree: v.Tree.String(), Time: v.Time.UTC(),
 		Actor: v.Actor, Source: v.Source, Reason: v.Reason, MergeMode: v.MergeMode, Plugin: v.Plugin,

@@ -1,8 +1,8 @@
 // Package skillfs is the one definition of a skill's files that every other
 // package uses: a [File] (slash-separated path, [Mode], size, git blob [ID],
 // content), the git object ids of blobs and trees, the name of the skill's
-// instructions file ([SkillFile]) and the one rule for what is never part of
-// a skill ([Ignored]).
+// instructions file ([SkillFile]), the one rule for what is never part of
+// a skill ([Ignored]) and the one rule for a skill's name ([CheckName]).
 //
 // A skill folder is handled flat, as a list of files; directories exist only
 // in git's encoding, which [BuildTree] and [TreeID] produce exactly as

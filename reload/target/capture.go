@@ -10,6 +10,7 @@ import (
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // Outcome is what capture did with one edited skill folder.
@@ -124,12 +125,12 @@ func captureOne(ctx context.Context, s *store.Store, targetDir string, st SkillS
 		if err != nil {
 			return err
 		}
-		safety, err := store.CheckSafety(st.Skill, files, previous, store.DefaultLimits)
+		checked, err := safety.Check(st.Skill, files, previous, safety.DefaultLimits)
 		if err != nil {
 			return err
 		}
-		if safety.Risk > store.DefaultAllowedRisk {
-			return &store.RiskRefusedError{Skill: st.Skill, Risk: safety.Risk, Allowed: store.DefaultAllowedRisk, Findings: safety.Findings}
+		if checked.Risk > safety.DefaultAllowedRisk {
+			return &safety.RiskRefusedError{Skill: st.Skill, Risk: checked.Risk, Allowed: safety.DefaultAllowedRisk, Findings: checked.Findings}
 		}
 		tree, err := tx.WriteTree(files)
 		if err != nil {
@@ -137,7 +138,7 @@ func captureOne(ctx context.Context, s *store.Store, targetDir string, st SkillS
 		}
 		v, err := tx.CommitVersion(st.Skill, tree, store.VersionInfo{
 			Source: head.Source, Plugin: head.Plugin, PluginVersion: head.PluginVersion,
-			MergeMode: MergeModeCapture, Reason: reason, Risk: safety.Risk, Findings: safety.Findings,
+			MergeMode: MergeModeCapture, Reason: reason, Risk: checked.Risk, Findings: checked.Findings,
 			Actor: &CaptureActor,
 		})
 		if err != nil {

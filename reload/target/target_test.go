@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 func writeSkill(t *testing.T, dir, body string) {
@@ -35,7 +36,7 @@ func TestExportStatusCapture(t *testing.T) {
 	}
 	src := filepath.Join(tmp, "src", "deploy")
 	writeSkill(t, src, "Run the deploy script.\n")
-	if _, err := s.Add(ctx, []string{src}, store.AddOptions{AllowRisk: store.DefaultAllowedRisk}); err != nil {
+	if _, err := s.Add(ctx, []string{src}, store.AddOptions{AllowRisk: safety.DefaultAllowedRisk}); err != nil {
 		t.Fatal(err)
 	}
 	agent := filepath.Join(tmp, "agent", "skills")

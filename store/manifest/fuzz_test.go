@@ -1,4 +1,4 @@
-package store
+package manifest
 
 import (
 	"io/fs"

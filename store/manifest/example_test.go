@@ -1,10 +1,10 @@
-package store_test
+package manifest_test
 
 import (
 	"fmt"
 	"testing/fstest"
 
-	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/manifest"
 )
 
 // ExampleReadLayout reads a marketplace shaped like anthropics/skills:
@@ -18,7 +18,7 @@ func ExampleReadLayout() {
 		"skills/xlsx/SKILL.md":            {Data: []byte("---\nname: xlsx\n---\n")},
 		"skills/algorithmic-art/SKILL.md": {Data: []byte("---\nname: algorithmic-art\n---\n")},
 	}
-	layout, err := store.ReadLayout(fsys, "")
+	layout, err := manifest.ReadLayout(fsys, "")
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,4 +1,18 @@
-package store
+// Package manifest reads what a plugin source provides: the plugins it holds
+// and, in each, the folders that are skills. A source is a local folder or a
+// git tree, read through the small [PluginFS] interface; the package itself
+// does no I/O of its own, knows nothing of git or of the store, and never
+// follows a path or a symlink out of the source.
+//
+// [ReadLayout] applies the layouts agents use, in this order: a Claude Code
+// marketplace ([MarketplaceManifest]: several plugins, each with its root,
+// and entries that live in other repositories, reported as
+// [SkippedPlugin]), a Claude Code or Codex plugin manifest
+// ([ClaudePluginManifest], [CodexPluginManifest]) whose "skills" may name the
+// skill folders, then a plain skills/<name>/SKILL.md tree. A problem in a
+// manifest is an [Error] naming the file; a path that leaves the
+// source wraps [ErrPathEscapes].
+package manifest
 
 import (
 	"encoding/json"
@@ -8,11 +22,14 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // PluginFS is what reading a plugin's layout needs from its files. A local
-// folder ([os.Root.FS]) and a git tree ([NewTreeFS]) both provide it, so the
-// same code reads a plugin before and after it is fetched into the store.
+// folder ([os.Root.FS]) and a git tree (the store's TreeFS) both provide it,
+// so the same code reads a plugin before and after it is fetched into the
+// store.
 type PluginFS interface {
 	fs.ReadDirFS
 	fs.ReadFileFS
@@ -24,27 +41,25 @@ const (
 	ClaudePluginManifest = ".claude-plugin/plugin.json"
 	MarketplaceManifest  = ".claude-plugin/marketplace.json"
 	CodexPluginManifest  = ".codex-plugin/plugin.json"
-	// SkillFile marks a skill folder.
-	SkillFile = "SKILL.md"
 	// defaultSkillsDir is where skills live when no manifest says otherwise.
 	defaultSkillsDir = "skills"
 )
 
-// ErrPathEscapes is wrapped by a [ManifestError] when a manifest names a path
+// ErrPathEscapes is wrapped by an [Error] when a manifest names a path
 // outside the plugin root: "../", an absolute path or a symlink out.
 var ErrPathEscapes = errors.New("path escapes the plugin root")
 
 // ErrNoSkills means a source holds no manifest and no skills/<name>/SKILL.md.
 var ErrNoSkills = errors.New("no plugin manifest and no skills/<name>/SKILL.md folders")
 
-// ManifestError is a problem in a plugin's manifest, named by its file.
-type ManifestError struct {
+// Error is a problem in a plugin's manifest, named by its file.
+type Error struct {
 	File string // manifest path relative to the source root
 	Err  error
 }
 
-func (e *ManifestError) Error() string { return e.File + ": " + e.Err.Error() }
-func (e *ManifestError) Unwrap() error { return e.Err }
+func (e *Error) Error() string { return e.File + ": " + e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
 
 // Layout is what a plugin source provides: one plugin, or several when the
 // source is a marketplace.
@@ -114,15 +129,15 @@ func readPlugin(fsys PluginFS, root string, skills []string) (*PluginLayout, err
 		}
 		data, err := fsys.ReadFile(file)
 		if err != nil {
-			return nil, &ManifestError{File: file, Err: err}
+			return nil, &Error{File: file, Err: err}
 		}
 		var pm pluginManifest
 		if err := json.Unmarshal(data, &pm); err != nil {
-			return nil, &ManifestError{File: file, Err: jsonError(data, err)}
+			return nil, &Error{File: file, Err: jsonError(data, err)}
 		}
 		p.Name, p.Version, p.Manifest = pm.Name, pm.Version, file
 		if paths, err = stringOrList(pm.Skills); err != nil {
-			return nil, &ManifestError{File: file, Err: fmt.Errorf(`"skills": %w`, err)}
+			return nil, &Error{File: file, Err: fmt.Errorf(`"skills": %w`, err)}
 		}
 		break
 	}
@@ -141,11 +156,11 @@ func readPlugin(fsys PluginFS, root string, skills []string) (*PluginLayout, err
 			if listedIn == "" {
 				return nil, fmt.Errorf("%s: %w", path.Join(root, rel), err)
 			}
-			return nil, &ManifestError{File: listedIn, Err: err}
+			return nil, &Error{File: listedIn, Err: err}
 		}
 		for _, d := range dirs {
 			if prev, dup := seen[d.Name]; dup && prev != d.Path {
-				return nil, &ManifestError{File: listedIn, Err: fmt.Errorf("two skills named %q: %s and %s", d.Name, prev, d.Path)}
+				return nil, &Error{File: listedIn, Err: fmt.Errorf("two skills named %q: %s and %s", d.Name, prev, d.Path)}
 			} else if dup {
 				continue
 			}
@@ -185,7 +200,7 @@ func skillDirs(fsys PluginFS, root, rel string, explicit bool) ([]SkillDir, erro
 	if !info.IsDir() {
 		return nil, fmt.Errorf("skills path %q is not a folder", rel)
 	}
-	if isFile(fsys, path.Join(dir, SkillFile)) {
+	if isFile(fsys, path.Join(dir, skillfs.SkillFile)) {
 		return []SkillDir{{Name: path.Base(dir), Path: dir}}, nil
 	}
 	entries, err := fsys.ReadDir(dir)
@@ -207,17 +222,17 @@ func skillDirs(fsys PluginFS, root, rel string, explicit bool) ([]SkillDir, erro
 			if st, err := fsys.Lstat(target); err != nil || !st.IsDir() {
 				continue
 			}
-			if isFile(fsys, path.Join(target, SkillFile)) {
+			if isFile(fsys, path.Join(target, skillfs.SkillFile)) {
 				out = append(out, SkillDir{Name: e.Name(), Path: target})
 			}
 			continue
 		}
-		if e.IsDir() && isFile(fsys, path.Join(sub, SkillFile)) {
+		if e.IsDir() && isFile(fsys, path.Join(sub, skillfs.SkillFile)) {
 			out = append(out, SkillDir{Name: e.Name(), Path: sub})
 		}
 	}
 	for _, d := range out {
-		if err := CheckSkillName(d.Name); err != nil {
+		if err := skillfs.CheckName(d.Name); err != nil {
 			return nil, fmt.Errorf("skill folder %q: %w", d.Path, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package store
+package manifest
 
 import (
 	"encoding/json"
@@ -52,24 +52,24 @@ func readMarketplace(fsys PluginFS, selector string) (*Layout, error) {
 	file := MarketplaceManifest
 	data, err := fsys.ReadFile(file)
 	if err != nil {
-		return nil, &ManifestError{File: file, Err: err}
+		return nil, &Error{File: file, Err: err}
 	}
 	var m marketplaceManifest
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, &ManifestError{File: file, Err: jsonError(data, err)}
+		return nil, &Error{File: file, Err: jsonError(data, err)}
 	}
 	if len(m.Plugins) == 0 {
-		return nil, &ManifestError{File: file, Err: fmt.Errorf(`"plugins" lists no plugin`)}
+		return nil, &Error{File: file, Err: fmt.Errorf(`"plugins" lists no plugin`)}
 	}
 	layout := &Layout{}
 	var names []string
 	seen := map[string]bool{}
 	for i, e := range m.Plugins {
 		if e.Name == "" {
-			return nil, &ManifestError{File: file, Err: fmt.Errorf("plugins[%d] has no name", i)}
+			return nil, &Error{File: file, Err: fmt.Errorf("plugins[%d] has no name", i)}
 		}
 		if seen[e.Name] {
-			return nil, &ManifestError{File: file, Err: fmt.Errorf("two plugins named %q", e.Name)}
+			return nil, &Error{File: file, Err: fmt.Errorf("two plugins named %q", e.Name)}
 		}
 		seen[e.Name] = true
 		names = append(names, e.Name)
@@ -78,26 +78,26 @@ func readMarketplace(fsys PluginFS, selector string) (*Layout, error) {
 		}
 		root, remote, err := entryRoot(fsys, m.Metadata.PluginRoot, e)
 		if err != nil {
-			return nil, &ManifestError{File: file, Err: fmt.Errorf("plugin %q: %w", e.Name, err)}
+			return nil, &Error{File: file, Err: fmt.Errorf("plugin %q: %w", e.Name, err)}
 		}
 		if remote != nil {
 			reason := fmt.Sprintf("its source is %s: add that repository with 'skillstore plugin add'", remote)
 			if selector != "" {
-				return nil, &ManifestError{File: file, Err: fmt.Errorf("plugin %q is not in this source: %s", e.Name, reason)}
+				return nil, &Error{File: file, Err: fmt.Errorf("plugin %q is not in this source: %s", e.Name, reason)}
 			}
 			layout.Skipped = append(layout.Skipped, SkippedPlugin{Name: e.Name, Reason: reason})
 			continue
 		}
 		skills, err := stringOrList(e.Skills)
 		if err != nil {
-			return nil, &ManifestError{File: file, Err: fmt.Errorf("plugin %q: \"skills\": %w", e.Name, err)}
+			return nil, &Error{File: file, Err: fmt.Errorf("plugin %q: \"skills\": %w", e.Name, err)}
 		}
 		p, err := readPlugin(fsys, root, skills)
 		if err != nil {
-			if _, ok := err.(*ManifestError); ok {
+			if _, ok := err.(*Error); ok {
 				return nil, err
 			}
-			return nil, &ManifestError{File: file, Err: fmt.Errorf("plugin %q: %w", e.Name, err)}
+			return nil, &Error{File: file, Err: fmt.Errorf("plugin %q: %w", e.Name, err)}
 		}
 		p.Name = e.Name
 		if e.Version != "" {
@@ -110,7 +110,7 @@ func readMarketplace(fsys PluginFS, selector string) (*Layout, error) {
 	}
 	if selector != "" && len(layout.Plugins) == 0 {
 		sort.Strings(names)
-		return nil, &ManifestError{File: file, Err: fmt.Errorf("no plugin named %q (plugins: %s)", selector, strings.Join(names, ", "))}
+		return nil, &Error{File: file, Err: fmt.Errorf("no plugin named %q (plugins: %s)", selector, strings.Join(names, ", "))}
 	}
 	return layout, nil
 }

@@ -10,22 +10,23 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/skillstore/skillstore/store/manifest"
 )
 
-// TreeFS is a read-only [PluginFS] over a git tree, so a fetched plugin's
+// TreeFS is a read-only [manifest.PluginFS] over a git tree, so a fetched plugin's
 // layout is read straight from the store's objects without a checkout.
 type TreeFS struct {
 	s    storer.EncodedObjectStorer
 	root *object.Tree
 }
 
-// NewTreeFS returns the files of tree, read from s, as a [PluginFS].
+// NewTreeFS returns the files of tree, read from s, as a [manifest.PluginFS].
 func NewTreeFS(s storer.EncodedObjectStorer, tree *object.Tree) *TreeFS {
 	return &TreeFS{s: s, root: tree}
 }
 
 var (
-	_ PluginFS = (*TreeFS)(nil)
+	_ manifest.PluginFS = (*TreeFS)(nil)
 )
 
 func (t *TreeFS) entry(op, name string) (*object.TreeEntry, error) {

@@ -1,0 +1,208 @@
+// Package safety is the check every tree passes before it becomes a version
+// of a skill, whether it comes from a local folder, an upstream plugin, a
+// remote store or an edit captured from a target.
+//
+// [Check] rejects outright what a store never holds (a [RejectedError]:
+// symlinks, paths escaping the folder, special files, too many or too large
+// files, see [Limits]) and otherwise grades the rest: each [Finding] (a
+// script added or changed, a download piped into a shell, a prompt
+// injection, a hidden base64 payload, invisible characters in SKILL.md) has
+// a [RiskLevel], and the highest one is the tree's risk. Callers refuse a
+// version whose risk is above what the user allows with a
+// [RiskRefusedError]. The package reads only the files it is given.
+package safety
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/skillstore/skillstore/internal/problem"
+	"github.com/skillstore/skillstore/internal/skillfs"
+)
+
+// RiskLevel grades what the safety check flags in a tree.
+type RiskLevel int
+
+// Risk levels, lowest first.
+const (
+	RiskNone RiskLevel = iota
+	RiskLow
+	RiskMedium
+	RiskHigh
+	RiskCritical
+)
+
+var riskNames = []string{"none", "low", "medium", "high", "critical"}
+
+func (l RiskLevel) String() string {
+	if l < 0 || int(l) >= len(riskNames) {
+		return fmt.Sprintf("risk(%d)", int(l))
+	}
+	return riskNames[l]
+}
+
+// MarshalText writes the level's name.
+func (l RiskLevel) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
+// ParseRiskLevel parses "none", "low", "medium", "high" or "critical".
+func ParseRiskLevel(s string) (RiskLevel, error) {
+	for i, n := range riskNames {
+		if strings.EqualFold(s, n) {
+			return RiskLevel(i), nil
+		}
+	}
+	return RiskNone, fmt.Errorf("unknown risk level %q (use none, low, medium, high or critical)", s)
+}
+
+// DefaultAllowedRisk is the highest level accepted without --allow-risk:
+// only critical findings refuse a version by default.
+const DefaultAllowedRisk = RiskHigh
+
+// Finding is something the safety check flags, located in a file.
+type Finding struct {
+	Level   RiskLevel `json:"level"`
+	Path    string    `json:"path"`
+	Line    int       `json:"line,omitempty"`
+	Message string    `json:"message"`
+}
+
+func (f Finding) String() string {
+	loc := f.Path
+	if f.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", f.Path, f.Line)
+	}
+	return fmt.Sprintf("%s: %s: %s", f.Level, loc, f.Message)
+}
+
+// Limits bound what a skill tree may hold.
+type Limits struct {
+	MaxFileSize int64 // bytes per file
+	MaxFiles    int
+}
+
+// DefaultLimits are the caps add and sync apply.
+var DefaultLimits = Limits{MaxFileSize: 2 << 20, MaxFiles: 1000}
+
+// Problem is a reason the safety check rejects a tree outright.
+type Problem struct {
+	Path   string
+	Reason string
+}
+
+// RejectedError is returned when a tree holds something a store never
+// accepts: a symlink, a path escaping the folder, a special file, or too
+// many or too large files. Nothing is written.
+type RejectedError struct {
+	Skill    string
+	Problems []Problem
+}
+
+func (e *RejectedError) Error() string { return problem.Format(e.Summary(), e.Details()) }
+
+// Summary names the rejected skill.
+func (e *RejectedError) Summary() string { return e.Skill + " rejected by the safety check" }
+
+// Details are the problems, "path: reason" each.
+func (e *RejectedError) Details() []string {
+	out := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		out[i] = p.Path + ": " + p.Reason
+	}
+	return out
+}
+
+// RiskRefusedError is returned when findings exceed the allowed level.
+type RiskRefusedError struct {
+	Skill    string
+	Risk     RiskLevel
+	Allowed  RiskLevel
+	Findings []Finding
+}
+
+func (e *RiskRefusedError) Error() string { return problem.Format(e.Summary(), e.Details()) }
+
+// Summary names the skill and the two risk levels.
+func (e *RiskRefusedError) Summary() string {
+	return fmt.Sprintf("%s refused: risk %s is above the allowed %s", e.Skill, e.Risk, e.Allowed)
+}
+
+// Details are the findings above the allowed level.
+func (e *RiskRefusedError) Details() []string {
+	var out []string
+	for _, f := range e.Findings {
+		if f.Level > e.Allowed {
+			out = append(out, f.String())
+		}
+	}
+	return out
+}
+
+// Report is the outcome of a safety check that did not reject.
+type Report struct {
+	Risk     RiskLevel
+	Findings []Finding
+}
+
+// Check runs the safety check on a tree about to become a version of
+// skill. files need Data (except that oversized files may have only Size);
+// previous is the tree of the version it replaces (nil for a new skill), so
+// scripts are flagged only when added or changed. It returns a
+// *RejectedError for what is never accepted, and otherwise the findings and
+// the highest risk level among them.
+func Check(skill string, files []skillfs.File, previous []skillfs.File, limits Limits) (Report, error) {
+	var problems []Problem
+	if len(files) > limits.MaxFiles {
+		problems = append(problems, Problem{Path: ".", Reason: fmt.Sprintf("%d files is more than the cap of %d", len(files), limits.MaxFiles)})
+	}
+	for _, f := range files {
+		if err := skillfs.CheckPath(f.Path); err != nil {
+			problems = append(problems, Problem{Path: f.Path, Reason: "path escapes the skill folder or is not a plain relative path"})
+			continue
+		}
+		switch f.Mode {
+		case skillfs.Regular, skillfs.Executable:
+		case skillfs.Symlink:
+			problems = append(problems, Problem{Path: f.Path, Reason: fmt.Sprintf("symlink (to %q); copy the file instead", f.Data)})
+			continue
+		default:
+			problems = append(problems, Problem{Path: f.Path, Reason: "device, socket, fifo or submodule; only regular files are stored"})
+			continue
+		}
+		if size := max(f.Size, int64(len(f.Data))); size > limits.MaxFileSize {
+			problems = append(problems, Problem{Path: f.Path, Reason: fmt.Sprintf("%d bytes is over the size cap of %d bytes", size, limits.MaxFileSize)})
+		}
+	}
+	if len(problems) > 0 {
+		sort.Slice(problems, func(i, j int) bool { return problems[i].Path < problems[j].Path })
+		return Report{}, &RejectedError{Skill: skill, Problems: problems}
+	}
+
+	prev := skillfs.Index(previous)
+	var findings []Finding
+	for _, f := range files {
+		old, existed := prev[f.Path]
+		changed := !existed || old.ID != f.ID || old.ID.IsZero() || old.Mode != f.Mode
+		if changed && isScript(f) {
+			verb := "added"
+			if existed {
+				verb = "changed"
+			}
+			level, what := RiskLow, "script"
+			if f.Executable() {
+				level, what = RiskMedium, "executable script"
+			}
+			findings = append(findings, Finding{Level: level, Path: f.Path, Message: what + " " + verb})
+		}
+		if bytes.IndexByte(f.Data, 0) >= 0 {
+			continue // binary: the text checks below do not apply
+		}
+		findings = append(findings, scanText(f.Path, f.Data, f.Path == skillfs.SkillFile)...)
+	}
+	report := Report{Findings: findings}
+	for _, f := range findings {
+		report.Risk = max(report.Risk, f.Level)
+	}
+	return report, nil
+}
