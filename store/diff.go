@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // Change kinds of a FileChange.
@@ -106,7 +108,7 @@ func (c FileChange) path() string {
 
 func hashOf(f File) Hash {
 	if f.ID.IsZero() && f.Data != nil {
-		return HashBlob(f.Data)
+		return skillfs.BlobID(f.Data)
 	}
 	return f.ID
 }

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"path"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
+	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -33,11 +32,11 @@ func (tx *Tx) WriteTree(files []File) (Hash, error) {
 	withIDs := make([]File, len(files))
 	for i, f := range files {
 		if f.Data != nil {
-			f.ID = tx.pending.add(plumbing.BlobObject, f.Data)
+			f.ID = tx.pending.Add(gitdb.BlobObject, f.Data)
 		}
 		withIDs[i] = f
 	}
-	return skillfs.BuildTree(withIDs, func(b []byte) Hash { return tx.pending.add(plumbing.TreeObject, b) })
+	return skillfs.BuildTree(withIDs, func(b []byte) Hash { return tx.pending.Add(gitdb.TreeObject, b) })
 }
 
 // checkTreePath rejects paths git or a checkout could misread.

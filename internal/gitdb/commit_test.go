@@ -1,0 +1,54 @@
+package gitdb
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCommitsRoundTrip decodes every commit git wrote and encodes it
+// again: the bytes, and so the id, must be git's.
+func TestCommitsRoundTrip(t *testing.T) {
+	dir := repoWithHistory(t)
+	n := 0
+	for h, o := range catFileAll(t, dir) {
+		if o.Type != CommitObject {
+			continue
+		}
+		n++
+		c, err := ParseCommit(h, o.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(c.Encode()) != string(o.Data) || HashObject(CommitObject, c.Encode()) != h {
+			t.Fatalf("%s encodes as\n%s\nwant\n%s", h, c.Encode(), o.Data)
+		}
+		if c.Author.Email != "t@example.com" || !strings.HasPrefix(c.Subject(), "edit ") {
+			t.Fatalf("%s: %+v", h, c)
+		}
+	}
+	if n != 40 {
+		t.Fatalf("%d commits, want 40", n)
+	}
+}
+
+// FuzzParseCommit: any bytes give a commit or an error, never a panic,
+// and a commit that parses encodes to bytes that parse to the same
+// commit.
+func FuzzParseCommit(f *testing.F) {
+	f.Add([]byte("tree 4b825dc642cb6eb9a060e54bf8d69288fbc4904b\nauthor a <a@b> 1700000000 +0100\ncommitter a <a@b> 1700000000 +0100\n\nsubject\n\nKey: v\n"))
+	f.Add([]byte("tree x\n\n"))
+	f.Add([]byte("parent 4b825dc642cb6eb9a060e54bf8d69288fbc4904b\nauthor <> 1 +0000\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := ParseCommit(ID{}, data)
+		if err != nil {
+			return
+		}
+		again, err := ParseCommit(ID{}, c.Encode())
+		if err != nil {
+			t.Fatalf("re-encoded commit does not parse: %v\n%q", err, c.Encode())
+		}
+		if again.Tree != c.Tree || len(again.Parents) != len(c.Parents) || again.Message != c.Message {
+			t.Fatalf("round trip changed the commit: %+v -> %+v", c, again)
+		}
+	})
+}
