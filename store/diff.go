@@ -118,7 +118,7 @@ func fillPatch(c *FileChange, old, new []byte) {
 		c.Binary = true
 		return
 	}
-	c.Patch = UnifiedDiff(string(old), string(new), 3)
+	c.Patch = unifiedDiff(string(old), string(new), 3)
 }
 
 type lineOp struct {
@@ -126,9 +126,9 @@ type lineOp struct {
 	text string
 }
 
-// UnifiedDiff returns the hunks of a unified diff between two texts, made
+// unifiedDiff returns the hunks of a unified diff between two texts, made
 // with go-diff's line mode, with context lines around each change.
-func UnifiedDiff(old, new string, context int) string {
+func unifiedDiff(old, new string, context int) string {
 	if old == new {
 		return ""
 	}
@@ -283,7 +283,7 @@ func WriteDiff(w io.Writer, changes []FileChange) error {
 func (s *Store) Diff(ctx context.Context, from, to string) (DiffResult, error) {
 	var res DiffResult
 	err := s.View(ctx, func(r *Reader) error {
-		name, rev := SplitVersionSpec(from)
+		name, rev := splitVersionSpec(from)
 		a, err := r.Resolve(from)
 		if err != nil {
 			return err

@@ -130,12 +130,12 @@ func TestVerifyFindsBrokenHistory(t *testing.T) {
 func TestUnifiedDiff(t *testing.T) {
 	old := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"
 	new := "a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nk"
-	got := UnifiedDiff(old, new, 3)
+	got := unifiedDiff(old, new, 3)
 	want := "@@ -1,5 +1,5 @@\n a\n-b\n+B\n c\n d\n e\n@@ -8,3 +8,4 @@\n h\n i\n j\n+k\n\\ No newline at end of file\n"
 	if got != want {
 		t.Errorf("diff =\n%s\nwant\n%s", got, want)
 	}
-	if UnifiedDiff("same\n", "same\n", 3) != "" {
+	if unifiedDiff("same\n", "same\n", 3) != "" {
 		t.Error("equal texts produced a diff")
 	}
 }

@@ -331,7 +331,7 @@ func hashFolder(files []File) Hash {
 // and the merge.
 func (tx *Tx) loadUpstreamFiles(sk *upstreamSkill) ([]File, error) {
 	if sk.dir != "" {
-		if err := LoadData(sk.dir, sk.files, DefaultLimits); err != nil {
+		if err := loadData(sk.dir, sk.files, DefaultLimits); err != nil {
 			return nil, fmt.Errorf("skill %s: %w", sk.name, err)
 		}
 		return sk.files, nil

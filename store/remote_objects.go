@@ -81,7 +81,7 @@ func (c *packedReader) loadFiles(tree Hash) ([]File, error) {
 	if err := walk(tree, ""); err != nil {
 		return nil, err
 	}
-	SortFiles(out)
+	sortFiles(out)
 	return out, nil
 }
 

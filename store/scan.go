@@ -104,7 +104,7 @@ func scanDir(dir string, limits Limits, cache *StatCache, lstat func(string) (fs
 	if err := walk(dir, "", st); err != nil {
 		return nil, fmt.Errorf("read %s: %w", dir, err)
 	}
-	SortFiles(files)
+	sortFiles(files)
 	return files, nil
 }
 
@@ -128,10 +128,10 @@ func listDir(abs string, st *syscall.Stat_t, cache *StatCache) ([]gitdb.DirName,
 	return entries, nil
 }
 
-// LoadData reads the content of the regular files of a ScanDir result that
+// loadData reads the content of the regular files of a ScanDir result that
 // have none loaded yet (those the stat cache vouched for), skipping
 // oversized ones.
-func LoadData(dir string, files []File, limits Limits) error {
+func loadData(dir string, files []File, limits Limits) error {
 	if limits.MaxFiles == 0 {
 		limits = DefaultLimits
 	}

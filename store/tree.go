@@ -16,8 +16,8 @@ const regularMode = skillfs.Regular
 // folder.
 type File = skillfs.File
 
-// SortFiles sorts files by path.
-func SortFiles(files []File) { skillfs.Sort(files) }
+// sortFiles sorts files by path.
+func sortFiles(files []File) { skillfs.Sort(files) }
 
 // FileMap indexes files by path.
 func FileMap(files []File) map[string]File { return skillfs.Index(files) }
@@ -48,7 +48,7 @@ func (r *Reader) Files(tree Hash) ([]File, error) {
 	if err := r.walkTree(tree, "", &out); err != nil {
 		return nil, err
 	}
-	SortFiles(out)
+	sortFiles(out)
 	return out, nil
 }
 
