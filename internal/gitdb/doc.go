@@ -9,7 +9,8 @@
 //     [WriteLoose]); packs, read through their version 2 index
 //     ([DB.ReadPacked], deltas resolved) and written with one ([WritePack],
 //     [StreamPack] for the wire); [DB] reads both; [Buffer] queues a
-//     transaction's new objects and writes them in one go ([Buffer.Flush]).
+//     transaction's new objects and writes them in one go ([Buffer.Flush]);
+//     [ListLoose] and [ListPacks] take stock for a repack.
 //   - Commits: [Commit], [Signature] and [Trailer], decoded and encoded as
 //     git does ([ParseCommit], [Commit.Encode], [BuildMessage]).
 //   - Refs: [ReadRefs] resolves packed-refs overlaid with loose ref files;

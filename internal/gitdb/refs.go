@@ -183,7 +183,7 @@ func ApplyRefUpdates(gitDir string, updates []RefUpdate) error {
 		}
 	}
 	if rewritePacked {
-		if err := WritePackedRefs(gitDir, packed); err != nil {
+		if err := writePackedRefs(gitDir, packed); err != nil {
 			return err
 		}
 	}
@@ -212,10 +212,10 @@ func ApplyRefUpdates(gitDir string, updates []RefUpdate) error {
 	return nil
 }
 
-// WritePackedRefs replaces packed-refs with refs, sorted, in the format
+// writePackedRefs replaces packed-refs with refs, sorted, in the format
 // git writes, atomically. It writes no peeled lines: it is for refs that
 // point at commits.
-func WritePackedRefs(gitDir string, refs Refs) error {
+func writePackedRefs(gitDir string, refs Refs) error {
 	var b bytes.Buffer
 	b.WriteString("# pack-refs with: peeled fully-peeled sorted \n")
 	for _, name := range refs.Names("") {
@@ -234,7 +234,7 @@ func PackAllRefs(gitDir string) error {
 	if err != nil {
 		return err
 	}
-	if err := WritePackedRefs(gitDir, all); err != nil {
+	if err := writePackedRefs(gitDir, all); err != nil {
 		return err
 	}
 	root := filepath.Join(gitDir, "refs")
