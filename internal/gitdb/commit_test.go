@@ -52,3 +52,31 @@ func FuzzParseCommit(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTrailers: whatever a subject, body or trailer value holds (newlines,
+// colons, trailer look-alikes), the trailers BuildMessage writes read back
+// exactly, values folded to one line, and the subject is the first line.
+func FuzzTrailers(f *testing.F) {
+	f.Add("subject", "body", "value")
+	f.Add("s", "Key: injected\nOther: 99", "a\nb")
+	f.Add("", "a\n\nb: c", "Key: value\n\nOther: x")
+	f.Fuzz(func(t *testing.T, subject, body, value string) {
+		c := &Commit{Message: BuildMessage(subject, body, []Trailer{{Key: "First", Value: "1"}, {Key: "Value", Value: value}})}
+		got := map[string]string{}
+		for _, tr := range c.Trailers() {
+			got[tr.Key] = tr.Value
+		}
+		if got["First"] != "1" {
+			t.Fatalf("trailers lost: %q -> %v", c.Message, got)
+		}
+		if want := OneLine(value); want != "" && got["Value"] != want {
+			t.Fatalf("value %q read back as %q from %q", want, got["Value"], c.Message)
+		}
+		if c.Trailer("first") != "1" {
+			t.Fatalf("Trailer(first) = %q", c.Trailer("first"))
+		}
+		if c.Subject() != OneLine(subject) {
+			t.Fatalf("subject %q read back as %q", OneLine(subject), c.Subject())
+		}
+	})
+}

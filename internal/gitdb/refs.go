@@ -28,15 +28,17 @@ func (e *CorruptRefError) Error() string {
 // files, as git resolves them.
 type Refs map[string]ID
 
-// ReadRefs reads all refs of the repository at gitDir. Symbolic refs are skipped: skillstore keeps none
-// besides HEAD. Files git itself ignores (dot files, *.lock) are skipped.
-// A corrupt ref file fails the read with a *CorruptRefError.
+// ReadRefs reads all refs of the repository at gitDir. Symbolic refs are
+// skipped (the repositories this package is for keep none besides HEAD),
+// and so are the files git itself ignores (dot files, *.lock). A corrupt
+// ref file fails the read with a *CorruptRefError.
 func ReadRefs(gitDir string) (Refs, error) {
 	return ReadRefsReport(gitDir, nil)
 }
 
 // ReadRefsReport is ReadRefs that, given a non-nil corrupt callback, reports
-// corrupt loose ref files to it and goes on (for verify).
+// corrupt loose ref files to it and goes on (for a check that lists every
+// problem).
 func ReadRefsReport(gitDir string, corrupt func(*CorruptRefError)) (Refs, error) {
 	refs, err := readPackedRefs(gitDir)
 	if err != nil {
