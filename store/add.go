@@ -116,7 +116,7 @@ func (s *Store) Add(ctx context.Context, dirs []string, opts AddOptions) ([]AddR
 // result carries Err, and the error returned is non-nil only when nothing
 // could be done at all.
 func (s *Store) Import(ctx context.Context, root string, opts AddOptions) ([]AddResult, error) {
-	dirs, err := FindSkillDirs(root)
+	dirs, err := findSkillDirs(root)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +212,7 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 		}
 	}
 
-	if err := LoadData(abs, p.files, limits); err != nil {
+	if err := loadData(abs, p.files, limits); err != nil {
 		p.Err = err
 		return p
 	}
@@ -297,12 +297,12 @@ func (tx *Tx) recordAll(preps []prepared, opts AddOptions) ([]AddResult, error) 
 	return out, nil
 }
 
-// FindSkillDirs returns the folders under root that hold a SKILL.md,
+// findSkillDirs returns the folders under root that hold a SKILL.md,
 // sorted. It does not descend into a skill folder, skips hidden folders and
 // the ignored names, never follows symlinks, and stops at depth 8. It only
 // stats, so a re-import of unchanged skills stays cheap (discover's walker
 // also parses every SKILL.md).
-func FindSkillDirs(root string) ([]string, error) {
+func findSkillDirs(root string) ([]string, error) {
 	info, err := os.Stat(root)
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)

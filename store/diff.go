@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -110,7 +112,7 @@ func (c FileChange) path() string {
 
 func hashOf(f File) Hash {
 	if f.ID.IsZero() && f.Data != nil {
-		return HashBlob(f.Data)
+		return skillfs.BlobID(f.Data)
 	}
 	return f.ID
 }
@@ -120,7 +122,7 @@ func fillPatch(c *FileChange, old, new []byte) {
 		c.Binary = true
 		return
 	}
-	c.Patch = UnifiedDiff(string(old), string(new), 3)
+	c.Patch = unifiedDiff(string(old), string(new), 3)
 }
 
 type lineOp struct {
@@ -128,9 +130,9 @@ type lineOp struct {
 	text string
 }
 
-// UnifiedDiff returns the hunks of a unified diff between two texts, made
+// unifiedDiff returns the hunks of a unified diff between two texts, made
 // with go-diff's line mode, with context lines around each change.
-func UnifiedDiff(old, new string, context int) string {
+func unifiedDiff(old, new string, context int) string {
 	if old == new {
 		return ""
 	}
@@ -285,7 +287,7 @@ func WriteDiff(w io.Writer, changes []FileChange) error {
 func (s *Store) Diff(ctx context.Context, from, to string) (DiffResult, error) {
 	var res DiffResult
 	err := s.View(ctx, func(r *Reader) error {
-		name, rev := SplitVersionSpec(from)
+		name, rev := splitVersionSpec(from)
 		a, err := r.Resolve(from)
 		if err != nil {
 			return err

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -25,7 +26,7 @@ func FuzzTrailersRoundTrip(f *testing.F) {
 		if got[TrailerVersion] != "3" || got[TrailerSource] != SourceManaged {
 			t.Fatalf("trailers lost: %q -> %v", c.Message, got)
 		}
-		if want := oneLine(reason); got[TrailerReason] != want {
+		if want := gitdb.OneLine(reason); got[TrailerReason] != want {
 			t.Fatalf("reason %q read back as %q from %q", want, got[TrailerReason], c.Message)
 		}
 		if c.Trailer(TrailerVersion) != "3" {

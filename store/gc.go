@@ -12,11 +12,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -61,7 +60,7 @@ func (s *Store) GC(ctx context.Context, grace time.Duration) (GCResult, error) {
 
 type gcObject struct {
 	hash  Hash
-	typ   plumbing.ObjectType
+	typ   gitdb.ObjectType
 	data  []byte
 	group string
 }
@@ -79,11 +78,11 @@ func (tx *Tx) gc(ctx context.Context, grace time.Duration) (GCResult, error) {
 	}
 
 	// Inventory what is stored before writing anything.
-	loose, err := listLoose(tx.s.dir)
+	loose, err := gitdb.ListLoose(tx.s.dir)
 	if err != nil {
 		return res, err
 	}
-	packs, err := listPacks(tx.s.dir)
+	packs, err := gitdb.ListPacks(tx.s.dir)
 	if err != nil {
 		return res, err
 	}
@@ -91,10 +90,10 @@ func (tx *Tx) gc(ctx context.Context, grace time.Duration) (GCResult, error) {
 	// Unreachable objects in packs younger than grace survive as loose
 	// objects carrying the pack's time, so the next gc can expire them.
 	for _, p := range packs {
-		if now.Sub(p.mtime) >= grace {
+		if now.Sub(p.ModTime) >= grace {
 			continue
 		}
-		for _, h := range p.hashes {
+		for _, h := range p.Objects {
 			if reachable[h] {
 				continue
 			}
@@ -105,14 +104,14 @@ func (tx *Tx) gc(ctx context.Context, grace time.Duration) (GCResult, error) {
 			if err != nil {
 				return res, err
 			}
-			dir, err := writeLooseObject(tx.s.dir, h, o.typ, o.data)
+			dir, err := gitdb.WriteLoose(tx.s.dir, h, o.Type, o.Data)
 			if err != nil {
 				return res, err
 			}
-			if err := os.Chtimes(filepath.Join(dir, h.String()[2:]), p.mtime, p.mtime); err != nil {
+			if err := os.Chtimes(filepath.Join(dir, h.String()[2:]), p.ModTime, p.ModTime); err != nil {
 				return res, err
 			}
-			loose[h] = p.mtime
+			loose[h] = p.ModTime
 		}
 	}
 
@@ -120,29 +119,29 @@ func (tx *Tx) gc(ctx context.Context, grace time.Duration) (GCResult, error) {
 	res.Objects, res.Deltas = len(packObjs), deltas
 	var newPack Hash
 	if len(packObjs) > 0 {
-		if newPack, err = writePack(tx.s.dir, packObjs, zlib.BestCompression); err != nil {
+		if newPack, err = gitdb.WritePack(tx.s.dir, packObjs, zlib.BestCompression); err != nil {
 			return res, err
 		}
 		if info, err := os.Stat(filepath.Join(tx.s.dir, "objects", "pack", "pack-"+newPack.String()+".pack")); err == nil {
 			res.PackBytes = info.Size()
 		}
 	}
-	refs, err := readRefs(tx.s.dir)
+	refs, err := gitdb.ReadRefs(tx.s.dir)
 	if err != nil {
 		return res, err
 	}
-	if err := packAllRefs(tx.s.dir); err != nil {
+	if err := gitdb.PackAllRefs(tx.s.dir); err != nil {
 		return res, err
 	}
 	res.Refs = len(refs)
 
 	// Everything reachable is now in the new pack: delete the rest.
 	for _, p := range packs {
-		if p.hash == newPack {
+		if p.ID == newPack {
 			continue
 		}
 		for _, ext := range []string{".pack", ".idx", ".rev", ".bitmap", ".keep"} {
-			if err := os.Remove(p.base + ext); err == nil && ext == ".pack" {
+			if err := os.Remove(p.Base + ext); err == nil && ext == ".pack" {
 				res.PacksRemoved++
 			}
 		}
@@ -157,12 +156,11 @@ func (tx *Tx) gc(ctx context.Context, grace time.Duration) (GCResult, error) {
 			res.Kept++
 			continue
 		}
-		hex := h.String()
-		if err := os.Remove(filepath.Join(tx.s.dir, "objects", hex[:2], hex[2:])); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.Remove(gitdb.LoosePath(tx.s.dir, h)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return res, err
 		}
 	}
-	removeStaleTemps(tx.s.dir, now, grace)
+	gitdb.RemoveStaleTemps(tx.s.dir, now, grace)
 	tx.resetStorage() // packs changed under go-git's index
 	return res, atomicfile.SyncDir(filepath.Join(tx.s.dir, "objects", "pack"))
 }
@@ -183,8 +181,8 @@ func (tx *Tx) reachable(ctx context.Context) ([]gcObject, error) {
 		if err != nil {
 			return err
 		}
-		trees = append(trees, gcObject{hash: h, typ: o.typ, data: o.data, group: "tree:" + p})
-		entries, err := parseTree(o.data)
+		trees = append(trees, gcObject{hash: h, typ: o.Type, data: o.Data, group: "tree:" + p})
+		entries, err := parseTree(o.Data)
 		if err != nil {
 			return fmt.Errorf("tree %s: %w", h, err)
 		}
@@ -205,12 +203,12 @@ func (tx *Tx) reachable(ctx context.Context) ([]gcObject, error) {
 				if err != nil {
 					return err
 				}
-				blobs = append(blobs, gcObject{hash: e.ID, typ: b.typ, data: b.data, group: "blob:" + ep})
+				blobs = append(blobs, gcObject{hash: e.ID, typ: b.Type, data: b.Data, group: "blob:" + ep})
 			}
 		}
 		return nil
 	}
-	for _, name := range tx.refs.names("") {
+	for _, name := range tx.refs.Names("") {
 		stack := []Hash{tx.refs[name]}
 		for len(stack) > 0 {
 			if err := ctx.Err(); err != nil {
@@ -226,29 +224,29 @@ func (tx *Tx) reachable(ctx context.Context) ([]gcObject, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
-			switch o.typ {
-			case plumbing.CommitObject:
-			case plumbing.TagObject: // an annotated tag fetched with a plugin: keep what it names
-				commits = append(commits, gcObject{hash: h, typ: o.typ, data: o.data, group: "tag"})
-				if target, ok := ParseHash(strings.TrimPrefix(strings.SplitN(string(o.data), "\n", 2)[0], "object ")); ok {
+			switch o.Type {
+			case gitdb.CommitObject:
+			case gitdb.TagObject: // an annotated tag fetched with a plugin: keep what it names
+				commits = append(commits, gcObject{hash: h, typ: o.Type, data: o.Data, group: "tag"})
+				if target, ok := ParseHash(strings.TrimPrefix(strings.SplitN(string(o.Data), "\n", 2)[0], "object ")); ok {
 					stack = append(stack, target)
 				}
 				continue
-			case plumbing.TreeObject:
+			case gitdb.TreeObject:
 				seen[h] = false // walkTree marks it
 				if err := walkTree(h, ""); err != nil {
 					return nil, err
 				}
 				continue
 			default:
-				blobs = append(blobs, gcObject{hash: h, typ: o.typ, data: o.data, group: "ref:" + name})
+				blobs = append(blobs, gcObject{hash: h, typ: o.Type, data: o.Data, group: "ref:" + name})
 				continue
 			}
-			c, err := parseCommit(h, o.data)
+			c, err := gitdb.ParseCommit(h, o.Data)
 			if err != nil {
 				return nil, err
 			}
-			commits = append(commits, gcObject{hash: h, typ: o.typ, data: o.data, group: "commit:" + name})
+			commits = append(commits, gcObject{hash: h, typ: o.Type, data: o.Data, group: "commit:" + name})
 			if err := walkTree(c.Tree, ""); err != nil {
 				return nil, err
 			}
@@ -263,13 +261,13 @@ func (tx *Tx) reachable(ctx context.Context) ([]gcObject, error) {
 // deltify turns objects into pack entries, storing each as a delta against
 // one of the previous few objects of its group when that is much smaller,
 // with chains at most gcMaxDepth long. Bases always precede their deltas.
-func deltify(objs []gcObject) ([]packObject, int) {
-	out := make([]packObject, len(objs))
+func deltify(objs []gcObject) ([]gitdb.PackObject, int) {
+	out := make([]gitdb.PackObject, len(objs))
 	depth := make([]int, len(objs))
 	lastInGroup := map[string][]int{}
 	deltas := 0
 	for i, o := range objs {
-		out[i] = packObject{hash: o.hash, typ: o.typ, data: o.data}
+		out[i] = gitdb.PackObject{ID: o.hash, Type: o.typ, Data: o.data}
 		best := -1
 		var bestDelta []byte
 		for _, j := range lastInGroup[o.group] {
@@ -282,7 +280,7 @@ func deltify(objs []gcObject) ([]packObject, int) {
 			}
 		}
 		if best >= 0 {
-			out[i].base, out[i].delta = best, bestDelta
+			out[i].Base, out[i].Delta = best, bestDelta
 			depth[i] = depth[best] + 1
 			deltas++
 		}
@@ -293,118 +291,4 @@ func deltify(objs []gcObject) ([]packObject, int) {
 		lastInGroup[o.group] = w
 	}
 	return out, deltas
-}
-
-// listLoose returns every loose object with its modification time.
-func listLoose(gitDir string) (map[Hash]time.Time, error) {
-	out := map[Hash]time.Time{}
-	root := filepath.Join(gitDir, "objects")
-	dirs, err := os.ReadDir(root)
-	if err != nil {
-		return nil, err
-	}
-	for _, d := range dirs {
-		if !d.IsDir() || len(d.Name()) != 2 {
-			continue
-		}
-		entries, err := os.ReadDir(filepath.Join(root, d.Name()))
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range entries {
-			h, ok := ParseHash(d.Name() + e.Name())
-			if !ok {
-				continue
-			}
-			if info, err := e.Info(); err == nil {
-				out[h] = info.ModTime()
-			}
-		}
-	}
-	return out, nil
-}
-
-type packInfo struct {
-	hash   Hash
-	base   string // path without extension
-	mtime  time.Time
-	hashes []Hash
-}
-
-// listPacks reads the index of every pack that has both files.
-func listPacks(gitDir string) ([]packInfo, error) {
-	dir := filepath.Join(gitDir, "objects", "pack")
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []packInfo
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasPrefix(name, "pack-") || !strings.HasSuffix(name, ".pack") {
-			continue
-		}
-		h, ok := ParseHash(strings.TrimSuffix(strings.TrimPrefix(name, "pack-"), ".pack"))
-		if !ok {
-			continue
-		}
-		base := filepath.Join(dir, strings.TrimSuffix(name, ".pack"))
-		info, err := e.Info()
-		if err != nil {
-			return nil, err
-		}
-		p := packInfo{hash: h, base: base, mtime: info.ModTime()}
-		f, err := os.Open(base + ".idx")
-		if err != nil {
-			return nil, fmt.Errorf("pack %s has no readable index: %w", name, err)
-		}
-		idx := idxfile.NewMemoryIndex()
-		err = idxfile.NewDecoder(f).Decode(idx)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("pack index %s: %w", base+".idx", err)
-		}
-		iter, err := idx.Entries()
-		if err != nil {
-			return nil, err
-		}
-		for {
-			en, err := iter.Next()
-			if err != nil {
-				break
-			}
-			p.hashes = append(p.hashes, fromGit(en.Hash))
-		}
-		iter.Close()
-		out = append(out, p)
-	}
-	return out, nil
-}
-
-// removeStaleTemps deletes temporary files that crashed writers left
-// behind, and indexes without a pack, once older than grace.
-func removeStaleTemps(gitDir string, now time.Time, grace time.Duration) {
-	filepath.WalkDir(gitDir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		name := d.Name()
-		stale := strings.HasPrefix(name, "tmp_obj_") || strings.HasPrefix(name, "tmp_pack_") ||
-			strings.HasPrefix(name, "tmp_idx_") || strings.HasPrefix(name, atomicfile.TempPrefix)
-		if strings.HasSuffix(name, ".idx") && strings.HasPrefix(name, "pack-") {
-			if _, err := os.Stat(strings.TrimSuffix(p, ".idx") + ".pack"); errors.Is(err, fs.ErrNotExist) {
-				stale = true
-			}
-		}
-		if !stale {
-			return nil
-		}
-		if info, err := d.Info(); err == nil && now.Sub(info.ModTime()) >= grace {
-			os.RemoveAll(p)
-		}
-		return nil
-	})
 }

@@ -8,8 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
+	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -26,8 +25,8 @@ func TestGCPacksAndPrunesOnlyPastGrace(t *testing.T) {
 	// Two unreachable objects, as a crashed writer leaves them: one old, one new.
 	var oldBlob, newBlob Hash
 	err := s.Update(ctx, func(tx *Tx) error {
-		oldBlob = tx.WriteBlob([]byte("orphan from long ago\n"))
-		newBlob = tx.WriteBlob([]byte("orphan from a writer still running\n"))
+		oldBlob = tx.writeBlob([]byte("orphan from long ago\n"))
+		newBlob = tx.writeBlob([]byte("orphan from a writer still running\n"))
 		return nil
 	})
 	if err != nil {
@@ -46,7 +45,7 @@ func TestGCPacksAndPrunesOnlyPastGrace(t *testing.T) {
 	if res.Pruned != 1 || res.Kept != 1 || res.Deltas == 0 {
 		t.Errorf("gc = %+v, want 1 pruned, 1 kept, some deltas", res)
 	}
-	loose, _ := listLoose(s.Dir())
+	loose, _ := gitdb.ListLoose(s.Dir())
 	if _, ok := loose[oldBlob]; ok {
 		t.Error("old unreachable object survived gc")
 	}
@@ -128,60 +127,15 @@ func TestVerifyFindsBrokenHistory(t *testing.T) {
 	}
 }
 
-func TestRefUpdatesLooseAndPacked(t *testing.T) {
-	dir := t.TempDir()
-	a := hashObject(plumbing.BlobObject, []byte("a"))
-	b := hashObject(plumbing.BlobObject, []byte("b"))
-	if err := applyRefUpdates(dir, []refUpdate{{name: "refs/heads/skills/x", new: a}}); err != nil {
-		t.Fatal(err)
-	}
-	var bulk []refUpdate
-	for i := 0; i <= bulkRefThreshold; i++ {
-		bulk = append(bulk, refUpdate{name: "refs/heads/skills/bulk-" + string(rune('a'+i%26)) + string(rune('a'+i/26)), new: b})
-	}
-	bulk = append(bulk, refUpdate{name: "refs/heads/skills/x", old: a, new: b})
-	if err := applyRefUpdates(dir, bulk); err != nil {
-		t.Fatal(err)
-	}
-	refs, err := readRefs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if refs["refs/heads/skills/x"] != b || len(refs) != len(bulk) {
-		t.Fatalf("refs = %d, x = %s", len(refs), refs["refs/heads/skills/x"])
-	}
-	if _, err := os.Stat(filepath.Join(dir, "refs", "heads", "skills", "x")); !os.IsNotExist(err) {
-		t.Error("bulk update left a stale loose ref that shadows packed-refs")
-	}
-	// A stale expectation is refused and changes nothing.
-	if err := applyRefUpdates(dir, []refUpdate{{name: "refs/heads/skills/x", old: a, new: a}}); err == nil {
-		t.Fatal("update with a stale old value succeeded")
-	}
-	// Delete a packed ref.
-	if err := applyRefUpdates(dir, []refUpdate{{name: "refs/heads/skills/x", old: b}}); err != nil {
-		t.Fatal(err)
-	}
-	refs, _ = readRefs(dir)
-	if _, ok := refs["refs/heads/skills/x"]; ok {
-		t.Error("deleted ref still there")
-	}
-	// Leftover temporary files from a crash are not refs.
-	os.WriteFile(filepath.Join(dir, "refs", "heads", "skills", ".tmp-y-123"), nil, 0o644)
-	os.WriteFile(filepath.Join(dir, "refs", "heads", "skills", "z.lock"), nil, 0o644)
-	if _, err := readRefs(dir); err != nil {
-		t.Fatalf("temporary files broke ref reading: %v", err)
-	}
-}
-
 func TestUnifiedDiff(t *testing.T) {
 	old := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"
 	new := "a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nk"
-	got := UnifiedDiff(old, new, 3)
+	got := unifiedDiff(old, new, 3)
 	want := "@@ -1,5 +1,5 @@\n a\n-b\n+B\n c\n d\n e\n@@ -8,3 +8,4 @@\n h\n i\n j\n+k\n\\ No newline at end of file\n"
 	if got != want {
 		t.Errorf("diff =\n%s\nwant\n%s", got, want)
 	}
-	if UnifiedDiff("same\n", "same\n", 3) != "" {
+	if unifiedDiff("same\n", "same\n", 3) != "" {
 		t.Error("equal texts produced a diff")
 	}
 }

@@ -28,14 +28,14 @@ type SkillRecord struct {
 	Source string `json:"source,omitempty"`
 }
 
-// SkillRecordPath is the state record path of a skill.
-func SkillRecordPath(name string) string { return "skills/" + name }
+// skillRecordPath is the state record path of a skill.
+func skillRecordPath(name string) string { return "skills/" + name }
 
 // SkillRecord returns the skill's record; the zero record (active) when
 // there is none.
 func (r *Reader) SkillRecord(name string) (SkillRecord, error) {
 	var rec SkillRecord
-	if _, err := r.Record(SkillRecordPath(name), &rec); err != nil {
+	if _, err := r.Record(skillRecordPath(name), &rec); err != nil {
 		return SkillRecord{}, err
 	}
 	if rec.Status == "" {
@@ -51,10 +51,10 @@ func (tx *Tx) PutSkillRecord(name string, rec SkillRecord) error {
 		rec.Status = ""
 	}
 	if rec == (SkillRecord{}) {
-		tx.DeleteRecord(SkillRecordPath(name))
+		tx.DeleteRecord(skillRecordPath(name))
 		return nil
 	}
-	return tx.PutRecord(SkillRecordPath(name), rec)
+	return tx.PutRecord(skillRecordPath(name), rec)
 }
 
 func (tx *Tx) reviveIfRemoved(name string) error {
@@ -108,7 +108,7 @@ func (s *Store) Purge(ctx context.Context, name, reason string) error {
 		if err := tx.PutRecord("purged/"+name, map[string]string{"reason": reason}); err != nil {
 			return err
 		}
-		tx.DeleteRecord(SkillRecordPath(name))
+		tx.DeleteRecord(skillRecordPath(name))
 		tx.NoteState(fmt.Sprintf("%s: purged", name), Trailer{Key: TrailerReason, Value: reason})
 		return nil
 	})

@@ -16,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage"
 
+	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/manifest"
 	"github.com/skillstore/skillstore/store/safety"
@@ -91,7 +92,7 @@ func (tx *Tx) fetch(ctx context.Context, src Source, have Hash) (Fetched, error)
 	if err != nil {
 		return Fetched{}, err
 	}
-	err = f.objects.newObjects(func(t plumbing.ObjectType, data []byte) { tx.WriteObject(t, data) })
+	err = f.objects.newObjects(func(t plumbing.ObjectType, data []byte) { tx.writeObject(fromGitType(t), data) })
 	return f, err
 }
 
@@ -103,13 +104,13 @@ type txStorer struct {
 }
 
 func (s txStorer) pending(h Hash, t plumbing.ObjectType) (plumbing.EncodedObject, bool) {
-	o, ok := s.tx.pending.get(h)
-	if !ok || (t != plumbing.AnyObject && o.typ != t) {
+	o, ok := s.tx.pending.Get(h)
+	if !ok || (t != plumbing.AnyObject && toGitType(o.Type) != t) {
 		return nil, false
 	}
 	mo := &plumbing.MemoryObject{}
-	mo.SetType(o.typ)
-	mo.Write(o.data)
+	mo.SetType(toGitType(o.Type))
+	mo.Write(o.Data)
 	return mo, true
 }
 
@@ -121,15 +122,15 @@ func (s txStorer) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbin
 }
 
 func (s txStorer) HasEncodedObject(h plumbing.Hash) error {
-	if _, ok := s.tx.pending.get(fromGit(h)); ok {
+	if _, ok := s.tx.pending.Get(fromGit(h)); ok {
 		return nil
 	}
 	return s.Storer.HasEncodedObject(h)
 }
 
 func (s txStorer) EncodedObjectSize(h plumbing.Hash) (int64, error) {
-	if o, ok := s.tx.pending.get(fromGit(h)); ok {
-		return int64(len(o.data)), nil
+	if o, ok := s.tx.pending.Get(fromGit(h)); ok {
+		return int64(len(o.Data)), nil
 	}
 	return s.Storer.EncodedObjectSize(h)
 }
@@ -245,10 +246,10 @@ func (f *folderFS) ReadDir(name string) ([]fs.DirEntry, error) {
 		if info, err := os.Stat(f.abs(name)); err == nil {
 			st, _ = info.Sys().(*syscall.Stat_t)
 		}
-		if cached, ok := f.cache.lookupDir(f.abs(name), st); ok {
+		if cached, ok := f.cache.LookupDir(f.abs(name), st); ok {
 			entries := make([]fs.DirEntry, len(cached))
 			for i, e := range cached {
-				entries[i] = cachedDirEntry{dirName: e, dir: f.abs(name)}
+				entries[i] = cachedDirEntry{name: e, dir: f.abs(name)}
 			}
 			f.learnDirs(name, entries)
 			return entries, nil
@@ -257,7 +258,7 @@ func (f *folderFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	start := time.Now()
 	entries, err := f.PluginFS.ReadDir(name)
 	if err == nil && known {
-		f.cache.recordDir(f.abs(name), st, entries, start)
+		f.cache.RecordDir(f.abs(name), st, entries, start)
 		f.learnDirs(name, entries)
 	}
 	return entries, err
@@ -275,14 +276,16 @@ func (f *folderFS) learnDirs(name string, entries []fs.DirEntry) {
 
 // cachedDirEntry is a folder entry known from the stat cache.
 type cachedDirEntry struct {
-	dirName
-	dir string
+	name gitdb.DirName
+	dir  string
 }
 
-func (e cachedDirEntry) Name() string               { return e.name }
-func (e cachedDirEntry) IsDir() bool                { return e.typ.IsDir() }
-func (e cachedDirEntry) Type() fs.FileMode          { return e.typ }
-func (e cachedDirEntry) Info() (fs.FileInfo, error) { return os.Lstat(filepath.Join(e.dir, e.name)) }
+func (e cachedDirEntry) Name() string      { return e.name.Name }
+func (e cachedDirEntry) IsDir() bool       { return e.name.Type.IsDir() }
+func (e cachedDirEntry) Type() fs.FileMode { return e.name.Type }
+func (e cachedDirEntry) Info() (fs.FileInfo, error) {
+	return os.Lstat(filepath.Join(e.dir, e.name.Name))
+}
 
 // newUpstream reads the layout of the one plugin a source must hold.
 func newUpstream(src Source, fsys manifest.PluginFS) (*upstream, error) {
@@ -323,14 +326,14 @@ func hashFolder(files []File) Hash {
 	for _, f := range files {
 		fmt.Fprintf(&b, "%s %o %d %s %q\n", f.Path, uint32(f.Mode), f.Size, f.ID, f.Data)
 	}
-	return HashBlob([]byte(b.String()))
+	return skillfs.BlobID([]byte(b.String()))
 }
 
 // loadFiles returns the content of an upstream skill for the safety check
 // and the merge.
 func (tx *Tx) loadUpstreamFiles(sk *upstreamSkill) ([]File, error) {
 	if sk.dir != "" {
-		if err := LoadData(sk.dir, sk.files, safety.DefaultLimits); err != nil {
+		if err := loadData(sk.dir, sk.files, safety.DefaultLimits); err != nil {
 			return nil, fmt.Errorf("skill %s: %w", sk.name, err)
 		}
 		return sk.files, nil
@@ -349,7 +352,7 @@ func (tx *Tx) loadUpstreamFiles(sk *upstreamSkill) ([]File, error) {
 // writeUpstreamTree stores an upstream skill's tree (folder sources) and
 // returns its id; git sources' trees are already stored.
 func (tx *Tx) writeUpstreamTree(sk *upstreamSkill) (Hash, error) {
-	if !tx.HasObject(sk.tree) {
+	if !tx.hasObject(sk.tree) {
 		files, err := tx.loadUpstreamFiles(sk)
 		if err != nil {
 			return ZeroHash, err

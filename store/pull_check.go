@@ -7,9 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/safety"
@@ -70,11 +69,11 @@ func (c *historyCheck) history(ref string, tip Hash) {
 			c.problem(ref, "%v", err)
 			continue
 		}
-		if o.typ != plumbing.CommitObject {
-			c.problem(ref, "%s is a %s, not a commit", short(h), o.typ)
+		if o.Type != gitdb.CommitObject {
+			c.problem(ref, "%s is a %s, not a commit", short(h), o.Type)
 			continue
 		}
-		commit, err := parseCommit(h, o.data)
+		commit, err := gitdb.ParseCommit(h, o.Data)
 		if err != nil {
 			c.problem(ref, "commit %s: %v", short(h), err)
 			continue
@@ -122,7 +121,7 @@ func (c *historyCheck) treeShape(ref string, h Hash) {
 				c.problem(ref, "tree %s holds more than %d files", short(h), c.limits.MaxFiles)
 				return false
 			}
-			size, err := c.st.EncodedObjectSize(toGit(e.ID))
+			size, err := c.size(e.ID)
 			if err != nil {
 				c.problem(ref, "%s: blob %s: %v", p, short(e.ID), err)
 				return false

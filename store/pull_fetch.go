@@ -116,6 +116,7 @@ func (tx *Tx) fetchRemote(ctx context.Context, conn *remoteConn) (*remoteRefs, e
 	if err := packfile.UpdateObjectStorage(tx.storage(), &cappedReader{r: in, left: maxFetchBytes}); err != nil {
 		return nil, conn.wrap("fetch from", err)
 	}
+	tx.db.Close() // reopened on the next read, with the fetched pack
 	for _, h := range wants {
 		if !tx.hasStored(h) {
 			return nil, fmt.Errorf("fetch from %s: the remote did not send %s", conn.rem.Name, h)

@@ -2,10 +2,7 @@ package store
 
 import (
 	"bufio"
-	"compress/zlib"
 	"context"
-	"crypto/sha1"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +13,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
+
+	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/problem"
 )
 
@@ -211,7 +210,7 @@ func (tx *Tx) push(ctx context.Context, conn *remoteConn, opts PushOptions) (*Pu
 			// Buffered: the encoder writes object by object, in pieces of a
 			// few bytes, and each would otherwise be one write on the wire.
 			bw := bufio.NewWriterSize(pw, 1<<16)
-			err := objReader.streamPack(bw, objects)
+			err := gitdb.StreamPack(bw, objects, objReader.object)
 			if err == nil {
 				err = bw.Flush()
 			}
@@ -240,42 +239,6 @@ func (tx *Tx) push(ctx context.Context, conn *remoteConn, opts PushOptions) (*Pu
 	}
 	tx.updateTracking(rem.Name, &remoteRefs{remote: rem.Name, refs: after})
 	return rep, nil
-}
-
-// streamPack writes objs as a pack stream: whole objects, no deltas,
-// compressed at zlib's fastest level. Skill versions are small and the
-// link is usually fast, so finding deltas (what C git does from its
-// existing packs for free) costs more time than the bytes it saves; the
-// receiving server indexes the pack either way.
-func (pr *packedReader) streamPack(w io.Writer, objs []Hash) error {
-	sum := sha1.New()
-	mw := io.MultiWriter(w, sum)
-	var hdr [12]byte
-	copy(hdr[:], "PACK")
-	binary.BigEndian.PutUint32(hdr[4:], 2)
-	binary.BigEndian.PutUint32(hdr[8:], uint32(len(objs)))
-	if _, err := mw.Write(hdr[:]); err != nil {
-		return err
-	}
-	zw, _ := zlib.NewWriterLevel(mw, zlib.BestSpeed)
-	for _, h := range objs {
-		o, err := pr.object(h)
-		if err != nil {
-			return err
-		}
-		if _, err := mw.Write(packEntryHeader(o.typ, len(o.data))); err != nil {
-			return err
-		}
-		zw.Reset(mw)
-		if _, err := zw.Write(o.data); err != nil {
-			return err
-		}
-		if err := zw.Close(); err != nil {
-			return err
-		}
-	}
-	_, err := w.Write(sum.Sum(nil))
-	return err
 }
 
 // travelling keeps the advertised refs in skillstore's namespaces.

@@ -99,19 +99,19 @@ func redactIn(text, raw string) string {
 // Compiled on first use rather than at start-up, which every command pays.
 var remoteNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
-// CheckRemoteName accepts names usable as a git remote and a ref
+// checkRemoteName accepts names usable as a git remote and a ref
 // component: letters, digits, '.', '_' and '-', at most 64 characters.
-func CheckRemoteName(name string) error {
+func checkRemoteName(name string) error {
 	if !remoteNameRE().MatchString(name) || strings.Contains(name, "..") || strings.HasSuffix(name, ".lock") || strings.HasSuffix(name, ".") {
 		return &InvalidNameError{Name: name, Reason: "a remote name uses letters, digits, '.', '_' and '-'"}
 	}
 	return nil
 }
 
-// NormalizeRemoteURL checks that raw is a git URL skillstore can reach
+// normalizeRemoteURL checks that raw is a git URL skillstore can reach
 // (file://, git://, http(s)://, ssh:// or user@host:path) or a local
 // repository path, which it makes absolute.
-func NormalizeRemoteURL(raw string) (string, error) {
+func normalizeRemoteURL(raw string) (string, error) {
 	if raw == "" {
 		return "", errors.New("empty remote URL")
 	}
@@ -242,10 +242,10 @@ func (s *Store) remote(name string) (Remote, error) {
 // AddRemote records a remote. The URL is checked for its form only; the
 // first push, pull or clone reaches it.
 func (s *Store) AddRemote(ctx context.Context, name, rawURL string) (Remote, error) {
-	if err := CheckRemoteName(name); err != nil {
+	if err := checkRemoteName(name); err != nil {
 		return Remote{}, err
 	}
-	u, err := NormalizeRemoteURL(rawURL)
+	u, err := normalizeRemoteURL(rawURL)
 	if err != nil {
 		return Remote{}, err
 	}

@@ -2,54 +2,49 @@ package store
 
 import (
 	"fmt"
-	"io"
 	"path"
 
-	"github.com/go-git/go-billy/v5/osfs"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/storage/filesystem"
-
+	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // packedReader reads the objects a push or pull moves, all of them, many
-// thousands for a big store. It keeps the pack files open, and go-git's
-// ExclusiveAccess makes it list the loose objects once instead of trying
-// to open a loose file before every packed read. That holds because its
-// user has the store's write lock and writes no object until the
-// transaction commits; objects the transaction queued are read from it.
+// thousands for a big store, through a gitdb.DB of its own opened when it
+// is made: made after a fetch, it sees the fetched pack, and it lists the
+// loose objects once instead of trying to open a loose file before every
+// packed read. That holds because its user has the store's write lock and
+// writes no object until the transaction commits. What its DB cannot read
+// (objects the transaction queued, loose objects written after the
+// listing, packs gitdb does not read) is read through the transaction.
 type packedReader struct {
 	tx *Tx
-	st *filesystem.Storage
+	db *gitdb.DB
 }
 
 func newPackedReader(tx *Tx) *packedReader {
-	st := filesystem.NewStorageWithOptions(osfs.New(tx.s.dir), cache.NewObjectLRU(16<<20),
-		filesystem.Options{KeepDescriptors: true, ExclusiveAccess: true})
-	return &packedReader{tx: tx, st: st}
+	return &packedReader{tx: tx, db: gitdb.Open(tx.s.dir)}
 }
 
 // object reads a fetched object; objects of the store itself are read
 // the same way (they are all in packs or loose files).
-func (c *packedReader) object(h Hash) (rawObject, error) {
-	o, err := c.st.EncodedObject(plumbing.AnyObject, toGit(h))
+func (c *packedReader) object(h Hash) (gitdb.Object, error) {
+	o, err := c.db.Read(h)
 	if err != nil {
-		return c.tx.object(h) // loose objects written after the listing, pending ones
+		return c.tx.object(h)
 	}
-	rd, err := o.Reader()
-	if err != nil {
-		return rawObject{}, fmt.Errorf("object %s: %w", h, err)
-	}
-	defer rd.Close()
-	data, err := io.ReadAll(rd)
-	if err != nil {
-		return rawObject{}, fmt.Errorf("object %s: %w", h, err)
-	}
-	return rawObject{typ: o.Type(), data: data}, nil
+	return o, nil
 }
 
-func (c *packedReader) typed(h Hash, want plumbing.ObjectType) ([]byte, error) {
+// size returns the size of blob h from its header, without loading it.
+func (c *packedReader) size(h Hash) (int64, error) {
+	if n, err := c.db.Size(h); err == nil {
+		return n, nil
+	}
+	// go-git has the last word (and its error), as for reads.
+	return c.tx.storage().EncodedObjectSize(toGit(h))
+}
+
+func (c *packedReader) typed(h Hash, want gitdb.ObjectType) ([]byte, error) {
 	return typedFrom(c, h, want)
 }
 
@@ -75,7 +70,7 @@ func (c *packedReader) loadFiles(tree Hash) ([]File, error) {
 				}
 				continue
 			}
-			data, err := c.typed(e.ID, plumbing.BlobObject)
+			data, err := c.typed(e.ID, gitdb.BlobObject)
 			if err != nil {
 				return fmt.Errorf("%s: %w", p, err)
 			}
@@ -86,9 +81,9 @@ func (c *packedReader) loadFiles(tree Hash) ([]File, error) {
 	if err := walk(tree, ""); err != nil {
 		return nil, err
 	}
-	SortFiles(out)
+	sortFiles(out)
 	return out, nil
 }
 
 // close releases the pack files.
-func (c *packedReader) close() { c.st.Close() }
+func (c *packedReader) close() { c.db.Close() }

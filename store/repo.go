@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +20,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/lockfile"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
@@ -188,7 +188,7 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 		return err
 	}
 	defer r.resetStorage()
-	tx := &Tx{Reader: r, pending: &objectBuffer{}, newRefs: map[string]Hash{}}
+	tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}}
 	r.tx = tx
 	if err := fn(tx); err != nil {
 		return err
@@ -200,26 +200,25 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 }
 
 func (s *Store) newReader() (*Reader, error) {
-	refs, err := readRefs(s.dir)
+	refs, err := gitdb.ReadRefs(s.dir)
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{s: s, refs: refs}, nil
+	return &Reader{s: s, refs: refs, db: gitdb.Open(s.dir)}, nil
 }
 
 // Reader reads one consistent snapshot of the store. It is valid only
 // inside the View or Update call that made it.
 type Reader struct {
 	s    *Store
-	refs refTable
-	st   *filesystem.Storage
-	tx   *Tx // set inside Update: reads see the transaction's own writes
-	st8  *stateTree
-	// loose marks the fan-out folders of objects/ that existed when first
-	// needed (nil: not listed yet). A packed store has none, so its reads
-	// skip a failing open of a loose file per object.
-	loose *[256]bool
-	packs *packReader // opened on first use, like st
+	refs gitdb.Refs
+	// db reads loose objects and the packs it can (version 2 indexes), the
+	// hot path; st, go-git's view of the packs, reads the rest and is what
+	// fetches write into.
+	db  *gitdb.DB
+	st  *filesystem.Storage
+	tx  *Tx // set inside Update: reads see the transaction's own writes
+	st8 *stateTree
 }
 
 // Store returns the store being read.
@@ -240,9 +239,9 @@ func (r *Reader) Ref(name string) (Hash, bool) {
 // RefNames returns the sorted names of the refs starting with prefix.
 func (r *Reader) RefNames(prefix string) []string {
 	if r.tx == nil || len(r.tx.newRefs) == 0 {
-		return r.refs.names(prefix)
+		return r.refs.Names(prefix)
 	}
-	merged := refTable{}
+	merged := gitdb.Refs{}
 	for k, v := range r.refs {
 		merged[k] = v
 	}
@@ -253,7 +252,7 @@ func (r *Reader) RefNames(prefix string) []string {
 			merged[k] = v
 		}
 	}
-	return merged.names(prefix)
+	return merged.Names(prefix)
 }
 
 // storage is go-git's view of the packs, opened on first use and kept (with
@@ -265,106 +264,66 @@ func (r *Reader) storage() *filesystem.Storage {
 	return r.st
 }
 
-// resetStorage closes go-git's storage; the next read reopens it and sees
-// packs written meanwhile (go-git caches the list of packs).
+// resetStorage closes go-git's storage and the object database; the next
+// read reopens them and sees packs written meanwhile (both keep the list
+// of packs).
 func (r *Reader) resetStorage() {
 	if r.st != nil {
 		r.st.Close()
 		r.st = nil
 	}
-	if r.packs != nil {
-		r.packs.close()
-		r.packs = nil
-	}
-	r.loose = nil
-}
-
-// openPacks returns the pack reader, opening the packs on first use; like
-// go-git's storage it sees packs added later only after resetStorage.
-func (r *Reader) openPacks() *packReader {
-	if r.packs == nil {
-		r.packs = openPacks(r.s.dir)
-	}
-	return r.packs
+	r.db.Close()
 }
 
 // packed reads h from the store's packs; ok is false when no pack that
-// packReader can read holds it.
-func (r *Reader) packed(h Hash) (o rawObject, ok bool, err error) {
-	p, off, ok := r.openPacks().find(h)
-	if !ok {
-		return rawObject{}, false, nil
-	}
-	o, err = p.read(off, r.object, 0)
-	return o, true, err
+// gitdb reads holds it. Thin packs' bases come from anywhere r reads.
+func (r *Reader) packed(h Hash) (o gitdb.Object, ok bool, err error) {
+	return r.db.ReadPacked(h, r.object)
 }
 
-// mayBeLoose reports whether h could be a loose object: its fan-out folder
-// existed when objects/ was listed. A folder made later only costs the
-// order of the lookups: go-git's storage reads loose objects too.
-func (r *Reader) mayBeLoose(h Hash) bool {
-	if r.loose == nil {
-		r.loose = new([256]bool)
-		entries, err := os.ReadDir(filepath.Join(r.s.dir, "objects"))
-		if err != nil {
-			for i := range r.loose {
-				r.loose[i] = true
-			}
-		}
-		for _, e := range entries {
-			var b [1]byte
-			if n := e.Name(); len(n) == 2 && e.IsDir() {
-				if _, err := hex.Decode(b[:], []byte(n)); err == nil {
-					r.loose[b[0]] = true
-				}
-			}
-		}
-	}
-	return r.loose[h[0]]
-}
-
-// object returns an object's type and content.
-func (r *Reader) object(h Hash) (rawObject, error) {
+// object returns an object's type and content: the transaction's own,
+// else a loose or packed one read by gitdb, else go-git's (packs gitdb
+// does not read, loose objects in fan-out folders made after gitdb's
+// listing).
+func (r *Reader) object(h Hash) (gitdb.Object, error) {
 	if r.tx != nil {
-		if o, ok := r.tx.pending.get(h); ok {
+		if o, ok := r.tx.pending.Get(h); ok {
 			return o, nil
 		}
 	}
-	if r.mayBeLoose(h) {
-		if o, err := readLooseObject(r.s.dir, h); err == nil {
-			return o, nil
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return rawObject{}, err
-		}
+	if o, err := r.db.ReadLoose(h); err == nil {
+		return o, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return gitdb.Object{}, err
 	}
 	if o, ok, err := r.packed(h); ok && err == nil {
 		return o, nil
 	}
-	// Not in a pack packReader reads, or unreadable there: go-git has the
-	// last word (and its error).
+	// Not in a pack gitdb reads, or unreadable there: go-git has the last
+	// word (and its error).
 	obj, err := r.storage().EncodedObject(plumbing.AnyObject, toGit(h))
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		return rawObject{}, fmt.Errorf("object %s: %w", h, ErrObjectNotFound)
+		return gitdb.Object{}, fmt.Errorf("object %s: %w", h, ErrObjectNotFound)
 	}
 	if err != nil {
-		return rawObject{}, fmt.Errorf("object %s: %w", h, err)
+		return gitdb.Object{}, fmt.Errorf("object %s: %w", h, err)
 	}
 	rd, err := obj.Reader()
 	if err != nil {
-		return rawObject{}, fmt.Errorf("object %s: %w", h, err)
+		return gitdb.Object{}, fmt.Errorf("object %s: %w", h, err)
 	}
 	defer rd.Close()
 	data, err := io.ReadAll(rd)
 	if err != nil {
-		return rawObject{}, fmt.Errorf("object %s: %w", h, err)
+		return gitdb.Object{}, fmt.Errorf("object %s: %w", h, err)
 	}
-	return rawObject{typ: obj.Type(), data: data}, nil
+	return gitdb.Object{Type: fromGitType(obj.Type()), Data: data}, nil
 }
 
-// HasObject reports whether the repository (or the transaction) holds h.
-func (r *Reader) HasObject(h Hash) bool {
+// hasObject reports whether the repository (or the transaction) holds h.
+func (r *Reader) hasObject(h Hash) bool {
 	if r.tx != nil {
-		if _, ok := r.tx.pending.get(h); ok {
+		if _, ok := r.tx.pending.Get(h); ok {
 			return true
 		}
 	}
@@ -372,24 +331,15 @@ func (r *Reader) HasObject(h Hash) bool {
 }
 
 func (r *Reader) hasStored(h Hash) bool {
-	if _, _, ok := r.openPacks().find(h); ok {
-		return true
-	}
-	if r.mayBeLoose(h) {
-		hex := h.String()
-		if _, err := os.Stat(filepath.Join(r.s.dir, "objects", hex[:2], hex[2:])); err == nil {
-			return true
-		}
-	}
-	return r.storage().HasEncodedObject(toGit(h)) == nil
+	return r.db.Has(h) || r.storage().HasEncodedObject(toGit(h)) == nil
 }
 
-func (r *Reader) typed(h Hash, want plumbing.ObjectType) ([]byte, error) {
+func (r *Reader) typed(h Hash, want gitdb.ObjectType) ([]byte, error) {
 	return typedFrom(r, h, want)
 }
 
 // Blob returns a blob's content.
-func (r *Reader) Blob(h Hash) ([]byte, error) { return r.typed(h, plumbing.BlobObject) }
+func (r *Reader) Blob(h Hash) ([]byte, error) { return r.typed(h, gitdb.BlobObject) }
 
 // Commit returns a decoded commit.
 func (r *Reader) Commit(h Hash) (*Commit, error) { return commitFrom(r, h) }
@@ -400,21 +350,21 @@ func (r *Reader) tree(h Hash) ([]skillfs.TreeEntry, error) { return treeFrom(r, 
 // updates and state records, written by Update when its function returns.
 type Tx struct {
 	*Reader
-	pending  *objectBuffer
+	pending  *gitdb.Buffer
 	newRefs  map[string]Hash
 	refOrder []string
 	state    stateChange
 }
 
-// WriteObject queues an object and returns its id.
-func (tx *Tx) WriteObject(t plumbing.ObjectType, data []byte) Hash { return tx.pending.add(t, data) }
+// writeObject queues an object and returns its id.
+func (tx *Tx) writeObject(t gitdb.ObjectType, data []byte) Hash { return tx.pending.Add(t, data) }
 
-// WriteBlob queues a blob and returns its id.
-func (tx *Tx) WriteBlob(data []byte) Hash { return tx.pending.add(plumbing.BlobObject, data) }
+// writeBlob queues a blob and returns its id.
+func (tx *Tx) writeBlob(data []byte) Hash { return tx.pending.Add(gitdb.BlobObject, data) }
 
 // WriteCommit queues a commit object and returns its id (also set in c.Hash).
 func (tx *Tx) WriteCommit(c *Commit) Hash {
-	c.Hash = tx.pending.add(plumbing.CommitObject, c.encode())
+	c.Hash = tx.pending.Add(gitdb.CommitObject, c.Encode())
 	return c.Hash
 }
 
@@ -453,23 +403,23 @@ func (tx *Tx) commit() error {
 			}
 		}
 	}
-	if err := tx.pending.flush(tx.s.dir, tx.hasStored); err != nil {
+	if err := tx.pending.Flush(tx.s.dir, tx.hasStored); err != nil {
 		return err
 	}
 	tx.resetStorage() // a pack may have been added
-	var updates []refUpdate
+	var updates []gitdb.RefUpdate
 	for _, name := range tx.refOrder {
 		old := tx.refs[name]
 		if old == tx.newRefs[name] {
 			continue
 		}
-		updates = append(updates, refUpdate{name: name, old: old, new: tx.newRefs[name]})
+		updates = append(updates, gitdb.RefUpdate{Name: name, Old: old, New: tx.newRefs[name]})
 	}
-	if err := applyRefUpdates(tx.s.dir, updates); err != nil {
+	if err := gitdb.ApplyRefUpdates(tx.s.dir, updates); err != nil {
 		return err
 	}
 	for _, u := range updates {
-		tx.s.log.Debug("ref updated", "ref", u.name, "old", short(u.old), "new", short(u.new))
+		tx.s.log.Debug("ref updated", "ref", u.Name, "old", short(u.Old), "new", short(u.New))
 	}
 	if len(sums) > 0 {
 		tx.s.updateSummaries(sums)

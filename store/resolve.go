@@ -44,8 +44,8 @@ func (e *AmbiguousVersionError) Error() string {
 // InvalidNameError reports a malformed skill, version or remote name.
 type InvalidNameError = skillfs.InvalidNameError
 
-// SplitVersionSpec splits "NAME@REV" into NAME and REV ("" when absent).
-func SplitVersionSpec(spec string) (name, rev string) {
+// splitVersionSpec splits "NAME@REV" into NAME and REV ("" when absent).
+func splitVersionSpec(spec string) (name, rev string) {
 	name, rev, _ = strings.Cut(spec, "@")
 	return name, rev
 }
@@ -56,7 +56,7 @@ var hexPrefixRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 // Resolve finds the version named by spec: "NAME" (latest), "NAME@vN" or
 // "NAME@<commit prefix>" (at least 4 hex digits, among NAME's versions).
 func (r *Reader) Resolve(spec string) (Version, error) {
-	name, rev := SplitVersionSpec(spec)
+	name, rev := splitVersionSpec(spec)
 	if err := skillfs.CheckName(name); err != nil {
 		return Version{}, err
 	}

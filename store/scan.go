@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -40,7 +41,7 @@ func scanDir(dir string, limits safety.Limits, cache *StatCache, lstat func(stri
 			return err
 		}
 		for _, e := range entries {
-			name := e.name
+			name := e.Name
 			if len(files) > limits.MaxFiles {
 				return nil
 			}
@@ -85,7 +86,7 @@ func scanDir(dir string, limits safety.Limits, cache *StatCache, lstat func(stri
 						return err
 					}
 					f.Size = int64(len(f.Data))
-					f.ID = HashBlob(f.Data)
+					f.ID = skillfs.BlobID(f.Data)
 					cache.Record(p, st, f.ID, start)
 				}
 				files = append(files, f)
@@ -104,15 +105,15 @@ func scanDir(dir string, limits safety.Limits, cache *StatCache, lstat func(stri
 	if err := walk(dir, "", st); err != nil {
 		return nil, fmt.Errorf("read %s: %w", dir, err)
 	}
-	SortFiles(files)
+	sortFiles(files)
 	return files, nil
 }
 
 // listDir returns the entries of the folder abs, sorted by name, from
 // cache when the folder's stat data st (taken before this call) is
 // unchanged since it was last listed.
-func listDir(abs string, st *syscall.Stat_t, cache *StatCache) ([]dirName, error) {
-	if entries, ok := cache.lookupDir(abs, st); ok {
+func listDir(abs string, st *syscall.Stat_t, cache *StatCache) ([]gitdb.DirName, error) {
+	if entries, ok := cache.LookupDir(abs, st); ok {
 		return entries, nil
 	}
 	start := time.Now()
@@ -120,18 +121,18 @@ func listDir(abs string, st *syscall.Stat_t, cache *StatCache) ([]dirName, error
 	if err != nil {
 		return nil, err
 	}
-	cache.recordDir(abs, st, list, start)
-	entries := make([]dirName, len(list))
+	cache.RecordDir(abs, st, list, start)
+	entries := make([]gitdb.DirName, len(list))
 	for i, e := range list {
-		entries[i] = dirName{name: e.Name(), typ: e.Type()}
+		entries[i] = gitdb.DirName{Name: e.Name(), Type: e.Type()}
 	}
 	return entries, nil
 }
 
-// LoadData reads the content of the regular files of a ScanDir result that
+// loadData reads the content of the regular files of a ScanDir result that
 // have none loaded yet (those the stat cache vouched for), skipping
 // oversized ones.
-func LoadData(dir string, files []File, limits safety.Limits) error {
+func loadData(dir string, files []File, limits safety.Limits) error {
 	if limits.MaxFiles == 0 {
 		limits = safety.DefaultLimits
 	}
@@ -144,7 +145,7 @@ func LoadData(dir string, files []File, limits safety.Limits) error {
 		if err != nil {
 			return fmt.Errorf("read %s: %w", filepath.Join(dir, f.Path), err)
 		}
-		f.Data, f.Size, f.ID = data, int64(len(data)), HashBlob(data)
+		f.Data, f.Size, f.ID = data, int64(len(data)), skillfs.BlobID(data)
 	}
 	return nil
 }

@@ -11,9 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -241,7 +240,7 @@ func findCollidingReason(t *testing.T, s *Store, prev Version, tree Hash, prefix
 	for i := 0; i < 1<<22; i++ {
 		try := fmt.Sprintf("try %d", i)
 		c := versionCommit(prev.Skill, prev.Number+1, []Hash{prev.Commit}, tree, VersionInfo{Reason: try}, sig)
-		if strings.HasPrefix(hashObject(plumbing.CommitObject, c.encode()).String(), prefix) {
+		if strings.HasPrefix(gitdb.HashObject(gitdb.CommitObject, c.Encode()).String(), prefix) {
 			return try
 		}
 	}
@@ -306,7 +305,7 @@ func TestImportBulkUsesPackAndPackedRefs(t *testing.T) {
 		t.Errorf("git sees %d skill refs, want 50", n)
 	}
 	// Re-import: nothing new, and the stat cache answers.
-	time.Sleep(racyWindow)
+	time.Sleep(gitdb.RacyWindow)
 	res, err = s.Import(ctx, root, defaultAdd())
 	if err != nil {
 		t.Fatal(err)

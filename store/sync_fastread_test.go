@@ -2,14 +2,12 @@ package store
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -17,23 +15,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
+	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/manifest"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
 // The tests in this file cover what makes an unchanged sync fast: reading
-// packed objects without go-git, the stat cache's folder listings, the
-// layout reader's shortcuts and reading plugin folders ahead.
+// packed objects without go-git (the pack reader itself is tested in
+// internal/gitdb), the stat cache's folder listings, the layout reader's
+// shortcuts and reading plugin folders ahead.
 
 // catFileAll returns every object of the repository at dir as real git
 // reads it.
-func catFileAll(t *testing.T, dir string) map[Hash]rawObject {
+func catFileAll(t *testing.T, dir string) map[Hash]gitdb.Object {
 	t.Helper()
 	out := gitRun(t, dir, "cat-file", "--batch-all-objects", "--batch")
-	objs := map[Hash]rawObject{}
+	objs := map[Hash]gitdb.Object{}
 	rd := bufio.NewReader(strings.NewReader(out))
 	for {
 		header, err := rd.ReadString('\n')
@@ -43,7 +41,7 @@ func catFileAll(t *testing.T, dir string) map[Hash]rawObject {
 		f := strings.Fields(header)
 		h, ok := ParseHash(f[0])
 		size, err := strconv.Atoi(f[2])
-		typ, err2 := plumbing.ParseObjectType(f[1])
+		typ, err2 := gitdb.ParseObjectType(f[1])
 		if !ok || err != nil || err2 != nil {
 			t.Fatalf("bad cat-file header %q", header)
 		}
@@ -51,7 +49,7 @@ func catFileAll(t *testing.T, dir string) map[Hash]rawObject {
 		if _, err := io.ReadFull(rd, data); err != nil {
 			t.Fatal(err)
 		}
-		objs[h] = rawObject{typ: typ, data: data[:size]}
+		objs[h] = gitdb.Object{Type: typ, Data: data[:size]}
 	}
 	return objs
 }
@@ -86,104 +84,6 @@ func storeWithHistory(t *testing.T) *Store {
 	return s
 }
 
-// TestPackReaderMatchesGit repacks a store the way gc and git do (deltas
-// against offsets, and against object ids) and reads every object with
-// the pack reader: the content must be what git cat-file gives.
-func TestPackReaderMatchesGit(t *testing.T) {
-	for _, mode := range []struct {
-		name string
-		args []string
-	}{
-		{"ofs-delta", []string{"repack", "-a", "-d", "-f", "-q", "--depth=50", "--window=50"}},
-		{"ref-delta", []string{"-c", "repack.useDeltaBaseOffset=false", "repack", "-a", "-d", "-f", "-q", "--depth=50", "--window=50"}},
-	} {
-		t.Run(mode.name, func(t *testing.T) {
-			s := storeWithHistory(t)
-			gitRun(t, s.Dir(), mode.args...)
-			if out := gitRun(t, s.Dir(), "count-objects", "-v"); !strings.Contains(out, "count: 0\n") {
-				t.Fatalf("objects left loose after repack:\n%s", out)
-			}
-			idxs, _ := filepath.Glob(filepath.Join(s.Dir(), "objects", "pack", "*.idx"))
-			if len(idxs) != 1 {
-				t.Fatalf("packs: %v", idxs)
-			}
-			verify := gitRun(t, s.Dir(), "verify-pack", "-v", idxs[0])
-			if !strings.Contains(verify, "chain length = ") {
-				t.Fatalf("the pack holds no deltas, the test would prove nothing:\n%s", verify)
-			}
-			want := catFileAll(t, s.Dir())
-			err := s.View(context.Background(), func(r *Reader) error {
-				for h, w := range want {
-					got, ok, err := r.packed(h)
-					if !ok || err != nil {
-						return fmt.Errorf("%s: ok=%v err=%v", h, ok, err)
-					}
-					if got.typ != w.typ || !bytes.Equal(got.data, w.data) {
-						return fmt.Errorf("%s: got %s of %d bytes, want %s of %d bytes", h, got.typ, len(got.data), w.typ, len(w.data))
-					}
-				}
-				if _, ok, _ := r.packed(HashBlob([]byte("not in the store"))); ok {
-					return errors.New("packed found an object the store does not have")
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(want) < 100 {
-				t.Fatalf("only %d objects", len(want))
-			}
-		})
-	}
-}
-
-// TestPackReaderBadIndex: a pack whose index does not match it is left to
-// go-git, and reads still work through it.
-func TestPackReaderBadIndex(t *testing.T) {
-	s := storeWithHistory(t)
-	gitRun(t, s.Dir(), "repack", "-a", "-d", "-q")
-	idxs, _ := filepath.Glob(filepath.Join(s.Dir(), "objects", "pack", "*.idx"))
-	if len(idxs) != 1 {
-		t.Fatalf("packs: %v", idxs)
-	}
-	if _, err := openPackFile(strings.TrimSuffix(idxs[0], ".idx")); err != nil {
-		t.Fatalf("a good pack: %v", err)
-	}
-	data, err := os.ReadFile(idxs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	data[len(data)-30] ^= 0xff // the pack checksum the index records
-	os.Chmod(idxs[0], 0o644)
-	if err := os.WriteFile(idxs[0], data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := openPackFile(strings.TrimSuffix(idxs[0], ".idx")); err == nil {
-		t.Fatal("a pack whose index does not match was opened")
-	}
-}
-
-func TestApplyDeltaRejectsBadInput(t *testing.T) {
-	base := []byte("hello, world")
-	good := []byte{12, 5, 0x90, 5} // sizes 12 -> 5, copy 5 bytes from offset 0
-	if out, err := applyDelta(base, good); err != nil || string(out) != "hello" {
-		t.Fatalf("good delta: %q, %v", out, err)
-	}
-	for name, d := range map[string][]byte{
-		"wrong base size":   {11, 5, 0x90, 5},
-		"copy past base":    {12, 5, 0x91, 10, 5},
-		"longer than said":  {12, 2, 0x90, 5},
-		"shorter than said": {12, 9, 0x90, 5},
-		"zero opcode":       {12, 1, 0},
-		"truncated insert":  {12, 3, 3, 'a'},
-		"no sizes":          {},
-	} {
-		if _, err := applyDelta(base, d); err == nil {
-			t.Errorf("%s: accepted", name)
-		}
-	}
-}
-
 // TestScanDirFolderCache changes a scanned folder in every way a listing
 // can change and checks that a scan through a warm stat cache (saved and
 // loaded again in between) always equals a scan without one.
@@ -215,11 +115,11 @@ func TestScanDirFolderCache(t *testing.T) {
 	}
 	// Folders changed within the racy window are not cached; wait once so
 	// the listings are, then each change below must be seen.
-	time.Sleep(racyWindow + 10*time.Millisecond)
+	time.Sleep(gitdb.RacyWindow + 10*time.Millisecond)
 	check("first scan")
 	cache := LoadStatCache(cachePath)
 	st := statOf(t, filepath.Join(dir, "refs"))
-	if entries, ok := cache.lookupDir(filepath.Join(dir, "refs"), st); !ok || len(entries) != 2 {
+	if entries, ok := cache.LookupDir(filepath.Join(dir, "refs"), st); !ok || len(entries) != 2 {
 		t.Fatalf("the folder listing was not kept: %v %v", entries, ok)
 	}
 	check("unchanged")
@@ -243,7 +143,7 @@ func TestScanDirFolderCache(t *testing.T) {
 	check("folder replaced by a symlink")
 	writeFile(t, filepath.Join(dir, "deep", "er", "x.md"), "x\n")
 	check("folders added")
-	time.Sleep(racyWindow + 10*time.Millisecond)
+	time.Sleep(gitdb.RacyWindow + 10*time.Millisecond)
 	check("settled")
 	writeFile(t, filepath.Join(dir, "deep", "er", "y.md"), "y\n")
 	check("file added to a cached folder")
@@ -267,49 +167,6 @@ func summarizeFiles(files []File) string {
 	return b.String()
 }
 
-// TestStatCacheFileRoundTrip: folder listings survive a save and a load,
-// whatever their names, and lines the cache cannot parse are skipped.
-func TestStatCacheFileRoundTrip(t *testing.T) {
-	dir := t.TempDir()
-	names := []string{"plain", "with space", "quote\"d", "back\\slash", "new\nline", "ünï"}
-	for _, n := range names {
-		writeFile(t, filepath.Join(dir, n), "x")
-	}
-	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	list, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "statcache")
-	c := LoadStatCache(path)
-	st := statOf(t, dir)
-	c.recordDir(dir, st, list, time.Now().Add(time.Hour)) // as if listed long after the last change
-	if err := c.Save(); err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile(path)
-	os.WriteFile(path, append(data, "D garbage\nD 1 2 3 4 5 \"x\" z\"bad type\"\nnot a line\n"...), 0o644)
-	entries, ok := LoadStatCache(path).lookupDir(dir, st)
-	if !ok {
-		t.Fatal("listing lost in the round trip")
-	}
-	var want []dirName
-	for _, e := range list {
-		want = append(want, dirName{name: e.Name(), typ: e.Type()})
-	}
-	if !reflect.DeepEqual(entries, want) {
-		t.Fatalf("got %v, want %v", entries, want)
-	}
-	// A listing taken right after the folder changed is not kept.
-	c = LoadStatCache(filepath.Join(t.TempDir(), "statcache"))
-	c.recordDir(dir, st, list, time.Now())
-	if _, ok := c.lookupDir(dir, st); ok {
-		t.Fatal("a racy listing was kept")
-	}
-}
-
 // TestFolderLayoutMatchesRoot reads every layout fixture through the sync's
 // folder view, with a cold and with a warm stat cache, and through plain
 // os.Root: layouts and errors must be the same.
@@ -319,7 +176,7 @@ func TestFolderLayoutMatchesRoot(t *testing.T) {
 	for i, tc := range layoutCases {
 		writeFixture(t, filepath.Join(base, strconv.Itoa(i), "src"), tc.fixture)
 	}
-	time.Sleep(racyWindow + 10*time.Millisecond)
+	time.Sleep(gitdb.RacyWindow + 10*time.Millisecond)
 	cache := LoadStatCache(filepath.Join(t.TempDir(), "statcache"))
 	render := func(l *manifest.Layout, err error) string {
 		if err != nil {
@@ -416,19 +273,6 @@ func TestSyncReadsFoldersOnOneCore(t *testing.T) {
 			t.Errorf("one%d-s: %+v, want a fast-forward to v2", p, sk)
 		}
 	}
-}
-
-// FuzzApplyDelta: a delta read from a damaged pack must give an error,
-// never a panic or an object of another size than the delta says.
-func FuzzApplyDelta(f *testing.F) {
-	f.Add([]byte("hello, world"), []byte{12, 5, 0x90, 5})
-	f.Add([]byte("abc"), []byte{3, 6, 0x90, 3, 3, 'x', 'y', 'z'})
-	f.Fuzz(func(t *testing.T, base, delta []byte) {
-		out, err := applyDelta(base, delta)
-		if err == nil && out == nil {
-			t.Fatal("no error and no object")
-		}
-	})
 }
 
 // TestPackReaderDamagedPack: bytes damaged inside a pack give errors, never

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"path"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
+	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -20,8 +19,8 @@ type File = skillfs.File
 // SkillFile is the file at the top of every skill tree (skillfs.SkillFile).
 const SkillFile = skillfs.SkillFile
 
-// SortFiles sorts files by path.
-func SortFiles(files []File) { skillfs.Sort(files) }
+// sortFiles sorts files by path.
+func sortFiles(files []File) { skillfs.Sort(files) }
 
 // FileMap indexes files by path.
 func FileMap(files []File) map[string]File { return skillfs.Index(files) }
@@ -36,11 +35,11 @@ func (tx *Tx) WriteTree(files []File) (Hash, error) {
 	withIDs := make([]File, len(files))
 	for i, f := range files {
 		if f.Data != nil {
-			f.ID = tx.pending.add(plumbing.BlobObject, f.Data)
+			f.ID = tx.pending.Add(gitdb.BlobObject, f.Data)
 		}
 		withIDs[i] = f
 	}
-	return skillfs.BuildTree(withIDs, func(b []byte) Hash { return tx.pending.add(plumbing.TreeObject, b) })
+	return skillfs.BuildTree(withIDs, func(b []byte) Hash { return tx.pending.Add(gitdb.TreeObject, b) })
 }
 
 // checkTreePath rejects paths git or a checkout could misread.
@@ -52,7 +51,7 @@ func (r *Reader) Files(tree Hash) ([]File, error) {
 	if err := r.walkTree(tree, "", &out); err != nil {
 		return nil, err
 	}
-	SortFiles(out)
+	sortFiles(out)
 	return out, nil
 }
 

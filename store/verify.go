@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/lockfile"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
@@ -41,16 +40,17 @@ func (r VerifyReport) OK() bool { return len(r.Problems) == 0 }
 func (s *Store) Verify(ctx context.Context) (VerifyReport, error) {
 	var rep VerifyReport
 	err := s.withSharedLock(ctx, func() error {
-		refs, err := readRefsReport(s.dir, func(ce *CorruptRefError) {
+		refs, err := gitdb.ReadRefsReport(s.dir, func(ce *CorruptRefError) {
 			rep.Problems = append(rep.Problems, VerifyProblem{Where: ce.Path, Message: fmt.Sprintf("corrupt ref file (holds %q, not an object id)", ce.Content)})
 		})
 		if err != nil {
 			return err
 		}
-		r := &Reader{s: s, refs: refs}
+		r := &Reader{s: s, refs: refs, db: gitdb.Open(s.dir)}
+		defer r.resetStorage()
 		v := &verifier{r: r, rep: &rep, seen: map[Hash]bool{}}
 		rep.Refs = len(refs)
-		for _, name := range refs.names("") {
+		for _, name := range refs.Names("") {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -209,10 +209,10 @@ func (v *verifier) commitRef(name string, h Hash) {
 		v.problem(name, "%v", err)
 		return
 	}
-	if o.typ != plumbing.CommitObject {
+	if o.Type != gitdb.CommitObject {
 		return // a tag or similar kept by a fetch
 	}
-	c, err := parseCommit(h, o.data)
+	c, err := gitdb.ParseCommit(h, o.Data)
 	if err != nil {
 		v.problem(name, "%v", err)
 		return

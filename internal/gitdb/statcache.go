@@ -1,4 +1,4 @@
-package store
+package gitdb
 
 import (
 	"bytes"
@@ -21,8 +21,8 @@ import (
 // removing or renaming an entry changes a folder's mtime and ctime, so an
 // unchanged folder need not be listed again (git's untracked cache works
 // the same way). It is derived data: a missing or unreadable cache only
-// costs time. Safe for concurrent use (sync scans folders on several
-// goroutines); the store saves it under its write lock.
+// costs time. Safe for concurrent use (folders may be scanned on several
+// goroutines); callers save it under their write lock.
 type StatCache struct {
 	mu      sync.Mutex
 	path    string
@@ -35,21 +35,21 @@ type statEntry struct {
 	size, mtime, ctime int64
 	ino                uint64
 	mode               uint32
-	hash               Hash
+	hash               ID
 }
 
 // dirListing is a folder's stat data (hash unused) and its entries,
 // sorted by name.
 type dirListing struct {
 	stat    statEntry
-	entries []dirName
+	entries []DirName
 }
 
-// dirName is a folder entry: its name and type bits (fs.ModeDir,
-// fs.ModeSymlink, ...; zero for a regular file).
-type dirName struct {
-	name string
-	typ  fs.FileMode
+// DirName is a folder entry as the cache keeps it: its name and type bits
+// (fs.ModeDir, fs.ModeSymlink, ...; zero for a regular file).
+type DirName struct {
+	Name string
+	Type fs.FileMode
 }
 
 // typeLetters name the entry types in the cache file.
@@ -66,10 +66,10 @@ var letterTypes = func() map[byte]fs.FileMode {
 	return m
 }()
 
-// racyWindow guards against a file changed again within the timestamp
+// RacyWindow guards against a file changed again within the timestamp
 // granularity right after it was hashed: such a file's stat would still
 // match, so entries that new are not cached (git calls them racily clean).
-const racyWindow = 100 * time.Millisecond
+const RacyWindow = 100 * time.Millisecond
 
 // maxStatEntries bounds the cache; when exceeded it starts over.
 const maxStatEntries = 200_000
@@ -98,7 +98,7 @@ func LoadStatCache(path string) *StatCache {
 			continue
 		}
 		hash, line, _ := strings.Cut(line, " ")
-		h, ok := ParseHash(hash)
+		h, ok := parseID(hash)
 		if !ok {
 			continue
 		}
@@ -148,7 +148,7 @@ func (c *StatCache) loadDir(line string) {
 	if !ok {
 		return
 	}
-	var entries []dirName
+	var entries []DirName
 	for rest != "" {
 		if len(rest) < 2 || rest[0] != ' ' {
 			return
@@ -161,7 +161,7 @@ func (c *StatCache) loadDir(line string) {
 		if name, rest, ok = cutQuoted(rest[2:]); !ok {
 			return
 		}
-		entries = append(entries, dirName{name: name, typ: typ})
+		entries = append(entries, DirName{Name: name, Type: typ})
 	}
 	c.dirs[dir] = dirListing{stat: e, entries: entries}
 }
@@ -188,26 +188,26 @@ func cutQuoted(s string) (string, string, bool) {
 
 // Lookup returns the cached blob id of the file at abs if its stat data
 // is unchanged.
-func (c *StatCache) Lookup(abs string, st *syscall.Stat_t) (Hash, bool) {
+func (c *StatCache) Lookup(abs string, st *syscall.Stat_t) (ID, bool) {
 	if c == nil || st == nil {
-		return ZeroHash, false
+		return ID{}, false
 	}
 	c.mu.Lock()
 	e, ok := c.entries[abs]
 	c.mu.Unlock()
 	if !ok {
-		return ZeroHash, false
+		return ID{}, false
 	}
 	cur := entryOf(st)
 	cur.hash = e.hash
 	if cur != e {
-		return ZeroHash, false
+		return ID{}, false
 	}
 	return e.hash, true
 }
 
 // Record caches the blob id of the file at abs, read starting at readStart.
-func (c *StatCache) Record(abs string, st *syscall.Stat_t, h Hash, readStart time.Time) {
+func (c *StatCache) Record(abs string, st *syscall.Stat_t, h ID, readStart time.Time) {
 	if c == nil || st == nil {
 		return
 	}
@@ -224,9 +224,9 @@ func (c *StatCache) Record(abs string, st *syscall.Stat_t, h Hash, readStart tim
 	c.dirty = true
 }
 
-// lookupDir returns the cached entries of the folder at abs if its stat
+// LookupDir returns the cached entries of the folder at abs if its stat
 // data is unchanged.
-func (c *StatCache) lookupDir(abs string, st *syscall.Stat_t) ([]dirName, bool) {
+func (c *StatCache) LookupDir(abs string, st *syscall.Stat_t) ([]DirName, bool) {
 	if c == nil || st == nil {
 		return nil, false
 	}
@@ -239,9 +239,9 @@ func (c *StatCache) lookupDir(abs string, st *syscall.Stat_t) ([]dirName, bool) 
 	return d.entries, true
 }
 
-// recordDir caches the entries of the folder at abs, whose stat data st
+// RecordDir caches the entries of the folder at abs, whose stat data st
 // was taken before the listing (os.ReadDir, sorted) started at readStart.
-func (c *StatCache) recordDir(abs string, st *syscall.Stat_t, list []fs.DirEntry, readStart time.Time) {
+func (c *StatCache) RecordDir(abs string, st *syscall.Stat_t, list []fs.DirEntry, readStart time.Time) {
 	if c == nil || st == nil {
 		return
 	}
@@ -252,10 +252,10 @@ func (c *StatCache) recordDir(abs string, st *syscall.Stat_t, list []fs.DirEntry
 		delete(c.dirs, abs)
 		return
 	}
-	entries := make([]dirName, len(list))
+	entries := make([]DirName, len(list))
 	for i, de := range list {
-		entries[i] = dirName{name: de.Name(), typ: de.Type()}
-		if _, ok := typeLetters[entries[i].typ]; !ok {
+		entries[i] = DirName{Name: de.Name(), Type: de.Type()}
+		if _, ok := typeLetters[entries[i].Type]; !ok {
 			return // a type the file cannot name: not cached
 		}
 	}
@@ -267,7 +267,7 @@ func (c *StatCache) recordDir(abs string, st *syscall.Stat_t, list []fs.DirEntry
 // racy reports whether e changed so close to readStart that a later change
 // could leave its stat data the same.
 func racy(e statEntry, readStart time.Time) bool {
-	return time.Unix(0, max(e.mtime, e.ctime)).After(readStart.Add(-racyWindow))
+	return time.Unix(0, max(e.mtime, e.ctime)).After(readStart.Add(-RacyWindow))
 }
 
 // makeRoom starts the cache over when it is full. c.mu is held.
@@ -315,8 +315,8 @@ func (c *StatCache) Save() error {
 		b.WriteString(strconv.Quote(p))
 		for _, n := range d.entries {
 			b.WriteByte(' ')
-			b.WriteByte(typeLetters[n.typ])
-			b.WriteString(strconv.Quote(n.name))
+			b.WriteByte(typeLetters[n.Type])
+			b.WriteString(strconv.Quote(n.Name))
 		}
 		b.WriteByte('\n')
 	}

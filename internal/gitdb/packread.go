@@ -1,4 +1,4 @@
-package store
+package gitdb
 
 import (
 	"bufio"
@@ -12,15 +12,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// packReader reads objects straight from the store's packfiles: each
-// index (.idx, version 2) is read into memory once per Reader and objects
-// are inflated from one positioned read of the pack, deltas resolved.
-// It is the hot path of reads in a packed store; anything it does not
-// handle is left to go-git (see [Reader.object]).
+// packReader reads objects straight from a repository's packfiles: each
+// index (.idx, version 2) is read into memory once and objects are
+// inflated from one positioned read of the pack, deltas resolved.
 type packReader struct {
 	packs []*packFile
 	bases baseCache
@@ -31,7 +27,7 @@ type packReader struct {
 // share most of a chain. Cached data is only read, never handed out.
 type baseCache struct {
 	mu   sync.Mutex
-	objs map[baseKey]rawObject
+	objs map[baseKey]Object
 	size int
 }
 
@@ -44,22 +40,22 @@ type baseKey struct {
 // starts over.
 const maxBaseCache = 16 << 20
 
-func (c *baseCache) get(k baseKey) (rawObject, bool) {
+func (c *baseCache) get(k baseKey) (Object, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	o, ok := c.objs[k]
 	return o, ok
 }
 
-func (c *baseCache) put(k baseKey, o rawObject) {
+func (c *baseCache) put(k baseKey, o Object) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.objs == nil || c.size+len(o.data) > maxBaseCache {
-		c.objs, c.size = map[baseKey]rawObject{}, 0
+	if c.objs == nil || c.size+len(o.Data) > maxBaseCache {
+		c.objs, c.size = map[baseKey]Object{}, 0
 	}
-	if len(o.data) <= maxBaseCache/4 {
+	if len(o.Data) <= maxBaseCache/4 {
 		c.objs[k] = o
-		c.size += len(o.data)
+		c.size += len(o.Data)
 	}
 }
 
@@ -72,8 +68,8 @@ type packFile struct {
 	pr   *packReader // its reader: the other packs (REF_DELTA bases), the base cache
 }
 
-// openPacks opens every pack of gitDir that has a version 2 index; packs
-// it cannot use are skipped (go-git still reads them).
+// openPacks opens every pack of gitDir that has a version 2 index, found
+// by its .idx; packs it cannot use are skipped (see [DB.ReadPacked]).
 func openPacks(gitDir string) *packReader {
 	pr := &packReader{}
 	dir := filepath.Join(gitDir, "objects", "pack")
@@ -144,7 +140,7 @@ func (pr *packReader) close() {
 }
 
 // find returns the pack holding h and the object's offset in it.
-func (pr *packReader) find(h Hash) (*packFile, int64, bool) {
+func (pr *packReader) find(h ID) (*packFile, int64, bool) {
 	for _, p := range pr.packs {
 		if off, ok := p.offset(h); ok {
 			return p, off, true
@@ -153,7 +149,7 @@ func (pr *packReader) find(h Hash) (*packFile, int64, bool) {
 	return nil, 0, false
 }
 
-func (p *packFile) offset(h Hash) (int64, bool) {
+func (p *packFile) offset(h ID) (int64, bool) {
 	fan := func(i int) int { return int(binary.BigEndian.Uint32(p.idx[8+4*i:])) }
 	lo, hi := 0, fan(int(h[0]))
 	if h[0] > 0 {
@@ -198,28 +194,28 @@ const maxDeltaDepth = 4095
 
 // read returns the object at off in p. other reads an object that is in
 // none of the packs (the base of a REF_DELTA in a thin pack).
-func (p *packFile) read(off int64, other func(Hash) (rawObject, error), depth int) (rawObject, error) {
+func (p *packFile) read(off int64, other func(ID) (Object, error), depth int) (Object, error) {
 	if depth > maxDeltaDepth {
-		return rawObject{}, errors.New("delta chain too long")
+		return Object{}, errors.New("delta chain too long")
 	}
 	e, err := p.entry(off)
 	if err != nil {
-		return rawObject{}, err
+		return Object{}, err
 	}
 	bp, baseOff := p, e.baseOff
 	switch e.typ {
-	case plumbing.OFSDeltaObject:
-	case plumbing.REFDeltaObject:
+	case OFSDeltaObject:
+	case REFDeltaObject:
 		var ok bool
 		if bp, baseOff, ok = p.pr.find(e.baseID); !ok {
 			src, err := other(e.baseID)
 			if err != nil {
-				return rawObject{}, fmt.Errorf("delta base: %w", err)
+				return Object{}, fmt.Errorf("delta base: %w", err)
 			}
 			return applyDeltaTo(src, e.data)
 		}
 	default:
-		return rawObject{typ: e.typ, data: e.data}, nil
+		return Object{Type: e.typ, Data: e.data}, nil
 	}
 	// Bases in the packs are read here, with depth counted, so a damaged
 	// pack whose deltas form a cycle ends in an error.
@@ -227,7 +223,7 @@ func (p *packFile) read(off int64, other func(Hash) (rawObject, error), depth in
 	src, ok := p.pr.bases.get(k)
 	if !ok {
 		if src, err = bp.read(baseOff, other, depth+1); err != nil {
-			return rawObject{}, fmt.Errorf("delta base: %w", err)
+			return Object{}, fmt.Errorf("delta base: %w", err)
 		}
 		p.pr.bases.put(k, src)
 	}
@@ -237,61 +233,19 @@ func (p *packFile) read(off int64, other func(Hash) (rawObject, error), depth in
 // packEntry is one entry of a pack as stored: an object, or a delta and
 // where its base is.
 type packEntry struct {
-	typ     plumbing.ObjectType
+	typ     ObjectType
 	data    []byte // inflated
 	baseOff int64  // OFS_DELTA
-	baseID  Hash   // REF_DELTA
+	baseID  ID     // REF_DELTA
 }
 
 // entry reads and inflates the entry at off.
 func (p *packFile) entry(off int64) (packEntry, error) {
-	var e packEntry
-	if off < 12 || off >= p.size-20 {
-		return e, errors.New("object offset outside the pack")
-	}
 	in := inflaters.Get().(*packInflater)
 	defer inflaters.Put(in)
-	in.br.Reset(io.NewSectionReader(p.f, off, p.size-off))
-	b, err := in.br.ReadByte()
+	e, size, err := p.entryHeader(in, off)
 	if err != nil {
 		return e, err
-	}
-	e.typ = plumbing.ObjectType((b >> 4) & 7)
-	size := int64(b & 0x0f)
-	for shift := 4; b&0x80 != 0; shift += 7 {
-		if b, err = in.br.ReadByte(); err != nil {
-			return e, err
-		}
-		if shift > 56 {
-			return e, errors.New("bad object size")
-		}
-		size |= int64(b&0x7f) << shift
-	}
-	switch e.typ {
-	case plumbing.CommitObject, plumbing.TreeObject, plumbing.BlobObject, plumbing.TagObject:
-	case plumbing.OFSDeltaObject:
-		if b, err = in.br.ReadByte(); err != nil {
-			return e, err
-		}
-		dist := int64(b & 0x7f)
-		for b&0x80 != 0 {
-			if b, err = in.br.ReadByte(); err != nil {
-				return e, err
-			}
-			if dist > 1<<48 {
-				return e, errors.New("bad delta offset")
-			}
-			dist = (dist+1)<<7 | int64(b&0x7f)
-		}
-		if e.baseOff = off - dist; dist <= 0 || e.baseOff < 12 {
-			return e, errors.New("bad delta offset")
-		}
-	case plumbing.REFDeltaObject:
-		if _, err := io.ReadFull(in.br, e.baseID[:]); err != nil {
-			return e, err
-		}
-	default:
-		return e, fmt.Errorf("bad object type %d", e.typ)
 	}
 	if in.zr == nil {
 		in.zr, err = zlib.NewReader(in.br)
@@ -317,78 +271,85 @@ func (p *packFile) entry(off int64) (packEntry, error) {
 	return e, nil
 }
 
-// applyDeltaTo rebuilds an object of src's type from src and a delta.
-func applyDeltaTo(src rawObject, delta []byte) (rawObject, error) {
-	out, err := applyDelta(src.data, delta)
-	if err != nil {
-		return rawObject{}, err
+// entryHeader reads the header of the entry at off through in, leaving
+// in.br at the start of the compressed data, and returns the entry
+// without data and the size of its inflated data.
+func (p *packFile) entryHeader(in *packInflater, off int64) (packEntry, int64, error) {
+	var e packEntry
+	if off < 12 || off >= p.size-20 {
+		return e, 0, errors.New("object offset outside the pack")
 	}
-	return rawObject{typ: src.typ, data: out}, nil
+	in.br.Reset(io.NewSectionReader(p.f, off, p.size-off))
+	b, err := in.br.ReadByte()
+	if err != nil {
+		return e, 0, err
+	}
+	e.typ = ObjectType((b >> 4) & 7)
+	size := int64(b & 0x0f)
+	for shift := 4; b&0x80 != 0; shift += 7 {
+		if b, err = in.br.ReadByte(); err != nil {
+			return e, 0, err
+		}
+		if shift > 56 {
+			return e, 0, errors.New("bad object size")
+		}
+		size |= int64(b&0x7f) << shift
+	}
+	switch e.typ {
+	case CommitObject, TreeObject, BlobObject, TagObject:
+	case OFSDeltaObject:
+		if b, err = in.br.ReadByte(); err != nil {
+			return e, 0, err
+		}
+		dist := int64(b & 0x7f)
+		for b&0x80 != 0 {
+			if b, err = in.br.ReadByte(); err != nil {
+				return e, 0, err
+			}
+			if dist > 1<<48 {
+				return e, 0, errors.New("bad delta offset")
+			}
+			dist = (dist+1)<<7 | int64(b&0x7f)
+		}
+		if e.baseOff = off - dist; dist <= 0 || e.baseOff < 12 {
+			return e, 0, errors.New("bad delta offset")
+		}
+	case REFDeltaObject:
+		if _, err := io.ReadFull(in.br, e.baseID[:]); err != nil {
+			return e, 0, err
+		}
+	default:
+		return e, 0, fmt.Errorf("bad object type %d", e.typ)
+	}
+	return e, size, nil
 }
 
-// applyDelta rebuilds an object from its base and a git delta: the two
-// sizes, then copy (from base) and insert (literal) instructions.
-func applyDelta(base, delta []byte) ([]byte, error) {
-	bad := errors.New("bad delta")
-	varint := func() (int, bool) {
-		n, shift := 0, 0
-		for len(delta) > 0 && shift < 56 {
-			b := delta[0]
-			delta = delta[1:]
-			n |= int(b&0x7f) << shift
-			if b&0x80 == 0 {
-				return n, true
-			}
-			shift += 7
-		}
-		return 0, false
+// objectSize returns the size of the object at off: from the entry's
+// header, or for a delta the result size the delta records (the delta is
+// inflated, which checks it, but not applied).
+func (p *packFile) objectSize(off int64) (int64, error) {
+	in := inflaters.Get().(*packInflater)
+	e, size, err := p.entryHeader(in, off)
+	inflaters.Put(in)
+	if err != nil || (e.typ != OFSDeltaObject && e.typ != REFDeltaObject) {
+		return size, err
 	}
-	srcSize, ok1 := varint()
-	dstSize, ok2 := varint()
-	if !ok1 || !ok2 || srcSize != len(base) || dstSize > len(delta)*0x10000+len(delta) {
-		return nil, bad
+	if e, err = p.entry(off); err != nil {
+		return 0, err
 	}
-	out := make([]byte, 0, dstSize)
-	for len(delta) > 0 {
-		op := delta[0]
-		delta = delta[1:]
-		switch {
-		case op&0x80 != 0:
-			var off, n int
-			for i, shift := 0, 0; i < 7; i, shift = i+1, shift+8 {
-				if op&(1<<i) == 0 {
-					continue
-				}
-				if len(delta) == 0 {
-					return nil, bad
-				}
-				if i < 4 {
-					off |= int(delta[0]) << shift
-				} else {
-					n |= int(delta[0]) << (shift - 32)
-				}
-				delta = delta[1:]
-			}
-			if n == 0 {
-				n = 0x10000
-			}
-			if off+n > len(base) || len(out)+n > dstSize {
-				return nil, bad
-			}
-			out = append(out, base[off:off+n]...)
-		case op != 0:
-			n := int(op)
-			if n > len(delta) || len(out)+n > dstSize {
-				return nil, bad
-			}
-			out = append(out, delta[:n]...)
-			delta = delta[n:]
-		default:
-			return nil, bad
-		}
+	_, rest, _ := deltaVarint(e.data)
+	n, _, ok := deltaVarint(rest)
+	if !ok {
+		return 0, errors.New("bad delta")
 	}
-	if len(out) != dstSize {
-		return nil, bad
+	return int64(n), nil
+}
+
+// applyDeltaTo rebuilds an object of src's type from src and a delta.
+func applyDeltaTo(src Object, delta []byte) (Object, error) {
+	out, err := applyDelta(src.Data, delta)
+	if err != nil {
+		return Object{}, err
 	}
-	return out, nil
+	return Object{Type: src.Type, Data: out}, nil
 }
