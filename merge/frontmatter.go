@@ -35,7 +35,13 @@ func SkillMD(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 	}
 	whole := func() (*TextResult, error) {
 		if opts.SkillAware {
-			return resolveConflicts(base, ours, theirs, res, opts), nil
+			// The rules are for Markdown: a conflict that reaches into a
+			// frontmatter (YAML) stays git's.
+			b, o, t := fenceLines(string(base)), fenceLines(string(ours)), fenceLines(string(theirs))
+			inBody := func(c *Conflict) bool {
+				return c.Base.Start > b && c.Ours.Start > o && c.Theirs.Start > t
+			}
+			return resolveConflicts(base, ours, theirs, res, opts, inBody), nil
 		}
 		return res, nil
 	}
@@ -57,7 +63,7 @@ func SkillMD(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 	}
 	body := &TextResult{Merged: bodyRes.Merged, Conflicts: bodyRes.Conflicts}
 	if opts.SkillAware && !body.Clean() {
-		body = resolveConflicts([]byte(fb.body), []byte(fo.body), []byte(ft.body), body, opts)
+		body = resolveConflicts([]byte(fb.body), []byte(fo.body), []byte(ft.body), body, opts, nil)
 	}
 	for i := range body.Conflicts {
 		c := &body.Conflicts[i]
@@ -125,6 +131,21 @@ func splitFrontmatter(text string) (*frontmatter, bool) {
 		return fm, true
 	}
 	return nil, false
+}
+
+// fenceLines is the number of lines of text's frontmatter block, fences
+// included, whether or not its YAML parses; 0 when there is none.
+func fenceLines(text string) int {
+	lines := splitLines(text)
+	if len(lines) < 2 || !isFence(lines[0]) {
+		return 0
+	}
+	for i := 1; i < len(lines); i++ {
+		if isFence(lines[i]) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 func isFence(line string) bool {

@@ -67,13 +67,13 @@ func Markdown(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 	if err != nil || res.Clean() {
 		return res, err
 	}
-	return resolveConflicts(base, ours, theirs, res, opts), nil
+	return resolveConflicts(base, ours, theirs, res, opts, nil), nil
 }
 
 // resolveConflicts applies the skill-aware rules to the conflicts of git,
-// the line merge of base, ours and theirs with opts. It returns git itself
-// when no conflict is resolved.
-func resolveConflicts(base, ours, theirs []byte, git *TextResult, opts Options) *TextResult {
+// the line merge of base, ours and theirs with opts, that eligible accepts
+// (nil: all). It returns git itself when no conflict is resolved.
+func resolveConflicts(base, ours, theirs []byte, git *TextResult, opts Options, eligible func(*Conflict) bool) *TextResult {
 	if opts.Favor != FavorNone {
 		return git
 	}
@@ -83,14 +83,14 @@ func resolveConflicts(base, ours, theirs []byte, git *TextResult, opts Options) 
 	}
 	baseLines := splitLines(string(base))
 	resolved := make([]*resolution, len(segs))
-	any := false
+	someResolved := false
 	for i, s := range segs {
-		if s.conflict != nil {
+		if s.conflict != nil && (eligible == nil || eligible(s.conflict)) {
 			resolved[i] = resolveHunk(s.conflict, baseLines)
-			any = any || resolved[i] != nil
+			someResolved = someResolved || resolved[i] != nil
 		}
 	}
-	if !any {
+	if !someResolved {
 		return git
 	}
 	out := &TextResult{Frontmatter: git.Frontmatter}
@@ -114,7 +114,7 @@ func resolveConflicts(base, ours, theirs []byte, git *TextResult, opts Options) 
 			b.WriteString(r.text)
 			line += strings.Count(r.text, "\n")
 		default:
-			text, conflicts := renderConflict(s.conflict, opts)
+			text, conflicts := renderConflict(s, opts)
 			b.WriteString(text)
 			line += strings.Count(text, "\n")
 			out.Conflicts = append(out.Conflicts, conflicts...)
@@ -128,6 +128,7 @@ func resolveConflicts(base, ours, theirs []byte, git *TextResult, opts Options) 
 type segment struct {
 	clean    string
 	conflict *Conflict
+	crlf     bool // the conflict's markers end in CRLF
 }
 
 // conflictSegments runs the line merge in the diff3 style, whose conflicts
@@ -167,7 +168,7 @@ func conflictSegments(base, ours, theirs []byte) ([]segment, bool) {
 		if p, ok = skipMarker(text, p, '>', labels.Theirs); !ok {
 			return nil, false
 		}
-		segs = append(segs, segment{conflict: c})
+		segs = append(segs, segment{conflict: c, crlf: strings.HasSuffix(text[:p], "\r\n")})
 		pos = p
 	}
 	segs = append(segs, segment{clean: text[pos:]})
@@ -229,26 +230,34 @@ func skipBody(text string, p int, body string) (int, bool) {
 	return p, true
 }
 
-// renderConflict writes a conflict no rule resolved, in the style of opts:
-// the line merge of its three sides alone, which is how git writes it, with
-// the conflicts' line numbers moved to the file's. Should that merge of the
-// sides alone come out clean, the conflict is written whole in the diff3
-// layout, so that nothing is resolved that git did not resolve.
-func renderConflict(c *Conflict, opts Options) (string, []Conflict) {
-	r, err := diff3.Merge([]byte(c.Base.Text), []byte(c.Ours.Text), []byte(c.Theirs.Text), opts.text())
-	if err == nil && !r.Clean() {
-		for i := range r.Conflicts {
-			rc := &r.Conflicts[i]
-			rc.Ours.Start += c.Ours.Start - 1
-			rc.Base.Start += c.Base.Start - 1
-			rc.Theirs.Start += c.Theirs.Start - 1
+// renderConflict writes a conflict no rule resolved, in the style of opts.
+// In the diff3 style that is git's block, byte for byte. In the others it
+// is the line merge of the conflict's three sides alone, which is how git
+// writes it, with the line numbers moved to the file's; should that merge
+// of the sides alone come out clean, the conflict is written whole, in the
+// diff3 layout, so that nothing is resolved that git did not resolve.
+func renderConflict(s segment, opts Options) (string, []Conflict) {
+	c := s.conflict
+	if opts.Style != Diff3 {
+		r, err := diff3.Merge([]byte(c.Base.Text), []byte(c.Ours.Text), []byte(c.Theirs.Text), opts.text())
+		if err == nil && !r.Clean() {
+			for i := range r.Conflicts {
+				rc := &r.Conflicts[i]
+				rc.Ours.Start += c.Ours.Start - 1
+				rc.Base.Start += c.Base.Start - 1
+				rc.Theirs.Start += c.Theirs.Start - 1
+			}
+			return string(r.Merged), r.Conflicts
 		}
-		return string(r.Merged), r.Conflicts
 	}
 	l := opts.Labels
 	size := opts.MarkerSize
 	if size <= 0 {
 		size = DefaultMarkerSize
+	}
+	eol := "\n"
+	if s.crlf {
+		eol = "\r\n"
 	}
 	var b strings.Builder
 	marker := func(ch, label string) {
@@ -256,12 +265,12 @@ func renderConflict(c *Conflict, opts Options) (string, []Conflict) {
 		if label != "" {
 			b.WriteString(" " + label)
 		}
-		b.WriteString("\n")
+		b.WriteString(eol)
 	}
-	side := func(s string) {
-		b.WriteString(s)
-		if s != "" && !strings.HasSuffix(s, "\n") {
-			b.WriteString("\n")
+	side := func(text string) {
+		b.WriteString(text)
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			b.WriteString(eol)
 		}
 	}
 	marker("<", orDefault(l.Ours, "ours"))

@@ -107,23 +107,29 @@ func isHeading(l string) bool {
 	return rest == "" || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
 }
 
-// rewordLimit bounds the line pairs rewords compares; larger insertions are
-// not resolved.
-const rewordLimit = 40000
+// rewordLimit bounds the work of rewords (words of one insertion times
+// words of the other); larger insertions are not resolved.
+const rewordLimit = 1 << 22
 
 // rewords reports whether a line of a rewords a line of b: the same words,
 // or at least 60% of their words shared in order. Lines without a letter or
 // digit (blank lines, fences, rules) are not compared.
 func rewords(a, b []string) bool {
-	if len(a)*len(b) > rewordLimit {
+	words := func(lines []string) ([][]string, int) {
+		out := make([][]string, len(lines))
+		n := 0
+		for i, l := range lines {
+			out[i] = lowerWords(l)
+			n += len(out[i])
+		}
+		return out, n
+	}
+	wa, na := words(a)
+	wb, nb := words(b)
+	if na*nb > rewordLimit || len(a)*len(b) > rewordLimit {
 		return true
 	}
-	wb := make([][]string, len(b))
-	for i, l := range b {
-		wb[i] = lowerWords(l)
-	}
-	for _, la := range a {
-		wa := lowerWords(la)
+	for _, wa := range wa {
 		if len(wa) == 0 {
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 const (
 	maxWordTokens = 20000 // tokens of one side of a conflict
 	maxWordEdits  = 2000  // edit distance between the base and a side, in tokens
+	maxSlide      = 200   // tokens an insertion slides to a line start
 )
 
 // tokenize cuts text into words (runs of letters, digits and '_'), runs of
@@ -127,7 +128,11 @@ func separated(b []string, p, e *edit) bool {
 	case p.insertion() && p.start == e.start: // p's lines go before the line e edits
 		return wholeLines(b, p)
 	case e.insertion() && e.start == p.end: // e's lines follow the lines p ends
-		return wholeLines(b, e) && (len(p.repl) == 0 || isLineEnd(p.repl[len(p.repl)-1]))
+		// p must leave a line start before e: its replacement ends a line,
+		// or it deletes whole lines.
+		endsLine := len(p.repl) > 0 && isLineEnd(p.repl[len(p.repl)-1]) ||
+			len(p.repl) == 0 && (p.start == 0 || isLineEnd(b[p.start-1]))
+		return wholeLines(b, e) && endsLine
 	}
 	return false
 }
@@ -148,7 +153,7 @@ func slide(b []string, e edit) edit {
 	for _, step := range []int{1, -1} {
 		f := e
 		f.repl = slices.Clone(e.repl)
-		for range len(e.repl) {
+		for range min(len(e.repl), maxSlide) {
 			if step > 0 {
 				if f.start >= len(b) || f.repl[0] != b[f.start] {
 					break
