@@ -20,6 +20,10 @@ const (
 	TrailerUpstreamPath = "Upstream-Path"
 )
 
+// TrailerMergeResolved is one conflict the skill-aware rules resolved in a
+// candidate's merge, "PATH:LINE RULE"; one trailer per conflict.
+const TrailerMergeResolved = "Merge-Resolved"
+
 // syncSkill brings one owned skill up to date with its upstream tree.
 func (tx *Tx) syncSkill(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncOptions, cc *commitCache) SkillReport {
 	sr := SkillReport{Skill: sk.name}
@@ -211,16 +215,16 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	}
 
 	sr.Classification = ClassThreeWay
-	merged, conflicts, err := tx.mergeSkill(name, headV, p, up, sk, baseTree, ours)
+	merged, conflicts, resolved, err := tx.mergeSkill(name, headV, p, up, sk, baseTree, ours, opts.SkillAware)
 	if err != nil {
 		return err
 	}
 	supersede()
-	c, err := tx.writeCandidate(p, up, name, head, u, base, merged, MergeModeThreeWay, conflicts, safety.Risk)
+	c, err := tx.writeCandidate(p, up, name, head, u, base, merged, MergeModeThreeWay, conflicts, safety.Risk, resolved...)
 	if err != nil {
 		return err
 	}
-	sr.Candidate, sr.Conflicts = c.String(), conflicts
+	sr.Candidate, sr.Conflicts, sr.MergeResolved = c.String(), conflicts, resolved
 	return nil
 }
 
@@ -278,23 +282,24 @@ func (tx *Tx) filesOrNil(tree Hash) []File {
 }
 
 // mergeSkill merges base, ours (the published tree) and the upstream tree
-// with the merge package and stores the result.
-func (tx *Tx) mergeSkill(name string, headV Version, p *Plugin, up *upstream, sk *upstreamSkill, baseTree, ours Hash) (Hash, []string, error) {
+// with the merge package and stores the result. resolved lists what the
+// skill-aware rules resolved (skillAware), as "PATH:LINE RULE".
+func (tx *Tx) mergeSkill(name string, headV Version, p *Plugin, up *upstream, sk *upstreamSkill, baseTree, ours Hash, skillAware bool) (tree Hash, conflicts, resolved []string, err error) {
 	b, err := tx.loadMergeTree(baseTree)
 	if err != nil {
-		return ZeroHash, nil, fmt.Errorf("merge base: %w", err)
+		return ZeroHash, nil, nil, fmt.Errorf("merge base: %w", err)
 	}
 	o, err := tx.loadMergeTree(ours)
 	if err != nil {
-		return ZeroHash, nil, fmt.Errorf("published version: %w", err)
+		return ZeroHash, nil, nil, fmt.Errorf("published version: %w", err)
 	}
 	files, err := tx.loadUpstreamFiles(sk)
 	if err != nil {
-		return ZeroHash, nil, err
+		return ZeroHash, nil, nil, err
 	}
 	t, err := toMergeTree(files)
 	if err != nil {
-		return ZeroHash, nil, fmt.Errorf("upstream: %w", err)
+		return ZeroHash, nil, nil, fmt.Errorf("upstream: %w", err)
 	}
 	theirsLabel := "upstream " + p.ID
 	if up.layout.Version != "" {
@@ -302,24 +307,27 @@ func (tx *Tx) mergeSkill(name string, headV Version, p *Plugin, up *upstream, sk
 	}
 	res, err := merge.MergeTrees(b, o, t, merge.Options{Labels: merge.Labels{
 		Ours: "published " + headV.Name(), Base: "base", Theirs: theirsLabel,
-	}})
+	}, SkillAware: skillAware})
 	if err != nil {
-		return ZeroHash, nil, fmt.Errorf("merge %s: %w", name, err)
+		return ZeroHash, nil, nil, fmt.Errorf("merge %s: %w", name, err)
 	}
-	tree, err := tx.WriteTree(fromMergeTree(res.Tree))
+	tree, err = tx.WriteTree(fromMergeTree(res.Tree))
 	if err != nil {
-		return ZeroHash, nil, fmt.Errorf("merge %s: %w", name, err)
+		return ZeroHash, nil, nil, fmt.Errorf("merge %s: %w", name, err)
 	}
-	var conflicts []string
 	for _, c := range res.Conflicts {
 		conflicts = append(conflicts, fmt.Sprintf("%s (%s)", c.Path, c.Kind))
 	}
-	return tree, conflicts, nil
+	for _, r := range res.Resolved {
+		resolved = append(resolved, r.String())
+	}
+	return tree, conflicts, resolved, nil
 }
 
 // writeCandidate queues a candidate merge commit with parents (published
-// head, upstream snapshot) and points the skill's candidate ref at it.
-func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base, tree Hash, mode string, conflicts []string, risk RiskLevel) (Hash, error) {
+// head, upstream snapshot) and points the skill's candidate ref at it;
+// resolved become Merge-Resolved trailers.
+func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base, tree Hash, mode string, conflicts []string, risk RiskLevel, resolved ...string) (Hash, error) {
 	sig := tx.signature()
 	body := ""
 	if len(conflicts) > 0 {
@@ -331,7 +339,7 @@ func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base
 	}
 	c := &Commit{
 		Tree: tree, Parents: []Hash{head, u}, Author: sig, Committer: sig,
-		Message: buildMessage(fmt.Sprintf("candidate %s: %s update from plugin %s", name, mode, p.ID), body, []Trailer{
+		Message: buildMessage(fmt.Sprintf("candidate %s: %s update from plugin %s", name, mode, p.ID), body, append([]Trailer{
 			{TrailerCandidate, name},
 			{TrailerSource, p.Label()},
 			{TrailerPlugin, p.ID},
@@ -341,11 +349,19 @@ func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base
 			{TrailerConflicts, conflictList},
 			{TrailerRisk, risk.String()},
 			{TrailerActor, sig.Name + " <" + sig.Email + ">"},
-		}),
+		}, resolvedTrailers(resolved)...)),
 	}
 	h := tx.WriteCommit(c)
 	tx.SetRef(CandidateRef(name), h)
 	return h, nil
+}
+
+func resolvedTrailers(resolved []string) []Trailer {
+	out := make([]Trailer, len(resolved))
+	for i, r := range resolved {
+		out[i] = Trailer{TrailerMergeResolved, r}
+	}
+	return out
 }
 
 // upstreamTrailers describe where a snapshot came from.

@@ -58,6 +58,7 @@ func syncCommand() *cli.Command {
 			"command holds it); 4 done, candidates wait for review.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "review", Usage: "turn fast-forwards into candidates for this run"},
+			&cli.BoolFlag{Name: "skill-aware", Usage: "merge Markdown in three-way updates with the skill-aware rules (see merge-file --help); the candidate lists each resolution"},
 			newJSONFlag(),
 		},
 		Action: runSync,
@@ -77,7 +78,7 @@ func runSync(c *cli.Context) error {
 			}
 		}
 	}
-	opts := store.SyncOptions{Plugins: c.Args().Slice(), Review: c.Bool("review")}
+	opts := store.SyncOptions{Plugins: c.Args().Slice(), Review: c.Bool("review"), SkillAware: c.Bool("skill-aware")}
 	progress := isTerminal(e.stderr) && !c.Bool("json")
 	if progress {
 		opts.Progress = func(plugin string, done, total int) {
@@ -176,6 +177,9 @@ func syncLine(sk store.SkillReport) string {
 				fmt.Fprintf(&b, " with %d conflict(s): %s", n, strings.Join(sk.Conflicts, ", "))
 			} else {
 				b.WriteString(", clean")
+			}
+			if n := len(sk.MergeResolved); n > 0 {
+				fmt.Fprintf(&b, ", %d resolved by skill-aware rules: %s", n, strings.Join(sk.MergeResolved, ", "))
 			}
 		}
 	}
