@@ -124,7 +124,8 @@ func IsBinary(data []byte) bool {
 // contents and, separately, to the mode: what one side changed is taken,
 // what both changed the same way is kept, and what both changed differently
 // is merged as text when it is text (SKILL.md frontmatter key by key unless
-// opts.PlainText) or reported as a conflict. Deleting a file one side did not
+// opts.PlainText; with opts.SkillAware, SKILL.md and other *.md files also
+// get the rules of Markdown) or reported as a conflict. Deleting a file one side did not
 // touch deletes it; deleting a file the other side changed is a conflict.
 // Renames are not detected: a rename is a delete plus an add.
 //
