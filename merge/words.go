@@ -11,7 +11,7 @@ import (
 // Limits of the word merge: larger conflicts are left as they are.
 const (
 	maxWordTokens = 20000 // tokens of one side of a conflict
-	maxWordEdits  = 2000  // edit distance between the base and a side, in tokens
+	maxWordEdits  = 500   // edit distance between the base and a side, in tokens
 	maxSlide      = 200   // tokens an insertion slides to a line start
 )
 
