@@ -76,6 +76,10 @@ var corpusUpstreamEdits = map[string]func(r *rand.Rand, body []string) []string{
 	"intro": func(r *rand.Rand, body []string) []string {
 		return slices.Insert(body, 1, "", "This skill helps you "+strings.ToLower(strings.TrimSuffix(pick(r, corpusSentences), "."))+".")
 	},
+	// an intro line right under the title
+	"intro-line": func(r *rand.Rand, body []string) []string {
+		return slices.Insert(body, 1, "This skill helps you "+strings.ToLower(pick(r, corpusSentences)))
+	},
 	// a heading renamed
 	"rename-heading": func(r *rand.Rand, body []string) []string {
 		var hs []int
