@@ -61,7 +61,8 @@ func (r Resolution) String() string { return strconv.Itoa(r.Line) + " " + string
 //     word by word, each change of one side is separated from every change
 //     of the other by at least one unchanged word, punctuation mark or line
 //     break. Whole lines inserted before a line the other side edited count
-//     as apart.
+//     as apart, and whole lines both sides insert at one line start are
+//     placed as the rules above place them (refused where they refuse).
 func Markdown(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 	res, err := Text(base, ours, theirs, opts)
 	if err != nil || res.Clean() {

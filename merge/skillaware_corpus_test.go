@@ -154,6 +154,7 @@ func TestSkillAwareCorpus(t *testing.T) {
 	upstream := sortedKeys(corpusUpstreamEdits)
 	tallies := map[string]*corpusTally{}
 	var order []string
+	var leftInFrontmatter, leftInBody int
 	run := func(name string, ours, theirs []func(*rand.Rand, []string) []string) {
 		if tallies[name] == nil {
 			tallies[name] = &corpusTally{}
@@ -204,6 +205,13 @@ func TestSkillAwareCorpus(t *testing.T) {
 			t.Errorf("%s: %v\nbase:\n%s\nours:\n%s\ntheirs:\n%s", name, err, base, o, th)
 			return
 		}
+		for _, c := range got.Conflicts {
+			if c.Ours.Start <= fenceLines(string(o)) {
+				leftInFrontmatter++
+			} else {
+				leftInBody++
+			}
+		}
 		tl.hunks += len(plain.Conflicts)
 		tl.hunksResolved += len(got.Resolutions)
 		switch {
@@ -240,6 +248,7 @@ func TestSkillAwareCorpus(t *testing.T) {
 	t.Logf("%s", b.String())
 	t.Logf("of git's %d conflicted files, the skill-aware merge makes %d clean (%.1f%%; %d more by the frontmatter merge alone), %d wrong",
 		total.gitConflicts, total.resolved, pct(total.resolved, total.gitConflicts), total.frontmatter, total.wrong)
+	t.Logf("conflicts left: %d in a frontmatter, %d in a body", leftInFrontmatter, leftInBody)
 }
 
 func writeTally(b *strings.Builder, name string, tl *corpusTally) {

@@ -15,22 +15,23 @@ type resolution struct {
 // (whole sides); nil when none applies. baseLines is the whole base, for the
 // context of an insertion.
 func resolveHunk(c *Conflict, baseLines []string) *resolution {
+	before := baseLines[:min(c.Base.Start-1, len(baseLines))]
 	if c.Base.Count == 0 {
-		return resolveInsertions(c, baseLines[:min(c.Base.Start-1, len(baseLines))])
+		return resolveInsertions(c.Ours.Text, c.Theirs.Text, inFence(before, false))
 	}
-	return resolveWords(c.Base.Text, c.Ours.Text, c.Theirs.Text)
+	return resolveWords(c.Base.Text, c.Ours.Text, c.Theirs.Text, inFence(before, false))
 }
 
 // resolveInsertions places two insertions at one point: the text before the
 // first heading of theirs, then of ours, then theirs' sections, then ours'.
-// before is the base up to the insertion point. Nil when one insertion
-// rewords the other, or a piece that is not last lacks a final newline.
-func resolveInsertions(c *Conflict, before []string) *resolution {
-	ours, theirs := splitLines(c.Ours.Text), splitLines(c.Theirs.Text)
+// fenced tells whether the point is inside a fenced code block. Nil when
+// one insertion rewords the other, or a piece that is not last lacks a
+// final newline.
+func resolveInsertions(oursText, theirsText string, fenced bool) *resolution {
+	ours, theirs := splitLines(oursText), splitLines(theirsText)
 	if len(ours) == 0 || len(theirs) == 0 || rewords(ours, theirs) {
 		return nil
 	}
-	fenced := inFence(before, false)
 	preO, secO := splitSections(ours, fenced)
 	preT, secT := splitSections(theirs, fenced)
 	rule := RuleInsertions

@@ -64,14 +64,17 @@ func isWord(tok string) bool {
 type edit struct {
 	start, end int
 	repl       []string
-	side       int // 0 ours, 1 theirs
+	side       int // 0 ours, 1 theirs, bothSides
 }
 
 func (e edit) insertion() bool { return e.start == e.end }
 
 // resolveWords merges the sides of a conflict word by word: nil unless every
 // edit of one side is apart from every edit of the other (see separated).
-func resolveWords(base, ours, theirs string) *resolution {
+// Where both sides insert whole lines at one line start, the insertions
+// rule (resolveInsertions) places them, as it does for a conflict that is
+// only that; fenced tells whether the conflict starts in a code fence.
+func resolveWords(base, ours, theirs string, fenced bool) *resolution {
 	b := tokenize(base)
 	var all []edit
 	for side, text := range []string{ours, theirs} {
@@ -91,13 +94,23 @@ func resolveWords(base, ours, theirs string) *resolution {
 		}
 		return all[i].insertion() && !all[j].insertion()
 	})
+	all, ok := joinInsertions(b, all, fenced)
+	if !ok {
+		return nil
+	}
 	var last [2]*edit
 	for i := range all {
 		e := &all[i]
-		if p := last[1-e.side]; p != nil && !separated(b, p, e) {
-			return nil
+		for other := range 2 {
+			if p := last[other]; other != e.side && p != nil && !separated(b, p, e) {
+				return nil
+			}
 		}
-		last[e.side] = e
+		if e.side == bothSides {
+			last[0], last[1] = e, e
+		} else {
+			last[e.side] = e
+		}
 	}
 	var out strings.Builder
 	pos := 0
@@ -108,6 +121,38 @@ func resolveWords(base, ours, theirs string) *resolution {
 	}
 	out.WriteString(strings.Join(b[pos:], ""))
 	return &resolution{rule: RuleWords, text: out.String()}
+}
+
+// bothSides is the side of an edit made of both sides' insertions.
+const bothSides = 2
+
+// joinInsertions replaces each pair of insertions of whole lines that both
+// sides make at one line start (adjacent in sorted edits) by one edit that
+// holds both, placed by resolveInsertions; false when it refuses them.
+func joinInsertions(b []string, all []edit, fenced bool) ([]edit, bool) {
+	var out []edit
+	for i := 0; i < len(all); i++ {
+		e := all[i]
+		if i+1 < len(all) {
+			f := all[i+1]
+			if e.insertion() && f.insertion() && e.start == f.start && e.side != f.side && wholeLines(b, &e) && wholeLines(b, &f) {
+				ours, theirs := e, f
+				if ours.side != 0 {
+					ours, theirs = f, e
+				}
+				r := resolveInsertions(strings.Join(ours.repl, ""), strings.Join(theirs.repl, ""),
+					inFence(splitLines(strings.Join(b[:e.start], "")), fenced))
+				if r == nil {
+					return nil, false
+				}
+				out = append(out, edit{start: e.start, end: e.start, repl: tokenize(r.text), side: bothSides})
+				i++
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out, true
 }
 
 // separated reports whether edit e, of one side, starting at or after the
