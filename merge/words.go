@@ -82,9 +82,17 @@ func resolveWords(base, ours, theirs string, fenced bool) *resolution {
 		if !ok {
 			return nil
 		}
-		for _, e := range coalesce(b, edits) {
+		edits = coalesce(b, edits)
+		for i, e := range edits {
+			lo, hi := 0, len(b)
+			if i > 0 {
+				lo = edits[i-1].end
+			}
+			if i+1 < len(edits) {
+				hi = edits[i+1].start
+			}
 			e.side = side
-			all = append(all, slide(b, e))
+			all = append(all, slide(b, e, lo, hi))
 		}
 	}
 	// By start; at one start an insertion goes before a replacement.
@@ -115,6 +123,9 @@ func resolveWords(base, ours, theirs string, fenced bool) *resolution {
 	var out strings.Builder
 	pos := 0
 	for _, e := range all {
+		if e.start < pos {
+			return nil // edits overlap: never reached, separated refuses it
+		}
 		out.WriteString(strings.Join(b[pos:e.start], ""))
 		out.WriteString(strings.Join(e.repl, ""))
 		pos = max(pos, e.end)
@@ -188,10 +199,11 @@ func wholeLines(b []string, e *edit) bool {
 	return atLineStart && len(e.repl) > 0 && isLineEnd(e.repl[len(e.repl)-1])
 }
 
-// slide moves an insertion along equal tokens to where it adds whole lines
-// at a line start, when there is such a place: a diff may as well pair the
-// line end before an inserted line as the one after it.
-func slide(b []string, e edit) edit {
+// slide moves an insertion along equal tokens, within base tokens [lo, hi)
+// that its side leaves unchanged, to where it adds whole lines at a line
+// start, when there is such a place: a diff may as well pair the line end
+// before an inserted line as the one after it.
+func slide(b []string, e edit, lo, hi int) edit {
 	if !e.insertion() || wholeLines(b, &e) {
 		return e
 	}
@@ -200,12 +212,12 @@ func slide(b []string, e edit) edit {
 		f.repl = slices.Clone(e.repl)
 		for range min(len(e.repl), maxSlide) {
 			if step > 0 {
-				if f.start >= len(b) || f.repl[0] != b[f.start] {
+				if f.start >= hi || f.repl[0] != b[f.start] {
 					break
 				}
 				f.repl = append(f.repl[1:], f.repl[0])
 			} else {
-				if f.start == 0 || f.repl[len(f.repl)-1] != b[f.start-1] {
+				if f.start <= lo || f.repl[len(f.repl)-1] != b[f.start-1] {
 					break
 				}
 				f.repl = append([]string{f.repl[len(f.repl)-1]}, f.repl[:len(f.repl)-1]...)
