@@ -22,5 +22,13 @@
 //     symlinks, binary files, additions and deletions; its [TreeResult] is
 //     clean, or lists every [PathConflict] by path and [ConflictKind].
 //
+// On top of the line merge, opt-in ([Options.SkillAware], or [Markdown]),
+// skill-aware rules resolve some conflicts git leaves in Markdown: both
+// sides inserting at one point ([RuleSections], [RuleInsertions]) and
+// changes to the same or adjacent lines that are apart word by word
+// ([RuleWords]). A clean line merge is never changed; a resolution keeps
+// every word either side added and nothing either side deleted, and is
+// listed ([Resolution], [TreeResult.Resolved]) so that it gets reviewed.
+//
 // Every merge is deterministic: the same inputs give the same bytes.
 package merge

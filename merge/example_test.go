@@ -79,3 +79,31 @@ func ExampleMergeTrees() {
 	// notes.md: "new upstream notes\n"
 	// clean: true
 }
+
+// Markdown resolves what git leaves when both sides append: upstream's line
+// stays in its section, the local section follows whole, and the resolution
+// is listed for review.
+func ExampleMarkdown() {
+	base := []byte("# Deploy\n\nRun make deploy.\n")
+	ours := []byte("# Deploy\n\nRun make deploy.\n\n## Local notes\n\nStaging first.\n")
+	theirs := []byte("# Deploy\n\nRun make deploy.\nThen watch the error rate.\n")
+
+	res, err := merge.Markdown(base, ours, theirs, merge.Options{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(string(res.Merged))
+	for _, r := range res.Resolutions {
+		fmt.Printf("resolved: line %d, %d lines, rule %s\n", r.Line, r.Count, r.Rule)
+	}
+	// Output:
+	// # Deploy
+	//
+	// Run make deploy.
+	// Then watch the error rate.
+	//
+	// ## Local notes
+	//
+	// Staging first.
+	// resolved: line 4, 5 lines, rule sections
+}

@@ -22,6 +22,10 @@ import (
 // If a side has no frontmatter, fails to parse, or two sides change the same
 // key differently, the whole file is merged line by line instead, so the
 // conflict shows up with markers as git would show it.
+//
+// With opts.SkillAware, the conflicts of the body (or of the whole file's
+// line merge) go through the skill-aware rules of Markdown, and the ones
+// they resolve are listed in TextResult.Resolutions.
 func SkillMD(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 	res, err := Text(base, ours, theirs, opts)
 	if err != nil || res.Clean() {
@@ -29,21 +33,37 @@ func SkillMD(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 		// byte (with a Favor option, the merge is always clean).
 		return res, err
 	}
+	whole := func() (*TextResult, error) {
+		if opts.SkillAware {
+			// The rules are for Markdown: a conflict that reaches into a
+			// frontmatter (YAML) stays git's.
+			b, o, t := fenceLines(string(base)), fenceLines(string(ours)), fenceLines(string(theirs))
+			inBody := func(c *Conflict) bool {
+				return c.Base.Start > b && c.Ours.Start > o && c.Theirs.Start > t
+			}
+			return resolveConflicts(base, ours, theirs, res, opts, inBody), nil
+		}
+		return res, nil
+	}
 	fb, okb := splitFrontmatter(string(base))
 	fo, oko := splitFrontmatter(string(ours))
 	ft, okt := splitFrontmatter(string(theirs))
 	if !okb || !oko || !okt {
-		return res, nil
+		return whole()
 	}
 	head, ok := mergeFrontmatter(fb, fo, ft)
 	if !ok {
-		return res, nil
+		return whole()
 	}
-	body, err := diff3.Merge([]byte(fb.body), []byte(fo.body), []byte(ft.body), opts.text())
+	bodyRes, err := diff3.Merge([]byte(fb.body), []byte(fo.body), []byte(ft.body), opts.text())
 	if err != nil {
 		// A NUL byte past the file's first 8000 bytes (git's binary test)
 		// can fall within the body's: keep the line merge of the whole file.
 		return res, nil
+	}
+	body := &TextResult{Merged: bodyRes.Merged, Conflicts: bodyRes.Conflicts}
+	if opts.SkillAware && !body.Clean() {
+		body = resolveConflicts([]byte(fb.body), []byte(fo.body), []byte(ft.body), body, opts, nil)
 	}
 	for i := range body.Conflicts {
 		c := &body.Conflicts[i]
@@ -51,10 +71,19 @@ func SkillMD(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 		c.Ours.Start += fo.bodyLine
 		c.Theirs.Start += ft.bodyLine
 	}
+	headLines := strings.Count(head, "\n")
+	for i := range body.Resolutions {
+		r := &body.Resolutions[i]
+		r.Line += headLines
+		r.Base.Start += fb.bodyLine
+		r.Ours.Start += fo.bodyLine
+		r.Theirs.Start += ft.bodyLine
+	}
 	return &TextResult{
 		Merged:      append([]byte(head), body.Merged...),
 		Conflicts:   body.Conflicts,
 		Frontmatter: true,
+		Resolutions: body.Resolutions,
 	}, nil
 }
 
@@ -102,6 +131,21 @@ func splitFrontmatter(text string) (*frontmatter, bool) {
 		return fm, true
 	}
 	return nil, false
+}
+
+// fenceLines is the number of lines of text's frontmatter block, fences
+// included, whether or not its YAML parses; 0 when there is none.
+func fenceLines(text string) int {
+	lines := splitLines(text)
+	if len(lines) < 2 || !isFence(lines[0]) {
+		return 0
+	}
+	for i := 1; i < len(lines); i++ {
+		if isFence(lines[i]) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 func isFence(line string) bool {

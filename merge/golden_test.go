@@ -22,7 +22,8 @@ var update = flag.Bool("update", false, "rewrite the golden outputs in testdata/
 // A golden case is one txtar archive. Its comment holds directives, one per
 // line, "name: value":
 //
-//	kind: text | skill | tree   which function merges (Text, SkillMD, MergeTrees)
+//	kind: text | skill | markdown | tree   which function merges (Text, SkillMD, Markdown, MergeTrees)
+//	skill-aware: true           Options.SkillAware (markdown cases have it always)
 //	style: diff3 | merge | zdiff3
 //	favor: ours | theirs | union
 //	marker-size: N
@@ -31,9 +32,10 @@ var update = flag.Bool("update", false, "rewrite the golden outputs in testdata/
 //	noeol: SECTION...           the sections have no final newline
 //	mode: SECTION executable|symlink   a tree file's mode (tree cases)
 //
-// Text and skill cases hold base, ours and theirs; tree cases hold files
-// under base/, ours/ and theirs/. The expected results are out/merged (a
-// tree's files under out/merged/), out/conflicts, and for trees out/modes.
+// Text, skill and markdown cases hold base, ours and theirs; tree cases hold
+// files under base/, ours/ and theirs/. The expected results are out/merged
+// (a tree's files under out/merged/), out/conflicts, for trees out/modes,
+// and with the skill-aware rules out/resolutions.
 type goldenCase struct {
 	kind   string
 	opts   Options
@@ -61,6 +63,9 @@ func loadCase(t *testing.T, file string) *goldenCase {
 		switch name {
 		case "kind":
 			c.kind = value
+			c.opts.SkillAware = c.opts.SkillAware || value == "markdown"
+		case "skill-aware":
+			c.opts.SkillAware = value == "true"
 		case "style":
 			c.opts.Style = map[string]Style{"diff3": Diff3, "merge": Plain, "zdiff3": ZDiff3}[value]
 		case "favor":
@@ -136,11 +141,9 @@ func (c *goldenCase) run(t *testing.T) map[string][]byte {
 	out := map[string][]byte{}
 	var conflicts strings.Builder
 	switch c.kind {
-	case "text", "skill":
-		merge := Text
-		if c.kind == "skill" {
-			merge = SkillMD
-		}
+	case "text", "skill", "markdown":
+		merge := map[string]func([]byte, []byte, []byte, Options) (*TextResult, error){
+			"text": Text, "skill": SkillMD, "markdown": Markdown}[c.kind]
 		r, err := merge(c.files["base"], c.files["ours"], c.files["theirs"], c.opts)
 		if err != nil {
 			t.Fatal(err)
@@ -150,6 +153,9 @@ func (c *goldenCase) run(t *testing.T) map[string][]byte {
 			fmt.Fprintf(&conflicts, "frontmatter merged key by key: %v\n", r.Frontmatter)
 		}
 		writeConflicts(&conflicts, "", r.Conflicts)
+		if c.opts.SkillAware {
+			out["out/resolutions"] = []byte(formatResolutions("", r.Resolutions))
+		}
 	case "tree":
 		r, err := MergeTrees(c.tree("base"), c.tree("ours"), c.tree("theirs"), c.opts)
 		if err != nil {
@@ -170,6 +176,13 @@ func (c *goldenCase) run(t *testing.T) map[string][]byte {
 		for _, pc := range r.Conflicts {
 			fmt.Fprintf(&conflicts, "%s: %s (base %s, ours %s, theirs %s)\n", pc.Path, pc.Kind, describe(pc.Base), describe(pc.Ours), describe(pc.Theirs))
 			writeConflicts(&conflicts, "  ", pc.Text)
+		}
+		if c.opts.SkillAware {
+			var b strings.Builder
+			for _, pr := range r.Resolved {
+				fmt.Fprintf(&b, "%s", formatResolutions(pr.Path+":", []Resolution{pr.Resolution}))
+			}
+			out["out/resolutions"] = []byte(b.String())
 		}
 	default:
 		t.Fatalf("unknown kind %q", c.kind)
@@ -201,6 +214,17 @@ func writeConflicts(b *strings.Builder, indent string, cs []Conflict) {
 			fmt.Fprintf(b, "%s  %s lines %d+%d %q\n", indent, s.name, s.s.Start, s.s.Count, s.s.Text)
 		}
 	}
+}
+
+// formatResolutions writes one line per resolution: where, which rule, and
+// the sizes of the conflict it replaced.
+func formatResolutions(prefix string, rs []Resolution) string {
+	var b strings.Builder
+	for _, r := range rs {
+		fmt.Fprintf(&b, "%s%s (%d lines; conflict ours %d+%d, base %d+%d, theirs %d+%d)\n", prefix, r, r.Count,
+			r.Ours.Start, r.Ours.Count, r.Base.Start, r.Base.Count, r.Theirs.Start, r.Theirs.Count)
+	}
+	return b.String()
 }
 
 // TestGolden runs every merge case in testdata/*.txtar.
@@ -290,8 +314,10 @@ func TestGoldenMatchesGit(t *testing.T) {
 			switch {
 			case c.kind == "text" && (!bytes.Equal(got, want) || code != conflicts):
 				t.Errorf("git merge-file (exit %d):\n%s\ngolden (%d conflicts):\n%s", code, want, conflicts, got)
-			case c.kind == "skill" && code == 0 && !bytes.Equal(got, want):
+			case c.kind != "text" && code == 0 && !bytes.Equal(got, want):
 				t.Errorf("git merges cleanly to:\n%s\ngolden:\n%s", want, got)
+			case c.kind == "markdown" && len(c.files["out/resolutions"]) == 0 && (!bytes.Equal(got, want) || code != conflicts):
+				t.Errorf("no rule resolved a conflict, yet the result is not git's (exit %d):\n%s\ngolden:\n%s", code, want, got)
 			}
 		})
 	}

@@ -163,7 +163,7 @@ func TestOracleSkillMD(t *testing.T) {
 	if testing.Short() {
 		n = 100
 	}
-	var gitClean, gitConflict, resolved int
+	var gitClean, gitConflict, resolved, awareResolved int
 	for i := range n {
 		var keys []skillKey
 		for _, name := range skillKeyNames {
@@ -180,6 +180,21 @@ func TestOracleSkillMD(t *testing.T) {
 		got, err := SkillMD(base, ours, theirs, Options{})
 		if err != nil {
 			t.Fatal(err)
+		}
+		// The skill-aware rules: git's bytes where git is clean, and the
+		// properties of checkSkillAware where it is not.
+		aware, err := SkillMD(base, ours, theirs, Options{SkillAware: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code == 0 && !bytes.Equal(aware.Merged, want) {
+			t.Errorf("case %d: git merges cleanly, the skill-aware SkillMD differs:\n%s\ngit:\n%s", i, aware.Merged, want)
+		}
+		if err := checkSkillAware(got, aware, Labels{Ours: "ours", Base: "base", Theirs: "theirs"}); err != nil {
+			t.Errorf("case %d: skill-aware: %v", i, err)
+		}
+		if code != 0 && !got.Clean() && aware.Clean() {
+			awareResolved++
 		}
 		if code == 0 {
 			gitClean++
@@ -215,8 +230,8 @@ func TestOracleSkillMD(t *testing.T) {
 			t.Errorf("case %d: body differs from git's merge of the bodies:\n%s\nwant:\n%s", i, bodyM, wantBody)
 		}
 	}
-	t.Logf("%d SKILL.md triples: git clean %d (SkillMD identical), git conflicted %d, of which the frontmatter merge resolved %d (%.1f%%)",
-		n, gitClean, gitConflict, resolved, pct(resolved, gitConflict))
+	t.Logf("%d SKILL.md triples: git clean %d (SkillMD identical), git conflicted %d, of which the frontmatter merge resolved %d (%.1f%%) and the skill-aware rules %d more",
+		n, gitClean, gitConflict, resolved, pct(resolved, gitConflict), awareResolved)
 }
 
 func pct(a, b int) float64 {

@@ -46,6 +46,10 @@ type Options struct {
 	// PlainText turns off the frontmatter-aware merge of SKILL.md files in
 	// MergeTrees: they are merged line by line like any text file.
 	PlainText bool
+	// SkillAware applies the skill-aware rules (see Markdown) to the
+	// conflicts of Markdown files: SkillMD's body (or whole file), and in
+	// MergeTrees every *.md file. Off, every conflict is git's.
+	SkillAware bool
 }
 
 func (o Options) text() diff3.Options {
@@ -62,6 +66,11 @@ type TextResult struct {
 	// Frontmatter reports that a SKILL.md frontmatter was merged key by key
 	// (see SkillMD); false for a line merge of the whole file.
 	Frontmatter bool
+	// Resolutions lists the conflicts of git's line merge that the
+	// skill-aware rules resolved (Options.SkillAware), in file order. A
+	// merge with resolutions is one git would not have made: it is for
+	// review, never applied on its own.
+	Resolutions []Resolution
 }
 
 // Clean reports whether the merge had no conflicts.

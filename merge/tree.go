@@ -81,7 +81,20 @@ type TreeResult struct {
 	Tree Tree
 	// Conflicts lists the conflicted paths in path order.
 	Conflicts []PathConflict
+	// Resolved lists, in path order, the conflicts of git's line merge that
+	// the skill-aware rules resolved (Options.SkillAware). A tree with
+	// resolutions is a merge git would not have made: for review only.
+	Resolved []PathResolution
 }
+
+// PathResolution is a Resolution in one file of a tree.
+type PathResolution struct {
+	Path string `json:"path"`
+	Resolution
+}
+
+// String is "PATH:LINE RULE", the value of a Merge-Resolved trailer.
+func (r PathResolution) String() string { return r.Path + ":" + r.Resolution.String() }
 
 // Clean reports whether the tree merged without conflicts.
 func (r *TreeResult) Clean() bool { return len(r.Conflicts) == 0 }
@@ -98,7 +111,8 @@ func IsBinary(data []byte) bool {
 // contents and, separately, to the mode: what one side changed is taken,
 // what both changed the same way is kept, and what both changed differently
 // is merged as text when it is text (SKILL.md frontmatter key by key unless
-// opts.PlainText) or reported as a conflict. Deleting a file one side did not
+// opts.PlainText; with opts.SkillAware, SKILL.md and other *.md files also
+// get the rules of Markdown) or reported as a conflict. Deleting a file one side did not
 // touch deletes it; deleting a file the other side changed is a conflict.
 // Renames are not detected: a rename is a delete plus an add.
 //
@@ -125,11 +139,14 @@ func MergeTrees(base, ours, theirs Tree, opts Options) (*TreeResult, error) {
 	res := &TreeResult{Tree: Tree{}}
 	for _, p := range sorted {
 		b, o, t := lookup(base, p), lookup(ours, p), lookup(theirs, p)
-		merged, conflicts := mergePath(p, b, o, t, opts)
+		merged, conflicts, resolved := mergePath(p, b, o, t, opts)
 		if merged != nil {
 			res.Tree[p] = *merged
 		}
 		res.Conflicts = append(res.Conflicts, conflicts...)
+		for _, r := range resolved {
+			res.Resolved = append(res.Resolved, PathResolution{Path: p, Resolution: r})
+		}
 	}
 	return res, nil
 }
@@ -163,25 +180,25 @@ func sameFile(a, b *File) bool {
 
 // mergePath merges one path; the merged file is nil when the path is absent
 // from the merged tree.
-func mergePath(p string, b, o, t *File, opts Options) (*File, []PathConflict) {
+func mergePath(p string, b, o, t *File, opts Options) (*File, []PathConflict, []Resolution) {
 	switch {
 	case sameFile(o, t):
-		return o, nil
+		return o, nil, nil
 	case sameFile(b, o):
-		return t, nil
+		return t, nil, nil
 	case sameFile(b, t):
-		return o, nil
+		return o, nil, nil
 	}
 	conflict := func(kind ConflictKind) PathConflict {
 		return PathConflict{Path: p, Kind: kind, Base: b, Ours: o, Theirs: t}
 	}
 	switch {
 	case o == nil: // deleted by ours, changed by theirs: keep the change
-		return t, []PathConflict{conflict(ConflictDeleteModify)}
+		return t, []PathConflict{conflict(ConflictDeleteModify)}, nil
 	case t == nil:
-		return o, []PathConflict{conflict(ConflictModifyDelete)}
+		return o, []PathConflict{conflict(ConflictModifyDelete)}, nil
 	case o.Mode == Symlink || t.Mode == Symlink || b != nil && b.Mode == Symlink:
-		return o, []PathConflict{conflict(ConflictSymlink)}
+		return o, []PathConflict{conflict(ConflictSymlink)}, nil
 	}
 
 	var conflicts []PathConflict
@@ -201,23 +218,26 @@ func mergePath(p string, b, o, t *File, opts Options) (*File, []PathConflict) {
 	}
 	switch {
 	case bytes.Equal(o.Data, t.Data):
-		return &File{Mode: mode, Data: o.Data}, conflicts
+		return &File{Mode: mode, Data: o.Data}, conflicts, nil
 	case b != nil && bytes.Equal(bd, o.Data):
-		return &File{Mode: mode, Data: t.Data}, conflicts
+		return &File{Mode: mode, Data: t.Data}, conflicts, nil
 	case b != nil && bytes.Equal(bd, t.Data):
-		return &File{Mode: mode, Data: o.Data}, conflicts
+		return &File{Mode: mode, Data: o.Data}, conflicts, nil
 	}
 	// Both sides changed the contents differently.
 	if IsBinary(o.Data) || IsBinary(t.Data) || IsBinary(bd) {
-		return &File{Mode: mode, Data: o.Data}, append(conflicts, conflict(ConflictBinary))
+		return &File{Mode: mode, Data: o.Data}, append(conflicts, conflict(ConflictBinary)), nil
 	}
-	merge := SkillMD
-	if opts.PlainText || path.Base(p) != "SKILL.md" {
-		merge = Text
+	merge := Text
+	switch {
+	case !opts.PlainText && path.Base(p) == "SKILL.md":
+		merge = SkillMD
+	case opts.SkillAware && isMarkdown(p):
+		merge = Markdown
 	}
 	r, err := merge(bd, o.Data, t.Data, opts)
 	if err != nil { // not reached: binary data was ruled out above
-		return &File{Mode: mode, Data: o.Data}, append(conflicts, conflict(ConflictBinary))
+		return &File{Mode: mode, Data: o.Data}, append(conflicts, conflict(ConflictBinary)), nil
 	}
 	if !r.Clean() {
 		kind := ConflictContent
@@ -228,7 +248,13 @@ func mergePath(p string, b, o, t *File, opts Options) (*File, []PathConflict) {
 		c.Text = r.Conflicts
 		conflicts = append(conflicts, c)
 	}
-	return &File{Mode: mode, Data: r.Merged}, conflicts
+	return &File{Mode: mode, Data: r.Merged}, conflicts, r.Resolutions
+}
+
+// isMarkdown reports a Markdown file by its name: *.md or *.markdown.
+func isMarkdown(p string) bool {
+	ext := strings.ToLower(path.Ext(p))
+	return ext == ".md" || ext == ".markdown"
 }
 
 // mergeValue is the four-case rule for a single value; nil is absent.

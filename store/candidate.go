@@ -46,6 +46,10 @@ type Candidate struct {
 	// Stale reports that the published head moved since the candidate was
 	// made: accept is refused until sync makes a new one.
 	Stale bool `json:"stale"`
+
+	// MergeResolved lists the conflicts the skill-aware rules resolved in
+	// the merge ("SKILL.md:12 sections"), from its Merge-Resolved trailers.
+	MergeResolved []string `json:"merge_resolved,omitempty"`
 }
 
 // MarshalJSON writes commit and tree ids as hex strings.
@@ -126,6 +130,11 @@ func (r *Reader) Candidate(skill string) (Candidate, error) {
 	}
 	if list := m.Trailer(TrailerConflicts); list != "" && list != "none" {
 		c.Conflicts = strings.Split(list, ", ")
+	}
+	for _, t := range m.Trailers() {
+		if t.Key == TrailerMergeResolved {
+			c.MergeResolved = append(c.MergeResolved, t.Value)
+		}
 	}
 	if v, err := r.VersionAt(skill, c.Published); err == nil {
 		c.PublishedVersion = v.Number

@@ -29,6 +29,11 @@ type SyncOptions struct {
 	Plugins []string
 	// Review turns fast-forwards into candidates for this run.
 	Review bool
+	// SkillAware merges Markdown files of three-way updates with the
+	// skill-aware rules (merge.Options.SkillAware). Every conflict they
+	// resolve is listed in a Merge-Resolved trailer of the candidate; a
+	// three-way merge is always a candidate, never published by sync.
+	SkillAware bool
 	// Progress, when set, is called before each plugin is synced.
 	Progress func(plugin string, done, total int)
 }
@@ -69,6 +74,10 @@ type SkillReport struct {
 	Conflicts      []string `json:"conflicts,omitempty"`
 	Risk           string   `json:"risk,omitempty"`
 	Error          string   `json:"error,omitempty"`
+
+	// MergeResolved lists the conflicts the skill-aware rules resolved
+	// ("SKILL.md:12 sections"), as the candidate's Merge-Resolved trailers.
+	MergeResolved []string `json:"merge_resolved,omitempty"`
 }
 
 // Changed reports whether the skill's sync wrote anything a person should hear of.

@@ -21,6 +21,10 @@ const (
 	TrailerUpstreamPath = "Upstream-Path"
 )
 
+// TrailerMergeResolved is one conflict the skill-aware rules resolved in a
+// candidate's merge, "PATH:LINE RULE"; one trailer per conflict.
+const TrailerMergeResolved = "Merge-Resolved"
+
 // syncSkill brings one owned skill up to date with its upstream tree.
 func (tx *Tx) syncSkill(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncOptions, cc *commitCache) SkillReport {
 	sr := SkillReport{Skill: sk.name}
@@ -149,16 +153,16 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 		if err != nil {
 			return err
 		}
-		merged, conflicts, err := tx.mergeSkill(name, headV, p, up, sk, baseTree, state.Ours)
+		merged, conflicts, resolved, err := tx.mergeSkill(name, headV, p, up, sk, baseTree, state.Ours, opts.SkillAware)
 		if err != nil {
 			return err // the older candidate stays: nothing replaces it
 		}
 		supersede()
-		c, err := tx.writeCandidate(p, up, name, head, u, base, merged, MergeModeThreeWay, conflicts, checked.Risk)
+		c, err := tx.writeCandidate(p, up, name, head, u, base, merged, MergeModeThreeWay, conflicts, checked.Risk, resolved...)
 		if err != nil {
 			return err
 		}
-		sr.Candidate, sr.Conflicts = c.String(), conflicts
+		sr.Candidate, sr.Conflicts, sr.MergeResolved = c.String(), conflicts, resolved
 		return nil
 	}
 	return fmt.Errorf("sync %s: no step for class %s", name, d.Class)
@@ -327,19 +331,20 @@ func (tx *Tx) filesOrNil(tree Hash) []File {
 }
 
 // mergeSkill merges base, ours (the published tree) and the upstream tree
-// with the merge package and stores the result.
-func (tx *Tx) mergeSkill(name string, headV Version, p *Plugin, up *upstream, sk *upstreamSkill, baseTree, ours Hash) (Hash, []string, error) {
+// with the merge package and stores the result. resolved lists what the
+// skill-aware rules resolved (skillAware), as "PATH:LINE RULE".
+func (tx *Tx) mergeSkill(name string, headV Version, p *Plugin, up *upstream, sk *upstreamSkill, baseTree, ours Hash, skillAware bool) (tree Hash, conflicts, resolved []string, err error) {
 	b, err := tx.loadMergeTree(baseTree)
 	if err != nil {
-		return ZeroHash, nil, fmt.Errorf("merge base: %w", err)
+		return ZeroHash, nil, nil, fmt.Errorf("merge base: %w", err)
 	}
 	o, err := tx.loadMergeTree(ours)
 	if err != nil {
-		return ZeroHash, nil, fmt.Errorf("published version: %w", err)
+		return ZeroHash, nil, nil, fmt.Errorf("published version: %w", err)
 	}
 	files, err := tx.loadUpstreamFiles(sk)
 	if err != nil {
-		return ZeroHash, nil, err
+		return ZeroHash, nil, nil, err
 	}
 	t := merge.TreeOf(files)
 	theirsLabel := "upstream " + p.ID
@@ -348,24 +353,27 @@ func (tx *Tx) mergeSkill(name string, headV Version, p *Plugin, up *upstream, sk
 	}
 	res, err := merge.MergeTrees(b, o, t, merge.Options{Labels: merge.Labels{
 		Ours: "published " + headV.Name(), Base: "base", Theirs: theirsLabel,
-	}})
+	}, SkillAware: skillAware})
 	if err != nil {
-		return ZeroHash, nil, fmt.Errorf("merge %s: %w", name, err)
+		return ZeroHash, nil, nil, fmt.Errorf("merge %s: %w", name, err)
 	}
-	tree, err := tx.WriteTree(res.Tree.Files())
+	tree, err = tx.WriteTree(res.Tree.Files())
 	if err != nil {
-		return ZeroHash, nil, fmt.Errorf("merge %s: %w", name, err)
+		return ZeroHash, nil, nil, fmt.Errorf("merge %s: %w", name, err)
 	}
-	var conflicts []string
 	for _, c := range res.Conflicts {
 		conflicts = append(conflicts, fmt.Sprintf("%s (%s)", c.Path, c.Kind))
 	}
-	return tree, conflicts, nil
+	for _, r := range res.Resolved {
+		resolved = append(resolved, r.String())
+	}
+	return tree, conflicts, resolved, nil
 }
 
 // writeCandidate queues a candidate merge commit with parents (published
-// head, upstream snapshot) and points the skill's candidate ref at it.
-func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base, tree Hash, mode MergeMode, conflicts []string, risk safety.RiskLevel) (Hash, error) {
+// head, upstream snapshot) and points the skill's candidate ref at it;
+// resolved become Merge-Resolved trailers.
+func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base, tree Hash, mode MergeMode, conflicts []string, risk safety.RiskLevel, resolved ...string) (Hash, error) {
 	sig := tx.signature()
 	body := ""
 	if len(conflicts) > 0 {
@@ -377,7 +385,7 @@ func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base
 	}
 	c := &Commit{
 		Tree: tree, Parents: []Hash{head, u}, Author: sig, Committer: sig,
-		Message: buildMessage(fmt.Sprintf("candidate %s: %s update from plugin %s", name, mode, p.ID), body, []Trailer{
+		Message: buildMessage(fmt.Sprintf("candidate %s: %s update from plugin %s", name, mode, p.ID), body, append([]Trailer{
 			{TrailerCandidate, name},
 			{TrailerSource, p.Label()},
 			{TrailerPlugin, p.ID},
@@ -387,11 +395,19 @@ func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base
 			{TrailerConflicts, conflictList},
 			{TrailerRisk, risk.String()},
 			{TrailerActor, sig.Name + " <" + sig.Email + ">"},
-		}),
+		}, resolvedTrailers(resolved)...)),
 	}
 	h := tx.WriteCommit(c)
 	tx.SetRef(CandidateRef(name), h)
 	return h, nil
+}
+
+func resolvedTrailers(resolved []string) []Trailer {
+	out := make([]Trailer, len(resolved))
+	for i, r := range resolved {
+		out[i] = Trailer{TrailerMergeResolved, r}
+	}
+	return out
 }
 
 // upstreamTrailers describe where a snapshot came from.

@@ -210,6 +210,9 @@ func writeCandidate(w io.Writer, c store.Candidate) {
 		head += " (resolution on top of merge " + c.Merge.String()[:12] + ")"
 	}
 	fmt.Fprintf(w, "  head:           %s\n", head)
+	if len(c.MergeResolved) > 0 {
+		fmt.Fprintf(w, "  rules resolved: %s (skill-aware merge: review them)\n", strings.Join(c.MergeResolved, ", "))
+	}
 	if len(c.Conflicts) == 0 {
 		fmt.Fprintf(w, "  conflicts:      none\n")
 	} else {

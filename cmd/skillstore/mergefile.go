@@ -49,11 +49,23 @@ func mergeFileCommand() *cli.Command {
 			"to one key and a local change to another merge cleanly even on adjacent lines;\n" +
 			"when a key conflicts, the whole file is merged line by line. --text turns this off.\n" +
 			"\n" +
+			"--skill-aware resolves some conflicts git leaves in Markdown (each one is printed to\n" +
+			"stderr as 'skillstore: resolved FILE:LINE RULE', unless -q; review them):\n" +
+			"  sections    both sides inserted at one point, one of them whole sections (from a\n" +
+			"              heading on): the plain text first, then theirs' sections, then ours'\n" +
+			"  insertions  both sides inserted lines at one point, deleting nothing: theirs', then ours'\n" +
+			"  words       both changed the same or adjacent lines, in words apart: both applied\n" +
+			"              (lines both inserted at one point in them are placed as above)\n" +
+			"An insertion that rewords a line of the other side's, or changes that touch word by\n" +
+			"word, stay conflicts with git's markers; a merge git finds clean is git's, unchanged.\n" +
+			"\n" +
 			"As a git merge driver, in .git/config or ~/.gitconfig:\n" +
 			"  [merge \"skill\"]\n" +
 			"      name = skillstore SKILL.md merge\n" +
 			"      driver = skillstore merge-file -L ours -L base -L theirs %A %O %B\n" +
 			"and in .gitattributes:  SKILL.md merge=skill\n" +
+			"For the rules above in every Markdown file: '*.md merge=skill' in .gitattributes and\n" +
+			"      driver = skillstore merge-file --skill-aware --path %P -L ours -L base -L theirs %A %O %B\n" +
 			"\n" +
 			"Exit codes: 0 clean merge; 1-127 the number of conflicts (capped at 127, as git);\n" +
 			"2 usage error; 255 the files could not be merged (missing, unreadable, binary).",
@@ -66,8 +78,10 @@ func mergeFileCommand() *cli.Command {
 			&cli.BoolFlag{Name: "union", Usage: "resolve conflicts with both sides' lines"},
 			&cli.IntFlag{Name: "marker-size", Value: merge.DefaultMarkerSize, Usage: "length of the conflict markers"},
 			&cli.GenericFlag{Name: "L", Value: labels, Usage: "label for CURRENT, then BASE, then OTHER (repeat; default: the file names)"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "accepted for git compatibility (conflicts are never warned about)"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing on stderr for --skill-aware resolutions (conflicts are never warned about)"},
 			&cli.BoolFlag{Name: "text", Usage: "merge line by line even when the files have a frontmatter"},
+			&cli.BoolFlag{Name: "skill-aware", Usage: "resolve Markdown conflicts by the sections, insertions and words rules (see above)"},
+			&cli.StringFlag{Name: "path", Usage: "the file's name in --skill-aware messages (a merge driver passes %P; default CURRENT)"},
 		},
 		Action: func(c *cli.Context) error {
 			defer func() { *labels = nil }()
@@ -101,7 +115,10 @@ func mergeFile(c *cli.Context, labels []string) error {
 		}
 	}
 	mergeFn := merge.SkillMD
-	if c.Bool("text") {
+	switch {
+	case c.Bool("text") && opts.SkillAware:
+		mergeFn = merge.Markdown
+	case c.Bool("text"):
 		mergeFn = merge.Text
 	}
 	res, err := mergeFn(data[1], data[0], data[2], opts)
@@ -114,7 +131,16 @@ func mergeFile(c *cli.Context, labels []string) error {
 	if err != nil {
 		return withCode(exitMergeError, err)
 	}
-	e.log.Debug("merge-file", "current", files[0], "conflicts", len(res.Conflicts), "frontmatter", res.Frontmatter)
+	e.log.Debug("merge-file", "current", files[0], "conflicts", len(res.Conflicts), "frontmatter", res.Frontmatter, "resolutions", len(res.Resolutions))
+	if !c.Bool("quiet") {
+		name := files[0]
+		if p := c.String("path"); p != "" {
+			name = p
+		}
+		for _, r := range res.Resolutions {
+			fmt.Fprintf(e.stderr, "skillstore: resolved %s:%s\n", name, r)
+		}
+	}
 	if c.Bool("stdout") {
 		if _, err := e.stdout.Write(res.Merged); err != nil {
 			return withCode(exitMergeError, fmt.Errorf("write result: %w", err))
@@ -130,7 +156,7 @@ func mergeFile(c *cli.Context, labels []string) error {
 
 // mergeFileOptions checks the arguments and turns the flags into options.
 func mergeFileOptions(c *cli.Context, labels []string) (merge.Options, []string, error) {
-	opts := merge.Options{Style: merge.Plain, MarkerSize: c.Int("marker-size")}
+	opts := merge.Options{Style: merge.Plain, MarkerSize: c.Int("marker-size"), SkillAware: c.Bool("skill-aware")}
 	if c.NArg() != 3 {
 		return opts, nil, usageErrorf("merge-file needs 3 files (CURRENT BASE OTHER), got %d", c.NArg())
 	}

@@ -41,6 +41,7 @@ func syncCommand() *cli.Command {
 			"command holds it); 4 done, candidates wait for review.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "review", Usage: "turn fast-forwards into candidates for this run"},
+			&cli.BoolFlag{Name: "skill-aware", Usage: "merge Markdown in three-way updates with the skill-aware rules (see merge-file --help); the candidate lists each resolution"},
 			newJSONFlag(),
 		},
 		Action: runSync,
@@ -100,7 +101,7 @@ func syncPipeline(c *cli.Context, plugins []string) error {
 // syncPlugins runs the store's sync, with a progress line on a terminal.
 func syncPlugins(c *cli.Context, s *store.Store, plugins []string) (*store.SyncReport, error) {
 	e := getEnv(c)
-	opts := store.SyncOptions{Plugins: plugins, Review: c.Bool("review")}
+	opts := store.SyncOptions{Plugins: plugins, Review: c.Bool("review"), SkillAware: c.Bool("skill-aware")}
 	progress := isTerminal(e.stderr) && !c.Bool("json")
 	if progress {
 		opts.Progress = func(plugin string, done, total int) {
@@ -211,6 +212,9 @@ func syncLine(sk store.SkillReport) string {
 				fmt.Fprintf(&b, " with %d conflict(s): %s", n, strings.Join(sk.Conflicts, ", "))
 			} else {
 				b.WriteString(", clean")
+			}
+			if n := len(sk.MergeResolved); n > 0 {
+				fmt.Fprintf(&b, ", %d resolved by skill-aware rules: %s", n, strings.Join(sk.MergeResolved, ", "))
 			}
 		}
 	}

@@ -1,0 +1,171 @@
+package merge
+
+import (
+	"strings"
+	"unicode"
+)
+
+// resolution is the text a rule puts in place of a conflict.
+type resolution struct {
+	rule Rule
+	text string
+}
+
+// resolveHunk tries the rules on one conflict of the diff3-style line merge
+// (whole sides); nil when none applies. baseLines is the whole base, for the
+// context of an insertion.
+func resolveHunk(c *Conflict, baseLines []string) *resolution {
+	before := baseLines[:min(c.Base.Start-1, len(baseLines))]
+	if c.Base.Count == 0 {
+		return resolveInsertions(c.Ours.Text, c.Theirs.Text, inFence(before, false))
+	}
+	return resolveWords(c.Base.Text, c.Ours.Text, c.Theirs.Text, inFence(before, false))
+}
+
+// resolveInsertions places two insertions at one point: the text before the
+// first heading of theirs, then of ours, then theirs' sections, then ours'.
+// fenced tells whether the point is inside a fenced code block. Nil when
+// one insertion rewords the other, or a piece that is not last lacks a
+// final newline.
+func resolveInsertions(oursText, theirsText string, fenced bool) *resolution {
+	ours, theirs := splitLines(oursText), splitLines(theirsText)
+	if len(ours) == 0 || len(theirs) == 0 || rewords(ours, theirs) {
+		return nil
+	}
+	preO, secO := splitSections(ours, fenced)
+	preT, secT := splitSections(theirs, fenced)
+	rule := RuleInsertions
+	if len(secO)+len(secT) > 0 {
+		rule = RuleSections
+	}
+	var pieces []string
+	for _, p := range [][]string{preT, preO, secT, secO} {
+		if len(p) > 0 {
+			pieces = append(pieces, strings.Join(p, ""))
+		}
+	}
+	for _, p := range pieces[:len(pieces)-1] {
+		if !strings.HasSuffix(p, "\n") {
+			return nil // the next piece would continue its last line
+		}
+	}
+	return &resolution{rule: rule, text: strings.Join(pieces, "")}
+}
+
+// splitSections cuts an insertion at its first ATX heading outside a code
+// fence (with the blank lines before it): the lines before belong to the
+// section the insertion point is in, the rest are whole sections. fenced
+// tells whether the insertion point is inside a fenced code block, where
+// nothing is a heading.
+func splitSections(lines []string, fenced bool) (pre, sections []string) {
+	if fenced {
+		return lines, nil
+	}
+	open := false
+	for i, l := range lines {
+		if isFenceLine(l) {
+			open = !open
+			continue
+		}
+		if open || !isHeading(l) {
+			continue
+		}
+		for i > 0 && strings.TrimSpace(lines[i-1]) == "" {
+			i--
+		}
+		return lines[:i], lines[i:]
+	}
+	return lines, nil
+}
+
+// inFence reports whether a fenced code block is still open after lines.
+func inFence(lines []string, open bool) bool {
+	for _, l := range lines {
+		if isFenceLine(l) {
+			open = !open
+		}
+	}
+	return open
+}
+
+func isFenceLine(l string) bool {
+	t := strings.TrimLeft(l, " ")
+	return len(l)-len(t) < 4 && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"))
+}
+
+// isHeading reports an ATX heading: up to three spaces, one to six '#', then
+// a space, a tab or the end of the line.
+func isHeading(l string) bool {
+	t := strings.TrimLeft(l, " ")
+	if len(l)-len(t) > 3 {
+		return false
+	}
+	n := len(t) - len(strings.TrimLeft(t, "#"))
+	if n < 1 || n > 6 {
+		return false
+	}
+	rest := t[n:]
+	return rest == "" || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
+}
+
+// rewordLimit bounds the work of rewords (words of one insertion times
+// words of the other); larger insertions are not resolved.
+const rewordLimit = 1 << 22
+
+// rewords reports whether a line of a rewords a line of b: the same words,
+// or at least 60% of their words shared in order. Lines without a letter or
+// digit (blank lines, fences, rules) are not compared.
+func rewords(a, b []string) bool {
+	words := func(lines []string) ([][]string, int) {
+		out := make([][]string, len(lines))
+		n := 0
+		for i, l := range lines {
+			out[i] = lowerWords(l)
+			n += len(out[i])
+		}
+		return out, n
+	}
+	wa, na := words(a)
+	wb, nb := words(b)
+	if na*nb > rewordLimit || len(a)*len(b) > rewordLimit {
+		return true
+	}
+	for _, wa := range wa {
+		if len(wa) == 0 {
+			continue
+		}
+		for _, w := range wb {
+			if len(w) > 0 && 10*2*lcsLen(wa, w) >= 6*(len(wa)+len(w)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lowerWords lists the words (runs of letters and digits) of s, lowercased.
+func lowerWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// lcsLen is the length of the longest common subsequence of a and b.
+func lcsLen(a, b []string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for i := range a {
+		for j := range b {
+			switch {
+			case a[i] == b[j]:
+				cur[j+1] = prev[j] + 1
+			case prev[j+1] >= cur[j]:
+				cur[j+1] = prev[j+1]
+			default:
+				cur[j+1] = cur[j]
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
