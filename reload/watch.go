@@ -135,6 +135,8 @@ type Watcher struct {
 	failed map[string]skillfs.ID
 	// scoped marks the skill folders of Exported roots that export owns.
 	scoped map[string]bool
+	// owners caches export's record of each Exported root.
+	owners map[string]ownedSkills
 	queue  *dirQueue
 }
 
@@ -171,6 +173,7 @@ func NewRootsWatcher(roots []Root, opts WatchOptions) (*Watcher, error) {
 		last:    map[string]*Tree{},
 		failed:  map[string]skillfs.ID{},
 		scoped:  map[string]bool{},
+		owners:  map[string]ownedSkills{},
 		queue:   newDirQueue(),
 	}
 	for _, r := range roots {

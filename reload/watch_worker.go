@@ -168,10 +168,10 @@ func (w *Watcher) inScope(dir string) bool {
 		return true
 	}
 	owned := true
-	if rec, err := readRecord(r.dir); err != nil {
+	if names, err := w.owned(r.dir); err != nil {
 		w.log.Warn("cannot read export's record; treating every folder as export's", "dir", r.dir, "err", err)
 	} else {
-		_, owned = rec.Skills[filepath.Base(dir)]
+		owned = names[filepath.Base(dir)]
 	}
 	was := w.scoped[dir]
 	if owned {
@@ -180,6 +180,36 @@ func (w *Watcher) inScope(dir string) bool {
 		delete(w.scoped, dir)
 	}
 	return owned || was
+}
+
+// ownedSkills is the names export owns in a target, as of one version of
+// its record file.
+type ownedSkills struct {
+	stamp [3]int64 // size, modification time, inode of the record file
+	names map[string]bool
+}
+
+// owned returns the skills export owns in target, reading its record only
+// when the file changed since the last call (export replaces it by rename),
+// so a storm of settles or a large target does not re-read it each time.
+func (w *Watcher) owned(target string) (map[string]bool, error) {
+	var stamp [3]int64
+	if info, err := os.Stat(filepath.Join(bookkeeping(target), recordFile)); err == nil {
+		stamp = [3]int64{info.Size(), info.ModTime().UnixNano(), int64(inode(info))}
+	}
+	if c, ok := w.owners[target]; ok && c.stamp == stamp && stamp != [3]int64{} {
+		return c.names, nil
+	}
+	rec, err := readRecord(target)
+	if err != nil {
+		return nil, err
+	}
+	names := make(map[string]bool, len(rec.Skills))
+	for name := range rec.Skills {
+		names[name] = true
+	}
+	w.owners[target] = ownedSkills{stamp: stamp, names: names}
+	return names, nil
 }
 
 // rootOf returns the root that holds the skill folder dir.

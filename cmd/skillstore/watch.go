@@ -59,6 +59,7 @@ func watchCommand() *cli.Command {
 			"  SKILLSTORE_CHANGED    the changed paths, one per line\n" +
 			"  SKILLSTORE_OLD_TREE, SKILLSTORE_NEW_TREE  git tree ids (empty when absent)\n" +
 			"  SKILLSTORE_EVENT_ID   the event's id\n" +
+			"  SKILLSTORE_EVENT      the event as its JSON line\n" +
 			"A command that fails makes the event a failure; watching goes on.\n\n" +
 			"Watching uses inotify on folders and falls back to stat polling (--poll, or by\n" +
 			"itself when inotify is unavailable or its limits are reached). Editors' swap,\n" +
