@@ -247,3 +247,24 @@ func startRootsWatcher(t *testing.T, roots []Root, opts WatchOptions) *running {
 	})
 	return r
 }
+
+// TestCheckSkillFollowsALinkedSkillMD validates a SKILL.md that is a
+// symlink through the link, as agents read it.
+func TestCheckSkillFollowsALinkedSkillMD(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "alpha")
+	writeTree(t, dir, map[string]string{"docs/main.md": skillMD("alpha", "linked"), "SKILL.md": "->docs/main.md"})
+	files, _, err := readSkill(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diags := errorsOnly(checkSkill(dir, files)); len(diags) != 0 {
+		t.Errorf("linked SKILL.md: %v", diags)
+	}
+	if err := os.Remove(filepath.Join(dir, "docs", "main.md")); err != nil {
+		t.Fatal(err)
+	}
+	files, _, _ = readSkill(dir)
+	if diags := errorsOnly(checkSkill(dir, files)); len(diags) != 1 || !strings.Contains(diags[0].Message, "cannot read through the symlink") {
+		t.Errorf("dangling SKILL.md: %v", diags)
+	}
+}
