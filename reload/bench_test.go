@@ -29,7 +29,7 @@ func BenchmarkWatchLatency(b *testing.B) {
 	var lat []time.Duration
 	for range b.N {
 		root := b.TempDir()
-		writeTree(b, root, map[string]string{"deploy/SKILL.md": "v0\n"})
+		writeTree(b, root, map[string]string{"deploy/SKILL.md": skillMD("deploy", "v0")})
 		called := make(chan time.Time, 1)
 		w, err := NewWatcher([]string{root}, WatchOptions{OnReload: func(ctx context.Context, ev Event) error {
 			called <- time.Now()
@@ -44,7 +44,7 @@ func BenchmarkWatchLatency(b *testing.B) {
 		p := filepath.Join(root, "deploy", "SKILL.md")
 		for i := range edits {
 			start := time.Now()
-			if err := os.WriteFile(p, []byte(fmt.Sprintf("edit %d\n", i)), 0o644); err != nil {
+			if err := os.WriteFile(p, []byte(skillMD("deploy", fmt.Sprintf("edit %d", i))), 0o644); err != nil {
 				b.Fatal(err)
 			}
 			select {

@@ -17,9 +17,12 @@
 // edit is stored.
 //
 // A [Watcher] watches skill folders with inotify (or stat polling),
-// debounces each skill, and calls a [ReloadFunc] once per settled change,
-// reporting each as an [Event] (the audit record, written as JSON lines by
-// [EventLog]).
+// debounces each skill (bounded by [WatchOptions].MaxWait), checks that its
+// SKILL.md loads (discover's lenient rules), and calls a [ReloadFunc] once
+// per settled change of a skill that loads or is removed, reporting each as
+// an [Event] (the audit record, written as JSON lines by [EventLog], or to a
+// rotated [AuditFile]). A [Root] narrows what is watched in a folder: the
+// skills a target wants, and only those [Export] created there.
 //
 // The package never reads the store: the CLI hands it skills as files.
 package reload

@@ -65,7 +65,7 @@ func ExampleWatcher() {
 		log.Fatal(err)
 	}
 	skillMD := filepath.Join(root, "deploy", "SKILL.md")
-	if err := os.WriteFile(skillMD, []byte("v1\n"), 0o644); err != nil {
+	if err := os.WriteFile(skillMD, []byte("---\ndescription: Deploys.\n---\nv1\n"), 0o644); err != nil {
 		log.Fatal(err)
 	}
 
@@ -80,7 +80,7 @@ func ExampleWatcher() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile(skillMD, []byte("v2\n"), 0o644); err != nil {
+	if err := os.WriteFile(skillMD, []byte("---\ndescription: Deploys.\n---\nv2\n"), 0o644); err != nil {
 		log.Fatal(err)
 	}
 	if err := w.Run(ctx); err != nil {

@@ -62,12 +62,12 @@ func (w *Watcher) poll() {
 	cur := w.fingerprints()
 	for dir, fp := range cur {
 		if old, ok := w.stamps[dir]; !ok || old != fp {
-			w.mark(dir, now.Add(w.opts.Debounce))
+			w.mark(dir, now)
 		}
 	}
 	for dir := range w.stamps {
 		if _, ok := cur[dir]; !ok {
-			w.mark(dir, now.Add(w.opts.Debounce))
+			w.mark(dir, now)
 		}
 	}
 	w.stamps = cur

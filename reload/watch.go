@@ -18,6 +18,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -26,6 +27,11 @@ type WatchOptions struct {
 	// Debounce is how long a skill folder must stay quiet before its change
 	// is settled and reloaded. Default 200ms.
 	Debounce time.Duration
+	// MaxWait bounds the debounce: a change is reported at most this long
+	// after it began, even if the folder is still being written (the rest
+	// is reported when it settles). Default 2s, or Debounce if longer;
+	// negative means no bound.
+	MaxWait time.Duration
 	// Poll watches by stat polling instead of inotify. The watcher also
 	// switches to polling by itself when inotify is unavailable or its
 	// limits (max_user_watches, max_user_instances) are hit.
@@ -47,7 +53,10 @@ type WatchOptions struct {
 
 const (
 	// DefaultDebounce is the default quiet period before a change settles.
-	DefaultDebounce     = 200 * time.Millisecond
+	DefaultDebounce = 200 * time.Millisecond
+	// DefaultMaxWait is the default bound on how long after it began a
+	// change is reported, however busy its folder stays.
+	DefaultMaxWait      = 2 * time.Second
 	defaultPollInterval = 500 * time.Millisecond
 	defaultRescan       = 30 * time.Second
 )
@@ -55,6 +64,9 @@ const (
 func (o WatchOptions) withDefaults() WatchOptions {
 	if o.Debounce <= 0 {
 		o.Debounce = DefaultDebounce
+	}
+	if o.MaxWait == 0 {
+		o.MaxWait = max(DefaultMaxWait, o.Debounce)
 	}
 	if o.PollInterval <= 0 {
 		o.PollInterval = defaultPollInterval
@@ -68,12 +80,29 @@ func (o WatchOptions) withDefaults() WatchOptions {
 	return o
 }
 
-// watchRoot is a folder given to the watcher: a skill folder itself
-// (single) or a folder of skill folders, such as an agent's skills directory.
-type watchRoot struct {
-	dir    string
-	single bool
+// Root is a folder to watch: a skill folder itself, or a folder of skill
+// folders such as an agent's skills directory, with the skills wanted in it.
+type Root struct {
+	Dir string
+	// Want, when set, picks the skills to watch by folder name (a target's
+	// patterns, target.Target.Wants); the others are never read or reported.
+	Want func(skill string) bool
+	// Exported limits the root to the skill folders Export created in it
+	// (a target): any other folder belongs to someone else and fires no
+	// hook. A skill export removes is still reported, as removed.
+	Exported bool
 }
+
+// watchRoot is a Root as the watcher uses it; single is set for a skill
+// folder itself.
+type watchRoot struct {
+	dir      string
+	single   bool
+	want     func(string) bool
+	exported bool
+}
+
+func (r *watchRoot) wants(skill string) bool { return r.want == nil || r.want(skill) }
 
 // Watcher watches skill folders and calls a reload hook once per settled
 // change of each skill, with the change classified hot or cold against the
@@ -93,22 +122,41 @@ type Watcher struct {
 	notify  *fsnotify.Watcher
 	polling bool
 	pending map[string]time.Time // skill folder → when it settles
+	began   map[string]time.Time // skill folder → first change not yet settled
 	stamps  map[string]uint64    // skill folder → stat fingerprint (polling)
 	known   map[string]bool      // every skill folder seen, present or gone
 	// switched is set when inotify failed mid-run and polling took over.
 	switched bool
 
 	// Owned by the worker that reloads settled skills.
-	last  map[string]*Tree
-	queue *dirQueue
+	// last is the tree the agent has: the last one that loaded.
+	last map[string]*Tree
+	// failed is the tree of a skill that does not load, already reported.
+	failed map[string]skillfs.ID
+	// scoped marks the skill folders of Exported roots that export owns.
+	scoped map[string]bool
+	// owners caches export's record of each Exported root.
+	owners map[string]ownedSkills
+	queue  *dirQueue
 }
 
-// NewWatcher reads every skill folder under roots, so that the first change
-// is classified against what was there, and starts watching them. A root
-// holding a SKILL.md is one skill folder; any other root is a folder of
-// skill folders (hidden entries are not skills). Changes made after
-// NewWatcher returns are reported once Run runs.
+// NewWatcher watches the folders roots with every skill in them; see
+// NewRootsWatcher.
 func NewWatcher(roots []string, opts WatchOptions) (*Watcher, error) {
+	rs := make([]Root, len(roots))
+	for i, dir := range roots {
+		rs[i] = Root{Dir: dir}
+	}
+	return NewRootsWatcher(rs, opts)
+}
+
+// NewRootsWatcher reads every skill folder under roots, so that the first
+// change is classified against what was there, and starts watching them.
+// A root holding a SKILL.md is one skill folder; any other root is a folder
+// of skill folders (hidden entries are not skills). A skill that does not
+// load now counts as absent: once fixed it is reported as added. Changes
+// made after NewRootsWatcher returns are reported once Run runs.
+func NewRootsWatcher(roots []Root, opts WatchOptions) (*Watcher, error) {
 	if len(roots) == 0 {
 		return nil, errors.New("watch: no folder to watch")
 	}
@@ -119,25 +167,29 @@ func NewWatcher(roots []string, opts WatchOptions) (*Watcher, error) {
 		runID:   strconv.FormatInt(time.Now().UnixNano(), 36),
 		hooks:   map[string]ReloadFunc{},
 		pending: map[string]time.Time{},
+		began:   map[string]time.Time{},
 		stamps:  map[string]uint64{},
 		known:   map[string]bool{},
 		last:    map[string]*Tree{},
+		failed:  map[string]skillfs.ID{},
+		scoped:  map[string]bool{},
+		owners:  map[string]ownedSkills{},
 		queue:   newDirQueue(),
 	}
 	for _, r := range roots {
-		abs, err := filepath.Abs(r)
+		abs, err := filepath.Abs(r.Dir)
 		if err != nil {
 			return nil, err
 		}
 		info, err := os.Stat(abs)
 		if err != nil {
-			return nil, fmt.Errorf("watch %s: %w", r, err)
+			return nil, fmt.Errorf("watch %s: %w", r.Dir, err)
 		}
 		if !info.IsDir() {
-			return nil, fmt.Errorf("watch %s: not a directory", r)
+			return nil, fmt.Errorf("watch %s: not a directory", r.Dir)
 		}
 		_, err = os.Lstat(filepath.Join(abs, skillfs.SkillFile))
-		w.roots = append(w.roots, watchRoot{dir: abs, single: err == nil})
+		w.roots = append(w.roots, watchRoot{dir: abs, single: err == nil, want: r.Want, exported: r.Exported})
 	}
 	if !opts.Poll {
 		n, err := fsnotify.NewWatcher()
@@ -150,10 +202,16 @@ func NewWatcher(roots []string, opts WatchOptions) (*Watcher, error) {
 	w.polling = w.notify == nil
 	for _, dir := range w.skillDirs() {
 		w.known[dir] = true
-		if t, err := ReadTree(resolveDir(dir)); err == nil {
-			w.last[dir] = t
-		} else {
+		w.inScope(dir)
+		files, t, err := readSkill(dir)
+		switch {
+		case err != nil:
 			w.log.Warn("cannot read skill folder", "dir", dir, "err", err)
+		case t == nil:
+		case discover.HasErrors(checkSkill(dir, files)):
+			w.failed[dir] = t.ID
+		default:
+			w.last[dir] = t
 		}
 	}
 	w.watchAll()
@@ -202,11 +260,13 @@ func (w *Watcher) Run(ctx context.Context) error {
 
 	settle := time.NewTimer(time.Hour)
 	settle.Stop()
-	armed := false
+	var armedFor time.Time // zero when the timer is not armed
 	arm := func() {
-		if next, ok := w.nextDeadline(); ok {
+		// A mark can bring a deadline forward (MaxWait), so the timer
+		// follows the earliest one.
+		if next, ok := w.nextDeadline(); ok && (armedFor.IsZero() || next.Before(armedFor)) {
 			settle.Reset(time.Until(next))
-			armed = true
+			armedFor = next
 		}
 	}
 	var rescan <-chan time.Time
@@ -246,7 +306,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 		case <-rescan:
 			w.rescan()
 		case <-settle.C:
-			armed = false
+			armedFor = time.Time{}
 			w.settleDue(time.Now())
 		}
 		if w.switched {
@@ -255,9 +315,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 			w.stamps = w.fingerprints()
 			w.rescan()
 		}
-		if !armed {
-			arm()
-		}
+		arm()
 	}
 }
 
@@ -286,7 +344,7 @@ func (w *Watcher) skillOf(path string) (dir string, ok bool) {
 		}
 		rel = filepath.ToSlash(rel)
 		if r.single {
-			if rel != "." && skillfs.Ignored(rel) {
+			if (rel != "." && skillfs.Ignored(rel)) || !r.wants(filepath.Base(r.dir)) {
 				return "", false
 			}
 			return r.dir, true
@@ -295,7 +353,7 @@ func (w *Watcher) skillOf(path string) (dir string, ok bool) {
 			return "", false
 		}
 		name, rest, _ := strings.Cut(rel, "/")
-		if strings.HasPrefix(name, ".") || (rest != "" && skillfs.Ignored(rest)) || skillfs.Ignored(name) {
+		if strings.HasPrefix(name, ".") || (rest != "" && skillfs.Ignored(rest)) || skillfs.Ignored(name) || !r.wants(name) {
 			return "", false
 		}
 		return filepath.Join(r.dir, name), true
@@ -324,11 +382,23 @@ func (w *Watcher) onEvent(ev fsnotify.Event) {
 		}
 	}
 	w.log.Debug("event", "op", ev.Op.String(), "path", ev.Name)
-	w.mark(dir, time.Now().Add(w.opts.Debounce))
+	w.mark(dir, time.Now())
 }
 
-// mark schedules the skill folder dir to settle at deadline.
-func (w *Watcher) mark(dir string, deadline time.Time) {
+// mark notes a change to the skill folder dir seen at now: it settles once
+// quiet for Debounce, or MaxWait after its change began, if that is sooner.
+func (w *Watcher) mark(dir string, now time.Time) {
+	began, ok := w.began[dir]
+	if !ok {
+		began = now
+		w.began[dir] = now
+	}
+	deadline := now.Add(w.opts.Debounce)
+	if w.opts.MaxWait > 0 {
+		if limit := began.Add(w.opts.MaxWait); limit.Before(deadline) {
+			deadline = limit
+		}
+	}
 	w.pending[dir] = deadline
 	w.known[dir] = true
 }
@@ -357,12 +427,12 @@ func (w *Watcher) onError(err error) {
 // or gone, as changed; the worker reports only those whose tree differs.
 func (w *Watcher) rescan() {
 	w.watchAll()
-	deadline := time.Now().Add(w.opts.Debounce)
+	now := time.Now()
 	for _, dir := range w.skillDirs() {
-		w.mark(dir, deadline)
+		w.mark(dir, now)
 	}
 	for dir := range w.known {
-		w.mark(dir, deadline)
+		w.mark(dir, now)
 	}
 }
 
@@ -452,6 +522,7 @@ func (w *Watcher) settleDue(now time.Time) {
 		if !t.After(now) {
 			due = append(due, dir)
 			delete(w.pending, dir)
+			delete(w.began, dir)
 		}
 	}
 	sort.Strings(due)

@@ -28,23 +28,11 @@ type running struct {
 
 func startWatcher(t *testing.T, roots []string, opts WatchOptions) *running {
 	t.Helper()
-	r := &running{events: make(chan Event, 1000), done: make(chan error, 1)}
-	opts.OnEvent = func(ev Event) { r.events <- ev }
-	w, err := NewWatcher(roots, opts)
-	if err != nil {
-		t.Fatal(err)
+	rs := make([]Root, len(roots))
+	for i, dir := range roots {
+		rs[i] = Root{Dir: dir}
 	}
-	r.w = w
-	ctx, cancel := context.WithCancel(context.Background())
-	r.cancel = cancel
-	go func() { r.done <- w.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-r.done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	})
-	return r
+	return startRootsWatcher(t, rs, opts)
 }
 
 func (r *running) next(t *testing.T) Event {
@@ -67,12 +55,18 @@ func (r *running) expect(t *testing.T, skill string, class Class, paths ...strin
 	return ev
 }
 
+// skillMD is a SKILL.md that loads: frontmatter with a name and a
+// description, then body.
+func skillMD(name, body string) string {
+	return "---\nname: " + name + "\ndescription: The " + name + " skill.\n---\n" + body + "\n"
+}
+
 func newSkills(t *testing.T, names ...string) string {
 	t.Helper()
 	root := t.TempDir()
 	for _, n := range names {
 		writeTree(t, root, map[string]string{
-			n + "/SKILL.md":        "---\nname: " + n + "\n---\nv1\n",
+			n + "/SKILL.md":        skillMD(n, "v1"),
 			n + "/scripts/run.sh*": "#!/bin/sh\necho v1\n",
 		})
 	}
@@ -87,7 +81,7 @@ func TestWatcherReportsEachKindOfChange(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	writeTree(t, root, map[string]string{"alpha/SKILL.md": "---\nname: alpha\n---\nv2\n"})
+	writeTree(t, root, map[string]string{"alpha/SKILL.md": skillMD("alpha", "v2")})
 	ev := r.expect(t, "alpha", Hot, "SKILL.md")
 	after, _ := ReadTree(filepath.Join(root, "alpha"))
 	if ev.OldTree != before.ID || ev.NewTree != after.ID || ev.ID == "" || ev.Time.IsZero() {
@@ -103,7 +97,7 @@ func TestWatcherReportsEachKindOfChange(t *testing.T) {
 	r.expect(t, "beta", Cold, "references/deep/more.md")
 
 	// A new skill folder is a first install; removing one is a removal.
-	writeTree(t, root, map[string]string{"gamma/SKILL.md": "g\n"})
+	writeTree(t, root, map[string]string{"gamma/SKILL.md": skillMD("gamma", "g")})
 	if ev := r.expect(t, "gamma", Cold, "SKILL.md"); !ev.OldTree.IsZero() {
 		t.Errorf("new skill has an old tree: %+v", ev)
 	}
@@ -132,14 +126,14 @@ func TestWatcherHandlesRenameOnSave(t *testing.T) {
 	must(os.WriteFile(filepath.Join(dir, "4913"), nil, 0o644))
 	must(os.Remove(filepath.Join(dir, "4913")))
 	must(os.Rename(p, p+"~"))
-	must(os.WriteFile(p, []byte("---\nname: alpha\n---\nsaved by vim\n"), 0o644))
+	must(os.WriteFile(p, []byte(skillMD("alpha", "saved by vim")), 0o644))
 	must(os.Remove(p + "~"))
 	r.expect(t, "alpha", Hot, "SKILL.md")
 	must(os.Remove(filepath.Join(dir, ".SKILL.md.swp")))
 
 	// An atomic save through a temporary file renamed over SKILL.md.
 	tmp := filepath.Join(dir, ".SKILL.md.tmp-123")
-	must(os.WriteFile(tmp, []byte("---\nname: alpha\n---\nsaved atomically\n"), 0o644))
+	must(os.WriteFile(tmp, []byte(skillMD("alpha", "saved atomically")), 0o644))
 	must(os.Rename(tmp, p))
 	r.expect(t, "alpha", Hot, "SKILL.md")
 }
@@ -152,7 +146,7 @@ func TestWatcherIgnoresChmodOnlyEvents(t *testing.T) {
 	if err := os.Chmod(filepath.Join(root, "alpha", "SKILL.md"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, root, map[string]string{"beta/SKILL.md": "edited\n"})
+	writeTree(t, root, map[string]string{"beta/SKILL.md": skillMD("beta", "edited")})
 	r.expect(t, "beta", Hot, "SKILL.md")
 }
 
@@ -173,11 +167,11 @@ func TestWatcherKeepsGoingAfterHookFailures(t *testing.T) {
 	})
 	r.w.Handle("beta", func(ctx context.Context, ev Event) error { panic("hook bug") })
 
-	writeTree(t, root, map[string]string{"alpha/SKILL.md": "v2\n"})
+	writeTree(t, root, map[string]string{"alpha/SKILL.md": skillMD("alpha", "v2")})
 	if ev := r.next(t); ev.Skill != "alpha" || ev.Outcome != Failure || ev.Error != "agent refused the reload" {
 		t.Fatalf("event = %+v", ev)
 	}
-	writeTree(t, root, map[string]string{"beta/SKILL.md": "v2\n"})
+	writeTree(t, root, map[string]string{"beta/SKILL.md": skillMD("beta", "v2")})
 	if ev := r.next(t); ev.Skill != "beta" || ev.Outcome != Failure || !strings.Contains(ev.Error, "hook bug") {
 		t.Fatalf("event = %+v", ev)
 	}
@@ -198,7 +192,7 @@ func TestWatcherPolls(t *testing.T) {
 	if !r.w.Polling() {
 		t.Fatal("watcher does not poll")
 	}
-	writeTree(t, root, map[string]string{"alpha/SKILL.md": "v2\n"})
+	writeTree(t, root, map[string]string{"alpha/SKILL.md": skillMD("alpha", "v2")})
 	r.expect(t, "alpha", Hot, "SKILL.md")
 	writeTree(t, single, map[string]string{"extra.md": "x\n"})
 	r.expect(t, "solo", Cold, "extra.md")
@@ -208,7 +202,7 @@ func TestWatcherPolls(t *testing.T) {
 func TestWatcherSingleSkillRoot(t *testing.T) {
 	single := filepath.Join(newSkills(t, "solo"), "solo")
 	r := startWatcher(t, []string{single}, WatchOptions{})
-	writeTree(t, single, map[string]string{"SKILL.md": "v2\n"})
+	writeTree(t, single, map[string]string{"SKILL.md": skillMD("solo", "v2")})
 	r.expect(t, "solo", Hot, "SKILL.md")
 }
 
@@ -221,7 +215,7 @@ func TestWatcherRescansAfterOverflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, root, map[string]string{"beta/SKILL.md": "changed while events were lost\n"})
+	writeTree(t, root, map[string]string{"beta/SKILL.md": skillMD("beta", "changed while events were lost")})
 	w.onError(fsnotify.ErrEventOverflow)
 	if len(w.pending) != 2 {
 		t.Fatalf("pending after overflow = %v", w.pending)
@@ -246,7 +240,7 @@ func TestWatcherLatencyEventsArrive(t *testing.T) {
 	root := newSkills(t, "alpha")
 	r := startWatcher(t, []string{root}, WatchOptions{})
 	for i := range 20 {
-		writeTree(t, root, map[string]string{"alpha/SKILL.md": fmt.Sprintf("edit %d\n", i)})
+		writeTree(t, root, map[string]string{"alpha/SKILL.md": skillMD("alpha", fmt.Sprintf("edit %d", i))})
 		r.expect(t, "alpha", Hot, "SKILL.md")
 	}
 }
@@ -280,10 +274,13 @@ func TestWatcherStorm(t *testing.T) {
 				files[fmt.Sprintf("%s/references/a/b/storm-%d.md", name, f)] = "deep"
 			}
 		}
+		if i >= 50 {
+			files[name+"/SKILL.md"] = skillMD(name, "new")
+		}
 		writeTree(t, root, files)
 		time.Sleep(5 * time.Millisecond) // spread the storm over about a second
 	}
-	writeTree(t, root, map[string]string{"zz-sentinel/SKILL.md": "end of storm\n"})
+	writeTree(t, root, map[string]string{"zz-sentinel/SKILL.md": skillMD("zz-sentinel", "end of storm")})
 
 	counts := map[string]int{}
 	for {
@@ -321,7 +318,7 @@ func TestWatcherFallsBackToPolling(t *testing.T) {
 	if !r.w.Polling() {
 		t.Fatal("watcher did not fall back to polling")
 	}
-	writeTree(t, root, map[string]string{"alpha/SKILL.md": "v2\n"})
+	writeTree(t, root, map[string]string{"alpha/SKILL.md": skillMD("alpha", "v2")})
 	r.expect(t, "alpha", Hot, "SKILL.md")
 }
 

@@ -8,8 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // work reloads settled skills one at a time until ctx is done.
@@ -23,31 +27,57 @@ func (w *Watcher) work(ctx context.Context) {
 	}
 }
 
-// reload compares a settled skill folder with the tree last seen, and if it
-// changed, runs its hook and reports one event.
+// reload compares a settled skill folder with the tree the agent last
+// loaded, and if it changed, checks that it loads, runs its hook, and
+// reports one event. A skill that does not load is reported once per
+// distinct broken tree, runs no hook, and leaves the last tree as it was,
+// so the change that fixes it is classified against what the agent has.
 func (w *Watcher) reload(ctx context.Context, dir string) {
 	old := w.last[dir]
-	ev := Event{Skill: filepath.Base(dir), Dir: dir, OldTree: old.TreeID(), Paths: []string{}}
-	cur, err := ReadTree(resolveDir(dir))
-	if errors.Is(err, fs.ErrNotExist) || (err != nil && isNotDir(dir)) {
-		cur, err = nil, nil
-	}
+	skill := filepath.Base(dir)
+	ev := Event{Type: EventReload, Skill: skill, Dir: dir, OldTree: old.TreeID(), Paths: []string{}, Files: []string{}}
+	report := w.inScope(dir)
+	files, cur, err := readSkill(dir)
 	if err != nil {
-		ev.Outcome, ev.Error = Failure, fmt.Sprintf("read %s: %v", dir, err)
-		w.emit(ev)
+		if report {
+			ev.Action = actionOf(old, old)
+			ev.Outcome, ev.Error = Failure, fmt.Sprintf("read %s: %v", dir, err)
+			w.emit(ev)
+		}
 		return
 	}
 	change := Classify(old, cur)
-	if change.Class == Unchanged {
+	if change.Class == Unchanged || (cur != nil && w.failed[dir] == cur.ID) {
+		if change.Class == Unchanged {
+			delete(w.failed, dir)
+		}
 		return
 	}
+	ev.Action, ev.Class, ev.NewTree = actionOf(old, cur), change.Class, cur.TreeID()
+	ev.Paths = append(ev.Paths, change.Paths...)
+	for _, p := range change.Paths {
+		ev.Files = append(ev.Files, skill+"/"+p)
+	}
+	if cur != nil {
+		if diags := errorsOnly(checkSkill(dir, files)); len(diags) > 0 {
+			w.failed[dir] = cur.ID
+			if report {
+				ev.Outcome, ev.Diagnostics = Failure, diags
+				ev.Error = notLoadable(diags)
+				w.emit(ev)
+			}
+			return
+		}
+	}
+	delete(w.failed, dir)
 	if cur == nil {
 		delete(w.last, dir)
 	} else {
 		w.last[dir] = cur
 	}
-	ev.Class, ev.NewTree = change.Class, cur.TreeID()
-	ev.Paths = append(ev.Paths, change.Paths...)
+	if !report {
+		return
+	}
 	ev.Outcome = Success
 	if fn := w.hook(ev.Skill); fn != nil {
 		w.stamp(&ev)
@@ -61,6 +91,136 @@ func (w *Watcher) reload(ctx context.Context, dir string) {
 func isNotDir(dir string) bool {
 	info, err := os.Lstat(dir)
 	return err == nil && !info.IsDir()
+}
+
+func actionOf(old, cur *Tree) EventAction {
+	switch {
+	case cur == nil:
+		return EventRemoved
+	case old == nil:
+		return EventAdded
+	}
+	return EventUpdated
+}
+
+// readSkill reads the skill folder dir (following it if it is a symlink).
+// A folder that is gone, or is no longer a folder, gives nil files and tree.
+func readSkill(dir string) ([]skillfs.File, *Tree, error) {
+	files, err := ReadDir(resolveDir(dir))
+	if errors.Is(err, fs.ErrNotExist) || (err != nil && isNotDir(dir)) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := NewTree(files)
+	return files, t, err
+}
+
+// checkSkill validates the SKILL.md of the skill folder dir, read as files,
+// with the lenient rules agents apply (discover.Lenient). Diagnostics name
+// dir's SKILL.md.
+func checkSkill(dir string, files []skillfs.File) []discover.Diagnostic {
+	path := filepath.Join(dir, skillfs.SkillFile)
+	f, ok := skillfs.Find(files, skillfs.SkillFile)
+	if !ok {
+		return []discover.Diagnostic{{Severity: discover.SeverityError, File: path,
+			Message: "missing: a skill folder needs a " + skillfs.SkillFile + "; agents do not load this folder"}}
+	}
+	data := f.Data
+	if f.Mode == skillfs.Symlink {
+		// Agents follow the link.
+		var err error
+		if data, err = os.ReadFile(filepath.Join(resolveDir(dir), skillfs.SkillFile)); err != nil {
+			return []discover.Diagnostic{{Severity: discover.SeverityError, File: path, Message: fmt.Sprintf("cannot read through the symlink: %v", err)}}
+		}
+	}
+	_, diags := discover.ValidateFile(path, filepath.Base(dir), data, discover.Lenient)
+	return diags
+}
+
+func errorsOnly(diags []discover.Diagnostic) []discover.Diagnostic {
+	var out []discover.Diagnostic
+	for _, d := range diags {
+		if d.Severity == discover.SeverityError {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// notLoadable is the Error of an event whose skill does not load.
+func notLoadable(diags []discover.Diagnostic) string {
+	parts := make([]string, len(diags))
+	for i, d := range diags {
+		parts[i] = d.String()
+	}
+	return "not reloaded, the skill does not load: " + strings.Join(parts, "; ")
+}
+
+// inScope reports whether the skill folder dir is reported. In an Exported
+// root that is a folder export owns, or owned until now (export just
+// removed it, and the removal is reported). A record that cannot be read
+// counts as owning everything: better a hook too many than a reload lost.
+func (w *Watcher) inScope(dir string) bool {
+	r := w.rootOf(dir)
+	if r == nil || !r.exported {
+		return true
+	}
+	owned := true
+	if names, err := w.owned(r.dir); err != nil {
+		w.log.Warn("cannot read export's record; treating every folder as export's", "dir", r.dir, "err", err)
+	} else {
+		owned = names[filepath.Base(dir)]
+	}
+	was := w.scoped[dir]
+	if owned {
+		w.scoped[dir] = true
+	} else {
+		delete(w.scoped, dir)
+	}
+	return owned || was
+}
+
+// ownedSkills is the names export owns in a target, as of one version of
+// its record file.
+type ownedSkills struct {
+	stamp [3]int64 // size, modification time, inode of the record file
+	names map[string]bool
+}
+
+// owned returns the skills export owns in target, reading its record only
+// when the file changed since the last call (export replaces it by rename),
+// so a storm of settles or a large target does not re-read it each time.
+func (w *Watcher) owned(target string) (map[string]bool, error) {
+	var stamp [3]int64
+	if info, err := os.Stat(filepath.Join(bookkeeping(target), recordFile)); err == nil {
+		stamp = [3]int64{info.Size(), info.ModTime().UnixNano(), int64(inode(info))}
+	}
+	if c, ok := w.owners[target]; ok && c.stamp == stamp && stamp != [3]int64{} {
+		return c.names, nil
+	}
+	rec, err := readRecord(target)
+	if err != nil {
+		return nil, err
+	}
+	names := make(map[string]bool, len(rec.Skills))
+	for name := range rec.Skills {
+		names[name] = true
+	}
+	w.owners[target] = ownedSkills{stamp: stamp, names: names}
+	return names, nil
+}
+
+// rootOf returns the root that holds the skill folder dir.
+func (w *Watcher) rootOf(dir string) *watchRoot {
+	for i := range w.roots {
+		r := &w.roots[i]
+		if r.dir == dir || (!r.single && filepath.Dir(dir) == r.dir) {
+			return r
+		}
+	}
+	return nil
 }
 
 // callHook runs fn, turning a panic into an error so one bad hook cannot

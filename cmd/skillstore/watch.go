@@ -10,18 +10,20 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"time"
-
-	"github.com/skillstore/skillstore/reload/target"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
+	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
 )
 
-const watchUsage = "[TARGET|DIR...] [--debounce 200ms] [--poll] [--events FILE] [--max-events N] [--pid-file FILE] [--exec CMD ARG...]"
+const watchUsage = "[TARGET|DIR...] [--skill NAME]... [--debounce 200ms] [--max-wait 2s] [--poll] [--events FILE] [--no-audit] [--max-events N] [--pid-file FILE] [--exec CMD ARG...]"
+
+// auditFileName is the default audit trail, in the store's own folder.
+const auditFileName = "audit.jsonl"
 
 func watchCommand() *cli.Command {
 	return &cli.Command{
@@ -30,28 +32,49 @@ func watchCommand() *cli.Command {
 		Usage:     "watch skill folders and run a command when a skill changes",
 		ArgsUsage: watchUsage,
 		Description: "Watches skill folders: the targets named (all targets when none is given) or\n" +
-			"folders (a folder of skill folders, or one skill folder). Each change to a\n" +
-			"skill is debounced until the skill is quiet for --debounce, classified hot\n" +
-			"(only SKILL.md text changed) or cold (anything else), and reported once:\n" +
-			"a line on stdout and, with --events FILE ('-' for stdout), one JSON line with\n" +
-			"time, id, skill, dir, class, paths, old_tree, new_tree, outcome and error.\n\n" +
+			"folders (a folder of skill folders, or one skill folder). In a target only the\n" +
+			"skills its --skills patterns want and that export wrote there are watched\n" +
+			"(give the folder's path instead of the target's name to watch every folder in\n" +
+			"it); --skill NAME (repeatable, globs) narrows any watch to those skills.\n\n" +
+			"Each change to a skill is debounced until the skill is quiet for --debounce,\n" +
+			"or --max-wait after the change began if the folder keeps changing, classified\n" +
+			"hot (only SKILL.md text changed) or cold (anything else), and checked: its\n" +
+			"SKILL.md must load (validate's lenient rules). A skill that does not load is a\n" +
+			"failure with its diagnostics and runs no command; its next change is classified\n" +
+			"against the version that last loaded. Each change is reported once: a line on\n" +
+			"stdout (SKILL ACTION CLASS (PATHS): OUTCOME, ACTION added, updated or removed)\n" +
+			"and one JSON line with time, id, type (reload), skill, action, dir, class,\n" +
+			"paths, files (the paths named with the skill), old_tree, new_tree, outcome,\n" +
+			"error and diagnostics, appended to --events FILE ('-' for stdout) and to the\n" +
+			"store's audit file, STORE/skillstore/audit.jsonl (when a store exists, unless\n" +
+			"--no-audit; rotated to audit.jsonl.1 at 1 MiB, two files kept; if it cannot be\n" +
+			"written watch says so once on stderr and goes on).\n\n" +
 			"--exec runs CMD with ARGs (directly, never through a shell; it must come last,\n" +
-			"everything after it is the command) once per change, with these variables set:\n" +
+			"everything after it is the command) once per change of a skill that loads, and\n" +
+			"once per removed skill (so an agent can unload it), with these variables set:\n" +
 			"  SKILLSTORE_SKILL      the skill's folder name\n" +
 			"  SKILLSTORE_SKILL_DIR  the skill folder\n" +
-			"  SKILLSTORE_CLASS      hot or cold\n" +
+			"  SKILLSTORE_ACTION     added, updated or removed\n" +
+			"  SKILLSTORE_CLASS      hot or cold (a removal is cold)\n" +
 			"  SKILLSTORE_CHANGED    the changed paths, one per line\n" +
 			"  SKILLSTORE_OLD_TREE, SKILLSTORE_NEW_TREE  git tree ids (empty when absent)\n" +
 			"  SKILLSTORE_EVENT_ID   the event's id\n" +
+			"  SKILLSTORE_EVENT      the event as its JSON line\n" +
 			"A command that fails makes the event a failure; watching goes on.\n\n" +
 			"Watching uses inotify on folders and falls back to stat polling (--poll, or by\n" +
 			"itself when inotify is unavailable or its limits are reached). Editors' swap,\n" +
 			"backup and temporary files are ignored. It stops on SIGINT or SIGTERM, or\n" +
 			"after --max-events events. --pid-file FILE is written once watching has begun.\n\n" +
 			"Flags:\n" +
+			"  --skill NAME         watch only skills whose folder name matches the glob\n" +
+			"                       NAME (repeatable)\n" +
 			"  --debounce DURATION  quiet time before a change settles (default 200ms)\n" +
+			"  --max-wait DURATION  report a change at most this long after it began, even\n" +
+			"                       if the folder is still changing (default 2s, or the\n" +
+			"                       debounce if longer)\n" +
 			"  --poll               poll with stat instead of inotify\n" +
 			"  --events FILE        append JSON audit events to FILE ('-' for stdout)\n" +
+			"  --no-audit           do not append events to the store's audit file\n" +
 			"  --max-events N       stop after N events\n" +
 			"  --pid-file FILE      write the process id to FILE when watching has begun\n" +
 			"  --exec CMD ARG...    run CMD ARG... for every change\n\n" +
@@ -59,87 +82,6 @@ func watchCommand() *cli.Command {
 		SkipFlagParsing: true,
 		Action:          runWatch,
 	}
-}
-
-// watchFlags are watch's options, parsed by hand so that everything after
-// --exec is the command line.
-type watchFlags struct {
-	args      []string
-	debounce  time.Duration
-	poll      bool
-	events    string
-	maxEvents int
-	pidFile   string
-	exec      []string
-	help      bool
-}
-
-func parseWatchFlags(args []string) (watchFlags, error) {
-	f := watchFlags{debounce: reload.DefaultDebounce}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			f.args = append(f.args, args[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			f.args = append(f.args, a)
-			continue
-		}
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		value := func() (string, error) {
-			if hasVal {
-				return val, nil
-			}
-			if i+1 >= len(args) {
-				return "", fmt.Errorf("flag needs an argument: -%s", name)
-			}
-			i++
-			return args[i], nil
-		}
-		var err error
-		switch name {
-		case "h", "help":
-			f.help = true
-		case "poll":
-			f.poll = true
-		case "exec":
-			if hasVal {
-				return f, errors.New("write --exec CMD ARG..., not --exec=CMD")
-			}
-			f.exec = args[i+1:]
-			if len(f.exec) == 0 {
-				return f, errors.New("--exec needs a command")
-			}
-			return f, nil
-		case "debounce":
-			var s string
-			if s, err = value(); err == nil {
-				f.debounce, err = time.ParseDuration(s)
-				if err == nil && f.debounce <= 0 {
-					err = errors.New("must be positive")
-				}
-			}
-		case "events":
-			f.events, err = value()
-		case "pid-file":
-			f.pidFile, err = value()
-		case "max-events":
-			var s string
-			if s, err = value(); err == nil {
-				f.maxEvents, err = strconv.Atoi(s)
-				if err == nil && f.maxEvents < 1 {
-					err = errors.New("must be at least 1")
-				}
-			}
-		default:
-			return f, fmt.Errorf("flag provided but not defined: -%s", name)
-		}
-		if err != nil {
-			return f, fmt.Errorf("invalid value for --%s: %w", name, err)
-		}
-	}
-	return f, nil
 }
 
 func runWatch(c *cli.Context) error {
@@ -151,7 +93,7 @@ func runWatch(c *cli.Context) error {
 		return cli.ShowCommandHelp(c.Lineage()[1], "watch")
 	}
 	e := getEnv(c)
-	roots, err := watchRoots(c, f.args)
+	roots, err := watchRoots(c, f.args, skillFilter(f.skills))
 	if err != nil {
 		return err
 	}
@@ -172,15 +114,28 @@ func runWatch(c *cli.Context) error {
 		defer file.Close()
 		log = reload.NewEventLog(file)
 	}
+	var audit *reload.AuditFile
+	if !f.noAudit {
+		audit = defaultAuditFile(c)
+	}
+	auditFailed := false
 	count := 0
 	opts := reload.WatchOptions{
 		Debounce: f.debounce,
+		MaxWait:  f.maxWait,
 		Poll:     f.poll,
 		Logger:   e.log,
 		OnEvent: func(ev reload.Event) {
 			if log != nil {
 				if err := log.Write(ev); err != nil {
 					e.log.Warn("cannot write event", "err", err)
+				}
+			}
+			if audit != nil && !auditFailed {
+				if err := audit.Write(ev); err != nil {
+					// Auditing must never stop the reloads: say so once.
+					auditFailed = true
+					fmt.Fprintf(e.stderr, "skillstore: warning: cannot write the audit file %s, events are no longer audited there: %v\n", audit.Path(), err)
 				}
 			}
 			fmt.Fprintln(out, eventLine(ev))
@@ -197,7 +152,7 @@ func runWatch(c *cli.Context) error {
 		}
 		opts.OnReload = execHook(f.exec, childOut, e.stderr)
 	}
-	w, err := reload.NewWatcher(roots, opts)
+	w, err := reload.NewRootsWatcher(roots, opts)
 	if err != nil {
 		return err
 	}
@@ -205,7 +160,18 @@ func runWatch(c *cli.Context) error {
 	if w.Polling() {
 		mode = "polling"
 	}
-	fmt.Fprintf(e.stderr, "skillstore: watching %s (%s, debounce %s)\n", strings.Join(roots, ", "), mode, f.debounce)
+	maxWait := f.maxWait
+	if maxWait == 0 {
+		maxWait = max(reload.DefaultMaxWait, f.debounce)
+	}
+	dirs := make([]string, len(roots))
+	for i, r := range roots {
+		dirs[i] = r.Dir
+	}
+	fmt.Fprintf(e.stderr, "skillstore: watching %s (%s, debounce %s, max-wait %s)\n", strings.Join(dirs, ", "), mode, f.debounce, maxWait)
+	if audit != nil {
+		fmt.Fprintf(e.stderr, "skillstore: auditing to %s\n", audit.Path())
+	}
 	if f.pidFile != "" {
 		if err := atomicfile.WriteFile(f.pidFile, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
 			return fmt.Errorf("write pid file: %w", err)
@@ -215,9 +181,25 @@ func runWatch(c *cli.Context) error {
 	return w.Run(ctx)
 }
 
+// defaultAuditFile is the store's audit file, or nil when there is no
+// store (watching plain folders needs none).
+func defaultAuditFile(c *cli.Context) *reload.AuditFile {
+	dir, err := storeDir(c)
+	if err != nil {
+		return nil
+	}
+	s, err := store.Open(c.Context, dir, store.Options{})
+	if err != nil {
+		return nil
+	}
+	return reload.NewAuditFile(s.LocalPath(auditFileName), reload.DefaultAuditMaxSize)
+}
+
 // watchRoots resolves watch's arguments: a target name or a folder. With no
-// arguments, every target.
-func watchRoots(c *cli.Context, args []string) ([]string, error) {
+// arguments, every target. A target is watched with its patterns and only
+// for the folders export wrote; a folder is watched whole. want (the
+// --skill patterns) narrows every root.
+func watchRoots(c *cli.Context, args []string, want func(string) bool) ([]reload.Root, error) {
 	var s *store.Store
 	openStore := func() (*store.Store, error) {
 		if s != nil {
@@ -226,6 +208,10 @@ func watchRoots(c *cli.Context, args []string) ([]string, error) {
 		var err error
 		s, err = openStore(c)
 		return s, err
+	}
+	targetRoot := func(t target.Target) (reload.Root, error) {
+		dir, err := targetWatchDir(t)
+		return reload.Root{Dir: dir, Want: both(t.Wants, want), Exported: true}, err
 	}
 	if len(args) == 0 {
 		st, err := openStore()
@@ -239,17 +225,17 @@ func watchRoots(c *cli.Context, args []string) ([]string, error) {
 		if len(targets) == 0 {
 			return nil, withHint(errors.New("nothing to watch: no targets"), "name a folder, or add a target with 'skillstore target add NAME DIR'")
 		}
-		var dirs []string
+		var roots []reload.Root
 		for _, t := range targets {
-			dir, err := targetWatchDir(t)
+			r, err := targetRoot(t)
 			if err != nil {
 				return nil, err
 			}
-			dirs = append(dirs, dir)
+			roots = append(roots, r)
 		}
-		return dirs, nil
+		return roots, nil
 	}
-	var dirs []string
+	var roots []reload.Root
 	for _, a := range args {
 		if target.CheckName(a) == nil && !strings.ContainsRune(a, os.PathSeparator) {
 			if _, err := os.Stat(a); err != nil {
@@ -261,11 +247,11 @@ func watchRoots(c *cli.Context, args []string) ([]string, error) {
 				if err != nil {
 					return nil, err
 				}
-				dir, err := targetWatchDir(targets[0])
+				r, err := targetRoot(targets[0])
 				if err != nil {
 					return nil, err
 				}
-				dirs = append(dirs, dir)
+				roots = append(roots, r)
 				continue
 			}
 		}
@@ -276,9 +262,9 @@ func watchRoots(c *cli.Context, args []string) ([]string, error) {
 		if !info.IsDir() {
 			return nil, fmt.Errorf("cannot watch %s: not a folder", a)
 		}
-		dirs = append(dirs, a)
+		roots = append(roots, reload.Root{Dir: a, Want: want})
 	}
-	return dirs, nil
+	return roots, nil
 }
 
 // targetWatchDir is a target's folder, which must exist to be watched.
@@ -292,7 +278,7 @@ func targetWatchDir(t target.Target) (string, error) {
 // eventLine is the human line printed for an event.
 func eventLine(ev reload.Event) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s", ev.Skill, ev.Class)
+	fmt.Fprintf(&b, "%s %s %s", ev.Skill, ev.Action, ev.Class)
 	if ev.Class == "" {
 		b.WriteString("unreadable")
 	}
@@ -316,10 +302,11 @@ func execHook(argv []string, stdout, stderr io.Writer) reload.ReloadFunc {
 		cmd.Env = append(os.Environ(),
 			"SKILLSTORE_SKILL="+ev.Skill,
 			"SKILLSTORE_SKILL_DIR="+ev.Dir,
+			"SKILLSTORE_ACTION="+string(ev.Action),
 			"SKILLSTORE_CLASS="+string(ev.Class),
 			"SKILLSTORE_CHANGED="+strings.Join(ev.Paths, "\n"),
-			"SKILLSTORE_OLD_TREE="+ev.OldTree.String(),
-			"SKILLSTORE_NEW_TREE="+ev.NewTree.String(),
+			"SKILLSTORE_OLD_TREE="+treeEnv(ev.OldTree),
+			"SKILLSTORE_NEW_TREE="+treeEnv(ev.NewTree),
 			"SKILLSTORE_EVENT_ID="+ev.ID,
 			"SKILLSTORE_EVENT="+string(data),
 		)
@@ -328,4 +315,12 @@ func execHook(argv []string, stdout, stderr io.Writer) reload.ReloadFunc {
 		}
 		return nil
 	}
+}
+
+// treeEnv is a tree id for the command's environment: empty when absent.
+func treeEnv(id skillfs.ID) string {
+	if id.IsZero() {
+		return ""
+	}
+	return id.String()
 }
