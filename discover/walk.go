@@ -28,6 +28,8 @@ type rootWalk struct {
 	mode     Mode
 	maxDepth int
 	workers  int
+	// locate skips reading SKILL.md: Locate only needs the folders.
+	locate bool
 	log      *slog.Logger
 	// seenSkills holds the real paths of skill folders already loaded from
 	// any root, so a folder reached twice is loaded once.
@@ -55,6 +57,9 @@ type dirTask struct {
 	parentReal string
 	// viaLink is set when the path goes through a symlinked directory.
 	viaLink bool
+	// inRepo is set below a folder holding .git, .claude-plugin or
+	// .codex-plugin: a source tree rather than an installed copy.
+	inRepo bool
 }
 
 type syncSet struct {
@@ -162,6 +167,9 @@ func (w *rootWalk) visit(t dirTask) {
 			w.loadSkill(t, e)
 			return
 		}
+		if repoMarkers[e.Name()] {
+			t.inRepo = true
+		}
 	}
 	if t.onlySkill {
 		w.log.Debug("skip folder", "path", t.path, "reason", "skip list")
@@ -184,7 +192,7 @@ func (w *rootWalk) visit(t dirTask) {
 			continue
 		}
 		if t.depth+1 > w.maxDepth {
-			w.log.Debug("skip folder", "path", filepath.Join(t.path, name), "reason", "deeper than the depth bound", "max_depth", w.maxDepth)
+			w.reportTooDeep(filepath.Join(t.path, name))
 			continue
 		}
 		child := dirTask{
@@ -194,6 +202,7 @@ func (w *rootWalk) visit(t dirTask) {
 			depth:     t.depth + 1,
 			onlySkill: skipDirs[name],
 			viaLink:   t.viaLink || isLink,
+			inRepo:    t.inRepo,
 		}
 		if isLink {
 			child.parentReal = t.real
@@ -213,6 +222,18 @@ func (w *rootWalk) visit(t dirTask) {
 	}
 	w.mu.Unlock()
 	w.push(children...)
+}
+
+// reportTooDeep looks one level past the depth bound, so a skill folder
+// just beyond it is a warning rather than silently missing. Deeper
+// folders are not looked at: the bound is what keeps walks of big trees
+// cheap.
+func (w *rootWalk) reportTooDeep(dir string) {
+	w.log.Debug("skip folder", "path", dir, "reason", "deeper than the depth bound", "max_depth", w.maxDepth)
+	if _, err := os.Stat(filepath.Join(dir, SkillFileName)); err == nil {
+		w.warn(dir, "skill folder is %d folders below its root %s, past the depth bound of %d; not loaded: move it up or give a folder nearer to it as the root",
+			w.maxDepth+1, w.root.Path, w.maxDepth)
+	}
 }
 
 // followLink resolves a symlink found during the walk and returns the task
@@ -254,6 +275,10 @@ func (w *rootWalk) loadSkill(t dirTask, e fs.DirEntry) {
 		w.log.Debug("skip skill", "path", t.path, "reason", "already loaded from another path", "real", t.real)
 		return
 	}
+	if w.locate {
+		w.addSkill(t, nil, nil)
+		return
+	}
 	path := filepath.Join(t.path, SkillFileName)
 	if e.Type()&fs.ModeSymlink != 0 {
 		t.viaLink = true
@@ -289,6 +314,8 @@ func (w *rootWalk) addSkill(t dirTask, s *Skill, diags []Diagnostic) {
 	s.ID = skillID(w.root, t.rel)
 	s.rootIndex = w.index
 	s.Symlinked = t.viaLink
+	s.Copy = classifyCopy(t.path, t.inRepo)
+	s.Agent, s.Plugin = w.root.Agent, w.root.Plugin
 	w.mu.Lock()
 	w.skills = append(w.skills, s)
 	w.mu.Unlock()
