@@ -30,7 +30,7 @@ type rootWalk struct {
 	workers  int
 	// locate skips reading SKILL.md: Locate only needs the folders.
 	locate bool
-	log      *slog.Logger
+	log    *slog.Logger
 	// seenSkills holds the real paths of skill folders already loaded from
 	// any root, so a folder reached twice is loaded once.
 	seenSkills *syncSet
