@@ -128,7 +128,7 @@ func (f *SkillFile) decodeFrontmatter(m *yaml.Node) error {
 		case "when_to_use":
 			fm.WhenToUse = f.str(key, v)
 		case "argument-hint":
-			fm.ArgumentHint = f.str(key, v)
+			fm.ArgumentHint = f.argumentHint(v)
 		case "arguments":
 			fm.Arguments = f.list(key, v, strings.Fields)
 		case "disable-model-invocation":
@@ -189,6 +189,17 @@ func (f *SkillFile) str(key string, v *yaml.Node) string {
 	}
 	f.issue(v, false, "%s must be a string, found %s", key, describeNode(v))
 	return ""
+}
+
+// argumentHint reads argument-hint. Claude Code's docs write it
+// unquoted, "argument-hint: [pr-number]", which YAML reads as a list; the
+// hint is then kept as the text the author wrote, "[pr-number]".
+func (f *SkillFile) argumentHint(v *yaml.Node) string {
+	if v.Kind != yaml.SequenceNode {
+		return f.str("argument-hint", v)
+	}
+	items := f.list("argument-hint", v, nil)
+	return "[" + strings.Join(items, ", ") + "]"
 }
 
 // list reads a field given either as a string (split by split) or as a YAML
