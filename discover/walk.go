@@ -157,23 +157,25 @@ func (w *rootWalk) warn(path, format string, args ...any) {
 // not walked further (skills never nest); otherwise its subdirectories are
 // queued, minus hidden, skip-listed and too deep ones.
 func (w *rootWalk) visit(t dirTask) {
+	// One lstat tells a skill folder, which is most folders a walk of
+	// installed skills meets, without listing it.
+	if info, err := os.Lstat(filepath.Join(t.path, SkillFileName)); err == nil && (info.Mode().IsRegular() || info.Mode()&fs.ModeSymlink != 0) {
+		w.loadSkill(t, info.Mode())
+		return
+	}
+	if t.onlySkill {
+		w.log.Debug("skip folder", "path", t.path, "reason", "skip list")
+		return
+	}
 	entries, err := readDirUnsorted(t.path)
 	if err != nil {
 		w.warn(t.path, "cannot read directory: %v; its skills are not loaded", unwrapPathError(err))
 		return
 	}
 	for _, e := range entries {
-		if e.Name() == SkillFileName && (e.Type().IsRegular() || e.Type()&fs.ModeSymlink != 0) {
-			w.loadSkill(t, e)
-			return
-		}
 		if repoMarkers[e.Name()] {
 			t.inRepo = true
 		}
-	}
-	if t.onlySkill {
-		w.log.Debug("skip folder", "path", t.path, "reason", "skip list")
-		return
 	}
 	var children []dirTask
 	for _, e := range entries {
@@ -270,7 +272,7 @@ func (w *rootWalk) followLink(l dirTask) (dirTask, bool) {
 }
 
 // loadSkill reads and validates the SKILL.md of the skill folder t.
-func (w *rootWalk) loadSkill(t dirTask, e fs.DirEntry) {
+func (w *rootWalk) loadSkill(t dirTask, mode fs.FileMode) {
 	if !w.seenSkills.add(t.real) {
 		w.log.Debug("skip skill", "path", t.path, "reason", "already loaded from another path", "real", t.real)
 		return
@@ -280,7 +282,7 @@ func (w *rootWalk) loadSkill(t dirTask, e fs.DirEntry) {
 		return
 	}
 	path := filepath.Join(t.path, SkillFileName)
-	if e.Type()&fs.ModeSymlink != 0 {
+	if mode&fs.ModeSymlink != 0 {
 		t.viaLink = true
 		target, err := filepath.EvalSymlinks(path)
 		if err != nil {
