@@ -27,10 +27,27 @@ type Result struct {
 }
 
 // Active returns the skills agents would use: loadable and not shadowed.
+// Two agents' copies of one name (Claude Code's and Codex's) are both
+// active; Preferred keeps one.
 func (r *Result) Active() []*Skill {
 	var out []*Skill
 	for _, s := range r.Skills {
 		if s.Loads() && s.ShadowedBy == nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Preferred returns one active skill per qualified name, the first in
+// priority order: what a single reader of every root would use (the
+// prompt block), where Active keeps each agent's own copy.
+func (r *Result) Preferred() []*Skill {
+	var out []*Skill
+	seen := map[string]bool{}
+	for _, s := range r.Active() {
+		if q := s.QualifiedName(); !seen[q] {
+			seen[q] = true
 			out = append(out, s)
 		}
 	}

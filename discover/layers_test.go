@@ -252,4 +252,14 @@ func TestShadowingIsPerAgent(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	if n := len(res.Active()); n != 3 {
+		t.Errorf("%d active skills, want 3 (two agents' pdf and the cli review)", n)
+	}
+	var preferred []string
+	for _, s := range res.Preferred() {
+		preferred = append(preferred, s.QualifiedName()+" "+s.Root[len(base):])
+	}
+	if want := []string{"pdf /home/.claude/skills", "review /cli"}; !reflect.DeepEqual(preferred, want) {
+		t.Errorf("Preferred = %v, want %v", preferred, want)
+	}
 }

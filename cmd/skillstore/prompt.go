@@ -33,7 +33,7 @@ func runPrompt(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		return discover.WritePrompt(e.stdout, res.Active())
+		return discover.WritePrompt(e.stdout, res.Preferred())
 	}
 	if len(c.StringSlice("skill-dir")) > 0 {
 		return withHint(usageErrorf("--skill-dir and PATH arguments cannot be combined"), "give the skills as PATH arguments, or use --skill-dir alone")
