@@ -198,7 +198,7 @@ func sameFiles(f, p *prepared) {
 		p.DuplicateOf = f.Dir
 		return
 	}
-	p.Err = fmt.Errorf("%s and %s both hold the skill %q with different files; the first is taken, add the other explicitly if it is the one you want", f.Dir, p.Dir, p.Name)
+	p.Err = fmt.Errorf("%s and %s both hold the skill %q with different files; the first is the canonical copy, add the other on its own if it is the one you want", f.Dir, p.Dir, p.Name)
 }
 
 func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[string]Summary) prepared {

@@ -62,7 +62,7 @@ func TestImportTakesTheCanonicalCopyOnce(t *testing.T) {
 	for _, r := range res {
 		if r.Err != nil {
 			failed++
-			if !strings.Contains(r.Err.Error(), "both hold the skill \"pdf\" with different files; the first is taken") || !strings.HasSuffix(r.Dir, ".claude/skills/pdf") {
+			if !strings.Contains(r.Err.Error(), "both hold the skill \"pdf\" with different files; the first is the canonical copy") || !strings.HasSuffix(r.Dir, ".claude/skills/pdf") {
 				t.Errorf("%s: %v", r.Dir, r.Err)
 			}
 		}
