@@ -92,7 +92,7 @@ func BenchmarkDiscover10k(b *testing.B) {
 		b.Skip("find not installed: no reference to compare with")
 	}
 	root := generateTree(b, benchSkills)
-	roots := []Root{{Path: root, Layer: LayerCLI, Label: root}}
+	roots := []Root{{Path: root, Layer: LayerCLI, Label: "cli:1"}}
 	ctx := context.Background()
 	// Warm the page cache for both.
 	if _, err := DiscoverRoots(ctx, roots, Options{}); err != nil {
@@ -129,6 +129,41 @@ func BenchmarkDiscover10k(b *testing.B) {
 	b.ReportMetric(float64(findTime.Nanoseconds())/n, "find-ns/op")
 	b.ReportMetric(float64(ourTime)/float64(findTime), "ratio")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+}
+
+// BenchmarkLocate10k reports Locate (import's walk: the same rules, no
+// SKILL.md read) on the 10,000-skill tree beside `find ROOT -name
+// SKILL.md` in the same run.
+func BenchmarkLocate10k(b *testing.B) {
+	findPath, err := exec.LookPath("find")
+	if err != nil {
+		b.Skip("find not installed: no reference to compare with")
+	}
+	root := generateTree(b, benchSkills)
+	ctx := context.Background()
+	if _, _, err := Locate(ctx, root, Options{}); err != nil {
+		b.Fatal(err)
+	}
+	var findTime, ourTime time.Duration
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		if err := exec.Command(findPath, root, "-name", SkillFileName).Run(); err != nil {
+			b.Fatal(err)
+		}
+		findTime += time.Since(start)
+		start = time.Now()
+		found, _, err := Locate(ctx, root, Options{})
+		ourTime += time.Since(start)
+		if err != nil || len(found) != benchSkills {
+			b.Fatalf("located %d skills (%v), want %d", len(found), err, benchSkills)
+		}
+	}
+	b.StopTimer()
+	n := float64(b.N)
+	b.ReportMetric(float64(ourTime.Nanoseconds())/n, "ns/op")
+	b.ReportMetric(float64(findTime.Nanoseconds())/n, "find-ns/op")
+	b.ReportMetric(float64(ourTime)/float64(findTime), "ratio")
 }
 
 // BenchmarkParse measures Parse plus Validate of one typical SKILL.md.

@@ -27,10 +27,27 @@ type Result struct {
 }
 
 // Active returns the skills agents would use: loadable and not shadowed.
+// Two agents' copies of one name (Claude Code's and Codex's) are both
+// active; Preferred keeps one.
 func (r *Result) Active() []*Skill {
 	var out []*Skill
 	for _, s := range r.Skills {
 		if s.Loads() && s.ShadowedBy == nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Preferred returns one active skill per qualified name, the first in
+// priority order: what a single reader of every root would use (the
+// prompt block), where Active keeps each agent's own copy.
+func (r *Result) Preferred() []*Skill {
+	var out []*Skill
+	seen := map[string]bool{}
+	for _, s := range r.Active() {
+		if q := s.QualifiedName(); !seen[q] {
+			seen[q] = true
 			out = append(out, s)
 		}
 	}
@@ -67,20 +84,20 @@ func SortDiagnostics(diags []Diagnostic) {
 // Problems with folders and skills are diagnostics in the result; the error
 // is non-nil only when ctx is cancelled.
 func Discover(ctx context.Context, opts Options) (*Result, error) {
-	return DiscoverRoots(ctx, opts.Roots(), opts)
+	roots, diags := opts.roots()
+	res, err := DiscoverRoots(ctx, roots, opts)
+	if err != nil {
+		return nil, err
+	}
+	res.Diagnostics = append(res.Diagnostics, diags...)
+	SortDiagnostics(res.Diagnostics)
+	return res, nil
 }
 
 // DiscoverRoots is Discover over an explicit list of roots (highest
 // priority first); opts supplies the mode, bounds and logger.
 func DiscoverRoots(ctx context.Context, roots []Root, opts Options) (*Result, error) {
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	maxDepth := opts.MaxDepth
-	if maxDepth <= 0 {
-		maxDepth = DefaultMaxDepth
-	}
+	log := opts.logger()
 	res := &Result{Roots: make([]Root, len(roots))}
 	copy(res.Roots, roots)
 	seen := &syncSet{m: map[string]bool{}}
@@ -89,6 +106,11 @@ func DiscoverRoots(ctx context.Context, roots []Root, opts Options) (*Result, er
 		info, err := os.Stat(r.Path)
 		if err != nil {
 			log.Debug("skip root", "path", r.Path, "layer", r.Layer, "reason", err)
+			if r.listedAt != nil {
+				d := *r.listedAt
+				d.Message = fmt.Sprintf("listed folder %s cannot be searched: %v; fix or remove the line", r.Path, unwrapPathError(err))
+				res.Diagnostics = append(res.Diagnostics, d)
+			}
 			continue
 		}
 		if !info.IsDir() {
@@ -101,10 +123,7 @@ func DiscoverRoots(ctx context.Context, roots []Root, opts Options) (*Result, er
 			continue
 		}
 		r.Exists = true
-		w := &rootWalk{
-			ctx: ctx, root: *r, index: i, realRoot: real, mode: opts.Mode,
-			maxDepth: maxDepth, workers: defaultWorkers(opts.Workers), log: log, seenSkills: seen,
-		}
+		w := newRootWalk(ctx, *r, i, real, opts, seen)
 		if err := w.run(); err != nil {
 			return nil, fmt.Errorf("discover skills in %s: %w", r.Path, err)
 		}
@@ -117,6 +136,26 @@ func DiscoverRoots(ctx context.Context, roots []Root, opts Options) (*Result, er
 	sortCanonical(res.Skills)
 	SortDiagnostics(res.Diagnostics)
 	return res, nil
+}
+
+func (o Options) logger() *slog.Logger {
+	if o.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return o.Logger
+}
+
+// newRootWalk prepares the walk of root (whose real path is real), the
+// index-th root searched; seen is shared by the roots of one discovery.
+func newRootWalk(ctx context.Context, root Root, index int, real string, opts Options, seen *syncSet) *rootWalk {
+	maxDepth := opts.MaxDepth
+	if maxDepth <= 0 {
+		maxDepth = DefaultMaxDepth
+	}
+	return &rootWalk{
+		ctx: ctx, root: root, index: index, realRoot: real, mode: opts.Mode,
+		maxDepth: maxDepth, workers: defaultWorkers(opts.Workers), log: opts.logger(), seenSkills: seen,
+	}
 }
 
 // higherPriority orders skills as agents prefer them: layer, root, folder.
@@ -146,22 +185,32 @@ func sortCanonical(skills []*Skill) {
 }
 
 // markShadowed sets ShadowedBy on every loadable skill that has a
-// loadable namesake of higher priority; skills must be in priority order.
-// Skills that do not load shadow nothing.
+// loadable namesake of higher priority in the same agent's view; skills
+// must be in priority order. Skills that do not load shadow nothing.
 func markShadowed(skills []*Skill) {
-	winners := make(map[string]*Skill, len(skills))
+	winners := make(map[string][]*Skill, len(skills))
 	for _, s := range skills {
 		if !s.Loads() {
 			continue
 		}
 		q := s.QualifiedName()
-		if w, ok := winners[q]; ok {
-			s.ShadowedBy = w
-			continue
+		for _, w := range winners[q] {
+			if sameView(w.Agent, s.Agent) {
+				s.ShadowedBy = w
+				break
+			}
 		}
-		winners[q] = s
+		if s.ShadowedBy == nil {
+			winners[q] = append(winners[q], s)
+		}
 	}
 }
+
+// sameView reports whether skills of roots for agents a and b compete for
+// one name: they belong to the same agent, or one is in a root every
+// agent shares. Claude Code's ~/.claude/skills/x and Codex's
+// ~/.agents/skills/x are two agents' copies, neither shadows the other.
+func sameView(a, b string) bool { return a == "" || b == "" || a == b }
 
 // findDuplicates groups loadable skills by body hash; skills must be in
 // priority order, and each group keeps that order.
@@ -201,7 +250,7 @@ func LoadPath(ctx context.Context, path string, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("load %s: %w", path, unwrapPathError(err))
 	}
 	if info.IsDir() {
-		res, err := DiscoverRoots(ctx, []Root{{Path: abs, Layer: LayerCLI, Label: abs}}, opts)
+		res, err := DiscoverRoots(ctx, []Root{{Path: abs, Layer: LayerCLI, Label: cliLabel(1)}}, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -211,7 +260,7 @@ func LoadPath(ctx context.Context, path string, opts Options) (*Result, error) {
 		return res, nil
 	}
 	dir := filepath.Dir(abs)
-	res := &Result{Roots: []Root{{Path: dir, Layer: LayerCLI, Label: dir, Exists: true}}}
+	res := &Result{Roots: []Root{{Path: dir, Layer: LayerCLI, Label: cliLabel(1), Exists: true}}}
 	if filepath.Base(abs) != SkillFileName {
 		res.Diagnostics = append(res.Diagnostics, warningAt(path, 0, "file is named %s; agents only load a file named %s", filepath.Base(abs), SkillFileName))
 	}

@@ -160,7 +160,7 @@ func TestDiscoverLayersAndShadowing(t *testing.T) {
 		labels = append(labels, fmt.Sprintf("%s %s %v", r.Layer, strings.ReplaceAll(r.Label, base, "$ROOT"), r.Exists))
 	}
 	wantRoots := []string{
-		"env $ROOT/env true",
+		"env env:1 true",
 		"project <project>/sub/.claude/skills false",
 		"project <project>/sub/.agents/skills true",
 		"project <project>/.claude/skills true",
@@ -168,7 +168,7 @@ func TestDiscoverLayersAndShadowing(t *testing.T) {
 		"user ~/.claude/skills true",
 		"user ~/.agents/skills true",
 		"user ~/.codex/skills true",
-		"system $ROOT/system true",
+		"system system:1 true",
 	}
 	if !reflect.DeepEqual(labels, wantRoots) {
 		t.Errorf("roots:\n%s\nwant:\n%s", strings.Join(labels, "\n"), strings.Join(wantRoots, "\n"))
@@ -229,7 +229,9 @@ func TestWalkRules(t *testing.T) {
 		"root/build/SKILL.md":                        skillMD("build", "A skill named build.", "build"),
 		"root/.hidden/secret/SKILL.md":               skillMD("secret", "Hidden.", "secret"),
 		"root/.claude/skills/visible/SKILL.md":       skillMD("visible", "Under .claude.", "visible"),
-		"root/a/b/c/d/e/f/deep/SKILL.md":             skillMD("deep", "Too deep.", "deep"),
+		"root/a/b/c/d/e/f/g/h/deep/SKILL.md":         skillMD("deep", "Too deep.", "deep"),
+		"root/a/b/c/d/e/f/g/h/i/deeper/SKILL.md":     skillMD("deeper", "Two levels too deep.", "deeper"),
+		"root/a/b/c/d/e/f/g/atbound/SKILL.md":        skillMD("atbound", "At the bound.", "atbound"),
 		"root/lower/skill.md":                        skillMD("lower", "Misnamed.", "lower"),
 		"root/.shared/real/SKILL.md":                 skillMD("real", "Reached through a link.", "real"),
 		"root/linked":                                "->.shared/real",
@@ -246,6 +248,7 @@ func TestWalkRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
+		"a/b/c/d/e/f/g/atbound cli a/b/c/d/e/f/g/atbound",
 		"bad-yaml cli bad-yaml broken",
 		"build cli build",
 		"filelink cli filelink broken symlinked",
@@ -257,6 +260,7 @@ func TestWalkRules(t *testing.T) {
 		t.Errorf("skills:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	wantDiags := []string{
+		"$ROOT/root/a/b/c/d/e/f/g/h/deep: warning: skill folder is 9 folders below its root $ROOT/root, past the depth bound of 8; not loaded: move it up or give a folder nearer to it as the root",
 		"$ROOT/root/bad-yaml/SKILL.md:3: error: invalid YAML in frontmatter: mapping values are not allowed in this context; a value containing ': ' must be quoted",
 		"$ROOT/root/dangling: warning: broken symlink: no such file or directory",
 		"$ROOT/root/filelink/SKILL.md: error: symlink points outside its root $ROOT/root (to $ROOT/outside/escaped/SKILL.md); not followed, copy the file into the skill",
@@ -276,7 +280,7 @@ func TestWalkRules(t *testing.T) {
 	}
 	found := false
 	for _, s := range res.Skills {
-		if s.Name == "deep" && s.Namespace == "a/b/c/d/e/f" {
+		if s.Name == "deep" && s.Namespace == "a/b/c/d/e/f/g/h" {
 			found = true
 		}
 	}

@@ -19,20 +19,31 @@
 //
 // # Discovery
 //
-// [Discover] walks the [Root]s of [Options] in priority order with a bounded
-// pool of workers. A folder holding SKILL.md is a skill and is not walked
-// further, so skills never nest. Version control, dependency, virtualenv,
-// build and cache folders are skipped, and hidden folders too except the
-// skill containers .agents, .claude, .codex, .curated, .system and
-// .experimental. Symlinked folders are followed only when their target is
-// inside the root, never into a cycle, and a folder reached twice is loaded
-// once. A skill's namespace is the folders between its root and its own
-// folder, container folders (skills, .curated, ...) left out, so
-// ROOT/acme/ops/deploy is acme/ops/deploy. A skill shadows lower-priority
-// skills with the same qualified name; skills with identical bodies are
-// reported as duplicates. Every skill has a stable ID, a hash of its layer,
-// its root's machine-independent label and its path below the root, and
-// results come in a canonical order, so output is deterministic.
+// [Discover] walks the [Root]s of [Options] in priority order (layers cli,
+// env, manifest, project, config, user, plugin, system; see [Layer]) with
+// a bounded pool of workers. A folder holding SKILL.md is a skill and is
+// not walked further, so skills never nest. The walk goes [DefaultMaxDepth]
+// folders deep and warns about a skill folder just past the bound. Version
+// control, dependency, virtualenv, build and cache folders are skipped, and
+// hidden folders too except the skill containers .agents, .claude, .codex,
+// .curated, .system and .experimental. Symlinked folders are followed only
+// when their target is inside the root, never into a cycle, and a folder
+// reached twice is loaded once. [Locate] is the same walk without reading
+// SKILL.md, for import, with the folders in canonical-copy order
+// ([CopyKind]: repository, installer, agent, other).
+//
+// A skill's namespace is the folders between its root and its own folder,
+// container folders (skills, .curated, ...) left out, so ROOT/acme/ops/deploy
+// is acme/ops/deploy; a Claude Code plugin's skills are plugin:skill. A
+// skill shadows lower-priority skills with the same qualified name in the
+// same agent's view (Root.Agent): Claude Code's and Codex's folders do not
+// shadow each other. Skills with identical bodies are reported as
+// duplicates. Every skill has a stable ID, a hash of its layer, its root's
+// role label and its path below the root, so IDs survive moving a root,
+// and results come in a canonical order, so output is deterministic.
+//
+// A project lists extra skill folders in its [ManifestFile]; Claude Code's
+// installed plugins are read from ~/.claude/plugins/installed_plugins.json.
 //
 // [AgentIssues] explains why Claude Code or Codex would not load a skill,
 // and [WritePrompt] prints the <available_skills> block for system prompts.

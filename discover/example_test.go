@@ -80,3 +80,34 @@ func ExampleWritePrompt() {
 	// </skill>
 	// </available_skills>
 }
+
+func ExampleLocate() {
+	// The fixture trees hold three public layouts; Locate lists their skill
+	// folders without parsing them, canonical copies first: superpowers is
+	// a plugin (it has .claude-plugin), the others are plain folders here.
+	found, diags, err := discover.Locate(context.Background(), filepath.Join("..", "testdata", "skills"), discover.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, f := range found {
+		fmt.Println(f.Copy, f.RelDir)
+	}
+	fmt.Println(len(diags), "warnings")
+	// Output:
+	// repository superpowers/skills/brainstorming
+	// repository superpowers/skills/test-driven-development
+	// other anthropic/skills/docx
+	// other anthropic/skills/pdf
+	// other anthropic/skills/skill-creator
+	// other openai/skills/.curated/gh-fix-ci
+	// other openai/skills/.system/skill-installer
+	// 0 warnings
+}
+
+func ExampleBody() {
+	body, err := discover.Body([]byte("---\nname: deploy\ndescription: Ship it.\n---\n# Deploy\nRun make deploy.\n"))
+	fmt.Printf("%q %v\n", body, err)
+	// Output:
+	// "# Deploy\nRun make deploy.\n" <nil>
+}

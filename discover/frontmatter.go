@@ -1,7 +1,9 @@
 package discover
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -50,6 +52,15 @@ type Field struct {
 	Value any    `json:"value"`
 }
 
+// keySpellings maps the other spellings of Claude Code's and the spec's
+// keys that skills in the wild use (snake_case for kebab-case, and the
+// reverse for when_to_use) to the documented spelling.
+var keySpellings = map[string]string{
+	"allowed_tools": "allowed-tools", "argument_hint": "argument-hint",
+	"disable_model_invocation": "disable-model-invocation", "user_invocable": "user-invocable",
+	"disallowed_tools": "disallowed-tools", "when-to-use": "when_to_use",
+}
+
 // SpecKeys are the top-level keys the Agent Skills specification defines,
 // the only ones its reference validator (skills-ref) accepts.
 var SpecKeys = []string{"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
@@ -75,6 +86,7 @@ func IsSpecKey(k string) bool {
 func (f *SkillFile) decodeFrontmatter(m *yaml.Node) error {
 	fm := &f.Frontmatter
 	f.keyLines = make(map[string]int, len(m.Content)/2)
+	respelled := map[string]bool{} // documented keys set through another spelling
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		line := f.fileLine(k.Line)
@@ -82,11 +94,24 @@ func (f *SkillFile) decodeFrontmatter(m *yaml.Node) error {
 			return &ParseError{Line: line, Msg: fmt.Sprintf("frontmatter key must be a plain word, found %s", describeNode(k))}
 		}
 		key := k.Value
-		if first, dup := f.keyLines[key]; dup {
+		if first, dup := f.keyLines[key]; dup && !respelled[key] {
 			return &ParseError{Line: line, Msg: fmt.Sprintf("key %q is repeated (first at line %d); keep one", key, first)}
+		} else if dup {
+			f.issue(k, true, "%s repeats the key given in another spelling at line %d; this one is ignored, remove one", key, first)
+			continue
 		}
 		f.keyLines[key] = line
 		before := len(f.issues)
+		if canon, ok := keySpellings[key]; ok {
+			if first, both := f.keyLines[canon]; both {
+				f.issue(k, true, "%s repeats %s (line %d) in another spelling; this one is ignored, remove one", key, canon, first)
+				continue
+			}
+			respelled[canon] = true
+			f.issue(k, true, "%s is read as %s, the spelling of the Agent Skills spec and Claude Code's docs; agents may ignore this spelling, rename it", key, canon)
+			f.keyLines[canon] = line
+			key = canon
+		}
 		switch key {
 		case "name":
 			fm.Name = f.str(key, v)
@@ -103,7 +128,7 @@ func (f *SkillFile) decodeFrontmatter(m *yaml.Node) error {
 		case "when_to_use":
 			fm.WhenToUse = f.str(key, v)
 		case "argument-hint":
-			fm.ArgumentHint = f.str(key, v)
+			fm.ArgumentHint = f.argumentHint(v)
 		case "arguments":
 			fm.Arguments = f.list(key, v, strings.Fields)
 		case "disable-model-invocation":
@@ -164,6 +189,17 @@ func (f *SkillFile) str(key string, v *yaml.Node) string {
 	}
 	f.issue(v, false, "%s must be a string, found %s", key, describeNode(v))
 	return ""
+}
+
+// argumentHint reads argument-hint. Claude Code's docs write it
+// unquoted, "argument-hint: [pr-number]", which YAML reads as a list; the
+// hint is then kept as the text the author wrote, "[pr-number]".
+func (f *SkillFile) argumentHint(v *yaml.Node) string {
+	if v.Kind != yaml.SequenceNode {
+		return f.str("argument-hint", v)
+	}
+	items := f.list("argument-hint", v, nil)
+	return "[" + strings.Join(items, ", ") + "]"
 }
 
 // list reads a field given either as a string (split by split) or as a YAML
@@ -246,13 +282,59 @@ func (f *SkillFile) metadata(v *yaml.Node) map[string]string {
 }
 
 // decodeAny turns a node into plain Go values (maps, slices, strings,
-// numbers). It is safe because Parse refused aliases beforehand.
+// numbers) that encoding/json can write. It is safe because Parse refused
+// aliases beforehand.
 func decodeAny(n *yaml.Node) any {
 	var v any
 	if err := n.Decode(&v); err != nil {
 		return n.Value
 	}
+	return jsonSafe(v)
+}
+
+// jsonSafe rewrites what YAML allows and JSON does not: mappings with
+// non-string keys (their keys become text) and infinite or NaN numbers
+// (kept as text), so frontmatter always appears in --json output.
+func jsonSafe(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = jsonSafe(e)
+		}
+		return x
+	case map[any]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[fmt.Sprint(k)] = jsonSafe(e)
+		}
+		return out
+	case []any:
+		for i, e := range x {
+			x[i] = jsonSafe(e)
+		}
+		return x
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return fmt.Sprint(x)
+		}
+	}
 	return v
+}
+
+// Fields returns every top-level key with its value, the typed ones under
+// their documented spelling and the others as decoded, for --json output:
+// {"allowed-tools": ["Read"], "version": "1.2", ...}.
+func (fm *Frontmatter) Fields() map[string]any {
+	out := map[string]any{}
+	typed := *fm
+	typed.Unknown = nil
+	if data, err := json.Marshal(typed); err == nil {
+		_ = json.Unmarshal(data, &out)
+	}
+	for _, u := range fm.Unknown {
+		out[u.Key] = u.Value
+	}
+	return out
 }
 
 // splitTools splits a tool list on blanks and commas outside parentheses:

@@ -2,6 +2,7 @@ package discover
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -29,6 +30,7 @@ func addSeeds(f *testing.F, add func(data []byte)) {
 		"---\n- a\n---\n", "---\na: &a [x]\nb: *a\n---\n", "---\nname: x\nname: y\n---\n",
 		"---\nmetadata:\n  k: {a: b}\nhooks: [x]\nuser-invocable: maybe\n---\n", "caf\xe9",
 		"---\nname: a\n\tdescription: b\n---\n", "---\n? [a]\n: b\n---\n",
+		"---\nlimits: {1: one, .inf: x}\nratio: .nan\nallowed_tools: [Read]\nallowed-tools: Write\n---\n",
 	} {
 		add([]byte(s))
 	}
@@ -55,6 +57,14 @@ func FuzzParse(f *testing.F) {
 		}
 		if sf.BodyLine < 3 || sf.FrontmatterLine != 2 {
 			t.Fatalf("BodyLine %d FrontmatterLine %d", sf.BodyLine, sf.FrontmatterLine)
+		}
+		// Every parsed frontmatter can be written as --json output.
+		if _, err := json.Marshal(sf.Frontmatter.Fields()); err != nil {
+			t.Fatalf("frontmatter fields are not JSON: %v", err)
+		}
+		// Body agrees with Parse on where the body starts.
+		if body, err := Body(data); err != nil || !bytes.Equal(body, sf.Body) {
+			t.Fatalf("Body = %q, %v; Parse's body %q", body, err, sf.Body)
 		}
 	})
 }

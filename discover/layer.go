@@ -14,16 +14,26 @@ const (
 	LayerCLI Layer = iota + 1
 	// LayerEnv roots come from $SKILLSTORE_PATH.
 	LayerEnv
+	// LayerManifest roots are the folders a project lists in its
+	// ManifestFile, from the working directory up to the repository root.
+	LayerManifest
 	// LayerProject roots are .claude/skills and .agents/skills from the
 	// working directory up to the repository root.
 	LayerProject
+	// LayerConfig is the user's own skillstore folder,
+	// $XDG_CONFIG_HOME/skillstore/skills.
+	LayerConfig
 	// LayerUser roots are ~/.claude/skills, ~/.agents/skills, ~/.codex/skills.
 	LayerUser
+	// LayerPlugin roots are the skills folders of installed Claude Code
+	// plugins; their skills are named plugin:skill.
+	LayerPlugin
 	// LayerSystem roots are machine-wide (/etc/skillstore/skills).
 	LayerSystem
 )
 
-var layerNames = []string{LayerCLI: "cli", LayerEnv: "env", LayerProject: "project", LayerUser: "user", LayerSystem: "system"}
+var layerNames = []string{LayerCLI: "cli", LayerEnv: "env", LayerManifest: "manifest", LayerProject: "project",
+	LayerConfig: "config", LayerUser: "user", LayerPlugin: "plugin", LayerSystem: "system"}
 
 func (l Layer) String() string {
 	if l >= LayerCLI && l <= LayerSystem {

@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -10,22 +11,36 @@ import (
 // DefaultSystemDir is the machine-wide skill root.
 const DefaultSystemDir = "/etc/skillstore/skills"
 
-// DefaultMaxDepth bounds how deep a walk goes below a root. A skill in
-// openai/skills sits at depth 3 (skills/.curated/pdf); a namespaced one a
-// little deeper.
-const DefaultMaxDepth = 6
+// DefaultMaxDepth bounds how deep a walk goes below a root, for discovery
+// and import alike. A skill in openai/skills sits at depth 3
+// (skills/.curated/pdf); a project's .agents/skills/pdf imported from a
+// folder of repositories at depth 5 (repo/sub/.agents/skills/pdf). A skill
+// folder one level past the bound is reported, not silently dropped.
+const DefaultMaxDepth = 8
 
 // Root is a directory searched for skill folders.
 type Root struct {
 	// Path is the absolute path of the root.
 	Path  string `json:"path"`
 	Layer Layer  `json:"layer"`
-	// Label names the root the same way on every machine ("~/.claude/skills",
-	// "<project>/.agents/skills"); it is part of skill IDs. CLI, env and
-	// system roots are labelled with their absolute path.
+	// Label names the root's role the same way on every machine and
+	// wherever the root lives ("~/.claude/skills", "<project>/.agents/skills",
+	// "cli:1" for the first --skill-dir); it is part of skill IDs, so
+	// moving a root does not change the IDs of its skills.
 	Label string `json:"label"`
+	// Agent is the agent whose view the root belongs to (AgentClaudeCode
+	// for .claude folders and Claude Code plugins, AgentCodex for .agents
+	// and .codex folders), or "" for roots every agent shares (skillstore's
+	// own). Shadowing applies within one agent's view.
+	Agent string `json:"agent,omitempty"`
+	// Plugin is set on the roots of installed Claude Code plugins: the
+	// plugin's name, which qualifies its skills as plugin:skill.
+	Plugin string `json:"plugin,omitempty"`
 	// Exists is set by Discover: false when the directory is absent.
 	Exists bool `json:"exists"`
+
+	// listedAt is the manifest line that names a manifest root.
+	listedAt *Diagnostic
 }
 
 // Options says where and how to discover skills. The zero value searches
@@ -36,12 +51,18 @@ type Options struct {
 	// EnvPath is the value of $SKILLSTORE_PATH: roots separated by
 	// os.PathListSeparator.
 	EnvPath string
-	// WorkDir is where the project layer starts looking: .claude/skills
-	// and .agents/skills in WorkDir and each parent up to the repository
-	// root (the directory holding .git). Empty means no project layer.
+	// WorkDir is where the project layers start looking: a ManifestFile
+	// and the .claude/skills and .agents/skills folders in WorkDir and each
+	// parent up to the repository root (the directory holding .git).
+	// Empty means no project or manifest layer. It also picks the
+	// project-scoped Claude Code plugins.
 	WorkDir string
-	// Home holds the user layer: ~/.claude/skills, ~/.agents/skills,
-	// ~/.codex/skills. Empty means no user layer.
+	// ConfigDir is the user's configuration directory ($XDG_CONFIG_HOME);
+	// the config layer is ConfigDir/skillstore/skills. Empty means none.
+	ConfigDir string
+	// Home holds the user layer (~/.claude/skills, ~/.agents/skills,
+	// ~/.codex/skills) and the plugin layer (the Claude Code plugins listed
+	// in ~/.claude/plugins/installed_plugins.json). Empty means neither.
 	Home string
 	// SystemDirs are the system layer's roots.
 	SystemDirs []string
@@ -56,61 +77,100 @@ type Options struct {
 }
 
 // FromEnvironment returns the options the CLI uses: the working directory,
-// home, $SKILLSTORE_PATH and the system roots from $SKILLSTORE_SYSTEM_PATH
-// (DefaultSystemDir when unset).
+// home, the XDG config directory, $SKILLSTORE_PATH and the system roots
+// from $SKILLSTORE_SYSTEM_PATH (DefaultSystemDir when unset).
 func FromEnvironment(cliDirs []string) Options {
 	wd, _ := os.Getwd()
 	home, _ := os.UserHomeDir()
+	config, _ := os.UserConfigDir()
 	system := []string{DefaultSystemDir}
 	if v, ok := os.LookupEnv("SKILLSTORE_SYSTEM_PATH"); ok {
 		system = filepath.SplitList(v)
 	}
-	return Options{CLIDirs: cliDirs, EnvPath: os.Getenv("SKILLSTORE_PATH"), WorkDir: wd, Home: home, SystemDirs: system}
+	return Options{CLIDirs: cliDirs, EnvPath: os.Getenv("SKILLSTORE_PATH"), WorkDir: wd, ConfigDir: config, Home: home, SystemDirs: system}
+}
+
+// cliLabel and friends label the roots that have no fixed place by their
+// layer and position in it: the n-th --skill-dir is "cli:n" wherever it is.
+func cliLabel(n int) string { return fmt.Sprintf("cli:%d", n) }
+
+// agentFolders are the skill folders of the agents, relative to home or a
+// project directory, with the agent whose view each belongs to.
+var agentFolders = []struct{ sub, agent string }{
+	{".claude/skills", AgentClaudeCode},
+	{".agents/skills", AgentCodex},
+	{".codex/skills", AgentCodex},
 }
 
 // Roots returns the roots to search, highest priority first: cli, env,
-// project (nearest directory first), user, system. A directory listed twice
-// is kept once, at its highest priority.
+// manifest, project (nearest directory first), config, user, plugin,
+// system. A directory listed twice is kept once, at its highest priority.
 func (o Options) Roots() []Root {
+	roots, _ := o.roots()
+	return roots
+}
+
+// roots is Roots plus the problems found reading the project manifests
+// and the plugin list.
+func (o Options) roots() ([]Root, []Diagnostic) {
 	var roots []Root
-	add := func(layer Layer, path, label string) {
-		if path == "" {
+	var diags []Diagnostic
+	add := func(r Root) {
+		if r.Path == "" {
 			return
 		}
-		abs, err := filepath.Abs(path)
+		abs, err := filepath.Abs(r.Path)
 		if err != nil {
 			return
 		}
-		if label == "" {
-			label = abs
-		}
-		roots = append(roots, Root{Path: abs, Layer: layer, Label: label})
+		r.Path = abs
+		roots = append(roots, r)
 	}
-	for _, d := range o.CLIDirs {
-		add(LayerCLI, d, "")
+	for i, d := range o.CLIDirs {
+		add(Root{Path: d, Layer: LayerCLI, Label: cliLabel(i + 1)})
 	}
-	for _, d := range filepath.SplitList(o.EnvPath) {
-		add(LayerEnv, d, "")
+	for i, d := range filepath.SplitList(o.EnvPath) {
+		add(Root{Path: d, Layer: LayerEnv, Label: fmt.Sprintf("env:%d", i+1)})
 	}
+	var project []projectDir
 	if o.WorkDir != "" {
-		for _, dir := range projectDirs(o.WorkDir) {
-			for _, sub := range []string{".claude/skills", ".agents/skills"} {
-				add(LayerProject, filepath.Join(dir.path, sub), "<project>/"+filepath.ToSlash(filepath.Join(dir.rel, sub)))
-			}
+		project = projectDirs(o.WorkDir)
+	}
+	for _, dir := range project {
+		listed, d := readManifest(dir)
+		diags = append(diags, d...)
+		for _, r := range listed {
+			add(r)
 		}
+	}
+	for _, dir := range project {
+		for _, f := range agentFolders[:2] {
+			add(Root{Path: filepath.Join(dir.path, f.sub), Layer: LayerProject, Agent: f.agent,
+				Label: "<project>/" + filepath.ToSlash(filepath.Join(dir.rel, f.sub))})
+		}
+	}
+	if o.ConfigDir != "" {
+		add(Root{Path: filepath.Join(o.ConfigDir, "skillstore", "skills"), Layer: LayerConfig, Label: "$XDG_CONFIG_HOME/skillstore/skills"})
 	}
 	if o.Home != "" {
-		for _, sub := range []string{".claude/skills", ".agents/skills", ".codex/skills"} {
-			add(LayerUser, filepath.Join(o.Home, sub), "~/"+sub)
+		for _, f := range agentFolders {
+			add(Root{Path: filepath.Join(o.Home, f.sub), Layer: LayerUser, Agent: f.agent, Label: "~/" + f.sub})
+		}
+		plugins, d := readInstalledPlugins(filepath.Join(o.Home, claudePluginsFile), o.WorkDir)
+		diags = append(diags, d...)
+		for _, r := range plugins {
+			add(r)
 		}
 	}
-	for _, d := range o.SystemDirs {
-		add(LayerSystem, d, "")
+	for i, d := range o.SystemDirs {
+		add(Root{Path: d, Layer: LayerSystem, Label: fmt.Sprintf("system:%d", i+1)})
 	}
-	return dedupRoots(roots)
+	return dedupRoots(roots), diags
 }
 
-type projectDir struct{ path, rel string }
+// projectDir is a folder of the project: its path, its path relative to
+// the project's top (the repository root) and that top.
+type projectDir struct{ path, rel, top string }
 
 // projectDirs lists wd and its parents up to the repository root (the
 // nearest directory holding .git), nearest first, each with its path
@@ -127,13 +187,13 @@ func projectDirs(wd string) []projectDir {
 			out := make([]projectDir, len(chain))
 			for i, d := range chain {
 				rel, _ := filepath.Rel(dir, d)
-				out[i] = projectDir{path: d, rel: rel}
+				out[i] = projectDir{path: d, rel: rel, top: dir}
 			}
 			return out
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return []projectDir{{path: wd, rel: "."}}
+			return []projectDir{{path: wd, rel: ".", top: wd}}
 		}
 		dir = parent
 	}
@@ -167,11 +227,19 @@ var skipDirs = map[string]bool{
 }
 
 // containerDirs are hidden folders that hold skills, so the walk enters
-// them although other hidden folders are skipped. They and "skills" are
-// left out of namespaces.
+// them although other hidden folders are skipped: the agents' folders
+// (.agents, where npx skills installs, .claude, .codex) and openai/skills'
+// category folders (.curated, .system, .experimental). .claude-plugin and
+// .codex-plugin hold manifests, never skills, so they are not entered.
+// Container folders and "skills" are left out of namespaces.
 var containerDirs = map[string]bool{
 	".agents": true, ".claude": true, ".codex": true, ".curated": true, ".system": true, ".experimental": true,
 }
+
+// repoMarkers are entries that make a folder a source tree: a git work
+// tree or a Claude Code or Codex plugin. Skills below one rank first among
+// copies (see CopyKind).
+var repoMarkers = map[string]bool{".git": true, ".claude-plugin": true, ".codex-plugin": true}
 
 // isNamespaceNeutral reports whether a folder name only groups skills
 // (skills/, .curated/, ...) and so does not count in a namespace.

@@ -46,6 +46,14 @@ type Skill struct {
 	// Symlinked is set when the folder or its SKILL.md was reached through
 	// a symlink (inside the root).
 	Symlinked bool `json:"symlinked,omitempty"`
+	// Copy is the kind of place the folder is in, which ranks copies of
+	// one skill (see CopyKind).
+	Copy CopyKind `json:"copy,omitempty"`
+	// Agent is the agent whose view the skill's root belongs to ("" for
+	// roots every agent shares); Plugin is the Claude Code plugin that
+	// ships it. Both come from the root (see Root).
+	Agent  string `json:"agent,omitempty"`
+	Plugin string `json:"plugin,omitempty"`
 	// Diagnostics are the findings about this skill.
 	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
 	// ShadowedBy is the skill of the same qualified name in a higher-priority
@@ -60,12 +68,17 @@ type Skill struct {
 // own; Result.Active leaves it out.)
 func (s *Skill) Loads() bool { return s.File != nil && !HasErrors(s.Diagnostics) }
 
-// QualifiedName is Namespace/Name, or Name when there is no namespace.
+// QualifiedName is Namespace/Name, or Name when there is no namespace,
+// prefixed with "plugin:" for a plugin's skill (Claude Code's naming).
 func (s *Skill) QualifiedName() string {
-	if s.Namespace == "" {
-		return s.Name
+	q := s.Name
+	if s.Namespace != "" {
+		q = s.Namespace + "/" + s.Name
 	}
-	return s.Namespace + "/" + s.Name
+	if s.Plugin != "" {
+		q = s.Plugin + ":" + q
+	}
+	return q
 }
 
 // Path is the absolute path of the skill's SKILL.md.

@@ -28,7 +28,9 @@ type rootWalk struct {
 	mode     Mode
 	maxDepth int
 	workers  int
-	log      *slog.Logger
+	// locate skips reading SKILL.md: Locate only needs the folders.
+	locate bool
+	log    *slog.Logger
 	// seenSkills holds the real paths of skill folders already loaded from
 	// any root, so a folder reached twice is loaded once.
 	seenSkills *syncSet
@@ -55,6 +57,9 @@ type dirTask struct {
 	parentReal string
 	// viaLink is set when the path goes through a symlinked directory.
 	viaLink bool
+	// inRepo is set below a folder holding .git, .claude-plugin or
+	// .codex-plugin: a source tree rather than an installed copy.
+	inRepo bool
 }
 
 type syncSet struct {
@@ -152,20 +157,25 @@ func (w *rootWalk) warn(path, format string, args ...any) {
 // not walked further (skills never nest); otherwise its subdirectories are
 // queued, minus hidden, skip-listed and too deep ones.
 func (w *rootWalk) visit(t dirTask) {
+	// One lstat tells a skill folder, which is most folders a walk of
+	// installed skills meets, without listing it.
+	if info, err := os.Lstat(filepath.Join(t.path, SkillFileName)); err == nil && (info.Mode().IsRegular() || info.Mode()&fs.ModeSymlink != 0) {
+		w.loadSkill(t, info.Mode())
+		return
+	}
+	if t.onlySkill {
+		w.log.Debug("skip folder", "path", t.path, "reason", "skip list")
+		return
+	}
 	entries, err := readDirUnsorted(t.path)
 	if err != nil {
 		w.warn(t.path, "cannot read directory: %v; its skills are not loaded", unwrapPathError(err))
 		return
 	}
 	for _, e := range entries {
-		if e.Name() == SkillFileName && (e.Type().IsRegular() || e.Type()&fs.ModeSymlink != 0) {
-			w.loadSkill(t, e)
-			return
+		if repoMarkers[e.Name()] {
+			t.inRepo = true
 		}
-	}
-	if t.onlySkill {
-		w.log.Debug("skip folder", "path", t.path, "reason", "skip list")
-		return
 	}
 	var children []dirTask
 	for _, e := range entries {
@@ -184,7 +194,7 @@ func (w *rootWalk) visit(t dirTask) {
 			continue
 		}
 		if t.depth+1 > w.maxDepth {
-			w.log.Debug("skip folder", "path", filepath.Join(t.path, name), "reason", "deeper than the depth bound", "max_depth", w.maxDepth)
+			w.reportTooDeep(filepath.Join(t.path, name))
 			continue
 		}
 		child := dirTask{
@@ -194,6 +204,7 @@ func (w *rootWalk) visit(t dirTask) {
 			depth:     t.depth + 1,
 			onlySkill: skipDirs[name],
 			viaLink:   t.viaLink || isLink,
+			inRepo:    t.inRepo,
 		}
 		if isLink {
 			child.parentReal = t.real
@@ -213,6 +224,18 @@ func (w *rootWalk) visit(t dirTask) {
 	}
 	w.mu.Unlock()
 	w.push(children...)
+}
+
+// reportTooDeep looks one level past the depth bound, so a skill folder
+// just beyond it is a warning rather than silently missing. Deeper
+// folders are not looked at: the bound is what keeps walks of big trees
+// cheap.
+func (w *rootWalk) reportTooDeep(dir string) {
+	w.log.Debug("skip folder", "path", dir, "reason", "deeper than the depth bound", "max_depth", w.maxDepth)
+	if _, err := os.Stat(filepath.Join(dir, SkillFileName)); err == nil {
+		w.warn(dir, "skill folder is %d folders below its root %s, past the depth bound of %d; not loaded: move it up or give a folder nearer to it as the root",
+			w.maxDepth+1, w.root.Path, w.maxDepth)
+	}
 }
 
 // followLink resolves a symlink found during the walk and returns the task
@@ -249,13 +272,17 @@ func (w *rootWalk) followLink(l dirTask) (dirTask, bool) {
 }
 
 // loadSkill reads and validates the SKILL.md of the skill folder t.
-func (w *rootWalk) loadSkill(t dirTask, e fs.DirEntry) {
+func (w *rootWalk) loadSkill(t dirTask, mode fs.FileMode) {
 	if !w.seenSkills.add(t.real) {
 		w.log.Debug("skip skill", "path", t.path, "reason", "already loaded from another path", "real", t.real)
 		return
 	}
+	if w.locate {
+		w.addSkill(t, nil, nil)
+		return
+	}
 	path := filepath.Join(t.path, SkillFileName)
-	if e.Type()&fs.ModeSymlink != 0 {
+	if mode&fs.ModeSymlink != 0 {
 		t.viaLink = true
 		target, err := filepath.EvalSymlinks(path)
 		if err != nil {
@@ -289,6 +316,8 @@ func (w *rootWalk) addSkill(t dirTask, s *Skill, diags []Diagnostic) {
 	s.ID = skillID(w.root, t.rel)
 	s.rootIndex = w.index
 	s.Symlinked = t.viaLink
+	s.Copy = classifyCopy(t.path, t.inRepo)
+	s.Agent, s.Plugin = w.root.Agent, w.root.Plugin
 	w.mu.Lock()
 	w.skills = append(w.skills, s)
 	w.mu.Unlock()

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/problem"
@@ -46,6 +45,10 @@ type AddResult struct {
 	Diagnostics []discover.Diagnostic
 	// Err is set by Import for a folder that was not recorded.
 	Err error
+	// DuplicateOf is set when the folder holds the same files as an
+	// earlier folder of the same skill: that one is recorded, this one is
+	// not (Add and Import take each skill once).
+	DuplicateOf string
 }
 
 // InvalidSkillError reports a folder whose SKILL.md fails validation.
@@ -97,41 +100,63 @@ func (s *Store) Add(ctx context.Context, dirs []string, opts AddOptions) ([]AddR
 			return err
 		}
 		var errs []error
+		var good, dups []prepared
 		for _, p := range preps {
-			if p.Err != nil {
+			switch {
+			case p.Err != nil:
 				errs = append(errs, p.Err)
+			case p.DuplicateOf != "":
+				dups = append(dups, p)
+			default:
+				good = append(good, p)
 			}
 		}
 		if len(errs) > 0 {
 			return errors.Join(errs...)
 		}
-		results, err = tx.recordAll(preps, opts)
+		results, err = tx.recordAll(good, opts)
+		for _, d := range dups {
+			results = append(results, d.AddResult)
+		}
 		return err
 	})
 	return results, err
 }
 
-// Import records every skill folder found under root, in one pass and one
-// transaction. Unlike Add, a bad folder does not stop the others: its
-// result carries Err, and the error returned is non-nil only when nothing
-// could be done at all.
+// Import records every skill folder found under root by discover.Locate
+// (the walk discovery uses), canonical copies first, like ImportDirs.
+// Walk warnings are not returned: the CLI calls Locate and ImportDirs
+// itself to print them.
 func (s *Store) Import(ctx context.Context, root string, opts AddOptions) ([]AddResult, error) {
-	dirs, err := findSkillDirs(root)
+	found, _, err := discover.Locate(ctx, root, discover.Options{})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("import: %w", err)
 	}
-	if len(dirs) == 0 {
+	if len(found) == 0 {
 		return nil, fmt.Errorf("no skill folders (folders with a %s) under %s", discover.SkillFileName, root)
 	}
+	dirs := make([]string, len(found))
+	for i, f := range found {
+		dirs[i] = f.Dir
+	}
+	return s.ImportDirs(ctx, dirs, opts)
+}
+
+// ImportDirs records the skill folders dirs in one pass and one
+// transaction. Unlike Add, a bad folder does not stop the others: its
+// result carries Err, and the error returned is non-nil only when nothing
+// could be done at all. When several folders hold one skill, the first
+// is taken: give the canonical copy first (discover.Locate's order).
+func (s *Store) ImportDirs(ctx context.Context, dirs []string, opts AddOptions) ([]AddResult, error) {
 	var results []AddResult
-	err = s.Update(ctx, func(tx *Tx) error {
+	err := s.Update(ctx, func(tx *Tx) error {
 		preps, err := tx.prepareAll(ctx, dirs, opts)
 		if err != nil {
 			return err
 		}
 		var good []prepared
 		for _, p := range preps {
-			if p.Err != nil {
+			if p.Err != nil || p.DuplicateOf != "" {
 				results = append(results, p.AddResult)
 			} else {
 				good = append(good, p)
@@ -150,7 +175,7 @@ func (s *Store) Import(ctx context.Context, root string, opts AddOptions) ([]Add
 func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([]prepared, error) {
 	cache := LoadStatCache(filepath.Join(tx.s.dir, metaDir, "statcache"))
 	sums := loadSummaries(tx.s.summaryPath())
-	seen := map[string]string{}
+	first := map[string]*prepared{}
 	var out []prepared
 	for _, dir := range dirs {
 		if err := ctx.Err(); err != nil {
@@ -158,10 +183,11 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 		}
 		p := tx.prepare(dir, opts, cache, sums)
 		if p.Err == nil {
-			if other, dup := seen[p.Name]; dup {
-				p.Err = fmt.Errorf("%s and %s both hold the skill %q; add one of them", other, p.Dir, p.Name)
+			if f, dup := first[p.Name]; dup {
+				sameFiles(f, &p)
+			} else {
+				first[p.Name] = &p
 			}
-			seen[p.Name] = p.Dir
 		}
 		out = append(out, p)
 	}
@@ -169,6 +195,18 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 		tx.s.log.Debug("stat cache not saved", "err", err)
 	}
 	return out, nil
+}
+
+// sameFiles marks p, a later folder of the skill that f holds, as a
+// duplicate when their files are equal and as a failure otherwise.
+func sameFiles(f, p *prepared) {
+	a, errA := TreeHash(f.files)
+	b, errB := TreeHash(p.files)
+	if errA == nil && errB == nil && a == b {
+		p.DuplicateOf = f.Dir
+		return
+	}
+	p.Err = fmt.Errorf("%s and %s both hold the skill %q with different files; the first is the canonical copy, add the other on its own if it is the one you want", f.Dir, p.Dir, p.Name)
 }
 
 func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[string]Summary) prepared {
@@ -294,48 +332,5 @@ func (tx *Tx) recordAll(preps []prepared, opts AddOptions) ([]AddResult, error) 
 		p.Version = v
 		out = append(out, p.AddResult)
 	}
-	return out, nil
-}
-
-// findSkillDirs returns the folders under root that hold a SKILL.md,
-// sorted. It does not descend into a skill folder, skips hidden folders and
-// the ignored names, never follows symlinks, and stops at depth 8. It only
-// stats, so a re-import of unchanged skills stays cheap (discover's walker
-// also parses every SKILL.md).
-func findSkillDirs(root string) ([]string, error) {
-	info, err := os.Stat(root)
-	if err != nil {
-		return nil, fmt.Errorf("import: %w", err)
-	}
-	if !info.IsDir() {
-		return nil, fmt.Errorf("import: %s is not a folder", root)
-	}
-	var out []string
-	var walk func(dir string, depth int) error
-	walk = func(dir string, depth int) error {
-		if _, err := os.Lstat(filepath.Join(dir, discover.SkillFileName)); err == nil {
-			out = append(out, dir)
-			return nil
-		}
-		if depth >= 8 {
-			return nil
-		}
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			return fmt.Errorf("import: %w", err)
-		}
-		for _, e := range entries {
-			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && !skillfs.IgnoredDir(e.Name()) {
-				if err := walk(filepath.Join(dir, e.Name()), depth+1); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	if err := walk(root, 0); err != nil {
-		return nil, err
-	}
-	sort.Strings(out)
 	return out, nil
 }

@@ -73,6 +73,8 @@ type Details struct {
 	Latest int
 	// Frontmatter is the raw YAML between SKILL.md's --- fences.
 	Frontmatter string
+	// Fields are the frontmatter's keys and values (discover.Frontmatter.Fields).
+	Fields      map[string]any
 	Description string
 	Files       []File
 }
@@ -103,6 +105,7 @@ func (s *Store) Show(ctx context.Context, spec string) (Details, error) {
 				d.Frontmatter = rawFrontmatter(f.Data)
 				if sf, err := discover.Parse(f.Data); err == nil && sf != nil {
 					d.Description = sf.Frontmatter.Description
+					d.Fields = sf.Frontmatter.Fields()
 				}
 			}
 		}

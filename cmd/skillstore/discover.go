@@ -18,13 +18,21 @@ func skillDirFlag() *cli.StringSliceFlag {
 }
 
 const layersHelp = "Skills are searched in layered roots, highest priority first:\n" +
-	"  cli      --skill-dir DIR (repeatable)\n" +
-	"  env      $SKILLSTORE_PATH (a list separated by ':')\n" +
-	"  project  .claude/skills and .agents/skills in the working directory and each\n" +
-	"           parent up to the repository root\n" +
-	"  user     ~/.claude/skills, ~/.agents/skills, ~/.codex/skills\n" +
-	"  system   $SKILLSTORE_SYSTEM_PATH, default /etc/skillstore/skills\n" +
-	"A skill shadows skills of the same name (namespace included) in lower roots."
+	"  cli       --skill-dir DIR (repeatable)\n" +
+	"  env       $SKILLSTORE_PATH (a list separated by ':')\n" +
+	"  manifest  the folders listed in .skillstore-skills (one path per line, relative\n" +
+	"            to the file) in the working directory and each parent up to the\n" +
+	"            repository root\n" +
+	"  project   .claude/skills and .agents/skills in the working directory and each\n" +
+	"            parent up to the repository root\n" +
+	"  config    $XDG_CONFIG_HOME/skillstore/skills (default ~/.config/skillstore/skills)\n" +
+	"  user      ~/.claude/skills, ~/.agents/skills, ~/.codex/skills\n" +
+	"  plugin    skills/ of the Claude Code plugins in ~/.claude/plugins/installed_plugins.json,\n" +
+	"            named plugin:skill\n" +
+	"  system    $SKILLSTORE_SYSTEM_PATH, default /etc/skillstore/skills\n" +
+	"A skill shadows skills of the same name (namespace included) in lower roots of the\n" +
+	"same agent: .claude folders and plugins are Claude Code's, .agents and .codex folders\n" +
+	"Codex's, the other roots every agent's."
 
 // discoverWith runs discovery with the command's --skill-dir roots.
 func discoverWith(c *cli.Context) (*discover.Result, error) {
@@ -53,20 +61,26 @@ func discoverCommand() *cli.Command {
 
 // skillView is a skill in discover's and doctor's JSON output.
 type skillView struct {
-	ID            string                `json:"id"`
-	Name          string                `json:"name"`
-	Namespace     string                `json:"namespace,omitempty"`
-	QualifiedName string                `json:"qualified_name"`
-	Description   string                `json:"description"`
-	Layer         discover.Layer        `json:"layer"`
-	Root          string                `json:"root"`
-	Dir           string                `json:"dir"`
-	Path          string                `json:"path"`
-	Status        string                `json:"status"`
-	ShadowedBy    *originView           `json:"shadowed_by,omitempty"`
-	BodyHash      string                `json:"body_hash,omitempty"`
-	Diagnostics   []discover.Diagnostic `json:"diagnostics,omitempty"`
-	AgentIssues   []discover.AgentIssue `json:"agent_issues,omitempty"`
+	ID            string            `json:"id"`
+	Name          string            `json:"name"`
+	Namespace     string            `json:"namespace,omitempty"`
+	QualifiedName string            `json:"qualified_name"`
+	Description   string            `json:"description"`
+	Layer         discover.Layer    `json:"layer"`
+	Root          string            `json:"root"`
+	Dir           string            `json:"dir"`
+	Path          string            `json:"path"`
+	Status        string            `json:"status"`
+	ShadowedBy    *originView       `json:"shadowed_by,omitempty"`
+	BodyHash      string            `json:"body_hash,omitempty"`
+	Agent         string            `json:"agent,omitempty"`
+	Plugin        string            `json:"plugin,omitempty"`
+	Copy          discover.CopyKind `json:"copy,omitempty"`
+	// FrontmatterFields is every frontmatter key, typed where skillstore
+	// knows it (Claude Code's extensions included).
+	FrontmatterFields map[string]any        `json:"frontmatter_fields,omitempty"`
+	Diagnostics       []discover.Diagnostic `json:"diagnostics,omitempty"`
+	AgentIssues       []discover.AgentIssue `json:"agent_issues,omitempty"`
 }
 
 type originView struct {
@@ -88,7 +102,10 @@ func newSkillView(s *discover.Skill, withDetails bool) skillView {
 	v := skillView{
 		ID: s.ID, Name: s.Name, Namespace: s.Namespace, QualifiedName: s.QualifiedName(),
 		Description: s.Description, Layer: s.Layer, Root: s.Root, Dir: s.Dir, Path: s.Path(),
-		Status: status(s), BodyHash: s.BodyHash,
+		Status: status(s), BodyHash: s.BodyHash, Agent: s.Agent, Plugin: s.Plugin, Copy: s.Copy,
+	}
+	if s.File != nil {
+		v.FrontmatterFields = s.File.Frontmatter.Fields()
 	}
 	if s.ShadowedBy != nil {
 		v.ShadowedBy = &originView{Layer: s.ShadowedBy.Layer, Dir: s.ShadowedBy.Dir}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -16,6 +17,47 @@ import (
 func init() {
 	addScriptCmd("copyfixture", cmdCopyFixture)
 	addScriptCmd("mkskill", cmdMkSkill)
+	addScriptCmd("skillids", cmdSkillIDs)
+	addScriptCmd("expandenv", cmdExpandEnv)
+}
+
+// cmdExpandEnv copies SRC to DST with $VAR and ${VAR} replaced by the
+// scenario's variables, for files that must hold absolute paths (Claude
+// Code's installed_plugins.json): expandenv SRC DST.
+func cmdExpandEnv(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: expandenv SRC DST")
+	}
+	dst := ts.MkAbs(args[1])
+	ts.Check(os.MkdirAll(filepath.Dir(dst), 0o755))
+	ts.Check(os.WriteFile(dst, []byte(os.Expand(ts.ReadFile(args[0]), ts.Getenv)), 0o644))
+}
+
+// cmdSkillIDs writes "qualified-name layer id" per skill of the last
+// 'discover --json' output to FILE, so two runs' ids can be compared
+// with cmp, and fails when two skills share an id: skillids FILE.
+func cmdSkillIDs(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: skillids FILE")
+	}
+	var out struct {
+		Skills []struct {
+			ID            string `json:"id"`
+			QualifiedName string `json:"qualified_name"`
+			Layer         string `json:"layer"`
+		} `json:"skills"`
+	}
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile("stdout")), &out))
+	var b strings.Builder
+	seen := map[string]string{}
+	for _, s := range out.Skills {
+		if other, dup := seen[s.ID]; dup {
+			ts.Fatalf("skillids: %s and %s share the id %s", other, s.QualifiedName, s.ID)
+		}
+		seen[s.ID] = s.QualifiedName
+		fmt.Fprintf(&b, "%s %s %s\n", s.QualifiedName, s.Layer, s.ID)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o644))
 }
 
 // cmdCopyFixture copies a fixture tree from testdata/skills into the

@@ -18,7 +18,7 @@ func promptCommand() *cli.Command {
 			"generates: for each skill its name, description and the absolute path of its\n" +
 			"SKILL.md, escaped for XML. Each PATH is a skill folder, a SKILL.md or a\n" +
 			"folder of skills; a skill there that does not load is an error. Without PATH,\n" +
-			"the active discovered skills are listed (see 'skillstore discover').\n\n" +
+			"the active discovered skills are listed, one per name (see 'skillstore discover').\n\n" +
 			"Exit codes: 0 printed, 1 a PATH is missing or holds a broken skill, 2 usage error.",
 		Flags:  []cli.Flag{skillDirFlag()},
 		Action: runPrompt,
@@ -32,7 +32,7 @@ func runPrompt(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		return discover.WritePrompt(e.stdout, res.Active())
+		return discover.WritePrompt(e.stdout, res.Preferred())
 	}
 	if len(c.StringSlice("skill-dir")) > 0 {
 		return withHint(usageErrorf("--skill-dir and PATH arguments cannot be combined"), "give the skills as PATH arguments, or use --skill-dir alone")

@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/safety"
@@ -80,10 +82,15 @@ func storeImportCommand() *cli.Command {
 		Category:  "skills",
 		Usage:     "record every skill folder found under a folder",
 		ArgsUsage: "ROOT",
-		Description: "import finds every folder holding a SKILL.md under ROOT (not inside another skill,\n" +
-			"not in hidden folders, node_modules or __pycache__, without following symlinks) and\n" +
-			"records each like 'add', in one pass and one store transaction. A bad folder is\n" +
-			"reported and skipped; the others are recorded.\n\n" +
+		Description: "import finds every folder holding a SKILL.md under ROOT with the walk 'discover'\n" +
+			"uses (8 folders deep, not inside another skill, skipping .git, node_modules, build\n" +
+			"outputs, virtualenvs, caches and hidden folders other than .agents, .claude, .codex,\n" +
+			".curated, .system and .experimental; symlinks followed only inside ROOT) and records\n" +
+			"each like 'add', in one pass and one store transaction. A skill found in several\n" +
+			"places is taken once, from its canonical copy: a repository before .agents/skills\n" +
+			"before an agent folder (.claude/skills) before the rest; identical copies are\n" +
+			"reported as warnings, differing ones as failures. A bad folder is reported and\n" +
+			"skipped; the others are recorded.\n\n" +
 			"Exit codes: 0 all recorded or unchanged; 1 some folders failed (the rest were\n" +
 			"recorded) or none was found; 2 usage; 3 store busy.",
 		Flags: addFlags(),
@@ -96,11 +103,15 @@ func storeImportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			dirs, err := locateSkills(c, args[0])
+			if err != nil {
+				return err
+			}
 			s, err := openStore(c)
 			if err != nil {
 				return err
 			}
-			results, err := s.Import(c.Context, args[0], opts)
+			results, err := s.ImportDirs(c.Context, dirs, opts)
 			if err != nil {
 				return err
 			}
@@ -121,6 +132,26 @@ func storeImportCommand() *cli.Command {
 	}
 }
 
+// locateSkills finds the skill folders under root, canonical copies
+// first, and prints the walk's warnings (a skill past the depth bound).
+func locateSkills(c *cli.Context, root string) ([]string, error) {
+	found, diags, err := discover.Locate(c.Context, root, discover.Options{Logger: getEnv(c).log})
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	for _, d := range relativeDiagnostics(diags) {
+		fmt.Fprintf(getEnv(c).stderr, "skillstore: %s\n", d)
+	}
+	if len(found) == 0 {
+		return nil, fmt.Errorf("no skill folders (folders with a %s) under %s", discover.SkillFileName, root)
+	}
+	dirs := make([]string, len(found))
+	for i, f := range found {
+		dirs[i] = filepath.Join(root, filepath.FromSlash(f.RelDir)) // as the user named them
+	}
+	return dirs, nil
+}
+
 type addResultJSON struct {
 	Dir       string           `json:"dir"`
 	Name      string           `json:"name,omitempty"`
@@ -130,6 +161,8 @@ type addResultJSON struct {
 	Risk      string           `json:"risk,omitempty"`
 	Findings  []safety.Finding `json:"findings,omitempty"`
 	Error     string           `json:"error,omitempty"`
+	// DuplicateOf is the folder recorded instead of this identical copy.
+	DuplicateOf string `json:"duplicate_of,omitempty"`
 }
 
 func printAddResults(c *cli.Context, results []store.AddResult) error {
@@ -137,10 +170,12 @@ func printAddResults(c *cli.Context, results []store.AddResult) error {
 	if c.Bool("json") {
 		out := []addResultJSON{}
 		for _, r := range results {
-			j := addResultJSON{Dir: r.Dir, Name: r.Name, Unchanged: r.Unchanged}
-			if r.Err != nil {
+			j := addResultJSON{Dir: r.Dir, Name: r.Name, Unchanged: r.Unchanged, DuplicateOf: r.DuplicateOf}
+			switch {
+			case r.Err != nil:
 				j.Error = problem.Expand(r.Err)
-			} else {
+			case r.DuplicateOf != "":
+			default:
 				j.Version, j.Commit, j.Risk, j.Findings = r.Version.Number, r.Version.Commit.String(), r.Version.Risk.String(), r.Safety.Findings
 			}
 			out = append(out, j)
@@ -160,6 +195,9 @@ func printAddResult(stdout, stderr io.Writer, r store.AddResult) {
 	switch {
 	case r.Err != nil:
 		fmt.Fprintf(stderr, "skillstore: error: %s\n", problem.Expand(r.Err))
+	case r.DuplicateOf != "":
+		fmt.Fprintf(stderr, "skillstore: warning: %s holds the same files as %s; %s is taken once, from %s\n",
+			displayPath(r.Dir), displayPath(r.DuplicateOf), r.Name, displayPath(r.DuplicateOf))
 	case r.Unchanged:
 		fmt.Fprintf(stdout, "%s: nothing new (same files as v%d)\n", r.Name, r.Version.Number)
 	default:

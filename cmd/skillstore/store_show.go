@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -76,12 +77,14 @@ func storeShowCommand() *cli.Command {
 				}
 				return writeJSON(e.stdout, struct {
 					versionJSON
-					Latest      int        `json:"latest"`
-					Status      string     `json:"status"`
-					Description string     `json:"description"`
-					Frontmatter string     `json:"frontmatter"`
-					Files       []fileJSON `json:"files"`
-				}{toVersionJSON(d.Version), d.Latest, string(d.Record.Status), d.Description, d.Frontmatter, files})
+					Latest      int    `json:"latest"`
+					Status      string `json:"status"`
+					Description string `json:"description"`
+					Frontmatter string `json:"frontmatter"`
+					// FrontmatterFields is every key, typed (see discover --json).
+					FrontmatterFields map[string]any `json:"frontmatter_fields,omitempty"`
+					Files             []fileJSON     `json:"files"`
+				}{toVersionJSON(d.Version), d.Latest, string(d.Record.Status), d.Description, d.Frontmatter, d.Fields, files})
 			}
 			v := d.Version
 			tw := tabwriter.NewWriter(e.stdout, 0, 4, 1, ' ', 0)
@@ -179,8 +182,11 @@ func storeCatCommand() *cli.Command {
 		Usage:     "print a file of a version (SKILL.md by default)",
 		ArgsUsage: "NAME[@VERSION] [FILE]",
 		Description: "cat writes the content of FILE (a path inside the skill, default SKILL.md) in the\n" +
-			"version to stdout. " + versionNames + "\n\n" +
-			"Exit codes: 0 ok; 1 unknown skill, version or file; 3 store busy.",
+			"version to stdout; with --body, without its YAML frontmatter (a file without one is\n" +
+			"printed whole). " + versionNames + "\n\n" +
+			"Exit codes: 0 ok; 1 unknown skill, version or file, or a frontmatter never closed;\n" +
+			"3 store busy.",
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "body", Usage: "print the Markdown body only, without the frontmatter"}},
 		Action: func(c *cli.Context) error {
 			args, err := storeArgs(c, 1, 2)
 			if err != nil {
@@ -203,6 +209,19 @@ func storeCatCommand() *cli.Command {
 			}
 			if err != nil {
 				return err
+			}
+			if c.Bool("body") {
+				if data, err = discover.Body(data); err != nil {
+					shown := file
+					if shown == "" {
+						shown = discover.SkillFileName
+					}
+					var pe *discover.ParseError
+					if errors.As(err, &pe) {
+						pe.File = args[0] + " " + shown
+					}
+					return err
+				}
 			}
 			_, err = getEnv(c).stdout.Write(data)
 			return err

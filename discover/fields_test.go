@@ -1,0 +1,130 @@
+package discover
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// claudeSkill uses Claude Code's extended frontmatter, two keys in their
+// snake_case spelling, and values JSON cannot hold as YAML writes them.
+const claudeSkill = `---
+name: release
+description: Cut a release.
+when_to_use: When the user asks for a release.
+argument-hint: [version]
+allowed_tools: Read, Bash(git tag *)
+disable_model_invocation: true
+user-invocable: true
+model: sonnet
+context: fork
+agent: general-purpose
+paths: "src/**, docs/**"
+hooks:
+  PreToolUse:
+    - matcher: Bash
+      hooks: [{type: command, command: ./check.sh}]
+version: 1.2.0
+license: MIT
+compatibility: Needs git.
+metadata:
+  owner: release-team
+limits: {1: one, .inf: forever}
+ratio: .nan
+---
+Tag, then push.
+`
+
+func TestExtendedFrontmatterFields(t *testing.T) {
+	sf, diags := ValidateFile("release/SKILL.md", "release", []byte(claudeSkill), Lenient)
+	if sf == nil || HasErrors(diags) {
+		t.Fatalf("not loaded: %v", diags)
+	}
+	fields := sf.Frontmatter.Fields()
+	data, err := json.Marshal(fields)
+	if err != nil {
+		t.Fatalf("fields cannot be written as JSON: %v", err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"name": "release", "description": "Cut a release.", "when_to_use": "When the user asks for a release.",
+		"argument-hint": "[version]", "allowed-tools": []any{"Read", "Bash(git tag *)"},
+		"disable-model-invocation": true, "user-invocable": true, "model": "sonnet", "context": "fork",
+		"agent": "general-purpose", "paths": []any{"src/**", "docs/**"},
+		"hooks": map[string]any{"PreToolUse": []any{map[string]any{"matcher": "Bash",
+			"hooks": []any{map[string]any{"type": "command", "command": "./check.sh"}}}}},
+		"version": "1.2.0", "license": "MIT", "compatibility": "Needs git.",
+		"metadata": map[string]any{"owner": "release-team"},
+		"limits":   map[string]any{"1": "one", "+Inf": "forever"},
+		"ratio":    "NaN",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("fields:\n%s", data)
+		for k, v := range want {
+			if !reflect.DeepEqual(got[k], v) {
+				t.Errorf("%s = %#v, want %#v", k, got[k], v)
+			}
+		}
+	}
+	var spelling []string
+	for _, d := range diags {
+		if strings.Contains(d.Message, "is read as") {
+			spelling = append(spelling, d.String())
+		}
+	}
+	wantSpelling := []string{
+		"release/SKILL.md:6: warning: allowed_tools is read as allowed-tools, the spelling of the Agent Skills spec and Claude Code's docs; agents may ignore this spelling, rename it",
+		"release/SKILL.md:7: warning: disable_model_invocation is read as disable-model-invocation, the spelling of the Agent Skills spec and Claude Code's docs; agents may ignore this spelling, rename it",
+	}
+	if !reflect.DeepEqual(spelling, wantSpelling) {
+		t.Errorf("spelling warnings:\n%s", strings.Join(spelling, "\n"))
+	}
+}
+
+func TestBothSpellingsOfAKey(t *testing.T) {
+	for _, fm := range []string{
+		"allowed-tools: Read\nallowed_tools: Write\n",
+		"allowed_tools: Read\nallowed-tools: Write\n",
+	} {
+		data := "---\nname: x\ndescription: X.\n" + fm + "---\nbody\n"
+		sf, diags := ValidateFile("x/SKILL.md", "x", []byte(data), Lenient)
+		if sf == nil || HasErrors(diags) {
+			t.Fatalf("%q: %v", fm, diags)
+		}
+		if got := sf.Frontmatter.AllowedTools; !reflect.DeepEqual(got, []string{"Read"}) {
+			t.Errorf("%q: allowed-tools %v, want the first one given", fm, got)
+		}
+		found := false
+		for _, d := range diags {
+			found = found || (d.Line == 5 && strings.Contains(d.Message, "this one is ignored"))
+		}
+		if !found {
+			t.Errorf("%q: no warning on line 5: %v", fm, diags)
+		}
+	}
+}
+
+func TestBody(t *testing.T) {
+	for _, c := range []struct{ in, want, err string }{
+		{"---\nname: a\n---\n# Body\ntext\n", "# Body\ntext\n", ""},
+		{"\ufeff---\r\nname: a\r\n---\r\nbody\r\n", "body\r\n", ""},
+		{"---\nname: a\ndescription: a: b\n---\nbroken YAML, body still printed\n", "broken YAML, body still printed\n", ""},
+		{"---\nname: a\n---", "", ""},
+		{"# No frontmatter\n---\n", "# No frontmatter\n---\n", ""},
+		{"---\nname: a\nnever closed\n", "", "SKILL.md:1: frontmatter is never closed"},
+	} {
+		got, err := Body([]byte(c.in))
+		switch {
+		case c.err != "":
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("Body(%q) error %v, want %q", c.in, err, c.err)
+			}
+		case err != nil || string(got) != c.want:
+			t.Errorf("Body(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+}
