@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/store/safety"
+	"github.com/skillstore/skillstore/store/treediff"
 )
 
 // Candidate is a pending update of a skill, waiting for review on
@@ -190,7 +191,7 @@ func hasConflictMarkers(data []byte) bool {
 
 // CandidateDiff is what accepting a candidate would change in the
 // published version.
-func (r *Reader) CandidateDiff(skill string) (Candidate, []FileChange, error) {
+func (r *Reader) CandidateDiff(skill string) (Candidate, []treediff.FileChange, error) {
 	c, err := r.Candidate(skill)
 	if err != nil {
 		return c, nil, err
@@ -207,7 +208,7 @@ func (r *Reader) CandidateDiff(skill string) (Candidate, []FileChange, error) {
 	if err != nil {
 		return c, nil, err
 	}
-	return c, DiffFiles(oldFiles, newFiles), nil
+	return c, treediff.Files(oldFiles, newFiles), nil
 }
 
 // AcceptCandidate publishes a candidate as the skill's next version, whose

@@ -1,15 +1,10 @@
 package store
 
 import (
-	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // upstreamRepo makes a git repository with two commits on main, an annotated
@@ -34,70 +29,6 @@ func upstreamRepo(t *testing.T) (dir, first, second string) {
 	gitRun(t, dir, "add", "-A")
 	second = commit("second")
 	return dir, first, second
-}
-
-func TestFetchGit(t *testing.T) {
-	up, first, second := upstreamRepo(t)
-	cases := []struct {
-		name, url, ref, want, wantRef, wantErr string
-	}{
-		{name: "remote HEAD over a plain path", url: up, want: second, wantRef: "refs/heads/main"},
-		{name: "file URL and a branch", url: "file://" + up, ref: "dev", want: first, wantRef: "refs/heads/dev"},
-		{name: "annotated tag is peeled", url: up, ref: "v1", want: first, wantRef: "refs/tags/v1"},
-		{name: "full ref name", url: up, ref: "refs/heads/main", want: second, wantRef: "refs/heads/main"},
-		{name: "full commit pin", url: up, ref: first, want: first},
-		{name: "abbreviated commit pin", url: up, ref: first[:10], want: first},
-		{name: "unknown ref", url: up, ref: "nope", wantErr: `--ref "nope": no such branch, tag or commit`},
-		{name: "unknown commit", url: up, ref: strings.Repeat("ab", 20), wantErr: "no such branch, tag or commit"},
-		{name: "no repository", url: filepath.Join(up, "missing"), wantErr: "fetch " + filepath.Join(up, "missing")},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			repo, err := git.PlainInit(filepath.Join(t.TempDir(), "store"), true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			src := Source{Kind: SourceGit, URL: tc.url, Ref: tc.ref}
-			got, err := fetchGit(context.Background(), repo.Storer, src, ZeroHash)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("error = %v, want %q", err, tc.wantErr)
-				}
-				if strings.Contains(tc.wantErr, "no such") && !errors.Is(err, ErrRefNotFound) {
-					t.Errorf("error %v does not wrap ErrRefNotFound", err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Commit.String() != tc.want || got.Ref != tc.wantRef {
-				t.Errorf("fetched %s from %q, want %s from %q", got.Commit, got.Ref, tc.want, tc.wantRef)
-			}
-			if refs, _ := repo.References(); refs != nil {
-				refs.ForEach(func(r *plumbing.Reference) error {
-					if r.Name() == plumbing.HEAD {
-						return nil // the symbolic HEAD of a new repository
-					}
-					t.Errorf("fetch wrote ref %s: refs are the caller's to write", r.Name())
-					return nil
-				})
-			}
-			// A second fetch has nothing new and gives the same answer.
-			again, err := fetchGit(context.Background(), repo.Storer, src, got.Commit)
-			if err != nil || again.Commit != got.Commit || again.Ref != got.Ref {
-				t.Errorf("refetch = %v, %v; want %v", again, err, got)
-			}
-			// The objects are readable through the fetch, and not written
-			// to the repository: the store's transaction writes them.
-			if _, err := commitFS(got.objects, got.Commit); err != nil {
-				t.Errorf("fetched commit not readable: %v", err)
-			}
-			if tc.ref != first && hasCommit(repo.Storer, got.Commit) {
-				t.Errorf("fetch wrote commit %s into the repository", got.Commit)
-			}
-		})
-	}
 }
 
 func TestParseSource(t *testing.T) {

@@ -12,11 +12,10 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage"
 
 	"github.com/skillstore/skillstore/internal/gitdb"
+	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/manifest"
 	"github.com/skillstore/skillstore/store/safety"
@@ -24,7 +23,7 @@ import (
 
 // upstream is what a plugin source holds right now.
 type upstream struct {
-	fetched Fetched // git sources only
+	fetched gitfetch.Fetched // git sources only
 	layout  manifest.PluginLayout
 	skills  map[string]*upstreamSkill
 }
@@ -43,56 +42,43 @@ type upstreamSkill struct {
 
 // readSource opens a source and reads the layout of all its plugins, for
 // plugin add. For git sources it fetches, and the objects land in the store.
-func (tx *Tx) readSource(ctx context.Context, src Source) (*manifest.Layout, Fetched, manifest.PluginFS, func(), error) {
+func (tx *Tx) readSource(ctx context.Context, src Source) (*manifest.Layout, gitfetch.Fetched, manifest.PluginFS, func(), error) {
 	if src.Kind == SourceFolder {
 		root, err := os.OpenRoot(src.URL)
 		if err != nil {
-			return nil, Fetched{}, nil, nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
+			return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
 		}
 		fsys := root.FS().(manifest.PluginFS)
 		layout, err := manifest.ReadLayout(fsys, src.Selector)
 		if err != nil {
 			root.Close()
-			return nil, Fetched{}, nil, nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
+			return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
 		}
-		return layout, Fetched{}, fsys, func() { root.Close() }, nil
+		return layout, gitfetch.Fetched{}, fsys, func() { root.Close() }, nil
 	}
 	fetched, err := tx.fetch(ctx, src, ZeroHash)
 	if err != nil {
-		return nil, Fetched{}, nil, nil, err
+		return nil, gitfetch.Fetched{}, nil, nil, err
 	}
-	fsys, err := commitFS(fetched.objects, fetched.Commit)
+	fsys, err := fetched.FS()
 	if err != nil {
-		return nil, Fetched{}, nil, nil, err
+		return nil, gitfetch.Fetched{}, nil, nil, err
 	}
 	layout, err := manifest.ReadLayout(fsys, src.Selector)
 	if err != nil {
-		return nil, Fetched{}, nil, nil, fmt.Errorf("plugin source %s at %s: %w", src, short(fetched.Commit), err)
+		return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s at %s: %w", src, short(fetched.Commit), err)
 	}
 	return layout, fetched, fsys, func() {}, nil
 }
 
-// commitFS is the file tree of a commit.
-func commitFS(objects storer.EncodedObjectStorer, h Hash) (*TreeFS, error) {
-	c, err := object.GetCommit(objects, toGit(h))
-	if err != nil {
-		return nil, fmt.Errorf("commit %s: %w", short(h), err)
-	}
-	tree, err := c.Tree()
-	if err != nil {
-		return nil, fmt.Errorf("commit %s: %w", short(h), err)
-	}
-	return NewTreeFS(objects, tree), nil
-}
-
 // fetch fetches a git source and queues the objects it brought in the
 // transaction, which writes them durably before any ref points at them.
-func (tx *Tx) fetch(ctx context.Context, src Source, have Hash) (Fetched, error) {
-	f, err := fetchGit(ctx, txStorer{Storer: tx.storage(), tx: tx}, src, have)
+func (tx *Tx) fetch(ctx context.Context, src Source, have Hash) (gitfetch.Fetched, error) {
+	f, err := gitfetch.Fetch(ctx, txStorer{Storer: tx.storage(), tx: tx}, src.URL, src.Ref, have)
 	if err != nil {
-		return Fetched{}, err
+		return gitfetch.Fetched{}, err
 	}
-	err = f.objects.newObjects(func(t plumbing.ObjectType, data []byte) { tx.writeObject(fromGitType(t), data) })
+	err = f.NewObjects(func(t gitdb.ObjectType, data []byte) { tx.writeObject(t, data) })
 	return f, err
 }
 
@@ -147,7 +133,7 @@ func (tx *Tx) readUpstream(ctx context.Context, p *Plugin, cache *StatCache) (*u
 	if err != nil {
 		return nil, err
 	}
-	fsys, err := commitFS(fetched.objects, fetched.Commit)
+	fsys, err := fetched.FS()
 	if err != nil {
 		return nil, err
 	}
@@ -157,11 +143,11 @@ func (tx *Tx) readUpstream(ctx context.Context, p *Plugin, cache *StatCache) (*u
 	}
 	up.fetched = fetched
 	for _, d := range up.layout.Skills {
-		e, err := fsys.entry("open", d.Path)
+		id, err := fsys.TreeID(d.Path)
 		if err != nil {
 			return nil, fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
 		}
-		tree, err := tx.skipIgnored(fromGit(e.Hash))
+		tree, err := tx.skipIgnored(id)
 		if err != nil {
 			return nil, fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
 		}

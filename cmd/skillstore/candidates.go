@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/treediff"
 )
 
 func candidatesCommand() *cli.Command {
@@ -236,7 +237,7 @@ func runCandidateDiff(c *cli.Context, skill string) error {
 	if err != nil {
 		return err
 	}
-	var changes []store.FileChange
+	var changes []treediff.FileChange
 	err = s.View(c.Context, func(r *store.Reader) error {
 		_, changes, err = r.CandidateDiff(skill)
 		return err
@@ -244,7 +245,7 @@ func runCandidateDiff(c *cli.Context, skill string) error {
 	if err != nil {
 		return candidateErr(skill, err)
 	}
-	return store.WriteDiff(getEnv(c).stdout, changes)
+	return treediff.Write(getEnv(c).stdout, changes)
 }
 
 func runCandidateAccept(c *cli.Context, skill string) error {

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/treediff"
 )
 
 func storeDiffCommand() *cli.Command {
@@ -45,7 +46,7 @@ func storeDiffCommand() *cli.Command {
 			e := getEnv(c)
 			if c.Bool("json") {
 				if res.Changes == nil {
-					res.Changes = []store.FileChange{}
+					res.Changes = []treediff.FileChange{}
 				}
 				return writeJSON(e.stdout, res)
 			}
@@ -53,7 +54,7 @@ func storeDiffCommand() *cli.Command {
 				fmt.Fprintf(e.stdout, "no differences between %s and %s\n", res.From, res.To)
 				return nil
 			}
-			return store.WriteDiff(e.stdout, res.Changes)
+			return treediff.Write(e.stdout, res.Changes)
 		},
 	}
 }

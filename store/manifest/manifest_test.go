@@ -13,7 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/store/manifest"
 )
 
@@ -114,7 +114,7 @@ func gitTreeFS(t testing.TB, dir string) manifest.PluginFS {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return store.NewTreeFS(repo.Storer, tree)
+	return gitfetch.NewTreeFS(repo.Storer, tree)
 }
 
 func gitRun(t testing.TB, dir string, args ...string) string {

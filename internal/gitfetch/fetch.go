@@ -1,12 +1,16 @@
-package store
+// Package gitfetch fetches a plugin's git source with go-git: into memory,
+// over the objects the store already has (for negotiation and delta bases),
+// writing no ref and no pack, so that the caller stores what came with its
+// own crash-safe transaction. It also reads a fetched commit as a file
+// system for the manifest reader ([TreeFS]). It is the store's one use of
+// go-git's object model.
+package gitfetch
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -18,104 +22,44 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage"
 	"github.com/go-git/go-git/v5/storage/memory"
+
+	"github.com/skillstore/skillstore/internal/gitdb"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
-
-// SourceKind is the kind of a plugin source.
-type SourceKind string
-
-// Source kinds: a folder read as it is on disk, or a git repository fetched
-// into the store.
-const (
-	SourceFolder SourceKind = "folder"
-	SourceGit    SourceKind = "git"
-)
-
-// Source is where a plugin's files come from.
-type Source struct {
-	Kind     SourceKind `json:"kind"`               // SourceFolder or SourceGit
-	URL      string     `json:"url"`                // absolute folder path or git URL (local paths made absolute)
-	Ref      string     `json:"ref,omitempty"`      // branch, tag or commit as given; "" is the remote HEAD
-	Selector string     `json:"selector,omitempty"` // plugin of a marketplace ("SOURCE#name")
-}
-
-// String renders the source the way a user types it.
-func (s Source) String() string {
-	if s.Selector != "" {
-		return s.URL + "#" + s.Selector
-	}
-	return s.URL
-}
 
 // Compiled on first use rather than at start-up, which every command pays.
-var (
-	hexRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{7,40}$`) })
-	schemeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9+.-]*://`) })
-	scpRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^/@:]+@[^/:]+:`) }) // git@host:owner/repo
-)
-
-// ParseSource reads a plugin source argument. A URL (scheme://, user@host:)
-// is a git source. A local path is a git source when it is the top of a git
-// repository (its committed files at ref are used) and a folder source
-// otherwise (its files on disk are used). A "#name" suffix selects one plugin
-// of a marketplace.
-func ParseSource(arg, ref string) (Source, error) {
-	loc, sel, _ := strings.Cut(arg, "#")
-	if loc == "" {
-		return Source{}, fmt.Errorf("empty plugin source %q", arg)
-	}
-	src := Source{URL: loc, Ref: ref, Selector: sel}
-	if schemeRE().MatchString(loc) || scpRE().MatchString(loc) {
-		src.Kind = SourceGit
-		return src, nil
-	}
-	abs, err := filepath.Abs(loc)
-	if err != nil {
-		return Source{}, fmt.Errorf("plugin source %s: %w", loc, err)
-	}
-	info, err := os.Stat(abs)
-	if err != nil {
-		return Source{}, fmt.Errorf("plugin source %s: %w", loc, errors.Unwrap(err))
-	}
-	if !info.IsDir() {
-		return Source{}, fmt.Errorf("plugin source %s is not a folder or a git repository", loc)
-	}
-	src.URL = abs
-	src.Kind = SourceFolder
-	if isGitRepo(abs) {
-		src.Kind = SourceGit
-	} else if ref != "" {
-		return Source{}, fmt.Errorf("plugin source %s is a folder, not a git repository: --ref needs a git repository", loc)
-	}
-	return src, nil
-}
-
-// isGitRepo reports whether dir is the top of a git work tree or a bare repository.
-func isGitRepo(dir string) bool {
-	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
-		return true
-	}
-	for _, f := range []string{"HEAD", "objects", "refs"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// SourceRef is where the fetched commit of a plugin's git source is kept, so
-// its objects stay reachable (git gc keeps them) and sync knows what it saw.
-func SourceRef(plugin string) string { return SourceRefPrefix + plugin + "/head" }
-
-// SourceRefPrefix starts every plugin's source ref.
-const SourceRefPrefix = "refs/skillstore/sources/"
+var hexRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{7,40}$`) })
 
 // Fetched is the outcome of fetching a git source.
 type Fetched struct {
-	Commit Hash   // the commit whose tree is the source's files
-	Ref    string // the full remote ref it came from, or "" for a commit pin
-	// objects reads the store's objects plus the fetched ones, which are
-	// not written anywhere yet (see fetchStorer).
+	Commit skillfs.ID // the commit whose tree is the source's files
+	Ref    string     // the full remote ref it came from, or "" for a commit pin
+	// objects reads the repository's objects plus the fetched ones, which
+	// are not written anywhere yet (see fetchStorer).
 	objects *fetchStorer
+}
+
+// FS is the file tree of the fetched commit.
+func (f Fetched) FS() (*TreeFS, error) {
+	c, err := object.GetCommit(f.objects, plumbing.Hash(f.Commit))
+	if err != nil {
+		return nil, fmt.Errorf("commit %s: %w", f.Commit.String()[:12], err)
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("commit %s: %w", f.Commit.String()[:12], err)
+	}
+	return NewTreeFS(f.objects, tree), nil
+}
+
+// NewObjects calls fn with the type and content of every object the fetch
+// brought, so the caller can write them durably before any ref points at
+// them.
+func (f Fetched) NewObjects(fn func(t gitdb.ObjectType, data []byte)) error {
+	if f.objects == nil {
+		return nil
+	}
+	return f.objects.newObjects(func(t plumbing.ObjectType, data []byte) { fn(gitdb.ObjectType(t), data) })
 }
 
 // ErrRefNotFound means the source has no branch, tag or commit by that name.
@@ -195,57 +139,58 @@ func (f *fetchStorer) newObjects(fn func(t plumbing.ObjectType, data []byte)) er
 	return nil
 }
 
-// fetchGit fetches src into the repository of objects and returns the
+// Fetch fetches the git repository at url (ref: a branch, a tag, a full ref
+// name or a commit; "" is the remote HEAD) over the repository base and returns the
 // source's commit. have, when not zero, is the commit fetched last time: it
 // is offered to the server so only new objects travel. No ref is written.
 // A commit pin (a hex --ref) wins over branches and tags, and is taken
 // without any network access when the store already has it.
-func fetchGit(ctx context.Context, base storage.Storer, src Source, have Hash) (Fetched, error) {
+func Fetch(ctx context.Context, base storage.Storer, url, ref string, have skillfs.ID) (Fetched, error) {
 	fs := newFetchStorer(base)
 	objects := fs
 	const seen = plumbing.ReferenceName("refs/skillstore/fetch/have")
 	if !have.IsZero() {
-		fs.refs[seen] = plumbing.NewHashReference(seen, toGit(have))
+		fs.refs[seen] = plumbing.NewHashReference(seen, plumbing.Hash(have))
 	}
-	if hexRE().MatchString(src.Ref) {
-		if h, ok := ParseHash(src.Ref); ok && hasCommit(objects, h) {
+	if hexRE().MatchString(ref) {
+		if h, err := skillfs.ParseID(ref); err == nil && hasCommit(objects, h) {
 			return Fetched{Commit: h, objects: fs}, nil
 		}
 	}
-	remote := git.NewRemote(fs, &config.RemoteConfig{Name: "skillstore", URLs: []string{src.URL}})
+	remote := git.NewRemote(fs, &config.RemoteConfig{Name: "skillstore", URLs: []string{url}})
 	refs, err := remote.ListContext(ctx, &git.ListOptions{PeelingOption: git.AppendPeeled})
 	if err != nil {
-		return Fetched{}, fmt.Errorf("fetch %s: %w", src.URL, err)
+		return Fetched{}, fmt.Errorf("fetch %s: %w", url, err)
 	}
-	name, pin, err := pickRemoteRef(refs, src.Ref)
+	name, pin, err := pickRemoteRef(refs, ref)
 	if err != nil {
-		return Fetched{}, fmt.Errorf("fetch %s: --ref %q: %w", src.URL, src.Ref, err)
+		return Fetched{}, fmt.Errorf("fetch %s: --ref %q: %w", url, ref, err)
 	}
 	if pin != "" {
-		return fetchPin(ctx, objects, remote, src, pin)
+		return fetchPin(ctx, objects, remote, url, pin)
 	}
 	const dst = plumbing.ReferenceName("refs/skillstore/fetch/head")
 	spec := config.RefSpec("+" + name.String() + ":" + dst.String())
 	err = remote.FetchContext(ctx, &git.FetchOptions{RefSpecs: []config.RefSpec{spec}, Tags: git.NoTags, Force: true})
 	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
-		return Fetched{}, fmt.Errorf("fetch %s %s: %w", src.URL, name.Short(), err)
+		return Fetched{}, fmt.Errorf("fetch %s %s: %w", url, name.Short(), err)
 	}
-	ref, ok := fs.refs[dst]
+	got, ok := fs.refs[dst]
 	if !ok {
 		// Already up to date: go-git skips the ref update when the server
 		// sends nothing; the remote's advertised id is the answer.
 		for _, r := range refs {
 			if r.Name() == name {
-				ref = r
+				got = r
 			}
 		}
 	}
-	if ref == nil {
-		return Fetched{}, fmt.Errorf("fetch %s %s: the server sent no commit", src.URL, name.Short())
+	if got == nil {
+		return Fetched{}, fmt.Errorf("fetch %s %s: the server sent no commit", url, name.Short())
 	}
-	h, err := peelToCommit(objects, fromGit(ref.Hash()))
+	h, err := peelToCommit(objects, skillfs.ID(got.Hash()))
 	if err != nil {
-		return Fetched{}, fmt.Errorf("fetch %s %s: %w", src.URL, name.Short(), err)
+		return Fetched{}, fmt.Errorf("fetch %s %s: %w", url, name.Short(), err)
 	}
 	return Fetched{Commit: h, Ref: name.String(), objects: fs}, nil
 }
@@ -292,60 +237,60 @@ func pickRemoteRef(refs []*plumbing.Reference, ref string) (plumbing.ReferenceNa
 
 // fetchPin fetches every branch and tag of the remote and looks for the
 // pinned commit among them (a server need not serve a bare commit id).
-func fetchPin(ctx context.Context, objects *fetchStorer, remote *git.Remote, src Source, pin string) (Fetched, error) {
+func fetchPin(ctx context.Context, objects *fetchStorer, remote *git.Remote, url, pin string) (Fetched, error) {
 	specs := []config.RefSpec{
 		"+refs/heads/*:refs/skillstore/fetch/heads/*",
 		"+refs/tags/*:refs/skillstore/fetch/tags/*",
 	}
 	err := remote.FetchContext(ctx, &git.FetchOptions{RefSpecs: specs, Tags: git.NoTags, Force: true})
 	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
-		return Fetched{}, fmt.Errorf("fetch %s: %w", src.URL, err)
+		return Fetched{}, fmt.Errorf("fetch %s: %w", url, err)
 	}
-	var h Hash
-	if full, ok := ParseHash(pin); ok {
+	var h skillfs.ID
+	if full, err := skillfs.ParseID(pin); err == nil {
 		h = full
 	} else {
 		for _, from := range []storer.EncodedObjectStorer{objects.objs, objects.Storer} {
 			encoded, err := from.IterEncodedObjects(plumbing.CommitObject)
 			if err != nil {
-				return Fetched{}, fmt.Errorf("fetch %s: %w", src.URL, err)
+				return Fetched{}, fmt.Errorf("fetch %s: %w", url, err)
 			}
 			err = object.NewCommitIter(objects, encoded).ForEach(func(c *object.Commit) error {
 				if strings.HasPrefix(c.Hash.String(), pin) {
-					if !h.IsZero() && h != fromGit(c.Hash) {
+					if !h.IsZero() && h != skillfs.ID(c.Hash) {
 						return fmt.Errorf("commit %s is ambiguous: give more digits", pin)
 					}
-					h = fromGit(c.Hash)
+					h = skillfs.ID(c.Hash)
 				}
 				return nil
 			})
 			if err != nil {
-				return Fetched{}, fmt.Errorf("fetch %s: %w", src.URL, err)
+				return Fetched{}, fmt.Errorf("fetch %s: %w", url, err)
 			}
 		}
 	}
 	if h.IsZero() || !hasCommit(objects, h) {
-		return Fetched{}, fmt.Errorf("fetch %s: --ref %q: %w", src.URL, pin, ErrRefNotFound)
+		return Fetched{}, fmt.Errorf("fetch %s: --ref %q: %w", url, pin, ErrRefNotFound)
 	}
 	return Fetched{Commit: h, objects: objects}, nil
 }
 
-func hasCommit(objects storer.EncodedObjectStorer, h Hash) bool {
-	_, err := object.GetCommit(objects, toGit(h))
+func hasCommit(objects storer.EncodedObjectStorer, h skillfs.ID) bool {
+	_, err := object.GetCommit(objects, plumbing.Hash(h))
 	return err == nil
 }
 
 // peelToCommit peels tag objects until it reaches a commit.
-func peelToCommit(objects storer.EncodedObjectStorer, h Hash) (Hash, error) {
+func peelToCommit(objects storer.EncodedObjectStorer, h skillfs.ID) (skillfs.ID, error) {
 	for range 10 {
 		if hasCommit(objects, h) {
 			return h, nil
 		}
-		tag, err := object.GetTag(objects, toGit(h))
+		tag, err := object.GetTag(objects, plumbing.Hash(h))
 		if err != nil {
-			return ZeroHash, fmt.Errorf("%s is not a commit", h)
+			return skillfs.ZeroID, fmt.Errorf("%s is not a commit", h)
 		}
-		h = fromGit(tag.Target)
+		h = skillfs.ID(tag.Target)
 	}
-	return ZeroHash, fmt.Errorf("%s: tag chain too long", h)
+	return skillfs.ZeroID, fmt.Errorf("%s: tag chain too long", h)
 }

@@ -1,4 +1,4 @@
-package store
+package gitfetch
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/manifest"
 )
 
@@ -41,6 +43,16 @@ func (t *TreeFS) entry(op, name string) (*object.TreeEntry, error) {
 		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
 	}
 	return e, nil
+}
+
+// TreeID is the git object id of the entry at name (a subtree's id for a
+// folder).
+func (t *TreeFS) TreeID(name string) (skillfs.ID, error) {
+	e, err := t.entry("open", name)
+	if err != nil {
+		return skillfs.ZeroID, err
+	}
+	return skillfs.ID(e.Hash), nil
 }
 
 // Lstat describes name without following a symlink.
