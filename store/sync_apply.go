@@ -1,0 +1,120 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/skillstore/skillstore/store/safety"
+)
+
+// The apply steps of sync: one small function per decision of decide
+// (sync_decide.go), called by syncSkillTo (sync_classify.go).
+
+// pendingCandidate reads the skill's candidate branch: its head and what
+// it means for an update of the published head to the snapshot u.
+func (tx *Tx) pendingCandidate(name string, head, u Hash) (Hash, pendingCandidate, error) {
+	candHead, hasCand := tx.Ref(CandidateRef(name))
+	if !hasCand {
+		return ZeroHash, noCandidate, nil
+	}
+	// A branch without skillstore's merge commit (rewritten by hand) is
+	// superseded like any stale candidate.
+	m, err := tx.candidateMerge(candHead)
+	switch {
+	case errors.Is(err, errNoCandidateMerge):
+		return candHead, otherCandidate, nil
+	case err != nil:
+		return ZeroHash, noCandidate, err
+	case MergeMode(m.Trailer(TrailerMergeMode)) == MergeModeRemote:
+		return candHead, remoteMergeCandidate, nil
+	case m.Parents[0] == head && m.Parents[1] == u:
+		return candHead, sameCandidate, nil
+	}
+	return candHead, otherCandidate, nil
+}
+
+// applyMirror publishes a new skill's upstream tree as v1, taking the
+// snapshot in.
+func (tx *Tx) applyMirror(p *Plugin, up *upstream, sk *upstreamSkill, upRef string, sr *SkillReport) error {
+	checked, err := tx.checkUpstream(sk, nil)
+	if err != nil {
+		return err
+	}
+	tree, err := tx.writeUpstreamTree(sk)
+	if err != nil {
+		return err
+	}
+	v, err := tx.CommitVersion(sk.name, tree, VersionInfo{
+		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
+		MergeMode: MergeModeMirror, Risk: checked.Risk, Findings: checked.Findings,
+		Subject:  fmt.Sprintf("%s v1: mirror of plugin %s", sk.name, p.ID),
+		Trailers: upstreamTrailers(p, up, sk),
+	})
+	if err != nil {
+		return err
+	}
+	tx.SetRef(upRef, v.Commit)
+	sr.NewVersion, sr.Upstream, sr.Risk = v.Number, v.Commit.String(), checked.Risk.String()
+	return nil
+}
+
+// writeSnapshot records a new upstream tree as the next commit of the
+// skill's upstream ref and returns it.
+func (tx *Tx) writeSnapshot(p *Plugin, up *upstream, sk *upstreamSkill, upRef string, prevU Hash, hasPrevU bool) (Hash, error) {
+	tree, err := tx.writeUpstreamTree(sk)
+	if err != nil {
+		return ZeroHash, err
+	}
+	var parents []Hash
+	if hasPrevU {
+		parents = []Hash{prevU}
+	}
+	sig := tx.signature()
+	c := &Commit{
+		Tree: tree, Parents: parents, Author: sig, Committer: sig,
+		Message: buildMessage(fmt.Sprintf("upstream %s/%s", p.ID, sk.name), "", upstreamTrailers(p, up, sk)),
+	}
+	u := tx.WriteCommit(c)
+	tx.SetRef(upRef, u)
+	return u, nil
+}
+
+// applyAlreadyApplied records that the published tree already holds the
+// upstream update: a version with the same tree whose parents take the
+// snapshot in, so it becomes the accepted base.
+func (tx *Tx) applyAlreadyApplied(p *Plugin, up *upstream, name string, headC *Commit, u, base Hash, sr *SkillReport) error {
+	headV, err := versionFromCommit(name, headC)
+	if err != nil {
+		return err
+	}
+	v, err := tx.CommitVersion(name, headC.Tree, VersionInfo{
+		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
+		MergeMode: MergeModeAlreadyApplied, Risk: headV.Risk, ExtraParents: []Hash{u},
+		Subject:  fmt.Sprintf("%s v%d: upstream of plugin %s already applied", name, headV.Number+1, p.ID),
+		Trailers: []Trailer{{TrailerMergeBase, hashOrNone(base)}},
+	})
+	if err != nil {
+		return err
+	}
+	sr.NewVersion = v.Number
+	return nil
+}
+
+// applyFastForward publishes the upstream tree as the next version.
+func (tx *Tx) applyFastForward(p *Plugin, up *upstream, name string, headC *Commit, u, base, theirs Hash, checked *safety.Report, sr *SkillReport) error {
+	headV, err := versionFromCommit(name, headC)
+	if err != nil {
+		return err
+	}
+	v, err := tx.CommitVersion(name, theirs, VersionInfo{
+		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
+		MergeMode: MergeModeFastForward, Risk: checked.Risk, Findings: checked.Findings, ExtraParents: []Hash{u},
+		Subject:  fmt.Sprintf("%s v%d: update from plugin %s", name, headV.Number+1, p.ID),
+		Trailers: []Trailer{{TrailerMergeBase, hashOrNone(base)}},
+	})
+	if err != nil {
+		return err
+	}
+	sr.NewVersion = v.Number
+	return nil
+}
