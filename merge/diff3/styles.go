@@ -36,21 +36,29 @@ func (t *threeWay) narrowConflicts(in []region) []region {
 }
 
 // joinNearConflicts is the second half of the Plain style: two conflicts
-// that follow each other are written as one when the merged lines between
+// that follow each other are written as one when the lines of ours between
 // them are at most three, or have no letter or digit at all (blank lines,
-// braces): a reader resolves them together anyway.
+// braces): a reader resolves them together anyway. A change made the same
+// way on both sides does not keep two conflicts apart (ours has it, so it
+// is among the lines counted), but a change made by one side only does.
 func (t *threeWay) joinNearConflicts(in []region) []region {
 	out := in[:0]
+	prev := -1 // the index in out of the last conflict, if only same changes follow it
 	for _, r := range in {
-		if n := len(out); n > 0 && r.take == takeConflict && out[n-1].take == takeConflict {
-			prev := &out[n-1]
-			gap := r.ours.start - prev.ours.end
-			if gap <= 3 || !hasAlnum(t.ours.span(prev.ours.end, r.ours.start)) {
-				prev.base.end = max(prev.base.end, r.base.end)
-				prev.ours.end = r.ours.end
-				prev.theirs.end = r.theirs.end
-				continue
-			}
+		switch {
+		case r.take == takeSame:
+		case r.take != takeConflict:
+			prev = -1
+		case prev >= 0 && (r.ours.start-out[prev].ours.end <= 3 ||
+			!hasAlnum(t.ours.span(out[prev].ours.end, r.ours.start))):
+			p := &out[prev]
+			p.base.end = max(p.base.end, r.base.end)
+			p.ours.end = r.ours.end
+			p.theirs.end = r.theirs.end
+			out = out[:prev+1] // the same changes in between are inside it now
+			continue
+		default:
+			prev = len(out)
 		}
 		out = append(out, r)
 	}
