@@ -43,21 +43,32 @@ type aligner struct {
 func (al *aligner) align(a, b []lineID, delA, insB []bool) {
 	al.a, al.b, al.delA, al.insB = a, b, delA, insB
 	n := len(a) + len(b) + 3
-	al.fwd = grow(al.fwd, n)
-	al.bwd = grow(al.bwd, n)
+	al.fwd = resize(al.fwd, n) // a search writes each entry before reading it
+	al.bwd = resize(al.bwd, n)
 	al.offset = len(b) + 1
 	al.costLimit = costLimitFor(len(a) + len(b))
 	al.solve(0, len(a), 0, len(b))
 }
 
+// resize returns buf with length n, reusing its memory if it can, without
+// clearing it.
+func resize(buf []int32, n int) []int32 {
+	if cap(buf) < n {
+		return make([]int32, n)
+	}
+	return buf[:n]
+}
+
 // costLimitFor is the number of edits one split's search may spend before
-// it settles for a good rather than a shortest split: large enough that
-// files of a few hundred lines always get a shortest edit script, and
-// growing with the square root of the input after that, which keeps the
-// whole diff near linear in the size of the files when they have little
-// in common.
+// it settles for a good rather than a shortest split, for an alignment of
+// that many lines (of both files): 256, or twice the square root of the
+// lines when that is more. Below it a diff is always a shortest one; above
+// it the search stays near linear in the size of files with little in
+// common. git merge-file has such a limit too: the value was chosen because,
+// of the simple rules tried, it makes the most diffs of large files come
+// out as git's (see TestOracleGitMergeFile).
 func costLimitFor(lines int) int {
-	return max(256, 2*int(math.Sqrt(float64(lines))))
+	return max(256, int(2*math.Sqrt(float64(lines))))
 }
 
 // solve marks the edits between a[a0:a1] and b[b0:b1]. Common leading and
@@ -188,23 +199,18 @@ func diagonalRange(k0, d, kmin, kmax int) (lo, hi int) {
 // bounded on files with little in common.
 func (al *aligner) bestEffortSplit(a0, a1, b0, b1, flo, fhi, blo, bhi int) (int, int) {
 	o := al.offset
+	// Diagonals are visited from the highest to the lowest, as in the
+	// search, and the first of equally good points wins. A point at the far
+	// corner would split nothing off.
 	bestF, fx := -1, 0
 	for k := fhi; k >= flo; k -= 2 {
-		x := int(al.fwd[k+o])
-		if x == unreachedFwd {
-			continue
-		}
-		if x+x-k > bestF && (x != a1 || x-k != b1) {
+		if x := int(al.fwd[k+o]); x != unreachedFwd && x+x-k > bestF && (x != a1 || x-k != b1) {
 			bestF, fx = x+x-k, x
 		}
 	}
 	bestB, bx := math.MaxInt, 0
-	for k := blo; k <= bhi; k += 2 {
-		x := int(al.bwd[k+o])
-		if x == unreachedBwd {
-			continue
-		}
-		if x+x-k < bestB && (x != a0 || x-k != b0) {
+	for k := bhi; k >= blo; k -= 2 {
+		if x := int(al.bwd[k+o]); x != unreachedBwd && x+x-k < bestB && (x != a0 || x-k != b0) {
 			bestB, bx = x+x-k, x
 		}
 	}
