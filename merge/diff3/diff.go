@@ -1,5 +1,7 @@
 package diff3
 
+import "slices"
+
 // hunk is one change of an edit script from lines a to lines b: lines
 // [i1, i1+chg1) of a become lines [i2, i2+chg2) of b. Hunks are separated
 // by at least one line the two files have in common.
@@ -15,7 +17,8 @@ type differ struct {
 	nIDs    int
 	del     []bool      // lines of a deleted
 	ins     []bool      // lines of b inserted
-	seen    [2][]bool   // by line ID: occurs in a, occurs in b
+	seen    [2][]uint8  // by line ID: the stamp of the last diff whose a (b) has it
+	stamp   uint8       // the current diff's stamp
 	matched [2][]lineID // the lines of each file that also occur in the other
 	at      [2][]int32  // where each matched line is in its file
 	mDel    []bool      // the aligner's marks over the matched lines
@@ -70,37 +73,37 @@ func (d *differ) markChanges(a, b []lineID, a0, a1, b0, b1 int) {
 		mark(d.ins, b0, b1)
 		return
 	}
-	d.seen[0] = growSeen(d.seen[0], d.nIDs)
-	d.seen[1] = growSeen(d.seen[1], d.nIDs)
+	// Stamping the lines of each diff saves clearing the tables after it.
+	d.stamp++
+	if len(d.seen[0]) < d.nIDs || d.stamp == 0 {
+		d.seen[0], d.seen[1] = grow(d.seen[0], d.nIDs), grow(d.seen[1], d.nIDs)
+		d.stamp = 1
+	}
+	stamp := d.stamp
 	for _, id := range a {
-		d.seen[0][id] = true
+		d.seen[0][id] = stamp
 	}
 	for _, id := range b {
-		d.seen[1][id] = true
+		d.seen[1][id] = stamp
 	}
 	sides := [2]struct {
 		lines  []lineID
 		start  int
-		other  []bool
+		other  []uint8
 		change []bool
 	}{{a[a0:a1], a0, d.seen[1], d.del}, {b[b0:b1], b0, d.seen[0], d.ins}}
 	for s, side := range sides {
-		d.matched[s] = d.matched[s][:0]
-		d.at[s] = d.at[s][:0]
+		matched := slices.Grow(d.matched[s][:0], len(side.lines))
+		at := slices.Grow(d.at[s][:0], len(side.lines))
 		for i, id := range side.lines {
-			if side.other[id] {
-				d.matched[s] = append(d.matched[s], id)
-				d.at[s] = append(d.at[s], int32(side.start+i))
+			if side.other[id] == stamp {
+				matched = append(matched, id)
+				at = append(at, int32(side.start+i))
 			} else {
 				side.change[side.start+i] = true
 			}
 		}
-	}
-	for _, id := range a { // leave the tables clear for the next diff
-		d.seen[0][id] = false
-	}
-	for _, id := range b {
-		d.seen[1][id] = false
+		d.matched[s], d.at[s] = matched, at
 	}
 	d.mDel = grow(d.mDel, len(d.matched[0]))
 	d.mIns = grow(d.mIns, len(d.matched[1]))
@@ -115,15 +118,6 @@ func (d *differ) markChanges(a, b []lineID, a0, a1, b0, b1 int) {
 			d.ins[d.at[1][k]] = true
 		}
 	}
-}
-
-// growSeen returns a table of n false entries; the tables are left clear
-// after each use, so only new room needs clearing.
-func growSeen(buf []bool, n int) []bool {
-	if cap(buf) < n {
-		return make([]bool, n)
-	}
-	return buf[:n]
 }
 
 func mark(marks []bool, i, j int) {

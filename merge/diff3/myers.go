@@ -4,8 +4,7 @@ import "math"
 
 // This file aligns two sequences of line IDs with E. W. Myers' difference
 // algorithm ("An O(ND) Difference Algorithm and Its Variations",
-// Algorithmica 1(2), 1986), in the linear-space form the paper gives in its
-// section 4b.
+// Algorithmica 1(2), 1986), in the linear-space form the paper also gives.
 //
 // An edit script is a path through the grid of a's lines (x) and b's lines
 // (y) from the top-left corner to the bottom-right one: a step right
@@ -34,8 +33,7 @@ type aligner struct {
 	fwd, bwd []int32
 	offset   int
 	// costLimit bounds the search for one split: past it, the split is
-	// taken at the path that got furthest (see bestEffortSplit). Zero means
-	// no bound.
+	// taken at the path that got furthest (see bestEffortSplit).
 	costLimit int
 }
 
@@ -114,7 +112,7 @@ func (al *aligner) split(a0, a1, b0, b1 int) (int, int) {
 	fwd[fk+o], bwd[bk+o] = int32(a0), int32(a1)
 	flo, fhi, blo, bhi := fk, fk, bk, bk // diagonals searched at the current cost
 	for d := 1; ; d++ {
-		if al.costLimit > 0 && d > al.costLimit {
+		if d > al.costLimit {
 			return al.bestEffortSplit(a0, a1, b0, b1, flo, fhi, blo, bhi)
 		}
 		// One more edit forward: each diagonal is entered from a neighbour,

@@ -1,6 +1,6 @@
-// Package diff3 merges three versions of a text file line by line exactly
-// as git merge-file does: the same merged bytes, the same conflicts and the
-// same conflict count, in git's three conflict styles. Changes made on one
+// Package diff3 merges three versions of a text file line by line as git
+// merge-file does: the same merged bytes, the same conflicts and the same
+// conflict count, in git's three conflict styles. Changes made on one
 // side are taken, the same change made on both sides is taken once, and
 // changes that overlap or touch conflict. Conflicts are also reported
 // structurally, as line ranges and texts of each version.
@@ -10,7 +10,9 @@
 // where several alignments cost the same, the choice follows rules observed
 // from git merge-file's output (diff.go, slide.go): two shortest diffs of the
 // same files can pair different lines, and a merge built on another pairing
-// than git's is clean where git's conflicts, or the other way round.
+// than git's is clean where git's conflicts, or the other way round. Only in
+// files with thousands of edits, where a diff stops looking for a shortest
+// one, can the pairing still differ from git's.
 //
 // The package is pure (bytes in, bytes out) and links nothing beyond the
 // standard library; package merge builds the skill-aware merges (SKILL.md
