@@ -53,10 +53,10 @@ func TestDiffLinesIsAnEditScript(t *testing.T) {
 	}
 }
 
-// TestAlignIsMinimal checks align against an independent Myers diff,
-// go-diff's: below the cost where git's cut-offs start, both are minimal, so
-// they change the same number of lines, and align's marks are an edit script
-// (the unmarked lines of a and b are the same sequence).
+// TestAlignIsMinimal checks the aligner against an independent Myers diff,
+// go-diff's: below the aligner's cost limit both are minimal, so they change
+// the same number of lines, and the aligner's marks are an edit script (the
+// unmarked lines of a and b are the same sequence).
 func TestAlignIsMinimal(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	dmp := diffmatchpatch.New()
@@ -64,7 +64,8 @@ func TestAlignIsMinimal(t *testing.T) {
 	for range 5000 {
 		a, b := randomIDs(r, 60, 5), randomIDs(r, 60, 5)
 		chgA, chgB := make([]bool, len(a)), make([]bool, len(b))
-		align(a, b, chgA, chgB, make([]int32, 2*(len(a)+len(b)+4)))
+		var al aligner
+		al.align(a, b, chgA, chgB)
 		if !slices.Equal(unmarked(a, chgA), unmarked(b, chgB)) {
 			t.Fatalf("align(%v, %v): the lines left unchanged differ", a, b)
 		}

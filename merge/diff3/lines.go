@@ -3,7 +3,7 @@ package diff3
 import "strings"
 
 // lines is a text split into lines, each keeping its terminating "\n" (and
-// any "\r" before it), as git's xdiff records do; a last line without a
+// any "\r" before it), as git compares lines; a last line without a
 // final newline is kept as is. Line i is text[off[i]:off[i+1]], so a run of
 // lines is a single substring of the text, written out in one copy.
 // Offsets are int32: texts over MaxSize are not merged.
@@ -12,8 +12,8 @@ type lines struct {
 	off  []int32 // n+1 offsets: the start of each line, then len(text)
 }
 
-// MaxSize is git's MAX_XDIFF_SIZE: git merge-file treats larger files as
-// binary, and so does Merge.
+// MaxSize is the largest file git merge-file merges as text (1023 MiB): it
+// treats larger files as binary, and so does Merge.
 const MaxSize = 1023 << 20
 
 func splitText(text string) lines {

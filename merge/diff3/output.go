@@ -2,9 +2,9 @@ package diff3
 
 import "strings"
 
-// output writes the merged text, as fill_merge_buffer, and collects the
-// conflicts left after opts.Favor.
-func (t *threeWay) output(hunks []mergeHunk, opts Options) *Result {
+// output writes the merged text: ours' lines, with each region replaced by
+// what it takes, and collects the conflicts that opts.Favor leaves.
+func (t *threeWay) output(regions []region, opts Options) *Result {
 	res := &Result{}
 	size := opts.MarkerSize
 	if size <= 0 {
@@ -12,52 +12,58 @@ func (t *threeWay) output(hunks []mergeHunk, opts Options) *Result {
 	}
 	labels := opts.labels()
 	b := make([]byte, 0, t.oursSize+256)
-	i := 0
-	for k := range hunks {
-		m := &hunks[k]
-		if opts.Favor != FavorNone && m.mode == 0 {
-			m.mode = int(opts.Favor)
+	next := 0 // the first line of ours not written yet
+	for _, r := range regions {
+		what := r.take
+		if what == takeConflict {
+			switch opts.Favor {
+			case FavorOurs:
+				what = takeOurs
+			case FavorTheirs:
+				what = takeTheirs
+			case FavorUnion:
+				what = takeBoth
+			}
 		}
-		switch {
-		case m.mode == 0:
-			b = appendLines(b, t.ours, i, m.i1, false, false)
-			cr := t.needsCR(m)
+		if what == takeSame {
+			continue // ours already has the change
+		}
+		b = appendLines(b, t.ours, next, r.ours.start, false, false)
+		next = r.ours.end
+		switch what {
+		case takeOurs:
+			b = appendLines(b, t.ours, r.ours.start, r.ours.end, false, false)
+		case takeTheirs:
+			b = appendLines(b, t.theirs, r.theirs.start, r.theirs.end, false, false)
+		case takeBoth:
+			b = appendLines(b, t.ours, r.ours.start, r.ours.end, t.markersNeedCR(r), true)
+			b = appendLines(b, t.theirs, r.theirs.start, r.theirs.end, false, false)
+		default:
+			cr := t.markersNeedCR(r)
 			b = appendMarker(b, '<', size, labels.Ours, cr)
-			b = appendLines(b, t.ours, m.i1, m.i1+m.chg1, cr, true)
+			b = appendLines(b, t.ours, r.ours.start, r.ours.end, cr, true)
 			if opts.Style != Plain {
 				b = appendMarker(b, '|', size, labels.Base, cr)
-				b = appendLines(b, t.base, m.i0, m.i0+m.chg0, cr, true)
+				b = appendLines(b, t.base, r.base.start, r.base.end, cr, true)
 			}
 			b = appendMarker(b, '=', size, "", cr)
-			b = appendLines(b, t.theirs, m.i2, m.i2+m.chg2, cr, true)
+			b = appendLines(b, t.theirs, r.theirs.start, r.theirs.end, cr, true)
 			b = appendMarker(b, '>', size, labels.Theirs, cr)
 			res.Conflicts = append(res.Conflicts, Conflict{
-				Ours:   section(t.ours, m.i1, m.chg1),
-				Base:   section(t.base, m.i0, m.chg0),
-				Theirs: section(t.theirs, m.i2, m.chg2),
+				Ours:   section(t.ours, r.ours),
+				Base:   section(t.base, r.base),
+				Theirs: section(t.theirs, r.theirs),
 			})
-		case m.mode&3 != 0:
-			b = appendLines(b, t.ours, i, m.i1, false, false)
-			if m.mode&1 != 0 {
-				b = appendLines(b, t.ours, m.i1, m.i1+m.chg1, t.needsCR(m), m.mode&2 != 0)
-			}
-			if m.mode&2 != 0 {
-				b = appendLines(b, t.theirs, m.i2, m.i2+m.chg2, false, false)
-			}
-		default: // identical on both sides: ours already has it
-			continue
 		}
-		i = m.i1 + m.chg1
 	}
-	b = appendLines(b, t.ours, i, t.ours.n(), false, false)
-	res.Merged = b
+	res.Merged = appendLines(b, t.ours, next, t.ours.n(), false, false)
 	return res
 }
 
 // section copies the lines of a conflict's side: the text may be a view of
 // the caller's input (see view), which the result must not keep.
-func section(l lines, i, n int) Section {
-	return Section{Start: i + 1, Count: n, Text: strings.Clone(l.span(i, i+n))}
+func section(l lines, r lineRange) Section {
+	return Section{Start: r.start + 1, Count: r.len(), Text: strings.Clone(l.span(r.start, r.end))}
 }
 
 // appendLines appends lines; with addNL, a last line without a newline gets
@@ -88,13 +94,15 @@ func appendMarker(b []byte, c byte, size int, label string, cr bool) []byte {
 	return append(b, '\n')
 }
 
-// needsCR is git's is_cr_needed: markers end in CRLF when the lines before
-// the conflict in ours and theirs (or their first lines) and the base's first
-// line all end in CRLF.
-func (t *threeWay) needsCR(m *mergeHunk) bool {
-	cr := eolCRLF(t.ours, max(m.i1-1, 0))
+// markersNeedCR says whether a conflict's markers (and a newline added to
+// a side's last line) end in CRLF. git merge-file's output shows the rule:
+// they do when ours' line before the conflict (its first line if there is
+// none before), theirs' line before it, and the base's first line all end
+// in CRLF; a version that cannot tell (see eolCRLF) does not count against.
+func (t *threeWay) markersNeedCR(r region) bool {
+	cr := eolCRLF(t.ours, max(r.ours.start-1, 0))
 	if cr != 0 {
-		cr = eolCRLF(t.theirs, max(m.i2-1, 0))
+		cr = eolCRLF(t.theirs, max(r.theirs.start-1, 0))
 	}
 	if cr != 0 {
 		cr = eolCRLF(t.base, 0)
@@ -102,8 +110,9 @@ func (t *threeWay) needsCR(m *mergeHunk) bool {
 	return cr > 0
 }
 
-// eolCRLF is git's is_eol_crlf: 1 if line i ends in CRLF, 0 if in LF, -1 if
-// it cannot tell (empty file, or a single line without a newline).
+// eolCRLF is 1 if line i ends in CRLF, 0 if in LF, and -1 if the file
+// cannot tell (it is empty, or a single line without a newline). A last
+// line without a newline is judged by the line before it.
 func eolCRLF(l lines, i int) int {
 	crlf := func(l string) int {
 		if len(l) > 1 && l[len(l)-2] == '\r' {

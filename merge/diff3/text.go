@@ -1,14 +1,18 @@
-// Package diff3 merges three versions of a text file line by line exactly
-// as git merge-file does: the same merged bytes, the same conflicts and the
-// same conflict count, in git's three conflict styles. Changes made on one
+// Package diff3 merges three versions of a text file line by line as git
+// merge-file does: the same merged bytes, the same conflicts and the same
+// conflict count, in git's three conflict styles. Changes made on one
 // side are taken, the same change made on both sides is taken once, and
 // changes that overlap or touch conflict. Conflicts are also reported
 // structurally, as line ranges and texts of each version.
 //
-// The line diff is git's own Myers diff and hunk rules (xdiff's alignment,
-// cleanup, compaction and merge steps, ported), because two minimal diffs of
-// the same files can pair different lines, and a merge built on another
-// pairing than git's is clean where git's conflicts, or the other way round.
+// The line diffs are Myers' O(ND) algorithm with its linear-space middle
+// snake (myers.go), the merge of the two diffs is diff3's (regions.go), and
+// where several alignments cost the same, the choice follows rules observed
+// from git merge-file's output (diff.go, slide.go): two shortest diffs of the
+// same files can pair different lines, and a merge built on another pairing
+// than git's is clean where git's conflicts, or the other way round. Only in
+// files with thousands of edits, where a diff stops looking for a shortest
+// one, can the pairing still differ from git's.
 //
 // The package is pure (bytes in, bytes out) and links nothing beyond the
 // standard library; package merge builds the skill-aware merges (SKILL.md
@@ -151,25 +155,16 @@ func Merge(base, ours, theirs []byte, opts Options) (*Result, error) {
 // merge itself: fresh memory is paid for in page faults.
 func view(data []byte) string { return unsafe.String(unsafe.SliceData(data), len(data)) }
 
-// looksBinary is git merge-file's test: over MAX_XDIFF_SIZE, or a NUL in the
-// first 8000 bytes (buffer_is_binary).
+// looksBinary is git merge-file's test for a binary file: larger than
+// MaxSize, or a NUL byte in the first 8000 bytes.
 func looksBinary(data []byte) bool {
 	return len(data) > MaxSize || bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0
-}
-
-// mergeHunk is a region of the merge, xdiff's xdmerge_t: lines [i0, i0+chg0)
-// of the base, [i1, i1+chg1) of ours and [i2, i2+chg2) of theirs.
-type mergeHunk struct {
-	mode             int // 0 conflict, 1 take ours, 2 take theirs, 3 union, 4 identical
-	i0, i1, i2       int
-	chg0, chg1, chg2 int
 }
 
 // threeWay holds the three versions split into lines, and the lines' IDs.
 type threeWay struct {
 	base, ours, theirs lines
 	ids                struct{ base, ours, theirs []lineID }
-	nIDs               int
 	oursSize           int // bytes in ours: about the size of the result
 	differ             differ
 }
@@ -180,22 +175,21 @@ func mergeStrings(base, ours, theirs string, opts Options) *Result {
 	t.ids.base = in.intern(t.base)
 	t.ids.ours = in.internLike(t.ours, t.base, t.ids.base)
 	t.ids.theirs = in.internLike(t.theirs, t.base, t.ids.base)
-	t.nIDs = in.count()
-	t.differ.nIDs = t.nIDs
-	s1 := t.differ.diff(t.ids.base, t.ids.ours)
-	s2 := t.differ.diff(t.ids.base, t.ids.theirs)
-	if len(s1) == 0 {
+	t.differ.nIDs = in.count()
+	toOurs := t.differ.diff(t.ids.base, t.ids.ours)
+	toTheirs := t.differ.diff(t.ids.base, t.ids.theirs)
+	if len(toOurs) == 0 {
 		return &Result{Merged: []byte(theirs)}
 	}
-	if len(s2) == 0 {
+	if len(toTheirs) == 0 {
 		return &Result{Merged: []byte(ours)}
 	}
-	hunks := t.combine(s1, s2)
+	regions := t.regions(toOurs, toTheirs)
 	switch opts.Style {
-	case Plain: // git's default level, XDL_MERGE_ZEALOUS_ALNUM
-		hunks = t.simplifyNonConflicts(t.refineConflicts(hunks))
+	case Plain:
+		regions = t.joinNearConflicts(t.narrowConflicts(regions))
 	case ZDiff3:
-		t.trimConflicts(hunks)
-	} // Diff3 (XDL_MERGE_EAGER): conflicts as found, since the base is shown with them
-	return t.output(hunks, opts)
+		t.trimConflicts(regions)
+	} // Diff3 shows the base with each conflict, so conflicts stay as found
+	return t.output(regions, opts)
 }
