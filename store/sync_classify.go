@@ -149,7 +149,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 		sr.Candidate = c.String()
 		return nil
 	case stepMerge:
-		headV, err := versionFromCommit(name, headC)
+		headV, err := ParseVersion(name, headC)
 		if err != nil {
 			return err
 		}
@@ -177,7 +177,7 @@ func (tx *Tx) pendingCandidate(name string, head, u Hash) (Hash, pendingCandidat
 	}
 	// A branch without skillstore's merge commit (rewritten by hand) is
 	// superseded like any stale candidate.
-	m, err := tx.candidateMerge(candHead)
+	m, err := tx.CandidateMerge(candHead)
 	switch {
 	case errors.Is(err, errNoCandidateMerge):
 		return candHead, otherCandidate, nil
@@ -241,7 +241,7 @@ func (tx *Tx) writeSnapshot(p *Plugin, up *upstream, sk *upstreamSkill, upRef st
 // upstream update: a version with the same tree whose parents take the
 // snapshot in, so it becomes the accepted base.
 func (tx *Tx) applyAlreadyApplied(p *Plugin, up *upstream, name string, headC *Commit, u, base Hash, sr *SkillReport) error {
-	headV, err := versionFromCommit(name, headC)
+	headV, err := ParseVersion(name, headC)
 	if err != nil {
 		return err
 	}
@@ -260,7 +260,7 @@ func (tx *Tx) applyAlreadyApplied(p *Plugin, up *upstream, name string, headC *C
 
 // applyFastForward publishes the upstream tree as the next version.
 func (tx *Tx) applyFastForward(p *Plugin, up *upstream, name string, headC *Commit, u, base, theirs Hash, checked *safety.Report, sr *SkillReport) error {
-	headV, err := versionFromCommit(name, headC)
+	headV, err := ParseVersion(name, headC)
 	if err != nil {
 		return err
 	}
@@ -435,10 +435,11 @@ func hashOrNone(h Hash) string {
 // errNoCandidateMerge means a candidate branch has no skillstore merge commit.
 var errNoCandidateMerge = errors.New("no candidate merge commit on the branch")
 
-// candidateMerge finds the merge commit skillstore made for a candidate:
+// CandidateMerge finds the merge commit skillstore made for a candidate:
 // the branch head itself, or an ancestor along first parents when a person
-// committed a resolution on top of it with plain git.
-func (r *Reader) candidateMerge(h Hash) (*Commit, error) {
+// committed a resolution on top of it with plain git. It fails for a
+// branch that holds no skillstore candidate (pull ignores those).
+func (r *Reader) CandidateMerge(h Hash) (*Commit, error) {
 	for range 1000 {
 		c, err := r.Commit(h)
 		if err != nil {
@@ -478,8 +479,9 @@ func (c *commitCache) get(h Hash) (*Commit, error) {
 	return cm, nil
 }
 
-// mergeBase is the best common ancestor of a and b (see [mergeBase]).
-func (r *Reader) mergeBase(a, b Hash) (Hash, error) { return mergeBase(r.Commit, a, b) }
+// MergeBase is the best common ancestor of commits a and b (see
+// [mergeBase]), or ZeroHash when they share no history.
+func (r *Reader) MergeBase(a, b Hash) (Hash, error) { return mergeBase(r.Commit, a, b) }
 
 // mergeBase is the best common ancestor of a and b, or the zero hash when
 // they share none. Upstream snapshots form a line, so the first ancestor of
