@@ -11,8 +11,8 @@
 // store ([store.Tx.MergeDiverged]), accepted or rejected like any other.
 // [Clone] makes a new store by a pull into an empty one.
 //
-// Every function takes an open *store.Store and runs inside its write
-// transaction (store.Store.Update), so a push or pull holds the store lock
-// throughout and a refused remote writes nothing. go-git is used here only
+// Add, Remove, Push and Pull take an open *store.Store and run inside its
+// write transaction (store.Store.Update), so a push or pull holds the
+// store lock throughout and a refused remote writes nothing. go-git is used here only
 // to speak git's network protocols.
 package remote
