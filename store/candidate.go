@@ -110,7 +110,7 @@ func (r *Reader) Candidate(skill string) (Candidate, error) {
 	if !ok {
 		return Candidate{}, fmt.Errorf("%s: %w", skill, ErrNoCandidate)
 	}
-	m, err := r.candidateMerge(head)
+	m, err := r.CandidateMerge(head)
 	if err != nil {
 		return Candidate{}, fmt.Errorf("candidate %s: %w", skill, err)
 	}

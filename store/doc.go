@@ -29,4 +29,10 @@
 // decides whether a tree may become a version and with which risk level.
 // Versions are named "NAME", "NAME@v3" or "NAME@<commit prefix>"
 // ([Reader.Resolve]).
+//
+// Sharing a store with other stores through a git server (remotes, push,
+// pull, clone) is package store/remote's; it works through this package's
+// transactions ([Reader.IsAncestor], [Tx.StorePack], [Tx.MergeDiverged],
+// ...) and the remote-merge candidates it leaves are accepted here
+// ([Tx.AcceptRemoteMerge]).
 package store

@@ -37,3 +37,16 @@ func buildMessage(subject, body string, trailers []Trailer) string {
 	}
 	return gitdb.BuildMessage(subject, body, gt)
 }
+
+// CommitTree writes a commit of tree with the given parents, made by the
+// transaction's actor at its time, whose message is subject, body and an
+// Actor trailer followed by trailers; it moves no ref. Pull writes the
+// merge of two states with it.
+func (tx *Tx) CommitTree(tree Hash, parents []Hash, subject, body string, trailers ...Trailer) Hash {
+	sig := tx.signature()
+	all := append([]Trailer{{TrailerActor, sig.Name + " <" + sig.Email + ">"}}, trailers...)
+	return tx.WriteCommit(&Commit{
+		Tree: tree, Parents: parents, Author: sig, Committer: sig,
+		Message: buildMessage(subject, body, all),
+	})
+}

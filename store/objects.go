@@ -41,8 +41,7 @@ type StatCache = gitdb.StatCache
 // LoadStatCache reads the cache at path; any error yields an empty cache.
 func LoadStatCache(path string) *StatCache { return gitdb.LoadStatCache(path) }
 
-// objectSource is where typed reads take objects from: a [Reader], or
-// the packedReader that a push or pull reads its many objects through.
+// objectSource is where typed reads take objects from (a [Reader]).
 type objectSource interface {
 	object(h Hash) (gitdb.Object, error)
 }
@@ -87,14 +86,6 @@ func treeFrom(src objectSource, h Hash) ([]skillfs.TreeEntry, error) {
 func toGit(h Hash) plumbing.Hash { return plumbing.Hash(h) }
 
 func fromGit(h plumbing.Hash) Hash { return Hash(h) }
-
-func toGitAll(hs []Hash) []plumbing.Hash {
-	out := make([]plumbing.Hash, len(hs))
-	for i, h := range hs {
-		out[i] = toGit(h)
-	}
-	return out
-}
 
 // fromGitType converts an object type at the go-git boundary; both number
 // types as git's pack format does.

@@ -123,7 +123,7 @@ func (r *Reader) pluginSkillStatus(p *Plugin, skill string) (PluginSkillStatus, 
 		return st, nil
 	}
 	st.Upstream = u.String()
-	base, err := r.mergeBase(head, u)
+	base, err := r.MergeBase(head, u)
 	if err != nil {
 		return st, err
 	}

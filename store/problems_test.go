@@ -26,26 +26,6 @@ func TestErrorsListTheirProblems(t *testing.T) {
 			`skills/deploy is not a valid skill: skills/deploy/SKILL.md:2: error: name "Deploy" must be lowercase; skills/deploy/SKILL.md: error: no description`,
 			"skills/deploy is not a valid skill:\n  skills/deploy/SKILL.md:2: error: name \"Deploy\" must be lowercase\n  skills/deploy/SKILL.md: error: no description",
 		},
-		{
-			&UnsafeRemoteError{Remote: "evil", Problems: []string{"refs/heads/skills/evil: leak is a symlink; a store holds regular files only", "refs/heads/skills/x: no SKILL.md at the top of the tree"}},
-			"remote evil serves history the safety checks refuse; nothing was written: refs/heads/skills/evil: leak is a symlink; a store holds regular files only; refs/heads/skills/x: no SKILL.md at the top of the tree",
-			"remote evil serves history the safety checks refuse; nothing was written:\n  refs/heads/skills/evil: leak is a symlink; a store holds regular files only\n  refs/heads/skills/x: no SKILL.md at the top of the tree",
-		},
-		{
-			&BadRefError{Remote: "evil", Refs: []string{"refs/heads/candidates/Not_A_Skill: invalid name"}},
-			"remote evil has refs skillstore never writes, refusing it: refs/heads/candidates/Not_A_Skill: invalid name",
-			"remote evil has refs skillstore never writes, refusing it:\n  refs/heads/candidates/Not_A_Skill: invalid name",
-		},
-		{
-			&PushRefusedError{Remote: "origin", Refs: []PushUpdate{{Ref: "refs/heads/skills/deploy", Action: "refused", Reason: "the remote has v3"}, {Ref: "refs/skillstore/state", Action: "refused", Reason: "changed"}}},
-			"push to origin refused, nothing was sent: refs/heads/skills/deploy: the remote has v3; refs/skillstore/state: changed",
-			"push to origin refused, nothing was sent:\n  refs/heads/skills/deploy: the remote has v3\n  refs/skillstore/state: changed",
-		},
-		{
-			&CloneVerifyError{URL: "https://example.com/s.git", Problems: []string{"refs/heads/skills/a: broken"}},
-			"clone https://example.com/s.git: the cloned store does not verify: refs/heads/skills/a: broken",
-			"clone https://example.com/s.git: the cloned store does not verify:\n  refs/heads/skills/a: broken",
-		},
 	} {
 		var list problem.List
 		if !errors.As(tc.err, &list) {

@@ -122,6 +122,9 @@ func Init(ctx context.Context, dir string, opts Options) (*Store, error) {
 	return &Store{dir: dir, opts: o, log: o.Logger}, nil
 }
 
+// Exists reports whether dir holds a store (Open would find one there).
+func Exists(dir string) bool { return isStore(dir) }
+
 func isStore(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, metaDir, formatFile))
 	return err == nil
@@ -138,6 +141,10 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 
 // Dir is the store directory (the bare repository).
 func (s *Store) Dir() string { return s.dir }
+
+// Logger is the store's debug logger (Options.Logger), for packages that
+// work on a store, such as store/remote.
+func (s *Store) Logger() *slog.Logger { return s.log }
 
 // LocalPath is the path of a file named name in the store's own folder
 // ("skillstore" inside the repository): data that belongs to this machine

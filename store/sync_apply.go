@@ -19,7 +19,7 @@ func (tx *Tx) pendingCandidate(name string, head, u Hash) (Hash, pendingCandidat
 	}
 	// A branch without skillstore's merge commit (rewritten by hand) is
 	// superseded like any stale candidate.
-	m, err := tx.candidateMerge(candHead)
+	m, err := tx.CandidateMerge(candHead)
 	switch {
 	case errors.Is(err, errNoCandidateMerge):
 		return candHead, otherCandidate, nil
@@ -83,7 +83,7 @@ func (tx *Tx) writeSnapshot(p *Plugin, up *upstream, sk *upstreamSkill, upRef st
 // upstream update: a version with the same tree whose parents take the
 // snapshot in, so it becomes the accepted base.
 func (tx *Tx) applyAlreadyApplied(p *Plugin, up *upstream, name string, headC *Commit, u, base Hash, sr *SkillReport) error {
-	headV, err := versionFromCommit(name, headC)
+	headV, err := ParseVersion(name, headC)
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func (tx *Tx) applyAlreadyApplied(p *Plugin, up *upstream, name string, headC *C
 
 // applyFastForward publishes the upstream tree as the next version.
 func (tx *Tx) applyFastForward(p *Plugin, up *upstream, name string, headC *Commit, u, base, theirs Hash, checked *safety.Report, sr *SkillReport) error {
-	headV, err := versionFromCommit(name, headC)
+	headV, err := ParseVersion(name, headC)
 	if err != nil {
 		return err
 	}

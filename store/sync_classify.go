@@ -149,7 +149,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 		sr.Candidate = c.String()
 		return nil
 	case stepMerge:
-		headV, err := versionFromCommit(name, headC)
+		headV, err := ParseVersion(name, headC)
 		if err != nil {
 			return err
 		}
@@ -326,10 +326,11 @@ func hashOrNone(h Hash) string {
 // errNoCandidateMerge means a candidate branch has no skillstore merge commit.
 var errNoCandidateMerge = errors.New("no candidate merge commit on the branch")
 
-// candidateMerge finds the merge commit skillstore made for a candidate:
+// CandidateMerge finds the merge commit skillstore made for a candidate:
 // the branch head itself, or an ancestor along first parents when a person
-// committed a resolution on top of it with plain git.
-func (r *Reader) candidateMerge(h Hash) (*Commit, error) {
+// committed a resolution on top of it with plain git. It fails for a
+// branch that holds no skillstore candidate (pull ignores those).
+func (r *Reader) CandidateMerge(h Hash) (*Commit, error) {
 	for range 1000 {
 		c, err := r.Commit(h)
 		if err != nil {
@@ -367,55 +368,4 @@ func (c *commitCache) get(h Hash) (*Commit, error) {
 	}
 	c.m[h] = cm
 	return cm, nil
-}
-
-// mergeBase is the best common ancestor of a and b (see [mergeBase]).
-func (r *Reader) mergeBase(a, b Hash) (Hash, error) { return mergeBase(r.Commit, a, b) }
-
-// mergeBase is the best common ancestor of a and b, or the zero hash when
-// they share none. Upstream snapshots form a line, so the first ancestor of
-// b (breadth first) that a also reaches is the accepted base. When b is
-// itself an ancestor of a (the upstream was taken in: the usual case) the
-// walk stops there instead of reading a's whole history.
-func mergeBase(commit func(Hash) (*Commit, error), a, b Hash) (Hash, error) {
-	if a == b {
-		return a, nil
-	}
-	seen := map[Hash]bool{}
-	queue := []Hash{a}
-	for len(queue) > 0 {
-		h := queue[0]
-		queue = queue[1:]
-		if h == b {
-			return b, nil
-		}
-		if seen[h] {
-			continue
-		}
-		seen[h] = true
-		c, err := commit(h)
-		if err != nil {
-			return ZeroHash, err
-		}
-		queue = append(queue, c.Parents...)
-	}
-	visited := map[Hash]bool{}
-	queue = []Hash{b}
-	for len(queue) > 0 {
-		h := queue[0]
-		queue = queue[1:]
-		if seen[h] {
-			return h, nil
-		}
-		if visited[h] {
-			continue
-		}
-		visited[h] = true
-		c, err := commit(h)
-		if err != nil {
-			return ZeroHash, err
-		}
-		queue = append(queue, c.Parents...)
-	}
-	return ZeroHash, nil
 }

@@ -100,7 +100,7 @@ func (v *verifier) skill(name string, head Hash) {
 			v.problem(ref, "commit %s: %v", short(h), err)
 			return
 		}
-		ver, err := versionFromCommit(name, c)
+		ver, err := ParseVersion(name, c)
 		if err != nil {
 			v.problem(ref, "%v", err)
 			return

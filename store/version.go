@@ -112,7 +112,7 @@ func (tx *Tx) CommitVersion(name string, tree Hash, info VersionInfo) (Version, 
 	c := versionCommit(name, number, parents, tree, info, sig)
 	tx.WriteCommit(c)
 	tx.SetRef(SkillRef(name), c.Hash)
-	return versionFromCommit(name, c)
+	return ParseVersion(name, c)
 }
 
 // versionCommit builds the commit of version number of skill name.
@@ -153,10 +153,12 @@ func (r *Reader) VersionAt(name string, h Hash) (Version, error) {
 	if err != nil {
 		return Version{}, fmt.Errorf("%s: %w", name, err)
 	}
-	return versionFromCommit(name, c)
+	return ParseVersion(name, c)
 }
 
-func versionFromCommit(name string, c *Commit) (Version, error) {
+// ParseVersion decodes c as a version commit of skill name (its
+// trailers); [Reader.VersionAt] reads the commit first.
+func ParseVersion(name string, c *Commit) (Version, error) {
 	v := Version{
 		Skill: name, Commit: c.Hash, Tree: c.Tree, Parents: c.Parents, Time: c.Committer.When,
 		Subject: c.Subject(),

@@ -10,6 +10,7 @@ import (
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/store/remote"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -136,14 +137,14 @@ var errorRules = []errorRule{
 	{match: is(manifest.ErrNoSkills), hint: hint("a plugin needs a manifest or skills/<name>/SKILL.md folders")},
 
 	// Remotes.
-	{match: as[*store.PushRefusedError](), hint: hint("run 'skillstore pull', accept or resolve the merge candidates it reports, then push again")},
-	{match: is(store.ErrRemoteRejected), hint: hint("if someone pushed meanwhile, run 'skillstore pull' and push again; otherwise check the server's branch protection and hooks")},
-	{match: func(err error) bool { return as[*store.UnsafeRemoteError]()(err) || as[*store.BadRefError]()(err) },
+	{match: as[*remote.PushRefusedError](), hint: hint("run 'skillstore pull', accept or resolve the merge candidates it reports, then push again")},
+	{match: is(remote.ErrRemoteRejected), hint: hint("if someone pushed meanwhile, run 'skillstore pull' and push again; otherwise check the server's branch protection and hooks")},
+	{match: func(err error) bool { return as[*remote.UnsafeRemoteError]()(err) || as[*remote.BadRefError]()(err) },
 		hint: hint("nothing was written; fix the history on the server, or pull with --allow-risk LEVEL if you trust a risk finding")},
-	{match: is(store.ErrNoRemote), hint: hint("add one with 'skillstore remote add origin URL'")},
-	{match: is(store.ErrUnknownRemote), hint: hint("run 'skillstore remote list' to see the remotes")},
-	{match: is(store.ErrRemoteExists), hint: hint("remove it first with 'skillstore remote rm NAME', or pick another name")},
-	{match: is(store.ErrRemoteAuth), hint: hint("configure a git credential helper (git config --global credential.helper ...) or start an ssh agent")},
+	{match: is(remote.ErrNoRemote), hint: hint("add one with 'skillstore remote add origin URL'")},
+	{match: is(remote.ErrUnknownRemote), hint: hint("run 'skillstore remote list' to see the remotes")},
+	{match: is(remote.ErrRemoteExists), hint: hint("remove it first with 'skillstore remote rm NAME', or pick another name")},
+	{match: is(remote.ErrRemoteAuth), hint: hint("configure a git credential helper (git config --global credential.helper ...) or start an ssh agent")},
 	{match: is(transport.ErrRepositoryNotFound), hint: hint("check the URL with 'skillstore remote list'; the repository must exist on the server (git init --bare)")},
 
 	// Targets.

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/remote"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -155,7 +156,7 @@ func runRemoteAdd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rem, err := s.AddRemote(c.Context, args[0], args[1])
+	rem, err := remote.Add(c.Context, s, args[0], args[1])
 	if err != nil {
 		return err
 	}
@@ -177,7 +178,7 @@ func runRemoteList(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rems, err := s.Remotes(c.Context)
+	rems, err := remote.List(c.Context, s)
 	if err != nil {
 		return err
 	}
@@ -209,7 +210,7 @@ func runRemoteRm(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.RemoveRemote(c.Context, args[0]); err != nil {
+	if err := remote.Remove(c.Context, s, args[0]); err != nil {
 		return err
 	}
 	fmt.Fprintf(getEnv(c).stdout, "removed remote %s\n", args[0])
@@ -238,7 +239,7 @@ func runClone(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	s, rep, err := store.Clone(c.Context, args[0], dir, opts, store.CloneOptions{AllowRisk: risk})
+	s, rep, err := remote.Clone(c.Context, args[0], dir, opts, remote.CloneOptions{AllowRisk: risk})
 	switch {
 	case errors.Is(err, store.ErrStoreExists), errors.Is(err, store.ErrNotEmpty):
 		return withHint(err, "clone into a new or empty folder, or point --store elsewhere")
@@ -267,11 +268,11 @@ func runPush(c *cli.Context) error {
 	if err := target.Migrate(c.Context, s); err != nil {
 		return err
 	}
-	opts := store.PushOptions{DryRun: c.Bool("dry-run")}
+	opts := remote.PushOptions{DryRun: c.Bool("dry-run")}
 	if len(args) == 1 {
 		opts.Remote = args[0]
 	}
-	rep, err := s.Push(c.Context, opts)
+	rep, err := remote.Push(c.Context, s, opts)
 	if err != nil {
 		return err
 	}
@@ -295,18 +296,18 @@ func shortID(id string) string {
 	return id
 }
 
-func writePushReport(w io.Writer, rep *store.PushReport) {
+func writePushReport(w io.Writer, rep *remote.PushReport) {
 	prefix := ""
 	if rep.DryRun {
 		prefix = "would "
 	}
 	for _, u := range rep.Updates {
 		switch u.Action {
-		case store.PushCreate:
+		case remote.PushCreate:
 			fmt.Fprintf(w, "%s: %screate %s\n", shortRef(u.Ref), prefix, shortID(u.New))
-		case store.PushDelete:
+		case remote.PushDelete:
 			fmt.Fprintf(w, "%s: %sdelete %s (%s)\n", shortRef(u.Ref), prefix, shortID(u.Old), u.Reason)
-		case store.PushSkip:
+		case remote.PushSkip:
 			fmt.Fprintf(w, "%s: skipped (%s)\n", shortRef(u.Ref), u.Reason)
 		default:
 			fmt.Fprintf(w, "%s: %s%s %s..%s\n", shortRef(u.Ref), prefix, u.Action, shortID(u.Old), shortID(u.New))
@@ -317,7 +318,7 @@ func writePushReport(w io.Writer, rep *store.PushReport) {
 // pullOutput is pull's --json output: the report, and the export when
 // --export ran.
 type pullOutput struct {
-	*store.PullReport
+	*remote.PullReport
 	Export []target.Exported `json:"export,omitempty"`
 }
 
@@ -334,11 +335,11 @@ func runPull(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	opts := store.PullOptions{AllowRisk: risk}
+	opts := remote.PullOptions{AllowRisk: risk}
 	if len(args) == 1 {
 		opts.Remote = args[0]
 	}
-	rep, err := s.Pull(c.Context, opts)
+	rep, err := remote.Pull(c.Context, s, opts)
 	if err != nil {
 		return err
 	}
@@ -379,7 +380,7 @@ func runPull(c *cli.Context) error {
 }
 
 // writePullReport prints one line per change; nothing when nothing changed.
-func writePullReport(w io.Writer, rep *store.PullReport) {
+func writePullReport(w io.Writer, rep *remote.PullReport) {
 	for _, sk := range rep.Skills {
 		fmt.Fprintf(w, "%s: %s\n", sk.Skill, pullLine(rep.Remote, sk))
 	}
@@ -391,7 +392,7 @@ func writePullReport(w io.Writer, rep *store.PullReport) {
 		fmt.Fprintln(w, line)
 	}
 	switch rep.State.Action {
-	case store.StateFastForward, store.StateMerged:
+	case remote.StateFastForward, remote.StateMerged:
 		line := "state: " + string(rep.State.Action)
 		if len(rep.State.Taken) > 0 {
 			line += ", took " + strings.Join(rep.State.Taken, ", ")
@@ -403,20 +404,20 @@ func writePullReport(w io.Writer, rep *store.PullReport) {
 	}
 }
 
-func pullLine(remote string, sk store.PullSkill) string {
+func pullLine(remoteName string, sk remote.PullSkill) string {
 	switch sk.Action {
-	case store.PullNew:
+	case remote.PullNew:
 		return fmt.Sprintf("new skill, v%d", sk.NewVersion)
-	case store.PullFastForward:
+	case remote.PullFastForward:
 		return fmt.Sprintf("fast-forward, v%d -> v%d", sk.OldVersion, sk.NewVersion)
-	case store.PullLocalAhead:
-		return fmt.Sprintf("local-ahead, v%d here, v%d on %s (push to publish)", sk.OldVersion, sk.RemoteVersion, remote)
-	case store.PullJoined:
-		return fmt.Sprintf("joined, local v%d and %s v%d had the same files: v%d", sk.OldVersion, remote, sk.RemoteVersion, sk.NewVersion)
-	case store.PullPending:
-		return fmt.Sprintf("candidate-pending, %s (merge of local v%d and %s v%d)", shortID(sk.Candidate), sk.OldVersion, remote, sk.RemoteVersion)
+	case remote.PullLocalAhead:
+		return fmt.Sprintf("local-ahead, v%d here, v%d on %s (push to publish)", sk.OldVersion, sk.RemoteVersion, remoteName)
+	case remote.PullJoined:
+		return fmt.Sprintf("joined, local v%d and %s v%d had the same files: v%d", sk.OldVersion, remoteName, sk.RemoteVersion, sk.NewVersion)
+	case remote.PullPending:
+		return fmt.Sprintf("candidate-pending, %s (merge of local v%d and %s v%d)", shortID(sk.Candidate), sk.OldVersion, remoteName, sk.RemoteVersion)
 	}
-	line := fmt.Sprintf("%s %s, local v%d and %s v%d", sk.Action, shortID(sk.Candidate), sk.OldVersion, remote, sk.RemoteVersion)
+	line := fmt.Sprintf("%s %s, local v%d and %s v%d", sk.Action, shortID(sk.Candidate), sk.OldVersion, remoteName, sk.RemoteVersion)
 	if n := len(sk.Conflicts); n > 0 {
 		line += fmt.Sprintf(" with %d conflict(s): %s", n, strings.Join(sk.Conflicts, ", "))
 	} else {

@@ -1,7 +1,9 @@
-package store
+package remote
 
 import (
 	"fmt"
+
+	"github.com/skillstore/skillstore/store"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
@@ -14,15 +16,15 @@ import (
 // revlist walks), so pushing ten new versions reads ten versions, not the
 // store. An object the remote has elsewhere may be sent again, which the
 // server simply ignores.
-func (pr *packedReader) objectsToPush(wants, haves []Hash) ([]Hash, error) {
-	have := make(map[Hash]bool, len(haves))
+func (pr *packedReader) objectsToPush(wants, haves []store.Hash) ([]store.Hash, error) {
+	have := make(map[store.Hash]bool, len(haves))
 	for _, h := range haves {
 		have[h] = true
 	}
-	seen := map[Hash]bool{}
-	var commits, boundary []Hash
-	trees := map[Hash]Hash{} // commit -> tree
-	stack := append([]Hash(nil), wants...)
+	seen := map[store.Hash]bool{}
+	var commits, boundary []store.Hash
+	trees := map[store.Hash]store.Hash{} // commit -> tree
+	stack := append([]store.Hash(nil), wants...)
 	for len(stack) > 0 {
 		h := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -42,7 +44,7 @@ func (pr *packedReader) objectsToPush(wants, haves []Hash) ([]Hash, error) {
 		trees[h] = c.Tree
 		stack = append(stack, c.Parents...)
 	}
-	onRemote := map[Hash]bool{}
+	onRemote := map[store.Hash]bool{}
 	for _, b := range boundary {
 		c, err := pr.commit(b)
 		if err != nil {
@@ -63,7 +65,7 @@ func (pr *packedReader) objectsToPush(wants, haves []Hash) ([]Hash, error) {
 
 // markTree adds tree and everything under it to marked; objects not marked
 // before are appended to out when out is not nil.
-func (pr *packedReader) markTree(tree Hash, marked map[Hash]bool, out *[]Hash) error {
+func (pr *packedReader) markTree(tree store.Hash, marked map[store.Hash]bool, out *[]store.Hash) error {
 	if marked[tree] {
 		return nil
 	}

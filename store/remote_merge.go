@@ -33,69 +33,90 @@ const (
 // superseded: those versions stay in the history and resolve by commit
 // prefix (NAME@<commit>), while NAME@vN names the first-parent line.
 
-// pullDiverged handles a skill published differently on both sides: the
-// same files are joined into one version at once; different files become a
-// candidate holding the three-way merge of the two published trees.
-func (tx *Tx) pullDiverged(ps *PullSkill, lv, rv Version, rem Remote) error {
+// DivergedMerge is what [Tx.MergeDiverged] did with two diverged
+// published histories of a skill: exactly one of Joined (a version
+// number above zero), Pending or Candidate describes it.
+type DivergedMerge struct {
+	// Joined is the version joining both histories when they published
+	// the same files.
+	Joined Version
+	// Candidate is the remote-merge candidate holding the three-way merge
+	// (refs/heads/candidates/<skill>), with the files left in conflict.
+	Candidate Hash
+	Conflicts []string
+	// Pending is set when the candidate merging these two heads was
+	// already there (Candidate is its head); nothing was written.
+	Pending bool
+	// Superseded is the earlier candidate the new one replaced, if any.
+	Superseded Hash
+}
+
+// MergeDiverged joins a skill published differently here (lv) and on the
+// remote named remote (rv), as pull does: the same files are joined into
+// one version at once; different files become a remote-merge candidate
+// holding the three-way merge of the two published trees, accepted with
+// [Tx.AcceptRemoteMerge] or rejected with [Store.RejectCandidate].
+func (tx *Tx) MergeDiverged(lv, rv Version, remote string) (DivergedMerge, error) {
+	var dm DivergedMerge
 	name := lv.Skill
-	base, err := tx.mergeBase(lv.Commit, rv.Commit)
+	base, err := tx.MergeBase(lv.Commit, rv.Commit)
 	if err != nil {
-		return err
+		return dm, err
 	}
 	if lv.Tree == rv.Tree {
 		v, err := tx.writeJoinVersion(name, lv, rv, lv.Tree, ZeroHash, VersionInfo{
 			Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion, Risk: lv.Risk, Findings: lv.Findings,
-			Reason:   fmt.Sprintf("%s and %s of %s published the same files", lv.Name(), rv.Name(), rem.Name),
-			Trailers: []Trailer{{TrailerMergeBase, hashOrNone(base)}, {TrailerRemote, rem.Name}},
+			Reason:   fmt.Sprintf("%s and %s of %s published the same files", lv.Name(), rv.Name(), remote),
+			Trailers: []Trailer{{TrailerMergeBase, hashOrNone(base)}, {TrailerRemote, remote}},
 		})
 		if err != nil {
-			return err
+			return dm, err
 		}
-		ps.Action, ps.NewVersion = PullJoined, v.Number
-		return nil
+		dm.Joined = v
+		return dm, nil
 	}
 
 	candHead, hasCand := tx.Ref(CandidateRef(name))
 	if hasCand {
-		if m, err := tx.candidateMerge(candHead); err == nil && len(m.Parents) == 2 && m.Parents[0] == lv.Commit && m.Parents[1] == rv.Commit {
-			ps.Action, ps.Candidate = PullPending, candHead.String()
-			return nil
+		if m, err := tx.CandidateMerge(candHead); err == nil && len(m.Parents) == 2 && m.Parents[0] == lv.Commit && m.Parents[1] == rv.Commit {
+			dm.Pending, dm.Candidate = true, candHead
+			return dm, nil
 		}
 	}
 	var baseTree Hash
 	if !base.IsZero() {
 		bc, err := tx.Commit(base)
 		if err != nil {
-			return err
+			return dm, err
 		}
 		baseTree = bc.Tree
 	}
 	b, err := tx.loadMergeTree(baseTree)
 	if err != nil {
-		return fmt.Errorf("merge %s: base: %w", name, err)
+		return dm, fmt.Errorf("merge %s: base: %w", name, err)
 	}
 	o, err := tx.loadMergeTree(lv.Tree)
 	if err != nil {
-		return fmt.Errorf("merge %s: %w", name, err)
+		return dm, fmt.Errorf("merge %s: %w", name, err)
 	}
 	t, err := tx.loadMergeTree(rv.Tree)
 	if err != nil {
-		return fmt.Errorf("merge %s: %w", name, err)
+		return dm, fmt.Errorf("merge %s: %w", name, err)
 	}
 	res, err := merge.MergeTrees(b, o, t, merge.Options{Labels: merge.Labels{
-		Ours: "local " + lv.Name(), Base: "base", Theirs: rem.Name + " " + rv.Name(),
+		Ours: "local " + lv.Name(), Base: "base", Theirs: remote + " " + rv.Name(),
 	}})
 	if err != nil {
-		return fmt.Errorf("merge %s: %w", name, err)
+		return dm, fmt.Errorf("merge %s: %w", name, err)
 	}
 	files := res.Tree.Files()
 	safety, err := safety.Check(name, files, nil, safety.DefaultLimits)
 	if err != nil {
-		return err
+		return dm, err
 	}
 	tree, err := tx.WriteTree(files)
 	if err != nil {
-		return fmt.Errorf("merge %s: %w", name, err)
+		return dm, fmt.Errorf("merge %s: %w", name, err)
 	}
 	var conflicts []string
 	for _, c := range res.Conflicts {
@@ -103,7 +124,7 @@ func (tx *Tx) pullDiverged(ps *PullSkill, lv, rv Version, rem Remote) error {
 	}
 	if hasCand {
 		tx.SetRef(SupersededRefPrefix+name+"/"+candHead.String(), candHead)
-		ps.Superseded = candHead.String()
+		dm.Superseded = candHead
 	}
 	sig := tx.signature()
 	body, list := "", "none"
@@ -113,7 +134,7 @@ func (tx *Tx) pullDiverged(ps *PullSkill, lv, rv Version, rem Remote) error {
 	}
 	c := &Commit{
 		Tree: tree, Parents: []Hash{lv.Commit, rv.Commit}, Author: sig, Committer: sig,
-		Message: buildMessage(fmt.Sprintf("candidate %s: merge local %s with %s %s", name, lv.Name(), rem.Name, rv.Name()), body, []Trailer{
+		Message: buildMessage(fmt.Sprintf("candidate %s: merge local %s with %s %s", name, lv.Name(), remote, rv.Name()), body, []Trailer{
 			{TrailerCandidate, name},
 			{TrailerSource, lv.Source},
 			{TrailerPlugin, lv.Plugin},
@@ -122,18 +143,14 @@ func (tx *Tx) pullDiverged(ps *PullSkill, lv, rv Version, rem Remote) error {
 			{TrailerMergeBase, hashOrNone(base)},
 			{TrailerConflicts, list},
 			{TrailerRisk, safety.Risk.String()},
-			{TrailerRemote, rem.Name},
+			{TrailerRemote, remote},
 			{TrailerRemoteVersion, strconv.Itoa(rv.Number)},
 			{TrailerActor, sig.Name + " <" + sig.Email + ">"},
 		}),
 	}
 	tx.SetRef(CandidateRef(name), tx.WriteCommit(c))
-	ps.Candidate, ps.Conflicts = c.Hash.String(), conflicts
-	ps.Action = PullMerged
-	if len(conflicts) > 0 {
-		ps.Action = PullConflicted
-	}
-	return nil
+	dm.Candidate, dm.Conflicts = c.Hash, conflicts
+	return dm, nil
 }
 
 // writeJoinVersion publishes tree as the version joining the diverged
@@ -156,7 +173,7 @@ func (tx *Tx) writeJoinVersion(name string, lv, rv Version, tree, via Hash, info
 	c := versionCommit(name, number, parents, tree, info, tx.signature())
 	tx.WriteCommit(c)
 	tx.SetRef(SkillRef(name), c.Hash)
-	return versionFromCommit(name, c)
+	return ParseVersion(name, c)
 }
 
 // AcceptRemoteMerge publishes a remote-merge candidate (see

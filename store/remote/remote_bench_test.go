@@ -1,4 +1,4 @@
-package store
+package remote
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/skillstore/skillstore/store"
 )
 
 // BenchmarkRemotePushPull pushes a store of 1,000 skills × 10 versions to
@@ -22,7 +24,7 @@ func BenchmarkRemotePushPull(b *testing.B) {
 	d := startGitDaemon(b)
 	src := newActorStore(b, "bench")
 	bulkStore(b, src, 1000, 10)
-	if _, err := src.GC(context.Background(), DefaultGCGrace); err != nil {
+	if _, err := src.GC(context.Background(), store.DefaultGCGrace); err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
@@ -40,7 +42,7 @@ func BenchmarkRemotePushPull(b *testing.B) {
 		name := fmt.Sprintf("central%d", i)
 		mustAddRemote(b, src, name, url)
 		start = time.Now()
-		if _, err := src.Push(ctx, PushOptions{Remote: name}); err != nil {
+		if _, err := Push(ctx, src, PushOptions{Remote: name}); err != nil {
 			b.Fatal(err)
 		}
 		push += time.Since(start)
@@ -54,7 +56,7 @@ func BenchmarkRemotePushPull(b *testing.B) {
 		s := newActorStore(b, fmt.Sprintf("puller-%d", i))
 		mustAddRemote(b, s, "origin", url)
 		start = time.Now()
-		rep, err := s.Pull(ctx, PullOptions{})
+		rep, err := Pull(ctx, s, PullOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -71,7 +73,7 @@ func BenchmarkRemotePushPull(b *testing.B) {
 		benchGit(b, src.Dir(), "push", "--quiet", ref, "+refs/heads/*:refs/heads/*")
 		incGitPush += time.Since(start)
 		start = time.Now()
-		if _, err := src.Push(ctx, PushOptions{Remote: name}); err != nil {
+		if _, err := Push(ctx, src, PushOptions{Remote: name}); err != nil {
 			b.Fatal(err)
 		}
 		incPush += time.Since(start)
@@ -79,7 +81,7 @@ func BenchmarkRemotePushPull(b *testing.B) {
 		benchGit(b, dst, "fetch", "--quiet", url, "+refs/*:refs/*")
 		incGitPull += time.Since(start)
 		start = time.Now()
-		if _, err := s.Pull(ctx, PullOptions{}); err != nil {
+		if _, err := Pull(ctx, s, PullOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		incPull += time.Since(start)

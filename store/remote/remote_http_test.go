@@ -1,4 +1,4 @@
-package store
+package remote
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillstore/skillstore/store"
 )
 
 // gitHTTPServer serves the bare repositories under root with `git
@@ -60,13 +62,13 @@ func TestHTTPRemoteCredentials(t *testing.T) {
 	publishMD(t, alice, "deploy", "v1")
 	mustAddRemote(t, alice, "origin", "http://"+host+"/skills.git")
 	mustPush(t, alice, "")
-	if got := refValues(t, central, SkillRefPrefix); !strings.Contains(got, "refs/heads/skills/deploy") {
+	if got := refValues(t, central, store.SkillRefPrefix); !strings.Contains(got, "refs/heads/skills/deploy") {
 		t.Fatalf("central refs: %q", got)
 	}
 
 	// Credentials in the URL are used as they are, and a wrong one is
 	// refused without being printed.
-	bob, _, err := Clone(ctx, "http://alice:s3cret@"+host+"/skills.git", filepath.Join(t.TempDir(), "bob"), Options{}, CloneOptions{})
+	bob, _, err := Clone(ctx, "http://alice:s3cret@"+host+"/skills.git", filepath.Join(t.TempDir(), "bob"), store.Options{}, CloneOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +78,7 @@ func TestHTTPRemoteCredentials(t *testing.T) {
 	t.Setenv("GIT_CONFIG_GLOBAL", "/dev/null") // no helper
 	carol := newActorStore(t, "carol")
 	mustAddRemote(t, carol, "origin", "http://alice:wr0ngpass@"+host+"/skills.git")
-	_, err = carol.Pull(ctx, PullOptions{})
+	_, err = Pull(ctx, carol, PullOptions{})
 	if !errors.Is(err, ErrRemoteAuth) {
 		t.Fatalf("pull with a wrong password = %v", err)
 	}

@@ -1,4 +1,4 @@
-package store
+package remote
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillstore/skillstore/store"
 )
 
 // TestCandidateReviewedWithPlainGit is the team flow: the cron machine
@@ -23,20 +25,20 @@ func TestCandidateReviewedWithPlainGit(t *testing.T) {
 	up := filepath.Join(t.TempDir(), "plugin")
 	md := filepath.Join(up, "skills", "deploy", "SKILL.md")
 	writeFile(t, md, skillMD("deploy", "line 1", "line 2", "line 3"))
-	src, err := ParseSource(up, "")
+	src, err := store.ParseSource(up, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cron.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+	if _, err := cron.AddPlugin(ctx, src, store.AddPluginOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	localEdit(t, cron, "deploy", skillMD("deploy", "line 1", "local line 2", "line 3"))
 	writeFile(t, md, skillMD("deploy", "line 1", "upstream line 2", "line 3"))
-	if r := syncOnce(t, cron, SyncOptions{})["deploy"]; r.Classification != ClassThreeWay || len(r.Conflicts) == 0 {
+	if r := syncOnce(t, cron, store.SyncOptions{})["deploy"]; r.Classification != store.ClassThreeWay || len(r.Conflicts) == 0 {
 		t.Fatalf("sync = %+v", r)
 	}
 	mustAddRemote(t, cron, "origin", url)
-	if rep := mustPush(t, cron, ""); !hasUpdate(rep, CandidateRef("deploy"), PushCreate) {
+	if rep := mustPush(t, cron, ""); !hasUpdate(rep, store.CandidateRef("deploy"), PushCreate) {
 		t.Fatalf("push = %+v", rep.Updates)
 	}
 
@@ -67,10 +69,10 @@ func TestCandidateReviewedWithPlainGit(t *testing.T) {
 		t.Errorf("accepted v%d:\n%s", v.Number, got)
 	}
 	prep := mustPush(t, cron, "")
-	if !hasUpdate(prep, CandidateRef("deploy"), PushDelete) || !hasUpdate(prep, SkillRef("deploy"), PushFastForward) {
+	if !hasUpdate(prep, store.CandidateRef("deploy"), PushDelete) || !hasUpdate(prep, store.SkillRef("deploy"), PushFastForward) {
 		t.Errorf("push after accept = %+v", prep.Updates)
 	}
-	if out := refValues(t, d.path("central.git"), CandidateRefPrefix); out != "" {
+	if out := refValues(t, d.path("central.git"), store.CandidateRefPrefix); out != "" {
 		t.Errorf("candidate left on the server:\n%s", out)
 	}
 	// The reviewer's branch is now merged: its head is in the published history.
@@ -99,7 +101,7 @@ func TestPushLeaseProtectsReviewerCommits(t *testing.T) {
 	remoteGit(t, work, "commit", "--quiet", "-m", "hand-made candidate")
 	remoteGit(t, work, "push", "--quiet", "origin", "c:candidates/deploy")
 	before := refValues(t, central, "refs/")
-	_, err := bob.Push(ctx, PushOptions{})
+	_, err := Push(ctx, bob, PushOptions{})
 	if err == nil || !strings.Contains(err.Error(), "refs/heads/candidates/deploy") {
 		t.Fatalf("push = %v", err)
 	}

@@ -1,4 +1,4 @@
-package store
+package remote
 
 import (
 	"context"
@@ -7,11 +7,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/skillstore/skillstore/store"
 )
 
 // twoStores makes alice's store with the given skills, pushes it to a new
 // bare repository (file://) and clones it as bob's.
-func twoStores(t *testing.T, skills ...string) (alice, bob *Store, central string) {
+func twoStores(t *testing.T, skills ...string) (alice, bob *store.Store, central string) {
 	t.Helper()
 	central = filepath.Join(t.TempDir(), "central.git")
 	remoteGit(t, "", "init", "--quiet", "--bare", central)
@@ -22,7 +24,7 @@ func twoStores(t *testing.T, skills ...string) (alice, bob *Store, central strin
 	mustAddRemote(t, alice, "origin", "file://"+central)
 	mustPush(t, alice, "")
 	bob, _, err := Clone(context.Background(), "file://"+central, filepath.Join(t.TempDir(), "bob"),
-		Options{Actor: Signature{Name: "bob", Email: "bob@example.com"}}, CloneOptions{})
+		store.Options{Actor: store.Signature{Name: "bob", Email: "bob@example.com"}}, CloneOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +59,7 @@ func TestPullDivergedCleanMerge(t *testing.T) {
 		t.Fatalf("bob's published deploy moved to v%d", v.Number)
 	}
 	// A push now is refused and says why.
-	if _, err := bob.Push(ctx, PushOptions{}); err == nil || !strings.Contains(err.Error(), "accept it, then push") {
+	if _, err := Push(ctx, bob, PushOptions{}); err == nil || !strings.Contains(err.Error(), "accept it, then push") {
 		t.Errorf("push with a waiting merge: %v", err)
 	}
 	// Pulling again finds the same merge waiting.
@@ -74,7 +76,7 @@ func TestPullDivergedCleanMerge(t *testing.T) {
 	if strings.HasPrefix(v.Source, "plugin:") {
 		t.Errorf("accepted merge of a managed skill has source %q", v.Source)
 	}
-	if v.Number != 4 || v.Parents[0] != headOf(t, alice, "deploy").Commit || v.MergeMode != MergeModeRemote {
+	if v.Number != 4 || v.Parents[0] != headOf(t, alice, "deploy").Commit || v.MergeMode != store.MergeModeRemote {
 		t.Errorf("accepted merge = v%d parents %v mode %s", v.Number, v.Parents, v.MergeMode)
 	}
 	if got := fileOf(t, bob, "deploy", "SKILL.md"); !strings.Contains(got, "line one by alice") || !strings.Contains(got, "alice's v3") {
@@ -124,7 +126,7 @@ func TestPullDivergedConflict(t *testing.T) {
 	if ps.Action != PullConflicted || len(ps.Conflicts) == 0 || rep.CandidatesWaiting != 1 {
 		t.Fatalf("pull = %+v", rep)
 	}
-	var markers *ConflictMarkersError
+	var markers *store.ConflictMarkersError
 	if _, err := bob.AcceptRemoteMerge(ctx, "deploy", ""); !errors.As(err, &markers) {
 		t.Fatalf("accept with markers: %v", err)
 	}
@@ -174,9 +176,9 @@ func TestPullJoinsIdenticalEdits(t *testing.T) {
 func TestPullMergesStateRecordByRecord(t *testing.T) {
 	ctx := context.Background()
 	alice, bob, central := twoStores(t, "deploy", "review")
-	put := func(s *Store, recs map[string]any) {
+	put := func(s *store.Store, recs map[string]any) {
 		t.Helper()
-		err := s.Update(ctx, func(tx *Tx) error {
+		err := s.Update(ctx, func(tx *store.Tx) error {
 			for p, v := range recs {
 				if err := tx.PutRecord(p, v); err != nil {
 					return err
@@ -188,18 +190,18 @@ func TestPullMergesStateRecordByRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	put(alice, map[string]any{"skills/deploy": SkillRecord{Status: StatusDisabled, Reason: "broken"}, "shared/x": map[string]string{"v": "base"}})
+	put(alice, map[string]any{"skills/deploy": store.SkillRecord{Status: store.StatusDisabled, Reason: "broken"}, "shared/x": map[string]string{"v": "base"}})
 	mustPush(t, alice, "")
 	mustPull(t, bob, "")
 	put(alice, map[string]any{
-		"skills/review":  SkillRecord{Status: StatusDisabled, Reason: "alice"},
+		"skills/review":  store.SkillRecord{Status: store.StatusDisabled, Reason: "alice"},
 		"targets/claude": map[string]string{"name": "claude", "dir": "/home/alice/.claude/skills"},
 		"shared/x":       map[string]string{"v": "alice"},
 	})
 	// Alice's store keeps a target in its state as older releases did; her
 	// skillstore would refuse to push it, so an older release's push is
 	// played by git itself.
-	remoteGit(t, alice.Dir(), "push", "--quiet", "file://"+central, "+"+StateRef+":"+StateRef)
+	remoteGit(t, alice.Dir(), "push", "--quiet", "file://"+central, "+"+store.StateRef+":"+store.StateRef)
 	put(bob, map[string]any{
 		"targets/claude": map[string]string{"name": "claude", "dir": "/home/bob/.claude/skills"},
 		"shared/x":       map[string]string{"v": "bob"},
@@ -211,9 +213,9 @@ func TestPullMergesStateRecordByRecord(t *testing.T) {
 	if len(rep.State.Conflicts) != 1 || rep.State.Conflicts[0].Record != "shared/x" {
 		t.Errorf("conflicts = %+v", rep.State.Conflicts)
 	}
-	err := bob.View(ctx, func(r *Reader) error {
+	err := bob.View(ctx, func(r *store.Reader) error {
 		rec, err := r.SkillRecord("review")
-		if rec.Status != StatusDisabled {
+		if rec.Status != store.StatusDisabled {
 			t.Errorf("review's record not taken: %+v", rec)
 		}
 		var target map[string]string
@@ -236,7 +238,7 @@ func TestPullMergesStateRecordByRecord(t *testing.T) {
 	// Bob's merged state descends from alice's: his push fast-forwards,
 	// once his own target record has left the state (package target moves
 	// it to this machine's records before a push).
-	err = bob.Update(ctx, func(tx *Tx) error {
+	err = bob.Update(ctx, func(tx *store.Tx) error {
 		tx.DeleteRecord("targets/claude")
 		tx.NoteState("move target records out")
 		return nil
@@ -244,7 +246,7 @@ func TestPullMergesStateRecordByRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep := mustPush(t, bob, ""); !hasUpdate(rep, StateRef, PushFastForward) {
+	if rep := mustPush(t, bob, ""); !hasUpdate(rep, store.StateRef, PushFastForward) {
 		t.Errorf("push = %+v", rep.Updates)
 	}
 }
@@ -262,7 +264,7 @@ func TestConcurrentPublishesAndPushes(t *testing.T) {
 	}
 	mustAddRemote(t, alice, "origin", url)
 	mustPush(t, alice, "")
-	bob, _, err := Clone(ctx, url, filepath.Join(t.TempDir(), "bob"), Options{Actor: Signature{Name: "bob", Email: "b@x"}}, CloneOptions{})
+	bob, _, err := Clone(ctx, url, filepath.Join(t.TempDir(), "bob"), store.Options{Actor: store.Signature{Name: "bob", Email: "b@x"}}, CloneOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +272,7 @@ func TestConcurrentPublishesAndPushes(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i, p := range []struct {
-		s     *Store
+		s     *store.Store
 		skill string
 		line  string
 	}{{alice, "deploy", "alice"}, {bob, "review", "bob"}} {
@@ -285,7 +287,7 @@ func TestConcurrentPublishesAndPushes(t *testing.T) {
 			} else {
 				publishMD(t, p.s, "shared", "line one", "line two", "line three by bob")
 			}
-			_, errs[i] = p.s.Push(ctx, PushOptions{})
+			_, errs[i] = Push(ctx, p.s, PushOptions{})
 		}()
 	}
 	wg.Wait()
@@ -300,7 +302,7 @@ func TestConcurrentPublishesAndPushes(t *testing.T) {
 		if !errors.As(err, &refused) && !errors.Is(err, ErrRemoteRejected) {
 			t.Fatalf("push %d: %v", i, err)
 		}
-		loser := []*Store{alice, bob}[i]
+		loser := []*store.Store{alice, bob}[i]
 		rep := mustPull(t, loser, "")
 		if got := pullActions(rep); got["shared"] != PullMerged {
 			t.Fatalf("loser's pull = %v", got)
@@ -333,16 +335,16 @@ func TestTwoMachinesAddTheSamePlugin(t *testing.T) {
 	ctx := context.Background()
 	up := filepath.Join(t.TempDir(), "plugin")
 	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "upstream text"))
-	src, err := ParseSource(up, "")
+	src, err := store.ParseSource(up, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	central := filepath.Join(t.TempDir(), "central.git")
 	remoteGit(t, "", "init", "--quiet", "--bare", central)
-	var stores []*Store
+	var stores []*store.Store
 	for _, name := range []string{"alice", "bob"} {
 		s := newActorStore(t, name)
-		if _, err := s.AddPlugin(ctx, src, AddPluginOptions{ID: "acme"}); err != nil {
+		if _, err := s.AddPlugin(ctx, src, store.AddPluginOptions{ID: "acme"}); err != nil {
 			t.Fatal(err)
 		}
 		mustAddRemote(t, s, "origin", "file://"+central)
@@ -354,11 +356,11 @@ func TestTwoMachinesAddTheSamePlugin(t *testing.T) {
 	if got := pullActions(rep); got["deploy"] != PullJoined {
 		t.Fatalf("pull = %+v", rep.Skills)
 	}
-	if len(rep.Refs) != 1 || rep.Refs[0].Action != RefKeptLocal || rep.Refs[0].Ref != UpstreamRef("acme", "deploy") {
+	if len(rep.Refs) != 1 || rep.Refs[0].Action != RefKeptLocal || rep.Refs[0].Ref != store.UpstreamRef("acme", "deploy") {
 		t.Errorf("refs = %+v", rep.Refs)
 	}
 	prep := mustPush(t, bob, "")
-	if !hasUpdate(prep, SkillRef("deploy"), PushFastForward) || !hasUpdate(prep, UpstreamRef("acme", "deploy"), PushSkip) {
+	if !hasUpdate(prep, store.SkillRef("deploy"), PushFastForward) || !hasUpdate(prep, store.UpstreamRef("acme", "deploy"), PushSkip) {
 		t.Errorf("push = %+v", prep.Updates)
 	}
 	// Alice takes bob's join; her upstream line is the remote's.
@@ -368,8 +370,8 @@ func TestTwoMachinesAddTheSamePlugin(t *testing.T) {
 	// Sync still works on both after the join.
 	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "upstream text v2"))
 	for _, s := range stores {
-		if r := syncOnce(t, s, SyncOptions{})["deploy"]; r.Error != "" || r.Classification != ClassFastForward {
-			t.Errorf("%s: sync after join = %+v", s.opts.Actor.Name, r)
+		if r := syncOnce(t, s, store.SyncOptions{})["deploy"]; r.Error != "" || r.Classification != store.ClassFastForward {
+			t.Errorf("%s: sync after join = %+v", actorName(s), r)
 		}
 		checkStore(t, s.Dir())
 	}
@@ -384,15 +386,15 @@ func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 	ctx := context.Background()
 	up := filepath.Join(t.TempDir(), "plugin")
 	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "line one", "line two", "line three"))
-	src, err := ParseSource(up, "")
+	src, err := store.ParseSource(up, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	central := filepath.Join(t.TempDir(), "central.git")
 	remoteGit(t, "", "init", "--quiet", "--bare", central)
 	alice, bob := newActorStore(t, "alice"), newActorStore(t, "bob")
-	for _, s := range []*Store{alice, bob} {
-		if _, err := s.AddPlugin(ctx, src, AddPluginOptions{ID: "acme"}); err != nil {
+	for _, s := range []*store.Store{alice, bob} {
+		if _, err := s.AddPlugin(ctx, src, store.AddPluginOptions{ID: "acme"}); err != nil {
 			t.Fatal(err)
 		}
 		mustAddRemote(t, s, "origin", "file://"+central)
@@ -405,10 +407,10 @@ func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 	if got := pullActions(mustPull(t, bob, "")); got["deploy"] != PullMerged {
 		t.Fatalf("bob's pull = %v", got)
 	}
-	candidateMode := func() MergeMode {
+	candidateMode := func() store.MergeMode {
 		t.Helper()
-		var mode MergeMode
-		err := bob.View(ctx, func(r *Reader) error {
+		var mode store.MergeMode
+		err := bob.View(ctx, func(r *store.Reader) error {
 			c, err := r.Candidate("deploy")
 			mode = c.Mode
 			return err
@@ -419,28 +421,28 @@ func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 		return mode
 	}
 
-	if r := syncOnce(t, bob, SyncOptions{})["deploy"]; r.Classification != ClassPending || r.Superseded != "" {
+	if r := syncOnce(t, bob, store.SyncOptions{})["deploy"]; r.Classification != store.ClassPending || r.Superseded != "" {
 		t.Errorf("sync with upstream unchanged = %+v", r)
 	}
-	if got := candidateMode(); got != MergeModeRemote {
+	if got := candidateMode(); got != store.MergeModeRemote {
 		t.Fatalf("after sync the candidate is %q, want the remote merge", got)
 	}
 	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "line one", "line two", "line three by bob", "line four upstream"))
-	if r := syncOnce(t, bob, SyncOptions{})["deploy"]; r.Classification != ClassPending || r.Superseded != "" {
+	if r := syncOnce(t, bob, store.SyncOptions{})["deploy"]; r.Classification != store.ClassPending || r.Superseded != "" {
 		t.Errorf("sync with upstream changed = %+v", r)
 	}
-	if got := candidateMode(); got != MergeModeRemote {
+	if got := candidateMode(); got != store.MergeModeRemote {
 		t.Fatalf("after an upstream change the candidate is %q, want the remote merge", got)
 	}
 
 	if _, err := bob.AcceptCandidate(ctx, "deploy", "reviewed"); err != nil {
 		t.Fatal(err)
 	}
-	r := syncOnce(t, bob, SyncOptions{})["deploy"]
-	if r.Classification != ClassThreeWay || r.Candidate == "" {
+	r := syncOnce(t, bob, store.SyncOptions{})["deploy"]
+	if r.Classification != store.ClassThreeWay || r.Candidate == "" {
 		t.Fatalf("sync after the merge was accepted = %+v", r)
 	}
-	if got := candidateMode(); got != MergeModeThreeWay {
+	if got := candidateMode(); got != store.MergeModeThreeWay {
 		t.Errorf("the upstream update became a %q candidate", got)
 	}
 	checkStore(t, bob.Dir())
@@ -470,14 +472,14 @@ func TestRejectRemoteMergeKeepsOurs(t *testing.T) {
 	if got := fileOf(t, bob, "deploy", "SKILL.md"); !strings.Contains(got, "line three by bob") || strings.Contains(got, "alice") {
 		t.Errorf("after the rejection bob's SKILL.md is:\n%s", got)
 	}
-	if err := bob.View(ctx, func(r *Reader) error {
+	if err := bob.View(ctx, func(r *store.Reader) error {
 		_, err := r.Candidate("deploy")
 		return err
 	}); err == nil {
 		t.Error("the candidate is still there after the rejection")
 	}
 	checkStore(t, bob.Dir())
-	if rep := mustPush(t, bob, ""); !hasUpdate(rep, SkillRef("deploy"), PushFastForward) {
+	if rep := mustPush(t, bob, ""); !hasUpdate(rep, store.SkillRef("deploy"), PushFastForward) {
 		t.Errorf("push after the rejection = %+v", rep.Updates)
 	}
 	if got := pullActions(mustPull(t, alice, "")); got["deploy"] != PullFastForward {

@@ -1,4 +1,4 @@
-package store
+package remote
 
 import (
 	"context"
@@ -11,6 +11,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/skillstore/skillstore/store"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // The remote helper process: the test binary re-run with these variables
@@ -26,13 +30,13 @@ func TestRemoteHelperProcess(t *testing.T) {
 		t.Skip("helper process for the kill tests")
 	}
 	ctx := context.Background()
-	s, err := Open(ctx, os.Getenv(remoteHelperDirEnv), Options{Actor: Signature{Name: "helper", Email: "h@example.com"}})
+	s, err := store.Open(ctx, os.Getenv(remoteHelperDirEnv), store.Options{Actor: store.Signature{Name: "helper", Email: "h@example.com"}})
 	if err == nil {
 		switch op {
 		case "push":
-			_, err = s.Push(ctx, PushOptions{})
+			_, err = Push(ctx, s, PushOptions{})
 		case "pull":
-			_, err = s.Pull(ctx, PullOptions{})
+			_, err = Pull(ctx, s, PullOptions{})
 		}
 	}
 	if err != nil {
@@ -55,21 +59,21 @@ func remoteProcess(t *testing.T, op, dir string) *exec.Cmd {
 }
 
 // bulkStore publishes skills × versions in one transaction.
-func bulkStore(t testing.TB, s *Store, skills, versions int) {
+func bulkStore(t testing.TB, s *store.Store, skills, versions int) {
 	t.Helper()
-	err := s.Update(context.Background(), func(tx *Tx) error {
+	err := s.Update(context.Background(), func(tx *store.Tx) error {
 		for i := range skills {
 			name := fmt.Sprintf("skill-%04d", i)
 			for v := range versions {
-				files := []File{
-					{Path: "SKILL.md", Mode: regularMode, Data: []byte(skillMD(name, fmt.Sprintf("Version %d of %s.", v+1, name), strings.Repeat("Some instructions.\n", 20)))},
-					{Path: "reference/notes.md", Mode: regularMode, Data: []byte(fmt.Sprintf("notes %d\n%s", v/3, strings.Repeat("Background.\n", 40)))},
+				files := []store.File{
+					{Path: "SKILL.md", Mode: skillfs.Regular, Data: []byte(skillMD(name, fmt.Sprintf("Version %d of %s.", v+1, name), strings.Repeat("Some instructions.\n", 20)))},
+					{Path: "reference/notes.md", Mode: skillfs.Regular, Data: []byte(fmt.Sprintf("notes %d\n%s", v/3, strings.Repeat("Background.\n", 40)))},
 				}
 				tree, err := tx.WriteTree(files)
 				if err != nil {
 					return err
 				}
-				if _, err := tx.CommitVersion(name, tree, VersionInfo{Reason: "bulk"}); err != nil {
+				if _, err := tx.CommitVersion(name, tree, store.VersionInfo{Reason: "bulk"}); err != nil {
 					return err
 				}
 			}
@@ -138,11 +142,11 @@ func TestPushPullKilled(t *testing.T) {
 	// Calibrate: how long an uninterrupted push and pull take here, on a
 	// copy pushing to another repository on the same daemon.
 	probe := d.newRepo(t, "probe.git")
-	probeAlice, err := Open(context.Background(), copyStore(t, alice.Dir()), Options{})
+	probeAlice, err := store.Open(context.Background(), copyStore(t, alice.Dir()), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := probeAlice.RemoveRemote(context.Background(), "origin"); err != nil {
+	if err := Remove(context.Background(), probeAlice, "origin"); err != nil {
 		t.Fatal(err)
 	}
 	mustAddRemote(t, probeAlice, "origin", probe)
@@ -171,7 +175,7 @@ func TestPushPullKilled(t *testing.T) {
 	}
 	mustPull(t, bob, "")
 	checkStore(t, bob.Dir())
-	if a, b := refValues(t, alice.Dir(), SkillRefPrefix), refValues(t, bob.Dir(), SkillRefPrefix); a != b || a == "" {
+	if a, b := refValues(t, alice.Dir(), store.SkillRefPrefix), refValues(t, bob.Dir(), store.SkillRefPrefix); a != b || a == "" {
 		t.Errorf("after the reruns the stores differ")
 	}
 	t.Logf("%d of %d runs finished before their kill", finished, 2*rounds)
@@ -179,17 +183,17 @@ func TestPushPullKilled(t *testing.T) {
 		t.Logf("no kill landed mid-operation in %d tries", 2*rounds)
 	}
 	// A killed push never leaves a partial update on the server.
-	if got, want := refValues(t, d.path("central.git"), SkillRefPrefix), refValues(t, alice.Dir(), SkillRefPrefix); got != want {
+	if got, want := refValues(t, d.path("central.git"), store.SkillRefPrefix), refValues(t, alice.Dir(), store.SkillRefPrefix); got != want {
 		t.Errorf("central differs from alice after the final push")
 	}
 }
 
 // pushSettled pushes until the server has finished with the pushes killed
 // before (its receive-pack may still hold the refs for a moment).
-func pushSettled(t *testing.T, s *Store) {
+func pushSettled(t *testing.T, s *store.Store) {
 	t.Helper()
 	for try := 0; ; try++ {
-		_, err := s.Push(context.Background(), PushOptions{})
+		_, err := Push(context.Background(), s, PushOptions{})
 		if err == nil {
 			return
 		}

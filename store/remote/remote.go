@@ -1,4 +1,4 @@
-package store
+package remote
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/skillstore/skillstore/store"
 
 	"github.com/go-git/go-git/v5/config"
 
@@ -97,13 +99,18 @@ func redactIn(text, raw string) string {
 }
 
 // Compiled on first use rather than at start-up, which every command pays.
-var remoteNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
+// schemeRE and scpRE tell a URL from a path the way store.ParseSource does.
+var (
+	remoteNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
+	schemeRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9+.-]*://`) })
+	scpRE        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^/@:]+@[^/:]+:`) }) // git@host:owner/repo
+)
 
 // checkRemoteName accepts names usable as a git remote and a ref
 // component: letters, digits, '.', '_' and '-', at most 64 characters.
 func checkRemoteName(name string) error {
 	if !remoteNameRE().MatchString(name) || strings.Contains(name, "..") || strings.HasSuffix(name, ".lock") || strings.HasSuffix(name, ".") {
-		return &InvalidNameError{Name: name, Reason: "a remote name uses letters, digits, '.', '_' and '-'"}
+		return &store.InvalidNameError{Name: name, Reason: "a remote name uses letters, digits, '.', '_' and '-'"}
 	}
 	return nil
 }
@@ -145,18 +152,18 @@ func trackingRef(remote, ref string) string {
 // `git fetch NAME` in the store fills the same tracking refs as pull.
 func trackingFetchSpecs(name string) []config.RefSpec {
 	var specs []config.RefSpec
-	for _, p := range []string{SkillRefPrefix, CandidateRefPrefix, UpstreamRefPrefix} {
+	for _, p := range []string{store.SkillRefPrefix, store.CandidateRefPrefix, store.UpstreamRefPrefix} {
 		specs = append(specs, config.RefSpec("+"+p+"*:"+trackingRef(name, p)+"*"))
 	}
 	// A pattern, so plain git does not fail on a remote without a state.
-	return append(specs, config.RefSpec("+"+StateRef+"*:"+trackingRef(name, StateRef)+"*"))
+	return append(specs, config.RefSpec("+"+store.StateRef+"*:"+trackingRef(name, store.StateRef)+"*"))
 }
 
-func (s *Store) configPath() string { return filepath.Join(s.dir, "config") }
+func configPath(s *store.Store) string { return filepath.Join(s.Dir(), "config") }
 
 // readConfig reads the repository's git config.
-func (s *Store) readConfig() (*config.Config, error) {
-	data, err := os.ReadFile(s.configPath())
+func readConfig(s *store.Store) (*config.Config, error) {
+	data, err := os.ReadFile(configPath(s))
 	if errors.Is(err, os.ErrNotExist) {
 		return config.NewConfig(), nil
 	}
@@ -165,37 +172,37 @@ func (s *Store) readConfig() (*config.Config, error) {
 	}
 	cfg := config.NewConfig()
 	if err := cfg.Unmarshal(data); err != nil {
-		return nil, fmt.Errorf("git config %s does not parse: %w", s.configPath(), err)
+		return nil, fmt.Errorf("git config %s does not parse: %w", configPath(s), err)
 	}
 	return cfg, nil
 }
 
 // writeConfig replaces the git config atomically. The caller holds the
 // store's write lock.
-func (s *Store) writeConfig(cfg *config.Config) error {
+func writeConfig(s *store.Store, cfg *config.Config) error {
 	data, err := cfg.Marshal()
 	if err != nil {
 		return fmt.Errorf("write git config: %w", err)
 	}
-	if err := atomicfile.WriteFile(s.configPath(), data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(configPath(s), data, 0o644); err != nil {
 		return fmt.Errorf("write git config: %w", err)
 	}
 	return nil
 }
 
-// Remotes lists the configured remotes, sorted by name.
-func (s *Store) Remotes(ctx context.Context) ([]Remote, error) {
+// List lists the remotes configured in store s, sorted by name.
+func List(ctx context.Context, s *store.Store) ([]Remote, error) {
 	var out []Remote
-	err := s.View(ctx, func(r *Reader) error {
+	err := s.View(ctx, func(r *store.Reader) error {
 		var err error
-		out, err = s.remotes()
+		out, err = list(s)
 		return err
 	})
 	return out, err
 }
 
-func (s *Store) remotes() ([]Remote, error) {
-	cfg, err := s.readConfig()
+func list(s *store.Store) ([]Remote, error) {
+	cfg, err := readConfig(s)
 	if err != nil {
 		return nil, err
 	}
@@ -209,10 +216,10 @@ func (s *Store) remotes() ([]Remote, error) {
 	return out, nil
 }
 
-// remote finds the remote called name; "" means the only remote, or
+// find finds the remote of s called name; "" means the only remote, or
 // DefaultRemote when there are several.
-func (s *Store) remote(name string) (Remote, error) {
-	all, err := s.remotes()
+func find(s *store.Store, name string) (Remote, error) {
+	all, err := list(s)
 	if err != nil {
 		return Remote{}, err
 	}
@@ -239,9 +246,9 @@ func (s *Store) remote(name string) (Remote, error) {
 	return Remote{}, fmt.Errorf("remote %q: %w", name, ErrUnknownRemote)
 }
 
-// AddRemote records a remote. The URL is checked for its form only; the
+// Add records a remote of store s. The URL is checked for its form only; the
 // first push, pull or clone reaches it.
-func (s *Store) AddRemote(ctx context.Context, name, rawURL string) (Remote, error) {
+func Add(ctx context.Context, s *store.Store, name, rawURL string) (Remote, error) {
 	if err := checkRemoteName(name); err != nil {
 		return Remote{}, err
 	}
@@ -250,8 +257,8 @@ func (s *Store) AddRemote(ctx context.Context, name, rawURL string) (Remote, err
 		return Remote{}, err
 	}
 	rem := Remote{Name: name, URL: u}
-	err = s.Update(ctx, func(tx *Tx) error {
-		cfg, err := s.readConfig()
+	err = s.Update(ctx, func(tx *store.Tx) error {
+		cfg, err := readConfig(s)
 		if err != nil {
 			return err
 		}
@@ -263,16 +270,16 @@ func (s *Store) AddRemote(ctx context.Context, name, rawURL string) (Remote, err
 			return fmt.Errorf("remote %q: %s", name, redactIn(err.Error(), u))
 		}
 		cfg.Remotes[name] = rc
-		return s.writeConfig(cfg)
+		return writeConfig(s, cfg)
 	})
 	return rem, err
 }
 
-// RemoveRemote forgets a remote and its tracking refs. Nothing on the
+// Remove forgets a remote of store s and its tracking refs. Nothing on the
 // remote changes, and no published skill or candidate is touched.
-func (s *Store) RemoveRemote(ctx context.Context, name string) error {
-	return s.Update(ctx, func(tx *Tx) error {
-		cfg, err := s.readConfig()
+func Remove(ctx context.Context, s *store.Store, name string) error {
+	return s.Update(ctx, func(tx *store.Tx) error {
+		cfg, err := readConfig(s)
 		if err != nil {
 			return err
 		}
@@ -282,7 +289,7 @@ func (s *Store) RemoveRemote(ctx context.Context, name string) error {
 		delete(cfg.Remotes, name)
 		// The config goes first: tracking refs left by a crash right
 		// after it belong to no remote and only keep objects alive.
-		if err := s.writeConfig(cfg); err != nil {
+		if err := writeConfig(s, cfg); err != nil {
 			return err
 		}
 		for _, ref := range tx.RefNames(RemoteRefPrefix + name + "/") {

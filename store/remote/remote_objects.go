@@ -1,8 +1,10 @@
-package store
+package remote
 
 import (
 	"fmt"
 	"path"
+
+	"github.com/skillstore/skillstore/store"
 
 	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -17,47 +19,73 @@ import (
 // (objects the transaction queued, loose objects written after the
 // listing, packs gitdb does not read) is read through the transaction.
 type packedReader struct {
-	tx *Tx
+	tx *store.Tx
 	db *gitdb.DB
 }
 
-func newPackedReader(tx *Tx) *packedReader {
-	return &packedReader{tx: tx, db: gitdb.Open(tx.s.dir)}
+func newPackedReader(tx *store.Tx) *packedReader {
+	return &packedReader{tx: tx, db: gitdb.Open(tx.Store().Dir())}
 }
 
 // object reads a fetched object; objects of the store itself are read
 // the same way (they are all in packs or loose files).
-func (c *packedReader) object(h Hash) (gitdb.Object, error) {
+func (c *packedReader) object(h store.Hash) (gitdb.Object, error) {
 	o, err := c.db.Read(h)
 	if err != nil {
-		return c.tx.object(h)
+		return c.tx.Object(h)
 	}
 	return o, nil
 }
 
 // size returns the size of blob h from its header, without loading it.
-func (c *packedReader) size(h Hash) (int64, error) {
+func (c *packedReader) size(h store.Hash) (int64, error) {
 	if n, err := c.db.Size(h); err == nil {
 		return n, nil
 	}
 	// go-git has the last word (and its error), as for reads.
-	return c.tx.storage().EncodedObjectSize(toGit(h))
+	return c.tx.ObjectSize(h)
 }
 
-func (c *packedReader) typed(h Hash, want gitdb.ObjectType) ([]byte, error) {
-	return typedFrom(c, h, want)
+// typed reads h and checks that it is of type want.
+func (c *packedReader) typed(h store.Hash, want gitdb.ObjectType) ([]byte, error) {
+	o, err := c.object(h)
+	if err != nil {
+		return nil, err
+	}
+	if o.Type != want {
+		return nil, fmt.Errorf("object %s is a %s, not a %s", h, o.Type, want)
+	}
+	return o.Data, nil
 }
 
-func (c *packedReader) commit(h Hash) (*Commit, error) { return commitFrom(c, h) }
+// commit reads and decodes the commit h.
+func (c *packedReader) commit(h store.Hash) (*store.Commit, error) {
+	data, err := c.typed(h, gitdb.CommitObject)
+	if err != nil {
+		return nil, err
+	}
+	return gitdb.ParseCommit(h, data)
+}
 
-func (c *packedReader) tree(h Hash) ([]skillfs.TreeEntry, error) { return treeFrom(c, h) }
+// tree reads and decodes the tree h.
+func (c *packedReader) tree(h store.Hash) ([]skillfs.TreeEntry, error) {
+	data, err := c.typed(h, gitdb.TreeObject)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := skillfs.ParseTree(data)
+	if err != nil {
+		return nil, fmt.Errorf("tree %s: %w", h, err)
+	}
+	return entries, nil
+}
 
 // loadFiles is Reader.LoadFiles over this reader (for a tree whose shape
 // was checked: it loads every blob).
-func (c *packedReader) loadFiles(tree Hash) ([]File, error) {
-	var out []File
-	var walk func(h Hash, prefix string) error
-	walk = func(h Hash, prefix string) error {
+func (c *packedReader) loadFiles(tree store.Hash) ([]store.File, error) {
+	var out []store.File
+	var walk func(h store.Hash, prefix string) error
+	walk = func(h store.Hash, prefix string) error {
 		entries, err := c.tree(h)
 		if err != nil {
 			return err
@@ -74,14 +102,14 @@ func (c *packedReader) loadFiles(tree Hash) ([]File, error) {
 			if err != nil {
 				return fmt.Errorf("%s: %w", p, err)
 			}
-			out = append(out, File{Path: p, Mode: e.Mode, ID: e.ID, Data: data, Size: int64(len(data))})
+			out = append(out, store.File{Path: p, Mode: e.Mode, ID: e.ID, Data: data, Size: int64(len(data))})
 		}
 		return nil
 	}
 	if err := walk(tree, ""); err != nil {
 		return nil, err
 	}
-	sortFiles(out)
+	skillfs.Sort(out)
 	return out, nil
 }
 

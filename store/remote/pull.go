@@ -1,10 +1,12 @@
-package store
+package remote
 
 import (
 	"context"
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/skillstore/skillstore/store"
 
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -98,14 +100,14 @@ func (r *PullReport) Changed() bool {
 // checks, and integrates it per skill with the merge-base logic of sync:
 // the remote ahead fast-forwards, this store ahead stays, and two diverged
 // published histories become a candidate holding their three-way merge
-// (refs/heads/candidates/<skill>, accepted with [Store.AcceptRemoteMerge]):
+// (refs/heads/candidates/<skill>, accepted with [store.Store.AcceptRemoteMerge]):
 // nothing published is ever overwritten. The state is merged record by
 // record (see [StateMerge]). It holds the store's write lock throughout;
 // a refused remote writes nothing.
-func (s *Store) Pull(ctx context.Context, opts PullOptions) (*PullReport, error) {
+func Pull(ctx context.Context, s *store.Store, opts PullOptions) (*PullReport, error) {
 	var rep *PullReport
-	err := s.Update(ctx, func(tx *Tx) error {
-		rem, err := s.remote(opts.Remote)
+	err := s.Update(ctx, func(tx *store.Tx) error {
+		rem, err := find(s, opts.Remote)
 		if err != nil {
 			return err
 		}
@@ -113,7 +115,7 @@ func (s *Store) Pull(ctx context.Context, opts PullOptions) (*PullReport, error)
 		if err != nil {
 			return err
 		}
-		rep, err = tx.pull(ctx, conn, opts)
+		rep, err = remoteTx{tx}.pull(ctx, conn, opts)
 		return err
 	})
 	if err != nil {
@@ -122,17 +124,17 @@ func (s *Store) Pull(ctx context.Context, opts PullOptions) (*PullReport, error)
 	return rep, nil
 }
 
-func (tx *Tx) pull(ctx context.Context, conn *remoteConn, opts PullOptions) (rep *PullReport, err error) {
+func (tx remoteTx) pull(ctx context.Context, conn *remoteConn, opts PullOptions) (rep *PullReport, err error) {
 	// A refused or failed pull takes back the pack it fetched: nothing of
 	// a malicious remote stays in the store, not even unreachable objects
 	// (which `git fsck --strict` would still inspect).
-	before := packNames(tx.s.dir)
+	before := packNames(tx.Store().Dir())
 	defer func() {
 		if err != nil {
-			discardPacks(tx.s.dir, before)
+			discardPacks(tx.Store().Dir(), before)
 		}
 	}()
-	defer tx.keepPacksOpen()()
+	defer tx.KeepPacksOpen()()
 	rem := conn.rem
 	rr, err := tx.fetchRemote(ctx, conn)
 	if err != nil {
@@ -142,7 +144,7 @@ func (tx *Tx) pull(ctx context.Context, conn *remoteConn, opts PullOptions) (rep
 	if allow == safety.RiskNone {
 		allow = safety.DefaultAllowedRisk
 	}
-	check := newHistoryCheck(tx, allow)
+	check := newHistoryCheck(tx.Tx, allow)
 	defer check.close()
 	names := make([]string, 0, len(rr.refs))
 	for name := range rr.refs {
@@ -152,12 +154,12 @@ func (tx *Tx) pull(ctx context.Context, conn *remoteConn, opts PullOptions) (rep
 	for _, name := range names {
 		check.history(name, rr.refs[name])
 	}
-	if h, ok := rr.refs[StateRef]; ok {
+	if h, ok := rr.refs[store.StateRef]; ok {
 		check.stateTree(h)
 	}
 	for _, ref := range rr.names(refSkill) {
 		local, _ := tx.Ref(ref)
-		check.skillVersions(strings.TrimPrefix(ref, SkillRefPrefix), rr.refs[ref], local)
+		check.skillVersions(strings.TrimPrefix(ref, store.SkillRefPrefix), rr.refs[ref], local)
 	}
 	if err := check.err(rem.Name); err != nil {
 		return nil, err
@@ -175,7 +177,7 @@ func (tx *Tx) pull(ctx context.Context, conn *remoteConn, opts PullOptions) (rep
 		}
 	}
 	for _, ref := range rr.names(refSkill) {
-		ps, err := tx.pullSkill(strings.TrimPrefix(ref, SkillRefPrefix), rr.refs[ref], rem)
+		ps, err := tx.pullSkill(strings.TrimPrefix(ref, store.SkillRefPrefix), rr.refs[ref], rem)
 		if err != nil {
 			return nil, err
 		}
@@ -194,28 +196,28 @@ func (tx *Tx) pull(ctx context.Context, conn *remoteConn, opts PullOptions) (rep
 			rep.Refs = append(rep.Refs, r)
 		}
 	}
-	if h, ok := rr.refs[StateRef]; ok {
+	if h, ok := rr.refs[store.StateRef]; ok {
 		if rep.State, err = tx.mergeState(h, rem); err != nil {
 			return nil, err
 		}
 	}
 	tx.updateTracking(rem.Name, rr)
-	rep.CandidatesWaiting = len(tx.RefNames(CandidateRefPrefix))
+	rep.CandidatesWaiting = len(tx.RefNames(store.CandidateRefPrefix))
 	return rep, nil
 }
 
 // pullLine integrates a ref whose values form a line (an upstream
 // snapshot chain): new and fast-forward are taken, anything else keeps
 // this store's value.
-func (tx *Tx) pullLine(ref string, remote Hash) (PullRef, bool) {
+func (tx remoteTx) pullLine(ref string, remote store.Hash) (PullRef, bool) {
 	local, ok := tx.Ref(ref)
 	switch {
 	case !ok:
 		tx.SetRef(ref, remote)
 		return PullRef{Ref: ref, Action: RefNew}, true
-	case local == remote, tx.isAncestor(remote, local):
+	case local == remote, tx.IsAncestor(remote, local):
 		return PullRef{}, false
-	case tx.isAncestor(local, remote):
+	case tx.IsAncestor(local, remote):
 		tx.SetRef(ref, remote)
 		return PullRef{Ref: ref, Action: RefFastForward}, true
 	}
@@ -223,9 +225,9 @@ func (tx *Tx) pullLine(ref string, remote Hash) (PullRef, bool) {
 }
 
 // pullSkill integrates one published skill.
-func (tx *Tx) pullSkill(name string, remote Hash, rem Remote) (PullSkill, error) {
+func (tx remoteTx) pullSkill(name string, remote store.Hash, rem Remote) (PullSkill, error) {
 	ps := PullSkill{Skill: name}
-	ref := SkillRef(name)
+	ref := store.SkillRef(name)
 	rv, err := tx.VersionAt(name, remote)
 	if err != nil {
 		return ps, err
@@ -246,21 +248,40 @@ func (tx *Tx) pullSkill(name string, remote Hash, rem Remote) (PullSkill, error)
 	}
 	ps.OldVersion = lv.Number
 	switch {
-	case tx.isAncestor(local, remote):
+	case tx.IsAncestor(local, remote):
 		tx.SetRef(ref, remote)
 		ps.Action, ps.NewVersion = PullFastForward, rv.Number
 		return ps, nil
-	case tx.isAncestor(remote, local):
+	case tx.IsAncestor(remote, local):
 		ps.Action = PullLocalAhead
 		return ps, nil
 	}
-	return ps, tx.pullDiverged(&ps, lv, rv, rem)
+	dm, err := tx.MergeDiverged(lv, rv, rem.Name)
+	if err != nil {
+		return ps, err
+	}
+	switch {
+	case dm.Joined.Number > 0:
+		ps.Action, ps.NewVersion = PullJoined, dm.Joined.Number
+	case dm.Pending:
+		ps.Action, ps.Candidate = PullPending, dm.Candidate.String()
+	default:
+		ps.Candidate, ps.Conflicts = dm.Candidate.String(), dm.Conflicts
+		if !dm.Superseded.IsZero() {
+			ps.Superseded = dm.Superseded.String()
+		}
+		ps.Action = PullMerged
+		if len(dm.Conflicts) > 0 {
+			ps.Action = PullConflicted
+		}
+	}
+	return ps, nil
 }
 
 // isAncestor reports whether a is b or one of its ancestors.
-func (r *Reader) isAncestor(a, b Hash) bool {
-	seen := map[Hash]bool{}
-	stack := []Hash{b}
+func (r remoteTx) isAncestor(a, b store.Hash) bool {
+	seen := map[store.Hash]bool{}
+	stack := []store.Hash{b}
 	for len(stack) > 0 {
 		h := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -285,20 +306,20 @@ func (r *Reader) isAncestor(a, b Hash) bool {
 // or superseded is not revived; one a reviewer extended (commits on top,
 // made with plain git) fast-forwards; one changed on both sides keeps
 // this store's, unless the remote recorded this store's as superseded.
-func (tx *Tx) pullCandidate(ref string, rr *remoteRefs) (PullRef, bool) {
-	skill := strings.TrimPrefix(ref, CandidateRefPrefix)
+func (tx remoteTx) pullCandidate(ref string, rr *remoteRefs) (PullRef, bool) {
+	skill := strings.TrimPrefix(ref, store.CandidateRefPrefix)
 	remote := rr.refs[ref]
 	local, hasLocal := tx.Ref(ref)
 	if hasLocal && local == remote {
 		return PullRef{}, false
 	}
 	if tx.candidateDone(skill, remote) {
-		if hasLocal && tx.isAncestor(remote, local) {
+		if hasLocal && tx.IsAncestor(remote, local) {
 			return PullRef{}, false
 		}
 		return PullRef{Ref: ref, Action: RefIgnored, Reason: "already accepted, rejected or superseded in this store"}, true
 	}
-	if _, err := tx.candidateMerge(remote); err != nil {
+	if _, err := tx.CandidateMerge(remote); err != nil {
 		// A branch pushed by hand under candidates/: reviewers can still
 		// see it on the server, but it is no candidate skillstore can read.
 		return PullRef{Ref: ref, Action: RefIgnored, Reason: "not a skillstore candidate (" + err.Error() + ")"}, true
@@ -307,14 +328,14 @@ func (tx *Tx) pullCandidate(ref string, rr *remoteRefs) (PullRef, bool) {
 	case !hasLocal:
 		tx.SetRef(ref, remote)
 		return PullRef{Ref: ref, Action: RefNew}, true
-	case tx.isAncestor(local, remote):
+	case tx.IsAncestor(local, remote):
 		tx.SetRef(ref, remote)
 		return PullRef{Ref: ref, Action: RefFastForward}, true
-	case tx.isAncestor(remote, local):
+	case tx.IsAncestor(remote, local):
 		return PullRef{}, false
 	}
-	if _, ok := rr.refs[SupersededRefPrefix+skill+"/"+local.String()]; ok {
-		tx.SetRef(SupersededRefPrefix+skill+"/"+local.String(), local)
+	if _, ok := rr.refs[store.SupersededRefPrefix+skill+"/"+local.String()]; ok {
+		tx.SetRef(store.SupersededRefPrefix+skill+"/"+local.String(), local)
 		tx.SetRef(ref, remote)
 		return PullRef{Ref: ref, Action: RefSuperseded, Reason: "the remote superseded this store's candidate " + short(local)}, true
 	}
@@ -323,18 +344,18 @@ func (tx *Tx) pullCandidate(ref string, rr *remoteRefs) (PullRef, bool) {
 
 // candidateDone reports whether candidate head h was accepted (it is in
 // the published history) or rejected or superseded here.
-func (r *Reader) candidateDone(skill string, h Hash) bool {
-	if _, ok := r.Ref(SupersededRefPrefix + skill + "/" + h.String()); ok {
+func (r remoteTx) candidateDone(skill string, h store.Hash) bool {
+	if _, ok := r.Ref(store.SupersededRefPrefix + skill + "/" + h.String()); ok {
 		return true
 	}
-	head, ok := r.Ref(SkillRef(skill))
-	return ok && r.isAncestor(h, head)
+	head, ok := r.Ref(store.SkillRef(skill))
+	return ok && r.IsAncestor(h, head)
 }
 
 // updateTracking points refs/remotes/<remote>/... at what the remote has
 // now and drops those of refs it no longer has.
-func (tx *Tx) updateTracking(remote string, rr *remoteRefs) {
-	want := map[string]Hash{}
+func (tx remoteTx) updateTracking(remote string, rr *remoteRefs) {
+	want := map[string]store.Hash{}
 	for name, h := range rr.refs {
 		if kind, _ := classifyRef(name); kind.isTracked() {
 			want[trackingRef(remote, name)] = h

@@ -1,4 +1,4 @@
-package store
+package remote
 
 import (
 	"context"
@@ -10,7 +10,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+	"github.com/skillstore/skillstore/store"
+
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/sideband"
@@ -25,7 +26,7 @@ const maxFetchBytes = 4 << 30
 // remoteRefs is what a remote advertised in skillstore's namespaces.
 type remoteRefs struct {
 	remote string
-	refs   map[string]Hash
+	refs   map[string]store.Hash
 	// ignored lists refs outside skillstore's namespaces (a forge's
 	// refs/pull/*, a reviewer's own branches): never fetched.
 	ignored []string
@@ -46,8 +47,8 @@ func (rr *remoteRefs) names(k refKind) []string {
 // splitAdvertised sorts advertised refs into skillstore's (checked) and
 // the others. A ref in skillstore's namespaces with a name local input
 // could never produce refuses the whole remote.
-func splitAdvertised(remote string, adv map[string]Hash) (*remoteRefs, error) {
-	rr := &remoteRefs{remote: remote, refs: map[string]Hash{}}
+func splitAdvertised(remote string, adv map[string]store.Hash) (*remoteRefs, error) {
+	rr := &remoteRefs{remote: remote, refs: map[string]store.Hash{}}
 	var bad []string
 	for name, h := range adv {
 		kind, err := classifyRef(name)
@@ -73,23 +74,23 @@ func splitAdvertised(remote string, adv map[string]Hash) (*remoteRefs, error) {
 // arrived and only then points refs at it. Objects that end up
 // unreferenced (a refused fetch, a kill) are pruned by gc after its grace
 // period.
-func (tx *Tx) fetchRemote(ctx context.Context, conn *remoteConn) (*remoteRefs, error) {
+func (tx remoteTx) fetchRemote(ctx context.Context, conn *remoteConn) (*remoteRefs, error) {
 	sess, ar, err := conn.uploadPack(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if sess == nil {
-		return &remoteRefs{remote: conn.rem.Name, refs: map[string]Hash{}}, nil // an empty repository
+		return &remoteRefs{remote: conn.rem.Name, refs: map[string]store.Hash{}}, nil // an empty repository
 	}
 	defer sess.Close()
 	rr, err := splitAdvertised(conn.rem.Name, advertisedRefs(ar))
 	if err != nil {
 		return nil, err
 	}
-	seen := map[Hash]bool{}
-	var wants []Hash
+	seen := map[store.Hash]bool{}
+	var wants []store.Hash
 	for _, h := range rr.refs {
-		if !seen[h] && !tx.hasStored(h) {
+		if !seen[h] && !tx.HasObject(h) {
 			wants = append(wants, h)
 		}
 		seen[h] = true
@@ -113,12 +114,11 @@ func (tx *Tx) fetchRemote(ctx context.Context, conn *remoteConn) (*remoteRefs, e
 	}
 	defer reader.Close()
 	in := sidebandReader(req.Capabilities, reader)
-	if err := packfile.UpdateObjectStorage(tx.storage(), &cappedReader{r: in, left: maxFetchBytes}); err != nil {
+	if err := tx.StorePack(&cappedReader{r: in, left: maxFetchBytes}); err != nil {
 		return nil, conn.wrap("fetch from", err)
 	}
-	tx.db.Close() // reopened on the next read, with the fetched pack
 	for _, h := range wants {
-		if !tx.hasStored(h) {
+		if !tx.HasObject(h) {
 			return nil, fmt.Errorf("fetch from %s: the remote did not send %s", conn.rem.Name, h)
 		}
 	}
@@ -127,9 +127,9 @@ func (tx *Tx) fetchRemote(ctx context.Context, conn *remoteConn) (*remoteRefs, e
 
 // haves are the commits this store can tell the server it has: the tips
 // of its own travelling refs and of what it last saw on the remote.
-func (tx *Tx) haves(remote string) []Hash {
-	seen := map[Hash]bool{}
-	var out []Hash
+func (tx remoteTx) haves(remote string) []store.Hash {
+	seen := map[store.Hash]bool{}
+	var out []store.Hash
 	add := func(prefix string) {
 		for _, name := range tx.RefNames(prefix) {
 			if kind, _ := classifyRef(name); kind == refOther && prefix != RemoteRefPrefix+remote+"/" {
@@ -143,8 +143,8 @@ func (tx *Tx) haves(remote string) []Hash {
 		}
 	}
 	add("refs/heads/")
-	add(UpstreamRefPrefix)
-	add(StateRef)
+	add(store.UpstreamRefPrefix)
+	add(store.StateRef)
 	add(RemoteRefPrefix + remote + "/")
 	return out
 }

@@ -1,4 +1,4 @@
-package store
+package remote
 
 import (
 	"bytes"
@@ -10,14 +10,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-billy/v5/osfs"
-	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/skillstore/skillstore/store"
+
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/go-git/go-git/v5/plumbing/transport/client"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
 	gitssh "github.com/go-git/go-git/v5/plumbing/transport/ssh"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // A remote is reached with go-git's transports: file (and plain paths),
@@ -196,8 +195,8 @@ func (c *remoteConn) receivePack(ctx context.Context) (transport.ReceivePackSess
 
 // advertisedRefs flattens advertised references to name → id, skipping
 // symbolic refs (HEAD) and peeled tag values.
-func advertisedRefs(ar *packp.AdvRefs) map[string]Hash {
-	out := map[string]Hash{}
+func advertisedRefs(ar *packp.AdvRefs) map[string]store.Hash {
+	out := map[string]store.Hash{}
 	if ar == nil {
 		return out
 	}
@@ -205,19 +204,4 @@ func advertisedRefs(ar *packp.AdvRefs) map[string]Hash {
 		out[name] = fromGit(h)
 	}
 	return out
-}
-
-// keepPacksOpen makes the transaction's object reads (and go-git's pack
-// encoder) go through pack files kept open, instead of opening the pack
-// once per object read: a push or pull reads every object of the history
-// it moves. The returned function closes the packs and restores the
-// reader.
-func (tx *Tx) keepPacksOpen() func() {
-	st := filesystem.NewStorageWithOptions(osfs.New(tx.s.dir), cache.NewObjectLRU(64<<20), filesystem.Options{KeepDescriptors: true})
-	old := tx.st
-	tx.st = st
-	return func() {
-		st.Close()
-		tx.st = old
-	}
 }

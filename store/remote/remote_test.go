@@ -1,4 +1,4 @@
-package store
+package remote
 
 import (
 	"context"
@@ -6,13 +6,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillstore/skillstore/store"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // newActorStore creates an empty store whose commits name actor.
-func newActorStore(t testing.TB, actor string) *Store {
+func newActorStore(t testing.TB, actor string) *store.Store {
 	t.Helper()
-	s, err := Init(context.Background(), filepath.Join(t.TempDir(), actor), Options{
-		Actor: Signature{Name: actor, Email: actor + "@example.com"},
+	s, err := store.Init(context.Background(), filepath.Join(t.TempDir(), actor), store.Options{
+		Actor: store.Signature{Name: actor, Email: actor + "@example.com"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -21,19 +25,19 @@ func newActorStore(t testing.TB, actor string) *Store {
 }
 
 // publish records files as the next version of skill (the whole tree).
-func publish(t testing.TB, s *Store, skill string, files map[string]string) Version {
+func publish(t testing.TB, s *store.Store, skill string, files map[string]string) store.Version {
 	t.Helper()
-	var v Version
-	err := s.Update(context.Background(), func(tx *Tx) error {
-		var fs []File
+	var v store.Version
+	err := s.Update(context.Background(), func(tx *store.Tx) error {
+		var fs []store.File
 		for p, content := range files {
-			fs = append(fs, File{Path: p, Mode: regularMode, Data: []byte(content)})
+			fs = append(fs, store.File{Path: p, Mode: skillfs.Regular, Data: []byte(content)})
 		}
 		tree, err := tx.WriteTree(fs)
 		if err != nil {
 			return err
 		}
-		v, err = tx.CommitVersion(skill, tree, VersionInfo{Reason: "edit by " + s.opts.Actor.Name})
+		v, err = tx.CommitVersion(skill, tree, store.VersionInfo{Reason: "edit by " + actorName(s)})
 		return err
 	})
 	if err != nil {
@@ -43,32 +47,32 @@ func publish(t testing.TB, s *Store, skill string, files map[string]string) Vers
 }
 
 // publishMD publishes a SKILL.md-only version with the given body lines.
-func publishMD(t testing.TB, s *Store, skill string, lines ...string) Version {
+func publishMD(t testing.TB, s *store.Store, skill string, lines ...string) store.Version {
 	t.Helper()
 	return publish(t, s, skill, map[string]string{"SKILL.md": skillMD(skill, lines...)})
 }
 
-func mustPush(t testing.TB, s *Store, remote string) *PushReport {
+func mustPush(t testing.TB, s *store.Store, remote string) *PushReport {
 	t.Helper()
-	rep, err := s.Push(context.Background(), PushOptions{Remote: remote})
+	rep, err := Push(context.Background(), s, PushOptions{Remote: remote})
 	if err != nil {
 		t.Fatalf("push: %v", err)
 	}
 	return rep
 }
 
-func mustPull(t testing.TB, s *Store, remote string) *PullReport {
+func mustPull(t testing.TB, s *store.Store, remote string) *PullReport {
 	t.Helper()
-	rep, err := s.Pull(context.Background(), PullOptions{Remote: remote})
+	rep, err := Pull(context.Background(), s, PullOptions{Remote: remote})
 	if err != nil {
 		t.Fatalf("pull: %v", err)
 	}
 	return rep
 }
 
-func mustAddRemote(t testing.TB, s *Store, name, url string) {
+func mustAddRemote(t testing.TB, s *store.Store, name, url string) {
 	t.Helper()
-	if _, err := s.AddRemote(context.Background(), name, url); err != nil {
+	if _, err := Add(context.Background(), s, name, url); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -89,7 +93,7 @@ func refValues(t testing.TB, dir, pattern string) string {
 	return remoteGit(t, dir, "for-each-ref", "--format=%(refname) %(objectname)", pattern)
 }
 
-func fileOf(t testing.TB, s *Store, spec, path string) string {
+func fileOf(t testing.TB, s *store.Store, spec, path string) string {
 	t.Helper()
 	data, err := s.Cat(context.Background(), spec, path)
 	if err != nil {
@@ -104,7 +108,7 @@ func TestRemoteAddListRemove(t *testing.T) {
 	mustAddRemote(t, s, "origin", "https://alice:s3cret@example.com/team/skills.git")
 	mustAddRemote(t, s, "backup", "relative/dir")
 
-	rems, err := s.Remotes(ctx)
+	rems, err := List(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +127,7 @@ func TestRemoteAddListRemove(t *testing.T) {
 		t.Errorf("git config fetch specs:\n%s", out)
 	}
 	// The state never holds a remote.
-	err = s.View(ctx, func(r *Reader) error {
+	err = s.View(ctx, func(r *store.Reader) error {
 		keys, err := r.RecordKeys("remotes")
 		if len(keys) > 0 {
 			t.Errorf("remote records in the state: %v", keys)
@@ -134,30 +138,30 @@ func TestRemoteAddListRemove(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if _, err := s.AddRemote(ctx, "origin", "file:///x"); !errors.Is(err, ErrRemoteExists) {
+	if _, err := Add(ctx, s, "origin", "file:///x"); !errors.Is(err, ErrRemoteExists) {
 		t.Errorf("duplicate add: %v", err)
 	}
-	var bad *InvalidNameError
-	if _, err := s.AddRemote(ctx, "no/slash", "file:///x"); !errors.As(err, &bad) {
+	var bad *store.InvalidNameError
+	if _, err := Add(ctx, s, "no/slash", "file:///x"); !errors.As(err, &bad) {
 		t.Errorf("bad name: %v", err)
 	}
-	if _, err := s.AddRemote(ctx, "ftp", "ftp://example.com/x"); err == nil || !strings.Contains(err.Error(), "unsupported scheme") {
+	if _, err := Add(ctx, s, "ftp", "ftp://example.com/x"); err == nil || !strings.Contains(err.Error(), "unsupported scheme") {
 		t.Errorf("bad scheme: %v", err)
 	}
-	if err := s.RemoveRemote(ctx, "nope"); !errors.Is(err, ErrUnknownRemote) {
+	if err := Remove(ctx, s, "nope"); !errors.Is(err, ErrUnknownRemote) {
 		t.Errorf("remove unknown: %v", err)
 	}
-	if err := s.RemoveRemote(ctx, "origin"); err != nil {
+	if err := Remove(ctx, s, "origin"); err != nil {
 		t.Fatal(err)
 	}
-	if rems, _ := s.Remotes(ctx); len(rems) != 1 {
+	if rems, _ := List(ctx, s); len(rems) != 1 {
 		t.Errorf("after rm: %+v", rems)
 	}
 	// With one remote left, it is the default; with none, push says so.
-	if err := s.RemoveRemote(ctx, "backup"); err != nil {
+	if err := Remove(ctx, s, "backup"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Push(ctx, PushOptions{}); !errors.Is(err, ErrNoRemote) {
+	if _, err := Push(ctx, s, PushOptions{}); !errors.Is(err, ErrNoRemote) {
 		t.Errorf("push without remote: %v", err)
 	}
 }
@@ -206,7 +210,7 @@ func TestPushCloneAndPullOverGitDaemon(t *testing.T) {
 	}
 
 	bobDir := filepath.Join(t.TempDir(), "bob")
-	bob, crep, err := Clone(ctx, url, bobDir, Options{Actor: Signature{Name: "bob", Email: "bob@example.com"}}, CloneOptions{})
+	bob, crep, err := Clone(ctx, url, bobDir, store.Options{Actor: store.Signature{Name: "bob", Email: "bob@example.com"}}, CloneOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +265,7 @@ func TestPushRefusesNonFastForward(t *testing.T) {
 	publishMD(t, alice, "other", "v1")
 	mustAddRemote(t, alice, "origin", url)
 	mustPush(t, alice, "")
-	bob, _, err := Clone(ctx, url, filepath.Join(t.TempDir(), "bob"), Options{Actor: Signature{Name: "bob", Email: "b@x"}}, CloneOptions{})
+	bob, _, err := Clone(ctx, url, filepath.Join(t.TempDir(), "bob"), store.Options{Actor: store.Signature{Name: "bob", Email: "b@x"}}, CloneOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +274,7 @@ func TestPushRefusesNonFastForward(t *testing.T) {
 	publishMD(t, bob, "deploy", "bob's v2")
 	publishMD(t, bob, "other", "bob's other v2")
 	before := refValues(t, central, "refs/")
-	_, err = bob.Push(ctx, PushOptions{})
+	_, err = Push(ctx, bob, PushOptions{})
 	var refused *PushRefusedError
 	if !errors.As(err, &refused) {
 		t.Fatalf("push = %v, want refused", err)
@@ -291,7 +295,7 @@ func TestPushRefusesLocalRecords(t *testing.T) {
 	remoteGit(t, filepath.Dir(central), "init", "-q", "--bare", central)
 	s := newActorStore(t, "alice")
 	publishMD(t, s, "deploy", "a")
-	err := s.Update(context.Background(), func(tx *Tx) error {
+	err := s.Update(context.Background(), func(tx *store.Tx) error {
 		tx.NoteState("target add claude")
 		return tx.PutRecord("targets/claude", map[string]string{"dir": "/home/alice/.claude/skills"})
 	})
@@ -299,7 +303,7 @@ func TestPushRefusesLocalRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustAddRemote(t, s, "origin", "file://"+central)
-	_, err = s.Push(context.Background(), PushOptions{})
+	_, err = Push(context.Background(), s, PushOptions{})
 	var local *LocalRecordsError
 	if !errors.As(err, &local) || len(local.Records) != 1 || local.Records[0] != "targets/claude" {
 		t.Fatalf("push = %v, want a LocalRecordsError naming targets/claude", err)

@@ -1,4 +1,4 @@
-package store
+package remote
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+
+	"github.com/skillstore/skillstore/store"
 
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/store/safety"
@@ -23,18 +25,18 @@ type CloneOptions struct {
 // repository with url as its remote, filled by a pull (so every fetched
 // tree passes the safety checks) and then verified. It is all or nothing:
 // on any failure the directory it created is removed again.
-func Clone(ctx context.Context, url, dir string, opts Options, copts CloneOptions) (*Store, *PullReport, error) {
+func Clone(ctx context.Context, url, dir string, opts store.Options, copts CloneOptions) (*store.Store, *PullReport, error) {
 	if copts.Remote == "" {
 		copts.Remote = DefaultRemote
 	}
-	if isStore(dir) {
-		return nil, nil, fmt.Errorf("clone into %s: %w", dir, ErrStoreExists)
+	if store.Exists(dir) {
+		return nil, nil, fmt.Errorf("clone into %s: %w", dir, store.ErrStoreExists)
 	}
 	entries, err := os.ReadDir(dir)
 	existed := err == nil
 	switch {
 	case existed && len(entries) > 0:
-		return nil, nil, fmt.Errorf("clone into %s: %w", dir, ErrNotEmpty)
+		return nil, nil, fmt.Errorf("clone into %s: %w", dir, store.ErrNotEmpty)
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return nil, nil, fmt.Errorf("clone into %s: %w", dir, err)
 	}
@@ -67,15 +69,15 @@ func (e *CloneVerifyError) Summary() string {
 // Details are what verify found.
 func (e *CloneVerifyError) Details() []string { return e.Problems }
 
-func cloneInto(ctx context.Context, url, dir string, opts Options, copts CloneOptions) (*Store, *PullReport, error) {
-	s, err := Init(ctx, dir, opts)
+func cloneInto(ctx context.Context, url, dir string, opts store.Options, copts CloneOptions) (*store.Store, *PullReport, error) {
+	s, err := store.Init(ctx, dir, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := s.AddRemote(ctx, copts.Remote, url); err != nil {
+	if _, err := Add(ctx, s, copts.Remote, url); err != nil {
 		return nil, nil, err
 	}
-	rep, err := s.Pull(ctx, PullOptions(copts)) // a clone is a pull into an empty store
+	rep, err := Pull(ctx, s, PullOptions(copts)) // a clone is a pull into an empty store
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,4 +1,4 @@
-package store
+package remote
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/skillstore/skillstore/store"
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/gitdb"
@@ -25,20 +27,20 @@ import (
 // check with its risk threshold.
 type historyCheck struct {
 	*packedReader
-	tx     *Tx
+	tx     *store.Tx
 	limits safety.Limits
 	allow  safety.RiskLevel
 	// known are commits checked already and the tips of the store's own
 	// refs (whose history was checked when it was written).
-	known    map[Hash]bool
-	trees    map[Hash]bool // trees checked
-	versions map[Hash]bool // version commits fully checked
+	known    map[store.Hash]bool
+	trees    map[store.Hash]bool // trees checked
+	versions map[store.Hash]bool // version commits fully checked
 	problems []string
 }
 
-func newHistoryCheck(tx *Tx, allow safety.RiskLevel) *historyCheck {
+func newHistoryCheck(tx *store.Tx, allow safety.RiskLevel) *historyCheck {
 	c := &historyCheck{packedReader: newPackedReader(tx), tx: tx, limits: safety.DefaultLimits, allow: allow,
-		known: map[Hash]bool{}, trees: map[Hash]bool{}, versions: map[Hash]bool{}}
+		known: map[store.Hash]bool{}, trees: map[store.Hash]bool{}, versions: map[store.Hash]bool{}}
 	for _, name := range tx.RefNames("refs/") {
 		// Tracking refs are no proof: plain `git fetch` in the store
 		// fills them without any check.
@@ -55,8 +57,8 @@ func (c *historyCheck) problem(where, format string, args ...any) {
 
 // history checks every commit reachable from tip that the store did not
 // hold before.
-func (c *historyCheck) history(ref string, tip Hash) {
-	queue := []Hash{tip}
+func (c *historyCheck) history(ref string, tip store.Hash) {
+	queue := []store.Hash{tip}
 	for len(queue) > 0 {
 		h := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
@@ -84,14 +86,14 @@ func (c *historyCheck) history(ref string, tip Hash) {
 }
 
 // treeShape checks a tree's shape without reading file contents.
-func (c *historyCheck) treeShape(ref string, h Hash) {
+func (c *historyCheck) treeShape(ref string, h store.Hash) {
 	if c.trees[h] {
 		return
 	}
 	c.trees[h] = true
 	files := 0
-	var walk func(h Hash, prefix string) bool
-	walk = func(h Hash, prefix string) bool {
+	var walk func(h store.Hash, prefix string) bool
+	walk = func(h store.Hash, prefix string) bool {
 		entries, err := c.tree(h)
 		if err != nil {
 			c.problem(ref, "tree %s: %v", short(h), err)
@@ -139,14 +141,14 @@ func (c *historyCheck) treeShape(ref string, h Hash) {
 // versions checks the published history of skill from tip down its first
 // parents, the way verify does, until it reaches stop (a version this
 // store already holds, checked when it was written) or v1.
-func (c *historyCheck) skillVersions(skill string, tip, stop Hash) {
-	ref := SkillRefPrefix + skill
+func (c *historyCheck) skillVersions(skill string, tip, stop store.Hash) {
+	ref := store.SkillRefPrefix + skill
 	want := 0
 	for h := tip; !h.IsZero(); {
 		if h == stop || c.versions[h] {
 			// Known good below here; the numbers must still meet.
 			if commit, err := c.commit(h); err == nil && want != 0 {
-				if v, err := versionFromCommit(skill, commit); err == nil && v.Number != want {
+				if v, err := store.ParseVersion(skill, commit); err == nil && v.Number != want {
 					c.problem(ref, "commit %s is v%d but its child is v%d (versions must count down by one)", short(h), v.Number, want+1)
 				}
 			}
@@ -158,7 +160,7 @@ func (c *historyCheck) skillVersions(skill string, tip, stop Hash) {
 			c.problem(ref, "%v", err)
 			return
 		}
-		v, err := versionFromCommit(skill, commit)
+		v, err := store.ParseVersion(skill, commit)
 		if err != nil {
 			c.problem(ref, "%v", err)
 			return
@@ -169,7 +171,7 @@ func (c *historyCheck) skillVersions(skill string, tip, stop Hash) {
 		}
 		want = v.Number - 1
 		c.versionTree(fmt.Sprintf("%s@v%d", skill, v.Number), skill, commit.Tree)
-		h = ZeroHash
+		h = store.ZeroHash
 		if len(commit.Parents) > 0 {
 			h = commit.Parents[0]
 		}
@@ -180,7 +182,7 @@ func (c *historyCheck) skillVersions(skill string, tip, stop Hash) {
 }
 
 // versionTree runs the content checks local input gets.
-func (c *historyCheck) versionTree(where, skill string, tree Hash) {
+func (c *historyCheck) versionTree(where, skill string, tree store.Hash) {
 	c.treeShape(where, tree)
 	if len(c.problems) > 0 {
 		return // never load a tree whose shape failed
@@ -195,13 +197,13 @@ func (c *historyCheck) versionTree(where, skill string, tree Hash) {
 		c.problem(where, "%v", err)
 		return
 	}
-	md, ok := FileMap(files)[SkillFile]
+	md, ok := store.FileMap(files)[store.SkillFile]
 	if !ok {
-		c.problem(where, "no %s at the top of the tree", SkillFile)
+		c.problem(where, "no %s at the top of the tree", store.SkillFile)
 		return
 	}
 	if _, err := discover.Parse(md.Data); err != nil {
-		c.problem(where, "%s does not parse: %v", SkillFile, err)
+		c.problem(where, "%s does not parse: %v", store.SkillFile, err)
 		return
 	}
 	if rep.Risk > c.allow {
@@ -217,19 +219,19 @@ func (c *historyCheck) versionTree(where, skill string, tree Hash) {
 
 // stateTree checks a fetched state commit's records: "<kind>/<key>.json"
 // files that parse as JSON objects.
-func (c *historyCheck) stateTree(h Hash) {
+func (c *historyCheck) stateTree(h store.Hash) {
 	commit, err := c.tx.Commit(h)
 	if err != nil {
-		c.problem(StateRef, "%v", err)
+		c.problem(store.StateRef, "%v", err)
 		return
 	}
 	files, err := c.tx.Files(commit.Tree)
 	if err != nil {
-		c.problem(StateRef, "%v", err)
+		c.problem(store.StateRef, "%v", err)
 		return
 	}
 	for _, f := range files {
-		where := StateRef + ":" + f.Path
+		where := store.StateRef + ":" + f.Path
 		kind, key, ok := strings.Cut(strings.TrimSuffix(f.Path, recordExt), "/")
 		if !strings.HasSuffix(f.Path, recordExt) || !ok || kind == "" || key == "" {
 			c.problem(where, "not a <kind>/<key>%s record", recordExt)

@@ -1,9 +1,12 @@
-package store
+package remote
 
 import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store"
 )
 
 // StateAction is what pull did with the state ref.
@@ -42,34 +45,34 @@ type StateConflict struct {
 }
 
 // mergeState merges the remote's state commit into this store's.
-func (tx *Tx) mergeState(remote Hash, rem Remote) (StateMerge, error) {
-	local, hasLocal := tx.Ref(StateRef)
+func (tx remoteTx) mergeState(remote store.Hash, rem Remote) (StateMerge, error) {
+	local, hasLocal := tx.Ref(store.StateRef)
 	switch {
 	case hasLocal && local == remote:
 		return StateMerge{Action: StateUpToDate}, nil
-	case hasLocal && tx.isAncestor(remote, local):
+	case hasLocal && tx.IsAncestor(remote, local):
 		return StateMerge{Action: StateLocalAhead}, nil
 	}
-	var base Hash
+	var base store.Hash
 	if hasLocal {
 		var err error
-		if base, err = tx.mergeBase(local, remote); err != nil {
+		if base, err = tx.MergeBase(local, remote); err != nil {
 			return StateMerge{}, err
 		}
 	}
-	records := func(commit Hash) (map[string]Hash, Hash, error) {
+	records := func(commit store.Hash) (map[string]store.Hash, store.Hash, error) {
 		if commit.IsZero() {
-			return map[string]Hash{}, ZeroHash, nil
+			return map[string]store.Hash{}, store.ZeroHash, nil
 		}
 		c, err := tx.Commit(commit)
 		if err != nil {
-			return nil, ZeroHash, fmt.Errorf("state %s: %w", short(commit), err)
+			return nil, store.ZeroHash, fmt.Errorf("state %s: %w", short(commit), err)
 		}
 		files, err := tx.Files(c.Tree)
 		if err != nil {
-			return nil, ZeroHash, fmt.Errorf("state %s: %w", short(commit), err)
+			return nil, store.ZeroHash, fmt.Errorf("state %s: %w", short(commit), err)
 		}
-		out := map[string]Hash{}
+		out := map[string]store.Hash{}
 		for _, f := range files {
 			out[f.Path] = f.ID
 		}
@@ -90,7 +93,7 @@ func (tx *Tx) mergeState(remote Hash, rem Remote) (StateMerge, error) {
 
 	sm := StateMerge{}
 	paths := map[string]bool{}
-	for _, m := range []map[string]Hash{b, o, t} {
+	for _, m := range []map[string]store.Hash{b, o, t} {
 		for p := range m {
 			paths[p] = true
 		}
@@ -100,7 +103,7 @@ func (tx *Tx) mergeState(remote Hash, rem Remote) (StateMerge, error) {
 		sorted = append(sorted, p)
 	}
 	sort.Strings(sorted)
-	var merged []File
+	var merged []store.File
 	for _, p := range sorted {
 		bh, oh, th := b[p], o[p], t[p]
 		keep := oh
@@ -123,7 +126,7 @@ func (tx *Tx) mergeState(remote Hash, rem Remote) (StateMerge, error) {
 			sm.Conflicts = append(sm.Conflicts, StateConflict{Record: record, Reason: reason + "; this store's is kept"})
 		}
 		if !keep.IsZero() {
-			merged = append(merged, File{Path: p, Mode: regularMode, ID: keep})
+			merged = append(merged, store.File{Path: p, Mode: skillfs.Regular, ID: keep})
 		}
 	}
 	tree, err := tx.WriteTree(merged)
@@ -131,37 +134,32 @@ func (tx *Tx) mergeState(remote Hash, rem Remote) (StateMerge, error) {
 		return StateMerge{}, fmt.Errorf("merge state: %w", err)
 	}
 	switch {
-	case hasLocal && tree == oTree && tx.isAncestor(remote, local):
+	case hasLocal && tree == oTree && tx.IsAncestor(remote, local):
 		sm.Action = StateLocalAhead
 		return sm, nil
-	case tree == tTree && (!hasLocal || tx.isAncestor(local, remote)):
-		tx.SetRef(StateRef, remote)
+	case tree == tTree && (!hasLocal || tx.IsAncestor(local, remote)):
+		tx.SetRef(store.StateRef, remote)
 		sm.Action = StateFastForward
 		return sm, nil
 	}
-	parents := []Hash{remote}
+	parents := []store.Hash{remote}
 	if hasLocal {
-		parents = []Hash{local, remote}
+		parents = []store.Hash{local, remote}
 	}
-	sig := tx.signature()
 	var body []string
 	for _, c := range sm.Conflicts {
 		body = append(body, "Conflict: "+c.Record+": "+c.Reason)
 	}
-	c := &Commit{
-		Tree: tree, Parents: parents, Author: sig, Committer: sig,
-		Message: buildMessage("state: merge "+rem.Name, strings.Join(body, "\n"), []Trailer{
-			{TrailerActor, sig.Name + " <" + sig.Email + ">"}, {TrailerRemote, rem.Name},
-		}),
-	}
-	tx.SetRef(StateRef, tx.WriteCommit(c))
+	merge := tx.CommitTree(tree, parents, "state: merge "+rem.Name, strings.Join(body, "\n"),
+		store.Trailer{Key: store.TrailerRemote, Value: rem.Name})
+	tx.SetRef(store.StateRef, merge)
 	sm.Action = StateMerged
 	return sm, nil
 }
 
 // localRecordsInState lists the records of the current state that belong
 // to this machine only (see localRecordKinds).
-func (r *Reader) localRecordsInState() ([]string, error) {
+func (r remoteTx) localRecordsInState() ([]string, error) {
 	var out []string
 	for _, kind := range localRecordKinds {
 		keys, err := r.RecordKeys(strings.TrimSuffix(kind, "/"))

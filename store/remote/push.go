@@ -1,4 +1,4 @@
-package store
+package remote
 
 import (
 	"bufio"
@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/skillstore/skillstore/store"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
@@ -111,14 +113,14 @@ var ErrRemoteRejected = errors.New("the server refused the update")
 // accepted or rejected, and only while the remote still holds what this
 // store last fetched. The update is atomic where the server supports it,
 // and the server refuses it if a ref moved since it was read.
-func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error) {
+func Push(ctx context.Context, s *store.Store, opts PushOptions) (*PushReport, error) {
 	var rep *PushReport
-	err := s.Update(ctx, func(tx *Tx) error {
-		rem, err := s.remote(opts.Remote)
+	err := s.Update(ctx, func(tx *store.Tx) error {
+		rem, err := find(s, opts.Remote)
 		if err != nil {
 			return err
 		}
-		if local, err := tx.localRecordsInState(); err != nil || len(local) > 0 {
+		if local, err := (remoteTx{tx}).localRecordsInState(); err != nil || len(local) > 0 {
 			if err == nil {
 				err = &LocalRecordsError{Records: local}
 			}
@@ -133,11 +135,11 @@ func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error)
 		// either finds the push done already, sends what is still
 		// missing, or refuses it as a non-fast-forward.
 		for attempt := 0; ; attempt++ {
-			rep, err = tx.push(ctx, conn, opts)
+			rep, err = remoteTx{tx}.push(ctx, conn, opts)
 			if !errors.Is(err, ErrRemoteRejected) || attempt == 2 {
 				return err
 			}
-			tx.s.log.Debug("push refused by the server, planning again", "err", err)
+			s.Logger().Debug("push refused by the server, planning again", "err", err)
 		}
 	})
 	if err != nil {
@@ -146,8 +148,8 @@ func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error)
 	return rep, nil
 }
 
-func (tx *Tx) push(ctx context.Context, conn *remoteConn, opts PushOptions) (*PushReport, error) {
-	defer tx.keepPacksOpen()()
+func (tx remoteTx) push(ctx context.Context, conn *remoteConn, opts PushOptions) (*PushReport, error) {
+	defer tx.KeepPacksOpen()()
 	rem := conn.rem
 	sess, ar, err := conn.receivePack(ctx)
 	if err != nil {
@@ -161,17 +163,17 @@ func (tx *Tx) push(ctx context.Context, conn *remoteConn, opts PushOptions) (*Pu
 		return nil, &PushRefusedError{Remote: rem.Name, Refs: refused}
 	}
 	var cmds []*packp.Command
-	var wants []Hash
+	var wants []store.Hash
 	for _, u := range updates {
 		rep.Updates = append(rep.Updates, u)
 		if u.Action == PushSkip {
 			continue
 		}
 		cmd := &packp.Command{Name: refName(u.Ref)}
-		if h, ok := ParseHash(u.Old); ok {
+		if h, ok := store.ParseHash(u.Old); ok {
 			cmd.Old = toGit(h)
 		}
-		if h, ok := ParseHash(u.New); ok {
+		if h, ok := store.ParseHash(u.New); ok {
 			cmd.New = toGit(h)
 			wants = append(wants, h)
 		}
@@ -183,17 +185,17 @@ func (tx *Tx) push(ctx context.Context, conn *remoteConn, opts PushOptions) (*Pu
 		}
 		return rep, nil
 	}
-	var haves []Hash
+	var haves []store.Hash
 	for _, h := range adv {
-		if tx.hasStored(h) {
+		if tx.HasObject(h) {
 			haves = append(haves, h)
 		}
 	}
-	objReader := newPackedReader(tx)
+	objReader := newPackedReader(tx.Tx)
 	defer objReader.close()
 	listStart := time.Now()
 	objects, err := objReader.objectsToPush(wants, haves)
-	tx.s.log.Debug("push: objects listed", "objects", len(objects), "took", time.Since(listStart))
+	tx.Store().Logger().Debug("push: objects listed", "objects", len(objects), "took", time.Since(listStart))
 	if err != nil {
 		return nil, fmt.Errorf("push to %s: list objects: %w", rem.Name, err)
 	}
@@ -219,7 +221,7 @@ func (tx *Tx) push(ctx context.Context, conn *remoteConn, opts PushOptions) (*Pu
 	}
 	sendStart := time.Now()
 	status, err := sess.ReceivePack(ctx, req)
-	tx.s.log.Debug("push: pack sent and refs updated", "took", time.Since(sendStart))
+	tx.Store().Logger().Debug("push: pack sent and refs updated", "took", time.Since(sendStart))
 	if err == nil && status != nil {
 		err = status.Error()
 	}
@@ -242,8 +244,8 @@ func (tx *Tx) push(ctx context.Context, conn *remoteConn, opts PushOptions) (*Pu
 }
 
 // travelling keeps the advertised refs in skillstore's namespaces.
-func travelling(adv map[string]Hash) map[string]Hash {
-	out := map[string]Hash{}
+func travelling(adv map[string]store.Hash) map[string]store.Hash {
+	out := map[string]store.Hash{}
 	for name, h := range adv {
 		if kind, err := classifyRef(name); kind != refOther && err == nil {
 			out[name] = h
@@ -253,9 +255,9 @@ func travelling(adv map[string]Hash) map[string]Hash {
 }
 
 // planPush decides, ref by ref, what push does, and what it refuses.
-func (tx *Tx) planPush(remote string, adv map[string]Hash) (updates, refused []PushUpdate) {
+func (tx remoteTx) planPush(remote string, adv map[string]store.Hash) (updates, refused []PushUpdate) {
 	var local []string
-	for _, prefix := range []string{SkillRefPrefix, UpstreamRefPrefix, CandidateRefPrefix, SupersededRefPrefix, StateRef} {
+	for _, prefix := range []string{store.SkillRefPrefix, store.UpstreamRefPrefix, store.CandidateRefPrefix, store.SupersededRefPrefix, store.StateRef} {
 		local = append(local, tx.RefNames(prefix)...)
 	}
 	sort.Strings(local)
@@ -278,7 +280,7 @@ func (tx *Tx) planPush(remote string, adv map[string]Hash) (updates, refused []P
 			continue
 		}
 		u.Old = r.String()
-		if tx.hasStored(r) && tx.isAncestor(r, l) {
+		if tx.HasObject(r) && tx.IsAncestor(r, l) {
 			u.Action = PushFastForward
 			updates = append(updates, u)
 			continue
@@ -286,7 +288,7 @@ func (tx *Tx) planPush(remote string, adv map[string]Hash) (updates, refused []P
 		switch kind {
 		case refSkill:
 			u.Reason = "the remote has versions this store does not have: run 'skillstore pull' first"
-			if c, ok := tx.Ref(CandidateRef(strings.TrimPrefix(name, SkillRefPrefix))); ok && tx.hasStored(r) && tx.isAncestor(r, c) {
+			if c, ok := tx.Ref(store.CandidateRef(strings.TrimPrefix(name, store.SkillRefPrefix))); ok && tx.HasObject(r) && tx.IsAncestor(r, c) {
 				u.Reason = "the merge with the remote's versions waits as a candidate: accept it, then push"
 			}
 		case refState:
@@ -310,7 +312,7 @@ func (tx *Tx) planPush(remote string, adv map[string]Hash) (updates, refused []P
 	}
 	var remoteOnly []string
 	for name := range adv {
-		if !isLocal[name] && strings.HasPrefix(name, CandidateRefPrefix) {
+		if !isLocal[name] && strings.HasPrefix(name, store.CandidateRefPrefix) {
 			remoteOnly = append(remoteOnly, name)
 		}
 	}
@@ -326,9 +328,9 @@ func (tx *Tx) planPush(remote string, adv map[string]Hash) (updates, refused []P
 // leaseHolds reports whether this store may replace or delete the remote
 // candidate ref name at value r: it is what the last pull or push saw,
 // and this store is done with that candidate.
-func (tx *Tx) leaseHolds(remote, name string, r Hash) bool {
+func (tx remoteTx) leaseHolds(remote, name string, r store.Hash) bool {
 	seen, ok := tx.Ref(trackingRef(remote, name))
-	return ok && seen == r && tx.candidateDone(strings.TrimPrefix(name, CandidateRefPrefix), r)
+	return ok && seen == r && tx.candidateDone(strings.TrimPrefix(name, store.CandidateRefPrefix), r)
 }
 
 func refName(name string) plumbing.ReferenceName { return plumbing.ReferenceName(name) }

@@ -1,8 +1,10 @@
-package store
+package remote
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/skillstore/skillstore/store"
 
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -37,24 +39,24 @@ func (k refKind) String() string {
 // them is refOther with a nil error.
 func classifyRef(name string) (refKind, error) {
 	switch {
-	case name == StateRef:
+	case name == store.StateRef:
 		return refState, nil
-	case strings.HasPrefix(name, SkillRefPrefix):
-		return refSkill, skillfs.CheckName(strings.TrimPrefix(name, SkillRefPrefix))
-	case strings.HasPrefix(name, CandidateRefPrefix):
-		return refCandidate, skillfs.CheckName(strings.TrimPrefix(name, CandidateRefPrefix))
-	case strings.HasPrefix(name, UpstreamRefPrefix):
-		return refUpstream, checkNamePair(strings.TrimPrefix(name, UpstreamRefPrefix), "plugin/skill")
-	case strings.HasPrefix(name, SupersededRefPrefix):
-		rest := strings.TrimPrefix(name, SupersededRefPrefix)
+	case strings.HasPrefix(name, store.SkillRefPrefix):
+		return refSkill, skillfs.CheckName(strings.TrimPrefix(name, store.SkillRefPrefix))
+	case strings.HasPrefix(name, store.CandidateRefPrefix):
+		return refCandidate, skillfs.CheckName(strings.TrimPrefix(name, store.CandidateRefPrefix))
+	case strings.HasPrefix(name, store.UpstreamRefPrefix):
+		return refUpstream, checkNamePair(strings.TrimPrefix(name, store.UpstreamRefPrefix), "plugin/skill")
+	case strings.HasPrefix(name, store.SupersededRefPrefix):
+		rest := strings.TrimPrefix(name, store.SupersededRefPrefix)
 		skill, commit, ok := strings.Cut(rest, "/")
 		if !ok {
-			return refSuperseded, fmt.Errorf("want %s<skill>/<commit>", SupersededRefPrefix)
+			return refSuperseded, fmt.Errorf("want %s<skill>/<commit>", store.SupersededRefPrefix)
 		}
 		if err := skillfs.CheckName(skill); err != nil {
 			return refSuperseded, err
 		}
-		if _, ok := ParseHash(commit); !ok {
+		if _, ok := store.ParseHash(commit); !ok {
 			return refSuperseded, fmt.Errorf("%q is not a commit id", commit)
 		}
 		return refSuperseded, nil

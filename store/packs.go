@@ -1,0 +1,56 @@
+package store
+
+import (
+	"io"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/skillstore/skillstore/internal/gitdb"
+)
+
+// The objects a push or pull moves, read and written in bulk by package
+// store/remote while it holds the write lock.
+
+// Object returns an object's type and content as git stores them: the
+// transaction's own, else a loose or packed one.
+func (r *Reader) Object(h Hash) (gitdb.Object, error) { return r.object(h) }
+
+// ObjectSize returns the size of object h from its header, without
+// loading it (a fetched blob may be huge).
+func (r *Reader) ObjectSize(h Hash) (int64, error) {
+	return r.storage().EncodedObjectSize(toGit(h))
+}
+
+// HasObject reports whether the store (or the transaction) holds object h.
+func (r *Reader) HasObject(h Hash) bool { return r.hasObject(h) }
+
+// StorePack writes the objects of the pack read from r (as a fetch
+// receives it) into the object database. They are not the transaction's
+// queued objects: they are on disk at once, reachable from no ref until
+// the transaction points refs at them, and pruned by gc if it never does.
+// The transaction's next reads see them.
+func (tx *Tx) StorePack(r io.Reader) error {
+	if err := packfile.UpdateObjectStorage(tx.storage(), r); err != nil {
+		return err
+	}
+	tx.db.Close() // reopened on the next read, with the new pack
+	return nil
+}
+
+// KeepPacksOpen makes the transaction's object reads (and go-git's pack
+// encoder) go through pack files kept open with a large cache, instead of
+// opening the pack once per object read: a push or pull reads every
+// object of the history it moves. The returned function closes the packs
+// and restores the reader.
+func (tx *Tx) KeepPacksOpen() (restore func()) {
+	st := filesystem.NewStorageWithOptions(osfs.New(tx.s.dir), cache.NewObjectLRU(64<<20), filesystem.Options{KeepDescriptors: true})
+	old := tx.st
+	tx.st = st
+	return func() {
+		st.Close()
+		tx.st = old
+	}
+}
