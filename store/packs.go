@@ -5,7 +5,6 @@ import (
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/skillstore/skillstore/internal/gitdb"
@@ -31,12 +30,20 @@ func (r *Reader) HasObject(h Hash) bool { return r.hasObject(h) }
 // receives it) into the object database. They are not the transaction's
 // queued objects: they are on disk at once, reachable from no ref until
 // the transaction points refs at them, and pruned by gc if it never does.
-// The transaction's next reads see them.
+// The transaction's next reads see them. The pack goes through a
+// quarantine folder and its index is renamed into place before it
+// (gitdb.ReceivePack), so a process killed meanwhile never leaves a
+// truncated index that git fsck rejects.
 func (tx *Tx) StorePack(r io.Reader) error {
-	if err := packfile.UpdateObjectStorage(tx.storage(), r); err != nil {
+	if err := gitdb.ReceivePack(tx.s.dir, r); err != nil {
 		return err
 	}
-	tx.db.Close() // reopened on the next read, with the new pack
+	// Both readers keep their list of packs: reopen them on the next read.
+	if tx.st != nil {
+		tx.st.Close()
+		tx.st = nil
+	}
+	tx.db.Close()
 	return nil
 }
 
@@ -50,7 +57,15 @@ func (tx *Tx) KeepPacksOpen() (restore func()) {
 	old := tx.st
 	tx.st = st
 	return func() {
-		st.Close()
-		tx.st = old
+		// StorePack may have replaced st meanwhile; whatever is open now
+		// and the storage from before are closed, and the next read opens
+		// a fresh one that lists every pack.
+		if tx.st != nil {
+			tx.st.Close()
+		}
+		if old != nil && old != tx.st {
+			old.Close()
+		}
+		tx.st = nil
 	}
 }
