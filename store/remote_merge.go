@@ -44,6 +44,9 @@ type DivergedMerge struct {
 	// (refs/heads/candidates/<skill>), with the files left in conflict.
 	Candidate Hash
 	Conflicts []string
+	// Resolved lists what the skill-aware rules resolved ("PATH:LINE
+	// RULE"), also on the candidate's Merge-Resolved trailers.
+	Resolved []string
 	// Pending is set when the candidate merging these two heads was
 	// already there (Candidate is its head); nothing was written.
 	Pending bool
@@ -56,7 +59,7 @@ type DivergedMerge struct {
 // one version at once; different files become a remote-merge candidate
 // holding the three-way merge of the two published trees, accepted with
 // [Tx.AcceptRemoteMerge] or rejected with [Store.RejectCandidate].
-func (tx *Tx) MergeDiverged(lv, rv Version, remote string) (DivergedMerge, error) {
+func (tx *Tx) MergeDiverged(lv, rv Version, remote string, skillAware bool) (DivergedMerge, error) {
 	var dm DivergedMerge
 	name := lv.Skill
 	base, err := tx.MergeBase(lv.Commit, rv.Commit)
@@ -105,7 +108,7 @@ func (tx *Tx) MergeDiverged(lv, rv Version, remote string) (DivergedMerge, error
 	}
 	res, err := merge.MergeTrees(b, o, t, merge.Options{Labels: merge.Labels{
 		Ours: "local " + lv.Name(), Base: "base", Theirs: remote + " " + rv.Name(),
-	}})
+	}, SkillAware: skillAware})
 	if err != nil {
 		return dm, fmt.Errorf("merge %s: %w", name, err)
 	}
@@ -118,9 +121,12 @@ func (tx *Tx) MergeDiverged(lv, rv Version, remote string) (DivergedMerge, error
 	if err != nil {
 		return dm, fmt.Errorf("merge %s: %w", name, err)
 	}
-	var conflicts []string
+	var conflicts, resolved []string
 	for _, c := range res.Conflicts {
 		conflicts = append(conflicts, fmt.Sprintf("%s (%s)", c.Path, c.Kind))
+	}
+	for _, r := range res.Resolved {
+		resolved = append(resolved, r.String())
 	}
 	if hasCand {
 		tx.SetRef(SupersededRefPrefix+name+"/"+candHead.String(), candHead)
@@ -134,7 +140,7 @@ func (tx *Tx) MergeDiverged(lv, rv Version, remote string) (DivergedMerge, error
 	}
 	c := &Commit{
 		Tree: tree, Parents: []Hash{lv.Commit, rv.Commit}, Author: sig, Committer: sig,
-		Message: buildMessage(fmt.Sprintf("candidate %s: merge local %s with %s %s", name, lv.Name(), remote, rv.Name()), body, []Trailer{
+		Message: buildMessage(fmt.Sprintf("candidate %s: merge local %s with %s %s", name, lv.Name(), remote, rv.Name()), body, append([]Trailer{
 			{TrailerCandidate, name},
 			{TrailerSource, lv.Source},
 			{TrailerPlugin, lv.Plugin},
@@ -146,10 +152,10 @@ func (tx *Tx) MergeDiverged(lv, rv Version, remote string) (DivergedMerge, error
 			{TrailerRemote, remote},
 			{TrailerRemoteVersion, strconv.Itoa(rv.Number)},
 			{TrailerActor, sig.Name + " <" + sig.Email + ">"},
-		}),
+		}, resolvedTrailers(resolved)...)),
 	}
 	tx.SetRef(CandidateRef(name), tx.WriteCommit(c))
-	dm.Candidate, dm.Conflicts = c.Hash, conflicts
+	dm.Candidate, dm.Conflicts, dm.Resolved = c.Hash, conflicts, resolved
 	return dm, nil
 }
 

@@ -125,6 +125,7 @@ func pullCommand() *cli.Command {
 			"conflicted.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "export", Usage: "export into every target afterwards"},
+			&cli.BoolFlag{Name: "skill-aware", Usage: "merge Markdown of diverged skills with the skill-aware rules (see merge-file --help); the candidate lists each resolution"},
 			allowRiskFlag(),
 			newJSONFlag(),
 		},
@@ -335,7 +336,7 @@ func runPull(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	opts := remote.PullOptions{AllowRisk: risk}
+	opts := remote.PullOptions{AllowRisk: risk, SkillAware: c.Bool("skill-aware")}
 	if len(args) == 1 {
 		opts.Remote = args[0]
 	}
@@ -422,6 +423,9 @@ func pullLine(remoteName string, sk remote.PullSkill) string {
 		line += fmt.Sprintf(" with %d conflict(s): %s", n, strings.Join(sk.Conflicts, ", "))
 	} else {
 		line += ", clean"
+	}
+	if n := len(sk.MergeResolved); n > 0 {
+		line += fmt.Sprintf(", %d resolved by skill-aware rules: %s", n, strings.Join(sk.MergeResolved, ", "))
 	}
 	if sk.Superseded != "" {
 		line += fmt.Sprintf(" (supersedes candidate %s)", shortID(sk.Superseded))

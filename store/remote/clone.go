@@ -77,7 +77,7 @@ func cloneInto(ctx context.Context, url, dir string, opts store.Options, copts C
 	if _, err := Add(ctx, s, copts.Remote, url); err != nil {
 		return nil, nil, err
 	}
-	rep, err := Pull(ctx, s, PullOptions(copts)) // a clone is a pull into an empty store
+	rep, err := Pull(ctx, s, PullOptions{Remote: copts.Remote, AllowRisk: copts.AllowRisk}) // a clone is a pull into an empty store
 	if err != nil {
 		return nil, nil, err
 	}

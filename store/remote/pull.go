@@ -18,6 +18,10 @@ type PullOptions struct {
 	// AllowRisk is the highest risk level accepted in a fetched version;
 	// zero means DefaultAllowedRisk (only critical findings refuse).
 	AllowRisk safety.RiskLevel
+	// SkillAware merges Markdown of diverged skills with the skill-aware
+	// rules (merge.Options.SkillAware); the remote-merge candidate lists
+	// every resolution, and is always reviewed, never published by pull.
+	SkillAware bool
 }
 
 // PullAction is what pull did with one skill.
@@ -71,6 +75,8 @@ type PullSkill struct {
 	Candidate     string     `json:"candidate,omitempty"`
 	Superseded    string     `json:"superseded,omitempty"`
 	Conflicts     []string   `json:"conflicts,omitempty"`
+	// MergeResolved lists what the skill-aware rules resolved.
+	MergeResolved []string `json:"merge_resolved,omitempty"`
 }
 
 // PullRef is what pull did with a ref other than a published skill.
@@ -177,7 +183,7 @@ func (tx remoteTx) pull(ctx context.Context, conn *remoteConn, opts PullOptions)
 		}
 	}
 	for _, ref := range rr.names(refSkill) {
-		ps, err := tx.pullSkill(strings.TrimPrefix(ref, store.SkillRefPrefix), rr.refs[ref], rem)
+		ps, err := tx.pullSkill(strings.TrimPrefix(ref, store.SkillRefPrefix), rr.refs[ref], rem, opts.SkillAware)
 		if err != nil {
 			return nil, err
 		}
@@ -225,7 +231,7 @@ func (tx remoteTx) pullLine(ref string, remote store.Hash) (PullRef, bool) {
 }
 
 // pullSkill integrates one published skill.
-func (tx remoteTx) pullSkill(name string, remote store.Hash, rem Remote) (PullSkill, error) {
+func (tx remoteTx) pullSkill(name string, remote store.Hash, rem Remote, skillAware bool) (PullSkill, error) {
 	ps := PullSkill{Skill: name}
 	ref := store.SkillRef(name)
 	rv, err := tx.VersionAt(name, remote)
@@ -256,7 +262,7 @@ func (tx remoteTx) pullSkill(name string, remote store.Hash, rem Remote) (PullSk
 		ps.Action = PullLocalAhead
 		return ps, nil
 	}
-	dm, err := tx.MergeDiverged(lv, rv, rem.Name)
+	dm, err := tx.MergeDiverged(lv, rv, rem.Name, skillAware)
 	if err != nil {
 		return ps, err
 	}
@@ -266,7 +272,7 @@ func (tx remoteTx) pullSkill(name string, remote store.Hash, rem Remote) (PullSk
 	case dm.Pending:
 		ps.Action, ps.Candidate = PullPending, dm.Candidate.String()
 	default:
-		ps.Candidate, ps.Conflicts = dm.Candidate.String(), dm.Conflicts
+		ps.Candidate, ps.Conflicts, ps.MergeResolved = dm.Candidate.String(), dm.Conflicts, dm.Resolved
 		if !dm.Superseded.IsZero() {
 			ps.Superseded = dm.Superseded.String()
 		}
