@@ -45,12 +45,12 @@ func scanDir(dir string, limits safety.Limits, cache *StatCache, lstat func(stri
 			if len(files) > limits.MaxFiles {
 				return nil
 			}
+			if skillfs.IgnoredEntry(name, e.Type.IsDir()) {
+				continue // the one ignore rule, applied a step at a time
+			}
 			p, r := filepath.Join(abs, name), name
 			if rel != "" {
 				r = rel + "/" + name
-			}
-			if skillfs.Ignored(r) {
-				continue
 			}
 			info, err := lstat(p)
 			if err != nil {

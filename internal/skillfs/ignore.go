@@ -20,12 +20,24 @@ import (
 //     safe-write files ("___jb_tmp___", "___jb_old___") and macOS folder
 //     metadata (".DS_Store").
 func Ignored(p string) bool {
-	for _, part := range strings.Split(p, "/") {
+	for rest := p; ; {
+		part, after, more := strings.Cut(rest, "/")
 		if IgnoredDir(part) {
 			return true
 		}
+		if !more {
+			break
+		}
+		rest = after
 	}
 	return isEditorLitter(path.Base(p))
+}
+
+// IgnoredEntry is Ignored for one entry of a folder whose own path is not
+// ignored: what a walk down a skill folder checks at each step, without
+// looking at the path again.
+func IgnoredEntry(name string, isDir bool) bool {
+	return IgnoredDir(name) || (!isDir && isEditorLitter(name))
 }
 
 // IgnoredDir reports whether a folder (or file) named name is skipped with

@@ -139,6 +139,18 @@ func TestIgnored(t *testing.T) {
 			t.Errorf("Ignored(%q) = %v, want %v", p, got, want)
 		}
 	}
+	for _, tc := range []struct {
+		name  string
+		isDir bool
+		want  bool
+	}{
+		{"notes.md~", false, true}, {"tilde~dir", true, false}, {"node_modules", true, true},
+		{".DS_Store", false, true}, {"SKILL.md", false, false}, {".skillstore-staging", true, true},
+	} {
+		if got := IgnoredEntry(tc.name, tc.isDir); got != tc.want {
+			t.Errorf("IgnoredEntry(%q, %v) = %v, want %v", tc.name, tc.isDir, got, tc.want)
+		}
+	}
 	kept := WithoutIgnored([]File{{Path: "SKILL.md"}, {Path: "a~"}, {Path: "b"}})
 	if len(kept) != 2 || kept[0].Path != "SKILL.md" || kept[1].Path != "b" {
 		t.Fatalf("WithoutIgnored = %v", kept)
