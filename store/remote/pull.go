@@ -284,29 +284,6 @@ func (tx remoteTx) pullSkill(name string, remote store.Hash, rem Remote, skillAw
 	return ps, nil
 }
 
-// isAncestor reports whether a is b or one of its ancestors.
-func (r remoteTx) isAncestor(a, b store.Hash) bool {
-	seen := map[store.Hash]bool{}
-	stack := []store.Hash{b}
-	for len(stack) > 0 {
-		h := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if h == a {
-			return true
-		}
-		if seen[h] {
-			continue
-		}
-		seen[h] = true
-		c, err := r.Commit(h)
-		if err != nil {
-			continue
-		}
-		stack = append(stack, c.Parents...)
-	}
-	return false
-}
-
 // pullCandidate integrates a remote candidate branch. A candidate this
 // store already accepted (its head is in the published history), rejected
 // or superseded is not revived; one a reviewer extended (commits on top,
