@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/safety"
@@ -230,7 +231,7 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 		return p
 	}
 	limits := opts.limits()
-	files, err := ScanDir(abs, limits, cache)
+	files, err := folderscan.Scan(abs, limits, cache)
 	if err != nil {
 		p.Err = err
 		return p
@@ -250,7 +251,7 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 		}
 	}
 
-	if err := loadData(abs, p.files, limits); err != nil {
+	if err := folderscan.LoadData(abs, p.files, limits); err != nil {
 		p.Err = err
 		return p
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/store/safety"
 	"github.com/skillstore/skillstore/store/treediff"
 )
@@ -327,7 +328,7 @@ func (s *Store) ResolveCandidate(ctx context.Context, skill, dir, reason string)
 		if err != nil {
 			return err
 		}
-		files, err := ScanDir(dir, safety.DefaultLimits, nil)
+		files, err := folderscan.Scan(dir, safety.DefaultLimits, nil)
 		if err != nil {
 			return err
 		}

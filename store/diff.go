@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/store/safety"
 	"github.com/skillstore/skillstore/store/treediff"
 )
@@ -74,7 +75,7 @@ func (s *Store) Diff(ctx context.Context, from, to string) (DiffResult, error) {
 				return fmt.Errorf("%s is not a folder (to compare with a version, write @v2 or @<commit>)", to)
 			}
 			abs, _ := filepath.Abs(to)
-			if newFiles, err = ScanDir(abs, safety.DefaultLimits, nil); err != nil {
+			if newFiles, err = folderscan.Scan(abs, safety.DefaultLimits, nil); err != nil {
 				return err
 			}
 		}

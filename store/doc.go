@@ -25,7 +25,8 @@
 // refs and commits mean.
 //
 // Trees are handled flat as [File] lists ([Tx.WriteTree], [Reader.Files],
-// [ScanDir], [WriteTreeDir]); the safety check (package store/safety)
+// [WriteTreeDir]; skill folders on disk are read by package
+// internal/folderscan); the safety check (package store/safety)
 // decides whether a tree may become a version and with which risk level.
 // Versions are named "NAME", "NAME@v3" or "NAME@<commit prefix>"
 // ([Reader.Resolve]).

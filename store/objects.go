@@ -33,8 +33,8 @@ func ParseHash(s string) (Hash, bool) {
 	return h, true
 }
 
-// StatCache maps files' stat data to their blob ids so that a scan
-// ([ScanDir]) need not read files that did not change (see
+// StatCache maps files' stat data to their blob ids so that a scan of a
+// skill folder (package internal/folderscan) need not read files that did not change (see
 // gitdb.StatCache). The store keeps one, saved under its write lock.
 type StatCache = gitdb.StatCache
 

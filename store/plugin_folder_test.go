@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -33,7 +34,7 @@ y
 	if err := os.MkdirAll(filepath.Join(dir, "empty", "deeper"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	files, err := ScanDir(dir, safety.DefaultLimits, nil)
+	files, err := folderscan.Scan(dir, safety.DefaultLimits, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ y
 	if err := os.Symlink("references/b.md", filepath.Join(dir, "references", "link")); err != nil {
 		t.Fatal(err)
 	}
-	files, err = ScanDir(dir, safety.DefaultLimits, nil)
+	files, err = folderscan.Scan(dir, safety.DefaultLimits, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

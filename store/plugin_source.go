@@ -3,17 +3,14 @@ package store
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/storage"
 
+	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -166,111 +163,20 @@ func readFolderUpstream(src Source, cache *StatCache) (*upstream, error) {
 		return nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
 	}
 	defer root.Close()
-	fsys := &folderFS{PluginFS: root.FS().(manifest.PluginFS), dir: src.URL, cache: cache, dirs: map[string]bool{".": true}, seen: map[string]fs.FileInfo{}}
+	fsys := folderscan.NewPluginFS(root.FS().(manifest.PluginFS), src.URL, cache)
 	up, err := newUpstream(src, fsys)
 	if err != nil {
 		return nil, err
 	}
 	for _, d := range up.layout.Skills {
 		sk := &upstreamSkill{name: d.Name, path: d.Path, dir: filepath.Join(src.URL, filepath.FromSlash(d.Path))}
-		if sk.files, err = scanDir(sk.dir, safety.DefaultLimits, cache, fsys.lstatOnce); err != nil {
+		if sk.files, err = fsys.ScanSkill(sk.dir, safety.DefaultLimits); err != nil {
 			return nil, fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
 		}
 		sk.tree = hashFolder(sk.files)
 		up.skills[d.Name] = sk
 	}
 	return up, nil
-}
-
-// folderFS is a local folder source as reading its layout sees it. For a
-// path whose parent is known to be a real folder (reached from the root
-// through folders, no symlink on the way), Lstat is one lstat of the full
-// path instead of os.Root's open of each folder on the way, and ReadDir of
-// such a folder comes from the stat cache when the folder's stat data is
-// unchanged: for a plugin of many skills these are most of the reading.
-// Everything else, and any error (so its text stays the same), goes
-// through os.Root.
-type folderFS struct {
-	manifest.PluginFS
-	dir   string
-	cache *StatCache      // may be nil
-	dirs  map[string]bool // slash paths known to be folders, no symlink on the way
-	// seen keeps what Lstat found by absolute path, for the scan of the
-	// skill folders that follows (each SKILL.md is lstat-ed by both).
-	seen map[string]fs.FileInfo
-}
-
-// lstatOnce is os.Lstat, answered from seen where Lstat already looked.
-func (f *folderFS) lstatOnce(abs string) (fs.FileInfo, error) {
-	if info, ok := f.seen[abs]; ok {
-		delete(f.seen, abs)
-		return info, nil
-	}
-	return os.Lstat(abs)
-}
-
-func (f *folderFS) Lstat(name string) (fs.FileInfo, error) {
-	if fs.ValidPath(name) && name != "." && f.dirs[path.Dir(name)] {
-		abs := f.abs(name)
-		if info, err := os.Lstat(abs); err == nil {
-			if info.IsDir() {
-				f.dirs[name] = true
-			}
-			if f.seen != nil {
-				f.seen[abs] = info
-			}
-			return info, nil
-		}
-	}
-	return f.PluginFS.Lstat(name)
-}
-
-func (f *folderFS) ReadDir(name string) ([]fs.DirEntry, error) {
-	known := f.dirs[name]
-	var st *syscall.Stat_t
-	if known && f.cache != nil {
-		if info, err := os.Stat(f.abs(name)); err == nil {
-			st, _ = info.Sys().(*syscall.Stat_t)
-		}
-		if cached, ok := f.cache.LookupDir(f.abs(name), st); ok {
-			entries := make([]fs.DirEntry, len(cached))
-			for i, e := range cached {
-				entries[i] = cachedDirEntry{name: e, dir: f.abs(name)}
-			}
-			f.learnDirs(name, entries)
-			return entries, nil
-		}
-	}
-	start := time.Now()
-	entries, err := f.PluginFS.ReadDir(name)
-	if err == nil && known {
-		f.cache.RecordDir(f.abs(name), st, entries, start)
-		f.learnDirs(name, entries)
-	}
-	return entries, err
-}
-
-func (f *folderFS) abs(name string) string { return filepath.Join(f.dir, filepath.FromSlash(name)) }
-
-func (f *folderFS) learnDirs(name string, entries []fs.DirEntry) {
-	for _, e := range entries {
-		if e.IsDir() {
-			f.dirs[path.Join(name, e.Name())] = true
-		}
-	}
-}
-
-// cachedDirEntry is a folder entry known from the stat cache.
-type cachedDirEntry struct {
-	name gitdb.DirName
-	dir  string
-}
-
-func (e cachedDirEntry) Name() string      { return e.name.Name }
-func (e cachedDirEntry) IsDir() bool       { return e.name.Type.IsDir() }
-func (e cachedDirEntry) Type() fs.FileMode { return e.name.Type }
-func (e cachedDirEntry) Info() (fs.FileInfo, error) {
-	return os.Lstat(filepath.Join(e.dir, e.name.Name))
 }
 
 // newUpstream reads the layout of the one plugin a source must hold.
@@ -319,7 +225,7 @@ func hashFolder(files []File) Hash {
 // and the merge.
 func (tx *Tx) loadUpstreamFiles(sk *upstreamSkill) ([]File, error) {
 	if sk.dir != "" {
-		if err := loadData(sk.dir, sk.files, safety.DefaultLimits); err != nil {
+		if err := folderscan.LoadData(sk.dir, sk.files, safety.DefaultLimits); err != nil {
 			return nil, fmt.Errorf("skill %s: %w", sk.name, err)
 		}
 		return sk.files, nil

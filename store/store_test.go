@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -204,7 +205,7 @@ func TestAmbiguousPrefix(t *testing.T) {
 	}
 	v1 := res[0].Version
 	os.WriteFile(filepath.Join(dir, "x.txt"), []byte("x\n"), 0o644)
-	files, _ := ScanDir(dir, safety.DefaultLimits, nil)
+	files, _ := folderscan.Scan(dir, safety.DefaultLimits, nil)
 	tree, _ := TreeHash(files)
 	reason := findCollidingReason(t, s, v1, tree, v1.Commit.String()[:4])
 	opts := defaultAdd()

@@ -11,20 +11,17 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/manifest"
-	"github.com/skillstore/skillstore/store/safety"
 )
 
 // The tests in this file cover what makes an unchanged sync fast: reading
 // packed objects without go-git (the pack reader itself is tested in
-// internal/gitdb), the stat cache's folder listings, the layout reader's
-// shortcuts and reading plugin folders ahead.
+// internal/gitdb) and reading plugin folders ahead (the stat cache's folder
+// listings and the layout reader's shortcuts are tested in
+// internal/folderscan).
 
 // catFileAll returns every object of the repository at dir as real git
 // reads it.
@@ -82,118 +79,6 @@ func storeWithHistory(t *testing.T) *Store {
 		t.Fatal(err)
 	}
 	return s
-}
-
-// TestScanDirFolderCache changes a scanned folder in every way a listing
-// can change and checks that a scan through a warm stat cache (saved and
-// loaded again in between) always equals a scan without one.
-func TestScanDirFolderCache(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "skill")
-	writeFile(t, filepath.Join(dir, "SKILL.md"), skillMD("skill", "body"))
-	writeFile(t, filepath.Join(dir, "scripts", "run.py"), "print(1)\n")
-	writeFile(t, filepath.Join(dir, "refs", "a b \"quoted\"\n.md"), "odd name\n")
-	writeFile(t, filepath.Join(dir, "refs", "ünï.md"), "unicode\n")
-	cachePath := filepath.Join(t.TempDir(), "statcache")
-
-	check := func(step string) {
-		t.Helper()
-		cache := LoadStatCache(cachePath)
-		got, err := ScanDir(dir, safety.DefaultLimits, cache)
-		if err != nil {
-			t.Fatalf("%s: %v", step, err)
-		}
-		want, err := ScanDir(dir, safety.DefaultLimits, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if summarizeFiles(got) != summarizeFiles(want) {
-			t.Fatalf("%s: through the cache\n%s\nwithout\n%s", step, summarizeFiles(got), summarizeFiles(want))
-		}
-		if err := cache.Save(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Folders changed within the racy window are not cached; wait once so
-	// the listings are, then each change below must be seen.
-	time.Sleep(gitdb.RacyWindow + 10*time.Millisecond)
-	check("first scan")
-	cache := LoadStatCache(cachePath)
-	st := statOf(t, filepath.Join(dir, "refs"))
-	if entries, ok := cache.LookupDir(filepath.Join(dir, "refs"), st); !ok || len(entries) != 2 {
-		t.Fatalf("the folder listing was not kept: %v %v", entries, ok)
-	}
-	check("unchanged")
-
-	writeFile(t, filepath.Join(dir, "scripts", "new.sh"), "echo\n")
-	check("file added")
-	if err := os.Remove(filepath.Join(dir, "scripts", "run.py")); err != nil {
-		t.Fatal(err)
-	}
-	check("file removed")
-	if err := os.Rename(filepath.Join(dir, "refs", "ünï.md"), filepath.Join(dir, "refs", "renamed.md")); err != nil {
-		t.Fatal(err)
-	}
-	check("file renamed")
-	if err := os.RemoveAll(filepath.Join(dir, "scripts")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("refs", filepath.Join(dir, "scripts")); err != nil {
-		t.Fatal(err)
-	}
-	check("folder replaced by a symlink")
-	writeFile(t, filepath.Join(dir, "deep", "er", "x.md"), "x\n")
-	check("folders added")
-	time.Sleep(gitdb.RacyWindow + 10*time.Millisecond)
-	check("settled")
-	writeFile(t, filepath.Join(dir, "deep", "er", "y.md"), "y\n")
-	check("file added to a cached folder")
-}
-
-func statOf(t *testing.T, path string) *syscall.Stat_t {
-	t.Helper()
-	info, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, _ := info.Sys().(*syscall.Stat_t)
-	return st
-}
-
-func summarizeFiles(files []File) string {
-	var b strings.Builder
-	for _, f := range files {
-		fmt.Fprintf(&b, "%q %o %d %s\n", f.Path, uint32(f.Mode), f.Size, f.ID)
-	}
-	return b.String()
-}
-
-// TestFolderLayoutMatchesRoot reads every layout fixture through the sync's
-// folder view, with a cold and with a warm stat cache, and through plain
-// os.Root: layouts and errors must be the same.
-func TestFolderLayoutMatchesRoot(t *testing.T) {
-	base := t.TempDir()
-	layoutCases := readLayoutCases(t)
-	for i, tc := range layoutCases {
-		writeFixture(t, filepath.Join(base, strconv.Itoa(i), "src"), tc.fixture)
-	}
-	time.Sleep(gitdb.RacyWindow + 10*time.Millisecond)
-	cache := LoadStatCache(filepath.Join(t.TempDir(), "statcache"))
-	render := func(l *manifest.Layout, err error) string {
-		if err != nil {
-			return fmt.Sprintf("error %v (escapes=%v)", err, errors.Is(err, manifest.ErrPathEscapes))
-		}
-		return strings.Join(summary(l), "\n")
-	}
-	for i, tc := range layoutCases {
-		dir := filepath.Join(base, strconv.Itoa(i), "src")
-		want := render(manifest.ReadLayout(localFS(t, dir), tc.selector))
-		for _, pass := range []string{"cold", "warm"} {
-			fsys := &folderFS{PluginFS: localFS(t, dir), dir: dir, cache: cache, dirs: map[string]bool{".": true}}
-			if got := render(manifest.ReadLayout(fsys, tc.selector)); got != want {
-				t.Errorf("%s, %s cache:\n got %s\nwant %s", tc.name, pass, got, want)
-			}
-		}
-	}
 }
 
 // TestSyncCanceledStopsReaders: a sync canceled while plugin folders are

@@ -1,4 +1,4 @@
-package store
+package folderscan
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 	"github.com/skillstore/skillstore/store/safety"
 )
 
-// ScanDir lists the skill folder dir as files, leaving out what
+// Scan lists the skill folder dir as files, leaving out what
 // skillfs.Ignored reports (the one rule of what is never part of a skill). Regular files are read and
 // hashed unless cache (which may be nil) knows them unchanged, in which case
 // only Hash is set; the cache also spares listing folders whose stat data
@@ -23,17 +23,17 @@ import (
 // Size is set). Symlinks (Data = target) and special files (mode
 // skillfs.Special) are listed so the safety check can reject them; the scan
 // stops after limits.MaxFiles+1 files.
-func ScanDir(dir string, limits safety.Limits, cache *StatCache) ([]File, error) {
-	return scanDir(dir, limits, cache, os.Lstat)
+func Scan(dir string, limits safety.Limits, cache *gitdb.StatCache) ([]skillfs.File, error) {
+	return scan(dir, limits, cache, os.Lstat)
 }
 
-// scanDir is ScanDir with the lstat of the folder's entries given: sync
+// scan is Scan with the lstat of the folder's entries given: a PluginFS
 // passes one that reuses what reading the plugin's layout already lstat-ed.
-func scanDir(dir string, limits safety.Limits, cache *StatCache, lstat func(string) (fs.FileInfo, error)) ([]File, error) {
+func scan(dir string, limits safety.Limits, cache *gitdb.StatCache, lstat func(string) (fs.FileInfo, error)) ([]skillfs.File, error) {
 	if limits.MaxFiles == 0 {
 		limits = safety.DefaultLimits
 	}
-	var files []File
+	var files []skillfs.File
 	var walk func(abs, rel string, st *syscall.Stat_t) error
 	walk = func(abs, rel string, st *syscall.Stat_t) error {
 		entries, err := listDir(abs, st, cache)
@@ -68,9 +68,9 @@ func scanDir(dir string, limits safety.Limits, cache *StatCache, lstat func(stri
 				if err != nil {
 					return err
 				}
-				files = append(files, File{Path: r, Mode: skillfs.Symlink, Data: []byte(target), Size: int64(len(target))})
+				files = append(files, skillfs.File{Path: r, Mode: skillfs.Symlink, Data: []byte(target), Size: int64(len(target))})
 			case mode.IsRegular():
-				f := File{Path: r, Mode: skillfs.Regular, Size: info.Size()}
+				f := skillfs.File{Path: r, Mode: skillfs.Regular, Size: info.Size()}
 				if mode&0o111 != 0 {
 					f.Mode = skillfs.Executable
 				}
@@ -91,7 +91,7 @@ func scanDir(dir string, limits safety.Limits, cache *StatCache, lstat func(stri
 				}
 				files = append(files, f)
 			default:
-				files = append(files, File{Path: r, Mode: skillfs.Special, Size: info.Size()})
+				files = append(files, skillfs.File{Path: r, Mode: skillfs.Special, Size: info.Size()})
 			}
 		}
 		return nil
@@ -105,14 +105,14 @@ func scanDir(dir string, limits safety.Limits, cache *StatCache, lstat func(stri
 	if err := walk(dir, "", st); err != nil {
 		return nil, fmt.Errorf("read %s: %w", dir, err)
 	}
-	sortFiles(files)
+	skillfs.Sort(files)
 	return files, nil
 }
 
 // listDir returns the entries of the folder abs, sorted by name, from
 // cache when the folder's stat data st (taken before this call) is
 // unchanged since it was last listed.
-func listDir(abs string, st *syscall.Stat_t, cache *StatCache) ([]gitdb.DirName, error) {
+func listDir(abs string, st *syscall.Stat_t, cache *gitdb.StatCache) ([]gitdb.DirName, error) {
 	if entries, ok := cache.LookupDir(abs, st); ok {
 		return entries, nil
 	}
@@ -129,10 +129,10 @@ func listDir(abs string, st *syscall.Stat_t, cache *StatCache) ([]gitdb.DirName,
 	return entries, nil
 }
 
-// loadData reads the content of the regular files of a ScanDir result that
+// LoadData reads the content of the regular files of a Scan result that
 // have none loaded yet (those the stat cache vouched for), skipping
 // oversized ones.
-func loadData(dir string, files []File, limits safety.Limits) error {
+func LoadData(dir string, files []skillfs.File, limits safety.Limits) error {
 	if limits.MaxFiles == 0 {
 		limits = safety.DefaultLimits
 	}
