@@ -13,7 +13,7 @@ const DefaultSystemDir = "/etc/skillstore/skills"
 
 // DefaultMaxDepth bounds how deep a walk goes below a root, for discovery
 // and import alike. A skill in openai/skills sits at depth 3
-// (skills/.curated/pdf); a project's .agents/skills/pdf imported from a
+// (skills/.curated/pdf); a project's .agents/skills/pdf, when import walks a
 // folder of repositories at depth 5 (repo/sub/.agents/skills/pdf). A skill
 // folder one level past the bound is reported, not silently dropped.
 const DefaultMaxDepth = 8
