@@ -113,7 +113,7 @@ func (tx *Tx) MergeDiverged(lv, rv Version, remote string, skillAware bool) (Div
 		return dm, fmt.Errorf("merge %s: %w", name, err)
 	}
 	files := res.Tree.Files()
-	safety, err := safety.Check(name, files, nil, safety.DefaultLimits)
+	checked, err := safety.Check(name, files, nil, safety.DefaultLimits)
 	if err != nil {
 		return dm, err
 	}
@@ -148,7 +148,7 @@ func (tx *Tx) MergeDiverged(lv, rv Version, remote string, skillAware bool) (Div
 			{TrailerMergeMode, string(MergeModeRemote)},
 			{TrailerMergeBase, hashOrNone(base)},
 			{TrailerConflicts, list},
-			{TrailerRisk, safety.Risk.String()},
+			{TrailerRisk, checked.Risk.String()},
 			{TrailerRemote, remote},
 			{TrailerRemoteVersion, strconv.Itoa(rv.Number)},
 			{TrailerActor, sig.Name + " <" + sig.Email + ">"},

@@ -112,27 +112,12 @@ func WriteLoose(gitDir string, h ID, t ObjectType, data []byte) (string, error) 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("write object %s: %w", hex, err)
 	}
-	tmp, err := os.CreateTemp(dir, "tmp_obj_")
-	if err != nil {
-		return "", fmt.Errorf("write object %s: %w", hex, err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	zw, _ := zlib.NewWriterLevel(tmp, zlib.DefaultCompression)
-	zw.Write(skillfs.ObjectHeader(t.String(), len(data)))
-	zw.Write(data)
-	err = zw.Close()
-	if err == nil {
-		err = tmp.Chmod(0o444)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
+	err := writeFileSynced(dir, "tmp_obj_", path, func(w io.Writer) error {
+		zw, _ := zlib.NewWriterLevel(w, zlib.DefaultCompression)
+		zw.Write(skillfs.ObjectHeader(t.String(), len(data)))
+		zw.Write(data)
+		return zw.Close()
+	})
 	if err != nil {
 		return "", fmt.Errorf("write object %s: %w", hex, err)
 	}

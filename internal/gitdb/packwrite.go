@@ -117,14 +117,29 @@ func WritePack(gitDir string, objs []PackObject, level int) (ID, error) {
 }
 
 // writeSynced writes data to a temporary file named with prefix in dir,
-// fsyncs it and renames it to path.
+// fsyncs it and renames it to path, read-only.
 func writeSynced(dir, prefix, path string, data []byte) error {
-	tmp, err := os.CreateTemp(dir, prefix)
+	err := writeFileSynced(dir, prefix, path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(data)
+	return nil
+}
+
+// writeFileSynced is how gitdb puts every file in place: write fills a
+// temporary file named with prefix in dir, which is made read-only,
+// fsynced, and renamed to path. The temporary file never outlives a
+// failure.
+func writeFileSynced(dir, prefix, path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(dir, prefix)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	err = write(tmp)
 	if err == nil {
 		err = tmp.Chmod(0o444)
 	}
@@ -137,10 +152,7 @@ func writeSynced(dir, prefix, path string, data []byte) error {
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
 	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return err
 }
 
 // packEntryHeader encodes an entry's type and inflated size: 3 type bits and
