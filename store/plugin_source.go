@@ -57,9 +57,9 @@ func (tx *Tx) readSource(ctx context.Context, src Source) (*manifest.Layout, git
 	if err != nil {
 		return nil, gitfetch.Fetched{}, nil, nil, err
 	}
-	fsys, err := fetched.FS()
+	fsys, err := fetched.FSAt(src.Path)
 	if err != nil {
-		return nil, gitfetch.Fetched{}, nil, nil, err
+		return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s: %w", src, err)
 	}
 	layout, err := manifest.ReadLayout(fsys, src.Selector)
 	if err != nil {
@@ -130,9 +130,9 @@ func (tx *Tx) readUpstream(ctx context.Context, p *Plugin, cache *StatCache) (*u
 	if err != nil {
 		return nil, err
 	}
-	fsys, err := fetched.FS()
+	fsys, err := fetched.FSAt(src.Path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("plugin source %s: %w", src, err)
 	}
 	up, err := newUpstream(src, fsys)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -26,14 +27,67 @@ type Source struct {
 	URL      string     `json:"url"`                // absolute folder path or git URL (local paths made absolute)
 	Ref      string     `json:"ref,omitempty"`      // branch, tag or commit as given; "" is the remote HEAD
 	Selector string     `json:"selector,omitempty"` // plugin of a marketplace ("SOURCE#name")
+	// Path is the folder inside a git source where the plugin (or
+	// marketplace) lives, slash-separated; "" is the repository's top. A
+	// folder source has none: its subfolder is part of URL.
+	Path string `json:"path,omitempty"`
 }
 
 // String renders the source the way a user types it.
 func (s Source) String() string {
+	out := s.URL
 	if s.Selector != "" {
-		return s.URL + "#" + s.Selector
+		out += "#" + s.Selector
 	}
-	return s.URL
+	if s.Path != "" {
+		out += " (folder " + s.Path + ")"
+	}
+	return out
+}
+
+// WithPath returns the source narrowed to the folder dir inside it: for a
+// git source the folder is read from each fetched commit, for a folder
+// source it becomes part of the folder's path. dir is slash-separated and
+// relative; one that leaves the source ("..", absolute) is refused.
+func (s Source) WithPath(dir string) (Source, error) {
+	clean, err := cleanSourcePath(dir)
+	if err != nil || clean == "" {
+		return s, err
+	}
+	if s.Kind == SourceFolder {
+		full := filepath.Join(s.URL, filepath.FromSlash(clean))
+		info, err := os.Stat(full)
+		if err != nil {
+			return Source{}, fmt.Errorf("plugin source %s: folder %s: %w", s.URL, clean, errors.Unwrap(err))
+		}
+		if !info.IsDir() {
+			return Source{}, fmt.Errorf("plugin source %s: %s is not a folder", s.URL, clean)
+		}
+		s.URL = full
+		if isGitRepo(full) {
+			s.Kind = SourceGit
+		}
+		return s, nil
+	}
+	s.Path = clean
+	return s, nil
+}
+
+// cleanSourcePath checks a folder inside a source: relative, inside it,
+// slash-separated. "" and "." mean the source's top and give "".
+func cleanSourcePath(dir string) (string, error) {
+	d := strings.Trim(strings.ReplaceAll(dir, "\\", "/"), "/")
+	if d == "" || d == "." {
+		return "", nil
+	}
+	if strings.HasPrefix(dir, "/") || (len(dir) > 1 && dir[1] == ':') {
+		return "", fmt.Errorf("folder %q inside a source must be a relative path", dir)
+	}
+	clean := path.Clean(d)
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", fmt.Errorf("folder %q leaves the source", dir)
+	}
+	return clean, nil
 }
 
 // Compiled on first use rather than at start-up, which every command pays.

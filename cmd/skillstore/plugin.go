@@ -37,6 +37,7 @@ func pluginCommand() *cli.Command {
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "id", Usage: "plugin id in the store (default: the manifest's name)"},
 					&cli.StringFlag{Name: "ref", Usage: "branch, tag or commit of a git source (a commit pins it)"},
+					&cli.StringFlag{Name: "path", Usage: "the folder inside SOURCE that holds the plugin or marketplace (e.g. plugins/x)"},
 					&cli.BoolFlag{Name: "review", Usage: "always review this plugin's updates: fast-forwards become candidates"},
 					newJSONFlag(),
 				},
@@ -158,6 +159,9 @@ func runPluginAdd(c *cli.Context) error {
 	}
 	src, err := store.ParseSource(c.Args().First(), c.String("ref"))
 	if err != nil {
+		return err
+	}
+	if src, err = src.WithPath(c.String("path")); err != nil {
 		return err
 	}
 	s, err := openStore(c)

@@ -18,6 +18,7 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage"
@@ -50,6 +51,27 @@ func (f Fetched) FS() (*TreeFS, error) {
 		return nil, fmt.Errorf("commit %s: %w", f.Commit.String()[:12], err)
 	}
 	return NewTreeFS(f.objects, tree), nil
+}
+
+// FSAt is the file tree of the folder dir (slash-separated, "" for the top)
+// inside the fetched commit: the part of a repository a plugin lives in.
+func (f Fetched) FSAt(dir string) (*TreeFS, error) {
+	top, err := f.FS()
+	if err != nil || dir == "" || dir == "." {
+		return top, err
+	}
+	e, err := top.entry("open", dir)
+	if err != nil {
+		return nil, fmt.Errorf("commit %s has no folder %s", f.Commit.String()[:12], dir)
+	}
+	if e.Mode != filemode.Dir {
+		return nil, fmt.Errorf("commit %s: %s is not a folder", f.Commit.String()[:12], dir)
+	}
+	sub, err := object.GetTree(f.objects, e.Hash)
+	if err != nil {
+		return nil, fmt.Errorf("commit %s: folder %s: %w", f.Commit.String()[:12], dir, err)
+	}
+	return NewTreeFS(f.objects, sub), nil
 }
 
 // NewObjects calls fn with the type and content of every object the fetch
