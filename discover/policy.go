@@ -1,5 +1,7 @@
 package discover
 
+import "sort"
+
 // Verdict is what the validation policy decided about one SKILL.md.
 type Verdict struct {
 	// File is the parsed SKILL.md, nil when it does not parse.
@@ -7,7 +9,7 @@ type Verdict struct {
 	// Name is the name agents use for the skill (EffectiveName): the
 	// frontmatter name, or in lenient mode the folder name when it has none.
 	Name string
-	// Diagnostics are every finding, errors and warnings, in rule order.
+	// Diagnostics are every finding, errors and warnings, in line order.
 	Diagnostics []Diagnostic
 }
 
@@ -45,6 +47,7 @@ func (v Verdict) bySeverity(s Severity) []Diagnostic {
 // applies the Agent Skills specification: those warnings become errors.
 func Check(path, folder string, data []byte, mode Mode) Verdict {
 	sf, diags := ValidateFile(path, folder, data, mode)
+	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Line < diags[j].Line })
 	v := Verdict{File: sf, Diagnostics: diags}
 	if sf != nil {
 		v.Name = EffectiveName(sf, folder, mode)

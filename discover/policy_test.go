@@ -31,9 +31,9 @@ func TestCheckPolicy(t *testing.T) {
 			in:        "---\ndescription: " + longDesc + "\nargument-hint: [model]\n---\nbody\n",
 			lenientOK: true, strictOK: false, wantName: "claude-api",
 			lenientWarns: []string{
-				"argument-hint is a YAML list",
 				"name is missing; Claude Code uses the folder name \"claude-api\", Codex skips",
 				"description is 1068 characters, over the Agent Skills spec's limit of 1024: Claude Code loads it, Codex may shorten or skip it",
+				"argument-hint is a YAML list",
 			},
 			strictErrFrag: "description is 1068 characters, over the limit of 1024",
 		},
