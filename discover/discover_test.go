@@ -115,7 +115,7 @@ func layered(t *testing.T) (Options, string) {
 		"env/acme/ops/deploy/SKILL.md":                skillMD("deploy", "Acme's deploy.", "acme body"),
 		"env/acme/ops/deploy/scripts/run.sh":          "#!/bin/sh\n",
 		"system/lint/SKILL.md":                        skillMD("lint", "System lint.", "system lint"),
-		"system/nodesc/SKILL.md":                      "---\nname: nodesc\n---\nbody\n",
+		"system/nodesc/SKILL.md":                      "---\nname: nodesc\ndescription: [not, a, string]\n---\nbody\n",
 	})
 	return Options{
 		EnvPath:    filepath.Join(base, "env"),

@@ -12,10 +12,15 @@
 // [MaxFileSize]. YAML aliases are refused outright, so an alias bomb costs a
 // parse of its few hundred bytes and nothing more.
 //
-// [ValidateFile] parses and checks a file in one of two [Mode]s. [Strict]
-// applies the specification and Anthropic's validators; [Lenient] accepts
-// what agents load (a missing name defaults to the folder). Findings are
-// [Diagnostic]s printed as "file:line: severity: message".
+// [Check] is skillstore's one validation policy: every command that takes a
+// skill in or checks one calls it, so what one accepts, all accept. It
+// parses and checks a file in one of two [Mode]s. [Strict] applies the
+// specification and Anthropic's validators; [Lenient] accepts what Claude
+// Code or Codex loads (a missing name defaults to the folder, an over-long
+// or missing description is a warning naming the agent concerned). Findings
+// are [Diagnostic]s printed as "file:line: severity: message"; its
+// [Verdict] says whether the skill is accepted (no errors: warnings never
+// refuse). [ValidateFile] is the same check without the verdict.
 //
 // # Discovery
 //

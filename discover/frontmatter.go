@@ -199,7 +199,10 @@ func (f *SkillFile) argumentHint(v *yaml.Node) string {
 		return f.str("argument-hint", v)
 	}
 	items := f.list("argument-hint", v, nil)
-	return "[" + strings.Join(items, ", ") + "]"
+	hint := "[" + strings.Join(items, ", ") + "]"
+	f.issues = append(f.issues, fieldIssue{line: f.fileLine(v.Line), warn: true,
+		msg: fmt.Sprintf("argument-hint is a YAML list, the form Claude Code's docs use, read as the text %q; tools that expect a string may refuse it, quote it: 'argument-hint: %q'", hint, hint)})
+	return hint
 }
 
 // list reads a field given either as a string (split by split) or as a YAML

@@ -53,11 +53,13 @@ func (f *SkillFile) KeyLine(key string) int {
 }
 
 // fieldIssue is a problem with one field's type. soft issues are warnings
-// in lenient mode (the value was coerced, e.g. a number used as a string).
+// in lenient mode (the value was coerced, e.g. a number used as a string);
+// warn issues are warnings in both modes (the spec has no rule about them).
 type fieldIssue struct {
 	line int
 	msg  string
 	soft bool
+	warn bool
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}

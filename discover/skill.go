@@ -113,12 +113,13 @@ func LoadSkillDir(dir string, mode Mode) (*Skill, []Diagnostic, error) {
 // newSkill validates data, the SKILL.md of the folder abs, reporting as path.
 func newSkill(abs, path string, data []byte, mode Mode) (*Skill, []Diagnostic) {
 	folder := filepath.Base(abs)
-	sf, diags := ValidateFile(path, folder, data, mode)
+	v := Check(path, folder, data, mode)
+	sf, diags := v.File, v.Diagnostics
 	if sf == nil {
 		return nil, diags
 	}
 	s := &Skill{
-		Name:        EffectiveName(sf, folder, mode),
+		Name:        v.Name,
 		Description: sf.Frontmatter.Description,
 		Dir:         abs,
 		File:        sf,

@@ -14,9 +14,11 @@ import (
 type Mode int
 
 const (
-	// Lenient accepts what agents accept: a missing name defaults to the
-	// folder name, a name that differs from its folder and unknown keys are
-	// warnings. A skill without a description is skipped (an error).
+	// Lenient accepts what Claude Code or Codex loads: a missing name (the
+	// folder name is used), a missing description, a description over the
+	// spec's 1,024 characters, a name that differs from its folder and
+	// unknown keys are warnings that name the agent concerned. It is the
+	// default of every command (see Check).
 	Lenient Mode = iota
 	// Strict applies the Agent Skills specification and Anthropic's
 	// validators: every rule is an error, unknown keys included (Claude
@@ -72,7 +74,9 @@ func ValidateFile(path, folderName string, data []byte, mode Mode) (*SkillFile, 
 func Validate(path, folderName string, sf *SkillFile, mode Mode) []Diagnostic {
 	v := validator{path: path, mode: mode, sf: sf}
 	for _, is := range sf.issues {
-		if is.soft {
+		if is.warn {
+			v.add(warningAt(path, is.line, "%s", is.msg))
+		} else if is.soft {
 			v.rule(is.line, "%s", is.msg)
 		} else {
 			v.add(errorAt(path, is.line, "%s", is.msg))
@@ -121,7 +125,7 @@ func (v *validator) name(folder string) {
 		if v.mode == Strict {
 			v.add(errorAt(v.path, line, "name is missing; add 'name: %s' to the frontmatter", suggestName(folder)))
 		} else {
-			v.add(warningAt(v.path, line, "name is missing; agents will use the folder name %q, add 'name: %s' to the frontmatter", folder, suggestName(folder)))
+			v.add(warningAt(v.path, line, "name is missing; Claude Code uses the folder name %q, Codex skips a skill without one; add 'name: %s' to the frontmatter", folder, suggestName(folder)))
 		}
 		v.checkName(folder, line, "folder name")
 		return
@@ -189,19 +193,37 @@ func (v *validator) description() {
 	d := v.sf.Frontmatter.Description
 	line := v.sf.KeyLine("description")
 	if strings.TrimSpace(d) == "" {
+		if v.hardIssueAt(line) {
+			return // "must be a string" already says what is wrong
+		}
 		if v.mode == Strict {
 			v.add(errorAt(v.path, line, "description is missing; add 'description:' saying what the skill does and when to use it"))
 		} else {
-			v.add(errorAt(v.path, line, "description is missing, so agents skip this skill; add 'description:' saying what it does and when to use it"))
+			v.add(warningAt(v.path, line, "description is missing; Claude Code uses the body's first paragraph, Codex skips a skill without one; add 'description:' saying what it does and when to use it"))
 		}
 		return
 	}
 	if n := utf8.RuneCountInString(d); n > MaxDescriptionLen {
-		v.add(errorAt(v.path, line, "description is %d characters, over the limit of %d; shorten it and move detail into the body", n, MaxDescriptionLen))
+		if v.mode == Strict {
+			v.add(errorAt(v.path, line, "description is %d characters, over the limit of %d; shorten it and move detail into the body", n, MaxDescriptionLen))
+		} else {
+			v.add(warningAt(v.path, line, "description is %d characters, over the Agent Skills spec's limit of %d: Claude Code loads it, Codex may shorten or skip it; shorten it and move detail into the body", n, MaxDescriptionLen))
+		}
 	}
 	if tag := xmlTagRE().FindString(d); tag != "" {
 		v.rule(line, "description contains the XML tag %s, which Anthropic's validators reject; reword it", tag)
 	}
+}
+
+// hardIssueAt reports whether a field issue that is an error in both
+// modes was found on line.
+func (v *validator) hardIssueAt(line int) bool {
+	for _, is := range v.sf.issues {
+		if is.line == line && !is.soft && !is.warn {
+			return true
+		}
+	}
+	return false
 }
 
 func (v *validator) compatibility() {

@@ -34,7 +34,7 @@ func TestValidateFileModes(t *testing.T) {
 		{
 			name: "missing name", folder: "pdf",
 			in:       "---\ndescription: Read PDFs.\n---\nbody\n",
-			lenient:  "s/SKILL.md:1: warning: name is missing; agents will use the folder name \"pdf\", add 'name: pdf' to the frontmatter\n",
+			lenient:  "s/SKILL.md:1: warning: name is missing; Claude Code uses the folder name \"pdf\", Codex skips a skill without one; add 'name: pdf' to the frontmatter\n",
 			strict:   "s/SKILL.md:1: error: name is missing; add 'name: pdf' to the frontmatter\n",
 			wantName: "pdf",
 		},
@@ -76,7 +76,7 @@ func TestValidateFileModes(t *testing.T) {
 		{
 			name: "missing description", folder: "pdf",
 			in:       "---\nname: pdf\n---\nbody\n",
-			lenient:  "s/SKILL.md:1: error: description is missing, so agents skip this skill; add 'description:' saying what it does and when to use it\n",
+			lenient:  "s/SKILL.md:1: warning: description is missing; Claude Code uses the body's first paragraph, Codex skips a skill without one; add 'description:' saying what it does and when to use it\n",
 			strict:   "s/SKILL.md:1: error: description is missing; add 'description:' saying what the skill does and when to use it\n",
 			wantName: "pdf",
 		},
@@ -90,7 +90,7 @@ func TestValidateFileModes(t *testing.T) {
 		{
 			name: "long description and compatibility", folder: "pdf",
 			in:       "---\nname: pdf\ndescription: " + strings.Repeat("d", 1025) + "\ncompatibility: " + strings.Repeat("c", 501) + "\n---\nbody\n",
-			lenient:  "s/SKILL.md:3: error: description is 1025 characters, over the limit of 1024; shorten it and move detail into the body\ns/SKILL.md:4: error: compatibility is 501 characters, over the limit of 500; shorten it\n",
+			lenient:  "s/SKILL.md:3: warning: description is 1025 characters, over the Agent Skills spec's limit of 1024: Claude Code loads it, Codex may shorten or skip it; shorten it and move detail into the body\ns/SKILL.md:4: error: compatibility is 501 characters, over the limit of 500; shorten it\n",
 			strict:   "s/SKILL.md:3: error: description is 1025 characters, over the limit of 1024; shorten it and move detail into the body\ns/SKILL.md:4: error: compatibility is 501 characters, over the limit of 500; shorten it\n",
 			wantName: "pdf",
 		},
@@ -111,8 +111,8 @@ func TestValidateFileModes(t *testing.T) {
 		{
 			name: "wrong field types", folder: "pdf",
 			in:       "---\nname: pdf\ndescription: [a, b]\nuser-invocable: maybe\n---\nbody\n",
-			lenient:  "s/SKILL.md:3: error: description must be a string, found a list\ns/SKILL.md:4: warning: user-invocable must be true or false, found the string \"maybe\"\ns/SKILL.md:3: error: description is missing, so agents skip this skill; add 'description:' saying what it does and when to use it\n",
-			strict:   "s/SKILL.md:3: error: description must be a string, found a list\ns/SKILL.md:4: error: user-invocable must be true or false, found the string \"maybe\"\ns/SKILL.md:3: error: description is missing; add 'description:' saying what the skill does and when to use it\ns/SKILL.md:4: warning: key \"user-invocable\" is a Claude Code extension, not part of the Agent Skills spec; other agents ignore it\n",
+			lenient:  "s/SKILL.md:3: error: description must be a string, found a list\ns/SKILL.md:4: warning: user-invocable must be true or false, found the string \"maybe\"\n",
+			strict:   "s/SKILL.md:3: error: description must be a string, found a list\ns/SKILL.md:4: error: user-invocable must be true or false, found the string \"maybe\"\ns/SKILL.md:4: warning: key \"user-invocable\" is a Claude Code extension, not part of the Agent Skills spec; other agents ignore it\n",
 			wantName: "pdf",
 		},
 		{

@@ -87,11 +87,11 @@ func TestWatcherReportsABrokenTreeOnce(t *testing.T) {
 	}
 	var got []Event
 	w.opts.OnEvent = func(ev Event) { got = append(got, ev) }
-	writeTree(t, root, map[string]string{"alpha/SKILL.md": "---\nname: alpha\n---\nno description\n"})
+	writeTree(t, root, map[string]string{"alpha/SKILL.md": "---\nname: alpha\ndescription: [not, a, string]\n---\nbody\n"})
 	dir := filepath.Join(root, "alpha")
 	w.reload(context.Background(), dir)
 	w.reload(context.Background(), dir)
-	if len(got) != 1 || got[0].Outcome != Failure || !strings.Contains(got[0].Error, "description is missing") {
+	if len(got) != 1 || got[0].Outcome != Failure || !strings.Contains(got[0].Error, "description must be a string") {
 		t.Fatalf("events = %+v", got)
 	}
 }

@@ -118,8 +118,8 @@ func readSkill(dir string) ([]skillfs.File, *Tree, error) {
 }
 
 // checkSkill validates the SKILL.md of the skill folder dir, read as files,
-// with the lenient rules agents apply (discover.Lenient). Diagnostics name
-// dir's SKILL.md.
+// by the validation policy (discover.Check, lenient: what agents load).
+// Diagnostics name dir's SKILL.md.
 func checkSkill(dir string, files []skillfs.File) []discover.Diagnostic {
 	path := filepath.Join(dir, skillfs.SkillFile)
 	f, ok := skillfs.Find(files, skillfs.SkillFile)
@@ -135,8 +135,7 @@ func checkSkill(dir string, files []skillfs.File) []discover.Diagnostic {
 			return []discover.Diagnostic{{Severity: discover.SeverityError, File: path, Message: fmt.Sprintf("cannot read through the symlink: %v", err)}}
 		}
 	}
-	_, diags := discover.ValidateFile(path, filepath.Base(dir), data, discover.Lenient)
-	return diags
+	return discover.Check(path, filepath.Base(dir), data, discover.Lenient).Diagnostics
 }
 
 func errorsOnly(diags []discover.Diagnostic) []discover.Diagnostic {

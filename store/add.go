@@ -19,7 +19,8 @@ import (
 type AddOptions struct {
 	// Reason is recorded on every new version.
 	Reason string
-	// Validation is discover.Lenient (the default) or discover.Strict.
+	// Validation is discover.Lenient (the default, the policy every other
+	// way into the store applies) or discover.Strict.
 	Validation discover.Mode
 	// AllowRisk is the highest risk level accepted; findings above it
 	// refuse the version. Its zero value, RiskNone, refuses any finding;
@@ -266,13 +267,13 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 		return p
 	}
 	display := filepath.Join(dir, discover.SkillFileName)
-	sf, diags := discover.ValidateFile(display, folder, skillMD.Data, opts.Validation)
-	p.Diagnostics = diags
-	if discover.HasErrors(diags) || sf == nil {
-		p.Err = &InvalidSkillError{Dir: dir, Diagnostics: diags}
+	verdict := discover.Check(display, folder, skillMD.Data, opts.Validation)
+	p.Diagnostics = verdict.Diagnostics
+	if !verdict.Accepted() {
+		p.Err = &InvalidSkillError{Dir: dir, Diagnostics: verdict.Diagnostics}
 		return p
 	}
-	p.Name = discover.EffectiveName(sf, folder, opts.Validation)
+	p.Name = verdict.Name
 	if err := skillfs.CheckName(p.Name); err != nil {
 		p.Err = fmt.Errorf("%s: %w", display, err)
 		return p

@@ -254,8 +254,8 @@ func (s *Store) AcceptCandidate(ctx context.Context, skill, reason string) (Vers
 		if !ok {
 			return fmt.Errorf("accept %s: the candidate has no %s", skill, SkillFile)
 		}
-		if _, err := discover.Parse(md.Data); err != nil {
-			return fmt.Errorf("accept %s: the candidate's %s does not parse: %w", skill, SkillFile, err)
+		if v := discover.Check(SkillFile, skill, md.Data, discover.Lenient); !v.Accepted() {
+			return fmt.Errorf("accept %s: %w", skill, &InvalidSkillError{Dir: "the candidate", Diagnostics: v.Diagnostics})
 		}
 		if checked.Risk > safety.DefaultAllowedRisk {
 			return &safety.RiskRefusedError{Skill: skill, Risk: checked.Risk, Allowed: safety.DefaultAllowedRisk, Findings: checked.Findings}

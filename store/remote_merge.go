@@ -233,8 +233,8 @@ func (tx *Tx) AcceptRemoteMerge(skill, reason string) (Version, error) {
 	if !ok {
 		return Version{}, fmt.Errorf("accept %s: the candidate has no %s", skill, SkillFile)
 	}
-	if _, err := discover.Parse(md.Data); err != nil {
-		return Version{}, fmt.Errorf("accept %s: the candidate's %s does not parse: %w", skill, SkillFile, err)
+	if v := discover.Check(SkillFile, skill, md.Data, discover.Lenient); !v.Accepted() {
+		return Version{}, fmt.Errorf("accept %s: %w", skill, &InvalidSkillError{Dir: "the candidate", Diagnostics: v.Diagnostics})
 	}
 	if checked.Risk > safety.DefaultAllowedRisk {
 		return Version{}, &safety.RiskRefusedError{Skill: skill, Risk: checked.Risk, Allowed: safety.DefaultAllowedRisk, Findings: checked.Findings}

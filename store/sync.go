@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/manifest"
 	"github.com/skillstore/skillstore/store/safety"
@@ -78,6 +79,10 @@ type SkillReport struct {
 	// MergeResolved lists the conflicts the skill-aware rules resolved
 	// ("SKILL.md:12 sections"), as the candidate's Merge-Resolved trailers.
 	MergeResolved []string `json:"merge_resolved,omitempty"`
+
+	// Warnings are the validation policy's warnings about a new upstream
+	// SKILL.md (discover.Check, lenient): reported, never refusing it.
+	Warnings []discover.Diagnostic `json:"warnings,omitempty"`
 }
 
 // Changed reports whether the skill's sync wrote anything a person should hear of.

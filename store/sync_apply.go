@@ -36,7 +36,7 @@ func (tx *Tx) pendingCandidate(name string, head, u Hash) (Hash, pendingCandidat
 // applyMirror publishes a new skill's upstream tree as v1, taking the
 // snapshot in.
 func (tx *Tx) applyMirror(p *Plugin, up *upstream, sk *upstreamSkill, upRef string, sr *SkillReport) error {
-	checked, err := tx.checkUpstream(sk, nil)
+	checked, err := tx.checkUpstream(sk, nil, sr)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 
@@ -74,7 +75,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	var checked *safety.Report
 	if !hasPrevU || prevTree != sk.tree {
 		// A new upstream tree: check it, then snapshot it.
-		s, err := tx.checkUpstream(sk, tx.filesOrNil(headC.Tree))
+		s, err := tx.checkUpstream(sk, tx.filesOrNil(headC.Tree), sr)
 		if err != nil {
 			return err
 		}
@@ -109,7 +110,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	if d.Class == ClassFastForward || d.Class == ClassThreeWay {
 		// Only now is the risk of an unchanged upstream tree needed.
 		if checked == nil {
-			s, err := tx.checkUpstream(sk, tx.filesOrNil(state.Ours))
+			s, err := tx.checkUpstream(sk, tx.filesOrNil(state.Ours), sr)
 			if err != nil {
 				return err
 			}
@@ -189,9 +190,11 @@ func versionNumber(name string, c *Commit) (int, error) {
 	return n, nil
 }
 
-// checkUpstream runs the store's safety check on an upstream tree. A tree
-// the store never accepts, or one above the allowed risk, is an error.
-func (tx *Tx) checkUpstream(sk *upstreamSkill, previous []File) (safety.Report, error) {
+// checkUpstream runs the store's safety check and validation policy
+// (discover.Check, lenient) on an upstream tree. A tree the store never
+// accepts, or one above the allowed risk, is an error; the policy's
+// warnings go to sr.
+func (tx *Tx) checkUpstream(sk *upstreamSkill, previous []File, sr *SkillReport) (safety.Report, error) {
 	files, err := tx.loadUpstreamFiles(sk)
 	if err != nil {
 		return safety.Report{}, err
@@ -201,9 +204,11 @@ func (tx *Tx) checkUpstream(sk *upstreamSkill, previous []File) (safety.Report, 
 		return safety.Report{}, err
 	}
 	if f, ok := FileMap(files)[SkillFile]; ok {
-		if _, err := discover.Parse(f.Data); err != nil {
-			return safety.Report{}, fmt.Errorf("%s/%s does not parse: %w", sk.path, SkillFile, err)
+		v := discover.Check(path.Join(sk.path, SkillFile), sk.name, f.Data, discover.Lenient)
+		if !v.Accepted() {
+			return safety.Report{}, &InvalidSkillError{Dir: sk.path, Diagnostics: v.Diagnostics}
 		}
+		sr.Warnings = append(sr.Warnings, v.Warnings()...)
 	}
 	if rep.Risk > safety.DefaultAllowedRisk {
 		return safety.Report{}, &safety.RiskRefusedError{Skill: sk.name, Risk: rep.Risk, Allowed: safety.DefaultAllowedRisk, Findings: rep.Findings}

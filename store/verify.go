@@ -27,15 +27,22 @@ type VerifyReport struct {
 	Versions int             `json:"versions"`
 	Refs     int             `json:"refs"`
 	Problems []VerifyProblem `json:"problems"`
+	// Warnings are the validation policy's warnings (discover.Check,
+	// lenient) about each skill's latest version: what an agent truncates,
+	// defaults or skips. They never make the store unsound.
+	Warnings []VerifyProblem `json:"warnings"`
 }
 
-// OK reports whether no problem was found.
+// OK reports whether no problem was found; warnings do not count.
 func (r VerifyReport) OK() bool { return len(r.Problems) == 0 }
 
 // Verify checks every invariant of the store: every ref file holds an id
 // and resolves to a commit, every skill version's tree is complete, holds a
 // SKILL.md that parses and only regular files, version trailers count down
-// by one along first parents to v1, and every state record parses. It
+// by one along first parents to v1, and every state record parses.
+// SKILL.md files are judged by the validation policy every way into the
+// store applies (discover.Check, lenient), so a store that any command
+// accepted verifies; the policy's warnings are reported apart. It
 // returns an error only when it cannot run; what is wrong is in the report.
 func (s *Store) Verify(ctx context.Context) (VerifyReport, error) {
 	var rep VerifyReport
@@ -110,7 +117,7 @@ func (v *verifier) skill(name string, head Hash) {
 			v.problem(ref, "commit %s is v%d but its child is v%d (versions must count down by one)", short(h), ver.Number, want+1)
 		}
 		want = ver.Number - 1
-		v.versionTree(fmt.Sprintf("%s@v%d", name, ver.Number), c.Tree)
+		v.versionTree(fmt.Sprintf("%s@v%d", name, ver.Number), c.Tree, h == head)
 		h = ZeroHash
 		if len(c.Parents) > 0 {
 			h = c.Parents[0]
@@ -122,8 +129,9 @@ func (v *verifier) skill(name string, head Hash) {
 }
 
 // versionTree checks a version's tree: complete, regular files only, and a
-// SKILL.md valid under the lenient rules (those add applies at least).
-func (v *verifier) versionTree(where string, tree Hash) {
+// SKILL.md the validation policy accepts. The policy's warnings are kept
+// for the latest version only (latest), the one agents get.
+func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 	if v.seen[tree] {
 		return
 	}
@@ -149,10 +157,13 @@ func (v *verifier) versionTree(where string, tree Hash) {
 				continue
 			}
 			skill, _, _ := strings.Cut(where, "@")
-			_, diags := discover.ValidateFile(f.Path, skill, data, discover.Lenient)
-			for _, d := range diags {
-				if d.Severity == discover.SeverityError {
-					v.problem(where, "%s", d)
+			verdict := discover.Check(f.Path, skill, data, discover.Lenient)
+			for _, d := range verdict.Errors() {
+				v.problem(where, "%s", d)
+			}
+			if latest {
+				for _, d := range verdict.Warnings() {
+					v.rep.Warnings = append(v.rep.Warnings, VerifyProblem{Where: where, Message: d.String()})
 				}
 			}
 			continue

@@ -188,6 +188,7 @@ func runPluginAdd(c *cli.Context) error {
 	for _, sk := range rep.Skipped {
 		fmt.Fprintf(e.stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, sk.Reason)
 	}
+	printSyncWarnings(e.stderr, rep)
 	return nil
 }
 

@@ -252,6 +252,7 @@ func runClone(c *cli.Context) error {
 		return writeJSON(e.stdout, rep)
 	}
 	fmt.Fprintf(e.stdout, "cloned %s into %s: %d skill(s), %d candidate(s) waiting; verified\n", rep.URL, s.Dir(), len(rep.Skills), rep.CandidatesWaiting)
+	printPolicyWarnings(e.stderr, "remote "+rep.Remote, rep.Warnings)
 	return nil
 }
 
@@ -364,6 +365,7 @@ func runPull(c *cli.Context) error {
 		}
 	} else {
 		writePullReport(e.stdout, rep)
+		printPolicyWarnings(e.stderr, "remote "+rep.Remote, rep.Warnings)
 		if out.Export != nil {
 			printExports(e.stdout, out.Export)
 		}

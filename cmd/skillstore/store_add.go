@@ -163,6 +163,8 @@ type addResultJSON struct {
 	Error     string           `json:"error,omitempty"`
 	// DuplicateOf is the folder recorded instead of this identical copy.
 	DuplicateOf string `json:"duplicate_of,omitempty"`
+	// Warnings are the validation policy's warnings; they do not refuse.
+	Warnings []discover.Diagnostic `json:"warnings,omitempty"`
 }
 
 func printAddResults(c *cli.Context, results []store.AddResult) error {
@@ -170,7 +172,7 @@ func printAddResults(c *cli.Context, results []store.AddResult) error {
 	if c.Bool("json") {
 		out := []addResultJSON{}
 		for _, r := range results {
-			j := addResultJSON{Dir: r.Dir, Name: r.Name, Unchanged: r.Unchanged, DuplicateOf: r.DuplicateOf}
+			j := addResultJSON{Dir: r.Dir, Name: r.Name, Unchanged: r.Unchanged, DuplicateOf: r.DuplicateOf, Warnings: warningsOf(r.Diagnostics)}
 			switch {
 			case r.Err != nil:
 				j.Error = problem.Expand(r.Err)

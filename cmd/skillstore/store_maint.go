@@ -16,8 +16,10 @@ func storeVerifyCommand() *cli.Command {
 		Description: "verify checks that every ref file holds an object id and reaches a complete commit,\n" +
 			"that every version's tree holds a SKILL.md that parses and only regular files,\n" +
 			"that version numbers count down by one to v1 along each skill's history, and that\n" +
-			"every state record parses. It prints each problem with the ref or file concerned.\n\n" +
-			"Exit codes: 0 the store is sound; 1 problems found (listed) or error; 3 store busy.",
+			"every state record parses. It prints each problem with the ref or file concerned.\n" +
+			"SKILL.md files are judged by the validation policy add, import, plugin add, sync,\n" +
+			"pull and clone apply (lenient): its warnings are printed and do not fail verify.\n\n" +
+			"Exit codes: 0 the store is sound (warnings or not); 1 problems found (listed) or error; 3 store busy.",
 		Flags: []cli.Flag{newJSONFlag()},
 		Action: func(c *cli.Context) error {
 			s, _, err := openStoreArgs(c, 0, 0)
@@ -33,12 +35,18 @@ func storeVerifyCommand() *cli.Command {
 				if rep.Problems == nil {
 					rep.Problems = []store.VerifyProblem{}
 				}
+				if rep.Warnings == nil {
+					rep.Warnings = []store.VerifyProblem{}
+				}
 				if err := writeJSON(e.stdout, rep); err != nil {
 					return err
 				}
 			} else {
 				for _, p := range rep.Problems {
 					fmt.Fprintln(e.stdout, p)
+				}
+				for _, w := range rep.Warnings {
+					fmt.Fprintf(e.stderr, "skillstore: %s\n", w)
 				}
 			}
 			if !rep.OK() {

@@ -81,6 +81,7 @@ func syncPipeline(c *cli.Context, plugins []string) error {
 		}
 	} else {
 		changed = writeSyncReport(e.stdout, e.stderr, rep)
+		printSyncWarnings(e.stderr, rep)
 	}
 	exportErr := exportAfterSync(c, s, targets)
 	switch {

@@ -169,22 +169,16 @@ func (e *ValidationError) Error() string {
 	return msg
 }
 
-// validate checks the edited SKILL.md the way add does (lenient rules).
+// validate checks the edited SKILL.md by the validation policy add and
+// every other way into the store apply (discover.Check, lenient).
 func validate(dir, skill string, files []skillfs.File) error {
 	f, ok := skillfs.Find(files, skillfs.SkillFile)
 	if !ok {
 		return fmt.Errorf("%s has no %s", dir, skillfs.SkillFile)
 	}
 	display := filepath.Join(dir, skillfs.SkillFile)
-	_, diags := discover.ValidateFile(display, skill, f.Data, discover.Lenient)
-	var errs []discover.Diagnostic
-	for _, d := range diags {
-		if d.Severity == discover.SeverityError {
-			errs = append(errs, d)
-		}
-	}
-	if len(errs) > 0 {
-		return &ValidationError{Diagnostics: errs}
+	if v := discover.Check(display, skill, f.Data, discover.Lenient); !v.Accepted() {
+		return &ValidationError{Diagnostics: v.Errors()}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/store"
 
 	"github.com/skillstore/skillstore/store/safety"
@@ -62,6 +63,9 @@ type PullReport struct {
 	// CandidatesWaiting counts every candidate waiting for review after
 	// the pull.
 	CandidatesWaiting int `json:"candidates_waiting"`
+	// Warnings are the validation policy's warnings (discover.Check,
+	// lenient) about the newest fetched version of each skill.
+	Warnings []discover.Diagnostic `json:"warnings,omitempty"`
 }
 
 // PullSkill is one published skill's part of a pull; skills already equal
@@ -174,7 +178,7 @@ func (tx remoteTx) pull(ctx context.Context, conn *remoteConn, opts PullOptions)
 		return nil, err
 	}
 
-	rep = &PullReport{Remote: rem.Name, URL: rem.Redacted(), Skills: []PullSkill{}, Refs: []PullRef{}, Ignored: rr.ignored}
+	rep = &PullReport{Remote: rem.Name, URL: rem.Redacted(), Skills: []PullSkill{}, Refs: []PullRef{}, Ignored: rr.ignored, Warnings: check.warnings}
 	// Upstream snapshots first: a pull killed after them leaves bases
 	// the next run (and sync) understand.
 	for _, ref := range rr.names(refUpstream) {

@@ -36,6 +36,9 @@ type historyCheck struct {
 	trees    map[store.Hash]bool // trees checked
 	versions map[store.Hash]bool // version commits fully checked
 	problems []string
+	// warnings are the validation policy's warnings about the newest
+	// fetched version of each skill: reported, never refusing the pull.
+	warnings []discover.Diagnostic
 }
 
 func newHistoryCheck(tx *store.Tx, allow safety.RiskLevel) *historyCheck {
@@ -170,7 +173,7 @@ func (c *historyCheck) skillVersions(skill string, tip, stop store.Hash) {
 			return
 		}
 		want = v.Number - 1
-		c.versionTree(fmt.Sprintf("%s@v%d", skill, v.Number), skill, commit.Tree)
+		c.versionTree(fmt.Sprintf("%s@v%d", skill, v.Number), skill, commit.Tree, h == tip)
 		h = store.ZeroHash
 		if len(commit.Parents) > 0 {
 			h = commit.Parents[0]
@@ -181,8 +184,10 @@ func (c *historyCheck) skillVersions(skill string, tip, stop store.Hash) {
 	}
 }
 
-// versionTree runs the content checks local input gets.
-func (c *historyCheck) versionTree(where, skill string, tree store.Hash) {
+// versionTree runs the content checks local input gets: the safety check
+// and the validation policy (discover.Check, lenient), whose warnings are
+// kept for the newest version (latest).
+func (c *historyCheck) versionTree(where, skill string, tree store.Hash, latest bool) {
 	c.treeShape(where, tree)
 	if len(c.problems) > 0 {
 		return // never load a tree whose shape failed
@@ -202,9 +207,15 @@ func (c *historyCheck) versionTree(where, skill string, tree store.Hash) {
 		c.problem(where, "no %s at the top of the tree", store.SkillFile)
 		return
 	}
-	if _, err := discover.Parse(md.Data); err != nil {
-		c.problem(where, "%s does not parse: %v", store.SkillFile, err)
+	verdict := discover.Check(where+"/"+store.SkillFile, skill, md.Data, discover.Lenient)
+	if !verdict.Accepted() {
+		for _, d := range verdict.Errors() {
+			c.problem(where, "%s", d)
+		}
 		return
+	}
+	if latest {
+		c.warnings = append(c.warnings, verdict.Warnings()...)
 	}
 	if rep.Risk > c.allow {
 		var found []string
