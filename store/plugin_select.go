@@ -135,9 +135,19 @@ func selectLayout(src Source, layout *manifest.Layout, patterns []string) ([][]s
 	return selections, nil
 }
 
-// normalSelection drops a selection that takes everything.
+// normalSelection drops the patterns a later "*" or "!*" overrides, and
+// a selection that takes everything ("*" with no exception after it).
 func normalSelection(sel []string) []string {
-	if len(sel) == 0 || len(sel) == 1 && sel[0] == "*" {
+	for i := len(sel) - 1; i > 0; i-- {
+		if sel[i] == "*" || sel[i] == "!*" {
+			sel = sel[i:]
+			break
+		}
+	}
+	if len(sel) > 1 && sel[0] == "!*" {
+		sel = sel[1:]
+	}
+	if len(sel) == 0 || sel[0] == "*" && !slices.ContainsFunc(sel, func(p string) bool { return strings.HasPrefix(p, "!") }) {
 		return nil
 	}
 	return sel
