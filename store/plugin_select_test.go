@@ -1,9 +1,7 @@
 package store
 
 import (
-	"context"
 	"errors"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -123,71 +121,5 @@ func TestSelectLayout(t *testing.T) {
 	}
 	if _, err := selectLayout(src, layout(), []string{"[x"}); err == nil {
 		t.Error("a malformed glob was taken")
-	}
-}
-
-// TestRelinkFindsSnapshotInHistory: when the snapshot recorded on rm is
-// gone (gc drops one that no version took in), re-adding the plugin finds
-// the last snapshot the skill's history holds, so a local edit and an
-// upstream change still merge three-way against the right base.
-func TestRelinkFindsSnapshotInHistory(t *testing.T) {
-	ctx := context.Background()
-	s := newSyncStore(t)
-	up := filepath.Join(t.TempDir(), "up")
-	writeFile(t, filepath.Join(up, "skills", "one", "SKILL.md"), skillMD("one", "first", "middle", "last"))
-	src, err := ParseSource(up, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{ID: "kit"}); err != nil {
-		t.Fatal(err)
-	}
-	var v1 Hash
-	if err := s.View(ctx, func(r *Reader) error {
-		v1, _ = r.Ref(UpstreamRef("kit", "one"))
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.RemovePlugin(ctx, "kit"); err != nil {
-		t.Fatal(err)
-	}
-	// The recorded snapshot is made to name a commit the store lacks.
-	if err := s.Update(ctx, func(tx *Tx) error {
-		rec, err := tx.SkillRecord("one")
-		if err != nil {
-			return err
-		}
-		if rec.FromPlugin != "kit" || rec.FromUpstream != v1.String() {
-			t.Errorf("record after rm %+v, want from kit at %s", rec, v1)
-		}
-		rec.FromUpstream = strings.Repeat("ab", 20)
-		return tx.PutSkillRecord("one", rec)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	localEdit(t, s, "one", skillMD("one", "first, edited", "middle", "last"))
-	writeFile(t, filepath.Join(up, "skills", "one", "SKILL.md"), skillMD("one", "first", "middle", "last, upstream"))
-
-	rep, err := s.AddPlugin(ctx, src, AddPluginOptions{ID: "kit"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sk := rep.Plugins[0].Skills[0]
-	if sk.Classification != ClassThreeWay || len(sk.Conflicts) != 0 {
-		t.Fatalf("re-added skill: %+v, want a clean three-way candidate", sk)
-	}
-	if err := s.View(ctx, func(r *Reader) error {
-		u, _ := r.Ref(UpstreamRef("kit", "one"))
-		snap, err := r.Commit(u)
-		if err != nil {
-			return err
-		}
-		if len(snap.Parents) != 1 || snap.Parents[0] != v1 {
-			t.Errorf("new snapshot's parents %v, want the v1 snapshot %s", snap.Parents, v1)
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
 	}
 }
