@@ -76,15 +76,15 @@ func runPluginSkills(c *cli.Context, id string) error {
 		return tw.Flush()
 	}
 	ch, err := s.ChangeSelection(c.Context, id, add, remove, c.Bool("all"))
-	if errors.Is(err, store.ErrNoChange) {
-		fmt.Fprintf(e.stdout, "plugin %s: the selection is already %s\n", id, store.SelectionText(ch.After))
-		return nil
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, store.ErrNoChange) {
 		return err
 	}
 	if c.Bool("json") {
 		return writeJSON(e.stdout, ch)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stdout, "plugin %s: the selection is already %s\n", id, store.SelectionText(ch.After))
+		return nil
 	}
 	fmt.Fprintf(e.stdout, "plugin %s: selection %s -> %s\n", id, store.SelectionText(ch.Before), store.SelectionText(ch.After))
 	for _, sk := range ch.Managed {
@@ -147,15 +147,15 @@ func runPluginSet(c *cli.Context, id string) error {
 	}
 	e := getEnv(c)
 	ch, err := s.SetPluginSource(c.Context, id, url, ref)
-	if errors.Is(err, store.ErrNoChange) {
-		fmt.Fprintf(e.stdout, "plugin %s already follows %s\n", id, sourceText(ch.After))
-		return nil
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, store.ErrNoChange) {
 		return err
 	}
 	if c.Bool("json") {
 		return writeJSON(e.stdout, ch)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stdout, "plugin %s already follows %s\n", id, sourceText(ch.After))
+		return nil
 	}
 	fmt.Fprintf(e.stdout, "plugin %s: %s; the next sync follows it ('skillstore sync %s')\n", id, ch.Describe(), id)
 	return nil
