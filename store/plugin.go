@@ -68,9 +68,15 @@ type OwnershipError struct {
 	Skill  string
 	Plugin string // the plugin asking for the skill
 	Owner  string // "plugin:<id>" or SourceManaged
+	// LeftPlugin is the plugin a managed skill left (see detachSkill):
+	// adding that id again links it back.
+	LeftPlugin string
 }
 
 func (e *OwnershipError) Error() string {
+	if e.Owner == SourceManaged && e.LeftPlugin != "" {
+		return fmt.Sprintf("skill %q of plugin %q is already a managed skill in the store (it left plugin %q: adding that id again links it back)", e.Skill, e.Plugin, e.LeftPlugin)
+	}
 	if e.Owner == SourceManaged {
 		return fmt.Sprintf("skill %q of plugin %q is already a managed skill in the store", e.Skill, e.Plugin)
 	}

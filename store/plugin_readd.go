@@ -39,15 +39,19 @@ func (tx *Tx) detachSkill(p *Plugin, skill string) error {
 // it left p (see detachSkill), and reports whether it did. The skill's
 // upstream ref points again at its last upstream snapshot, so the next
 // sync classifies the upstream against what was accepted before. A
-// managed skill that never came from p is not touched.
+// managed skill that never came from p is not touched; one that left
+// another plugin is an *OwnershipError naming that plugin.
 func (tx *Tx) relinkSkill(p *Plugin, skill string) (bool, error) {
 	rec, err := tx.SkillRecord(skill)
 	if err != nil {
 		return false, err
 	}
 	head, ok := tx.Ref(SkillRef(skill))
-	if !ok || rec.Source != SourceManaged || rec.FromPlugin != p.ID {
+	if !ok || rec.Source != SourceManaged || rec.FromPlugin == "" {
 		return false, nil
+	}
+	if rec.FromPlugin != p.ID {
+		return false, &OwnershipError{Skill: skill, Plugin: p.ID, Owner: SourceManaged, LeftPlugin: rec.FromPlugin}
 	}
 	upRef := UpstreamRef(p.ID, skill)
 	if _, ok := tx.Ref(upRef); !ok {
