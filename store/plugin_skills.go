@@ -221,6 +221,10 @@ func (tx *Tx) ChangeSelection(id string, add, remove []string, all bool) (*Selec
 	}
 	next.Skills = slices.DeleteFunc(slices.Clone(p.Skills), func(s string) bool { return slices.Contains(ch.Managed, s) })
 	next.Removed = slices.DeleteFunc(slices.Clone(p.Removed), func(s string) bool { return slices.Contains(ch.Managed, s) })
+	if next.DisabledSkills != nil {
+		// Enabling the plugin later re-activates its own skills only.
+		next.DisabledSkills = slices.DeleteFunc(slices.Clone(p.DisabledSkills), func(s string) bool { return slices.Contains(ch.Managed, s) })
+	}
 	for _, n := range upstream {
 		if !p.Owns(n) && !slices.Contains(p.Adopted, n) && next.Selects(n) && !p.Selects(n) {
 			ch.Next = append(ch.Next, n)
