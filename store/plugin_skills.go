@@ -222,7 +222,7 @@ func (tx *Tx) ChangeSelection(id string, add, remove []string, all bool) (*Selec
 	next.Skills = slices.DeleteFunc(slices.Clone(p.Skills), func(s string) bool { return slices.Contains(ch.Managed, s) })
 	next.Removed = slices.DeleteFunc(slices.Clone(p.Removed), func(s string) bool { return slices.Contains(ch.Managed, s) })
 	if next.DisabledSkills != nil {
-		// Enabling the plugin later re-activates its own skills only.
+		// The record lists only the plugin's own skills.
 		next.DisabledSkills = slices.DeleteFunc(slices.Clone(p.DisabledSkills), func(s string) bool { return slices.Contains(ch.Managed, s) })
 	}
 	for _, n := range upstream {
