@@ -26,6 +26,12 @@ type SkillRecord struct {
 	// Source overrides the head version's Source trailer, for example when
 	// a plugin skill is adopted and becomes managed.
 	Source string `json:"source,omitempty"`
+	// FromPlugin and FromUpstream are set when a plugin's skill became
+	// managed because the plugin was removed or the skill left its
+	// selection: the plugin's id and the skill's last upstream snapshot.
+	// Adding that plugin again links the skill back (see [Tx.relinkSkill]).
+	FromPlugin   string `json:"from_plugin,omitempty"`
+	FromUpstream string `json:"from_upstream,omitempty"`
 }
 
 // skillRecordPath is the state record path of a skill.

@@ -27,6 +27,9 @@ type Plugin struct {
 	// those already disabled by hand): enabling it re-activates only
 	// these. Nil on plugins disabled by older releases.
 	DisabledSkills []string `json:"disabled_skills,omitzero"`
+	// Select picks which upstream skills the plugin mirrors (absent: all);
+	// see [Plugin.Selects].
+	Select []string `json:"select,omitempty"`
 	// Skills are the skills this plugin owns, sorted.
 	Skills []string `json:"skills"`
 	// Adopted skills came from this plugin but are managed now: sync
@@ -65,9 +68,15 @@ type OwnershipError struct {
 	Skill  string
 	Plugin string // the plugin asking for the skill
 	Owner  string // "plugin:<id>" or SourceManaged
+	// LeftPlugin is the plugin a managed skill left (see detachSkill):
+	// adding that id again links it back.
+	LeftPlugin string
 }
 
 func (e *OwnershipError) Error() string {
+	if e.Owner == SourceManaged && e.LeftPlugin != "" {
+		return fmt.Sprintf("skill %q of plugin %q is already a managed skill in the store (it left plugin %q: adding that id again links it back)", e.Skill, e.Plugin, e.LeftPlugin)
+	}
 	if e.Owner == SourceManaged {
 		return fmt.Sprintf("skill %q of plugin %q is already a managed skill in the store", e.Skill, e.Plugin)
 	}
@@ -182,26 +191,16 @@ func (tx *Tx) AdoptSkill(id, skill string) error {
 
 // RemovePlugin forgets a plugin: its record, source ref, upstream refs and
 // pending candidates go; its skills stay as managed skills with their
-// history. Superseded candidate refs keep old candidates reachable.
+// history, remembering the plugin so that adding it again links them back
+// (see detachSkill). Superseded candidate refs keep old candidates reachable.
 func (tx *Tx) RemovePlugin(id string) (*Plugin, error) {
 	p, err := tx.Plugin(id)
 	if err != nil {
 		return nil, err
 	}
 	for _, skill := range p.Skills {
-		if cand, ok := tx.Ref(CandidateRef(skill)); ok {
-			tx.SetRef(SupersededRefPrefix+skill+"/"+cand.String(), cand)
-			tx.DeleteRef(CandidateRef(skill))
-		}
-		if _, ok := tx.Ref(SkillRef(skill)); ok {
-			rec, err := tx.SkillRecord(skill)
-			if err != nil {
-				return nil, err
-			}
-			rec.Source = SourceManaged
-			if err := tx.PutSkillRecord(skill, rec); err != nil {
-				return nil, err
-			}
+		if err := tx.detachSkill(p, skill); err != nil {
+			return nil, err
 		}
 	}
 	for _, ref := range tx.RefNames(UpstreamRefPrefix + id + "/") {

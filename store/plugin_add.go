@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -18,6 +19,10 @@ type AddPluginOptions struct {
 	ID string
 	// Review makes sync turn this plugin's fast-forwards into candidates.
 	Review bool
+	// Skills picks the skills to mirror: names or path.Match globs, "!"
+	// to leave out (see [Plugin.Selects]); empty means all. Sync keeps to
+	// the selection.
+	Skills []string
 }
 
 // ErrPluginExists is wrapped when a plugin id is already taken.
@@ -51,6 +56,10 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 	if len(layout.Plugins) == 0 {
 		return nil, fmt.Errorf("plugin source %s: no plugin can be read from it (%s)", src, skippedText(layout.Skipped))
 	}
+	selections, err := selectLayout(src, layout, opts.Skills)
+	if err != nil {
+		return nil, err
+	}
 	if opts.ID != "" && len(layout.Plugins) > 1 {
 		return nil, fmt.Errorf("plugin source %s holds %d plugins: --id needs one, picked with %s#<plugin>", src, len(layout.Plugins), src.URL)
 	}
@@ -58,8 +67,8 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 	var errs []error
 	var already []string
 	claimed := map[string]string{}
-	for _, pl := range layout.Plugins {
-		p := &Plugin{Source: src, Review: opts.Review, Skills: []string{}}
+	for i, pl := range layout.Plugins {
+		p := &Plugin{Source: src, Review: opts.Review, Skills: []string{}, Select: selections[i]}
 		if market && src.Selector == "" {
 			p.Source.Selector = pl.Name
 		}
@@ -69,6 +78,10 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 			continue
 		}
 		if cur, err := tx.Plugin(p.ID); err == nil {
+			if cur.Source == p.Source && !slices.Equal(cur.Select, p.Select) {
+				errs = append(errs, fmt.Errorf("plugin %q: %w with the skill selection %s: change it with 'skillstore plugin skills %s'", p.ID, ErrPluginExists, SelectionText(cur.Select), p.ID))
+				continue
+			}
 			if cur.Source == p.Source {
 				// The end state already holds: adding it again is a no-op.
 				already = append(already, p.ID)
@@ -85,7 +98,11 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 			claimed[sk.Name] = p.ID
 			if err := tx.claimSkill(p, sk.Name); err != nil {
 				errs = append(errs, err)
+				continue
 			}
+			// Owned from here, so the sync below does not claim it twice
+			// (a skill linked back is no longer managed after the first).
+			p.Skills = append(p.Skills, sk.Name)
 		}
 		plugins = append(plugins, p)
 	}

@@ -222,7 +222,7 @@ func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCa
 	slices.Sort(names)
 	var failed []string
 	for _, name := range names {
-		if slices.Contains(p.Adopted, name) {
+		if slices.Contains(p.Adopted, name) || !next.Owns(name) && !p.Selects(name) {
 			continue
 		}
 		if !next.Owns(name) {
@@ -264,7 +264,7 @@ func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCa
 // claimSkill checks that plugin p may own skill: no other plugin owns it
 // and no managed skill has the name. A skill whose history shows it came
 // from p (a sync or add interrupted before its state record was written)
-// is p's.
+// is p's, and so is a managed skill that left p (relinked here).
 func (tx *Tx) claimSkill(p *Plugin, skill string) error {
 	owner, err := tx.SkillOwner(skill)
 	if err != nil {
@@ -274,6 +274,9 @@ func (tx *Tx) claimSkill(p *Plugin, skill string) error {
 	case "":
 		return skillfs.CheckName(skill)
 	case SourceManaged:
+		if relinked, err := tx.relinkSkill(p, skill); relinked || err != nil {
+			return err
+		}
 		if _, ok := tx.Ref(UpstreamRef(p.ID, skill)); ok {
 			if head, err := tx.Head(skill); err == nil && head.Plugin == p.ID {
 				return nil

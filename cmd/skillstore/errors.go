@@ -130,7 +130,8 @@ var errorRules = []errorRule{
 
 	// Plugins.
 	{match: is(store.ErrUnknownPlugin), hint: hint("run 'skillstore plugin list' to see the plugins")},
-	{match: as[*store.OwnershipError](), hint: hint("adopt or remove the existing skill first, or add only another plugin of the source with SOURCE#PLUGIN")},
+	{match: as[*store.SelectionError](), hint: hint("name skills the source has, or globs such as 'doc*' (quote them); 'skillstore plugin skills PLUGIN' lists a plugin's")},
+	{match: as[*store.OwnershipError](), hint: hint("adopt or remove the existing skill first, leave it out with --skill '!NAME', or add only another plugin of the source with SOURCE#PLUGIN")},
 	{match: is(manifest.ErrPathEscapes), hint: hint("a manifest may only name paths inside the plugin's folder")},
 	{match: as[*manifest.Error](), hint: hint("fix the manifest, or remove it to use the plain skills/<name>/SKILL.md layout")},
 	{match: is(store.ErrPluginExists), hint: hint("pick another id with --id, or sync the existing plugin with 'skillstore sync'")},

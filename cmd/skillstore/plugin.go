@@ -16,7 +16,7 @@ func pluginCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "plugin",
 		Category: "plugins",
-		Usage:    "vendor upstream plugins: add, list, show, pause, resume, disable, adopt, rm",
+		Usage:    "vendor upstream plugins: add, list, show, skills, set, pause, resume, disable, adopt, rm",
 		Description: "A plugin is an upstream source of skills: a local folder or a git repository.\n" +
 			"Its layout is read from .claude-plugin/marketplace.json, .claude-plugin/plugin.json,\n" +
 			".codex-plugin/plugin.json or a plain skills/<name>/SKILL.md tree. 'skillstore sync'\n" +
@@ -31,7 +31,12 @@ func pluginCommand() *cli.Command {
 					"A marketplace adds every plugin it lists, or only PLUGIN with SOURCE#PLUGIN.\n" +
 					"Each skill's upstream tree becomes a snapshot on refs/upstream/<plugin>/<skill>\n" +
 					"and the skill's first version. A skill name the store already has (a managed\n" +
-					"skill or another plugin's) is an ownership conflict: nothing is written.\n\n" +
+					"skill or another plugin's) is an ownership conflict: nothing is written, except\n" +
+					"that the skills of a plugin removed with 'plugin rm' are linked back to it when\n" +
+					"it is added again under the same id (history kept, the upstream their merge\n" +
+					"base again). --skill NAME (repeatable; a glob such as 'doc*', or '!NAME' to\n" +
+					"leave one out) mirrors only those skills, and sync keeps to that selection;\n" +
+					"a NAME that matches no skill is an error listing the skills there are.\n\n" +
 					"Exit codes: 0 added, 1 error (bad manifest, ownership conflict, fetch or safety\n" +
 					"failure), 2 usage error, 3 store lock busy.",
 				Flags: []cli.Flag{
@@ -39,6 +44,7 @@ func pluginCommand() *cli.Command {
 					&cli.StringFlag{Name: "ref", Usage: "branch, tag or commit of a git source (a commit pins it)"},
 					&cli.StringFlag{Name: "path", Usage: "the folder inside SOURCE that holds the plugin or marketplace (e.g. plugins/x)"},
 					&cli.BoolFlag{Name: "review", Usage: "always review this plugin's updates: fast-forwards become candidates"},
+					&cli.StringSliceFlag{Name: "skill", Usage: "mirror only the skills NAME matches (repeatable; globs, !NAME leaves out)"},
 					newJSONFlag(),
 				},
 				Action: runPluginAdd,
@@ -61,6 +67,8 @@ func pluginCommand() *cli.Command {
 				Flags:       []cli.Flag{newJSONFlag()},
 				Action:      oneArg("PLUGIN", showPlugins),
 			},
+			pluginSkillsCommand(),
+			pluginSetCommand(),
 			{
 				Name:        "pause",
 				Usage:       "make sync skip a plugin",
@@ -134,7 +142,8 @@ func pluginCommand() *cli.Command {
 				Usage:     "forget a plugin; its skills stay as managed skills",
 				ArgsUsage: "PLUGIN",
 				Description: "Removes the plugin's record, source and upstream refs and pending candidates.\n" +
-					"Its skills and their history stay, as managed skills.\n\n" +
+					"Its skills and their history stay, as managed skills that remember the plugin:\n" +
+					"adding it again under the same id (at another ref or URL too) links them back.\n\n" +
 					"Exit codes: 0 success, 1 error, 2 usage error, 3 store lock busy.",
 				Action: oneArg("PLUGIN", func(c *cli.Context, id string) error {
 					s, err := openStore(c)
@@ -146,6 +155,9 @@ func pluginCommand() *cli.Command {
 						return err
 					}
 					fmt.Fprintf(getEnv(c).stdout, "removed plugin %s; its skills stay as managed skills: %s\n", id, strings.Join(p.Skills, ", "))
+					if len(p.Skills) > 0 {
+						fmt.Fprintf(getEnv(c).stdout, "adding plugin %s again links them back to it\n", id)
+					}
 					return nil
 				}),
 			},
@@ -168,7 +180,7 @@ func runPluginAdd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep, err := s.AddPlugin(c.Context, src, store.AddPluginOptions{ID: c.String("id"), Review: c.Bool("review")})
+	rep, err := s.AddPlugin(c.Context, src, store.AddPluginOptions{ID: c.String("id"), Review: c.Bool("review"), Skills: c.StringSlice("skill")})
 	if err != nil {
 		return err
 	}
@@ -182,6 +194,11 @@ func runPluginAdd(c *cli.Context) error {
 	for _, p := range rep.Plugins {
 		fmt.Fprintf(e.stdout, "added plugin %s from %s: %d skill(s)\n", p.Plugin, p.Source, len(p.Skills))
 		for _, sk := range p.Skills {
+			if sk.Classification != store.ClassNew {
+				// A skill linked back to the plugin it left: synced like any update.
+				fmt.Fprintf(e.stdout, "  %s linked back: %s\n", sk.Skill, syncLine(sk))
+				continue
+			}
 			fmt.Fprintf(e.stdout, "  %s v%d\n", sk.Skill, sk.NewVersion)
 		}
 	}
@@ -262,6 +279,9 @@ func writePlugin(w io.Writer, info *store.PluginInfo, details bool) {
 			fmt.Fprintf(w, "  manifest: %s %s\n", info.Name, info.Version)
 		}
 		fmt.Fprintf(w, "  review: %v\n", info.Review)
+	}
+	if len(info.Select) > 0 {
+		fmt.Fprintf(w, "  selection: %s\n", store.SelectionText(info.Select))
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, st := range info.Status {
