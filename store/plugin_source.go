@@ -134,7 +134,7 @@ func (tx *Tx) readUpstream(ctx context.Context, p *Plugin, cache *StatCache) (*u
 	if err != nil {
 		return nil, fmt.Errorf("plugin source %s: %w", src, err)
 	}
-	up, err := newUpstream(src, fsys)
+	up, err := newPluginUpstream(p, fsys)
 	if err != nil {
 		return nil, err
 	}

@@ -65,9 +65,15 @@ func (e *Error) Unwrap() error { return e.Err }
 // source is a marketplace.
 type Layout struct {
 	Plugins []PluginLayout
-	// Skipped lists marketplace entries that could not be read from this
-	// source (they live in another repository or package registry).
+	// Skipped lists marketplace entries that are not added, with why: no
+	// skills, or a source kind that is not a git repository.
 	Skipped []SkippedPlugin
+	// Remote lists marketplace entries that live in other git repositories
+	// (see marketplace.go); Failed the entries that cannot be read, while
+	// the others can; Renames is the marketplace's "renames" (old -> new).
+	Remote  []RemotePlugin
+	Failed  []*EntryError
+	Renames map[string]string
 }
 
 // PluginLayout is one plugin found in a source.
