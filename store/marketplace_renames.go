@@ -96,7 +96,7 @@ func (tx *Tx) renamePlugin(cur, entry *Plugin, mkt string) error {
 	if err := tx.putPlugin(&next); err != nil {
 		return err
 	}
-	tx.NoteState(fmt.Sprintf("plugin %s: renamed %s by marketplace %s", old, nu, mkt),
+	tx.NoteState(fmt.Sprintf("plugin %s: renamed to %s by marketplace %s", old, nu, mkt),
 		Trailer{Key: TrailerPlugin, Value: nu}, Trailer{Key: TrailerRenamedFrom, Value: old})
 	return nil
 }
