@@ -6,8 +6,9 @@
 //
 // [ReadLayout] applies the layouts agents use, in this order: a Claude Code
 // marketplace ([MarketplaceManifest]: several plugins, each with its root,
-// and entries that live in other repositories, reported as
-// [SkippedPlugin]), a Claude Code or Codex plugin manifest
+// entries that live in other git repositories as [RemotePlugin] for the
+// caller to fetch and read with [ReadEntryPlugin], and entries that cannot
+// be read as [EntryError], one by one), a Claude Code or Codex plugin manifest
 // ([ClaudePluginManifest], [CodexPluginManifest]) whose "skills" may name the
 // skill folders, then a plain skills/<name>/SKILL.md tree. A problem in a
 // manifest is an [Error] naming the file; a path that leaves the

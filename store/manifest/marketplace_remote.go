@@ -133,9 +133,7 @@ func ReadEntryPlugin(fsys PluginFS, name string, skills []string) (*PluginLayout
 		if err != nil {
 			return nil, err
 		}
-		if p.Manifest == "" {
-			p.Manifest = MarketplaceManifest
-		}
+		p.Manifest = MarketplaceManifest // the list came from the entry
 		return p, nil
 	}
 	selector := ""
