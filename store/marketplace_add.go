@@ -38,7 +38,6 @@ type marketEntry struct {
 	plugin *Plugin
 	name   string // the entry's name
 	line   int    // its line in marketplace.json, 0 when unknown
-	local  *manifest.PluginLayout
 	remote bool
 }
 
@@ -58,12 +57,11 @@ func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.L
 		rep.Plugins = append(rep.Plugins, failedReport(f.Plugin, mkt, f))
 	}
 	var entries []marketEntry
-	for i := range layout.Plugins {
-		pl := &layout.Plugins[i]
+	for _, pl := range layout.Plugins {
 		s := src
 		s.Selector = pl.Name
 		p := &Plugin{ID: pluginID(opts.ID, pl.Name, src), Source: s, Review: opts.Review, Marketplace: mkt, Skills: []string{}}
-		entries = append(entries, marketEntry{plugin: p, name: pl.Name, local: pl})
+		entries = append(entries, marketEntry{plugin: p, name: pl.Name, line: layout.Lines[pl.Name]})
 	}
 	for _, r := range layout.Remote {
 		s, err := remoteEntrySource(r)

@@ -138,6 +138,9 @@ func buildDirectory(t testing.TB) *directory {
 	marketFiles["plugins/rel-hooks-0/.claude-plugin/plugin.json"] = `{"name": "rel-hooks-0", "agents": "./agents"}`
 	marketFiles["plugins/rel-hooks-0/agents/a.md"] = "an agent\n"
 	marketFiles["plugins/rel-hooks-1/README.md"] = "nothing here\n"
+	marketFiles["plugins/rel-conflict/skills/rel-00-a/SKILL.md"] = skillMD("rel-00-a", "mine too")
+	entry("rel-conflict", `"./plugins/rel-conflict"`)
+	d.failed["rel-conflict"] = `skill "rel-00-a" of plugin "rel-conflict" is already owned by plugin:rel-00`
 	entry("rel-hooks-0", `"./plugins/rel-hooks-0"`)
 	entry("rel-hooks-1", `"./plugins/rel-hooks-1"`)
 	d.skipped = append(d.skipped, "rel-hooks-0", "rel-hooks-1")

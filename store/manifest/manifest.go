@@ -75,6 +75,8 @@ type Layout struct {
 	Remote  []RemotePlugin
 	Failed  []*EntryError
 	Renames map[string]string
+	// Lines gives each marketplace entry's line in marketplace.json.
+	Lines map[string]int
 }
 
 // PluginLayout is one plugin found in a source.

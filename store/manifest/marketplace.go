@@ -67,7 +67,7 @@ func readMarketplace(fsys PluginFS, selector string) (*Layout, error) {
 		return nil, &Error{File: file, Err: fmt.Errorf(`"plugins" lists no plugin`)}
 	}
 	lines := entryLines(data)
-	layout := &Layout{Renames: readRenames(m.Renames)}
+	layout := &Layout{Renames: readRenames(m.Renames), Lines: map[string]int{}}
 	var names []string
 	seen := map[string]bool{}
 	for i, raw := range m.Plugins {
@@ -90,6 +90,9 @@ func readMarketplace(fsys PluginFS, selector string) (*Layout, error) {
 		}
 		seen[e.Name] = true
 		names = append(names, e.Name)
+		if line > 0 {
+			layout.Lines[e.Name] = line
+		}
 		if selector != "" && e.Name != selector {
 			continue
 		}
