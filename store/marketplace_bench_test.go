@@ -10,7 +10,7 @@ import (
 )
 
 // BenchmarkAddMarketplace adds the miniature directory of
-// TestAddDirectoryMarketplace (72 entries, 38 local repositories, 55
+// TestAddDirectoryMarketplace (73 entries, 39 local repositories with the marketplace, 55
 // plugins added) to an empty store, beside its reference: a shell loop of
 // `git fetch` (C git) of the marketplace and every repository its entries
 // name into one bare repository, the least a script following the
