@@ -90,3 +90,33 @@ func TestMarketplaceRenameToTakenID(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestMarketplaceEntryMovesToAnotherRepository: an entry of the
+// marketplace's own folder that moves to a repository of its own fails sync
+// with what to do, and adding the marketplace again makes the plugin follow
+// it, keeping its history: the new upstream is a fast-forward.
+func TestMarketplaceEntryMovesToAnotherRepository(t *testing.T) {
+	market := t.TempDir()
+	writeFile(t, filepath.Join(market, "plugins", "tool", "skills", "a", "SKILL.md"), skill)
+	writeMarket(t, market, "", `{"name": "tool", "source": "./plugins/tool"}`)
+	s := newSyncStore(t)
+	ctx := context.Background()
+	src, _ := ParseSource(market, "")
+	if rep, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil || rep.Failed() {
+		t.Fatalf("add: %+v %v", rep, err)
+	}
+	up, _, _ := upstreamRepo(t) // skills/a at HEAD is skill plus one line
+	writeMarket(t, market, "", fmt.Sprintf(`{"name": "tool", "source": {"source": "url", "url": "file://%s"}}`, up))
+	rep, err := s.Sync(ctx, SyncOptions{})
+	if err != nil || len(rep.Plugins) != 1 || !strings.Contains(rep.Plugins[0].Error, "the marketplace lists tool in another repository now: add the marketplace again") {
+		t.Fatalf("sync: %+v %v", rep, err)
+	}
+	again, err := s.AddPlugin(ctx, src, AddPluginOptions{})
+	if err != nil || len(again.Moved) != 1 || again.Moved[0].To != "file://"+up {
+		t.Fatalf("add again: %+v %v", again, err)
+	}
+	got := syncOnce(t, s, SyncOptions{})
+	if sr := got["a"]; sr.Classification != ClassFastForward || sr.NewVersion != 2 {
+		t.Fatalf("sync from the new repository: %+v", got)
+	}
+}

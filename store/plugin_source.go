@@ -185,6 +185,9 @@ func newUpstream(src Source, fsys manifest.PluginFS) (*upstream, error) {
 	if err != nil {
 		return nil, fmt.Errorf("plugin source %s: %w", src, err)
 	}
+	if len(layout.Plugins) == 0 && len(layout.Remote) == 1 {
+		return nil, fmt.Errorf("plugin source %s: the marketplace lists %s in another repository now: add the marketplace again to follow it", src, src.Selector)
+	}
 	if len(layout.Plugins) != 1 {
 		return nil, fmt.Errorf("plugin source %s holds %d plugins: name one with %s#<plugin>", src, len(layout.Plugins), src.URL)
 	}
