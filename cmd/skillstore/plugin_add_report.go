@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -31,8 +32,11 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 	for _, m := range rep.Moved {
 		fmt.Fprintf(e.stdout, "plugin %s now follows %s (was %s); the next sync fetches it\n", m.Plugin, m.To, m.From)
 	}
-	for _, id := range rep.AlreadyAdded {
-		fmt.Fprintf(e.stdout, "plugin %s is already added from %s\n", id, src)
+	switch n := len(rep.AlreadyAdded); {
+	case n == 1:
+		fmt.Fprintf(e.stdout, "plugin %s is already added from %s\n", rep.AlreadyAdded[0], src)
+	case n > 1: // one line, however long the marketplace
+		fmt.Fprintf(e.stdout, "%d plugins are already added from %s: %s\n", n, src, strings.Join(rep.AlreadyAdded, ", "))
 	}
 	for _, p := range rep.Plugins {
 		if p.Error != "" {
