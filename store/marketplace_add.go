@@ -77,12 +77,13 @@ func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.L
 		return nil, err
 	}
 	cc := newCommitCache(tx.Reader)
+	fetches := entryFetches{}
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		if !renamed[e.plugin.ID] {
-			tx.addEntry(ctx, e, fetched, src.Selector != "", cc, rep)
+			tx.addEntry(ctx, e, fetched, fetches, src.Selector != "", cc, rep)
 		}
 	}
 	sort.SliceStable(rep.Plugins, func(i, j int) bool { return rep.Plugins[i].Plugin < rep.Plugins[j].Plugin })
@@ -90,7 +91,7 @@ func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.L
 }
 
 // addEntry adds one plugin of a marketplace, recording the outcome in rep.
-func (tx *Tx) addEntry(ctx context.Context, e marketEntry, fetched gitfetch.Fetched, picked bool, cc *commitCache, rep *SyncReport) {
+func (tx *Tx) addEntry(ctx context.Context, e marketEntry, fetched gitfetch.Fetched, fetches entryFetches, picked bool, cc *commitCache, rep *SyncReport) {
 	p := e.plugin
 	fail := func(err error) {
 		rep.Plugins = append(rep.Plugins, failedReport(p.ID, p.Source.String(), &manifest.EntryError{Plugin: e.name, Line: e.line, Err: err}))
@@ -115,7 +116,7 @@ func (tx *Tx) addEntry(ctx context.Context, e marketEntry, fetched gitfetch.Fetc
 		fail(err)
 		return
 	}
-	up, err := tx.entryUpstream(ctx, e, fetched)
+	up, err := tx.entryUpstream(ctx, e, fetched, fetches)
 	if !picked && (errors.Is(err, manifest.ErrNoSkills) || (err == nil && len(up.skills) == 0)) {
 		rep.Skipped = append(rep.Skipped, manifest.SkippedPlugin{Name: p.ID, Reason: manifest.NoSkillsReason})
 		return
@@ -137,17 +138,31 @@ func (tx *Tx) addEntry(ctx context.Context, e marketEntry, fetched gitfetch.Fetc
 	rep.Plugins = append(rep.Plugins, pr)
 }
 
+// entryFetches keeps the fetches of one marketplace add by repository and
+// pin: the git-subdir entries of one monorepo fetch it once.
+type entryFetches map[[2]string]entryFetch
+
+type entryFetch struct {
+	fetched gitfetch.Fetched
+	err     error
+}
+
 // entryUpstream reads what a marketplace plugin holds: from the
 // marketplace's own fetch or folder, or by fetching its repository.
-func (tx *Tx) entryUpstream(ctx context.Context, e marketEntry, fetched gitfetch.Fetched) (*upstream, error) {
+func (tx *Tx) entryUpstream(ctx context.Context, e marketEntry, fetched gitfetch.Fetched, fetches entryFetches) (*upstream, error) {
 	p := e.plugin
 	switch {
 	case e.remote:
-		f, err := tx.fetchEntry(ctx, p.Source)
-		if err != nil {
-			return nil, err
+		key := [2]string{p.Source.URL, p.Source.Ref}
+		got, ok := fetches[key]
+		if !ok {
+			got.fetched, got.err = tx.fetchEntry(ctx, p.Source)
+			fetches[key] = got
 		}
-		return tx.upstreamAt(p, f)
+		if got.err != nil {
+			return nil, got.err
+		}
+		return tx.upstreamAt(p, got.fetched)
 	case p.Source.Kind == SourceGit:
 		return tx.upstreamAt(p, fetched)
 	}
