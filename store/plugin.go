@@ -37,6 +37,12 @@ type Plugin struct {
 	Adopted []string `json:"adopted,omitempty"`
 	// Removed lists owned skills the upstream no longer has (reported once).
 	Removed []string `json:"removed,omitempty"`
+	// Marketplace is the marketplace the plugin was added from (its source
+	// without selector or ref), so adding it again finds its plugins.
+	Marketplace string `json:"marketplace,omitempty"`
+	// EntrySkills is the marketplace entry's "skills" list of a plugin that
+	// lives in another repository: it wins over that plugin's manifest.
+	EntrySkills []string `json:"entry_skills,omitempty"`
 }
 
 // Owns reports whether the plugin owns skill (adopted skills excluded).

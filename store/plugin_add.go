@@ -31,9 +31,12 @@ var ErrPluginExists = errors.New("plugin already exists")
 // AddPlugin records the plugins a source provides (one, or every plugin of
 // a marketplace unless the source names one with "#name") and mirrors their
 // skills: each skill's upstream tree becomes a snapshot on
-// refs/upstream/<plugin>/<skill> that is also the skill's first version. It
-// is all or nothing: an ownership conflict, a bad manifest or a tree the
-// safety check refuses writes nothing.
+// refs/upstream/<plugin>/<skill> that is also the skill's first version.
+// For one plugin it is all or nothing: an ownership conflict, a bad
+// manifest or a tree the safety check refuses writes nothing. A
+// marketplace is added plugin by plugin (see addMarketplace): the report
+// lists the ones that failed ([SyncReport.Failed]), with nothing written
+// for them, beside the ones added.
 func (s *Store) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) (*SyncReport, error) {
 	var rep *SyncReport
 	err := s.Update(ctx, func(tx *Tx) error {
@@ -53,8 +56,8 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 	_, statErr := fsys.Lstat(manifest.MarketplaceManifest)
 	market := statErr == nil
 	done()
-	if len(layout.Plugins) == 0 {
-		return nil, fmt.Errorf("plugin source %s: no plugin can be read from it (%s)", src, skippedText(layout.Skipped))
+	if market {
+		return tx.addMarketplace(ctx, src, layout, fetched, opts)
 	}
 	selections, err := selectLayout(src, layout, opts.Skills)
 	if err != nil {
@@ -154,15 +157,4 @@ func pluginID(flag, name string, src Source) string {
 		base = base[i+1:]
 	}
 	return strings.ToLower(base)
-}
-
-func skippedText(skipped []manifest.SkippedPlugin) string {
-	var parts []string
-	for _, s := range skipped {
-		parts = append(parts, s.Name+": "+s.Reason)
-	}
-	if len(parts) == 0 {
-		return "no plugins listed"
-	}
-	return strings.Join(parts, "; ")
 }

@@ -73,15 +73,20 @@ func (e *SelectionError) Error() string {
 	return fmt.Sprintf("%s: skill pattern %s matches no skill (available: %s)", e.Source, strings.Join(quoted, ", "), avail)
 }
 
-// selectLayout narrows a source's layout to the skills patterns select,
-// for plugin add --skill. It returns each remaining plugin's selection:
-// the patterns that matched one of its skills, in the order given. A
-// marketplace plugin none of whose skills is selected is moved to
-// layout.Skipped; a pattern that matches no skill of any plugin is a
-// *SelectionError naming the skills there are.
-func selectLayout(src Source, layout *manifest.Layout, patterns []string) ([][]string, error) {
+// skillSelection applies plugin add's --skill patterns across the plugins
+// of one source: each plugin keeps the patterns that matched one of its
+// skills, and a pattern that matches no skill of any plugin is an error.
+type skillSelection struct {
+	patterns  []string
+	used      map[string]bool
+	available []string
+}
+
+// newSkillSelection checks patterns; it returns nil when there are none
+// (every skill is taken).
+func newSkillSelection(patterns []string) (*skillSelection, error) {
 	if len(patterns) == 0 {
-		return make([][]string, len(layout.Plugins)), nil
+		return nil, nil
 	}
 	for _, pat := range patterns {
 		if err := CheckSkillPattern(pat); err != nil {
@@ -91,45 +96,81 @@ func selectLayout(src Source, layout *manifest.Layout, patterns []string) ([][]s
 	if strings.HasPrefix(patterns[0], "!") {
 		patterns = append([]string{"*"}, patterns...)
 	}
-	used := map[string]bool{}
-	var available []string
+	return &skillSelection{patterns: patterns, used: map[string]bool{}}, nil
+}
+
+// pick returns which of one plugin's skills the patterns take and the
+// plugin's own selection (nil: every skill).
+func (s *skillSelection) pick(names []string) (taken map[string]bool, sel []string) {
+	mine := map[string]bool{}
+	taken = map[string]bool{}
+	for _, name := range names {
+		s.available = append(s.available, name)
+		for _, pat := range s.patterns {
+			if matches(pat, name) {
+				s.used[pat], mine[pat] = true, true
+			}
+		}
+		if lastMatch(s.patterns, name) {
+			taken[name] = true
+		}
+	}
+	return taken, normalSelection(slices.DeleteFunc(slices.Clone(s.patterns), func(p string) bool { return !mine[p] }))
+}
+
+// check reports the patterns that matched no skill of any plugin picked so
+// far, naming the skills there are; picked is how many plugins kept a skill.
+func (s *skillSelection) check(src Source, picked int) error {
+	var unused []string
+	for _, pat := range s.patterns {
+		if !s.used[pat] && pat != "*" {
+			unused = append(unused, pat)
+		}
+	}
+	slices.Sort(s.available)
+	s.available = slices.Compact(s.available)
+	if len(unused) > 0 {
+		return &SelectionError{Source: src.String(), Patterns: unused, Available: s.available}
+	}
+	if picked == 0 {
+		return fmt.Errorf("%s: --skill selects none of its skills (available: %s)", src, strings.Join(s.available, ", "))
+	}
+	return nil
+}
+
+// notSelectedReason is the note for a marketplace plugin --skill leaves out.
+const notSelectedReason = "none of its skills is selected by --skill"
+
+// selectLayout narrows a source's layout to the skills patterns select,
+// for plugin add --skill. It returns each remaining plugin's selection:
+// the patterns that matched one of its skills, in the order given. A
+// marketplace plugin none of whose skills is selected is moved to
+// layout.Skipped; a pattern that matches no skill of any plugin is a
+// *SelectionError naming the skills there are.
+func selectLayout(src Source, layout *manifest.Layout, patterns []string) ([][]string, error) {
+	sel, err := newSkillSelection(patterns)
+	if err != nil || sel == nil {
+		return make([][]string, len(layout.Plugins)), err
+	}
 	var kept []manifest.PluginLayout
 	var selections [][]string
 	for _, pl := range layout.Plugins {
-		mine := map[string]bool{}
-		var skills []manifest.SkillDir
-		for _, sk := range pl.Skills {
-			available = append(available, sk.Name)
-			for _, pat := range patterns {
-				if matches(pat, sk.Name) {
-					used[pat], mine[pat] = true, true
-				}
-			}
-			if lastMatch(patterns, sk.Name) {
-				skills = append(skills, sk)
-			}
+		names := make([]string, len(pl.Skills))
+		for i, sk := range pl.Skills {
+			names[i] = sk.Name
 		}
+		taken, mine := sel.pick(names)
+		skills := slices.DeleteFunc(slices.Clone(pl.Skills), func(sk manifest.SkillDir) bool { return !taken[sk.Name] })
 		if len(skills) == 0 {
-			layout.Skipped = append(layout.Skipped, manifest.SkippedPlugin{Name: pl.Name, Reason: "none of its skills is selected by --skill"})
+			layout.Skipped = append(layout.Skipped, manifest.SkippedPlugin{Name: pl.Name, Reason: notSelectedReason})
 			continue
 		}
 		pl.Skills = skills
 		kept = append(kept, pl)
-		selections = append(selections, normalSelection(slices.DeleteFunc(slices.Clone(patterns), func(p string) bool { return !mine[p] })))
+		selections = append(selections, mine)
 	}
-	var unused []string
-	for _, pat := range patterns {
-		if !used[pat] && pat != "*" {
-			unused = append(unused, pat)
-		}
-	}
-	slices.Sort(available)
-	available = slices.Compact(available)
-	if len(unused) > 0 {
-		return nil, &SelectionError{Source: src.String(), Patterns: unused, Available: available}
-	}
-	if len(kept) == 0 {
-		return nil, fmt.Errorf("%s: --skill selects none of its skills (available: %s)", src, strings.Join(available, ", "))
+	if err := sel.check(src, len(kept)); err != nil {
+		return nil, err
 	}
 	layout.Plugins = kept
 	return selections, nil

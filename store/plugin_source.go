@@ -134,7 +134,7 @@ func (tx *Tx) readUpstream(ctx context.Context, p *Plugin, cache *StatCache) (*u
 	if err != nil {
 		return nil, fmt.Errorf("plugin source %s: %w", src, err)
 	}
-	up, err := newUpstream(src, fsys)
+	up, err := newPluginUpstream(p, fsys)
 	if err != nil {
 		return nil, err
 	}
@@ -184,6 +184,9 @@ func newUpstream(src Source, fsys manifest.PluginFS) (*upstream, error) {
 	layout, err := manifest.ReadLayout(fsys, src.Selector)
 	if err != nil {
 		return nil, fmt.Errorf("plugin source %s: %w", src, err)
+	}
+	if len(layout.Plugins) == 0 && len(layout.Remote) == 1 {
+		return nil, fmt.Errorf("plugin source %s: the marketplace lists %s in another repository now: add the marketplace again to follow it", src, src.Selector)
 	}
 	if len(layout.Plugins) != 1 {
 		return nil, fmt.Errorf("plugin source %s holds %d plugins: name one with %s#<plugin>", src, len(layout.Plugins), src.URL)

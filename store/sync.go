@@ -51,6 +51,10 @@ type SyncReport struct {
 	// AlreadyAdded lists the plugins plugin add found already added from
 	// the same source (nothing was written for them).
 	AlreadyAdded []string `json:"already_added,omitempty"`
+	// Renamed and Moved list what adding a marketplace again changed in
+	// plugins it added before (see marketplace_add.go).
+	Renamed []PluginRename `json:"renamed,omitempty"`
+	Moved   []PluginMove   `json:"moved,omitempty"`
 }
 
 // PluginReport is one plugin's part of a sync.
@@ -61,6 +65,10 @@ type PluginReport struct {
 	Skipped string        `json:"skipped,omitempty"` // "paused" or "disabled"
 	Skills  []SkillReport `json:"skills"`
 	Error   string        `json:"error,omitempty"`
+	// Note is a remark on an added plugin ("it holds no skills yet").
+	Note string `json:"note,omitempty"`
+	// Err is the error behind Error, for callers that explain it.
+	Err error `json:"-"`
 }
 
 // SkillReport is one skill's part of a sync.

@@ -132,6 +132,12 @@ var errorRules = []errorRule{
 	{match: is(store.ErrUnknownPlugin), hint: hint("run 'skillstore plugin list' to see the plugins")},
 	{match: as[*store.SelectionError](), hint: hint("name skills the source has, or globs such as 'doc*' (quote them); 'skillstore plugin skills PLUGIN' lists a plugin's")},
 	{match: as[*store.OwnershipError](), hint: hint("adopt or remove the existing skill first, leave it out with --skill '!NAME', or add only another plugin of the source with SOURCE#PLUGIN")},
+	{match: is(manifest.ErrRenamed), hint: hint("add the whole marketplace again (SOURCE without #PLUGIN): the plugin takes its new name and keeps its history")},
+	{match: func(err error) bool {
+		return as[*manifest.EntryError]()(err) && errors.Is(err, transport.ErrRepositoryNotFound)
+	}, hint: hint("the marketplace names a repository that cannot be fetched; the other plugins are not affected")},
+	{match: func(err error) bool { return as[*manifest.EntryError]()(err) && as[*manifest.Error]()(err) },
+		hint: hint("fix that plugin's manifest, or ask its maintainers to; the other plugins of the marketplace are not affected")},
 	{match: is(manifest.ErrPathEscapes), hint: hint("a manifest may only name paths inside the plugin's folder")},
 	{match: as[*manifest.Error](), hint: hint("fix the manifest, or remove it to use the plain skills/<name>/SKILL.md layout")},
 	{match: is(store.ErrPluginExists), hint: hint("pick another id with --id, or sync the existing plugin with 'skillstore sync'")},

@@ -37,8 +37,15 @@ func pluginCommand() *cli.Command {
 					"base again). --skill NAME (repeatable; a glob such as 'doc*', or '!NAME' to\n" +
 					"leave one out) mirrors only those skills, and sync keeps to that selection;\n" +
 					"a NAME that matches no skill is an error listing the skills there are.\n\n" +
-					"Exit codes: 0 added, 1 error (bad manifest, ownership conflict, fetch or safety\n" +
-					"failure), 2 usage error, 3 store lock busy.",
+					"A marketplace's entries in other repositories (github, url, git-subdir) are\n" +
+					"fetched, at their sha, else their ref. Each plugin is added on its own: one that\n" +
+					"fails (unreachable, missing ref, bad manifest, conflict) is reported and nothing\n" +
+					"is written for it; plugins without skills are skipped with a note. Adding the\n" +
+					"marketplace again adds its new plugins, follows its \"renames\" (the plugin keeps\n" +
+					"its history) and sources it moved ($SKILLSTORE_GITHUB_URL replaces https://github.com).\n\n" +
+					"Exit codes: 0 added; 1 error (bad manifest, ownership conflict, fetch or safety\n" +
+					"failure; for a marketplace: some plugin failed, the others were added, --json\n" +
+					"lists each); 2 usage error; 3 store lock busy.",
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "id", Usage: "plugin id in the store (default: the manifest's name)"},
 					&cli.StringFlag{Name: "ref", Usage: "branch, tag or commit of a git source (a commit pins it)"},
@@ -184,29 +191,7 @@ func runPluginAdd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	e := getEnv(c)
-	if c.Bool("json") {
-		return writeJSON(e.stdout, rep)
-	}
-	for _, id := range rep.AlreadyAdded {
-		fmt.Fprintf(e.stdout, "plugin %s is already added from %s\n", id, src)
-	}
-	for _, p := range rep.Plugins {
-		fmt.Fprintf(e.stdout, "added plugin %s from %s: %d skill(s)\n", p.Plugin, p.Source, len(p.Skills))
-		for _, sk := range p.Skills {
-			if sk.Classification != store.ClassNew {
-				// A skill linked back to the plugin it left: synced like any update.
-				fmt.Fprintf(e.stdout, "  %s linked back: %s\n", sk.Skill, syncLine(sk))
-				continue
-			}
-			fmt.Fprintf(e.stdout, "  %s v%d\n", sk.Skill, sk.NewVersion)
-		}
-	}
-	for _, sk := range rep.Skipped {
-		fmt.Fprintf(e.stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, sk.Reason)
-	}
-	printSyncWarnings(e.stderr, rep)
-	return nil
+	return writeAddReport(c, src, rep)
 }
 
 func runPluginList(c *cli.Context) error {
@@ -273,6 +258,9 @@ func writePlugin(w io.Writer, info *store.PluginInfo, details bool) {
 	fmt.Fprintln(w)
 	if info.SourceError != "" {
 		fmt.Fprintf(w, "  source: %s (sync skips it until it is back)\n", info.SourceError)
+	}
+	if info.Marketplace != "" {
+		fmt.Fprintf(w, "  marketplace: %s\n", info.Marketplace)
 	}
 	if details {
 		if info.Name != "" || info.Version != "" {

@@ -67,6 +67,8 @@ func setupScript(e *testscript.Env) error {
 	e.Setenv("GIT_COMMITTER_NAME", "Test Author")
 	e.Setenv("GIT_COMMITTER_EMAIL", "author@example.com")
 	e.Setenv("TZ", "UTC")
+	// GitHub sources resolve to local folders: scenarios never reach the network.
+	e.Setenv("SKILLSTORE_GITHUB_URL", "file://"+filepath.Join(e.WorkDir, "github"))
 	return nil
 }
 

@@ -6,8 +6,9 @@
 //
 // [ReadLayout] applies the layouts agents use, in this order: a Claude Code
 // marketplace ([MarketplaceManifest]: several plugins, each with its root,
-// and entries that live in other repositories, reported as
-// [SkippedPlugin]), a Claude Code or Codex plugin manifest
+// entries that live in other git repositories as [RemotePlugin] for the
+// caller to fetch and read with [ReadEntryPlugin], and entries that cannot
+// be read as [EntryError], one by one), a Claude Code or Codex plugin manifest
 // ([ClaudePluginManifest], [CodexPluginManifest]) whose "skills" may name the
 // skill folders, then a plain skills/<name>/SKILL.md tree. A problem in a
 // manifest is an [Error] naming the file; a path that leaves the
@@ -65,9 +66,17 @@ func (e *Error) Unwrap() error { return e.Err }
 // source is a marketplace.
 type Layout struct {
 	Plugins []PluginLayout
-	// Skipped lists marketplace entries that could not be read from this
-	// source (they live in another repository or package registry).
+	// Skipped lists marketplace entries that are not added, with why: no
+	// skills, or a source kind that is not a git repository.
 	Skipped []SkippedPlugin
+	// Remote lists marketplace entries that live in other git repositories
+	// (see marketplace.go); Failed the entries that cannot be read, while
+	// the others can; Renames is the marketplace's "renames" (old -> new).
+	Remote  []RemotePlugin
+	Failed  []*EntryError
+	Renames map[string]string
+	// Lines gives each marketplace entry's line in marketplace.json.
+	Lines map[string]int
 }
 
 // PluginLayout is one plugin found in a source.

@@ -2,10 +2,12 @@ package manifest_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -152,7 +154,28 @@ func summary(l *manifest.Layout) []string {
 	for _, sk := range l.Skipped {
 		out = append(out, "skipped "+sk.Name)
 	}
-	return out
+	for _, r := range l.Remote {
+		s := fmt.Sprintf("remote %s line %d: %s %s%s", r.Name, r.Line, r.Kind, r.Repo, r.URL)
+		if r.Path != "" {
+			s += " path=" + r.Path
+		}
+		if r.Pin() != "" {
+			s += " pin=" + r.Pin()
+		}
+		if r.Skills != nil {
+			s += " skills=" + strings.Join(r.Skills, ",")
+		}
+		out = append(out, s)
+	}
+	for _, f := range l.Failed {
+		out = append(out, "failed "+f.Error())
+	}
+	var renames []string
+	for old, nu := range l.Renames {
+		renames = append(renames, "rename "+old+" -> "+nu)
+	}
+	sort.Strings(renames)
+	return append(out, renames...)
 }
 
 // TestReadLayout reads every fixture both from a local folder and from the

@@ -1,0 +1,342 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/skillstore/skillstore/internal/gitfetch"
+	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/manifest"
+)
+
+// PluginRename is a plugin that took the new name its marketplace's
+// "renames" gave it, keeping its history.
+type PluginRename struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// PluginMove is a plugin whose source its marketplace changed (a new pin,
+// URL or folder): the next sync fetches the new one.
+type PluginMove struct {
+	Plugin string `json:"plugin"`
+	From   string `json:"from"`
+	To     string `json:"to"`
+}
+
+// noSkillsYet notes a plugin added on request although it has no skills.
+const noSkillsYet = "it holds no skills yet: sync mirrors the ones it gains"
+
+// marketEntry is one plugin of a marketplace about to be added: in the
+// marketplace's own source (local) or in another repository (remote).
+type marketEntry struct {
+	plugin *Plugin
+	name   string // the entry's name
+	line   int    // its line in marketplace.json, 0 when unknown
+	remote bool
+}
+
+// addMarketplace adds the plugins of a marketplace one by one: each is
+// fetched (entries in other repositories) and mirrored on its own, and one
+// that fails is reported with nothing written for it while the others are
+// added. Plugins without skills are skipped with a note, unless SOURCE#name
+// picked one. Plugins it added before are found by their Marketplace: a
+// "renames" entry renames them, a changed source is followed.
+func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.Layout, fetched gitfetch.Fetched, opts AddPluginOptions) (*SyncReport, error) {
+	mkt := marketplaceName(src)
+	if n := len(layout.Plugins) + len(layout.Remote); opts.ID != "" && n > 1 {
+		return nil, fmt.Errorf("plugin source %s holds %d plugins: --id needs one, picked with %s#<plugin>", src, n, src.URL)
+	}
+	rep := &SyncReport{Plugins: []PluginReport{}, Skipped: slices.Clone(layout.Skipped)}
+	for _, f := range layout.Failed {
+		rep.Plugins = append(rep.Plugins, failedReport(f.Plugin, mkt, f))
+	}
+	var entries []marketEntry
+	for _, pl := range layout.Plugins {
+		s := src
+		s.Selector = pl.Name
+		p := &Plugin{ID: pluginID(opts.ID, pl.Name, src), Source: s, Review: opts.Review, Marketplace: mkt, Skills: []string{}}
+		entries = append(entries, marketEntry{plugin: p, name: pl.Name, line: layout.Lines[pl.Name]})
+	}
+	for _, r := range layout.Remote {
+		s, err := remoteEntrySource(r)
+		if err != nil {
+			rep.Plugins = append(rep.Plugins, failedReport(r.Name, mkt, &manifest.EntryError{Plugin: r.Name, Line: r.Line, Err: err}))
+			continue
+		}
+		p := &Plugin{ID: pluginID(opts.ID, r.Name, s), Source: s, Review: opts.Review, Marketplace: mkt, EntrySkills: r.Skills, Skills: []string{}}
+		entries = append(entries, marketEntry{plugin: p, name: r.Name, line: r.Line, remote: true})
+	}
+	renamed, err := tx.followRenames(layout.Renames, src, entries, rep)
+	if err != nil {
+		return nil, err
+	}
+	sel, err := newSkillSelection(opts.Skills)
+	if err != nil {
+		return nil, err
+	}
+	// Every entry is read first, so that a --skill pattern matching no
+	// skill of any plugin fails the add before anything is written.
+	fetches := entryFetches{}
+	var ready []readyEntry
+	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if renamed[e.plugin.ID] {
+			continue
+		}
+		if up := tx.readEntry(ctx, e, fetched, fetches, src.Selector != "", sel, rep); up != nil {
+			ready = append(ready, readyEntry{e, up})
+		}
+	}
+	if sel != nil {
+		kept := ready[:0]
+		for _, r := range ready {
+			taken, mine := sel.pick(slices.Sorted(maps.Keys(r.up.skills)))
+			maps.DeleteFunc(r.up.skills, func(name string, _ *upstreamSkill) bool { return !taken[name] })
+			if len(r.up.skills) == 0 {
+				rep.Skipped = append(rep.Skipped, manifest.SkippedPlugin{Name: r.plugin.ID, Reason: notSelectedReason})
+				continue
+			}
+			r.plugin.Select = mine
+			kept = append(kept, r)
+		}
+		if err := sel.check(src, len(kept)); err != nil {
+			return nil, err
+		}
+		ready = kept
+	}
+	cc := newCommitCache(tx.Reader)
+	for _, r := range ready {
+		tx.recordEntry(r, cc, rep)
+	}
+	sort.SliceStable(rep.Plugins, func(i, j int) bool { return rep.Plugins[i].Plugin < rep.Plugins[j].Plugin })
+	return rep, nil
+}
+
+// readyEntry is a marketplace plugin read and ready to be recorded.
+type readyEntry struct {
+	marketEntry
+	up *upstream
+}
+
+// readEntry reads one plugin of a marketplace (fetching its repository
+// when it lives in another one). It returns nil when there is nothing to
+// record: the plugin is already there (or moved), skipped for having no
+// skills, or failed; rep says which. The skills of a plugin already there
+// are added to sel's available ones.
+func (tx *Tx) readEntry(ctx context.Context, e marketEntry, fetched gitfetch.Fetched, fetches entryFetches, picked bool, sel *skillSelection, rep *SyncReport) *upstream {
+	p := e.plugin
+	fail := func(err error) {
+		rep.Plugins = append(rep.Plugins, failedReport(p.ID, p.Source.String(), &manifest.EntryError{Plugin: e.name, Line: e.line, Err: err}))
+	}
+	if err := skillfs.CheckName(p.ID); err != nil {
+		fail(fmt.Errorf("plugin id %q: %w", p.ID, err))
+		return nil
+	}
+	if cur, err := tx.Plugin(p.ID); err == nil {
+		switch {
+		case cur.Source == p.Source:
+			rep.AlreadyAdded = append(rep.AlreadyAdded, p.ID)
+			if sel == nil {
+				break
+			}
+			// Its skills count among those --skill may name.
+			if up, err := tx.entryUpstream(ctx, e, fetched, fetches); err == nil {
+				sel.available = append(sel.available, slices.Collect(maps.Keys(up.skills))...)
+			}
+		case cur.Marketplace != "" && cur.Marketplace == p.Marketplace && entryName(cur) == e.name:
+			if err := tx.movePlugin(cur, p, rep); err != nil {
+				fail(err)
+			}
+		default:
+			fail(fmt.Errorf("id %q: %w (from %s)", p.ID, ErrPluginExists, cur.Source))
+		}
+		return nil
+	} else if !errors.Is(err, ErrUnknownPlugin) {
+		fail(err)
+		return nil
+	}
+	up, err := tx.entryUpstream(ctx, e, fetched, fetches)
+	if !picked && (errors.Is(err, manifest.ErrNoSkills) || (err == nil && len(up.skills) == 0)) {
+		rep.Skipped = append(rep.Skipped, manifest.SkippedPlugin{Name: p.ID, Reason: manifest.NoSkillsReason})
+		return nil
+	}
+	if err != nil {
+		fail(err)
+		return nil
+	}
+	return up
+}
+
+// recordEntry records one marketplace plugin read by readEntry and mirrors
+// its skills; one that fails leaves nothing written and is reported in rep.
+func (tx *Tx) recordEntry(r readyEntry, cc *commitCache, rep *SyncReport) {
+	p := r.plugin
+	restore := tx.savepoint()
+	pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}}
+	if err := tx.recordPlugin(p, r.up, cc, &pr); err != nil {
+		restore() // nothing of this plugin is written
+		rep.Plugins = append(rep.Plugins, failedReport(p.ID, p.Source.String(), &manifest.EntryError{Plugin: r.name, Line: r.line, Err: err}))
+		return
+	}
+	if len(r.up.skills) == 0 {
+		pr.Note = noSkillsYet
+	}
+	rep.Plugins = append(rep.Plugins, pr)
+}
+
+// entryFetches keeps the fetches of one marketplace add by repository and
+// pin: the git-subdir entries of one monorepo fetch it once.
+type entryFetches map[[2]string]entryFetch
+
+type entryFetch struct {
+	fetched gitfetch.Fetched
+	err     error
+}
+
+// entryUpstream reads what a marketplace plugin holds: from the
+// marketplace's own fetch or folder, or by fetching its repository.
+func (tx *Tx) entryUpstream(ctx context.Context, e marketEntry, fetched gitfetch.Fetched, fetches entryFetches) (*upstream, error) {
+	p := e.plugin
+	switch {
+	case e.remote:
+		key := [2]string{p.Source.URL, p.Source.Ref}
+		got, ok := fetches[key]
+		if !ok {
+			got.fetched, got.err = tx.fetchEntry(ctx, p.Source)
+			fetches[key] = got
+		}
+		if got.err != nil {
+			return nil, got.err
+		}
+		return tx.upstreamAt(p, got.fetched)
+	case p.Source.Kind == SourceGit:
+		return tx.upstreamAt(p, fetched)
+	}
+	return readFolderUpstream(p.Source, nil)
+}
+
+// fetchEntry fetches the repository of a marketplace plugin. It is the one
+// place adding a marketplace fetches, besides the marketplace itself.
+func (tx *Tx) fetchEntry(ctx context.Context, src Source) (gitfetch.Fetched, error) {
+	return tx.fetch(ctx, src, ZeroHash)
+}
+
+// upstreamAt reads plugin p's skills from a fetched commit of its source.
+func (tx *Tx) upstreamAt(p *Plugin, fetched gitfetch.Fetched) (*upstream, error) {
+	fsys, err := fetched.FSAt(p.Source.Path)
+	if err != nil {
+		return nil, fmt.Errorf("plugin source %s: %w", p.Source, err)
+	}
+	up, err := newPluginUpstream(p, fsys)
+	if err != nil {
+		return nil, err
+	}
+	up.fetched = fetched
+	for _, d := range up.layout.Skills {
+		id, err := fsys.TreeID(d.Path)
+		if err != nil {
+			return nil, fmt.Errorf("plugin source %s: skill %s: %w", p.Source, d.Name, err)
+		}
+		tree, err := tx.skipIgnored(id)
+		if err != nil {
+			return nil, fmt.Errorf("plugin source %s: skill %s: %w", p.Source, d.Name, err)
+		}
+		up.skills[d.Name] = &upstreamSkill{name: d.Name, path: d.Path, tree: tree}
+	}
+	return up, nil
+}
+
+// newPluginUpstream reads the layout of plugin p from its source's files:
+// a plugin that a marketplace lists in another repository is read as that
+// entry says (its "skills" list), any other as its source says.
+func newPluginUpstream(p *Plugin, fsys manifest.PluginFS) (*upstream, error) {
+	if p.Marketplace == "" || p.Source.Selector != "" {
+		return newUpstream(p.Source, fsys)
+	}
+	pl, err := manifest.ReadEntryPlugin(fsys, p.ID, p.EntrySkills)
+	if err != nil {
+		return nil, fmt.Errorf("plugin source %s: %w", p.Source, err)
+	}
+	return &upstream{layout: *pl, skills: map[string]*upstreamSkill{}}, nil
+}
+
+// recordPlugin records a new plugin and mirrors its skills; an error means
+// the caller must drop what it queued.
+func (tx *Tx) recordPlugin(p *Plugin, up *upstream, cc *commitCache, pr *PluginReport) error {
+	var errs []error
+	for _, name := range slices.Sorted(maps.Keys(up.skills)) {
+		if err := tx.claimSkill(p, name); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		// Owned from here, so the sync below does not claim it twice
+		// (a skill linked back is no longer managed after the first).
+		p.Skills = append(p.Skills, name)
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if p.Source.Kind == SourceGit {
+		tx.SetRef(SourceRef(p.ID), up.fetched.Commit)
+	}
+	if err := tx.putPlugin(p); err != nil {
+		return err
+	}
+	tx.NoteState(fmt.Sprintf("plugin %s: added from %s (marketplace %s)", p.ID, p.Source, p.Marketplace), Trailer{Key: TrailerPlugin, Value: p.ID})
+	err := tx.syncPlugin(p, up, SyncOptions{}, cc, pr)
+	if err == nil {
+		return nil
+	}
+	var msgs []string
+	for _, s := range pr.Skills {
+		if s.Error != "" {
+			msgs = append(msgs, s.Skill+": "+s.Error)
+		}
+	}
+	if len(msgs) == 0 {
+		return err
+	}
+	return errors.New(strings.Join(msgs, "; "))
+}
+
+// failedReport is the report of a plugin that could not be added.
+func failedReport(plugin, source string, err error) PluginReport {
+	return PluginReport{Plugin: plugin, Source: source, Skills: []SkillReport{}, Error: err.Error(), Err: err}
+}
+
+// savepoint notes what the transaction queued so far; the function it
+// returns drops every ref update and state change queued since. Objects
+// queued since stay, unreferenced: gc prunes them.
+func (tx *Tx) savepoint() (restore func()) {
+	refs := maps.Clone(tx.newRefs)
+	order := len(tx.refOrder)
+	puts := maps.Clone(tx.state.puts)
+	subjects, trailers := len(tx.state.subjects), len(tx.state.trailers)
+	return func() {
+		tx.newRefs = refs
+		if tx.newRefs == nil {
+			tx.newRefs = map[string]Hash{}
+		}
+		tx.refOrder = tx.refOrder[:order]
+		tx.state.puts = puts
+		tx.state.subjects = tx.state.subjects[:subjects]
+		tx.state.trailers = tx.state.trailers[:trailers]
+	}
+}
+
+// entryName is the marketplace entry a plugin added from a marketplace came
+// from: its selector (entries in the marketplace's source), else its id.
+func entryName(p *Plugin) string {
+	if p.Source.Selector != "" {
+		return p.Source.Selector
+	}
+	return p.ID
+}

@@ -1,0 +1,124 @@
+package store
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/skillstore/skillstore/store/manifest"
+)
+
+// TrailerRenamedFrom names a plugin's old id on the state commit that
+// renamed it.
+const TrailerRenamedFrom = "Renamed-From"
+
+// followRenames applies a marketplace's "renames" (old -> new) when the
+// marketplace is added again: a plugin of the store named old, added from
+// this marketplace, that the marketplace now lists as new becomes new,
+// keeping its history. It returns the new ids renamed, whose entries need
+// nothing more. A rename whose new id is taken is reported as a failure.
+func (tx *Tx) followRenames(renames map[string]string, src Source, entries []marketEntry, rep *SyncReport) (map[string]bool, error) {
+	done := map[string]bool{}
+	mkt := marketplaceName(src)
+	for _, old := range slices.Sorted(maps.Keys(renames)) {
+		nu := renames[old]
+		i := slices.IndexFunc(entries, func(e marketEntry) bool { return e.name == nu && e.plugin.ID == nu })
+		if i < 0 {
+			continue
+		}
+		cur, err := tx.Plugin(old)
+		if err != nil || !addedFrom(cur, src, mkt, old) {
+			continue
+		}
+		if other, err := tx.Plugin(nu); err == nil {
+			err := fmt.Errorf("the marketplace renames %q to %q, and plugin %q exists already (from %s): remove one of them", old, nu, nu, other.Source)
+			rep.Plugins = append(rep.Plugins, failedReport(nu, mkt, &manifest.EntryError{Plugin: nu, Line: entries[i].line, Err: err}))
+			done[nu] = true
+			continue
+		}
+		if err := tx.renamePlugin(cur, entries[i].plugin, mkt); err != nil {
+			return nil, err
+		}
+		rep.Renamed = append(rep.Renamed, PluginRename{From: old, To: nu})
+		done[nu] = true
+	}
+	return done, nil
+}
+
+// addedFrom reports whether plugin p (id old) was added from the
+// marketplace src: recorded so, or (records written before plugins kept
+// their marketplace) picked from the same source by its old name.
+func addedFrom(p *Plugin, src Source, mkt, old string) bool {
+	if p.Marketplace != "" {
+		return p.Marketplace == mkt
+	}
+	return p.Source.Kind == src.Kind && p.Source.URL == src.URL && p.Source.Path == src.Path && p.Source.Selector == old
+}
+
+// renamePlugin gives plugin cur the id and source of entry: its upstream
+// refs and source ref move to the new id (same commits, so every merge
+// base stays), its skills' records name the new plugin, and the state
+// commit says which id it had. Versions written before keep their
+// Plugin trailers: history is not rewritten.
+func (tx *Tx) renamePlugin(cur, entry *Plugin, mkt string) error {
+	old, nu := cur.ID, entry.ID
+	oldPrefix := UpstreamRefPrefix + old + "/"
+	for _, ref := range tx.RefNames(oldPrefix) {
+		h, _ := tx.Ref(ref)
+		tx.SetRef(UpstreamRefPrefix+nu+"/"+strings.TrimPrefix(ref, oldPrefix), h)
+	}
+	if h, ok := tx.Ref(SourceRef(old)); ok {
+		tx.SetRef(SourceRef(nu), h)
+	}
+	for _, ref := range tx.RefNames(oldPrefix) {
+		tx.DeleteRef(ref)
+	}
+	if _, ok := tx.Ref(SourceRef(old)); ok {
+		tx.DeleteRef(SourceRef(old))
+	}
+	next := *cur
+	next.ID, next.Source, next.EntrySkills, next.Marketplace = nu, entry.Source, entry.EntrySkills, mkt
+	for _, skill := range cur.Skills {
+		if _, ok := tx.Ref(SkillRef(skill)); !ok {
+			continue
+		}
+		rec, err := tx.SkillRecord(skill)
+		if err != nil {
+			return err
+		}
+		rec.Source = next.Label()
+		if err := tx.PutSkillRecord(skill, rec); err != nil {
+			return err
+		}
+	}
+	tx.DeleteRecord(pluginRecord(old))
+	if err := tx.putPlugin(&next); err != nil {
+		return err
+	}
+	tx.NoteState(fmt.Sprintf("plugin %s: renamed to %s by marketplace %s", old, nu, mkt),
+		Trailer{Key: TrailerPlugin, Value: nu}, Trailer{Key: TrailerRenamedFrom, Value: old})
+	return nil
+}
+
+// movePlugin makes plugin cur follow the source its marketplace now gives
+// it (entry): the next sync fetches from there.
+func (tx *Tx) movePlugin(cur, entry *Plugin, rep *SyncReport) error {
+	next := *cur
+	next.Source, next.EntrySkills = entry.Source, entry.EntrySkills
+	if err := tx.putPlugin(&next); err != nil {
+		return err
+	}
+	tx.NoteState(fmt.Sprintf("plugin %s: source %s -> %s (marketplace %s)", cur.ID, pinnedText(cur.Source), pinnedText(entry.Source), cur.Marketplace),
+		Trailer{Key: TrailerPlugin, Value: cur.ID})
+	rep.Moved = append(rep.Moved, PluginMove{Plugin: cur.ID, From: pinnedText(cur.Source), To: pinnedText(entry.Source)})
+	return nil
+}
+
+// pinnedText is a source with its ref, which String leaves out.
+func pinnedText(s Source) string {
+	if s.Ref == "" {
+		return s.String()
+	}
+	return s.String() + " at " + s.Ref
+}
