@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -132,11 +131,7 @@ func pluginID(flag, name string, src Source) string {
 	if name != "" {
 		return name
 	}
-	base := path.Base(strings.TrimSuffix(strings.TrimRight(strings.ReplaceAll(src.URL, "\\", "/"), "/"), ".git"))
-	if i := strings.LastIndexAny(base, ":"); i >= 0 {
-		base = base[i+1:]
-	}
-	return strings.ToLower(base)
+	return sourceBaseName(Source{URL: src.URL})
 }
 
 func skippedText(skipped []manifest.SkippedPlugin) string {
