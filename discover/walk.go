@@ -177,6 +177,10 @@ func (w *rootWalk) visit(t dirTask) {
 			t.inRepo = true
 		}
 	}
+	if tasks, ok := w.pluginSkills(t); ok {
+		w.pushChildren(tasks)
+		return
+	}
 	var children []dirTask
 	for _, e := range entries {
 		name := e.Name()
@@ -215,6 +219,11 @@ func (w *rootWalk) visit(t dirTask) {
 		}
 		children = append(children, child)
 	}
+	w.pushChildren(children)
+}
+
+// pushChildren marks the folders visited and queues them.
+func (w *rootWalk) pushChildren(children []dirTask) {
 	if len(children) == 0 {
 		return
 	}

@@ -134,7 +134,7 @@ func skillsFolder(fsys PluginFS, root string) (dirs []SkillDir, categories bool,
 		}
 		for _, d := range in {
 			if prev, dup := seen[d.Name]; dup {
-				return nil, false, fmt.Errorf("two skills named %q: %s and %s; add the one you want on its own with --path %s", d.Name, prev, d.Path, d.Path)
+				return nil, false, fmt.Errorf("two skills named %q: %s and %s; add the one you want on its own with --path and its folder", d.Name, prev, d.Path)
 			}
 			seen[d.Name] = d.Path
 			dirs = append(dirs, d)
