@@ -16,8 +16,10 @@ var pluginManifests = []string{manifest.MarketplaceManifest, manifest.ClaudePlug
 // marketplace (it holds one of pluginManifests), read with manifest.Read:
 // the one reader of layouts, which plugin add and sync use too, so that
 // discover and import find the skills the plugin's manifest names (and no
-// draft beside them). ok is false when t holds no manifest; a manifest that
-// cannot be read is a warning, and t is then walked like any folder.
+// draft beside them). The walk calls it only for a folder listing
+// .claude-plugin or .codex-plugin, so other folders cost nothing more. ok
+// is false when t holds no manifest; a manifest that cannot be read is a
+// warning, and t is then walked like any folder.
 func (w *rootWalk) pluginSkills(t dirTask) (tasks []dirTask, ok bool) {
 	found := false
 	for _, m := range pluginManifests {

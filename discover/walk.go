@@ -172,14 +172,18 @@ func (w *rootWalk) visit(t dirTask) {
 		w.warn(t.path, "cannot read directory: %v; its skills are not loaded", unwrapPathError(err))
 		return
 	}
+	manifests := false
 	for _, e := range entries {
 		if repoMarkers[e.Name()] {
 			t.inRepo = true
+			manifests = manifests || e.Name() != ".git"
 		}
 	}
-	if tasks, ok := w.pluginSkills(t); ok {
-		w.pushChildren(tasks)
-		return
+	if manifests {
+		if tasks, ok := w.pluginSkills(t); ok {
+			w.pushChildren(tasks)
+			return
+		}
 	}
 	var children []dirTask
 	for _, e := range entries {

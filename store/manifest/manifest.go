@@ -4,14 +4,17 @@
 // does no I/O of its own, knows nothing of git or of the store, and never
 // follows a path or a symlink out of the source.
 //
-// [ReadLayout] applies the layouts agents use, in this order: a Claude Code
-// marketplace ([MarketplaceManifest]: several plugins, each with its root,
-// and entries that live in other repositories, reported as
-// [SkippedPlugin]), a Claude Code or Codex plugin manifest
-// ([ClaudePluginManifest], [CodexPluginManifest]) whose "skills" may name the
-// skill folders, then a plain skills/<name>/SKILL.md tree. A problem in a
-// manifest is an [Error] naming the file; a path that leaves the
-// source wraps [ErrPathEscapes].
+// [Read] is the one function that decides a source's layout ([Kind]),
+// trying in this order: a Claude Code marketplace ([MarketplaceManifest]:
+// several plugins, each with its root, and entries that live in other
+// repositories, reported as [SkippedPlugin]), a Claude Code or Codex plugin
+// manifest ([ClaudePluginManifest], [CodexPluginManifest]) whose "skills"
+// may name the skill folders, then skills/ (plain skills/<name>/SKILL.md and
+// openai/skills' hidden category folders skills/.curated/<name>), then a
+// single SKILL.md at the top, then flat <name>/SKILL.md folders. A folder
+// matching none gets [ErrNoSkills], which lists them. A problem in a
+// manifest is an [Error] naming the file; a path that leaves the source
+// wraps [ErrPathEscapes].
 package manifest
 
 import (
