@@ -172,9 +172,17 @@ func (w *rootWalk) visit(t dirTask) {
 		w.warn(t.path, "cannot read directory: %v; its skills are not loaded", unwrapPathError(err))
 		return
 	}
+	manifests := false
 	for _, e := range entries {
 		if repoMarkers[e.Name()] {
 			t.inRepo = true
+			manifests = manifests || e.Name() != ".git"
+		}
+	}
+	if manifests {
+		if tasks, ok := w.pluginSkills(t); ok {
+			w.pushChildren(tasks)
+			return
 		}
 	}
 	var children []dirTask
@@ -215,6 +223,11 @@ func (w *rootWalk) visit(t dirTask) {
 		}
 		children = append(children, child)
 	}
+	w.pushChildren(children)
+}
+
+// pushChildren marks the folders visited and queues them.
+func (w *rootWalk) pushChildren(children []dirTask) {
 	if len(children) == 0 {
 		return
 	}

@@ -2,25 +2,9 @@ package store
 
 import (
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/skillstore/skillstore/store/manifest"
 )
-
-// githubURLEnv rewrites the base of GitHub repository URLs (tests point it
-// at local repositories; a mirror can be used the same way).
-const githubURLEnv = "SKILLSTORE_GITHUB_URL"
-
-// githubRepoURL is the git URL of the GitHub repository owner/name:
-// https://github.com/<repo>.git, or $SKILLSTORE_GITHUB_URL/<repo>.git.
-func githubRepoURL(repo string) string {
-	base := "https://github.com"
-	if env := strings.TrimRight(os.Getenv(githubURLEnv), "/"); env != "" {
-		base = env
-	}
-	return base + "/" + repo + ".git"
-}
 
 // remoteEntrySource is the source of a marketplace entry that lives in
 // another git repository: its URL, the commit it pins (else its ref) and
@@ -28,7 +12,7 @@ func githubRepoURL(repo string) string {
 func remoteEntrySource(r manifest.RemotePlugin) (Source, error) {
 	src := Source{Kind: SourceGit, URL: r.URL, Ref: r.Pin()}
 	if r.Repo != "" {
-		src.URL = githubRepoURL(r.Repo)
+		src.URL = GitHubURL(r.Repo)
 	}
 	if r.Path == "" {
 		return src, nil

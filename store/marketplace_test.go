@@ -196,7 +196,7 @@ func buildDirectory(t testing.TB) *directory {
 	if testing.Verbose() {
 		t.Logf("marketplace: %d entries, %d repositories", len(entries), len(d.repos))
 	}
-	t.Setenv(githubURLEnv, "file://"+ghBase)
+	t.Setenv(GitHubURLEnv, "file://"+ghBase)
 	return d
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -152,9 +151,5 @@ func pluginID(flag, name string, src Source) string {
 	if name != "" {
 		return name
 	}
-	base := path.Base(strings.TrimSuffix(strings.TrimRight(strings.ReplaceAll(src.URL, "\\", "/"), "/"), ".git"))
-	if i := strings.LastIndexAny(base, ":"); i >= 0 {
-		base = base[i+1:]
-	}
-	return strings.ToLower(base)
+	return sourceBaseName(Source{URL: src.URL})
 }

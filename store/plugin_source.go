@@ -46,7 +46,7 @@ func (tx *Tx) readSource(ctx context.Context, src Source) (*manifest.Layout, git
 			return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
 		}
 		fsys := root.FS().(manifest.PluginFS)
-		layout, err := manifest.ReadLayout(fsys, src.Selector)
+		layout, err := readLayout(fsys, src)
 		if err != nil {
 			root.Close()
 			return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
@@ -61,7 +61,7 @@ func (tx *Tx) readSource(ctx context.Context, src Source) (*manifest.Layout, git
 	if err != nil {
 		return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s: %w", src, err)
 	}
-	layout, err := manifest.ReadLayout(fsys, src.Selector)
+	layout, err := readLayout(fsys, src)
 	if err != nil {
 		return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s at %s: %w", src, short(fetched.Commit), err)
 	}
@@ -181,7 +181,7 @@ func readFolderUpstream(src Source, cache *StatCache) (*upstream, error) {
 
 // newUpstream reads the layout of the one plugin a source must hold.
 func newUpstream(src Source, fsys manifest.PluginFS) (*upstream, error) {
-	layout, err := manifest.ReadLayout(fsys, src.Selector)
+	layout, err := readLayout(fsys, src)
 	if err != nil {
 		return nil, fmt.Errorf("plugin source %s: %w", src, err)
 	}

@@ -1,14 +1,18 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/skillstore/skillstore/internal/gitfetch"
 )
 
 // SourceKind is the kind of a plugin source.
@@ -96,21 +100,105 @@ var (
 	scpRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^/@:]+@[^/:]+:`) }) // git@host:owner/repo
 )
 
-// ParseSource reads a plugin source argument. A URL (scheme://, user@host:)
-// is a git source. A local path is a git source when it is the top of a git
-// repository (its committed files at ref are used) and a folder source
-// otherwise (its files on disk are used). A "#name" suffix selects one plugin
-// of a marketplace.
+// ParseSource is [ParseSourceContext] without a deadline.
 func ParseSource(arg, ref string) (Source, error) {
-	loc, sel, _ := strings.Cut(arg, "#")
+	return ParseSourceContext(context.Background(), arg, ref)
+}
+
+// ParseSourceContext reads a plugin source as a user types it (ref is
+// --ref, "" for none):
+//   - a local path that exists: a git source when it is the top of a git
+//     repository (its committed files at ref are used), else a folder
+//     source (its files on disk). A local path always wins over the
+//     shorthand: write ./owner/repo for a folder of that name.
+//   - https://github.com/OWNER/REPO[/tree/REF[/PATH]]: that repository (see
+//     [GitHubURL]), at REF, in the folder PATH.
+//   - any other URL (scheme://, user@host:path): a git source.
+//   - OWNER/REPO that is not a local path: GitHub shorthand for
+//     [GitHubURL](OWNER/REPO). Its refs are listed once, so that a typo is
+//     told apart at once ([ShorthandError]) from a folder that is missing.
+//
+// After '#' comes a plugin of a marketplace (SOURCE#plugin), or a folder
+// inside the source when it holds a '/' (SOURCE#plugins/x, SOURCE#tools/
+// for a top-level folder: plugin names never hold a '/'), or both
+// (SOURCE#plugins/x#plugin). The network is used only to resolve a
+// shorthand or a /tree/ address whose ref and path cannot be told apart
+// without the remote's refs.
+func ParseSourceContext(ctx context.Context, arg, ref string) (Source, error) {
+	loc, frag, _ := strings.Cut(arg, "#")
 	if loc == "" {
 		return Source{}, fmt.Errorf("empty plugin source %q", arg)
 	}
-	src := Source{URL: loc, Ref: ref, Selector: sel}
-	if schemeRE().MatchString(loc) || scpRE().MatchString(loc) {
-		src.Kind = SourceGit
-		return src, nil
+	sel, dir, err := parseFragment(arg, frag)
+	if err != nil {
+		return Source{}, err
 	}
+	var src Source
+	switch {
+	case schemeRE().MatchString(loc) || scpRE().MatchString(loc):
+		web, ok, err := parseGitHubWeb(ctx, loc)
+		switch {
+		case err != nil:
+			return Source{}, err
+		case !ok:
+			src = Source{Kind: SourceGit, URL: loc, Ref: ref}
+		case web.Ref != "" && ref != "" && web.Ref != ref:
+			return Source{}, fmt.Errorf("plugin source %s names the ref %s and --ref says %s: give one", loc, web.Ref, ref)
+		default:
+			src = web
+			if ref != "" {
+				src.Ref = ref
+			}
+		}
+	default:
+		src, err = parseLocalSource(loc, ref)
+		if err != nil && errors.Is(err, fs.ErrNotExist) && IsGitHubShorthand(loc) {
+			src = Source{Kind: SourceGit, URL: GitHubURL(loc), Ref: ref}
+			if _, lerr := gitfetch.RefNames(ctx, src.URL); lerr != nil {
+				return Source{}, &ShorthandError{Arg: loc, URL: src.URL, Err: lerr}
+			}
+		} else if err != nil {
+			return Source{}, err
+		}
+	}
+	src.Selector = sel
+	if dir != "" {
+		if src.Path != "" {
+			return Source{}, fmt.Errorf("plugin source %s names two folders, %s and %s: give one", arg, src.Path, dir)
+		}
+		return src.WithPath(dir)
+	}
+	return src, nil
+}
+
+// parseFragment splits what follows '#' into a plugin name and a folder
+// (the part holding a '/').
+func parseFragment(arg, frag string) (sel, dir string, err error) {
+	if frag == "" {
+		return "", "", nil
+	}
+	parts := strings.Split(frag, "#")
+	if len(parts) > 2 {
+		return "", "", fmt.Errorf("plugin source %q: after '#' give a plugin, a folder (with a '/'), or folder#plugin", arg)
+	}
+	for _, p := range parts {
+		switch {
+		case p == "":
+			return "", "", fmt.Errorf("plugin source %q: an empty part after '#'", arg)
+		case strings.Contains(p, "/") && dir == "":
+			dir = p
+		case !strings.Contains(p, "/") && sel == "":
+			sel = p
+		default:
+			return "", "", fmt.Errorf("plugin source %q: after '#' give one plugin and at most one folder (a folder holds a '/')", arg)
+		}
+	}
+	return sel, dir, nil
+}
+
+// parseLocalSource reads a local path: a git repository's top or a folder.
+// A missing path is an error wrapping fs.ErrNotExist.
+func parseLocalSource(loc, ref string) (Source, error) {
 	abs, err := filepath.Abs(loc)
 	if err != nil {
 		return Source{}, fmt.Errorf("plugin source %s: %w", loc, err)
@@ -122,8 +210,7 @@ func ParseSource(arg, ref string) (Source, error) {
 	if !info.IsDir() {
 		return Source{}, fmt.Errorf("plugin source %s is not a folder or a git repository", loc)
 	}
-	src.URL = abs
-	src.Kind = SourceFolder
+	src := Source{URL: abs, Ref: ref, Kind: SourceFolder}
 	if isGitRepo(abs) {
 		src.Kind = SourceGit
 	} else if ref != "" {

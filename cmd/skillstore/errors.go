@@ -141,7 +141,11 @@ var errorRules = []errorRule{
 	{match: is(manifest.ErrPathEscapes), hint: hint("a manifest may only name paths inside the plugin's folder")},
 	{match: as[*manifest.Error](), hint: hint("fix the manifest, or remove it to use the plain skills/<name>/SKILL.md layout")},
 	{match: is(store.ErrPluginExists), hint: hint("pick another id with --id, or sync the existing plugin with 'skillstore sync'")},
-	{match: is(manifest.ErrNoSkills), hint: hint("a plugin needs a manifest or skills/<name>/SKILL.md folders")},
+	{match: as[*store.ShorthandError](), hint: func(err error) string {
+		e := asE[*store.ShorthandError](err)
+		return "for a local folder write ./" + e.Arg + "; for GitHub check the owner and the repository's name (" + store.GitHubURLEnv + " replaces https://github.com)"
+	}},
+	{match: is(manifest.ErrNoSkills), hint: hint("if the skills live deeper in the source, name their folder with --path DIR (or SOURCE#DIR/)")},
 
 	// Remotes.
 	{match: as[*remote.PushRefusedError](), hint: hint("run 'skillstore pull', accept or resolve the merge candidates it reports, then push again")},

@@ -19,15 +19,26 @@ func pluginCommand() *cli.Command {
 		Usage:    "vendor upstream plugins: add, list, show, skills, set, pause, resume, disable, adopt, rm",
 		Description: "A plugin is an upstream source of skills: a local folder or a git repository.\n" +
 			"Its layout is read from .claude-plugin/marketplace.json, .claude-plugin/plugin.json,\n" +
-			".codex-plugin/plugin.json or a plain skills/<name>/SKILL.md tree. 'skillstore sync'\n" +
-			"brings its updates in.",
+			".codex-plugin/plugin.json, skills/ (with hidden category folders such as\n" +
+			"skills/.curated/<name>), a SKILL.md at the top (one skill) or <name>/SKILL.md\n" +
+			"folders (a flat repository). 'skillstore sync' brings its updates in.",
 		Subcommands: []*cli.Command{
 			{
 				Name:      "add",
 				Usage:     "add a plugin and mirror its skills",
-				ArgsUsage: "SOURCE[#PLUGIN]",
+				ArgsUsage: "SOURCE[#FOLDER/][#PLUGIN]",
 				Description: "SOURCE is a local folder (its files as they are on disk), a local git\n" +
-					"repository or any URL git can fetch (https://, ssh://, git@host:path, file://).\n" +
+					"repository, any URL git can fetch (https://, ssh://, git@host:path, file://),\n" +
+					"GitHub shorthand owner/repo, or a GitHub address\n" +
+					"https://github.com/owner/repo/tree/REF/PATH (REF and PATH become --ref and --path;\n" +
+					"a REF holding '/' is the longest branch or tag of the repository that starts\n" +
+					"REF/PATH). A local path that exists wins over shorthand: write ./owner/repo for a\n" +
+					"folder. $SKILLSTORE_GITHUB_URL replaces https://github.com in every GitHub address.\n" +
+					"After '#', a part holding '/' is a folder inside SOURCE (like --path; plugins/x,\n" +
+					"or tools/ for a top-level folder) and a part without one a plugin.\n" +
+					"The layouts recognised are listed in README.md (Sources and layouts); a folder\n" +
+					"matching none is refused with the list. Every skill of a catalog's categories\n" +
+					"(.curated, .system, .experimental) is added; two with one name are refused.\n" +
 					"A marketplace adds every plugin it lists, or only PLUGIN with SOURCE#PLUGIN.\n" +
 					"Each skill's upstream tree becomes a snapshot on refs/upstream/<plugin>/<skill>\n" +
 					"and the skill's first version. A skill name the store already has (a managed\n" +
@@ -176,9 +187,12 @@ func runPluginAdd(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return usageErrorf("plugin add needs exactly one SOURCE argument")
 	}
-	src, err := store.ParseSource(c.Args().First(), c.String("ref"))
+	src, err := store.ParseSourceContext(c.Context, c.Args().First(), c.String("ref"))
 	if err != nil {
 		return err
+	}
+	if src.Path != "" && c.String("path") != "" {
+		return usageErrorf("plugin add: the source already names the folder %s: drop --path or the folder in SOURCE", src.Path)
 	}
 	if src, err = src.WithPath(c.String("path")); err != nil {
 		return err

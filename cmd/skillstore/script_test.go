@@ -67,7 +67,9 @@ func setupScript(e *testscript.Env) error {
 	e.Setenv("GIT_COMMITTER_NAME", "Test Author")
 	e.Setenv("GIT_COMMITTER_EMAIL", "author@example.com")
 	e.Setenv("TZ", "UTC")
-	// GitHub sources resolve to local folders: scenarios never reach the network.
+	// GitHub addresses (owner/repo, https://github.com/...) resolve under
+	// $WORK/github, where scenarios build bare repositories: no scenario
+	// reaches the network.
 	e.Setenv("SKILLSTORE_GITHUB_URL", "file://"+filepath.Join(e.WorkDir, "github"))
 	return nil
 }

@@ -85,7 +85,9 @@ func storeImportCommand() *cli.Command {
 		Description: "import finds every folder holding a SKILL.md under ROOT with the walk 'discover'\n" +
 			"uses (8 folders deep, not inside another skill, skipping .git, node_modules, build\n" +
 			"outputs, virtualenvs, caches and hidden folders other than .agents, .claude, .codex,\n" +
-			".curated, .system and .experimental; symlinks followed only inside ROOT) and records\n" +
+			".curated, .system and .experimental; symlinks followed only inside ROOT; in a folder\n" +
+			"holding a plugin or marketplace manifest, the skill folders it names, as 'plugin\n" +
+			"add' reads them) and records\n" +
 			"each like 'add', in one pass and one store transaction. A skill found in several\n" +
 			"places is taken once, from its canonical copy: a repository before .agents/skills\n" +
 			"before an agent folder (.claude/skills) before the rest; identical copies are\n" +

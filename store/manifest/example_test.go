@@ -33,3 +33,30 @@ func ExampleReadLayout() {
 	// document-skills: xlsx at skills/xlsx
 	// example-skills: algorithmic-art at skills/algorithmic-art
 }
+
+// ExampleRead reads an openai/skills-style catalog: no manifest, skills in
+// hidden category folders under skills/. Every category is included, and
+// Kind says which layout was recognised.
+func ExampleRead() {
+	fsys := fstest.MapFS{
+		"skills/.curated/gh-fix-ci/SKILL.md":         {Data: []byte("---\nname: gh-fix-ci\n---\n")},
+		"skills/.system/skill-installer/SKILL.md":    {Data: []byte("---\nname: skill-installer\n---\n")},
+		"skills/.experimental/notion-draft/SKILL.md": {Data: []byte("---\nname: notion-draft\n---\n")},
+		"README.md": {Data: []byte("a catalog\n")},
+	}
+	layout, err := manifest.Read(fsys, manifest.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p := layout.Plugins[0]
+	fmt.Println("layout:", p.Kind)
+	for _, s := range p.Skills {
+		fmt.Printf("%s at %s\n", s.Name, s.Path)
+	}
+	// Output:
+	// layout: catalog
+	// gh-fix-ci at skills/.curated/gh-fix-ci
+	// notion-draft at skills/.experimental/notion-draft
+	// skill-installer at skills/.system/skill-installer
+}

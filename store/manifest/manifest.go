@@ -4,15 +4,18 @@
 // does no I/O of its own, knows nothing of git or of the store, and never
 // follows a path or a symlink out of the source.
 //
-// [ReadLayout] applies the layouts agents use, in this order: a Claude Code
-// marketplace ([MarketplaceManifest]: several plugins, each with its root,
-// entries that live in other git repositories as [RemotePlugin] for the
-// caller to fetch and read with [ReadEntryPlugin], and entries that cannot
-// be read as [EntryError], one by one), a Claude Code or Codex plugin manifest
-// ([ClaudePluginManifest], [CodexPluginManifest]) whose "skills" may name the
-// skill folders, then a plain skills/<name>/SKILL.md tree. A problem in a
-// manifest is an [Error] naming the file; a path that leaves the
-// source wraps [ErrPathEscapes].
+// [Read] is the one function that decides a source's layout ([Kind]),
+// trying in this order: a Claude Code marketplace ([MarketplaceManifest]:
+// several plugins, each with its root, entries that live in other git
+// repositories as [RemotePlugin] for the caller to fetch and read with
+// [ReadEntryPlugin], and entries that cannot be read as [EntryError], one
+// by one), a Claude Code or Codex plugin manifest ([ClaudePluginManifest],
+// [CodexPluginManifest]) whose "skills" may name the skill folders, then
+// skills/ (plain skills/<name>/SKILL.md and openai/skills' hidden category
+// folders skills/.curated/<name>), then a single SKILL.md at the top, then
+// flat <name>/SKILL.md folders. A folder matching none gets [ErrNoSkills],
+// which lists them. A problem in a manifest is an [Error] naming the file;
+// a path that leaves the source wraps [ErrPathEscapes].
 package manifest
 
 import (
@@ -50,9 +53,6 @@ const (
 // outside the plugin root: "../", an absolute path or a symlink out.
 var ErrPathEscapes = errors.New("path escapes the plugin root")
 
-// ErrNoSkills means a source holds no manifest and no skills/<name>/SKILL.md.
-var ErrNoSkills = errors.New("no plugin manifest and no skills/<name>/SKILL.md folders")
-
 // Error is a problem in a plugin's manifest, named by its file.
 type Error struct {
 	File string // manifest path relative to the source root
@@ -85,6 +85,7 @@ type PluginLayout struct {
 	Version  string     // from the manifest, if any
 	Root     string     // plugin root inside the source, slash-separated ("." for the source root)
 	Manifest string     // the manifest that described it ("" for a plain tree)
+	Kind     Kind       // the layout its skills were found in
 	Skills   []SkillDir // sorted by name
 }
 
@@ -100,16 +101,23 @@ type SkippedPlugin struct {
 	Reason string `json:"reason"`
 }
 
-// ReadLayout reads the plugins a source provides. selector, the part after
-// '#' in "SOURCE#plugin-name", picks one plugin of a marketplace; empty
-// means all. Manifests are read in this order: marketplace.json, then
-// .claude-plugin/plugin.json, then .codex-plugin/plugin.json, then a plain
-// skills/<name>/SKILL.md tree.
+// ReadLayout is [Read] with only a selector: a single skill at the top of
+// the source is refused, having no name.
 func ReadLayout(fsys PluginFS, selector string) (*Layout, error) {
+	return Read(fsys, Options{Selector: selector})
+}
+
+// Read reads the plugins a source provides, deciding its layout (see
+// [Kind]): marketplace.json, then .claude-plugin/plugin.json, then
+// .codex-plugin/plugin.json, then skills/ (with hidden category folders),
+// then a SKILL.md at the top, then <name>/SKILL.md folders. A source that
+// matches none gets [ErrNoSkills], which lists them.
+func Read(fsys PluginFS, opts Options) (*Layout, error) {
+	selector := opts.Selector
 	if exists(fsys, MarketplaceManifest) {
 		return readMarketplace(fsys, selector)
 	}
-	p, err := readPlugin(fsys, ".", nil)
+	p, err := readPluginNamed(fsys, ".", nil, opts.RootName)
 	if err != nil {
 		return nil, err
 	}
@@ -129,6 +137,12 @@ type pluginManifest struct {
 // readPlugin reads the plugin rooted at root. skills, when not nil, is the
 // marketplace entry's skills list and wins over the plugin's own manifest.
 func readPlugin(fsys PluginFS, root string, skills []string) (*PluginLayout, error) {
+	return readPluginNamed(fsys, root, skills, "")
+}
+
+// readPluginNamed is readPlugin; rootName names a single skill at the
+// source's top (see [Options.RootName]).
+func readPluginNamed(fsys PluginFS, root string, skills []string, rootName string) (*PluginLayout, error) {
 	p := &PluginLayout{Root: root}
 	var paths []string
 	for _, m := range []string{ClaudePluginManifest, CodexPluginManifest} {
@@ -145,6 +159,10 @@ func readPlugin(fsys PluginFS, root string, skills []string) (*PluginLayout, err
 			return nil, &Error{File: file, Err: jsonError(data, err)}
 		}
 		p.Name, p.Version, p.Manifest = pm.Name, pm.Version, file
+		p.Kind = KindClaudePlugin
+		if m == CodexPluginManifest {
+			p.Kind = KindCodexPlugin
+		}
 		if paths, err = stringOrList(pm.Skills); err != nil {
 			return nil, &Error{File: file, Err: fmt.Errorf(`"skills": %w`, err)}
 		}
@@ -154,17 +172,34 @@ func readPlugin(fsys PluginFS, root string, skills []string) (*PluginLayout, err
 	if skills != nil {
 		paths, listedIn = skills, MarketplaceManifest
 	}
-	explicit := paths != nil
-	if !explicit {
-		paths = []string{defaultSkillsDir}
+	if paths == nil {
+		kind, dirs, err := defaultSkills(fsys, root, rootName, p.Manifest != "")
+		if err != nil {
+			if root != "." {
+				err = fmt.Errorf("%s: %w", root, err)
+			}
+			if p.Manifest != "" {
+				return nil, &Error{File: p.Manifest, Err: err}
+			}
+			return nil, err
+		}
+		if p.Manifest == "" {
+			p.Kind = kind
+		}
+		if len(dirs) == 0 && p.Manifest == "" {
+			return nil, notFound(root)
+		}
+		p.Skills = dirs
+		sort.Slice(p.Skills, func(i, j int) bool { return p.Skills[i].Name < p.Skills[j].Name })
+		return p, nil
+	}
+	if skills != nil {
+		p.Kind = KindMarketplaceEntry
 	}
 	seen := map[string]string{}
 	for _, rel := range paths {
-		dirs, err := skillDirs(fsys, root, rel, explicit)
+		dirs, err := skillDirs(fsys, root, rel, true)
 		if err != nil {
-			if listedIn == "" {
-				return nil, fmt.Errorf("%s: %w", path.Join(root, rel), err)
-			}
 			return nil, &Error{File: listedIn, Err: err}
 		}
 		for _, d := range dirs {
@@ -178,12 +213,6 @@ func readPlugin(fsys PluginFS, root string, skills []string) (*PluginLayout, err
 		}
 	}
 	sort.Slice(p.Skills, func(i, j int) bool { return p.Skills[i].Name < p.Skills[j].Name })
-	if len(p.Skills) == 0 && p.Manifest == "" {
-		if root == "." {
-			return nil, ErrNoSkills
-		}
-		return nil, fmt.Errorf("%s: %w", root, ErrNoSkills)
-	}
 	return p, nil
 }
 

@@ -28,6 +28,8 @@ type layoutCase struct {
 	want     []string
 	wantErr  string // substring of the error
 	escapes  bool   // the error wraps ErrPathEscapes
+	rootName string // Options.RootName
+	kind     string // the first plugin's layout kind, when given
 }
 
 // readLayoutCases reads testdata/layout/*.txtar. Comment lines are
@@ -59,6 +61,10 @@ func readLayoutCases(t testing.TB) []layoutCase {
 				tc.wantErr = value
 			case key == "escapes":
 				tc.escapes = value == "true"
+			case key == "rootname":
+				tc.rootName = value
+			case key == "kind":
+				tc.kind = value
 			default:
 				t.Fatalf("%s: unknown comment line %q", p, line)
 			}
@@ -187,7 +193,7 @@ func TestReadLayout(t *testing.T) {
 			writeFixture(t, dir, tc.fixture)
 			sources := map[string]manifest.PluginFS{"folder": localFS(t, dir), "git": gitTreeFS(t, dir)}
 			for kind, fsys := range sources {
-				got, err := manifest.ReadLayout(fsys, tc.selector)
+				got, err := manifest.Read(fsys, manifest.Options{Selector: tc.selector, RootName: tc.rootName})
 				if tc.wantErr != "" {
 					if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 						t.Fatalf("%s: error = %v, want it to contain %q", kind, err, tc.wantErr)
@@ -202,6 +208,9 @@ func TestReadLayout(t *testing.T) {
 				}
 				if s := summary(got); !reflect.DeepEqual(s, tc.want) {
 					t.Errorf("%s: layout\n got %q\nwant %q", kind, s, tc.want)
+				}
+				if tc.kind != "" && (len(got.Plugins) == 0 || string(got.Plugins[0].Kind) != tc.kind) {
+					t.Errorf("%s: kind = %+v, want %s", kind, got.Plugins, tc.kind)
 				}
 			}
 		})
