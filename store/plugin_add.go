@@ -29,9 +29,13 @@ var ErrPluginExists = errors.New("plugin already exists")
 // refs/upstream/<plugin>/<skill> that is also the skill's first version. It
 // is all or nothing: an ownership conflict, a bad manifest or a tree the
 // safety check refuses writes nothing.
+//
+// A git source is fetched before the write lock is taken.
 func (s *Store) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) (*SyncReport, error) {
+	pre := s.Prefetch(ctx, []FetchRequest{{Source: src}})
 	var rep *SyncReport
 	err := s.Update(ctx, func(tx *Tx) error {
+		tx.UsePrefetch(pre)
 		var err error
 		rep, err = tx.AddPlugin(ctx, src, opts)
 		return err
