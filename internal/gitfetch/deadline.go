@@ -48,7 +48,7 @@ type TimeoutError struct {
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("fetch %s: no answer from the server for %s while %s (raise --fetch-timeout if the server is only slow)", e.URL, e.Timeout, e.Step)
+	return fmt.Sprintf("no answer from the server for %s while %s (raise --fetch-timeout if the server is only slow)", e.Timeout, e.Step)
 }
 
 // Is makes errors.Is(err, ErrTimeout) true.
