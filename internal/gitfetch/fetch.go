@@ -185,6 +185,9 @@ func Fetch(ctx context.Context, base storage.Storer, url, ref string, have skill
 		return Fetched{}, fmt.Errorf("fetch %s: %w", url, err)
 	}
 	name, pin, err := pickRemoteRef(refs, ref)
+	if err != nil && ref == "" {
+		return Fetched{}, fmt.Errorf("fetch %s: %w", url, err)
+	}
 	if err != nil {
 		return Fetched{}, fmt.Errorf("fetch %s: --ref %q: %w", url, ref, err)
 	}
@@ -221,15 +224,22 @@ func Fetch(ctx context.Context, base storage.Storer, url, ref string, have skill
 // (symbolic when the server says where it points), each annotated tag
 // followed by its peeled commit as "name^{}".
 func advertisedRefs(adv *packp.AdvRefs) ([]*plumbing.Reference, error) {
-	all, err := adv.AllReferences()
-	if err != nil {
-		return nil, err
-	}
+	// Not adv.AllReferences: it turns a detached HEAD into a symbolic one
+	// to any ref at the same commit, which would hide the detachment.
 	var refs []*plumbing.Reference
-	for _, r := range all {
-		refs = append(refs, r)
+	for name, h := range adv.References {
+		refs = append(refs, plumbing.NewHashReference(plumbing.ReferenceName(name), h))
 	}
-	if _, ok := all[plumbing.HEAD]; !ok && adv.Head != nil {
+	head := false
+	for _, symref := range adv.Capabilities.Get(capability.SymRef) {
+		name, target, ok := strings.Cut(symref, ":")
+		if !ok {
+			return nil, fmt.Errorf("the server sent a malformed symref %q", symref)
+		}
+		refs = append(refs, plumbing.NewSymbolicReference(plumbing.ReferenceName(name), plumbing.ReferenceName(target)))
+		head = head || name == string(plumbing.HEAD)
+	}
+	if !head && adv.Head != nil {
 		refs = append(refs, plumbing.NewHashReference(plumbing.HEAD, *adv.Head))
 	}
 	for name, h := range adv.Peeled {
@@ -310,7 +320,7 @@ func pickRemoteRef(refs []*plumbing.Reference, ref string) (plumbing.ReferenceNa
 			if len(at) > 1 {
 				branches = "branches " + strings.Join(at, ", ")
 			}
-			return "", "", fmt.Errorf("%w: the repository's HEAD is detached at %s (%s): name the branch to follow with --ref, e.g. --ref main", ErrDetachedHead, head.Hash().String()[:12], branches)
+			return "", "", fmt.Errorf("the repository's %w at %s (%s): name the branch to follow with --ref, e.g. --ref main", ErrDetachedHead, head.Hash().String()[:12], branches)
 		}
 		for _, b := range []string{"main", "master"} {
 			if _, ok := byName[plumbing.NewBranchReferenceName(b)]; ok {
@@ -333,7 +343,7 @@ func pickRemoteRef(refs []*plumbing.Reference, ref string) (plumbing.ReferenceNa
 }
 
 // ErrDetachedHead is wrapped when the source's HEAD names no branch.
-var ErrDetachedHead = errors.New("no --ref given")
+var ErrDetachedHead = errors.New("HEAD is detached")
 
 // findPin looks for the pinned commit among the objects fetched (every
 // branch and tag of the remote: a server need not serve a bare commit id)
