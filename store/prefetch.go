@@ -43,6 +43,7 @@ type fetchKey struct{ url, ref string }
 func keyOf(src Source) fetchKey { return fetchKey{url: src.URL, ref: src.Ref} }
 
 type fetchResult struct {
+	have    Hash // the store's commit of the source when the fetch began
 	fetched gitfetch.Fetched
 	err     error
 }
@@ -136,7 +137,7 @@ func (s *Store) fetchUnlocked(ctx context.Context, r FetchRequest) fetchResult {
 	base := filesystem.NewStorageWithOptions(osfs.New(s.dir), cache.NewObjectLRU(4<<20), filesystem.Options{})
 	f, err := gitfetch.Fetch(ctx, base, r.Source.URL, r.Source.Ref, r.Have, s.fetchOptions())
 	s.log.Debug("prefetched", "source", r.Source.URL, "ref", r.Source.Ref, "took", time.Since(start), "err", err)
-	return fetchResult{fetched: f, err: err}
+	return fetchResult{have: r.Have, fetched: f, err: err}
 }
 
 func (s *Store) fetchOptions() gitfetch.Options {
@@ -144,10 +145,12 @@ func (s *Store) fetchOptions() gitfetch.Options {
 }
 
 // UsePrefetch makes the transaction take the git sources p holds from it
-// instead of fetching them under the lock. A result is used even when the
-// store's commit of the source moved meanwhile (another sync): the objects
-// the fetch brought are written by this transaction, and whatever they
-// build on was in the store when the fetch read it.
+// instead of fetching them under the lock. Another sync may have moved a
+// source's commit since the prefetch read it: the result is still used
+// when it descends from the commit the store has now (the objects the
+// fetch brought are written by this transaction, and whatever they build
+// on was in the store when the fetch read it), and the source is fetched
+// again under the lock when it does not (the other sync saw a newer one).
 func (tx *Tx) UsePrefetch(p *Prefetch) {
 	if p == nil {
 		return
@@ -162,20 +165,37 @@ func (tx *Tx) UsePrefetch(p *Prefetch) {
 
 // fetch fetches a git source (or takes it from the prefetched results) and
 // queues the objects it brought in the transaction, which writes them
-// durably before any ref points at them.
+// durably before any ref points at them. have is the store's commit of
+// the source now.
 func (tx *Tx) fetch(ctx context.Context, src Source, have Hash) (gitfetch.Fetched, error) {
-	r, ok := tx.prefetched[keyOf(src)]
-	if !ok {
-		r.fetched, r.err = gitfetch.Fetch(ctx, txStorer{Storer: tx.storage(), tx: tx}, src.URL, src.Ref, have, tx.s.fetchOptions())
+	if r, ok := tx.prefetched[keyOf(src)]; ok {
+		if r.err != nil {
+			return gitfetch.Fetched{}, r.err
+		}
+		if err := tx.queueFetched(src, r.fetched); err != nil {
+			return gitfetch.Fetched{}, err
+		}
+		if have == r.have || have.IsZero() || tx.IsAncestor(have, r.fetched.Commit) {
+			return r.fetched, nil
+		}
+		tx.s.log.Debug("source moved since the prefetch: fetching again", "source", src.URL, "have", short(have), "prefetched", short(r.fetched.Commit))
 	}
-	if r.err != nil {
-		return gitfetch.Fetched{}, r.err
-	}
-	err := r.fetched.NewObjects(func(t gitdb.ObjectType, data []byte) { tx.writeObject(t, data) })
+	f, err := gitfetch.Fetch(ctx, txStorer{Storer: tx.storage(), tx: tx}, src.URL, src.Ref, have, tx.s.fetchOptions())
 	if err != nil {
-		return gitfetch.Fetched{}, fmt.Errorf("fetch %s: %w", src.URL, err)
+		return gitfetch.Fetched{}, err
 	}
-	return r.fetched, nil
+	if err := tx.queueFetched(src, f); err != nil {
+		return gitfetch.Fetched{}, err
+	}
+	return f, nil
+}
+
+func (tx *Tx) queueFetched(src Source, f gitfetch.Fetched) error {
+	err := f.NewObjects(func(t gitdb.ObjectType, data []byte) { tx.writeObject(t, data) })
+	if err != nil {
+		return fmt.Errorf("fetch %s: %w", src.URL, err)
+	}
+	return nil
 }
 
 // prefetchPlugins fetches the git sources of the plugins a sync will read
