@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/skillstore/skillstore/internal/gitdb"
@@ -107,6 +108,9 @@ func (s *Store) Prefetch(ctx context.Context, reqs []FetchRequest) *Prefetch {
 	if jobs <= 0 {
 		jobs = DefaultFetchJobs
 	}
+	// One read-only view of the store's objects serves every fetch (see
+	// gitfetch.SharedBase); it is read with no lock held.
+	base := gitfetch.NewSharedBase(filesystem.NewStorageWithOptions(osfs.New(s.dir), cache.NewObjectLRU(16<<20), filesystem.Options{}))
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	queue := make(chan FetchRequest)
@@ -115,7 +119,7 @@ func (s *Store) Prefetch(ctx context.Context, reqs []FetchRequest) *Prefetch {
 		go func() {
 			defer wg.Done()
 			for r := range queue {
-				res := s.fetchUnlocked(ctx, r)
+				res := s.fetchUnlocked(ctx, base, r)
 				mu.Lock()
 				p.results[keyOf(r.Source)] = res
 				mu.Unlock()
@@ -130,11 +134,10 @@ func (s *Store) Prefetch(ctx context.Context, reqs []FetchRequest) *Prefetch {
 	return p
 }
 
-// fetchUnlocked fetches one source over its own read-only view of the
-// store's objects (go-git's storage is not safe for concurrent use).
-func (s *Store) fetchUnlocked(ctx context.Context, r FetchRequest) fetchResult {
+// fetchUnlocked fetches one source over base, a read-only view of the
+// store's objects.
+func (s *Store) fetchUnlocked(ctx context.Context, base storage.Storer, r FetchRequest) fetchResult {
 	start := time.Now()
-	base := filesystem.NewStorageWithOptions(osfs.New(s.dir), cache.NewObjectLRU(4<<20), filesystem.Options{})
 	f, err := gitfetch.Fetch(ctx, base, r.Source.URL, r.Source.Ref, r.Have, s.fetchOptions())
 	s.log.Debug("prefetched", "source", r.Source.URL, "ref", r.Source.Ref, "took", time.Since(start), "err", err)
 	return fetchResult{have: r.Have, fetched: f, err: err}
