@@ -217,7 +217,9 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // fetch` over the same 50 repositories, `git fetch --multiple --jobs=8`,
 // and the slowest single plugin's sync. Goals: at most 0.5x the loop, and
 // within 2x of the slowest single plugin. sync-ms is the default bound
-// on concurrent fetches (DefaultFetchJobs), sync-50-jobs-ms all at once.
+// on concurrent fetches (DefaultFetchJobs), sync-50-jobs-ms all at once,
+// sync-no-latency-ms the same sync with the proxy adding nothing (what the
+// machine's CPU, the daemon's included, costs without any round trip).
 func BenchmarkSyncGitPluginsLatency(b *testing.B) {
 	needGit(b)
 	const plugins, oneWay = 50, 20 * time.Millisecond
@@ -255,11 +257,14 @@ func BenchmarkSyncGitPluginsLatency(b *testing.B) {
 			return err
 		}
 	}
-	var ours, oneWave, loop, jobs8, slowest time.Duration
+	var ours, oneWave, floor, loop, jobs8, slowest time.Duration
 	b.ResetTimer()
 	for range b.N {
 		ours += timeIt(b, syncAll(0))
 		oneWave += timeIt(b, syncAll(plugins))
+		proxy.delay.Store(0) // the floor: the same sync with no latency at all
+		floor += timeIt(b, syncAll(0))
+		proxy.delay.Store(int64(oneWay))
 		loop += timeIt(b, shell(ref, "for r in "+strings.Join(names, " ")+"; do git fetch -q $r || exit 1; done"))
 		jobs8 += timeIt(b, shell(ref, "git fetch -q --multiple --jobs=8 "+strings.Join(names, " ")))
 		var worst time.Duration
@@ -275,6 +280,7 @@ func BenchmarkSyncGitPluginsLatency(b *testing.B) {
 	n := float64(b.N)
 	b.ReportMetric(ms(ours)/n, "sync-ms")
 	b.ReportMetric(ms(oneWave)/n, "sync-50-jobs-ms")
+	b.ReportMetric(ms(floor)/n, "sync-no-latency-ms")
 	b.ReportMetric(ms(loop)/n, "git-loop-ms")
 	b.ReportMetric(ms(jobs8)/n, "git-jobs8-ms")
 	b.ReportMetric(ms(slowest)/n, "slowest-one-ms")
