@@ -92,6 +92,11 @@ func (p *Prefetch) lookup(src Source) (fetchResult, bool) {
 // cancellation of ctx ends them all. Sources are fetched once however many
 // requests name them.
 func (s *Store) Prefetch(ctx context.Context, reqs []FetchRequest) *Prefetch {
+	return s.prefetch(ctx, reqs, nil)
+}
+
+// prefetch is Prefetch calling progress (when not nil) as each fetch ends.
+func (s *Store) prefetch(ctx context.Context, reqs []FetchRequest, progress func(url string, done, total int)) *Prefetch {
 	p := &Prefetch{results: map[fetchKey]fetchResult{}}
 	var todo []FetchRequest
 	seen := map[fetchKey]bool{}
@@ -122,6 +127,9 @@ func (s *Store) Prefetch(ctx context.Context, reqs []FetchRequest) *Prefetch {
 				res := s.fetchUnlocked(ctx, base, r)
 				mu.Lock()
 				p.results[keyOf(r.Source)] = res
+				if progress != nil {
+					progress(r.Source.URL, len(p.results), len(todo))
+				}
 				mu.Unlock()
 			}
 		}()
@@ -205,7 +213,7 @@ func (tx *Tx) queueFetched(src Source, f gitfetch.Fetched) error {
 // (the ids given, else every enabled, unpaused one), reading their records
 // and fetched commits under the shared lock, then fetching with no lock
 // held. Unknown ids are left for the sync to report.
-func (s *Store) prefetchPlugins(ctx context.Context, ids []string) (*Prefetch, error) {
+func (s *Store) prefetchPlugins(ctx context.Context, ids []string, progress func(url string, done, total int)) (*Prefetch, error) {
 	var reqs []FetchRequest
 	err := s.View(ctx, func(r *Reader) error {
 		plugins, err := r.Plugins()
@@ -228,5 +236,5 @@ func (s *Store) prefetchPlugins(ctx context.Context, ids []string) (*Prefetch, e
 	if err != nil {
 		return nil, err
 	}
-	return s.Prefetch(ctx, reqs), nil
+	return s.prefetch(ctx, reqs, progress), nil
 }

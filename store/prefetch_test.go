@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -167,5 +168,21 @@ func TestPrefetchFailureFailsOnlyItsPlugin(t *testing.T) {
 	}
 	if got := f.sourceRef(t); got != before {
 		t.Errorf("source ref moved to %s after a failed fetch", got)
+	}
+}
+
+// TestSyncReportsFetchProgress: sync reports each fetch as it ends, before
+// the lock is taken (a terminal shows it while a slow server is waited on).
+func TestSyncReportsFetchProgress(t *testing.T) {
+	f := newPrefetchFixture(t)
+	var calls []string
+	_, err := f.s.Sync(context.Background(), SyncOptions{FetchProgress: func(url string, done, total int) {
+		calls = append(calls, fmt.Sprintf("%s %d/%d", url, done, total))
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "file://" + f.up + " 1/1"; len(calls) != 1 || calls[0] != want {
+		t.Errorf("fetch progress = %q, want [%q]", calls, want)
 	}
 }

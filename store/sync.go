@@ -36,6 +36,10 @@ type SyncOptions struct {
 	SkillAware bool
 	// Progress, when set, is called before each plugin is synced.
 	Progress func(plugin string, done, total int)
+	// FetchProgress, when set, is called as each git source's fetch ends
+	// (before the lock is taken; from the fetching goroutines, one call at
+	// a time).
+	FetchProgress func(url string, done, total int)
 }
 
 // SyncReport is what a sync did, per plugin and skill.
@@ -113,7 +117,7 @@ func (r *SyncReport) Failed() bool {
 // for what stops the whole sync (the lock, an unknown plugin id, a failed
 // write).
 func (s *Store) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
-	pre, err := s.prefetchPlugins(ctx, opts.Plugins)
+	pre, err := s.prefetchPlugins(ctx, opts.Plugins, opts.FetchProgress)
 	if err != nil {
 		return nil, err
 	}

@@ -107,6 +107,9 @@ func syncPlugins(c *cli.Context, s *store.Store, plugins []string) (*store.SyncR
 		opts.Progress = func(plugin string, done, total int) {
 			fmt.Fprintf(e.stderr, "\r\x1b[Ksyncing %s (%d/%d)", plugin, done+1, total)
 		}
+		opts.FetchProgress = func(url string, done, total int) {
+			fmt.Fprintf(e.stderr, "\r\x1b[Kfetching: %d/%d done (last %s)", done, total, url)
+		}
 	}
 	rep, err := s.Sync(c.Context, opts)
 	if progress {
