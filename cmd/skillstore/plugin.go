@@ -36,7 +36,7 @@ func pluginCommand() *cli.Command {
 					"failure), 2 usage error, 3 store lock busy.",
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "id", Usage: "plugin id in the store (default: the manifest's name)"},
-					&cli.StringFlag{Name: "ref", Usage: "branch, tag or commit of a git source (a commit pins it)"},
+					&cli.StringFlag{Name: "ref", Usage: "branch, tag or commit of a git source (a commit pins it); default: the branch its HEAD points at (a detached HEAD needs --ref)"},
 					&cli.BoolFlag{Name: "review", Usage: "always review this plugin's updates: fast-forwards become candidates"},
 					newJSONFlag(),
 				},
