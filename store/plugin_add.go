@@ -36,9 +36,15 @@ var ErrPluginExists = errors.New("plugin already exists")
 // marketplace is added plugin by plugin (see addMarketplace): the report
 // lists the ones that failed ([SyncReport.Failed]), with nothing written
 // for them, beside the ones added.
+//
+// A git source, and the repositories a marketplace's entries live in, are
+// fetched before the write lock is taken, concurrently.
 func (s *Store) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) (*SyncReport, error) {
+	pre := s.Prefetch(ctx, []FetchRequest{{Source: src}})
+	s.prefetchEntries(ctx, src, pre)
 	var rep *SyncReport
 	err := s.Update(ctx, func(tx *Tx) error {
+		tx.UsePrefetch(pre)
 		var err error
 		rep, err = tx.AddPlugin(ctx, src, opts)
 		return err

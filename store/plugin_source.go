@@ -11,7 +11,6 @@ import (
 	"github.com/go-git/go-git/v5/storage"
 
 	"github.com/skillstore/skillstore/internal/folderscan"
-	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/manifest"
@@ -66,17 +65,6 @@ func (tx *Tx) readSource(ctx context.Context, src Source) (*manifest.Layout, git
 		return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s at %s: %w", src, short(fetched.Commit), err)
 	}
 	return layout, fetched, fsys, func() {}, nil
-}
-
-// fetch fetches a git source and queues the objects it brought in the
-// transaction, which writes them durably before any ref points at them.
-func (tx *Tx) fetch(ctx context.Context, src Source, have Hash) (gitfetch.Fetched, error) {
-	f, err := gitfetch.Fetch(ctx, txStorer{Storer: tx.storage(), tx: tx}, src.URL, src.Ref, have)
-	if err != nil {
-		return gitfetch.Fetched{}, err
-	}
-	err = f.NewObjects(func(t gitdb.ObjectType, data []byte) { tx.writeObject(t, data) })
-	return f, err
 }
 
 // txStorer lets go-git see the objects a transaction has queued but not

@@ -53,6 +53,13 @@ type Options struct {
 	Actor Signature
 	// Now returns the time recorded in commits (default time.Now).
 	Now func() time.Time
+	// FetchTimeout is the connect and idle deadline of each git fetch
+	// (default DefaultFetchTimeout): a server that accepts and never
+	// answers fails that source, not the sync.
+	FetchTimeout time.Duration
+	// FetchJobs bounds the git sources fetched at once (default
+	// DefaultFetchJobs).
+	FetchJobs int
 }
 
 // Store is an open store. Its methods take the store lock themselves, so a
@@ -361,6 +368,9 @@ type Tx struct {
 	newRefs  map[string]Hash
 	refOrder []string
 	state    stateChange
+	// prefetched holds git sources fetched before the lock was taken
+	// (see UsePrefetch).
+	prefetched map[fetchKey]fetchResult
 }
 
 // writeObject queues an object and returns its id.

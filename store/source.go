@@ -154,7 +154,7 @@ func ParseSourceContext(ctx context.Context, arg, ref string) (Source, error) {
 		src, err = parseLocalSource(loc, ref)
 		if err != nil && errors.Is(err, fs.ErrNotExist) && IsGitHubShorthand(loc) {
 			src = Source{Kind: SourceGit, URL: GitHubURL(loc), Ref: ref}
-			if _, lerr := gitfetch.RefNames(ctx, src.URL); lerr != nil {
+			if _, lerr := gitfetch.RefNames(ctx, src.URL, gitfetch.Options{}); lerr != nil {
 				return Source{}, &ShorthandError{Arg: loc, URL: src.URL, Err: lerr}
 			}
 		} else if err != nil {

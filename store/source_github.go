@@ -106,7 +106,7 @@ func parseGitHubWeb(ctx context.Context, raw string) (src Source, ok bool, err e
 		src.Ref, src.Path = rest[0], strings.Join(rest[1:], "/")
 		return src, true, nil
 	}
-	names, err := gitfetch.RefNames(ctx, src.URL)
+	names, err := gitfetch.RefNames(ctx, src.URL, gitfetch.Options{})
 	if err != nil {
 		return Source{}, true, fmt.Errorf("plugin source %s: %w", raw, err)
 	}

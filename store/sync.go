@@ -37,6 +37,10 @@ type SyncOptions struct {
 	SkillAware bool
 	// Progress, when set, is called before each plugin is synced.
 	Progress func(plugin string, done, total int)
+	// FetchProgress, when set, is called as each git source's fetch ends
+	// (before the lock is taken; from the fetching goroutines, one call at
+	// a time).
+	FetchProgress func(url string, done, total int)
 }
 
 // SyncReport is what a sync did, per plugin and skill.
@@ -119,12 +123,20 @@ func (r *SyncReport) Failed() bool {
 
 // Sync fetches every enabled, unpaused plugin (or those named), snapshots
 // each skill's upstream tree and classifies it against the published
-// version. It holds the store's write lock throughout. A failing plugin is
-// reported and the others go on; the returned error is for what stops the
-// whole sync (the lock, an unknown plugin id, a failed write).
+// version. The git sources are fetched first, concurrently and with no lock
+// held (see [Store.Prefetch]), so a slow or hung server never keeps other
+// commands waiting; the write lock is taken only to classify and write. A
+// failing plugin is reported and the others go on; the returned error is
+// for what stops the whole sync (the lock, an unknown plugin id, a failed
+// write).
 func (s *Store) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
+	pre, err := s.prefetchPlugins(ctx, opts.Plugins, opts.FetchProgress)
+	if err != nil {
+		return nil, err
+	}
 	var rep *SyncReport
-	err := s.Update(ctx, func(tx *Tx) error {
+	err = s.Update(ctx, func(tx *Tx) error {
+		tx.UsePrefetch(pre)
 		var err error
 		rep, err = tx.Sync(ctx, opts)
 		return err

@@ -88,6 +88,7 @@ func newApp(e *env) *cli.App {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "store", Usage: "store directory", EnvVars: []string{"SKILLSTORE_DIR"}, DefaultText: "$XDG_DATA_HOME/skillstore"},
 			&cli.DurationFlag{Name: "lock-timeout", Usage: "how long to wait for the store lock", Value: 30 * time.Second, EnvVars: []string{"SKILLSTORE_LOCK_TIMEOUT"}},
+			&cli.DurationFlag{Name: "fetch-timeout", Usage: "connect and idle deadline of each git fetch (sync, plugin add): a server silent that long fails its plugin, the others sync", Value: store.DefaultFetchTimeout, EnvVars: []string{"SKILLSTORE_FETCH_TIMEOUT"}},
 			&cli.BoolFlag{Name: "debug", Usage: "log debug information to stderr"},
 		},
 		Metadata: map[string]any{"env": e},
@@ -97,6 +98,9 @@ func newApp(e *env) *cli.App {
 			}
 			if c.Duration("lock-timeout") < 0 {
 				return usageErrorf("--lock-timeout %s is negative: give how long to wait for the store lock, e.g. 30s", c.Duration("lock-timeout"))
+			}
+			if c.Duration("fetch-timeout") <= 0 {
+				return usageErrorf("--fetch-timeout %s is not positive: give how long a git server may stay silent, e.g. 30s", c.Duration("fetch-timeout"))
 			}
 			if c.Bool("debug") {
 				e.log = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))

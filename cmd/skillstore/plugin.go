@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -59,7 +60,7 @@ func pluginCommand() *cli.Command {
 					"lists each); 2 usage error; 3 store lock busy.",
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "id", Usage: "plugin id in the store (default: the manifest's name)"},
-					&cli.StringFlag{Name: "ref", Usage: "branch, tag or commit of a git source (a commit pins it)"},
+					&cli.StringFlag{Name: "ref", Usage: "branch, tag or commit of a git source (a commit pins it); default: the branch its HEAD points at (a detached HEAD needs --ref)"},
 					&cli.StringFlag{Name: "path", Usage: "the folder inside SOURCE that holds the plugin or marketplace (e.g. plugins/x)"},
 					&cli.BoolFlag{Name: "review", Usage: "always review this plugin's updates: fast-forwards become candidates"},
 					&cli.StringSliceFlag{Name: "skill", Usage: "mirror only the skills NAME matches (repeatable; globs, !NAME leaves out)"},
@@ -187,7 +188,11 @@ func runPluginAdd(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return usageErrorf("plugin add needs exactly one SOURCE argument")
 	}
-	src, err := store.ParseSourceContext(c.Context, c.Args().First(), c.String("ref"))
+	// Reading a shorthand or /tree/ address may list the remote's refs:
+	// one round trip, held to --fetch-timeout like a fetch.
+	ctx, cancel := context.WithTimeout(c.Context, c.Duration("fetch-timeout"))
+	src, err := store.ParseSourceContext(ctx, c.Args().First(), c.String("ref"))
+	cancel()
 	if err != nil {
 		return err
 	}

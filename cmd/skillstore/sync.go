@@ -31,6 +31,9 @@ func syncCommand() *cli.Command {
 			"                   (refs/heads/candidates/<skill>) for 'skillstore candidates'\n" +
 			"A newer upstream supersedes a pending candidate. Skills removed upstream are\n" +
 			"reported, never deleted. Sync waits up to --lock-timeout for the store lock.\n\n" +
+			"Git plugins are fetched before the store lock is taken, up to 16 at once, each\n" +
+			"within --fetch-timeout (a global flag: connecting and listing refs, then every\n" +
+			"silence of the server); one that fails is reported and the others are synced.\n\n" +
 			"With targets (see 'skillstore target'), sync first records skills edited in\n" +
 			"the target folders as versions (like 'skillstore capture'), so an update never\n" +
 			"overwrites them, and at the end exports what it published (like 'skillstore export').\n\n" +
@@ -107,6 +110,9 @@ func syncPlugins(c *cli.Context, s *store.Store, plugins []string) (*store.SyncR
 	if progress {
 		opts.Progress = func(plugin string, done, total int) {
 			fmt.Fprintf(e.stderr, "\r\x1b[Ksyncing %s (%d/%d)", plugin, done+1, total)
+		}
+		opts.FetchProgress = func(url string, done, total int) {
+			fmt.Fprintf(e.stderr, "\r\x1b[Kfetching: %d/%d done (last %s)", done, total, url)
 		}
 	}
 	rep, err := s.Sync(c.Context, opts)

@@ -12,15 +12,19 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp/sideband"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/go-git/go-git/v5/storage"
 	"github.com/go-git/go-git/v5/storage/memory"
 
@@ -167,59 +171,152 @@ func (f *fetchStorer) newObjects(fn func(t plumbing.ObjectType, data []byte)) er
 // is offered to the server so only new objects travel. No ref is written.
 // A commit pin (a hex --ref) wins over branches and tags, and is taken
 // without any network access when the store already has it.
-func Fetch(ctx context.Context, base storage.Storer, url, ref string, have skillfs.ID) (Fetched, error) {
+//
+// One connection serves the whole fetch: the server's list of refs, then
+// (only when the wanted commit is not here yet) the pack. opts.Timeout
+// bounds connecting, the listing, and every silence of the server after
+// it (see [Options]); a server that never answers fails with a
+// *TimeoutError. base is only read, so it may be read without the store's
+// lock: objects never change once written.
+func Fetch(ctx context.Context, base storage.Storer, url, ref string, have skillfs.ID, opts Options) (Fetched, error) {
 	fs := newFetchStorer(base)
-	objects := fs
-	const seen = plumbing.ReferenceName("refs/skillstore/fetch/have")
-	if !have.IsZero() {
-		fs.refs[seen] = plumbing.NewHashReference(seen, plumbing.Hash(have))
-	}
 	if hexRE().MatchString(ref) {
-		if h, err := skillfs.ParseID(ref); err == nil && hasCommit(objects, h) {
+		if h, err := skillfs.ParseID(ref); err == nil && hasCommit(fs, h) {
 			return Fetched{Commit: h, objects: fs}, nil
 		}
 	}
-	remote := git.NewRemote(fs, &config.RemoteConfig{Name: "skillstore", URLs: []string{url}})
-	refs, err := remote.ListContext(ctx, &git.ListOptions{PeelingOption: git.AppendPeeled})
+	ep, err := transport.NewEndpoint(url)
+	if err != nil {
+		return Fetched{}, fmt.Errorf("fetch %s: %w", url, err)
+	}
+	w := newWatchdog(ctx, url, opts.timeout())
+	defer w.stop()
+	sess, err := openSession(w, ep)
+	if err != nil {
+		return Fetched{}, fmt.Errorf("fetch %s: %w", url, w.explain(err))
+	}
+	defer sess.Close()
+	w.progress("listing refs")
+	adv, err := sess.AdvertisedReferencesContext(w.ctx)
+	if err != nil {
+		return Fetched{}, fmt.Errorf("fetch %s: %w", url, w.explain(err))
+	}
+	w.progress("")
+	refs, err := advertisedRefs(adv)
 	if err != nil {
 		return Fetched{}, fmt.Errorf("fetch %s: %w", url, err)
 	}
 	name, pin, err := pickRemoteRef(refs, ref)
+	if err != nil && ref == "" {
+		return Fetched{}, fmt.Errorf("fetch %s: %w", url, err)
+	}
 	if err != nil {
 		return Fetched{}, fmt.Errorf("fetch %s: --ref %q: %w", url, ref, err)
 	}
+	var wants []plumbing.Hash
+	var tip plumbing.Hash
 	if pin != "" {
-		return fetchPin(ctx, objects, remote, url, pin)
-	}
-	const dst = plumbing.ReferenceName("refs/skillstore/fetch/head")
-	spec := config.RefSpec("+" + name.String() + ":" + dst.String())
-	err = remote.FetchContext(ctx, &git.FetchOptions{RefSpecs: []config.RefSpec{spec}, Tags: git.NoTags, Force: true})
-	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
-		return Fetched{}, fmt.Errorf("fetch %s %s: %w", url, name.Short(), err)
-	}
-	got, ok := fs.refs[dst]
-	if !ok {
-		// Already up to date: go-git skips the ref update when the server
-		// sends nothing; the remote's advertised id is the answer.
 		for _, r := range refs {
-			if r.Name() == name {
-				got = r
+			if (r.Name().IsBranch() || r.Name().IsTag()) && r.Type() == plumbing.HashReference {
+				wants = append(wants, r.Hash())
 			}
 		}
+	} else {
+		for _, r := range refs {
+			if r.Name() == name {
+				tip = r.Hash()
+			}
+		}
+		wants = []plumbing.Hash{tip}
 	}
-	if got == nil {
-		return Fetched{}, fmt.Errorf("fetch %s %s: the server sent no commit", url, name.Short())
+	if err := fetchPack(w, sess, adv, fs, wants, have); err != nil {
+		return Fetched{}, fmt.Errorf("fetch %s %s: %w", url, name.Short(), w.explain(err))
 	}
-	h, err := peelToCommit(objects, skillfs.ID(got.Hash()))
+	if pin != "" {
+		return findPin(fs, url, pin)
+	}
+	h, err := peelToCommit(fs, skillfs.ID(tip))
 	if err != nil {
 		return Fetched{}, fmt.Errorf("fetch %s %s: %w", url, name.Short(), err)
 	}
 	return Fetched{Commit: h, Ref: name.String(), objects: fs}, nil
 }
 
+// advertisedRefs lists the refs a server advertised, HEAD included
+// (symbolic when the server says where it points), each annotated tag
+// followed by its peeled commit as "name^{}".
+func advertisedRefs(adv *packp.AdvRefs) ([]*plumbing.Reference, error) {
+	// Not adv.AllReferences: it turns a detached HEAD into a symbolic one
+	// to any ref at the same commit, which would hide the detachment.
+	var refs []*plumbing.Reference
+	for name, h := range adv.References {
+		refs = append(refs, plumbing.NewHashReference(plumbing.ReferenceName(name), h))
+	}
+	head := false
+	for _, symref := range adv.Capabilities.Get(capability.SymRef) {
+		name, target, ok := strings.Cut(symref, ":")
+		if !ok {
+			return nil, fmt.Errorf("the server sent a malformed symref %q", symref)
+		}
+		refs = append(refs, plumbing.NewSymbolicReference(plumbing.ReferenceName(name), plumbing.ReferenceName(target)))
+		head = head || name == string(plumbing.HEAD)
+	}
+	if !head && adv.Head != nil {
+		refs = append(refs, plumbing.NewHashReference(plumbing.HEAD, *adv.Head))
+	}
+	for name, h := range adv.Peeled {
+		refs = append(refs, plumbing.NewHashReference(plumbing.ReferenceName(name+"^{}"), h))
+	}
+	return refs, nil
+}
+
+// fetchPack asks the server for the wanted commits the store lacks,
+// offering have, and reads the pack into fs. Nothing is asked (and the
+// connection closes after the ref listing) when every want is here.
+func fetchPack(w *watchdog, sess transport.UploadPackSession, adv *packp.AdvRefs, fs *fetchStorer, wants []plumbing.Hash, have skillfs.ID) error {
+	var missing []plumbing.Hash
+	for _, h := range wants {
+		if fs.HasEncodedObject(h) != nil && !slices.Contains(missing, h) {
+			missing = append(missing, h)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	req := packp.NewUploadPackRequestFromCapabilities(adv.Capabilities)
+	if adv.Capabilities.Supports(capability.NoProgress) {
+		req.Capabilities.Set(capability.NoProgress)
+	}
+	req.Wants = missing
+	if !have.IsZero() && hasCommit(fs, have) {
+		req.Haves = []plumbing.Hash{plumbing.Hash(have)}
+	}
+	w.progress("waiting for the pack")
+	resp, err := sess.UploadPack(w.ctx, req)
+	if errors.Is(err, transport.ErrEmptyUploadPackRequest) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer resp.Close()
+	w.progress("receiving the pack")
+	var pack io.Reader = progressReader{r: resp, w: w}
+	switch {
+	case req.Capabilities.Supports(capability.Sideband64k):
+		pack = sideband.NewDemuxer(sideband.Sideband64k, pack)
+	case req.Capabilities.Supports(capability.Sideband):
+		pack = sideband.NewDemuxer(sideband.Sideband, pack)
+	}
+	return packfile.UpdateObjectStorage(fs, pack)
+}
+
 // pickRemoteRef finds what ref names among a remote's references: a branch,
 // a tag, a full ref name, or (when hex and no ref has that name) a commit.
-// An empty ref is the remote's HEAD.
+// An empty ref is the remote's HEAD: the branch it points at, or, when the
+// HEAD is detached (a local clone after a checkout of a commit or tag), the
+// one branch at the same commit; a detached HEAD on no branch (or on
+// several) is an error asking for --ref, never a silent guess.
 func pickRemoteRef(refs []*plumbing.Reference, ref string) (plumbing.ReferenceName, string, error) {
 	byName := map[plumbing.ReferenceName]*plumbing.Reference{}
 	for _, r := range refs {
@@ -231,11 +328,21 @@ func pickRemoteRef(refs []*plumbing.Reference, ref string) (plumbing.ReferenceNa
 			return head.Target(), "", nil
 		}
 		if ok {
+			var at []string
 			for _, r := range refs {
 				if r.Name().IsBranch() && r.Hash() == head.Hash() {
-					return r.Name(), "", nil
+					at = append(at, r.Name().Short())
 				}
 			}
+			if len(at) == 1 {
+				return plumbing.NewBranchReferenceName(at[0]), "", nil
+			}
+			slices.Sort(at)
+			branches := "no branch"
+			if len(at) > 1 {
+				branches = "branches " + strings.Join(at, ", ")
+			}
+			return "", "", fmt.Errorf("the repository's %w at %s (%s): name the branch to follow with --ref, e.g. --ref main", ErrDetachedHead, head.Hash().String()[:12], branches)
 		}
 		for _, b := range []string{"main", "master"} {
 			if _, ok := byName[plumbing.NewBranchReferenceName(b)]; ok {
@@ -257,17 +364,13 @@ func pickRemoteRef(refs []*plumbing.Reference, ref string) (plumbing.ReferenceNa
 	return "", "", ErrRefNotFound
 }
 
-// fetchPin fetches every branch and tag of the remote and looks for the
-// pinned commit among them (a server need not serve a bare commit id).
-func fetchPin(ctx context.Context, objects *fetchStorer, remote *git.Remote, url, pin string) (Fetched, error) {
-	specs := []config.RefSpec{
-		"+refs/heads/*:refs/skillstore/fetch/heads/*",
-		"+refs/tags/*:refs/skillstore/fetch/tags/*",
-	}
-	err := remote.FetchContext(ctx, &git.FetchOptions{RefSpecs: specs, Tags: git.NoTags, Force: true})
-	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
-		return Fetched{}, fmt.Errorf("fetch %s: %w", url, err)
-	}
+// ErrDetachedHead is wrapped when the source's HEAD names no branch.
+var ErrDetachedHead = errors.New("HEAD is detached")
+
+// findPin looks for the pinned commit among the objects fetched (every
+// branch and tag of the remote: a server need not serve a bare commit id)
+// and the store's.
+func findPin(objects *fetchStorer, url, pin string) (Fetched, error) {
 	var h skillfs.ID
 	if full, err := skillfs.ParseID(pin); err == nil {
 		h = full

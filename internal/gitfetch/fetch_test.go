@@ -79,7 +79,7 @@ func TestFetch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := Fetch(context.Background(), repo.Storer, tc.url, tc.ref, skillfs.ZeroID)
+			got, err := Fetch(context.Background(), repo.Storer, tc.url, tc.ref, skillfs.ZeroID, Options{})
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("error = %v, want %q", err, tc.wantErr)
@@ -105,7 +105,7 @@ func TestFetch(t *testing.T) {
 				})
 			}
 			// A second fetch has nothing new and gives the same answer.
-			again, err := Fetch(context.Background(), repo.Storer, tc.url, tc.ref, got.Commit)
+			again, err := Fetch(context.Background(), repo.Storer, tc.url, tc.ref, got.Commit, Options{})
 			if err != nil || again.Commit != got.Commit || again.Ref != got.Ref {
 				t.Errorf("refetch = %v, %v; want %v", again, err, got)
 			}

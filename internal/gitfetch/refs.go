@@ -4,18 +4,32 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/config"
-	"github.com/go-git/go-git/v5/storage/memory"
+	"github.com/go-git/go-git/v5/plumbing/transport"
 )
 
 // RefNames lists the branch and tag names (short: "main", "v1.2",
 // "feature/x") a remote advertises, without fetching any object. It lets a
 // caller tell the ref from the path in an address such as
-// .../tree/feature/x/skills, where either may hold a '/'.
-func RefNames(ctx context.Context, url string) ([]string, error) {
-	remote := git.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: "skillstore", URLs: []string{url}})
-	refs, err := remote.ListContext(ctx, &git.ListOptions{})
+// .../tree/feature/x/skills, where either may hold a '/'. It has the same
+// connect deadline as [Fetch].
+func RefNames(ctx context.Context, url string, opts Options) ([]string, error) {
+	ep, err := transport.NewEndpoint(url)
+	if err != nil {
+		return nil, fmt.Errorf("list the refs of %s: %w", url, err)
+	}
+	w := newWatchdog(ctx, url, opts.timeout())
+	defer w.stop()
+	sess, err := openSession(w, ep)
+	if err != nil {
+		return nil, fmt.Errorf("list the refs of %s: %w", url, w.explain(err))
+	}
+	defer sess.Close()
+	w.progress("listing refs")
+	adv, err := sess.AdvertisedReferencesContext(w.ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list the refs of %s: %w", url, w.explain(err))
+	}
+	refs, err := advertisedRefs(adv)
 	if err != nil {
 		return nil, fmt.Errorf("list the refs of %s: %w", url, err)
 	}

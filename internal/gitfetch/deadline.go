@@ -1,0 +1,194 @@
+package gitfetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/transport"
+	"github.com/go-git/go-git/v5/plumbing/transport/client"
+	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
+)
+
+// DefaultTimeout is the connect and idle deadline of a fetch when
+// Options.Timeout is zero.
+const DefaultTimeout = 30 * time.Second
+
+// Options bound a fetch's time on the network.
+type Options struct {
+	// Timeout is both the connect deadline (opening the connection and
+	// receiving the server's list of refs) and the idle deadline (how long
+	// the server may stay silent while the pack is awaited or streamed).
+	// A slow but steady transfer is never cut off. Zero means
+	// DefaultTimeout.
+	Timeout time.Duration
+}
+
+func (o Options) timeout() time.Duration {
+	if o.Timeout <= 0 {
+		return DefaultTimeout
+	}
+	return o.Timeout
+}
+
+// ErrTimeout is matched (errors.Is) by a *TimeoutError.
+var ErrTimeout = errors.New("fetch timed out")
+
+// TimeoutError is a fetch the server left without an answer past the
+// deadline, at one step of the exchange.
+type TimeoutError struct {
+	URL     string
+	Step    string // "connecting", "listing refs", "waiting for the pack", "receiving the pack"
+	Timeout time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("no answer from the server for %s while %s (raise --fetch-timeout if the server is only slow)", e.Timeout, e.Step)
+}
+
+// Is makes errors.Is(err, ErrTimeout) true.
+func (e *TimeoutError) Is(target error) bool { return target == ErrTimeout }
+
+// watchdog cancels its context when the fetch makes no progress for the
+// timeout. go-git's sessions stop a blocked read when their context ends
+// (and close the connection), so one timer covers every transport: each
+// step that made progress resets it.
+type watchdog struct {
+	ctx     context.Context
+	cancel  context.CancelFunc
+	timeout time.Duration
+	url     string
+
+	mu      sync.Mutex
+	step    string
+	timer   *time.Timer
+	expired bool
+}
+
+func newWatchdog(ctx context.Context, url string, timeout time.Duration) *watchdog {
+	w := &watchdog{timeout: timeout, url: url, step: "connecting"}
+	w.ctx, w.cancel = context.WithCancel(ctx)
+	w.timer = time.AfterFunc(timeout, w.expire)
+	return w
+}
+
+func (w *watchdog) expire() {
+	w.mu.Lock()
+	w.expired = true
+	w.mu.Unlock()
+	w.cancel()
+}
+
+// progress records that the fetch moved on (to step, when not ""), which
+// restarts the idle deadline.
+func (w *watchdog) progress(step string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.expired {
+		return
+	}
+	if step != "" {
+		w.step = step
+	}
+	w.timer.Reset(w.timeout)
+}
+
+func (w *watchdog) stop() {
+	w.timer.Stop()
+	w.cancel()
+}
+
+// explain turns an error that followed the watchdog's expiry into a
+// TimeoutError naming the step; other errors pass through.
+func (w *watchdog) explain(err error) error {
+	if err == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.expired {
+		return &TimeoutError{URL: w.url, Step: w.step, Timeout: w.timeout}
+	}
+	return err
+}
+
+// progressReader restarts the watchdog on every read that brought data.
+type progressReader struct {
+	r io.Reader
+	w *watchdog
+}
+
+func (p progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if n > 0 {
+		p.w.progress("")
+	}
+	return n, err
+}
+
+// openSession opens an upload-pack session within the watchdog's deadline.
+// Some transports dial without a context (git://, ssh://): the dial runs
+// on its own goroutine, which is left to the system's connect timeout when
+// the deadline passes first.
+func openSession(w *watchdog, ep *transport.Endpoint) (transport.UploadPackSession, error) {
+	tr, err := transportFor(ep, w.timeout)
+	if err != nil {
+		return nil, err
+	}
+	type opened struct {
+		s   transport.UploadPackSession
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		s, err := tr.NewUploadPackSession(ep, nil)
+		done <- opened{s, err}
+	}()
+	select {
+	case o := <-done:
+		return o.s, o.err
+	case <-w.ctx.Done():
+		go func() {
+			if o := <-done; o.s != nil {
+				o.s.Close()
+			}
+		}()
+		return nil, w.ctx.Err()
+	}
+}
+
+// transportFor picks the transport of an endpoint: go-git's, except for
+// HTTP(S), whose client gets dial, TLS and response-header deadlines.
+func transportFor(ep *transport.Endpoint, timeout time.Duration) (transport.Transport, error) {
+	if ep.Protocol == "http" || ep.Protocol == "https" {
+		return httpTransport(timeout), nil
+	}
+	return client.NewClient(ep)
+}
+
+// httpClients keeps one HTTP transport per timeout, so connections to a
+// host are reused across the plugins of a sync.
+var httpClients sync.Map // time.Duration → transport.Transport
+
+func httpTransport(timeout time.Duration) transport.Transport {
+	if t, ok := httpClients.Load(timeout); ok {
+		return t.(transport.Transport)
+	}
+	dialer := &net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}
+	rt := &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           dialer.DialContext,
+		TLSHandshakeTimeout:   timeout,
+		ResponseHeaderTimeout: timeout,
+		IdleConnTimeout:       90 * time.Second,
+		MaxIdleConnsPerHost:   16,
+		ForceAttemptHTTP2:     true,
+	}
+	t, _ := httpClients.LoadOrStore(timeout, githttp.NewClient(&http.Client{Transport: rt}))
+	return t.(transport.Transport)
+}
