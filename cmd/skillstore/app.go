@@ -57,7 +57,7 @@ func commands() []*cli.Command {
 		// skills on disk
 		validateCommand(), discoverCommand(), doctorCommand(), promptCommand(),
 		// tools
-		mergeFileCommand(), completionCommand(),
+		mergeFileCommand(), completionCommand(), helpCommand(), completeCommand(),
 	}
 }
 
@@ -79,16 +79,18 @@ func newApp(e *env) *cli.App {
 		Description: "skillstore keeps every version of every agent skill (a folder with a SKILL.md)\n" +
 			"as a commit in a git repository, vendors upstream plugins, merges their updates\n" +
 			"with local edits, and exports the published skills into agents' folders.",
-		Reader:               e.stdin,
-		Writer:               e.stdout,
-		ErrWriter:            e.stderr,
-		EnableBashCompletion: true,
-		Suggest:              true,
-		HideHelpCommand:      true,
+		Reader:          e.stdin,
+		Writer:          e.stdout,
+		ErrWriter:       e.stderr,
+		Suggest:         true,
+		HideHelpCommand: true,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "store", Usage: "store directory", EnvVars: []string{"SKILLSTORE_DIR"}, DefaultText: "$XDG_DATA_HOME/skillstore"},
 			&cli.DurationFlag{Name: "lock-timeout", Usage: "how long to wait for the store lock", Value: 30 * time.Second, EnvVars: []string{"SKILLSTORE_LOCK_TIMEOUT"}},
 			&cli.BoolFlag{Name: "debug", Usage: "log debug information to stderr"},
+			// urfave adds --help only when it adds its own help command;
+			// skillstore has its own (help.go).
+			cli.HelpFlag,
 		},
 		Metadata: map[string]any{"env": e},
 		Before: func(c *cli.Context) error {
@@ -105,7 +107,7 @@ func newApp(e *env) *cli.App {
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return withHint(usageErrorf("unknown command %q", c.Args().First()), "run 'skillstore --help' for the list of commands")
+				return unknownCommandError("skillstore", c.Args().First(), c.App.Commands)
 			}
 			return cli.ShowAppHelp(c)
 		},
@@ -120,6 +122,7 @@ func newApp(e *env) *cli.App {
 	})
 	app.OnUsageError = onUsageError
 	setUsageErrors(app.Commands)
+	guardSubcommands(app.Commands, "skillstore")
 	return app
 }
 
