@@ -24,7 +24,6 @@ const (
 	argPlugin
 	argTarget
 	argRemote
-	argCommand
 	argShell
 )
 
@@ -66,7 +65,6 @@ var commandArgs = map[string][]argKind{
 	"push":                 {argRemote},
 	"pull":                 {argRemote},
 	"remote rm":            {argRemote},
-	"help":                 {argCommand},
 	"completion":           {argShell},
 }
 
@@ -142,12 +140,27 @@ func completeWords(c *cli.Context, words []string) []string {
 	if len(cmds) > 0 && len(positional) == 0 {
 		return filterPrefix(commandNames(cmds), cur)
 	}
+	if path == "help" {
+		return filterPrefix(helpTopics(c.App.Commands, positional), cur)
+	}
 	kinds := commandArgs[path]
 	if len(kinds) == 0 {
 		return nil
 	}
 	kind := kinds[min(len(positional), len(kinds)-1)]
 	return filterPrefix(namesOf(c, storeFlag, kind, cur), cur)
+}
+
+// helpTopics lists the subcommands of the command path "help" was given so far.
+func helpTopics(cmds []*cli.Command, path []string) []string {
+	for _, name := range path {
+		cmd := findCommand(cmds, name)
+		if cmd == nil {
+			return nil
+		}
+		cmds = cmd.Subcommands
+	}
+	return commandNames(cmds)
 }
 
 func commandNames(cmds []*cli.Command) []string {
@@ -201,8 +214,6 @@ func filterPrefix(cands []string, prefix string) []string {
 // error (no store, busy store) completes nothing.
 func namesOf(c *cli.Context, storeFlag string, kind argKind, cur string) []string {
 	switch kind {
-	case argCommand:
-		return commandNames(c.App.Commands)
 	case argShell:
 		return []string{"bash", "fish", "zsh"}
 	case argNone:
