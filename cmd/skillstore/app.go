@@ -198,10 +198,10 @@ func report(stderr io.Writer, err error) int {
 	return code
 }
 
-// colorEnabled reports whether w is a terminal and NO_COLOR is unset
-// (https://no-color.org).
+// colorEnabled reports whether w is a terminal and NO_COLOR is unset or
+// empty (https://no-color.org: "present and not an empty string").
 func colorEnabled(w io.Writer) bool {
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+	if os.Getenv("NO_COLOR") != "" {
 		return false
 	}
 	return isTerminal(w)

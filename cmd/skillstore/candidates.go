@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
@@ -162,12 +161,12 @@ func runCandidatesList(c *cli.Context) error {
 		fmt.Fprintln(e.stdout, "no candidates wait for review")
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SKILL\tFROM\tMODE\tON\tCONFLICTS\tSTATE")
+	t := newTable(5)
+	t.add("SKILL", "FROM", "MODE", "ON", "CONFLICTS", "STATE")
 	for _, cand := range cands {
-		fmt.Fprintf(tw, "%s\t%s\t%s\tv%d\t%d\t%s\n", cand.Skill, candidateFrom(cand), cand.Mode, cand.PublishedVersion, len(cand.Conflicts), candidateState(cand))
+		t.add(cand.Skill, candidateFrom(cand), string(cand.Mode), fmt.Sprintf("v%d", cand.PublishedVersion), fmt.Sprint(len(cand.Conflicts)), candidateState(cand))
 	}
-	return tw.Flush()
+	return t.write(e.stdout, newPainter(e.stdout), 0)
 }
 
 // candidateFrom names where a candidate's update came from: a plugin, or

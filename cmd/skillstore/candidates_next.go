@@ -68,6 +68,6 @@ func acceptAndExport(c *cli.Context, s *store.Store, v store.Version) error {
 	if len(targets) == 0 {
 		fmt.Fprintf(e.stdout, "no targets to export to; add one with 'skillstore target add'\n")
 	}
-	printExports(e.stdout, exported)
+	printExports(c, e.stdout, exported)
 	return err
 }

@@ -365,7 +365,7 @@ func runPull(c *cli.Context) error {
 	} else {
 		writePullReport(e.stdout, rep)
 		if out.Export != nil {
-			printExports(e.stdout, out.Export)
+			printExports(c, e.stdout, out.Export)
 		}
 	}
 	switch {
