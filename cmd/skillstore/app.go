@@ -49,7 +49,7 @@ func commands() []*cli.Command {
 		storeRmCommand(),
 		storeVerifyCommand(), storeGCCommand(),
 		// plugins
-		pluginCommand(), syncCommand(), candidatesCommand(),
+		pluginCommand(), syncCommand(), checkCommand(), candidatesCommand(),
 		// targets
 		targetCommand(), exportCommand(), statusCommand(), captureCommand(), watchCommand(),
 		// remotes

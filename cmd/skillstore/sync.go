@@ -44,7 +44,7 @@ func syncCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "review", Usage: "turn fast-forwards into candidates for this run"},
 			&cli.BoolFlag{Name: "skill-aware", Usage: "merge Markdown in three-way updates with the skill-aware rules (see merge-file --help); the candidate lists each resolution"},
-			newJSONFlag(), verboseFlag(),
+			newJSONFlag(), verboseFlag(), dryRunFlag("report what sync would do, as 'skillstore check' does, writing nothing"),
 		},
 		Action: runSync,
 	}
@@ -60,6 +60,9 @@ func runSync(c *cli.Context) error {
 // syncPipeline runs capture, sync of the plugins named (all when none)
 // and export, printing what happened; `sync` and `plugin resume` use it.
 func syncPipeline(c *cli.Context, plugins []string) error {
+	if c.Bool("dry-run") {
+		return runCheck(c, plugins)
+	}
 	e := getEnv(c)
 	s, err := openStore(c)
 	if err != nil {
