@@ -49,6 +49,7 @@ func captureCommand() *cli.Command {
 			&cli.StringFlag{Name: "reason", Usage: "why the skill was edited (recorded on the version)"},
 			&cli.StringSliceFlag{Name: "target", Usage: "capture only from target `NAME` (repeatable)"},
 			newJSONFlag(), verboseFlag(),
+			dryRunFlag("report the edited skills capture would record, writing nothing"),
 		},
 		Action: runCapture,
 	}
@@ -108,6 +109,9 @@ func runStatus(c *cli.Context) error {
 }
 
 func runCapture(c *cli.Context) error {
+	if c.Bool("dry-run") {
+		return runCaptureDryRun(c)
+	}
 	want := c.Args().Slice()
 	jsonOut := c.Bool("json")
 	s, err := openStore(c)

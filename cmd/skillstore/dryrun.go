@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
@@ -22,10 +24,18 @@ func openStoreForWrite(c *cli.Context) (*store.Store, error) {
 	return s.DryRun(), nil
 }
 
-// wouldPrefix is what a dry run puts before the report of a command.
-func wouldPrefix(c *cli.Context) string {
-	if c.Bool("dry-run") {
-		return "dry run, nothing written: "
+// noteDryRun ends the report of a dry run (not --json) with a line that
+// says nothing was written.
+func noteDryRun(c *cli.Context) {
+	if c.Bool("dry-run") && !c.Bool("json") {
+		fmt.Fprintln(getEnv(c).stdout, "dry run: nothing was written")
 	}
-	return ""
+}
+
+// dryRunWord is done, or would under --dry-run.
+func dryRunWord(c *cli.Context, done, would string) string {
+	if c.Bool("dry-run") {
+		return would
+	}
+	return done
 }

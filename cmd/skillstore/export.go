@@ -31,7 +31,7 @@ func exportCommand() *cli.Command {
 			"('SKILL.md, scripts/run.sh and 10 more'); --verbose lists every file.\n\n" +
 			"Exit codes: 0 every target written (skipped skills are reported, not errors),\n" +
 			"1 a target or skill failed, 2 usage error, 3 store lock busy.",
-		Flags:  []cli.Flag{newJSONFlag(), verboseFlag()},
+		Flags:  []cli.Flag{newJSONFlag(), verboseFlag(), dryRunFlag("report what export would do in each target, writing nothing")},
 		Action: runExport,
 	}
 }
@@ -49,13 +49,18 @@ func runExport(c *cli.Context) error {
 		return withHint(errors.New("no targets to export to"), "add one with 'skillstore target add NAME DIR'")
 	}
 	e := getEnv(c)
-	out, err := target.Export(c.Context, s, targets, targetOptions(c))
+	export := target.Export
+	if c.Bool("dry-run") {
+		export = target.Plan
+	}
+	out, err := export(c.Context, s, targets, targetOptions(c))
 	if c.Bool("json") {
 		if jerr := writeJSON(e.stdout, out); jerr != nil {
 			return jerr
 		}
 	} else {
 		printExports(c, e.stdout, out)
+		noteDryRun(c)
 	}
 	return err
 }

@@ -38,7 +38,7 @@ func pluginCommand() *cli.Command {
 					&cli.StringFlag{Name: "id", Usage: "plugin id in the store (default: the manifest's name)"},
 					&cli.StringFlag{Name: "ref", Usage: "branch, tag or commit of a git source (a commit pins it)"},
 					&cli.BoolFlag{Name: "review", Usage: "always review this plugin's updates: fast-forwards become candidates"},
-					newJSONFlag(),
+					newJSONFlag(), dryRunFlag("fetch and report what would be added, writing nothing"),
 				},
 				Action: runPluginAdd,
 			},
@@ -160,7 +160,7 @@ func runPluginAdd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := openStore(c)
+	s, err := openStoreForWrite(c)
 	if err != nil {
 		return err
 	}
@@ -176,7 +176,7 @@ func runPluginAdd(c *cli.Context) error {
 		fmt.Fprintf(e.stdout, "plugin %s is already added from %s\n", id, src)
 	}
 	for _, p := range rep.Plugins {
-		fmt.Fprintf(e.stdout, "added plugin %s from %s: %d skill(s)\n", p.Plugin, p.Source, len(p.Skills))
+		fmt.Fprintf(e.stdout, "%s plugin %s from %s: %d skill(s)\n", dryRunWord(c, "added", "would add"), p.Plugin, p.Source, len(p.Skills))
 		for _, sk := range p.Skills {
 			fmt.Fprintf(e.stdout, "  %s v%d\n", sk.Skill, sk.NewVersion)
 		}
@@ -184,6 +184,7 @@ func runPluginAdd(c *cli.Context) error {
 	for _, sk := range rep.Skipped {
 		fmt.Fprintf(e.stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, sk.Reason)
 	}
+	noteDryRun(c)
 	return nil
 }
 

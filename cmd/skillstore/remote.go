@@ -128,6 +128,7 @@ func pullCommand() *cli.Command {
 			&cli.BoolFlag{Name: "skill-aware", Usage: "merge Markdown of diverged skills with the skill-aware rules (see merge-file --help); the candidate lists each resolution"},
 			allowRiskFlag(),
 			newJSONFlag(),
+			dryRunFlag("pull into a scratch copy of the store and report what would change, writing nothing here (with --export: what export would do)"),
 		},
 		Action: runPull,
 	}
@@ -333,6 +334,12 @@ func runPull(c *cli.Context) error {
 		return err
 	}
 	s, err := openStore(c)
+	if c.Bool("dry-run") && err == nil {
+		var cleanup func()
+		if s, cleanup, err = openScratchStore(c); err == nil {
+			defer cleanup()
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -355,7 +362,11 @@ func runPull(c *cli.Context) error {
 		if len(targets) == 0 {
 			fmt.Fprintln(e.stderr, "skillstore: no targets to export to; add one with 'skillstore target add NAME DIR'")
 		} else {
-			out.Export, exportErr = target.Export(c.Context, s, targets, targetOptions(c))
+			export := target.Export
+			if c.Bool("dry-run") {
+				export = target.Plan
+			}
+			out.Export, exportErr = export(c.Context, s, targets, targetOptions(c))
 		}
 	}
 	if c.Bool("json") {
@@ -367,6 +378,7 @@ func runPull(c *cli.Context) error {
 		if out.Export != nil {
 			printExports(c, e.stdout, out.Export)
 		}
+		noteDryRun(c)
 	}
 	switch {
 	case exportErr != nil:

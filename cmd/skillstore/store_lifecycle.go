@@ -25,9 +25,13 @@ func storeRollbackCommand() *cli.Command {
 			"Merge-Mode: rollback.\n\n" +
 			"Exit codes: 0 recorded; 1 unknown skill or version, already at that content, or\n" +
 			"error; 3 store busy.",
-		Flags: []cli.Flag{reasonFlag(), newJSONFlag()},
+		Flags: []cli.Flag{reasonFlag(), newJSONFlag(), dryRunFlag("report the version that would be recorded, writing nothing")},
 		Action: func(c *cli.Context) error {
-			s, args, err := openStoreArgs(c, 1, 2)
+			args, err := storeArgs(c, 1, 2)
+			if err != nil {
+				return err
+			}
+			s, err := openStoreForWrite(c)
 			if err != nil {
 				return err
 			}
@@ -44,6 +48,11 @@ func storeRollbackCommand() *cli.Command {
 			}
 			if c.Bool("json") {
 				return writeJSON(getEnv(c).stdout, toVersionJSON(v))
+			}
+			if c.Bool("dry-run") {
+				fmt.Fprintf(getEnv(c).stdout, "%s would be recorded (commit %s): %s\n", v.Name(), shortHash(v.Commit), v.Reason)
+				noteDryRun(c)
+				return nil
 			}
 			fmt.Fprintf(getEnv(c).stdout, "%s recorded (commit %s): %s\n", v.Name(), shortHash(v.Commit), v.Reason)
 			return nil
