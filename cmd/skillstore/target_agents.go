@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
-
 )
 
 // targetAddArgs reads the three forms of 'target add': NAME DIR, AGENT
@@ -153,4 +152,3 @@ func anyDir(base string, names []string) bool {
 	}
 	return false
 }
-
