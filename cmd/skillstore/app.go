@@ -55,7 +55,7 @@ func commands() []*cli.Command {
 		// remotes
 		remoteCommand(), cloneCommand(), pushCommand(), pullCommand(),
 		// skills on disk
-		validateCommand(), discoverCommand(), doctorCommand(), promptCommand(),
+		validateCommand(), discoverCommand(), doctorCommand(), promptCommand(), newCommand(),
 		// tools
 		mergeFileCommand(), completionCommand(), helpCommand(), completeCommand(),
 	}
