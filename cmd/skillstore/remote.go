@@ -274,7 +274,11 @@ func runPush(c *cli.Context) error {
 	if len(args) == 1 {
 		opts.Remote = args[0]
 	}
-	rep, err := remote.Push(c.Context, s, opts)
+	var rep *remote.PushReport
+	err = withProgress(c, "pushing", func() error {
+		rep, err = remote.Push(c.Context, s, opts)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -347,7 +351,11 @@ func runPull(c *cli.Context) error {
 	if len(args) == 1 {
 		opts.Remote = args[0]
 	}
-	rep, err := remote.Pull(c.Context, s, opts)
+	var rep *remote.PullReport
+	err = withProgress(c, "pulling", func() error {
+		rep, err = remote.Pull(c.Context, s, opts)
+		return err
+	})
 	if err != nil {
 		return err
 	}

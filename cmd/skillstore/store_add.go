@@ -111,7 +111,11 @@ func storeImportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			results, err := s.ImportDirs(c.Context, dirs, opts)
+			var results []store.AddResult
+			err = withProgress(c, fmt.Sprintf("importing %d skill folders", len(dirs)), func() error {
+				results, err = s.ImportDirs(c.Context, dirs, opts)
+				return err
+			})
 			if err != nil {
 				return err
 			}

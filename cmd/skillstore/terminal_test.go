@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
@@ -130,6 +131,23 @@ func TestTerminalOutput(t *testing.T) {
 		}
 	}
 
+	// a progress line for import (shown at once here; after a second in use),
+	// erased when done; none outside a terminal
+	defer func(d time.Duration) { progressDelay = d }(progressDelay)
+	progressDelay = 0
+	more := filepath.Join(dir, "more")
+	writeSkillNamed(t, filepath.Join(more, "one"), "one")
+	writeSkillNamed(t, filepath.Join(more, "two"), "two")
+	code, imported := onTerminal(t, 80, "import", "--dry-run", more)
+	if code != 0 || !strings.Contains(imported, "\r\x1b[Kimporting 2 skill folders (0s)\r\x1b[K") {
+		t.Errorf("import on a terminal: exit %d, no progress line erased before the report:\n%q", code, imported)
+	}
+	var pipedImport bytes.Buffer
+	run([]string{"skillstore", "import", "--dry-run", more}, strings.NewReader(""), &pipedImport, &pipedImport)
+	if strings.Contains(pipedImport.String(), "importing") {
+		t.Errorf("a progress line outside a terminal:\n%q", pipedImport.String())
+	}
+
 	// never colour with --json, with NO_COLOR, or outside a terminal
 	_, js := onTerminal(t, 80, "diff", "--json", "big")
 	t.Setenv("NO_COLOR", "1")
@@ -161,5 +179,17 @@ func writeSkill(t *testing.T, dir, body string, files int) {
 		if err := os.WriteFile(filepath.Join(dir, "ref", fmt.Sprintf("notes-%02d.md", i)), []byte("notes\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// writeSkillNamed writes a one-file skill folder.
+func writeSkillNamed(t *testing.T, dir, name string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	md := "---\nname: " + name + "\ndescription: The " + name + " skill.\n---\nBody.\n"
+	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(md), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
