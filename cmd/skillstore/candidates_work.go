@@ -230,7 +230,8 @@ func runCandidateEdit(c *cli.Context) error {
 			fmt.Sprintf("the work is kept in %s; run 'skillstore candidates edit %s' again", w.dir, args[0]))
 	}
 	if left := w.withMarkers(); len(left) > 0 {
-		return w.unresolved("edit", left)
+		// A graphical editor that returns at once leaves the markers too.
+		return withHint(w.unresolved("edit", left), "an editor that opens a window must wait until it is closed: EDITOR='code --wait', 'subl -w', 'gvim -f'")
 	}
 	return w.record(c, s, c.String("reason"))
 }
