@@ -93,8 +93,11 @@ func candidateMergetoolCommand() *cli.Command {
 			"$REMOTE (the upstream, or the remote's version) and $MERGED (the file with\n" +
 			"markers, in the work folder STORE/skillstore/work/SKILL) set, as git mergetool\n" +
 			"does. With mergetool.TOOL.trustExitCode a non-zero exit leaves the file\n" +
-			"unresolved; otherwise the markers decide. When none are left the folder is\n" +
-			"recorded as the resolution (as 'candidates resolve' does).\n\n" +
+			"unresolved; otherwise the markers decide. A tool with no cmd is one of git's\n" +
+			"built-in tools (vimdiff, meld, kdiff3, ...): 'git mergetool --tool TOOL' runs it,\n" +
+			"on a scratch repository whose index holds the file's three stages. When no\n" +
+			"markers are left the folder is recorded as the resolution (as 'candidates\n" +
+			"resolve' does).\n\n" +
 			"Exit codes: 0 recorded, 1 markers remain, no tool configured, no candidate or\n" +
 			"error, 2 usage error, 3 store lock busy.",
 		Flags: []cli.Flag{

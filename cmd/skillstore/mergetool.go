@@ -15,7 +15,8 @@ import (
 // mergetool is a merge tool as git configures it: merge.tool names it,
 // mergetool.<name>.cmd is the shell command, run with BASE, LOCAL, REMOTE
 // and MERGED set, and mergetool.<name>.trustExitCode says whether its exit
-// code tells success.
+// code tells success. A tool without a cmd is one of git's built-in tools
+// (vimdiff, meld, kdiff3, ...): git mergetool itself runs it (builtin.go).
 type mergetool struct {
 	name      string
 	cmd       string
@@ -37,10 +38,6 @@ func configuredMergetool(c *cli.Context) (mergetool, error) {
 			"or give --tool NAME, or use 'skillstore candidates edit'")
 	}
 	cmd, _ := gitOutput(c, "config", "--get", "mergetool."+name+".cmd")
-	if cmd == "" {
-		return mergetool{}, withHint(fmt.Errorf("merge tool %q has no mergetool.%s.cmd in git config", name, name),
-			"skillstore runs tools through their configured command: git config --global mergetool."+name+".cmd '...' (with $BASE, $LOCAL, $REMOTE, $MERGED)")
-	}
 	trust, _ := gitOutput(c, "config", "--type=bool", "--get", "mergetool."+name+".trustExitCode")
 	return mergetool{name: name, cmd: cmd, trustExit: trust == "true"}, nil
 }
@@ -70,6 +67,9 @@ func (t mergetool) run(c *cli.Context, w *workFolder, sides, path string) error 
 		env[side.name] = p
 	}
 	fmt.Fprintf(e.stdout, "%s: running %s\n", path, t.name)
+	if t.cmd == "" {
+		return t.runBuiltin(c, w, sides, path)
+	}
 	cmd := shellCommand(c, t.cmd)
 	cmd.Dir = w.dir
 	for k, v := range env {
