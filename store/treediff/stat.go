@@ -58,8 +58,11 @@ func WriteStat(w io.Writer, stats []FileStat, width int) error {
 		if most > bar {
 			plus, minus = scale(plus, most, bar), scale(minus, most, bar)
 		}
-		fmt.Fprintf(w, " %-*s | %*d %s%s\n", nameWidth, s.Path, countWidth, s.Insertions+s.Deletions,
-			strings.Repeat("+", plus), strings.Repeat("-", minus))
+		graph := strings.Repeat("+", plus) + strings.Repeat("-", minus)
+		if graph != "" {
+			graph = " " + graph
+		}
+		fmt.Fprintf(w, " %-*s | %*d%s\n", nameWidth, s.Path, countWidth, s.Insertions+s.Deletions, graph)
 	}
 	_, err := fmt.Fprintln(w, statSummary(len(stats), ins, del))
 	return err
