@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -38,4 +40,13 @@ func dryRunWord(c *cli.Context, done, would string) string {
 		return would
 	}
 	return done
+}
+
+// exportOrPlan is target.Export, or under --dry-run target.Plan, which
+// makes the same decisions and writes nothing.
+func exportOrPlan(c *cli.Context) func(context.Context, *store.Store, []target.Target, target.Options) ([]target.Exported, error) {
+	if c.Bool("dry-run") {
+		return target.Plan
+	}
+	return target.Export
 }

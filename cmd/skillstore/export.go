@@ -49,11 +49,7 @@ func runExport(c *cli.Context) error {
 		return withHint(errors.New("no targets to export to"), "add one with 'skillstore target add NAME DIR'")
 	}
 	e := getEnv(c)
-	export := target.Export
-	if c.Bool("dry-run") {
-		export = target.Plan
-	}
-	out, err := export(c.Context, s, targets, targetOptions(c))
+	out, err := exportOrPlan(c)(c.Context, s, targets, targetOptions(c))
 	if c.Bool("json") {
 		if jerr := writeJSON(e.stdout, out); jerr != nil {
 			return jerr

@@ -74,6 +74,16 @@ func copyFile(src, dst string, perm fs.FileMode) error {
 	return out.Close()
 }
 
+// openPullStore opens the store pull works on: the store, or under
+// --dry-run a scratch copy of it; cleanup removes the copy.
+func openPullStore(c *cli.Context) (*store.Store, func(), error) {
+	if c.Bool("dry-run") {
+		return openScratchStore(c)
+	}
+	s, err := openStore(c)
+	return s, func() {}, err
+}
+
 // openScratchStore opens a scratch copy of the store for pull --dry-run;
 // cleanup removes it.
 func openScratchStore(c *cli.Context) (s *store.Store, cleanup func(), err error) {

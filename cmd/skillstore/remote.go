@@ -274,11 +274,7 @@ func runPush(c *cli.Context) error {
 	if len(args) == 1 {
 		opts.Remote = args[0]
 	}
-	var rep *remote.PushReport
-	err = withProgress(c, "pushing", func() error {
-		rep, err = remote.Push(c.Context, s, opts)
-		return err
-	})
+	rep, err := pushWithProgress(c, s, opts)
 	if err != nil {
 		return err
 	}
@@ -337,25 +333,16 @@ func runPull(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := openStore(c)
-	if c.Bool("dry-run") && err == nil {
-		var cleanup func()
-		if s, cleanup, err = openScratchStore(c); err == nil {
-			defer cleanup()
-		}
-	}
+	s, cleanup, err := openPullStore(c)
 	if err != nil {
 		return err
 	}
+	defer cleanup()
 	opts := remote.PullOptions{AllowRisk: risk, SkillAware: c.Bool("skill-aware")}
 	if len(args) == 1 {
 		opts.Remote = args[0]
 	}
-	var rep *remote.PullReport
-	err = withProgress(c, "pulling", func() error {
-		rep, err = remote.Pull(c.Context, s, opts)
-		return err
-	})
+	rep, err := pullWithProgress(c, s, opts)
 	if err != nil {
 		return err
 	}
@@ -370,11 +357,7 @@ func runPull(c *cli.Context) error {
 		if len(targets) == 0 {
 			fmt.Fprintln(e.stderr, "skillstore: no targets to export to; add one with 'skillstore target add NAME DIR'")
 		} else {
-			export := target.Export
-			if c.Bool("dry-run") {
-				export = target.Plan
-			}
-			out.Export, exportErr = export(c.Context, s, targets, targetOptions(c))
+			out.Export, exportErr = exportOrPlan(c)(c.Context, s, targets, targetOptions(c))
 		}
 	}
 	if c.Bool("json") {
