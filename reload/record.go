@@ -124,6 +124,9 @@ func lockTarget(ctx context.Context, target string, mode lockfile.Mode, timeout 
 	if err := os.MkdirAll(bookkeeping(target), 0o755); err != nil {
 		return nil, err
 	}
+	if err := ignoreBookkeeping(target); err != nil {
+		return nil, err
+	}
 	return lockfile.Acquire(ctx, filepath.Join(bookkeeping(target), lockName), mode, timeout)
 }
 

@@ -193,7 +193,7 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 		}
 		out = append(out, p)
 	}
-	if err := cache.Save(); err != nil {
+	if err := tx.saveStatCache(cache); err != nil {
 		tx.s.log.Debug("stat cache not saved", "err", err)
 	}
 	return out, nil

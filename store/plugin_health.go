@@ -32,6 +32,9 @@ func (s *Store) loadSourceErrors() map[string]string {
 
 // saveSourceErrors replaces the file (under the store's write lock).
 func (s *Store) saveSourceErrors(errs map[string]string) error {
+	if s.dryRun {
+		return nil
+	}
 	p := s.LocalPath(sourceErrorsFile)
 	if len(errs) == 0 {
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -69,6 +69,8 @@ type Store struct {
 	dir  string
 	opts Options
 	log  *slog.Logger
+	// dryRun discards every transaction instead of committing it (dryrun.go).
+	dryRun bool
 }
 
 func (o Options) withDefaults() Options {
@@ -209,6 +211,9 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if s.dryRun {
+		return nil
 	}
 	return tx.commit()
 }

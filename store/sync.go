@@ -216,7 +216,7 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 	}
 	ahead.stop()
 	tx.recordSourceErrors(synced, readErrs)
-	if err := cache.Save(); err != nil {
+	if err := tx.saveStatCache(cache); err != nil {
 		tx.s.log.Debug("stat cache not saved", "err", err)
 	}
 	return rep, nil

@@ -49,15 +49,15 @@ func commands() []*cli.Command {
 		storeRmCommand(),
 		storeVerifyCommand(), storeGCCommand(),
 		// plugins
-		pluginCommand(), syncCommand(), candidatesCommand(),
+		pluginCommand(), syncCommand(), checkCommand(), candidatesCommand(),
 		// targets
 		targetCommand(), exportCommand(), statusCommand(), captureCommand(), watchCommand(),
 		// remotes
 		remoteCommand(), cloneCommand(), pushCommand(), pullCommand(),
 		// skills on disk
-		validateCommand(), discoverCommand(), doctorCommand(), promptCommand(),
+		validateCommand(), discoverCommand(), doctorCommand(), promptCommand(), newCommand(),
 		// tools
-		mergeFileCommand(), completionCommand(),
+		mergeFileCommand(), completionCommand(), helpCommand(), completeCommand(),
 	}
 }
 
@@ -79,17 +79,19 @@ func newApp(e *env) *cli.App {
 		Description: "skillstore keeps every version of every agent skill (a folder with a SKILL.md)\n" +
 			"as a commit in a git repository, vendors upstream plugins, merges their updates\n" +
 			"with local edits, and exports the published skills into agents' folders.",
-		Reader:               e.stdin,
-		Writer:               e.stdout,
-		ErrWriter:            e.stderr,
-		EnableBashCompletion: true,
-		Suggest:              true,
-		HideHelpCommand:      true,
+		Reader:          e.stdin,
+		Writer:          e.stdout,
+		ErrWriter:       e.stderr,
+		Suggest:         true,
+		HideHelpCommand: true,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "store", Usage: "store directory", EnvVars: []string{"SKILLSTORE_DIR"}, DefaultText: "$XDG_DATA_HOME/skillstore"},
 			&cli.DurationFlag{Name: "lock-timeout", Usage: "how long to wait for the store lock", Value: 30 * time.Second, EnvVars: []string{"SKILLSTORE_LOCK_TIMEOUT"}},
 			&cli.DurationFlag{Name: "fetch-timeout", Usage: "connect and idle deadline of each git fetch (sync, plugin add): a server silent that long fails its plugin, the others sync", Value: store.DefaultFetchTimeout, EnvVars: []string{"SKILLSTORE_FETCH_TIMEOUT"}},
 			&cli.BoolFlag{Name: "debug", Usage: "log debug information to stderr"},
+			// urfave adds --help only when it adds its own help command;
+			// skillstore has its own (help.go).
+			cli.HelpFlag,
 		},
 		Metadata: map[string]any{"env": e},
 		Before: func(c *cli.Context) error {
@@ -109,7 +111,7 @@ func newApp(e *env) *cli.App {
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return withHint(usageErrorf("unknown command %q", c.Args().First()), "run 'skillstore --help' for the list of commands")
+				return unknownCommandError("skillstore", c.Args().First(), c.App.Commands)
 			}
 			return cli.ShowAppHelp(c)
 		},
@@ -124,6 +126,7 @@ func newApp(e *env) *cli.App {
 	})
 	app.OnUsageError = onUsageError
 	setUsageErrors(app.Commands)
+	guardSubcommands(app.Commands, "skillstore")
 	return app
 }
 
@@ -199,10 +202,10 @@ func report(stderr io.Writer, err error) int {
 	return code
 }
 
-// colorEnabled reports whether w is a terminal and NO_COLOR is unset
-// (https://no-color.org).
+// colorEnabled reports whether w is a terminal and NO_COLOR is unset or
+// empty (https://no-color.org: "present and not an empty string").
 func colorEnabled(w io.Writer) bool {
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+	if os.Getenv("NO_COLOR") != "" {
 		return false
 	}
 	return isTerminal(w)

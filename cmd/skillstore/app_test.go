@@ -53,7 +53,7 @@ func TestRunFlagsAfterArguments(t *testing.T) {
 	if !strings.Contains(out.String(), "print a shell completion script") {
 		t.Fatalf("--help after the argument was not read as a flag: %q", out.String())
 	}
-	if !slices.Contains(strings.Fields(out.String()), "bash|zsh") {
+	if !slices.Contains(strings.Fields(out.String()), "bash|zsh|fish") {
 		t.Fatalf("help does not show the arguments: %q", out.String())
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
@@ -17,7 +16,7 @@ func candidatesCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "candidates",
 		Category: "review",
-		Usage:    "review pending updates: list, show, diff, accept, reject, resolve",
+		Usage:    "review pending updates: list, show, diff, checkout, edit, mergetool, accept, reject, resolve",
 		Description: "A candidate is a pending update of a skill on refs/heads/candidates/<skill>: a\n" +
 			"merge commit with parents (published version, upstream snapshot). Review it here,\n" +
 			"or with plain git: clone the store, commit a resolution on candidates/<skill>,\n" +
@@ -45,15 +44,23 @@ func candidatesCommand() *cli.Command {
 				Description: "Exit codes: 0 success, 1 error (no candidate), 2 usage error, 3 store lock busy.",
 				Action:      oneArg("SKILL", runCandidateDiff),
 			},
+			candidateCheckoutCommand(),
+			candidateEditCommand(),
+			candidateMergetoolCommand(),
 			{
 				Name:      "accept",
 				Usage:     "publish a candidate as the skill's next version",
 				ArgsUsage: "SKILL",
 				Description: "Refused while a conflicted file still holds conflict markers, and when the\n" +
 					"published version moved since the candidate was made (run 'skillstore sync'\n" +
-					"for a new candidate).\n\n" +
-					"Exit codes: 0 accepted, 1 refused or error, 2 usage error, 3 store lock busy.",
-				Flags:  []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "why (recorded on the version)"}, newJSONFlag()},
+					"for a new candidate). Then says what 'skillstore export' will do with the new\n" +
+					"version in each target (hot or cold), or, with --export, exports at once.\n\n" +
+					"Exit codes: 0 accepted, 1 refused or error (or export failed), 2 usage error,\n" +
+					"3 store lock busy.",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "reason", Usage: "why (recorded on the version)"}, newJSONFlag(),
+					&cli.BoolFlag{Name: "export", Usage: "export into every target afterwards"},
+				},
 				Action: oneArg("SKILL", runCandidateAccept),
 			},
 			{
@@ -98,7 +105,8 @@ func candidateErr(skill string, err error) error {
 		return withHint(err, "run 'skillstore sync' to merge the update into the new published version")
 	case errors.As(err, &me):
 		return withHint(err,
-			"edit the files and run 'skillstore candidates resolve "+skill+" --from DIR'",
+			"resolve them with 'skillstore candidates edit "+skill+"' or 'skillstore candidates mergetool "+skill+"'",
+			"or 'skillstore candidates checkout "+skill+" DIR', edit the files and run 'skillstore candidates resolve "+skill+" --from DIR'",
 			"or commit a resolution on candidates/"+skill+" in a clone of the store and push it back")
 	}
 	return err
@@ -153,12 +161,12 @@ func runCandidatesList(c *cli.Context) error {
 		fmt.Fprintln(e.stdout, "no candidates wait for review")
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SKILL\tFROM\tMODE\tON\tCONFLICTS\tSTATE")
+	t := newTable(5)
+	t.add("SKILL", "FROM", "MODE", "ON", "CONFLICTS", "STATE")
 	for _, cand := range cands {
-		fmt.Fprintf(tw, "%s\t%s\t%s\tv%d\t%d\t%s\n", cand.Skill, candidateFrom(cand), cand.Mode, cand.PublishedVersion, len(cand.Conflicts), candidateState(cand))
+		t.add(cand.Skill, candidateFrom(cand), string(cand.Mode), fmt.Sprintf("v%d", cand.PublishedVersion), fmt.Sprint(len(cand.Conflicts)), candidateState(cand))
 	}
-	return tw.Flush()
+	return t.write(e.stdout, newPainter(e.stdout), 0)
 }
 
 // candidateFrom names where a candidate's update came from: a plugin, or
@@ -253,15 +261,27 @@ func runCandidateAccept(c *cli.Context, skill string) error {
 	if err != nil {
 		return err
 	}
+	var changes []treediff.FileChange
+	err = s.View(c.Context, func(r *store.Reader) error {
+		_, changes, err = r.CandidateDiff(skill)
+		return err
+	})
+	if err != nil {
+		return candidateErr(skill, err)
+	}
 	v, err := s.AcceptCandidate(c.Context, skill, c.String("reason"))
 	if err != nil {
 		return candidateErr(skill, err)
 	}
-	if c.Bool("json") {
-		return writeJSON(getEnv(c).stdout, toVersionJSON(v))
+	e := getEnv(c)
+	if c.Bool("export") {
+		return acceptAndExport(c, s, v)
 	}
-	fmt.Fprintf(getEnv(c).stdout, "accepted candidate %s: published %s\n", skill, v.Name())
-	return nil
+	if c.Bool("json") {
+		return writeJSON(e.stdout, toVersionJSON(v))
+	}
+	fmt.Fprintf(e.stdout, "accepted candidate %s: published %s\n", skill, v.Name())
+	return explainNextExport(c, s, v, changes)
 }
 
 func runCandidateReject(c *cli.Context, skill string) error {

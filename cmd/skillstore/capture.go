@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/skillstore/skillstore/reload/target"
 
@@ -25,7 +24,7 @@ func statusCommand() *cli.Command {
 			"Capture modified skills with 'skillstore capture'.\n\n" +
 			"Exit codes: 0 success (whether or not anything was edited), 1 error,\n" +
 			"3 store lock busy.",
-		Flags:  []cli.Flag{newJSONFlag()},
+		Flags:  []cli.Flag{newJSONFlag(), verboseFlag()},
 		Action: runStatus,
 	}
 }
@@ -49,7 +48,8 @@ func captureCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "reason", Usage: "why the skill was edited (recorded on the version)"},
 			&cli.StringSliceFlag{Name: "target", Usage: "capture only from target `NAME` (repeatable)"},
-			newJSONFlag(),
+			newJSONFlag(), verboseFlag(),
+			dryRunFlag("report the edited skills capture would record, writing nothing"),
 		},
 		Action: runCapture,
 	}
@@ -82,22 +82,26 @@ func runStatus(c *cli.Context) error {
 		fmt.Fprintln(e.stdout, "no targets; add one with 'skillstore target add NAME DIR'")
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	verbose := c.Bool("verbose")
+	tw := newTable(2)
 	shown := 0
 	for _, st := range sts {
 		switch {
 		case st.State == reload.StateModified:
-			fmt.Fprintf(tw, "%s\t%s\tmodified\t%s: %s\n", st.Target, st.Skill, st.Class, strings.Join(st.Paths, ", "))
+			prefix := string(st.Class) + ": "
+			tw.addFit(func(budget int) string {
+				return prefix + fileSummary(st.Paths, max(budget-len(prefix), -1), verbose)
+			}, st.Target, st.Skill, "modified")
 		case st.State == reload.StateMissing:
-			fmt.Fprintf(tw, "%s\t%s\tmissing\tdeleted from the target; the next export installs it again\n", st.Target, st.Skill)
+			tw.add(st.Target, st.Skill, "missing", "deleted from the target; the next export installs it again")
 		case st.Outdated:
-			fmt.Fprintf(tw, "%s\t%s\toutdated\ta newer version is published; run 'skillstore export'\n", st.Target, st.Skill)
+			tw.add(st.Target, st.Skill, "outdated", "a newer version is published; run 'skillstore export'")
 		default:
 			continue
 		}
 		shown++
 	}
-	tw.Flush()
+	tw.write(e.stdout, newPainter(e.stdout), outputWidth(e.stdout, verbose))
 	if shown == 0 {
 		fmt.Fprintf(e.stdout, "every exported skill is as export wrote it (%d skill folder(s) in %d target(s))\n", len(sts), len(targets))
 	}
@@ -105,6 +109,9 @@ func runStatus(c *cli.Context) error {
 }
 
 func runCapture(c *cli.Context) error {
+	if c.Bool("dry-run") {
+		return runCaptureDryRun(c)
+	}
 	want := c.Args().Slice()
 	jsonOut := c.Bool("json")
 	s, err := openStore(c)
@@ -135,7 +142,8 @@ func runCapture(c *cli.Context) error {
 		}
 	}
 	failed := 0
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	verbose := c.Bool("verbose")
+	tw := newTable(-1)
 	for _, r := range results {
 		if !r.OK() {
 			failed++
@@ -145,14 +153,14 @@ func runCapture(c *cli.Context) error {
 		}
 		switch r.Outcome {
 		case target.Captured:
-			fmt.Fprintf(tw, "%s\t%s\tcaptured as %s\t%s\n", r.Target, r.Skill, r.Version, strings.Join(r.Paths, ", "))
+			tw.addFit(func(budget int) string { return fileSummary(r.Paths, budget, verbose) }, r.Target, r.Skill, "captured as "+r.Version)
 		case target.Unchanged:
-			fmt.Fprintf(tw, "%s\t%s\talready stored as %s\n", r.Target, r.Skill, r.Version)
+			tw.add(r.Target, r.Skill, "already stored as "+r.Version)
 		default:
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Target, r.Skill, r.Outcome, r.Error)
+			tw.add(r.Target, r.Skill, string(r.Outcome), r.Error)
 		}
 	}
-	tw.Flush()
+	tw.write(e.stdout, newPainter(e.stdout), outputWidth(e.stdout, verbose))
 	if !jsonOut && len(results) == 0 && len(notFound) == 0 {
 		fmt.Fprintln(e.stdout, "no local edits to capture")
 	}

@@ -6,17 +6,33 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// The scripts ask the binary itself, through the hidden '__complete'
+// command, which words fit: the words typed so far go in, candidates come
+// out one per line as "NAME<tab>DESCRIPTION". Nothing printed means a path
+// is expected, and the shell completes file names.
+
+// bashCompletion splits the line itself instead of using COMP_WORDS, whose
+// word breaks cut "plugin:skill" names at the colon; the replies are then
+// trimmed back to bash's idea of the current word.
 const bashCompletion = `# bash completion for skillstore; load with: source <(skillstore completion bash)
 _skillstore_complete() {
-  local cur opts
-  COMPREPLY=()
-  cur="${COMP_WORDS[COMP_CWORD]}"
-  if [[ "$cur" == "-"* ]]; then
-    opts=$("${COMP_WORDS[@]:0:$COMP_CWORD}" "${cur}" --generate-bash-completion 2>/dev/null)
+  local line="${COMP_LINE:0:COMP_POINT}" cur="" IFS=$' \t\n'
+  local -a words
+  read -r -a words <<< "$line"
+  if [[ "$line" == *[[:space:]] || ${#words[@]} -le 1 ]]; then
+    cur=""
   else
-    opts=$("${COMP_WORDS[@]:0:$COMP_CWORD}" --generate-bash-completion 2>/dev/null)
+    cur="${words[${#words[@]}-1]}"
+    unset 'words[${#words[@]}-1]'
   fi
-  COMPREPLY=($(compgen -W "${opts}" -- "${cur}"))
+  local out
+  out=$("${words[0]}" __complete "${words[@]:1}" "$cur" 2>/dev/null | cut -f1)
+  IFS=$'\n'
+  COMPREPLY=($(compgen -W "$out" -- "$cur"))
+  if [[ "$cur" == *:* && "$COMP_WORDBREAKS" == *:* ]]; then
+    local colon_prefix="${cur%"${cur##*:}"}" i
+    for i in "${!COMPREPLY[@]}"; do COMPREPLY[$i]="${COMPREPLY[$i]#"$colon_prefix"}"; done
+  fi
   return 0
 }
 complete -o bashdefault -o default -F _skillstore_complete skillstore
@@ -25,22 +41,48 @@ complete -o bashdefault -o default -F _skillstore_complete skillstore
 const zshCompletion = `#compdef skillstore
 # zsh completion for skillstore; load with: source <(skillstore completion zsh)
 _skillstore() {
-  local -a opts
-  opts=("${(@f)$(${words[@]:0:#words[@]-1} ${words[-1]} --generate-bash-completion 2>/dev/null)}")
-  _describe 'values' opts
+  local -a lines cands
+  local l name desc
+  lines=("${(@f)$(${words[1]} __complete "${(@)words[2,CURRENT]}" 2>/dev/null)}")
+  for l in $lines; do
+    [[ -z $l ]] && continue
+    name=${l%%$'\t'*}
+    desc=""
+    [[ $l == *$'\t'* ]] && desc=${l#*$'\t'}
+    cands+=("${name//:/\\:}:$desc")
+  done
+  if (( ${#cands} )); then
+    _describe 'skillstore' cands
+  else
+    _files
+  fi
 }
 compdef _skillstore skillstore
+`
+
+const fishCompletion = `# fish completion for skillstore; load with: skillstore completion fish | source
+function __skillstore_complete
+    set -l words (commandline -opc)
+    set -e words[1]
+    skillstore __complete $words (commandline -ct) 2>/dev/null
+end
+complete -c skillstore -a '(__skillstore_complete)'
 `
 
 func completionCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "completion",
-		Usage:     "print a shell completion script (bash or zsh)",
-		ArgsUsage: "bash|zsh",
+		Usage:     "print a shell completion script (bash, zsh or fish)",
+		ArgsUsage: "bash|zsh|fish",
 		Category:  "setup",
+		Description: "The scripts complete commands, subcommands and flags, and the names of skills\n" +
+			"(NAME@vN after an @), candidates, plugins, targets and remotes read from the store.\n" +
+			"  bash: source <(skillstore completion bash)   (in ~/.bashrc)\n" +
+			"  zsh:  source <(skillstore completion zsh)    (in ~/.zshrc, after compinit)\n" +
+			"  fish: skillstore completion fish | source    (in ~/.config/fish/config.fish)",
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
-				return usageErrorf("completion takes one argument: bash or zsh")
+				return usageErrorf("completion takes one argument: bash, zsh or fish")
 			}
 			e := getEnv(c)
 			switch c.Args().First() {
@@ -48,8 +90,10 @@ func completionCommand() *cli.Command {
 				fmt.Fprint(e.stdout, bashCompletion)
 			case "zsh":
 				fmt.Fprint(e.stdout, zshCompletion)
+			case "fish":
+				fmt.Fprint(e.stdout, fishCompletion)
 			default:
-				return withHint(usageErrorf("unknown shell %q", c.Args().First()), "supported shells: bash, zsh")
+				return withHint(usageErrorf("unknown shell %q", c.Args().First()), "supported shells: bash, zsh, fish")
 			}
 			return nil
 		},

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/store"
 )
 
 func doctorCommand() *cli.Command {
@@ -18,7 +19,12 @@ func doctorCommand() *cli.Command {
 		Description: "Runs discovery and reports the roots searched, every skill with its layer and\n" +
 			"origin, shadowing, skills with identical bodies, skills that Claude Code or\n" +
 			"Codex would not load (or would load differently) and why, and every\n" +
-			"diagnostic, then a summary line.\n\n" +
+			"diagnostic, then a summary line. With a store that has targets, it also says\n" +
+			"what each target's skills cost the agent's context: the characters and\n" +
+			"approximate tokens of the always-loaded list (name and description of each\n" +
+			"skill), against the agent's documented budget (Claude Code: about 1% of the\n" +
+			"context window, 8,000 characters when unknown, 1,536 per skill; Codex: about\n" +
+			"2%, 8,000 when unknown), naming the skills whose descriptions get shortened.\n\n" +
 			layersHelp + "\n\n" +
 			"Exit codes: 0 every skill loads, 1 at least one skill is broken (an error\n" +
 			"diagnostic), 2 usage error.",
@@ -33,6 +39,8 @@ type doctorReport struct {
 	Duplicates  [][]string            `json:"duplicates"`
 	Diagnostics []discover.Diagnostic `json:"diagnostics"`
 	Summary     doctorSummary         `json:"summary"`
+	// Context is what each target's skills cost the agent's context.
+	Context []contextCost `json:"context"`
 }
 
 type doctorSummary struct {
@@ -84,12 +92,14 @@ func runDoctor(c *cli.Context) error {
 			rep.Summary.Warnings++
 		}
 	}
+	rep.Context = targetContextCosts(c)
 	if c.Bool("json") {
 		if err := writeJSON(e.stdout, rep); err != nil {
 			return err
 		}
 	} else {
 		writeDoctor(e.stdout, res, diags, rep.Summary)
+		writeContextCosts(e.stdout, rep.Context)
 	}
 	if rep.Summary.Broken > 0 || rep.Summary.Errors > 0 {
 		return silentExit(exitError)
@@ -170,4 +180,26 @@ func section(w io.Writer, heading string, lines []string) {
 	for _, l := range lines {
 		fmt.Fprintln(w, l)
 	}
+}
+
+// targetContextCosts measures every target of the store, when there is a
+// store; doctor works without one.
+func targetContextCosts(c *cli.Context) []contextCost {
+	out := []contextCost{}
+	dir, err := storeDir(c)
+	if err != nil || !store.Exists(dir) {
+		return out
+	}
+	s, err := openStore(c)
+	if err != nil {
+		return out
+	}
+	targets, err := readTargets(c, s, nil)
+	if err != nil {
+		return out
+	}
+	for _, t := range targets {
+		out = append(out, measureTarget(t))
+	}
+	return out
 }

@@ -2,10 +2,7 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/skillstore/skillstore/reload/target"
 
@@ -30,10 +27,11 @@ func exportCommand() *cli.Command {
 			"cold (first install, files, modes or symlinks changed: restart the agent),\n" +
 			"unchanged, removed, locally-modified (someone edited the folder since export\n" +
 			"wrote it: left alone, see 'skillstore capture'), foreign (a folder export did\n" +
-			"not create: left alone) or failed.\n\n" +
+			"not create: left alone) or failed. File lists are summarised to fit the terminal\n" +
+			"('SKILL.md, scripts/run.sh and 10 more'); --verbose lists every file.\n\n" +
 			"Exit codes: 0 every target written (skipped skills are reported, not errors),\n" +
 			"1 a target or skill failed, 2 usage error, 3 store lock busy.",
-		Flags:  []cli.Flag{newJSONFlag()},
+		Flags:  []cli.Flag{newJSONFlag(), verboseFlag(), dryRunFlag("report what export would do in each target, writing nothing")},
 		Action: runExport,
 	}
 }
@@ -51,13 +49,14 @@ func runExport(c *cli.Context) error {
 		return withHint(errors.New("no targets to export to"), "add one with 'skillstore target add NAME DIR'")
 	}
 	e := getEnv(c)
-	out, err := target.Export(c.Context, s, targets, targetOptions(c))
+	out, err := exportOrPlan(c)(c.Context, s, targets, targetOptions(c))
 	if c.Bool("json") {
 		if jerr := writeJSON(e.stdout, out); jerr != nil {
 			return jerr
 		}
 	} else {
-		printExports(e.stdout, out)
+		printExports(c, e.stdout, out)
+		noteDryRun(c)
 	}
 	return err
 }
@@ -68,35 +67,53 @@ func targetOptions(c *cli.Context) target.Options {
 }
 
 // printExports prints one line per skill: target, skill, action, detail.
-func printExports(w io.Writer, exports []target.Exported) {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+// File lists are summarised to fit the terminal (all with --verbose) and
+// actions coloured on a terminal.
+func printExports(c *cli.Context, w io.Writer, exports []target.Exported) {
+	verbose := c.Bool("verbose")
+	t := newTable(2)
 	for _, te := range exports {
 		if te.Error != "" && len(te.Results) == 0 {
-			fmt.Fprintf(tw, "%s\t-\tfailed\t%s\n", te.Target, te.Error)
+			t.add(te.Target, "-", "failed", te.Error)
 		}
 		for _, r := range te.Results {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", te.Target, r.Skill, r.Action, exportDetail(r))
+			r := r
+			t.addFit(func(budget int) string { return exportDetail(r, budget, verbose) }, te.Target, r.Skill, string(r.Action))
 		}
 		if !te.Atomic && len(te.Results) > 0 && te.Error == "" {
-			fmt.Fprintf(tw, "%s\t-\tnote\tthis filesystem cannot exchange folders atomically; folders were replaced by two renames\n", te.Target)
+			t.add(te.Target, "-", "note", "this filesystem cannot exchange folders atomically; folders were replaced by two renames")
 		}
 	}
-	tw.Flush()
+	t.write(w, newPainter(w), outputWidth(w, verbose))
 }
 
-func exportDetail(r reload.Result) string {
+// exportDetail says what export did with a skill, its file list fitted
+// into budget columns (see fileSummary).
+func exportDetail(r reload.Result, budget int, verbose bool) string {
+	files := func(prefixLen int) string {
+		if budget >= 0 {
+			budget = max(budget-prefixLen, 10)
+		}
+		return fileSummary(r.Paths, budget, verbose)
+	}
 	switch r.Action {
 	case reload.ActionHot, reload.ActionCold, reload.ActionRemoved:
 		if r.Action == reload.ActionCold && r.OldTree.IsZero() {
-			return "installed: " + strings.Join(r.Paths, ", ")
+			return "installed: " + files(len("installed: "))
 		}
-		return strings.Join(r.Paths, ", ")
+		return files(0)
 	case reload.ActionLocallyModified:
-		return fmt.Sprintf("left alone: edited in the target (%s); run 'skillstore capture %s'", strings.Join(r.Paths, ", "), r.Skill)
+		tail := "); run 'skillstore capture " + r.Skill + "'"
+		return "left alone: edited in the target (" + files(len("left alone: edited in the target (")+len(tail)) + tail
 	case reload.ActionForeign:
 		return "left alone: export did not create this folder; move it away to let export write the skill"
 	case reload.ActionFailed:
 		return r.Error
 	}
 	return ""
+}
+
+// verboseFlag is --verbose on the commands that summarise file lists.
+func verboseFlag() *cli.BoolFlag {
+	return &cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list every file, and do not fit lines to the terminal"}
 }

@@ -64,7 +64,7 @@ func pluginCommand() *cli.Command {
 					&cli.StringFlag{Name: "path", Usage: "the folder inside SOURCE that holds the plugin or marketplace (e.g. plugins/x)"},
 					&cli.BoolFlag{Name: "review", Usage: "always review this plugin's updates: fast-forwards become candidates"},
 					&cli.StringSliceFlag{Name: "skill", Usage: "mirror only the skills NAME matches (repeatable; globs, !NAME leaves out)"},
-					newJSONFlag(),
+					newJSONFlag(), dryRunFlag("fetch and report what would be added, writing nothing"),
 				},
 				Action: runPluginAdd,
 			},
@@ -202,7 +202,7 @@ func runPluginAdd(c *cli.Context) error {
 	if src, err = src.WithPath(c.String("path")); err != nil {
 		return err
 	}
-	s, err := openStore(c)
+	s, err := openStoreForWrite(c)
 	if err != nil {
 		return err
 	}

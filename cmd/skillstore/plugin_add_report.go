@@ -42,11 +42,11 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 		if p.Error != "" {
 			continue
 		}
-		fmt.Fprintf(e.stdout, "added plugin %s from %s: %d skill(s)\n", p.Plugin, p.Source, len(p.Skills))
+		fmt.Fprintf(e.stdout, "%s plugin %s from %s: %d skill(s)\n", dryRunWord(c, "added", "would add"), p.Plugin, p.Source, len(p.Skills))
 		for _, sk := range p.Skills {
 			if sk.Classification != store.ClassNew {
 				// A skill linked back to the plugin it left: synced like any update.
-				fmt.Fprintf(e.stdout, "  %s linked back: %s\n", sk.Skill, syncLine(sk))
+				fmt.Fprintf(e.stdout, "  %s linked back: %s\n", sk.Skill, syncLine(sk, false))
 				continue
 			}
 			fmt.Fprintf(e.stdout, "  %s v%d\n", sk.Skill, sk.NewVersion)
@@ -59,6 +59,7 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 		fmt.Fprintf(e.stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, sk.Reason)
 	}
 	printSyncWarnings(e.stderr, rep)
+	noteDryRun(c)
 	if failed == 0 {
 		return nil
 	}

@@ -128,6 +128,7 @@ func pullCommand() *cli.Command {
 			&cli.BoolFlag{Name: "skill-aware", Usage: "merge Markdown of diverged skills with the skill-aware rules (see merge-file --help); the candidate lists each resolution"},
 			allowRiskFlag(),
 			newJSONFlag(),
+			dryRunFlag("pull into a scratch copy of the store and report what would change, writing nothing here (with --export: what export would do)"),
 		},
 		Action: runPull,
 	}
@@ -274,7 +275,7 @@ func runPush(c *cli.Context) error {
 	if len(args) == 1 {
 		opts.Remote = args[0]
 	}
-	rep, err := remote.Push(c.Context, s, opts)
+	rep, err := pushWithProgress(c, s, opts)
 	if err != nil {
 		return err
 	}
@@ -333,15 +334,16 @@ func runPull(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := openStore(c)
+	s, cleanup, err := openPullStore(c)
 	if err != nil {
 		return err
 	}
+	defer cleanup()
 	opts := remote.PullOptions{AllowRisk: risk, SkillAware: c.Bool("skill-aware")}
 	if len(args) == 1 {
 		opts.Remote = args[0]
 	}
-	rep, err := remote.Pull(c.Context, s, opts)
+	rep, err := pullWithProgress(c, s, opts)
 	if err != nil {
 		return err
 	}
@@ -356,7 +358,7 @@ func runPull(c *cli.Context) error {
 		if len(targets) == 0 {
 			fmt.Fprintln(e.stderr, "skillstore: no targets to export to; add one with 'skillstore target add NAME DIR'")
 		} else {
-			out.Export, exportErr = target.Export(c.Context, s, targets, targetOptions(c))
+			out.Export, exportErr = exportOrPlan(c)(c.Context, s, targets, targetOptions(c))
 		}
 	}
 	if c.Bool("json") {
@@ -367,8 +369,9 @@ func runPull(c *cli.Context) error {
 		writePullReport(e.stdout, rep)
 		printPolicyWarnings(e.stderr, "remote "+rep.Remote, rep.Warnings)
 		if out.Export != nil {
-			printExports(e.stdout, out.Export)
+			printExports(c, e.stdout, out.Export)
 		}
+		noteDryRun(c)
 	}
 	switch {
 	case exportErr != nil:

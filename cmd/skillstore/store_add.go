@@ -48,7 +48,7 @@ func storeAddCommand() *cli.Command {
 			"base64 blobs, curl|sh pipelines and 'ignore previous instructions' are flagged with\n" +
 			"a risk level recorded on the version (see 'skillstore show'). Findings above\n" +
 			"--allow-risk (default high) refuse the version.\n\n" + addExitCodes,
-		Flags: addFlags(),
+		Flags: append(addFlags(), dryRunFlag("report what would be recorded, writing nothing")),
 		Action: func(c *cli.Context) error {
 			paths, err := storeArgs(c, 1, -1)
 			if err != nil {
@@ -63,7 +63,7 @@ func storeAddCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			s, err := openStore(c)
+			s, err := openStoreForWrite(c)
 			if err != nil {
 				return err
 			}
@@ -95,7 +95,7 @@ func storeImportCommand() *cli.Command {
 			"skipped; the others are recorded.\n\n" +
 			"Exit codes: 0 all recorded or unchanged; 1 some folders failed (the rest were\n" +
 			"recorded) or none was found; 2 usage; 3 store busy.",
-		Flags: addFlags(),
+		Flags: append(addFlags(), dryRunFlag("report what would be recorded, writing nothing")),
 		Action: func(c *cli.Context) error {
 			args, err := storeArgs(c, 1, 1)
 			if err != nil {
@@ -109,11 +109,15 @@ func storeImportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			s, err := openStore(c)
+			s, err := openStoreForWrite(c)
 			if err != nil {
 				return err
 			}
-			results, err := s.ImportDirs(c.Context, dirs, opts)
+			var results []store.AddResult
+			err = withProgress(c, fmt.Sprintf("importing %d skill folders", len(dirs)), func() error {
+				results, err = s.ImportDirs(c.Context, dirs, opts)
+				return err
+			})
 			if err != nil {
 				return err
 			}
@@ -127,6 +131,9 @@ func storeImportCommand() *cli.Command {
 				}
 			}
 			if failed > 0 {
+				if c.Bool("dry-run") {
+					return fmt.Errorf("%s of %d could not be imported", plural(failed, "folder"), len(results))
+				}
 				return fmt.Errorf("%s of %d could not be imported (the others were recorded)", plural(failed, "folder"), len(results))
 			}
 			return nil
@@ -190,12 +197,13 @@ func printAddResults(c *cli.Context, results []store.AddResult) error {
 		for _, d := range r.Diagnostics {
 			fmt.Fprintf(e.stderr, "skillstore: %s\n", d)
 		}
-		printAddResult(e.stdout, e.stderr, r)
+		printAddResult(e.stdout, e.stderr, r, c.Bool("dry-run"))
 	}
+	noteDryRun(c)
 	return nil
 }
 
-func printAddResult(stdout, stderr io.Writer, r store.AddResult) {
+func printAddResult(stdout, stderr io.Writer, r store.AddResult, dryRun bool) {
 	switch {
 	case r.Err != nil:
 		fmt.Fprintf(stderr, "skillstore: error: %s\n", problem.Expand(r.Err))
@@ -205,7 +213,11 @@ func printAddResult(stdout, stderr io.Writer, r store.AddResult) {
 	case r.Unchanged:
 		fmt.Fprintf(stdout, "%s: nothing new (same files as v%d)\n", r.Name, r.Version.Number)
 	default:
-		fmt.Fprintf(stdout, "%s recorded (commit %s, risk %s)\n", r.Version.Name(), shortHash(r.Version.Commit), r.Version.Risk)
+		verb := "recorded"
+		if dryRun {
+			verb = "would be recorded"
+		}
+		fmt.Fprintf(stdout, "%s %s (commit %s, risk %s)\n", r.Version.Name(), verb, shortHash(r.Version.Commit), r.Version.Risk)
 		for _, f := range r.Safety.Findings {
 			fmt.Fprintf(stdout, "  %s\n", f)
 		}

@@ -23,9 +23,15 @@ func storeDiffCommand() *cli.Command {
 			"  diff NAME@A @B     from version A to version B\n" +
 			"  diff NAME[@A] DIR  from the version to the folder DIR on disk\n" +
 			versionNames + "\n\n" +
-			"Exit codes: 0 ok (with or without differences); 1 unknown skill or version, or error;\n" +
-			"3 store busy.",
-		Flags: []cli.Flag{newJSONFlag()},
+			"--stat prints one line per changed file with the lines added and deleted, as\n" +
+			"git diff --stat does. On a terminal the diff is coloured (never with NO_COLOR).\n\n" +
+			"Exit codes: 0 ok (with or without differences; with --exit-code: no differences);\n" +
+			"1 differences found (--exit-code), unknown skill or version, or error; 3 store busy.",
+		Flags: []cli.Flag{
+			newJSONFlag(),
+			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when there are differences, 0 when there are none (as git diff --exit-code)"},
+			&cli.BoolFlag{Name: "stat", Usage: "print a summary of the lines added and deleted per file instead of the diff"},
+		},
 		Action: func(c *cli.Context) error {
 			args, err := storeArgs(c, 1, 2)
 			if err != nil {
@@ -43,18 +49,13 @@ func storeDiffCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			e := getEnv(c)
-			if c.Bool("json") {
-				if res.Changes == nil {
-					res.Changes = []treediff.FileChange{}
-				}
-				return writeJSON(e.stdout, res)
+			if err := writeDiff(c, res); err != nil {
+				return err
 			}
-			if len(res.Changes) == 0 {
-				fmt.Fprintf(e.stdout, "no differences between %s and %s\n", res.From, res.To)
-				return nil
+			if c.Bool("exit-code") && len(res.Changes) > 0 {
+				return silentExit(exitError)
 			}
-			return treediff.Write(e.stdout, res.Changes)
+			return nil
 		},
 	}
 }
@@ -88,4 +89,31 @@ func storeCheckoutCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// writeDiff prints a diff result as JSON, as a --stat summary, or as a
+// unified diff (coloured on a terminal).
+func writeDiff(c *cli.Context, res store.DiffResult) error {
+	e := getEnv(c)
+	if c.Bool("json") {
+		if res.Changes == nil {
+			res.Changes = []treediff.FileChange{}
+		}
+		if c.Bool("stat") {
+			return writeJSON(e.stdout, map[string]any{"from": res.From, "to": res.To, "stat": treediff.Stats(res.Changes)})
+		}
+		return writeJSON(e.stdout, res)
+	}
+	if len(res.Changes) == 0 {
+		fmt.Fprintf(e.stdout, "no differences between %s and %s\n", res.From, res.To)
+		return nil
+	}
+	if c.Bool("stat") {
+		width, ok := termWidth(e.stdout)
+		if !ok {
+			width = 80
+		}
+		return treediff.WriteStat(e.stdout, treediff.Stats(res.Changes), width)
+	}
+	return writeColoredDiff(e.stdout, res.Changes)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -18,19 +19,27 @@ func storeRollbackCommand() *cli.Command {
 		Name:      "rollback",
 		Category:  "skills",
 		Usage:     "record a new version with the files of an earlier one",
-		ArgsUsage: "NAME VERSION",
+		ArgsUsage: "NAME VERSION | NAME@VERSION",
 		Description: "rollback records a new version of NAME whose files are those of VERSION (vN or a\n" +
-			"commit prefix). History is never rewritten: the rollback is itself a version, with\n" +
+			"commit prefix), named as two arguments or as NAME@VERSION. History is never rewritten: the rollback is itself a version, with\n" +
 			"Merge-Mode: rollback.\n\n" +
 			"Exit codes: 0 recorded; 1 unknown skill or version, already at that content, or\n" +
 			"error; 3 store busy.",
-		Flags: []cli.Flag{reasonFlag(), newJSONFlag()},
+		Flags: []cli.Flag{reasonFlag(), newJSONFlag(), dryRunFlag("report the version that would be recorded, writing nothing")},
 		Action: func(c *cli.Context) error {
-			s, args, err := openStoreArgs(c, 2, 2)
+			args, err := storeArgs(c, 1, 2)
 			if err != nil {
 				return err
 			}
-			v, err := s.Rollback(c.Context, args[0], args[1], c.String("reason"))
+			s, err := openStoreForWrite(c)
+			if err != nil {
+				return err
+			}
+			name, spec, err := rollbackArgs(args)
+			if err != nil {
+				return err
+			}
+			v, err := s.Rollback(c.Context, name, spec, c.String("reason"))
 			if errors.Is(err, store.ErrNoChange) {
 				return withHint(err, "nothing was written")
 			}
@@ -39,6 +48,11 @@ func storeRollbackCommand() *cli.Command {
 			}
 			if c.Bool("json") {
 				return writeJSON(getEnv(c).stdout, toVersionJSON(v))
+			}
+			if c.Bool("dry-run") {
+				fmt.Fprintf(getEnv(c).stdout, "%s would be recorded (commit %s): %s\n", v.Name(), shortHash(v.Commit), v.Reason)
+				noteDryRun(c)
+				return nil
 			}
 			fmt.Fprintf(getEnv(c).stdout, "%s recorded (commit %s): %s\n", v.Name(), shortHash(v.Commit), v.Reason)
 			return nil
@@ -130,4 +144,18 @@ func storeRmCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// rollbackArgs reads "NAME VERSION" or "NAME@VERSION", the form every other
+// command takes.
+func rollbackArgs(args []string) (name, spec string, err error) {
+	if len(args) == 2 {
+		return args[0], args[1], nil
+	}
+	name, spec, ok := strings.Cut(args[0], "@")
+	if !ok || name == "" || spec == "" {
+		return "", "", withHint(usageErrorf("rollback needs the version to roll back to: NAME@VERSION or NAME VERSION"),
+			"run 'skillstore log "+strings.TrimSuffix(args[0], "@")+"' to see its versions")
+	}
+	return name, spec, nil
 }

@@ -38,14 +38,16 @@ func syncCommand() *cli.Command {
 			"the target folders as versions (like 'skillstore capture'), so an update never\n" +
 			"overwrites them, and at the end exports what it published (like 'skillstore export').\n\n" +
 			"Output: nothing when nothing changed; one line per change otherwise; --json for a\n" +
-			"full report. Progress is shown only on a terminal.\n\n" +
+			"full report. Progress is shown only on a terminal. A skill export leaves alone\n" +
+			"(a foreign folder, one edited in a target) is reported by the first sync that\n" +
+			"meets it, not by every one. File lists are summarised; --verbose lists them all.\n\n" +
 			"Exit codes: 0 done, nothing waits for review; 1 a plugin or skill failed (the\n" +
 			"others were still synced); 2 usage error; 3 store lock busy (another skillstore\n" +
 			"command holds it); 4 done, candidates wait for review.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "review", Usage: "turn fast-forwards into candidates for this run"},
 			&cli.BoolFlag{Name: "skill-aware", Usage: "merge Markdown in three-way updates with the skill-aware rules (see merge-file --help); the candidate lists each resolution"},
-			newJSONFlag(),
+			newJSONFlag(), verboseFlag(), dryRunFlag("report what sync would do, as 'skillstore check' does, writing nothing"),
 		},
 		Action: runSync,
 	}
@@ -61,6 +63,9 @@ func runSync(c *cli.Context) error {
 // syncPipeline runs capture, sync of the plugins named (all when none)
 // and export, printing what happened; `sync` and `plugin resume` use it.
 func syncPipeline(c *cli.Context, plugins []string) error {
+	if c.Bool("dry-run") {
+		return runCheck(c, plugins)
+	}
 	e := getEnv(c)
 	s, err := openStore(c)
 	if err != nil {
@@ -83,7 +88,7 @@ func syncPipeline(c *cli.Context, plugins []string) error {
 			return err
 		}
 	} else {
-		changed = writeSyncReport(e.stdout, e.stderr, rep)
+		changed = writeSyncReport(e.stdout, e.stderr, rep, c.Bool("verbose"))
 		printSyncWarnings(e.stderr, rep)
 	}
 	exportErr := exportAfterSync(c, s, targets)
@@ -139,7 +144,7 @@ func captureBeforeSync(c *cli.Context, s *store.Store, targets []target.Target) 
 		switch r.Outcome {
 		case target.Captured:
 			if !c.Bool("json") {
-				fmt.Fprintf(e.stdout, "captured %s from target %s (%s)\n", r.Version, r.Target, strings.Join(r.Paths, ", "))
+				fmt.Fprintf(e.stdout, "captured %s from target %s (%s)\n", r.Version, r.Target, fileSummary(r.Paths, -1, c.Bool("verbose")))
 			}
 		case target.Unchanged:
 		default:
@@ -160,15 +165,17 @@ func exportAfterSync(c *cli.Context, s *store.Store, targets []target.Target) er
 		for i := range out {
 			out[i].Results = slices.DeleteFunc(out[i].Results, func(r reload.Result) bool { return r.Action == reload.ActionUnchanged })
 		}
-		printExports(getEnv(c).stdout, out)
+		dropRepeats(s, out)
+		printExports(c, getEnv(c).stdout, out)
 	}
 	return err
 }
 
 // writeSyncReport prints one line per change and per error, nothing when
 // nothing changed. It reports whether it printed a change.
-func writeSyncReport(w, errw io.Writer, rep *store.SyncReport) bool {
+func writeSyncReport(w, errw io.Writer, rep *store.SyncReport, verbose bool) bool {
 	changed := false
+	paint := newPainter(w)
 	for _, p := range rep.Plugins {
 		for _, sk := range p.Skills {
 			if sk.Error != "" {
@@ -179,7 +186,11 @@ func writeSyncReport(w, errw io.Writer, rep *store.SyncReport) bool {
 				continue
 			}
 			changed = true
-			fmt.Fprintf(w, "%s/%s: %s\n", p.Plugin, sk.Skill, syncLine(sk))
+			line := syncLine(sk, verbose)
+			if word, _, _ := strings.Cut(line, ","); statusColors[word] != "" {
+				line = paint.status(word) + strings.TrimPrefix(line, word)
+			}
+			fmt.Fprintf(w, "%s/%s: %s\n", p.Plugin, sk.Skill, line)
 		}
 		if p.Error != "" && !strings.HasSuffix(p.Error, "failed: "+failedSkills(p)) {
 			fmt.Fprintf(errw, "skillstore: error: plugin %s: %s\n", p.Plugin, p.Error)
@@ -199,7 +210,7 @@ func failedSkills(p store.PluginReport) string {
 }
 
 // syncLine describes one skill's change.
-func syncLine(sk store.SkillReport) string {
+func syncLine(sk store.SkillReport, verbose bool) string {
 	var b strings.Builder
 	switch sk.Classification {
 	case store.ClassNew:
@@ -216,7 +227,7 @@ func syncLine(sk store.SkillReport) string {
 		case sk.Candidate != "":
 			fmt.Fprintf(&b, ", candidate %s on v%d", sk.Candidate[:12], sk.OldVersion)
 			if n := len(sk.Conflicts); n > 0 {
-				fmt.Fprintf(&b, " with %d conflict(s): %s", n, strings.Join(sk.Conflicts, ", "))
+				fmt.Fprintf(&b, " with %d conflict(s): %s", n, fileSummary(sk.Conflicts, -1, verbose))
 			} else {
 				b.WriteString(", clean")
 			}

@@ -29,19 +29,31 @@ func targetCommand() *cli.Command {
 		Subcommands: []*cli.Command{
 			{
 				Name:      "add",
-				Usage:     "add a target folder",
-				ArgsUsage: "NAME DIR",
+				Usage:     "add a target folder, or an agent by name",
+				ArgsUsage: "NAME DIR | AGENT | --project AGENT [NAME]",
 				Description: "Records the target NAME (lowercase letters, digits, '.', '_', '-') for the\n" +
 					"folder DIR, which need not exist yet. --skills limits the target to skills\n" +
 					"whose names match one of the glob patterns (repeatable, e.g. --skills 'git-*').\n\n" +
+					"Agents known by name (AGENT), for this user or, with --project, for the project\n" +
+					"holding the working directory (the top of its git work tree):\n" +
+					"  claude   ~/.claude/skills      <project>/.claude/skills   (Claude Code)\n" +
+					"  codex    ~/.agents/skills      <project>/.agents/skills   (Codex)\n" +
+					"  agents   ~/.agents/skills      <project>/.agents/skills   (agents reading .agents)\n" +
+					"A project's target is named PROJECT-AGENT unless NAME is given, and recorded\n" +
+					"relative to the project's root. Export's bookkeeping folder (.skillstore) ignores\n" +
+					"itself for git, so it never shows in the project's 'git status'.\n" +
+					"'skillstore target detect' proposes the agents found on this machine.\n\n" +
 					"Examples:\n" +
-					"  skillstore target add claude ~/.claude/skills\n" +
-					"  skillstore target add codex ~/.codex/skills --skills 'deploy*' --skills lint",
+					"  skillstore target add claude\n" +
+					"  skillstore target add --project claude\n" +
+					"  skillstore target add work ~/work/.claude/skills --skills 'deploy*' --skills lint",
 				Flags: []cli.Flag{
 					&cli.StringSliceFlag{Name: "skills", Usage: "export only skills matching `GLOB` (repeatable)"},
+					&cli.StringFlag{Name: "project", Usage: "add `AGENT`'s folder (claude, codex, agents) in the current project"},
 				},
 				Action: runTargetAdd,
 			},
+			targetDetectCommand(),
 			{
 				Name:   "list",
 				Usage:  "list targets",
@@ -65,11 +77,10 @@ func readTargets(c *cli.Context, s *store.Store, names []string) ([]target.Targe
 }
 
 func runTargetAdd(c *cli.Context) error {
-	args := c.Args().Slice()
-	if len(args) != 2 {
-		return withHint(usageErrorf("target add takes NAME and DIR"), "run 'skillstore target add --help' for usage")
+	name, dir, project, err := targetAddArgs(c)
+	if err != nil {
+		return err
 	}
-	name, dir := args[0], args[1]
 	if err := target.CheckName(name); err != nil {
 		return usageErrorf("%v", err)
 	}
@@ -90,8 +101,13 @@ func runTargetAdd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := target.Add(c.Context, s, target.Target{Name: name, Dir: abs, Skills: globs}); err != nil {
+	if err := target.Add(c.Context, s, target.Target{Name: name, Dir: abs, Skills: globs, Project: project}); err != nil {
 		return err
+	}
+	if project != "" {
+		rel, _ := filepath.Rel(project, abs)
+		fmt.Fprintf(getEnv(c).stdout, "added target %s: %s in project %s\n", name, filepath.ToSlash(rel), project)
+		return nil
 	}
 	fmt.Fprintf(getEnv(c).stdout, "added target %s: %s\n", name, abs)
 	return nil
@@ -111,10 +127,12 @@ func runTargetList(c *cli.Context) error {
 	}
 	e := getEnv(c)
 	if c.Bool("json") {
-		if targets == nil {
-			targets = []target.Target{}
+		views := []targetView{}
+		for _, t := range targets {
+			cost := measureTarget(t)
+			views = append(views, targetView{Target: t, Context: &cost})
 		}
-		return writeJSON(e.stdout, targets)
+		return writeJSON(e.stdout, views)
 	}
 	if len(targets) == 0 {
 		fmt.Fprintln(e.stdout, "no targets; add one with 'skillstore target add NAME DIR'")
@@ -146,4 +164,11 @@ func runTargetRm(c *cli.Context) error {
 	}
 	fmt.Fprintf(getEnv(c).stdout, "removed target %s; its folder %s is left as it is\n", t.Name, t.Dir)
 	return nil
+}
+
+// targetView is a target in 'target list --json': its record and what
+// its skills cost the agent's context (see doctor).
+type targetView struct {
+	target.Target
+	Context *contextCost `json:"context"`
 }

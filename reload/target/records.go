@@ -26,6 +26,9 @@ type Target struct {
 	// Skills are glob patterns (path.Match) of skill names; empty means
 	// every active skill.
 	Skills []string `json:"skills,omitempty"`
+	// Project, for a project's target, is the project's root folder; the
+	// records file then holds Dir relative to it (see project.go).
+	Project string `json:"project,omitempty"`
 }
 
 // Wants reports whether the target exports skill.
@@ -262,13 +265,17 @@ func read(s *store.Store) (map[string]Target, error) {
 	}
 	all := make(map[string]Target, len(f.Targets))
 	for _, t := range f.Targets {
-		all[t.Name] = t
+		all[t.Name] = t.fromFile()
 	}
 	return all, nil
 }
 
 func save(s *store.Store, all map[string]Target) error {
-	data, err := json.MarshalIndent(file{Version: fileVersion, Targets: sorted(all)}, "", "  ")
+	targets := sorted(all)
+	for i := range targets {
+		targets[i] = targets[i].toFile()
+	}
+	data, err := json.MarshalIndent(file{Version: fileVersion, Targets: targets}, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/reload/target"
+)
+
+// contextBudget is what an agent documents about the skills list it keeps
+// in the context at all times (name and description of every skill).
+type contextBudget struct {
+	Agent string `json:"agent"`
+	// Chars is the budget of the whole list, in characters.
+	Chars int `json:"chars"`
+	// PerSkill, when set, cuts each skill's entry at that many characters.
+	PerSkill int    `json:"per_skill_chars,omitempty"`
+	Basis    string `json:"basis"`
+}
+
+var (
+	claudeBudget = contextBudget{Agent: "Claude Code", Chars: 8000, PerSkill: 1536,
+		Basis: "about 1% of the context window, 8,000 characters when unknown; each skill's description and when_to_use cut at 1,536 characters"}
+	codexBudget = contextBudget{Agent: "Codex", Chars: 8000,
+		Basis: "about 2% of the context window, 8,000 characters when unknown; descriptions are shortened first"}
+)
+
+// charsPerToken is the usual rough ratio for English text; the token
+// figures are approximate by nature.
+const charsPerToken = 4
+
+// contextCost is what the skills in one target cost the agent's context.
+type contextCost struct {
+	Target string `json:"target"`
+	Dir    string `json:"dir"`
+	Skills int    `json:"skills"`
+	// Chars counts name and description (and when_to_use, which Claude
+	// Code lists too) of every skill in the target folder.
+	Chars  int            `json:"chars"`
+	Tokens int            `json:"approx_tokens"`
+	Budget *contextBudget `json:"budget,omitempty"`
+	// OverBy is how far the list goes past the budget (0: it fits).
+	OverBy int `json:"over_by_chars"`
+	// Shortened names the skills whose descriptions the agent will shorten:
+	// entries past the per-skill cut, then, when the list is over budget,
+	// the longest descriptions until the excess is covered.
+	Shortened []shortenedSkill `json:"shortened"`
+}
+
+type shortenedSkill struct {
+	Skill  string `json:"skill"`
+	Chars  int    `json:"chars"`
+	Reason string `json:"reason"`
+}
+
+// skillEntry is one skill's part of the always-loaded list.
+type skillEntry struct {
+	name  string
+	chars int
+}
+
+// measureTarget reads the SKILL.md of every skill folder in the target
+// (what the agent itself will read, whoever wrote it) and sums its cost.
+func measureTarget(t target.Target) contextCost {
+	cost := contextCost{Target: t.Name, Dir: t.Dir, Shortened: []shortenedSkill{}}
+	if p, ok := presetFor(t.Name, t.Dir); ok {
+		b := p.budget
+		cost.Budget = &b
+	}
+	entries, _ := os.ReadDir(t.Dir)
+	var skills []skillEntry
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(t.Dir, e.Name(), "SKILL.md"))
+		if err != nil {
+			continue
+		}
+		sf, err := discover.Parse(data)
+		if err != nil {
+			continue
+		}
+		name := sf.Frontmatter.Name
+		if name == "" {
+			name = e.Name()
+		}
+		text := sf.Frontmatter.Description
+		if cost.Budget != nil && cost.Budget.PerSkill > 0 {
+			text += sf.Frontmatter.WhenToUse
+		}
+		skills = append(skills, skillEntry{name: name, chars: utf8.RuneCountInString(name) + utf8.RuneCountInString(text)})
+	}
+	cost.Skills = len(skills)
+	total := 0
+	shortened := map[string]bool{}
+	for _, s := range skills {
+		n := s.chars
+		if b := cost.Budget; b != nil && b.PerSkill > 0 && n > b.PerSkill {
+			cost.Shortened = append(cost.Shortened, shortenedSkill{Skill: s.name, Chars: s.chars,
+				Reason: fmt.Sprintf("over %s's %d characters per skill", b.Agent, b.PerSkill)})
+			shortened[s.name] = true
+			n = b.PerSkill
+		}
+		total += n
+	}
+	cost.Chars, cost.Tokens = total, (total+charsPerToken-1)/charsPerToken
+	if cost.Budget == nil || total <= cost.Budget.Chars {
+		return cost
+	}
+	cost.OverBy = total - cost.Budget.Chars
+	sort.SliceStable(skills, func(i, j int) bool { return skills[i].chars > skills[j].chars })
+	covered := 0
+	for _, s := range skills {
+		if covered >= cost.OverBy {
+			break
+		}
+		covered += s.chars
+		if !shortened[s.name] {
+			cost.Shortened = append(cost.Shortened, shortenedSkill{Skill: s.name, Chars: s.chars,
+				Reason: fmt.Sprintf("the list is %d characters over %s's budget", cost.OverBy, cost.Budget.Agent)})
+		}
+	}
+	return cost
+}
+
+// writeContextCosts prints doctor's section on the targets' context cost.
+func writeContextCosts(w io.Writer, costs []contextCost) {
+	if len(costs) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nContext cost per target (name and description of every skill, always loaded):")
+	for _, c := range costs {
+		line := fmt.Sprintf("  %s (%s): %s, %d characters, ~%d tokens", c.Target, displayPath(c.Dir), plural(c.Skills, "skill"), c.Chars, c.Tokens)
+		if b := c.Budget; b != nil {
+			line += fmt.Sprintf(" of %s's %d (%d%%)", b.Agent, b.Chars, c.Chars*100/b.Chars)
+		}
+		fmt.Fprintln(w, line)
+		if c.OverBy > 0 {
+			fmt.Fprintf(w, "    over budget by %d characters (%s)\n", c.OverBy, c.Budget.Basis)
+		}
+		for _, s := range c.Shortened {
+			fmt.Fprintf(w, "    shortened: %s (%d characters): %s\n", s.Skill, s.Chars, s.Reason)
+		}
+	}
+}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillstore/skillstore/reload/target"
+	"github.com/skillstore/skillstore/store"
+)
+
+// dryRunFlag is --dry-run on a command that writes: the command runs its
+// usual code on a store whose transactions are discarded (store.DryRun)
+// and reports what it would have done.
+func dryRunFlag(usage string) *cli.BoolFlag {
+	return &cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: usage}
+}
+
+// openStoreForWrite opens the store, as a dry run with --dry-run.
+func openStoreForWrite(c *cli.Context) (*store.Store, error) {
+	s, err := openStore(c)
+	if err != nil || !c.Bool("dry-run") {
+		return s, err
+	}
+	return s.DryRun(), nil
+}
+
+// noteDryRun ends the report of a dry run (not --json) with a line that
+// says nothing was written.
+func noteDryRun(c *cli.Context) {
+	if c.Bool("dry-run") && !c.Bool("json") {
+		fmt.Fprintln(getEnv(c).stdout, "dry run: nothing was written")
+	}
+}
+
+// dryRunWord is done, or would under --dry-run.
+func dryRunWord(c *cli.Context, done, would string) string {
+	if c.Bool("dry-run") {
+		return would
+	}
+	return done
+}
+
+// exportOrPlan is target.Export, or under --dry-run target.Plan, which
+// makes the same decisions and writes nothing.
+func exportOrPlan(c *cli.Context) func(context.Context, *store.Store, []target.Target, target.Options) ([]target.Exported, error) {
+	if c.Bool("dry-run") {
+		return target.Plan
+	}
+	return target.Export
+}

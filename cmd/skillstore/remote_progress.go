@@ -1,0 +1,26 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/remote"
+)
+
+// pushWithProgress is remote.Push with a progress line on a terminal.
+func pushWithProgress(c *cli.Context, s *store.Store, opts remote.PushOptions) (rep *remote.PushReport, err error) {
+	err = withProgress(c, "pushing", func() error {
+		rep, err = remote.Push(c.Context, s, opts)
+		return err
+	})
+	return rep, err
+}
+
+// pullWithProgress is remote.Pull with a progress line on a terminal.
+func pullWithProgress(c *cli.Context, s *store.Store, opts remote.PullOptions) (rep *remote.PullReport, err error) {
+	err = withProgress(c, "pulling", func() error {
+		rep, err = remote.Pull(c.Context, s, opts)
+		return err
+	})
+	return rep, err
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// table prints aligned columns, as text/tabwriter does (two spaces between
+// columns, the last column unpadded), with two things tabwriter cannot do:
+// a status column coloured on a terminal without breaking the alignment
+// (colour codes take no columns), and a last column that fits what is left
+// of the terminal's width (file lists summarised to fit).
+type table struct {
+	rows []tableRow
+	// statusCol is the column whose words are coloured (-1: none).
+	statusCol int
+}
+
+type tableRow struct {
+	cells []string
+	// fit, when set, renders the last column within budget columns
+	// (budget < 0: the width is not known).
+	fit func(budget int) string
+}
+
+func newTable(statusCol int) *table { return &table{statusCol: statusCol} }
+
+// add appends a row of fixed cells.
+func (t *table) add(cells ...string) { t.rows = append(t.rows, tableRow{cells: cells}) }
+
+// addFit appends a row whose last column is rendered by fit.
+func (t *table) addFit(fit func(budget int) string, cells ...string) {
+	t.rows = append(t.rows, tableRow{cells: append(cells, ""), fit: fit})
+}
+
+// write prints the rows to w; width is the terminal's width (0: unknown).
+func (t *table) write(w io.Writer, p painter, width int) error {
+	var widths []int
+	for _, r := range t.rows {
+		for i, c := range r.cells[:len(r.cells)-1] {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	var b strings.Builder
+	for _, r := range t.rows {
+		used := 0
+		last := len(r.cells) - 1
+		for i, c := range r.cells[:last] {
+			text := c
+			if i == t.statusCol {
+				text = p.status(c)
+			}
+			b.WriteString(text)
+			pad := widths[i] + 2 - utf8.RuneCountInString(c)
+			b.WriteString(strings.Repeat(" ", pad))
+			used += widths[i] + 2
+		}
+		lastText := r.cells[last]
+		if r.fit != nil {
+			budget := -1
+			if width > 0 {
+				budget = max(width-used-1, 20)
+			}
+			lastText = r.fit(budget)
+		}
+		if last == t.statusCol {
+			lastText = p.status(lastText)
+		}
+		b.WriteString(lastText)
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// outputWidth is the width lines are kept to: the terminal's (or
+// $COLUMNS), 0 when unknown or with --verbose (everything is printed).
+func outputWidth(w io.Writer, verbose bool) int {
+	if verbose {
+		return 0
+	}
+	width, ok := termWidth(w)
+	if !ok {
+		return 0
+	}
+	return width
+}
+
+// fileSummary lists paths as "SKILL.md, scripts/run.sh and 10 more":
+// every path with verbose; else as many as fit in budget columns (at
+// least one), or, when the width is unknown (budget < 0), all of up to
+// three and the first two of more.
+func fileSummary(paths []string, budget int, verbose bool) string {
+	if verbose || len(paths) <= 1 {
+		return strings.Join(paths, ", ")
+	}
+	if budget < 0 {
+		if len(paths) <= 3 {
+			return strings.Join(paths, ", ")
+		}
+		return strings.Join(paths[:2], ", ") + fmt.Sprintf(" and %d more", len(paths)-2)
+	}
+	if all := strings.Join(paths, ", "); utf8.RuneCountInString(all) <= budget {
+		return all
+	}
+	n := 1
+	for n < len(paths)-1 {
+		next := strings.Join(paths[:n+1], ", ") + fmt.Sprintf(" and %d more", len(paths)-n-1)
+		if utf8.RuneCountInString(next) > budget {
+			break
+		}
+		n++
+	}
+	return strings.Join(paths[:n], ", ") + fmt.Sprintf(" and %d more", len(paths)-n)
+}

@@ -1,0 +1,25 @@
+package main
+
+import (
+	"io"
+	"os"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+// termWidth returns the width of the terminal w writes to, and whether it
+// is known: the terminal's own size, else $COLUMNS (set by shells, and the
+// way to ask for a width when piping). Output is kept to this width only
+// where it is known.
+func termWidth(w io.Writer) (int, bool) {
+	if f, ok := w.(*os.File); ok {
+		if ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ); err == nil && ws.Col > 0 {
+			return int(ws.Col), true
+		}
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n, true
+	}
+	return 0, false
+}

@@ -1,0 +1,46 @@
+package reload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/skillstore/skillstore/internal/lockfile"
+)
+
+// Plan reports what Export would do in target with skills — the same
+// decisions, made by the same code — and writes nothing: no folder, no
+// bookkeeping, not even the target folder or its lock file when they do
+// not exist yet. Results say what each skill would get (hot, cold,
+// removed, locally-modified, foreign, unchanged); nothing is switched.
+func Plan(ctx context.Context, target string, skills []Skill, opts ExportOptions) (*Report, error) {
+	opts = opts.withDefaults()
+	if err := checkSkillNames(skills); err != nil {
+		return nil, err
+	}
+	// Hold the shared side of the target's lock, when the target has one,
+	// so the plan does not read an export half done.
+	if _, err := os.Stat(filepath.Join(bookkeeping(target), lockName)); err == nil {
+		lock, err := lockfile.Acquire(ctx, filepath.Join(bookkeeping(target), lockName), lockfile.Shared, opts.LockTimeout)
+		if err != nil {
+			return nil, fmt.Errorf("plan export to %s: %w", target, err)
+		}
+		defer lock.Release()
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("plan export to %s: %w", target, err)
+	}
+	rec, err := readRecord(target)
+	if err != nil {
+		return nil, fmt.Errorf("plan export to %s: %w", target, err)
+	}
+	x := &exporter{target: target, opts: opts, rec: rec, report: &Report{Target: target, Atomic: true}}
+	if _, err := x.plan(ctx, skills); err != nil {
+		return nil, fmt.Errorf("plan export to %s: %w", target, err)
+	}
+	sort.Slice(x.report.Results, func(i, j int) bool { return x.report.Results[i].Skill < x.report.Results[j].Skill })
+	return x.report, nil
+}

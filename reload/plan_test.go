@@ -1,0 +1,59 @@
+package reload
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestPlanMatchesExportAndWritesNothing: Plan reports the actions Export
+// then takes, and writes nothing, not even the target folder.
+func TestPlanMatchesExportAndWritesNothing(t *testing.T) {
+	ctx := context.Background()
+	target := filepath.Join(t.TempDir(), "agent")
+	skills := []Skill{{Name: "deploy", Files: skillFiles("v1\n", "one")}}
+
+	plan, err := Plan(ctx, target, skills, ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(target); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("Plan created the target folder: %v", err)
+	}
+	if got, want := actions(plan), actions(export(t, target, skills...)); got != want || got != "deploy=cold" {
+		t.Fatalf("plan %q, export %q, want deploy=cold", got, want)
+	}
+
+	// A hot change, a local edit and a foreign folder, planned then exported.
+	if err := os.WriteFile(filepath.Join(target, "deploy", "SKILL.md"), []byte("edited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(target, "mine"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	skills = []Skill{{Name: "deploy", Files: skillFiles("v2\n", "one")}, {Name: "mine", Files: skillFiles("x\n", "x")}}
+	before := readFileT(t, filepath.Join(bookkeeping(target), recordFile))
+	plan, err = Plan(ctx, target, skills, ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := readFileT(t, filepath.Join(bookkeeping(target), recordFile)); after != before {
+		t.Fatal("Plan rewrote the target's record")
+	}
+	if got, want := actions(plan), actions(export(t, target, skills...)); got != want || got != "deploy=locally-modified mine=foreign" {
+		t.Fatalf("plan %q, export %q, want deploy=locally-modified mine=foreign", got, want)
+	}
+}
+
+// TestBookkeepingIgnoresItself: export's bookkeeping folder holds a
+// .gitignore that makes git ignore the whole folder.
+func TestBookkeepingIgnoresItself(t *testing.T) {
+	target := t.TempDir()
+	export(t, target, Skill{Name: "deploy", Files: skillFiles("v1\n", "one")})
+	if got := readFileT(t, filepath.Join(bookkeeping(target), ".gitignore")); got != bookkeepingIgnore {
+		t.Fatalf(".gitignore = %q", got)
+	}
+}

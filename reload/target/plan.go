@@ -1,0 +1,36 @@
+package target
+
+import (
+	"context"
+
+	"github.com/skillstore/skillstore/reload"
+	"github.com/skillstore/skillstore/store"
+)
+
+// Plan reports what Export would write into each target, writing nothing
+// (see [reload.Plan]): export --dry-run, and what sync --dry-run and
+// check say export would do afterwards.
+func Plan(ctx context.Context, s *store.Store, targets []Target, opts Options) ([]Exported, error) {
+	published, err := Published(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Exported, 0, len(targets))
+	for _, t := range targets {
+		var skills []reload.Skill
+		for _, p := range published {
+			if t.Wants(p.Name) {
+				skills = append(skills, p)
+			}
+		}
+		te := Exported{Target: t.Name, Dir: t.Dir, Atomic: true, Results: []reload.Result{}}
+		rep, err := reload.Plan(ctx, t.Dir, skills, reload.ExportOptions{Logger: opts.logger(), LockTimeout: opts.LockTimeout})
+		if err != nil {
+			te.Error = err.Error()
+		} else {
+			te.Results = rep.Results
+		}
+		out = append(out, te)
+	}
+	return out, nil
+}
