@@ -90,6 +90,10 @@ func runStatus(c *cli.Context) error {
 			fmt.Fprintf(tw, "%s\t%s\tmodified\t%s: %s\n", st.Target, st.Skill, st.Class, strings.Join(st.Paths, ", "))
 		case st.State == reload.StateMissing:
 			fmt.Fprintf(tw, "%s\t%s\tmissing\tdeleted from the target; the next export installs it again\n", st.Target, st.Skill)
+		case st.State == reload.StateLinked:
+			fmt.Fprintf(tw, "%s\t%s\tlinked\ta symbolic link to %s; export and capture leave it alone\n", st.Target, st.Skill, st.Link)
+		case st.State == reload.StateRaced:
+			fmt.Fprintf(tw, "%s\t%s\traced\tedited while export replaced it; the edit is kept in %s: run 'skillstore capture'\n", st.Target, st.Skill, st.Dir)
 		case st.Outdated:
 			fmt.Fprintf(tw, "%s\t%s\toutdated\ta newer version is published; run 'skillstore export'\n", st.Target, st.Skill)
 		default:
