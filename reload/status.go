@@ -133,33 +133,60 @@ var ErrFolderChanged = errors.New("folder changed")
 // modified. It fails with ErrFolderChanged if the folder holds anything
 // else (it was edited again meanwhile), and changes nothing then.
 func Adopt(ctx context.Context, target, name string, files []skillfs.File, lockTimeout time.Duration) error {
-	if err := CheckName(name); err != nil {
+	changed, err := AdoptSkills(ctx, target, map[string][]skillfs.File{name: files}, lockTimeout)
+	if err != nil {
 		return err
 	}
-	want, err := NewTree(files)
-	if err != nil {
-		return fmt.Errorf("adopt %s: %w", name, err)
+	if len(changed) > 0 {
+		return fmt.Errorf("adopt %s: %w since it was read", name, ErrFolderChanged)
+	}
+	return nil
+}
+
+// AdoptSkills is Adopt for several folders of one target under one lock
+// and one write of the record. It returns the names of the folders that
+// changed since they were read (left as they were); the error is for what
+// stops it entirely.
+func AdoptSkills(ctx context.Context, target string, folders map[string][]skillfs.File, lockTimeout time.Duration) (changed []string, err error) {
+	wants := make(map[string]*Tree, len(folders))
+	for name, files := range folders {
+		if err := CheckName(name); err != nil {
+			return nil, err
+		}
+		want, err := NewTree(files)
+		if err != nil {
+			return nil, fmt.Errorf("adopt %s: %w", name, err)
+		}
+		wants[name] = want
 	}
 	if lockTimeout == 0 {
 		lockTimeout = defaultLockTimeout
 	}
 	lock, err := lockTarget(ctx, target, lockfile.Exclusive, lockTimeout)
 	if err != nil {
-		return fmt.Errorf("adopt %s: %w", name, err)
+		return nil, fmt.Errorf("adopt in %s: %w", target, err)
 	}
 	defer lock.Release()
 	cleanStaging(target)
 	rec, err := readRecord(target)
 	if err != nil {
-		return fmt.Errorf("adopt %s: %w", name, err)
+		return nil, fmt.Errorf("adopt in %s: %w", target, err)
 	}
-	disk, err := ReadTree(filepath.Join(target, name))
-	if err != nil {
-		return fmt.Errorf("adopt %s: %w", name, err)
+	now := time.Now()
+	for name, want := range wants {
+		disk, err := ReadTree(filepath.Join(target, name))
+		if err != nil {
+			return nil, fmt.Errorf("adopt %s: %w", name, err)
+		}
+		if disk.ID != want.ID {
+			changed = append(changed, name)
+			continue
+		}
+		rec.Skills[name] = newRecordEntry(disk, now)
 	}
-	if disk.ID != want.ID {
-		return fmt.Errorf("adopt %s: %w since it was read", name, ErrFolderChanged)
+	sort.Strings(changed)
+	if len(changed) == len(wants) {
+		return changed, nil
 	}
-	rec.Skills[name] = newRecordEntry(disk, time.Now())
-	return writeRecord(target, rec)
+	return changed, writeRecord(target, rec)
 }

@@ -67,7 +67,8 @@ func syncPipeline(c *cli.Context, plugins []string) error {
 	if err != nil {
 		return fmt.Errorf("before sync: %w", err)
 	}
-	if err := captureBeforeSync(c, s, targets); err != nil {
+	inReview, err := captureBeforeSync(c, s, targets)
+	if err != nil {
 		return fmt.Errorf("before sync (capture): %w", err)
 	}
 	rep, err := syncPlugins(c, s, plugins)
@@ -89,9 +90,9 @@ func syncPipeline(c *cli.Context, plugins []string) error {
 			fmt.Fprintf(e.stderr, "skillstore: error: after sync (export): %v\n", exportErr)
 		}
 		return silentExit(exitError)
-	case rep.CandidatesWaiting > 0:
-		if changed {
-			fmt.Fprintf(e.stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", rep.CandidatesWaiting)
+	case rep.CandidatesWaiting > 0 || inReview > 0:
+		if changed || inReview > 0 {
+			fmt.Fprintf(e.stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", rep.CandidatesWaiting+inReview)
 		}
 		return silentExit(exitReview)
 	}
@@ -117,29 +118,38 @@ func syncPlugins(c *cli.Context, s *store.Store, plugins []string) (*store.SyncR
 
 // captureBeforeSync records the local edits made in targets as versions
 // (actor local) before sync merges upstream updates, so the merge sees them.
-// A skill edited in a target whose published version also moved is left in
-// place and reported: export will not overwrite it.
-func captureBeforeSync(c *cli.Context, s *store.Store, targets []target.Target) error {
+// A skill edited in a target whose published version also moved becomes a
+// three-way candidate (the folder stays as it is until it is reviewed); it
+// returns how many edits wait for review that way.
+func captureBeforeSync(c *cli.Context, s *store.Store, targets []target.Target) (int, error) {
 	if len(targets) == 0 {
-		return nil
+		return 0, nil
 	}
 	e := getEnv(c)
 	results, err := target.Capture(c.Context, s, targets, target.CaptureOptions{Options: targetOptions(c)})
 	if err != nil {
-		return err
+		return 0, err
 	}
+	inReview := 0
 	for _, r := range results {
-		switch r.Outcome {
-		case target.Captured:
-			if !c.Bool("json") {
-				fmt.Fprintf(e.stdout, "captured %s from target %s (%s)\n", r.Version, r.Target, strings.Join(r.Paths, ", "))
+		switch {
+		case r.Outcome == target.Unchanged:
+		case r.OK() || r.InReview():
+			if r.InReview() {
+				inReview++
 			}
-		case target.Unchanged:
+			switch {
+			case c.Bool("json"):
+			case r.Outcome == target.Captured:
+				fmt.Fprintf(e.stdout, "captured %s from target %s (%s)\n", r.Version, r.Target, strings.Join(r.Paths, ", "))
+			default:
+				fmt.Fprintf(e.stdout, "%s/%s: %s\n", r.Target, r.Skill, strings.ReplaceAll(captureLine(r), "\t", ": "))
+			}
 		default:
 			fmt.Fprintf(e.stderr, "skillstore: note: %s in target %s not captured (%s): %s\n", r.Skill, r.Target, r.Outcome, r.Error)
 		}
 	}
-	return nil
+	return inReview, nil
 }
 
 // exportAfterSync exports the published skills into every target once sync
