@@ -22,7 +22,10 @@ func statusCommand() *cli.Command {
 			"wrote, and lists the ones a person changed (modified, with the changed paths\n" +
 			"and whether the change is hot or cold), deleted (missing), and the ones whose\n" +
 			"published version is newer than the exported one (outdated: run export).\n" +
-			"Capture modified skills with 'skillstore capture'.\n\n" +
+			"A skill folder that is a symbolic link (a dotfiles setup) is shown as linked:\n" +
+			"export and capture leave it alone. An edit made while export replaced a\n" +
+			"folder is shown as raced, with the folder under .skillstore that keeps it.\n" +
+			"Capture modified and raced skills with 'skillstore capture'.\n\n" +
 			"Exit codes: 0 success (whether or not anything was edited), 1 error,\n" +
 			"3 store lock busy.",
 		Flags:  []cli.Flag{newJSONFlag()},

@@ -33,12 +33,13 @@ func syncCommand() *cli.Command {
 			"reported, never deleted. Sync waits up to --lock-timeout for the store lock.\n\n" +
 			"With targets (see 'skillstore target'), sync first records skills edited in\n" +
 			"the target folders as versions (like 'skillstore capture'), so an update never\n" +
-			"overwrites them, and at the end exports what it published (like 'skillstore export').\n\n" +
+			"overwrites them, and at the end exports what it published (like 'skillstore export').\n" +
+			"An edit whose published version moved meanwhile becomes a three-way candidate.\n\n" +
 			"Output: nothing when nothing changed; one line per change otherwise; --json for a\n" +
 			"full report. Progress is shown only on a terminal.\n\n" +
 			"Exit codes: 0 done, nothing waits for review; 1 a plugin or skill failed (the\n" +
 			"others were still synced); 2 usage error; 3 store lock busy (another skillstore\n" +
-			"command holds it); 4 done, candidates wait for review.",
+			"command holds it); 4 done, candidates (or merged target edits) wait for review.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "review", Usage: "turn fast-forwards into candidates for this run"},
 			&cli.BoolFlag{Name: "skill-aware", Usage: "merge Markdown in three-way updates with the skill-aware rules (see merge-file --help); the candidate lists each resolution"},
