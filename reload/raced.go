@@ -127,14 +127,13 @@ func racedEdits(target string) ([]Raced, error) {
 				continue
 			}
 			p := filepath.Join(dir, e.Name())
+			// A folder that cannot be read is still listed (Disk zero):
+			// capture then says what is wrong with it.
 			disk, err := ReadTree(p)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", p, err)
-			}
-			if sub == retiredDir && disk.ID == tree {
+			if err == nil && sub == retiredDir && disk.ID == tree {
 				continue
 			}
-			out = append(out, Raced{Skill: skill, Dir: p, Base: tree, Disk: disk.ID})
+			out = append(out, Raced{Skill: skill, Dir: p, Base: tree, Disk: disk.TreeID()})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Dir < out[j].Dir })
