@@ -48,11 +48,11 @@ func parseFolderName(name string) (stamp time.Time, tree skillfs.ID, skill strin
 	return time.Unix(0, n), skillfs.ID{}, rest, true
 }
 
-// sweepRetired runs with the target lock held exclusively: a retired
-// folder that still holds the tree it was retired with is deleted once
-// its grace period has passed; one that changed is moved to rescued/.
-// Leftover staging folders (an export that failed or was killed) are
-// removed too.
+// sweepRetired runs with the target lock held exclusively. A retired
+// folder whose grace period has passed is deleted if it still holds the
+// tree it was retired with, and moved to rescued/ if it changed. Folders
+// still in their grace period are not read (Status reports the changed
+// ones), so export reads each replaced folder once more, not once per run.
 func (x *exporter) sweepRetired() {
 	entries, err := os.ReadDir(x.path(retiredDir))
 	if err != nil {
@@ -62,6 +62,9 @@ func (x *exporter) sweepRetired() {
 	for _, e := range entries {
 		p := x.path(retiredDir, e.Name())
 		stamp, tree, skill, ok := parseFolderName(e.Name())
+		if ok && now.Sub(stamp) < x.opts.Grace {
+			continue
+		}
 		if ok && !tree.IsZero() {
 			if disk, err := ReadTree(p); err != nil || disk.ID != tree {
 				x.opts.Logger.Debug("retired folder changed after export moved it; kept as a raced edit", "skill", skill, "dir", p)
@@ -69,9 +72,7 @@ func (x *exporter) sweepRetired() {
 				continue
 			}
 		}
-		if !ok || now.Sub(stamp) >= x.opts.Grace {
-			os.RemoveAll(p)
-		}
+		os.RemoveAll(p)
 	}
 }
 

@@ -223,24 +223,24 @@ func (x *exporter) editedMeanwhile(j *job, old string) bool {
 
 // undoReplace puts the edited folder (now at old) back at dst. The new
 // version it takes out again may have been written to as well (someone
-// opened a file in it after the switch): it is deleted only if it still
-// holds exactly the new version, else kept in rescued/.
+// opened a file in it after the switch, and may still write): it is
+// retired like a replaced version, so the sweep keeps it if it changed.
 func (x *exporter) undoReplace(j *job, old, dst string) error {
+	taken := j.stage
 	if old == j.stage {
 		if err := exchangeDirs(old, dst); err != nil {
 			return err
 		}
-		x.removeIfUnchanged(j.stage, j.name, j.tree.ID)
-		return nil
+	} else {
+		taken = j.stage + ".undo"
+		if err := os.Rename(dst, taken); err != nil {
+			return err
+		}
+		if err := os.Rename(old, dst); err != nil {
+			return err
+		}
 	}
-	tmp := j.stage + ".undo"
-	if err := os.Rename(dst, tmp); err != nil {
-		return err
-	}
-	if err := os.Rename(old, dst); err != nil {
-		return err
-	}
-	x.removeIfUnchanged(tmp, j.name, j.tree.ID)
+	x.retire(j.name, taken, j.tree.ID)
 	return nil
 }
 
