@@ -28,6 +28,9 @@ func TestMain(m *testing.M) {
 	if target := os.Getenv(exporterEnv); target != "" {
 		os.Exit(exporterMain(target))
 	}
+	if file := os.Getenv(appenderEnv); file != "" {
+		os.Exit(appenderMain(file))
+	}
 	os.Exit(m.Run())
 }
 

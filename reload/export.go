@@ -38,12 +38,15 @@ const (
 	// ActionFailed: writing this skill failed; Error says why. The folder
 	// is as it was.
 	ActionFailed Action = "failed"
+	// ActionLinked: the skill's folder in the target is a symbolic link;
+	// it was left alone (see ErrLinkedFolder). Error names the link.
+	ActionLinked Action = "linked"
 )
 
 // Skipped reports whether export left the skill's folder alone although its
 // version in the set differs.
 func (a Action) Skipped() bool {
-	return a == ActionLocallyModified || a == ActionForeign || a == ActionFailed
+	return a == ActionLocallyModified || a == ActionForeign || a == ActionFailed || a == ActionLinked
 }
 
 // Result is what happened to one skill of one target.
@@ -156,12 +159,15 @@ func Export(ctx context.Context, target string, skills []Skill, opts ExportOptio
 	if err := x.prepareDirs(); err != nil {
 		return nil, fmt.Errorf("export to %s: %w", target, err)
 	}
+	// An edit that reached a retired folder after an earlier export moved
+	// it is kept before anything else happens.
+	x.sweepRetired()
 	jobs, err := x.plan(ctx, skills)
 	if err != nil {
 		return nil, fmt.Errorf("export to %s: %w", target, err)
 	}
 	err = x.run(ctx, jobs)
-	x.cleanRetired()
+	x.sweepRetired()
 	sort.Slice(x.report.Results, func(i, j int) bool { return x.report.Results[i].Skill < x.report.Results[j].Skill })
 	return x.report, err
 }
@@ -292,6 +298,9 @@ func (x *exporter) planSkill(s Skill, tree *Tree) *job {
 		// Someone deleted the folder: install it again.
 		i := x.add(Result{Skill: s.Name, Action: ActionCold, NewTree: tree.ID, Paths: Classify(nil, tree).Paths})
 		return &job{kind: jobInstall, name: s.Name, files: s.Files, tree: tree, resultIdx: i}
+	case errors.Is(err, ErrLinkedFolder):
+		x.add(Result{Skill: s.Name, Action: ActionLinked, OldTree: entry.Tree, NewTree: tree.ID, Error: err.Error()})
+		return nil
 	case err != nil:
 		x.add(Result{Skill: s.Name, Action: ActionFailed, OldTree: entry.Tree, NewTree: tree.ID, Error: err.Error()})
 		return nil
@@ -327,6 +336,9 @@ func (x *exporter) planRemoval(name string) *job {
 		delete(x.rec.Skills, name)
 		x.dirty = true
 		x.add(Result{Skill: name, Action: ActionRemoved, OldTree: entry.Tree})
+		return nil
+	case errors.Is(err, ErrLinkedFolder):
+		x.add(Result{Skill: name, Action: ActionLinked, OldTree: entry.Tree, Error: err.Error()})
 		return nil
 	case err != nil:
 		x.add(Result{Skill: name, Action: ActionFailed, OldTree: entry.Tree, Error: err.Error()})

@@ -15,6 +15,13 @@ import (
 // device), which a skill version cannot record.
 var ErrUnsupportedFile = errors.New("unsupported file type")
 
+// ErrLinkedFolder is matched (errors.Is) when a skill folder in a target is
+// a symbolic link (a dotfiles setup links ~/.claude/skills/NAME to a
+// folder kept elsewhere). Export, status and capture leave such a folder
+// alone and report it: writing through the link would change files
+// outside the target, and replacing the link would break the setup.
+var ErrLinkedFolder = errors.New("skill folder is a symbolic link")
+
 // ReadDir reads the skill folder dir into files (with content, size and blob
 // id, sorted by path), the way git would record it:
 // symlinks are read as links (never followed), a file is Executable when its
@@ -24,6 +31,10 @@ func ReadDir(dir string) ([]skillfs.File, error) {
 	info, err := os.Lstat(dir)
 	if err != nil {
 		return nil, err
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		target, _ := os.Readlink(dir)
+		return nil, fmt.Errorf("%s: %w (to %s)", dir, ErrLinkedFolder, target)
 	}
 	if !info.IsDir() {
 		return nil, fmt.Errorf("%s: not a directory", dir)

@@ -24,6 +24,13 @@ const (
 	StateModified State = "modified"
 	// StateMissing: the folder was deleted; the next export installs it again.
 	StateMissing State = "missing"
+	// StateLinked: the folder is a symbolic link; export, status and
+	// capture leave it alone (see ErrLinkedFolder). Link is its target.
+	StateLinked State = "linked"
+	// StateRaced: an edit that raced an export, kept in Dir under the
+	// target's .skillstore folder (see Raced); Exported is the tree the
+	// edit started from. Capture stores it.
+	StateRaced State = "raced"
 )
 
 // SkillStatus is the state of one exported skill in a target.
@@ -36,6 +43,10 @@ type SkillStatus struct {
 	// Class and Paths describe the local change (modified only).
 	Class Class    `json:"class,omitempty"`
 	Paths []string `json:"paths,omitempty"`
+	// Dir is where a raced edit is kept (raced only).
+	Dir string `json:"dir,omitempty"`
+	// Link is where a linked folder points (linked only).
+	Link string `json:"link,omitempty"`
 }
 
 // Status compares every skill folder export wrote into target with what is
@@ -53,6 +64,9 @@ func Status(ctx context.Context, target string, lockTimeout time.Duration) ([]Sk
 		return nil, fmt.Errorf("status of %s: %w", target, err)
 	}
 	defer lock.Release()
+	// With the lock held no export is staging: anything in tmp/ is left
+	// over from one that failed or was killed.
+	cleanStaging(target)
 	rec, err := readRecord(target)
 	if err != nil {
 		return nil, fmt.Errorf("status of %s: %w", target, err)
@@ -73,6 +87,9 @@ func Status(ctx context.Context, target string, lockTimeout time.Duration) ([]Sk
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			st.State = StateMissing
+		case errors.Is(err, ErrLinkedFolder):
+			st.State = StateLinked
+			st.Link, _ = os.Readlink(filepath.Join(target, name))
 		case err != nil:
 			return nil, fmt.Errorf("status of %s: %w", target, err)
 		case !entry.owns(disk.ID):
@@ -83,7 +100,27 @@ func Status(ctx context.Context, target string, lockTimeout time.Duration) ([]Sk
 		}
 		out = append(out, st)
 	}
+	raced, err := racedEdits(target)
+	if err != nil {
+		return nil, fmt.Errorf("status of %s: %w", target, err)
+	}
+	for _, r := range raced {
+		out = append(out, SkillStatus{Skill: r.Skill, State: StateRaced, Exported: r.Base, Disk: r.Disk, Class: Cold, Dir: r.Dir})
+	}
 	return out, nil
+}
+
+// cleanStaging empties the target's tmp/ folder; the caller holds the
+// target lock, so no export is staging there. Best effort.
+func cleanStaging(target string) {
+	dir := filepath.Join(bookkeeping(target), tmpDir)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		os.RemoveAll(filepath.Join(dir, e.Name()))
+	}
 }
 
 // ErrFolderChanged is matched (errors.Is) when Adopt finds a skill folder
@@ -96,32 +133,60 @@ var ErrFolderChanged = errors.New("folder changed")
 // modified. It fails with ErrFolderChanged if the folder holds anything
 // else (it was edited again meanwhile), and changes nothing then.
 func Adopt(ctx context.Context, target, name string, files []skillfs.File, lockTimeout time.Duration) error {
-	if err := CheckName(name); err != nil {
+	changed, err := AdoptSkills(ctx, target, map[string][]skillfs.File{name: files}, lockTimeout)
+	if err != nil {
 		return err
 	}
-	want, err := NewTree(files)
-	if err != nil {
-		return fmt.Errorf("adopt %s: %w", name, err)
+	if len(changed) > 0 {
+		return fmt.Errorf("adopt %s: %w since it was read", name, ErrFolderChanged)
+	}
+	return nil
+}
+
+// AdoptSkills is Adopt for several folders of one target under one lock
+// and one write of the record. It returns the names of the folders that
+// changed since they were read (left as they were); the error is for what
+// stops it entirely.
+func AdoptSkills(ctx context.Context, target string, folders map[string][]skillfs.File, lockTimeout time.Duration) (changed []string, err error) {
+	wants := make(map[string]*Tree, len(folders))
+	for name, files := range folders {
+		if err := CheckName(name); err != nil {
+			return nil, err
+		}
+		want, err := NewTree(files)
+		if err != nil {
+			return nil, fmt.Errorf("adopt %s: %w", name, err)
+		}
+		wants[name] = want
 	}
 	if lockTimeout == 0 {
 		lockTimeout = defaultLockTimeout
 	}
 	lock, err := lockTarget(ctx, target, lockfile.Exclusive, lockTimeout)
 	if err != nil {
-		return fmt.Errorf("adopt %s: %w", name, err)
+		return nil, fmt.Errorf("adopt in %s: %w", target, err)
 	}
 	defer lock.Release()
+	cleanStaging(target)
 	rec, err := readRecord(target)
 	if err != nil {
-		return fmt.Errorf("adopt %s: %w", name, err)
+		return nil, fmt.Errorf("adopt in %s: %w", target, err)
 	}
-	disk, err := ReadTree(filepath.Join(target, name))
-	if err != nil {
-		return fmt.Errorf("adopt %s: %w", name, err)
+	now := time.Now()
+	for name, want := range wants {
+		disk, err := ReadTree(filepath.Join(target, name))
+		if err != nil {
+			return nil, fmt.Errorf("adopt %s: %w", name, err)
+		}
+		if disk.ID != want.ID {
+			changed = append(changed, name)
+			continue
+		}
+		rec.Skills[name] = newRecordEntry(disk, now)
 	}
-	if disk.ID != want.ID {
-		return fmt.Errorf("adopt %s: %w since it was read", name, ErrFolderChanged)
+	sort.Strings(changed)
+	if len(changed) == len(wants) {
+		return changed, nil
 	}
-	rec.Skills[name] = newRecordEntry(disk, time.Now())
-	return writeRecord(target, rec)
+	return changed, writeRecord(target, rec)
 }

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -67,12 +66,14 @@ func (x *exporter) run(ctx context.Context, jobs []*job) error {
 	if err != nil {
 		for _, j := range ready {
 			j.result.Action, j.result.Error = ActionFailed, err.Error()
+			x.dropStage(j)
 		}
 		return errors.Join(append(errs, err)...)
 	}
 	for _, j := range ready {
 		if err := x.switchJob(j); err != nil {
 			fail(j, err)
+			x.dropStage(j)
 		}
 	}
 	for _, j := range jobs {
@@ -167,7 +168,7 @@ func (x *exporter) switchJob(j *job) error {
 		err := exchangeDirs(j.stage, dst)
 		if errors.Is(err, atomicfile.ErrExchangeUnsupported) {
 			x.report.Atomic = false
-			old = x.retiredPath(j.name)
+			old = x.retiredPath(j.name, j.verified)
 			if err := os.Rename(dst, old); err != nil {
 				return err
 			}
@@ -179,28 +180,28 @@ func (x *exporter) switchJob(j *job) error {
 			return err
 		}
 		if x.editedMeanwhile(j, old) {
-			if err := undoReplace(old, dst, j.stage); err != nil {
+			if err := x.undoReplace(j, old, dst); err != nil {
 				return fmt.Errorf("undo switch after a concurrent edit: %w", err)
 			}
 			return nil
 		}
 		x.rec.Skills[j.name] = newRecordEntry(j.tree, time.Now())
-		x.retire(j.name, old)
+		x.retire(j.name, old, j.verified)
 		return nil
 	default: // jobRemove
-		old := x.retiredPath(j.name)
+		old := x.retiredPath(j.name, j.verified)
 		if err := os.Rename(dst, old); err != nil {
 			return err
 		}
 		if x.editedMeanwhile(j, old) {
 			if err := atomicfile.RenameNoReplace(old, dst); err != nil {
-				return x.rescue(j.name, old, err)
+				return x.rescue(j.name, j.verified, old, err)
 			}
 			return nil
 		}
 		delete(x.rec.Skills, j.name)
 		if x.opts.Grace < 0 {
-			os.RemoveAll(old)
+			x.removeIfUnchanged(old, j.name, j.verified)
 		}
 		return nil
 	}
@@ -220,29 +221,51 @@ func (x *exporter) editedMeanwhile(j *job, old string) bool {
 	return true
 }
 
-// undoReplace puts the edited folder (now at old) back at dst.
-func undoReplace(old, dst, stage string) error {
-	if old == stage {
+// undoReplace puts the edited folder (now at old) back at dst. The new
+// version it takes out again may have been written to as well (someone
+// opened a file in it after the switch, and may still write): it is
+// retired like a replaced version, so the sweep keeps it if it changed.
+func (x *exporter) undoReplace(j *job, old, dst string) error {
+	taken := j.stage
+	if old == j.stage {
 		if err := exchangeDirs(old, dst); err != nil {
 			return err
 		}
-		return os.RemoveAll(stage)
+	} else {
+		taken = j.stage + ".undo"
+		if err := os.Rename(dst, taken); err != nil {
+			return err
+		}
+		if err := os.Rename(old, dst); err != nil {
+			return err
+		}
 	}
-	tmp := stage + ".undo"
-	if err := os.Rename(dst, tmp); err != nil {
-		return err
+	x.retire(j.name, taken, j.tree.ID)
+	return nil
+}
+
+// dropStage removes the staged folder of a job whose switch did not
+// happen. If the stage holds anything but the staged version (a failed
+// undo left the edited folder there), it is kept in rescued/.
+func (x *exporter) dropStage(j *job) {
+	if j.stage == "" || j.tree == nil {
+		return
 	}
-	if err := os.Rename(old, dst); err != nil {
-		return err
+	if _, err := os.Lstat(j.stage); err != nil {
+		return
 	}
-	return os.RemoveAll(tmp)
+	if disk, err := ReadTree(j.stage); err == nil && disk.ID == j.tree.ID {
+		os.RemoveAll(j.stage)
+		return
+	}
+	_ = x.moveToRescued(j.stage, folderName(time.Now(), j.verified, j.name))
 }
 
 // rescue moves an edited folder that could not be put back out of
 // retired/ (which is emptied after the grace period) into rescued/, which
 // export never deletes, and returns an error saying where it is.
-func (x *exporter) rescue(name, old string, cause error) error {
-	dir := x.path(rescuedDir, strconv.FormatInt(time.Now().UnixNano(), 10)+"-"+name)
+func (x *exporter) rescue(name string, base skillfs.ID, old string, cause error) error {
+	dir := x.path(rescuedDir, folderName(time.Now(), base, name))
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err == nil {
 		if err := os.Rename(old, dir); err == nil {
 			old = dir
@@ -252,38 +275,24 @@ func (x *exporter) rescue(name, old string, cause error) error {
 }
 
 // retiredPath names a folder in retired/ by the time it was retired, so
-// cleanRetired knows when its grace period ends.
-func (x *exporter) retiredPath(name string) string {
-	return x.path(retiredDir, strconv.FormatInt(time.Now().UnixNano(), 10)+"-"+name)
+// the sweep knows when its grace period ends, and by the tree it holds,
+// so the sweep sees an edit that reached it after the switch.
+func (x *exporter) retiredPath(name string, tree skillfs.ID) string {
+	return x.path(retiredDir, folderName(time.Now(), tree, name))
 }
 
-// retire moves a replaced version out of tmp/ into retired/ (or deletes it
-// at once when Grace is negative).
-func (x *exporter) retire(name, old string) {
+// retire moves a replaced version (holding tree) out of tmp/ into
+// retired/; when Grace is negative it is deleted at once unless it
+// changed since it was checked.
+func (x *exporter) retire(name, old string, tree skillfs.ID) {
 	if x.opts.Grace < 0 {
-		os.RemoveAll(old)
+		x.removeIfUnchanged(old, name, tree)
 		return
 	}
 	if strings.HasPrefix(old, x.path(retiredDir)+string(filepath.Separator)) {
 		return
 	}
-	if err := os.Rename(old, x.retiredPath(name)); err != nil {
-		os.RemoveAll(old)
-	}
-}
-
-// cleanRetired deletes retired versions whose grace period has passed.
-func (x *exporter) cleanRetired() {
-	entries, err := os.ReadDir(x.path(retiredDir))
-	if err != nil {
-		return
-	}
-	now := time.Now()
-	for _, e := range entries {
-		stamp, _, _ := strings.Cut(e.Name(), "-")
-		ns, err := strconv.ParseInt(stamp, 10, 64)
-		if err != nil || now.Sub(time.Unix(0, ns)) >= x.opts.Grace {
-			os.RemoveAll(x.path(retiredDir, e.Name()))
-		}
+	if err := os.Rename(old, x.retiredPath(name, tree)); err != nil {
+		x.removeIfUnchanged(old, name, tree)
 	}
 }

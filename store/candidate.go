@@ -263,11 +263,15 @@ func (s *Store) AcceptCandidate(ctx context.Context, skill, reason string) (Vers
 		if reason == "" {
 			reason = "accepted candidate"
 		}
+		source, subject := "plugin:"+c.Plugin, fmt.Sprintf("%s v%d: accept %s update from plugin %s", skill, head.Number+1, c.Mode, c.Plugin)
+		if c.Mode == MergeModeLocalEdit {
+			source, subject = head.Source, fmt.Sprintf("%s v%d: accept the merge of a local edit", skill, head.Number+1)
+		}
 		v, err = tx.CommitVersion(skill, c.Tree, VersionInfo{
-			Source: "plugin:" + c.Plugin, Plugin: c.Plugin, PluginVersion: c.PluginVersion,
+			Source: source, Plugin: c.Plugin, PluginVersion: c.PluginVersion,
 			MergeMode: c.Mode, Reason: reason, Risk: checked.Risk, Findings: checked.Findings,
 			ExtraParents: []Hash{c.Head},
-			Subject:      fmt.Sprintf("%s v%d: accept %s update from plugin %s", skill, head.Number+1, c.Mode, c.Plugin),
+			Subject:      subject,
 			Trailers:     []Trailer{{TrailerMergeBase, hashOrNone(c.Base)}},
 		})
 		if err != nil {
@@ -303,11 +307,15 @@ func (s *Store) RejectCandidate(ctx context.Context, skill, reason string) (Vers
 			reason = "rejected candidate"
 		}
 		tx.SetRef(SupersededRefPrefix+skill+"/"+c.Head.String(), c.Head)
+		source, subject := "plugin:"+c.Plugin, fmt.Sprintf("%s v%d: reject update from plugin %s, keep v%d", skill, head.Number+1, c.Plugin, head.Number)
+		if c.Mode == MergeModeLocalEdit {
+			source, subject = head.Source, fmt.Sprintf("%s v%d: reject the merge of a local edit, keep v%d", skill, head.Number+1, head.Number)
+		}
 		v, err = tx.CommitVersion(skill, head.Tree, VersionInfo{
-			Source: "plugin:" + c.Plugin, Plugin: c.Plugin, PluginVersion: c.PluginVersion,
+			Source: source, Plugin: c.Plugin, PluginVersion: c.PluginVersion,
 			MergeMode: MergeModeRejected, Reason: reason, Risk: head.Risk, Findings: head.Findings,
 			ExtraParents: []Hash{c.Upstream},
-			Subject:      fmt.Sprintf("%s v%d: reject update from plugin %s, keep v%d", skill, head.Number+1, c.Plugin, head.Number),
+			Subject:      subject,
 		})
 		if err != nil {
 			return err

@@ -29,7 +29,8 @@ type Summary struct {
 // The summary cache (skillstore/summary) keeps one Summary per skill, keyed
 // by the commit its ref pointed at, so listing 10,000 skills reads one file
 // instead of 10,000 commits and SKILL.md blobs. It is derived: an entry
-// whose commit no longer matches the ref is recomputed, and any reader may
+// whose commit no longer matches the ref, or is no longer stored, is
+// recomputed (an error if the commit is gone), and any reader may
 // rewrite the file (atomically) after filling gaps.
 const summaryFile = "summary"
 
@@ -95,7 +96,10 @@ func (r *Reader) Summaries() (map[string]Summary, error) {
 	changed := false
 	for _, name := range r.Skills() {
 		head, _ := r.Ref(SkillRef(name))
-		if s, ok := cached[name]; ok && s.Commit == head {
+		// A cached entry is trusted only while its commit is still stored:
+		// a store that lost the object must not keep listing the skill as
+		// if nothing happened (summarize below reports the loss).
+		if s, ok := cached[name]; ok && s.Commit == head && r.hasStored(head) {
 			out[name] = s
 			continue
 		}

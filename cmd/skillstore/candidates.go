@@ -175,6 +175,9 @@ func candidateFrom(c store.Candidate) string {
 	if c.Mode == store.MergeModeRemote {
 		return "remote:" + c.Remote
 	}
+	if c.Mode == store.MergeModeLocalEdit {
+		return "target edit"
+	}
 	return "plugin:" + c.Plugin
 }
 
@@ -204,6 +207,10 @@ func writeCandidate(w io.Writer, c store.Candidate) {
 		fmt.Fprintf(w, "  base:           %s (last version both sides published)\n", base)
 		fmt.Fprintf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
 		fmt.Fprintf(w, "  theirs:         %s's v%s (%s)\n", c.Remote, c.RemoteVersion, c.Upstream.String()[:12])
+	} else if c.Mode == store.MergeModeLocalEdit {
+		fmt.Fprintf(w, "  base:           %s (the version export wrote into the target)\n", base)
+		fmt.Fprintf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
+		fmt.Fprintf(w, "  theirs:         the edit in the target (%s, by local)\n", c.Upstream.String()[:12])
 	} else {
 		plugin := c.Plugin
 		if c.PluginVersion != "" {

@@ -21,7 +21,10 @@ func statusCommand() *cli.Command {
 			"wrote, and lists the ones a person changed (modified, with the changed paths\n" +
 			"and whether the change is hot or cold), deleted (missing), and the ones whose\n" +
 			"published version is newer than the exported one (outdated: run export).\n" +
-			"Capture modified skills with 'skillstore capture'.\n\n" +
+			"A skill folder that is a symbolic link (a dotfiles setup) is shown as linked:\n" +
+			"export and capture leave it alone. An edit made while export replaced a\n" +
+			"folder is shown as raced, with the folder under .skillstore that keeps it.\n" +
+			"Capture modified and raced skills with 'skillstore capture'.\n\n" +
 			"Exit codes: 0 success (whether or not anything was edited), 1 error,\n" +
 			"3 store lock busy.",
 		Flags:  []cli.Flag{newJSONFlag(), verboseFlag()},
@@ -39,12 +42,20 @@ func captureCommand() *cli.Command {
 			"status') as a new version of the skill, with actor 'local' and the reason\n" +
 			"given, so the next export and sync keep the edit instead of overwriting it.\n" +
 			"Without SKILL arguments every edited skill is captured.\n\n" +
-			"A skill whose published version also changed since export wrote it is not\n" +
-			"captured: both sides changed, so it needs a three-way merge (sync does it).\n" +
-			"An edited SKILL.md that no longer validates, or an edit the safety check\n" +
-			"refuses, is not captured either.\n\n" +
+			"Every edit is recorded in one store transaction; a progress line is shown\n" +
+			"on a terminal.\n\n" +
+			"A skill whose published version also changed since export wrote it (after\n" +
+			"a sync or 'pull --export') is merged: the edit, the version it started from\n" +
+			"and the published version make a three-way candidate for review\n" +
+			"('skillstore candidates'); the folder is left as it is until the candidate\n" +
+			"is accepted or rejected, after which the next capture or sync lets export\n" +
+			"replace it (integrated). An edit made while export replaced the folder is\n" +
+			"kept under the target's .skillstore folder (status shows it as raced) and\n" +
+			"captured the same way. An edited SKILL.md that no longer validates, or an\n" +
+			"edit the safety check refuses, is not captured.\n\n" +
 			"Exit codes: 0 every edited skill captured (or none edited), 1 some skill\n" +
-			"not captured (the output says why), 2 usage error, 3 store lock busy.",
+			"not captured (the output says why), 2 usage error, 3 store lock busy,\n" +
+			"4 edits were merged into candidates that wait for review.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "reason", Usage: "why the skill was edited (recorded on the version)"},
 			&cli.StringSliceFlag{Name: "target", Usage: "capture only from target `NAME` (repeatable)"},
@@ -94,6 +105,10 @@ func runStatus(c *cli.Context) error {
 			}, st.Target, st.Skill, "modified")
 		case st.State == reload.StateMissing:
 			tw.add(st.Target, st.Skill, "missing", "deleted from the target; the next export installs it again")
+		case st.State == reload.StateLinked:
+			tw.add(st.Target, st.Skill, "linked", "a symbolic link to "+st.Link+"; export and capture leave it alone")
+		case st.State == reload.StateRaced:
+			tw.add(st.Target, st.Skill, "raced", "edited while export replaced it; the edit is kept in "+st.Dir+": run 'skillstore capture'")
 		case st.Outdated:
 			tw.add(st.Target, st.Skill, "outdated", "a newer version is published; run 'skillstore export'")
 		default:
@@ -123,7 +138,15 @@ func runCapture(c *cli.Context) error {
 		return err
 	}
 	e := getEnv(c)
-	results, err := target.Capture(c.Context, s, targets, target.CaptureOptions{Options: targetOptions(c), Only: want, Reason: c.String("reason")})
+	opts := target.CaptureOptions{Options: targetOptions(c), Only: want, Reason: c.String("reason")}
+	progress := isTerminal(e.stderr) && !jsonOut
+	if progress {
+		opts.Progress = func(done, total int) { fmt.Fprintf(e.stderr, "\r\x1b[Kcapturing %d/%d", done, total) }
+	}
+	results, err := target.Capture(c.Context, s, targets, opts)
+	if progress {
+		fmt.Fprint(e.stderr, "\r\x1b[K")
+	}
 	if err != nil {
 		return err
 	}
@@ -141,24 +164,25 @@ func runCapture(c *cli.Context) error {
 			notFound = append(notFound, name)
 		}
 	}
-	failed := 0
+	failed, review := 0, 0
 	verbose := c.Bool("verbose")
 	tw := newTable(-1)
 	for _, r := range results {
-		if !r.OK() {
+		switch {
+		case r.InReview():
+			review++
+		case !r.OK():
 			failed++
 		}
 		if jsonOut {
 			continue
 		}
-		switch r.Outcome {
-		case target.Captured:
-			tw.addFit(func(budget int) string { return fileSummary(r.Paths, budget, verbose) }, r.Target, r.Skill, "captured as "+r.Version)
-		case target.Unchanged:
-			tw.add(r.Target, r.Skill, "already stored as "+r.Version)
-		default:
-			tw.add(r.Target, r.Skill, string(r.Outcome), r.Error)
+		if r.Outcome == target.Captured {
+			what, _, _ := strings.Cut(captureLine(r), "\t")
+			tw.addFit(func(budget int) string { return fileSummary(r.Paths, budget, verbose) }, r.Target, r.Skill, what)
+			continue
 		}
+		tw.add(append([]string{r.Target, r.Skill}, strings.Split(captureLine(r), "\t")...)...)
 	}
 	tw.write(e.stdout, newPainter(e.stdout), outputWidth(e.stdout, verbose))
 	if !jsonOut && len(results) == 0 && len(notFound) == 0 {
@@ -169,7 +193,41 @@ func runCapture(c *cli.Context) error {
 	}
 	if failed > 0 {
 		return withHint(fmt.Errorf("%d edited skill(s) not captured", failed),
-			"a skill that needs a merge is integrated by 'skillstore sync'; fix a refused one in the target and capture again")
+			"a skill that needs a merge is merged once the pending candidate is accepted or rejected; fix a refused one in the target and capture again")
+	}
+	if review > 0 {
+		if !jsonOut {
+			fmt.Fprintf(e.stderr, "skillstore: %d edit(s) wait for review as candidates: run 'skillstore candidates list'\n", review)
+		}
+		return silentExit(exitReview)
 	}
 	return nil
+}
+
+// captureLine describes what capture did with one edit, after its target
+// and skill.
+func captureLine(r target.CaptureResult) string {
+	raced := ""
+	if r.Raced {
+		raced = " (an edit made while export replaced the folder)"
+	}
+	switch r.Outcome {
+	case target.Captured:
+		return fmt.Sprintf("captured as %s%s\t%s", r.Version, raced, strings.Join(r.Paths, ", "))
+	case target.Unchanged:
+		return "already stored as " + r.Version + raced
+	case target.Integrated:
+		return fmt.Sprintf("integrated\t%s already holds the edit%s; the next export replaces the folder with it", r.Version, raced)
+	case target.Candidate, target.CandidatePending:
+		merged := "clean"
+		if n := len(r.Conflicts); n > 0 {
+			merged = fmt.Sprintf("%d conflict(s): %s", n, strings.Join(r.Conflicts, ", "))
+		}
+		what := "merged with " + r.Version + " into candidate " + shortID(r.Candidate)
+		if r.Outcome == target.CandidatePending {
+			what = "candidate " + shortID(r.Candidate) + " made from this edit still waits"
+		}
+		return fmt.Sprintf("%s\t%s%s (%s); review it with 'skillstore candidates show %s'", r.Outcome, what, raced, merged, r.Skill)
+	}
+	return fmt.Sprintf("%s\t%s", r.Outcome, r.Error)
 }

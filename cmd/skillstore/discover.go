@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -36,6 +39,9 @@ const layersHelp = "Skills are searched in layered roots, highest priority first
 
 // discoverWith runs discovery with the command's --skill-dir roots.
 func discoverWith(c *cli.Context) (*discover.Result, error) {
+	if err := checkSkillDirs(c.StringSlice("skill-dir")); err != nil {
+		return nil, err
+	}
 	opts := discover.FromEnvironment(c.StringSlice("skill-dir"))
 	opts.Logger = getEnv(c).log
 	res, err := discover.Discover(c.Context, opts)
@@ -43,6 +49,23 @@ func discoverWith(c *cli.Context) (*discover.Result, error) {
 		return nil, fmt.Errorf("discover skills: %w", err)
 	}
 	return res, nil
+}
+
+// checkSkillDirs refuses a --skill-dir that is not a folder: a root the
+// user named explicitly and mistyped would otherwise just find nothing.
+func checkSkillDirs(dirs []string) error {
+	for _, d := range dirs {
+		info, err := os.Stat(d)
+		switch {
+		case err != nil && errors.Is(err, fs.ErrNotExist):
+			return withHint(usageErrorf("--skill-dir %s: no such folder", d), "check the path; --skill-dir names a folder holding skill folders")
+		case err != nil:
+			return withHint(usageErrorf("--skill-dir %s: %v", d, err), "check the path; --skill-dir names a folder holding skill folders")
+		case !info.IsDir():
+			return withHint(usageErrorf("--skill-dir %s: not a folder", d), "check the path; --skill-dir names a folder holding skill folders")
+		}
+	}
+	return nil
 }
 
 func discoverCommand() *cli.Command {

@@ -126,6 +126,7 @@ var errorRules = []errorRule{
 	{match: as[*safety.RejectedError](), hint: hint("nothing was written; remove or replace the files listed and add again")},
 	{match: as[*store.InvalidSkillError](), hint: hint("nothing was written; fix SKILL.md (see 'skillstore validate') and add again")},
 	{match: as[*store.CorruptRefError](), hint: hint("run 'skillstore verify' to see everything that is wrong")},
+	{match: is(store.ErrObjectNotFound), hint: hint("the store lost an object; run 'skillstore verify' to see everything that is wrong")},
 	{match: as[*store.OverlapError](), hint: hint("check out into a folder outside the store")},
 
 	// Plugins.

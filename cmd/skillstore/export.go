@@ -27,8 +27,9 @@ func exportCommand() *cli.Command {
 			"cold (first install, files, modes or symlinks changed: restart the agent),\n" +
 			"unchanged, removed, locally-modified (someone edited the folder since export\n" +
 			"wrote it: left alone, see 'skillstore capture'), foreign (a folder export did\n" +
-			"not create: left alone) or failed. File lists are summarised to fit the terminal\n" +
-			"('SKILL.md, scripts/run.sh and 10 more'); --verbose lists every file.\n\n" +
+			"not create: left alone), linked (the folder is a symbolic link, as in a\n" +
+			"dotfiles setup: left alone) or failed. File lists are summarised to fit the\n" +
+			"terminal ('SKILL.md, scripts/run.sh and 10 more'); --verbose lists every file.\n\n" +
 			"Exit codes: 0 every target written (skipped skills are reported, not errors),\n" +
 			"1 a target or skill failed, 2 usage error, 3 store lock busy.",
 		Flags:  []cli.Flag{newJSONFlag(), verboseFlag(), dryRunFlag("report what export would do in each target, writing nothing")},
@@ -109,6 +110,8 @@ func exportDetail(r reload.Result, budget int, verbose bool) string {
 		return "left alone: export did not create this folder; move it away to let export write the skill"
 	case reload.ActionFailed:
 		return r.Error
+	case reload.ActionLinked:
+		return "left alone: the skill folder is a symbolic link; skillstore neither writes through it nor replaces it"
 	}
 	return ""
 }

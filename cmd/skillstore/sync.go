@@ -36,14 +36,15 @@ func syncCommand() *cli.Command {
 			"silence of the server); one that fails is reported and the others are synced.\n\n" +
 			"With targets (see 'skillstore target'), sync first records skills edited in\n" +
 			"the target folders as versions (like 'skillstore capture'), so an update never\n" +
-			"overwrites them, and at the end exports what it published (like 'skillstore export').\n\n" +
+			"overwrites them, and at the end exports what it published (like 'skillstore export').\n" +
+			"An edit whose published version moved meanwhile becomes a three-way candidate.\n\n" +
 			"Output: nothing when nothing changed; one line per change otherwise; --json for a\n" +
 			"full report. Progress is shown only on a terminal. A skill export leaves alone\n" +
 			"(a foreign folder, one edited in a target) is reported by the first sync that\n" +
 			"meets it, not by every one. File lists are summarised; --verbose lists them all.\n\n" +
 			"Exit codes: 0 done, nothing waits for review; 1 a plugin or skill failed (the\n" +
 			"others were still synced); 2 usage error; 3 store lock busy (another skillstore\n" +
-			"command holds it); 4 done, candidates wait for review.",
+			"command holds it); 4 done, candidates (or merged target edits) wait for review.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "review", Usage: "turn fast-forwards into candidates for this run"},
 			&cli.BoolFlag{Name: "skill-aware", Usage: "merge Markdown in three-way updates with the skill-aware rules (see merge-file --help); the candidate lists each resolution"},
@@ -75,7 +76,8 @@ func syncPipeline(c *cli.Context, plugins []string) error {
 	if err != nil {
 		return fmt.Errorf("before sync: %w", err)
 	}
-	if err := captureBeforeSync(c, s, targets); err != nil {
+	inReview, err := captureBeforeSync(c, s, targets)
+	if err != nil {
 		return fmt.Errorf("before sync (capture): %w", err)
 	}
 	rep, err := syncPlugins(c, s, plugins)
@@ -98,9 +100,9 @@ func syncPipeline(c *cli.Context, plugins []string) error {
 			fmt.Fprintf(e.stderr, "skillstore: error: after sync (export): %v\n", exportErr)
 		}
 		return silentExit(exitError)
-	case rep.CandidatesWaiting > 0:
-		if changed {
-			fmt.Fprintf(e.stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", rep.CandidatesWaiting)
+	case rep.CandidatesWaiting > 0 || inReview > 0:
+		if changed || inReview > 0 {
+			fmt.Fprintf(e.stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", rep.CandidatesWaiting+inReview)
 		}
 		return silentExit(exitReview)
 	}
@@ -129,29 +131,38 @@ func syncPlugins(c *cli.Context, s *store.Store, plugins []string) (*store.SyncR
 
 // captureBeforeSync records the local edits made in targets as versions
 // (actor local) before sync merges upstream updates, so the merge sees them.
-// A skill edited in a target whose published version also moved is left in
-// place and reported: export will not overwrite it.
-func captureBeforeSync(c *cli.Context, s *store.Store, targets []target.Target) error {
+// A skill edited in a target whose published version also moved becomes a
+// three-way candidate (the folder stays as it is until it is reviewed); it
+// returns how many edits wait for review that way.
+func captureBeforeSync(c *cli.Context, s *store.Store, targets []target.Target) (int, error) {
 	if len(targets) == 0 {
-		return nil
+		return 0, nil
 	}
 	e := getEnv(c)
 	results, err := target.Capture(c.Context, s, targets, target.CaptureOptions{Options: targetOptions(c)})
 	if err != nil {
-		return err
+		return 0, err
 	}
+	inReview := 0
 	for _, r := range results {
-		switch r.Outcome {
-		case target.Captured:
-			if !c.Bool("json") {
-				fmt.Fprintf(e.stdout, "captured %s from target %s (%s)\n", r.Version, r.Target, fileSummary(r.Paths, -1, c.Bool("verbose")))
+		switch {
+		case r.Outcome == target.Unchanged:
+		case r.OK() || r.InReview():
+			if r.InReview() {
+				inReview++
 			}
-		case target.Unchanged:
+			switch {
+			case c.Bool("json"):
+			case r.Outcome == target.Captured:
+				fmt.Fprintf(e.stdout, "captured %s from target %s (%s)\n", r.Version, r.Target, fileSummary(r.Paths, -1, c.Bool("verbose")))
+			default:
+				fmt.Fprintf(e.stdout, "%s/%s: %s\n", r.Target, r.Skill, strings.ReplaceAll(captureLine(r), "\t", ": "))
+			}
 		default:
 			fmt.Fprintf(e.stderr, "skillstore: note: %s in target %s not captured (%s): %s\n", r.Skill, r.Target, r.Outcome, r.Error)
 		}
 	}
-	return nil
+	return inReview, nil
 }
 
 // exportAfterSync exports the published skills into every target once sync

@@ -2,16 +2,20 @@
 // flock(2). A writer takes the exclusive side and records its pid and command
 // line in the file, so a process that gives up waiting can name the holder.
 // Readers take the shared side. The kernel drops a lock when its holder dies,
-// so a crashed process never leaves the lock taken.
+// so a crashed process never leaves the lock taken. A waiting writer goes
+// before readers that arrive after it (see Acquire), and readers work on a
+// store they cannot write.
 package lockfile
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -69,55 +73,161 @@ func (e *BusyError) Is(target error) bool { return target == ErrBusy }
 
 // Lock is a held lock. Release it exactly once.
 type Lock struct {
-	f    *os.File
+	f    *os.File // nil: a reader of a store it cannot lock (see Acquire)
+	path string
 	mode Mode
 }
 
+// A writer waiting for readers to finish would starve if new readers kept
+// arriving, since flock has no queue: readers overlap and the shared side
+// never drops. So a writer first takes the exclusive side of a second file,
+// the gate (path+".gate"), and holds it while it waits for the lock; every
+// reader passes the gate (takes and drops its shared side) before it takes
+// the lock. New readers therefore wait behind a waiting writer, the ones
+// already reading finish, and the writer gets the lock. A process that
+// already holds the shared side skips the gate: a nested read waiting
+// behind a writer that waits for the outer read would deadlock.
+const gateSuffix = ".gate"
+
+var (
+	sharedMu   sync.Mutex
+	sharedHeld = map[string]int{} // path → shared locks this process holds
+)
+
 // Acquire takes the lock at path (created if missing) in the given mode,
 // retrying until it succeeds, timeout passes (a *BusyError), or ctx is done.
-// A timeout of zero tries once.
+// A timeout of zero tries once. A waiting writer goes before readers that
+// arrive after it.
+//
+// A reader of a store it cannot write (a read-only mount, no write
+// permission) opens the lock file read-only, which flock allows; when the
+// lock file does not exist and cannot be created it reads without a lock,
+// since no writer can change the store through that path either.
 func Acquire(ctx context.Context, path string, mode Mode, timeout time.Duration) (*Lock, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	start := time.Now()
+	f, err := openLock(path, mode)
 	if err != nil {
-		return nil, fmt.Errorf("open lock %s: %w", path, err)
+		return nil, err
+	}
+	if f == nil {
+		return &Lock{path: path, mode: mode}, nil
 	}
 	how := unix.LOCK_SH
 	if mode == Exclusive {
 		how = unix.LOCK_EX
 	}
-	start := time.Now()
+	if mode == Exclusive {
+		gate, err := os.OpenFile(path+gateSuffix, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("open lock %s: %w", path+gateSuffix, err)
+		}
+		defer gate.Close() // closing drops the gate once the lock is taken (or given up)
+		if err := poll(ctx, gate, unix.LOCK_EX, path, mode, start, timeout); err != nil {
+			f.Close()
+			return nil, err
+		}
+		_ = gate.Truncate(0)
+		_, _ = gate.WriteAt([]byte(strconv.Itoa(os.Getpid())+" "+command()+"\n"), 0)
+		defer gate.Truncate(0)
+	} else if !holdsShared(path) {
+		if err := passGate(ctx, path, start, timeout); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	if err := poll(ctx, f, how, path, mode, start, timeout); err != nil {
+		f.Close()
+		return nil, err
+	}
+	l := &Lock{f: f, path: path, mode: mode}
+	if mode == Exclusive {
+		// Best effort: the record only improves a waiter's error message.
+		_ = f.Truncate(0)
+		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+" "+command()+"\n"), 0)
+	} else {
+		sharedMu.Lock()
+		sharedHeld[path]++
+		sharedMu.Unlock()
+	}
+	return l, nil
+}
+
+// openLock opens the lock file; see Acquire for a reader on a read-only
+// store (a nil file and no error: read without the lock).
+func openLock(path string, mode Mode) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err == nil {
+		return f, nil
+	}
+	if mode == Shared && readOnlyErr(err) {
+		f, rerr := os.Open(path)
+		if rerr == nil {
+			return f, nil
+		}
+		if errors.Is(rerr, fs.ErrNotExist) {
+			return nil, nil
+		}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return nil, fmt.Errorf("open lock %s: %w", path, err)
+}
+
+func readOnlyErr(err error) bool {
+	return errors.Is(err, unix.EROFS) || errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM)
+}
+
+func holdsShared(path string) bool {
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	return sharedHeld[path] > 0
+}
+
+// passGate waits until no writer is waiting for the lock at path.
+func passGate(ctx context.Context, path string, start time.Time, timeout time.Duration) error {
+	gate, err := os.Open(path + gateSuffix)
+	if err != nil {
+		return nil // no writer ever waited here, or a read-only store without one
+	}
+	defer gate.Close()
+	if err := poll(ctx, gate, unix.LOCK_SH, path, Shared, start, timeout); err != nil {
+		return err
+	}
+	return unix.Flock(int(gate.Fd()), unix.LOCK_UN)
+}
+
+// poll takes the flock how on f, retrying with a growing delay until
+// timeout has passed since start.
+func poll(ctx context.Context, f *os.File, how int, path string, mode Mode, start time.Time, timeout time.Duration) error {
 	delay := time.Millisecond
 	for {
 		err := unix.Flock(int(f.Fd()), how|unix.LOCK_NB)
 		if err == nil {
-			break
+			return nil
 		}
 		if !errors.Is(err, unix.EWOULDBLOCK) && !errors.Is(err, unix.EINTR) {
-			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, err)
+			return fmt.Errorf("lock %s: %w", f.Name(), err)
 		}
 		waited := time.Since(start)
 		if waited >= timeout {
-			f.Close()
-			return nil, &BusyError{Path: path, Mode: mode, Waited: waited.Round(time.Millisecond), Holder: ReadHolder(path)}
+			holder := ReadHolder(path)
+			if holder.PID == 0 && mode == Shared {
+				holder = ReadHolder(path + gateSuffix) // a writer waiting for readers
+			}
+			return &BusyError{Path: path, Mode: mode, Waited: waited.Round(time.Millisecond), Holder: holder}
 		}
 		t := time.NewTimer(min(delay, timeout-waited))
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, ctx.Err())
+			return fmt.Errorf("lock %s: %w", path, ctx.Err())
 		case <-t.C:
 		}
 		delay = min(delay*2, 50*time.Millisecond)
 	}
-	l := &Lock{f: f, mode: mode}
-	if mode == Exclusive {
-		// Best effort: the record only improves a waiter's error message.
-		_ = f.Truncate(0)
-		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+" "+command()+"\n"), 0)
-	}
-	return l, nil
 }
 
 // Mode returns the side of the lock held.
@@ -125,8 +235,17 @@ func (l *Lock) Mode() Mode { return l.mode }
 
 // Release drops the lock. The exclusive holder clears its record first.
 func (l *Lock) Release() error {
+	if l.f == nil {
+		return nil
+	}
 	if l.mode == Exclusive {
 		_ = l.f.Truncate(0)
+	} else {
+		sharedMu.Lock()
+		if sharedHeld[l.path]--; sharedHeld[l.path] <= 0 {
+			delete(sharedHeld, l.path)
+		}
+		sharedMu.Unlock()
 	}
 	err := unix.Flock(int(l.f.Fd()), unix.LOCK_UN)
 	if cerr := l.f.Close(); err == nil {

@@ -21,8 +21,21 @@ const (
 	Captured Outcome = "captured"
 	// Unchanged: the store already holds the folder's tree.
 	Unchanged Outcome = "unchanged"
-	// NeedsMerge: the published version also changed since export wrote
-	// the folder; both sides changed, which is sync's three-way merge.
+	// Integrated: the published version moved since export wrote the
+	// folder and already holds the edit (its merge was accepted or
+	// rejected, or the same change was published): the folder is export's
+	// own again and the next export replaces it with the published version.
+	Integrated Outcome = "integrated"
+	// Candidate: the published version also changed since export wrote the
+	// folder; the edit, the version it started from and the published
+	// version were merged into a candidate for review (store.MergeModeLocalEdit).
+	Candidate Outcome = "candidate"
+	// CandidatePending: a candidate made from this very edit still waits
+	// for review.
+	CandidatePending Outcome = "candidate-pending"
+	// NeedsMerge: both sides changed, but another candidate (an upstream
+	// update) waits for the skill; once it is accepted or rejected, the next
+	// capture or sync merges the edit.
 	NeedsMerge Outcome = "needs-merge"
 	// Refused: the folder does not validate, the safety check refused it,
 	// or it could not be read.
@@ -43,6 +56,8 @@ type CaptureOptions struct {
 	// Reason is recorded on each version (default: "local edit in target
 	// NAME").
 	Reason string
+	// Progress, when set, is called after each edited folder is handled.
+	Progress func(done, total int)
 }
 
 // CaptureResult is what capture did with one edited skill folder.
@@ -52,17 +67,43 @@ type CaptureResult struct {
 	Paths   []string `json:"paths"`
 	Version string   `json:"version,omitempty"`
 	Outcome Outcome  `json:"outcome"`
-	Error   string   `json:"error,omitempty"`
+	// Candidate is the candidate commit (candidate, candidate-pending).
+	Candidate string   `json:"candidate,omitempty"`
+	Conflicts []string `json:"conflicts,omitempty"`
+	// Raced is set for an edit that raced an export (kept under the
+	// target's .skillstore folder until capture stored it).
+	Raced bool   `json:"raced,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
-// OK reports whether the edit is stored (captured now or before).
-func (r CaptureResult) OK() bool { return r.Outcome == Captured || r.Outcome == Unchanged }
+// OK reports whether the edit is stored (captured now or before) and
+// nothing waits for a person.
+func (r CaptureResult) OK() bool {
+	return r.Outcome == Captured || r.Outcome == Unchanged || r.Outcome == Integrated
+}
 
-// Capture records every skill folder a person edited in targets as a new
-// version of the skill, by CaptureActor, and marks each captured folder as
-// export's own again, so export and sync keep the edit. The error is for
-// what stops the whole capture; a skill that could not be captured is a
-// result.
+// InReview reports whether the edit is stored in a candidate that waits
+// for review.
+func (r CaptureResult) InReview() bool {
+	return r.Outcome == Candidate || r.Outcome == CandidatePending
+}
+
+// captureJob is one edited folder to capture.
+type captureJob struct {
+	st        SkillStatus
+	targetDir string
+	dir       string // the folder read: in the target, or a raced edit's
+	files     []skillfs.File
+	res       CaptureResult
+}
+
+// Capture records every skill folder a person edited in targets, and every
+// edit that raced an export, as a new version of the skill by
+// CaptureActor, in one store transaction, then marks each captured folder
+// as export's own again, so export and sync keep the edit. An edit whose
+// published version moved since export wrote the folder becomes a
+// three-way candidate (see Candidate). The error is for what stops the
+// whole capture; a skill that could not be captured is a result.
 func Capture(ctx context.Context, s *store.Store, targets []Target, opts CaptureOptions) ([]CaptureResult, error) {
 	sts, err := Status(ctx, s, targets, opts.Options)
 	if err != nil {
@@ -72,85 +113,153 @@ func Capture(ctx context.Context, s *store.Store, targets []Target, opts Capture
 	for _, t := range targets {
 		dirs[t.Name] = t.Dir
 	}
-	var results []CaptureResult
+	var jobs []*captureJob
 	for _, st := range sts {
-		if st.State != reload.StateModified || (len(opts.Only) > 0 && !slices.Contains(opts.Only, st.Skill)) {
+		if (st.State != reload.StateModified && st.State != reload.StateRaced) || (len(opts.Only) > 0 && !slices.Contains(opts.Only, st.Skill)) {
 			continue
 		}
-		res, files := captureOne(ctx, s, dirs[st.Target], st, opts.Reason)
-		if res.OK() {
-			// Adopt exactly what was stored: if the folder changed again
-			// since, it stays modified.
-			if err := reload.Adopt(ctx, dirs[st.Target], st.Skill, files, opts.LockTimeout); err != nil {
-				opts.logger().Debug("captured folder changed again; status will show it", "skill", st.Skill, "err", err)
+		j := &captureJob{st: st, targetDir: dirs[st.Target], dir: filepath.Join(dirs[st.Target], st.Skill),
+			res: CaptureResult{Target: st.Target, Skill: st.Skill, Paths: st.Paths, Raced: st.State == reload.StateRaced}}
+		if j.res.Raced {
+			j.dir = st.Dir
+		}
+		if j.files, err = reload.ReadDir(j.dir); err != nil {
+			j.res.Outcome, j.res.Error = Refused, err.Error()
+		}
+		jobs = append(jobs, j)
+	}
+	if len(jobs) == 0 {
+		return nil, nil
+	}
+	err = s.Update(ctx, func(tx *store.Tx) error {
+		for i, j := range jobs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if j.res.Outcome == "" {
+				captureOne(tx, j, opts.Reason)
+			}
+			if opts.Progress != nil {
+				opts.Progress(i+1, len(jobs))
 			}
 		}
-		results = append(results, res)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	settle(ctx, jobs, opts)
+	results := make([]CaptureResult, len(jobs))
+	for i, j := range jobs {
+		results[i] = j.res
 	}
 	return results, nil
 }
 
-// captureOne records one edited folder as a new version, unless the
-// published version moved since export wrote the folder. It returns the
-// files it read.
-func captureOne(ctx context.Context, s *store.Store, targetDir string, st SkillStatus, reason string) (CaptureResult, []skillfs.File) {
-	res := CaptureResult{Target: st.Target, Skill: st.Skill, Paths: st.Paths}
-	dir := filepath.Join(targetDir, st.Skill)
-	files, err := reload.ReadDir(dir)
-	if err != nil {
-		res.Outcome, res.Error = Refused, err.Error()
-		return res, nil
+// settle runs once the versions are stored: captured folders become
+// export's own again (one lock per target), and raced edits that are now
+// in the store are deleted from the target's bookkeeping folder.
+func settle(ctx context.Context, jobs []*captureJob, opts CaptureOptions) {
+	adopt := map[string]map[string][]skillfs.File{}
+	for _, j := range jobs {
+		switch {
+		case j.res.Raced && (j.res.OK() || j.res.InReview()):
+			if err := reload.DropRaced(ctx, j.targetDir, j.dir, j.files, opts.LockTimeout); err != nil {
+				opts.logger().Debug("raced edit changed again; status will show it", "dir", j.dir, "err", err)
+			}
+		case !j.res.Raced && j.res.OK():
+			if adopt[j.targetDir] == nil {
+				adopt[j.targetDir] = map[string][]skillfs.File{}
+			}
+			adopt[j.targetDir][j.st.Skill] = j.files
+		}
 	}
+	for dir, folders := range adopt {
+		// Adopt exactly what was stored: a folder changed again since
+		// stays modified.
+		changed, err := reload.AdoptSkills(ctx, dir, folders, opts.LockTimeout)
+		if err != nil || len(changed) > 0 {
+			opts.logger().Debug("captured folders changed again; status will show them", "target", dir, "skills", changed, "err", err)
+		}
+	}
+}
+
+// captureOne records one edited folder as a new version, or, when the
+// published version moved since export wrote the folder, merges it into a
+// candidate. Problems of this folder alone are its result.
+func captureOne(tx *store.Tx, j *captureJob, reason string) {
+	res, st, files := &j.res, j.st, j.files
 	if reason == "" {
 		reason = "local edit in target " + st.Target
 	}
-	err = s.Update(ctx, func(tx *store.Tx) error {
-		head, err := tx.Head(st.Skill)
+	fail := func(err error) { res.Outcome, res.Error = Refused, err.Error() }
+	head, err := tx.Head(st.Skill)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if tree, err := skillfs.TreeID(files); err == nil && tree == head.Tree {
+		res.Outcome, res.Version = Unchanged, head.Name()
+		return
+	}
+	if head.Tree != st.Exported {
+		lm, err := tx.MergeLocalEdit(store.LocalEdit{Skill: st.Skill, Where: "target " + st.Target, Base: st.Exported,
+			Files: files, Actor: &CaptureActor, Reason: reason})
 		if err != nil {
-			return err
+			fail(err)
+			return
 		}
-		if tree, err := skillfs.TreeID(files); err == nil && tree == head.Tree {
-			res.Outcome, res.Version = Unchanged, head.Name()
-			return nil
+		res.Version, res.Conflicts = lm.Head.Name(), lm.Conflicts
+		if !lm.Candidate.IsZero() {
+			res.Candidate = lm.Candidate.String()
 		}
-		if head.Tree != st.Exported {
+		switch lm.Outcome {
+		case store.LocalIntegrated:
+			res.Outcome = Integrated
+		case store.LocalCandidate:
+			res.Outcome = Candidate
+		case store.LocalPending:
+			res.Outcome = CandidatePending
+		default:
 			res.Outcome = NeedsMerge
-			res.Error = fmt.Sprintf("%s changed in the target and in the store (now %s) since export wrote it", st.Skill, head.Name())
-			return nil
+			res.Error = fmt.Sprintf("%s changed in the target and in the store (now %s), and a candidate from plugin %s waits: accept or reject it, then capture or sync merges the edit",
+				st.Skill, head.Name(), lm.Blocking)
 		}
-		if err := validate(dir, st.Skill, files); err != nil {
-			return err
-		}
-		previous, err := tx.Files(head.Tree)
-		if err != nil {
-			return err
-		}
-		checked, err := safety.Check(st.Skill, files, previous, safety.DefaultLimits)
-		if err != nil {
-			return err
-		}
-		if checked.Risk > safety.DefaultAllowedRisk {
-			return &safety.RiskRefusedError{Skill: st.Skill, Risk: checked.Risk, Allowed: safety.DefaultAllowedRisk, Findings: checked.Findings}
-		}
-		tree, err := tx.WriteTree(files)
-		if err != nil {
-			return err
-		}
-		v, err := tx.CommitVersion(st.Skill, tree, store.VersionInfo{
-			Source: head.Source, Plugin: head.Plugin, PluginVersion: head.PluginVersion,
-			MergeMode: MergeModeCapture, Reason: reason, Risk: checked.Risk, Findings: checked.Findings,
-			Actor: &CaptureActor,
-		})
-		if err != nil {
-			return err
-		}
-		res.Outcome, res.Version = Captured, v.Name()
-		return nil
+		return
+	}
+	if err := validate(j.dir, st.Skill, files); err != nil {
+		fail(err)
+		return
+	}
+	previous, err := tx.Files(head.Tree)
+	if err != nil {
+		fail(err)
+		return
+	}
+	checked, err := safety.Check(st.Skill, files, previous, safety.DefaultLimits)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if checked.Risk > safety.DefaultAllowedRisk {
+		fail(&safety.RiskRefusedError{Skill: st.Skill, Risk: checked.Risk, Allowed: safety.DefaultAllowedRisk, Findings: checked.Findings})
+		return
+	}
+	tree, err := tx.WriteTree(files)
+	if err != nil {
+		fail(err)
+		return
+	}
+	v, err := tx.CommitVersion(st.Skill, tree, store.VersionInfo{
+		Source: head.Source, Plugin: head.Plugin, PluginVersion: head.PluginVersion,
+		MergeMode: MergeModeCapture, Reason: reason, Risk: checked.Risk, Findings: checked.Findings,
+		Actor: &CaptureActor,
 	})
 	if err != nil {
-		res.Outcome, res.Error = Refused, err.Error()
+		fail(err)
+		return
 	}
-	return res, files
+	res.Outcome, res.Version = Captured, v.Name()
 }
 
 // ValidationError lists what makes an edited SKILL.md fail validation.

@@ -12,7 +12,7 @@ import (
 	"github.com/skillstore/skillstore/store/safety"
 )
 
-func writeSkill(t *testing.T, dir, body string) {
+func writeSkill(t testing.TB, dir, body string) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)

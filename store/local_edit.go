@@ -1,0 +1,224 @@
+package store
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/merge"
+	"github.com/skillstore/skillstore/store/safety"
+)
+
+// MergeModeLocalEdit marks a candidate that merges an edit made in a
+// target folder with a published version that moved since export wrote the
+// folder (both sides changed), and the commit recording that edit.
+const MergeModeLocalEdit MergeMode = "local-edit"
+
+// LocalEdit is a skill folder edited in a target while the published
+// version moved on.
+type LocalEdit struct {
+	Skill string
+	// Where names the folder for people ("target claude").
+	Where string
+	// Base is the tree export had written into the folder: the version
+	// the edit started from.
+	Base Hash
+	// Files are the edited folder's files, with content.
+	Files  []File
+	Actor  *Signature
+	Reason string
+}
+
+// LocalMergeOutcome is what [Tx.MergeLocalEdit] did.
+type LocalMergeOutcome string
+
+const (
+	// LocalIntegrated: the published version already holds the edit (it
+	// was merged or rejected before, or made the same change): the folder
+	// can be replaced by the published version.
+	LocalIntegrated LocalMergeOutcome = "integrated"
+	// LocalCandidate: the three-way merge is a new candidate for review.
+	LocalCandidate LocalMergeOutcome = "candidate"
+	// LocalPending: a candidate made from this very edit still waits.
+	LocalPending LocalMergeOutcome = "pending"
+	// LocalBlocked: another candidate (an upstream update) waits for the
+	// skill; it is reviewed first, the edit is merged after.
+	LocalBlocked LocalMergeOutcome = "blocked"
+)
+
+// LocalMerge is the result of [Tx.MergeLocalEdit].
+type LocalMerge struct {
+	Outcome   LocalMergeOutcome
+	Head      Version
+	Candidate Hash
+	Conflicts []string
+	// Blocking is the pending candidate's plugin (LocalBlocked).
+	Blocking string
+}
+
+// MergeLocalEdit turns an edit that cannot be recorded as the next version
+// (the published version moved since export wrote the folder) into a
+// candidate: the three-way merge of the version the edit started from
+// (base), the published version (ours) and the edit (theirs). The
+// candidate's second parent is a commit holding the edit itself, whose
+// parent is the base version, so the edit is in the store whatever the
+// review decides; accepting or rejecting the candidate makes it an
+// ancestor of the published version, which is how a later call knows the
+// edit was dealt with (LocalIntegrated).
+func (tx *Tx) MergeLocalEdit(e LocalEdit) (LocalMerge, error) {
+	var lm LocalMerge
+	head, err := tx.Head(e.Skill)
+	if err != nil {
+		return lm, err
+	}
+	lm.Head = head
+	editTree, err := skillfs.TreeID(e.Files)
+	if err != nil {
+		return lm, fmt.Errorf("%s: %w", e.Skill, err)
+	}
+	if editTree == head.Tree || tx.editRecorded(head.Commit, editTree) {
+		lm.Outcome = LocalIntegrated
+		return lm, nil
+	}
+	candHead, hasCand := tx.Ref(CandidateRef(e.Skill))
+	if hasCand {
+		c, err := tx.Candidate(e.Skill)
+		if err != nil {
+			return lm, err
+		}
+		if c.Mode != MergeModeLocalEdit {
+			lm.Outcome, lm.Blocking, lm.Candidate = LocalBlocked, c.Plugin, c.Head
+			return lm, nil
+		}
+		if edit, err := tx.Commit(c.Upstream); err == nil && edit.Tree == editTree && c.Published == head.Commit {
+			lm.Outcome, lm.Candidate, lm.Conflicts = LocalPending, c.Head, c.Conflicts
+			return lm, nil
+		}
+	}
+	baseCommit, baseTree := tx.versionWithTree(e.Skill, e.Base)
+	b, err := tx.loadMergeTree(baseTree)
+	if err != nil {
+		return lm, fmt.Errorf("merge %s: base: %w", e.Skill, err)
+	}
+	o, err := tx.loadMergeTree(head.Tree)
+	if err != nil {
+		return lm, fmt.Errorf("merge %s: %w", e.Skill, err)
+	}
+	for _, f := range e.Files {
+		if !f.Mode.IsFile() {
+			return lm, fmt.Errorf("merge %s: %s: cannot merge a file of mode %s", e.Skill, f.Path, f.Mode)
+		}
+	}
+	res, err := merge.MergeTrees(b, o, merge.TreeOf(e.Files), merge.Options{Labels: merge.Labels{
+		Ours: "published " + head.Name(), Base: "exported", Theirs: "edit in " + e.Where,
+	}})
+	if err != nil {
+		return lm, fmt.Errorf("merge %s: %w", e.Skill, err)
+	}
+	files := res.Tree.Files()
+	if res.Clean() {
+		if t, err := skillfs.TreeID(files); err == nil && t == head.Tree {
+			lm.Outcome = LocalIntegrated // the published version made the same change
+			return lm, nil
+		}
+	}
+	checked, err := safety.Check(e.Skill, files, tx.filesOrNil(head.Tree), safety.DefaultLimits)
+	if err != nil {
+		return lm, err
+	}
+	tree, err := tx.WriteTree(files)
+	if err != nil {
+		return lm, fmt.Errorf("merge %s: %w", e.Skill, err)
+	}
+	if _, err := tx.WriteTree(e.Files); err != nil {
+		return lm, fmt.Errorf("merge %s: %w", e.Skill, err)
+	}
+	for _, c := range res.Conflicts {
+		lm.Conflicts = append(lm.Conflicts, fmt.Sprintf("%s (%s)", c.Path, c.Kind))
+	}
+	sig := tx.signature()
+	actor := sig
+	if e.Actor != nil {
+		actor.Name, actor.Email = e.Actor.Name, e.Actor.Email
+	}
+	var editParents []Hash
+	if !baseCommit.IsZero() {
+		editParents = []Hash{baseCommit}
+	}
+	edit := &Commit{
+		Tree: editTree, Parents: editParents, Author: actor, Committer: sig,
+		Message: buildMessage(fmt.Sprintf("%s: edit in %s", e.Skill, e.Where), "", []Trailer{
+			{TrailerMergeMode, string(MergeModeLocalEdit)},
+			{TrailerActor, actor.Name + " <" + actor.Email + ">"},
+			{TrailerReason, e.Reason},
+		}),
+	}
+	tx.WriteCommit(edit)
+	if hasCand {
+		tx.SetRef(SupersededRefPrefix+e.Skill+"/"+candHead.String(), candHead)
+	}
+	body, list := "", "none"
+	if len(lm.Conflicts) > 0 {
+		body = "Conflicts to resolve:\n- " + strings.Join(lm.Conflicts, "\n- ")
+		list = strings.Join(lm.Conflicts, ", ")
+	}
+	c := &Commit{
+		Tree: tree, Parents: []Hash{head.Commit, edit.Hash}, Author: sig, Committer: sig,
+		Message: buildMessage(fmt.Sprintf("candidate %s: merge the edit in %s with %s", e.Skill, e.Where, head.Name()), body, []Trailer{
+			{TrailerCandidate, e.Skill},
+			{TrailerSource, head.Source},
+			{TrailerPlugin, head.Plugin},
+			{TrailerPluginVersion, head.PluginVersion},
+			{TrailerMergeMode, string(MergeModeLocalEdit)},
+			{TrailerMergeBase, hashOrNone(baseCommit)},
+			{TrailerConflicts, list},
+			{TrailerRisk, checked.Risk.String()},
+			{TrailerActor, sig.Name + " <" + sig.Email + ">"},
+		}),
+	}
+	tx.SetRef(CandidateRef(e.Skill), tx.WriteCommit(c))
+	lm.Outcome, lm.Candidate = LocalCandidate, c.Hash
+	return lm, nil
+}
+
+// versionWithTree finds the newest version of skill whose tree is tree
+// (the version export wrote); if none, the tree alone is the base when
+// the store holds it, else there is no base.
+func (r *Reader) versionWithTree(skill string, tree Hash) (commit, baseTree Hash) {
+	_ = r.WalkVersions(skill, func(v Version) bool {
+		if v.Tree == tree {
+			commit = v.Commit
+			return false
+		}
+		return true
+	})
+	if commit.IsZero() && !r.hasObject(tree) {
+		return ZeroHash, ZeroHash
+	}
+	return commit, tree
+}
+
+// editRecorded reports whether a local-edit commit with tree is an
+// ancestor of head: a candidate made from that edit was accepted or
+// rejected, so the edit needs nothing more.
+func (r *Reader) editRecorded(head, tree Hash) bool {
+	seen := map[Hash]bool{}
+	queue := []Hash{head}
+	for len(queue) > 0 && len(seen) < 5000 {
+		h := queue[0]
+		queue = queue[1:]
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		c, err := r.Commit(h)
+		if err != nil {
+			return false
+		}
+		if c.Tree == tree && c.Trailer(TrailerMergeMode) == string(MergeModeLocalEdit) && c.Trailer(TrailerCandidate) == "" {
+			return true
+		}
+		queue = append(queue, c.Parents...)
+	}
+	return false
+}
