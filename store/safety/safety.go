@@ -195,6 +195,9 @@ func Check(skill string, files []skillfs.File, previous []skillfs.File, limits L
 			}
 			findings = append(findings, Finding{Level: level, Path: f.Path, Message: what + " " + verb})
 		}
+		if hasControlName(f.Path) {
+			findings = append(findings, Finding{Level: RiskHigh, Path: f.Path, Message: "file name holds a control, invisible or bidirectional character (can rewrite what a terminal shows)"})
+		}
 		if bytes.IndexByte(f.Data, 0) >= 0 {
 			continue // binary: the text checks below do not apply
 		}
