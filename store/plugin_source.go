@@ -75,8 +75,10 @@ func (tx *Tx) fetch(ctx context.Context, src Source, have Hash) (gitfetch.Fetche
 	if err != nil {
 		return gitfetch.Fetched{}, err
 	}
-	err = f.NewObjects(func(t gitdb.ObjectType, data []byte) { tx.writeObject(t, data) })
-	return f, err
+	if err := f.NewObjects(func(t gitdb.ObjectType, data []byte) { tx.writeObject(t, data) }); err != nil {
+		return gitfetch.Fetched{}, fmt.Errorf("plugin source %s: %w", src, err)
+	}
+	return f, nil
 }
 
 // txStorer lets go-git see the objects a transaction has queued but not

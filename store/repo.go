@@ -324,7 +324,11 @@ func (r *Reader) object(h Hash) (gitdb.Object, error) {
 	if err != nil {
 		return gitdb.Object{}, fmt.Errorf("object %s: %w", h, err)
 	}
-	return gitdb.Object{Type: fromGitType(obj.Type()), Data: data}, nil
+	o := gitdb.Object{Type: fromGitType(obj.Type()), Data: data}
+	if gitdb.HashObject(o.Type, o.Data) != h {
+		return gitdb.Object{}, fmt.Errorf("object %s: %w", h, gitdb.ErrHashMismatch)
+	}
+	return o, nil
 }
 
 // hasObject reports whether the repository (or the transaction) holds h.

@@ -19,8 +19,8 @@ import (
 // historyCheck runs the store's safety checks on history fetched from a
 // remote before any local ref points at it. Every commit reachable from a
 // fetched ref and not already in the store is parsed and its tree walked:
-// only regular files and folders, plain names (no "..", ".git", "/" or
-// NUL), at most Limits.MaxFiles files of at most Limits.MaxFileSize bytes,
+// every tree passes git fsck --strict's rules (skillfs.CheckTree), only
+// regular files and folders, plain names (no "..", ".git", "/" or NUL), at most Limits.MaxFiles files of at most Limits.MaxFileSize bytes,
 // sizes read from object headers so a huge blob is never loaded. Published
 // versions are checked further exactly like local input: version trailers
 // counting down to v1, a SKILL.md that parses, and the content safety
@@ -94,6 +94,14 @@ func (c *historyCheck) treeShape(ref string, h store.Hash) {
 	files := 0
 	var walk func(h store.Hash, prefix string) bool
 	walk = func(h store.Hash, prefix string) bool {
+		raw, err := c.typed(h, gitdb.TreeObject)
+		if err == nil {
+			err = skillfs.CheckTree(raw)
+		}
+		if err != nil {
+			c.problem(ref, "tree %s under %q: %v", short(h), prefix, err)
+			return false
+		}
 		entries, err := c.tree(h)
 		if err != nil {
 			c.problem(ref, "tree %s: %v", short(h), err)

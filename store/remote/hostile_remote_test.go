@@ -1,0 +1,112 @@
+package remote
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillstore/skillstore/store"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
+)
+
+// rawTreeBytes encodes entries as given: in this order, duplicates kept,
+// which EncodeTree (it sorts) cannot produce.
+func rawTreeBytes(entries ...skillfs.TreeEntry) []byte {
+	var b bytes.Buffer
+	for _, e := range entries {
+		b.WriteString(e.Mode.GitMode() + " " + e.Name + "\x00")
+		b.Write(e.ID[:])
+	}
+	return b.Bytes()
+}
+
+// hostileRemote serves, through a real git daemon on 127.0.0.1, a store
+// holding one good skill, on which build adds something hostile with git
+// plumbing. It returns the daemon's URL for it.
+func hostileRemote(t *testing.T, build func(t *testing.T, dir string, md store.Hash)) string {
+	t.Helper()
+	d := startGitDaemon(t)
+	url := d.newRepo(t, "mallory.git")
+	src := newActorStore(t, "mallory")
+	publishMD(t, src, "good", "fine")
+	mustAddRemote(t, src, "origin", url)
+	mustPush(t, src, "")
+	dir := d.path("mallory.git")
+	build(t, dir, gitObject(t, dir, "blob", []byte(skillMD("evil", "fine"))))
+	return url
+}
+
+// refusePullAndClone checks that a pull and a clone of url are refused
+// with an error mentioning want, write no ref, and leave no clone folder.
+func refusePullAndClone(t *testing.T, url, want string) {
+	t.Helper()
+	ctx := context.Background()
+	victim := newActorStore(t, "victim")
+	mustAddRemote(t, victim, "origin", url)
+	_, err := Pull(ctx, victim, PullOptions{})
+	var unsafe *UnsafeRemoteError
+	if !errors.As(err, &unsafe) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("pull = %v, want an UnsafeRemoteError mentioning %q", err, want)
+	}
+	if refs := refValues(t, victim.Dir(), "refs/heads/"); refs != "" {
+		t.Errorf("a refused pull wrote refs:\n%s", refs)
+	}
+	checkStore(t, victim.Dir())
+	to := filepath.Join(t.TempDir(), "clone")
+	if _, _, err := Clone(ctx, url, to, store.Options{}, CloneOptions{}); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("clone = %v, want refused mentioning %q", err, want)
+	}
+	if _, err := os.Stat(to); err == nil {
+		t.Errorf("a failed clone left %s", to)
+	}
+}
+
+// TestPullRefusesTreesGitFsckRejects: trees written with git hash-object
+// --literally that git fsck --strict rejects (two SKILL.md, ".git " and
+// other spellings of .git, ".", a backslash, entries out of order) are
+// refused by pull and clone from a git daemon; nothing is written.
+func TestPullRefusesTreesGitFsckRejects(t *testing.T) {
+	cases := []struct {
+		name    string
+		entries func(md, sub store.Hash) []skillfs.TreeEntry
+		want    string
+	}{
+		{"two-SKILL.md", func(md, sub store.Hash) []skillfs.TreeEntry {
+			return []skillfs.TreeEntry{{Name: "SKILL.md", Mode: skillfs.Regular, ID: md}, {Name: "SKILL.md", Mode: skillfs.Regular, ID: md}}
+		}, `entry "SKILL.md" appears twice`},
+		{"dot-git-space", func(md, sub store.Hash) []skillfs.TreeEntry {
+			return []skillfs.TreeEntry{{Name: ".git ", Mode: skillfs.Dir, ID: sub}, {Name: "SKILL.md", Mode: skillfs.Regular, ID: md}}
+		}, `entry ".git " is a spelling of .git`},
+		{"dot-git-dot", func(md, sub store.Hash) []skillfs.TreeEntry {
+			return []skillfs.TreeEntry{{Name: ".git.", Mode: skillfs.Dir, ID: sub}, {Name: "SKILL.md", Mode: skillfs.Regular, ID: md}}
+		}, `entry ".git." is a spelling of .git`},
+		{"ntfs-short-name", func(md, sub store.Hash) []skillfs.TreeEntry {
+			return []skillfs.TreeEntry{{Name: "GIT~1", Mode: skillfs.Dir, ID: sub}, {Name: "SKILL.md", Mode: skillfs.Regular, ID: md}}
+		}, `entry "GIT~1" is a spelling of .git`},
+		{"dot", func(md, sub store.Hash) []skillfs.TreeEntry {
+			return []skillfs.TreeEntry{{Name: ".", Mode: skillfs.Dir, ID: sub}, {Name: "SKILL.md", Mode: skillfs.Regular, ID: md}}
+		}, `entry "." is not a file name`},
+		{"backslash", func(md, sub store.Hash) []skillfs.TreeEntry {
+			return []skillfs.TreeEntry{{Name: "SKILL.md", Mode: skillfs.Regular, ID: md}, {Name: "a\\b", Mode: skillfs.Regular, ID: md}}
+		}, `path separator`},
+		{"unsorted", func(md, sub store.Hash) []skillfs.TreeEntry {
+			return []skillfs.TreeEntry{{Name: "SKILL.md", Mode: skillfs.Regular, ID: md}, {Name: "A.md", Mode: skillfs.Regular, ID: md}}
+		}, `out of git's order`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			url := hostileRemote(t, func(t *testing.T, dir string, md store.Hash) {
+				sub := gitObject(t, dir, "tree", rawTreeBytes(skillfs.TreeEntry{Name: "config", Mode: skillfs.Regular, ID: md}))
+				tree := gitObject(t, dir, "tree", rawTreeBytes(tc.entries(md, sub)...))
+				commit := strings.TrimSpace(remoteGit(t, dir, "commit-tree", tree.String(), "-m", "evil v1\n\nSkill-Version: 1\nSource: managed"))
+				remoteGit(t, dir, "update-ref", "refs/heads/skills/evil", commit)
+			})
+			refusePullAndClone(t, url, tc.want)
+		})
+	}
+}
