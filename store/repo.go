@@ -59,9 +59,10 @@ type Options struct {
 // Store may be used from several goroutines; go-git objects never cross
 // calls.
 type Store struct {
-	dir  string
-	opts Options
-	log  *slog.Logger
+	dir   string
+	opts  Options
+	log   *slog.Logger
+	risks localRiskCache // see localrisk.go
 }
 
 func (o Options) withDefaults() Options {

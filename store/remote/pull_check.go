@@ -35,12 +35,16 @@ type historyCheck struct {
 	known    map[store.Hash]bool
 	trees    map[store.Hash]bool // trees checked
 	versions map[store.Hash]bool // version commits fully checked
+	// risks are the safety reports computed here for the versions and
+	// candidates the remote brings: their Risk trailers are not believed.
+	risks    map[store.Hash]safety.Report
 	problems []string
 }
 
 func newHistoryCheck(tx *store.Tx, allow safety.RiskLevel) *historyCheck {
 	c := &historyCheck{packedReader: newPackedReader(tx), tx: tx, limits: safety.DefaultLimits, allow: allow,
-		known: map[store.Hash]bool{}, trees: map[store.Hash]bool{}, versions: map[store.Hash]bool{}}
+		known: map[store.Hash]bool{}, trees: map[store.Hash]bool{}, versions: map[store.Hash]bool{},
+		risks: map[store.Hash]safety.Report{}}
 	for _, name := range tx.RefNames("refs/") {
 		// Tracking refs are no proof: plain `git fetch` in the store
 		// fills them without any check.
@@ -178,10 +182,12 @@ func (c *historyCheck) skillVersions(skill string, tip, stop store.Hash) {
 			return
 		}
 		want = v.Number - 1
-		c.versionTree(fmt.Sprintf("%s@v%d", skill, v.Number), skill, commit.Tree)
 		h = store.ZeroHash
 		if len(commit.Parents) > 0 {
 			h = commit.Parents[0]
+		}
+		if rep, ok := c.versionTree(fmt.Sprintf("%s@v%d", skill, v.Number), skill, commit.Tree, c.parentFiles(h)); ok {
+			c.risks[commit.Hash] = rep
 		}
 	}
 	if want != 0 {
@@ -189,30 +195,66 @@ func (c *historyCheck) skillVersions(skill string, tip, stop store.Hash) {
 	}
 }
 
-// versionTree runs the content checks local input gets.
-func (c *historyCheck) versionTree(where, skill string, tree store.Hash) {
+// parentFiles loads the files of version commit h (zero: none), the
+// previous version the safety check compares scripts with.
+func (c *historyCheck) parentFiles(h store.Hash) []store.File {
+	if h.IsZero() {
+		return nil
+	}
+	commit, err := c.commit(h)
+	if err != nil {
+		return nil
+	}
+	files, err := c.loadFiles(commit.Tree)
+	if err != nil {
+		return nil
+	}
+	return files
+}
+
+// candidateRisk computes the risk of a candidate the remote brings
+// against the published version it would replace, so that review shows
+// this machine's finding and not the candidate's Risk trailer. It refuses
+// nothing: a candidate waits for a person's review.
+func (c *historyCheck) candidateRisk(skill string, tip, published store.Hash) {
+	commit, err := c.commit(tip)
+	if err != nil || !c.trees[commit.Tree] {
+		return // not fetched by this pull, or its shape failed
+	}
+	files, err := c.loadFiles(commit.Tree)
+	if err != nil {
+		return
+	}
+	if rep, err := safety.Check(skill, files, c.parentFiles(published), c.limits); err == nil {
+		c.risks[tip] = rep
+	}
+}
+
+// versionTree runs the content checks local input gets and returns the
+// safety report; ok is false when a problem was recorded.
+func (c *historyCheck) versionTree(where, skill string, tree store.Hash, previous []store.File) (safety.Report, bool) {
 	c.treeShape(where, tree)
 	if len(c.problems) > 0 {
-		return // never load a tree whose shape failed
+		return safety.Report{}, false // never load a tree whose shape failed
 	}
 	files, err := c.loadFiles(tree)
 	if err != nil {
 		c.problem(where, "%v", err)
-		return
+		return safety.Report{}, false
 	}
-	rep, err := safety.Check(skill, files, nil, c.limits)
+	rep, err := safety.Check(skill, files, previous, c.limits)
 	if err != nil {
 		c.problem(where, "%v", err)
-		return
+		return safety.Report{}, false
 	}
 	md, ok := store.FileMap(files)[store.SkillFile]
 	if !ok {
 		c.problem(where, "no %s at the top of the tree", store.SkillFile)
-		return
+		return rep, false
 	}
 	if _, err := discover.Parse(md.Data); err != nil {
 		c.problem(where, "%s does not parse: %v", store.SkillFile, err)
-		return
+		return rep, false
 	}
 	if rep.Risk > c.allow {
 		var found []string
@@ -222,7 +264,9 @@ func (c *historyCheck) versionTree(where, skill string, tree store.Hash) {
 			}
 		}
 		c.problem(where, "risk %s is above the allowed %s (%s)", rep.Risk, c.allow, strings.Join(found, "; "))
+		return rep, false
 	}
+	return rep, true
 }
 
 // stateTree checks a fetched state commit's records: "<kind>/<key>.json"

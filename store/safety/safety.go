@@ -46,6 +46,13 @@ func (l RiskLevel) String() string {
 // MarshalText writes the level's name.
 func (l RiskLevel) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
 
+// UnmarshalText reads a level's name.
+func (l *RiskLevel) UnmarshalText(b []byte) error {
+	v, err := ParseRiskLevel(string(b))
+	*l = v
+	return err
+}
+
 // ParseRiskLevel parses "none", "low", "medium", "high" or "critical".
 func ParseRiskLevel(s string) (RiskLevel, error) {
 	for i, n := range riskNames {
