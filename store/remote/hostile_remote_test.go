@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -156,3 +158,38 @@ func TestPulledRiskIsComputedLocally(t *testing.T) {
 		})
 	}
 }
+
+// TestPullRefusesHugeBlobFromHeader: a remote version holding a 64 MiB
+// blob of zeros (a small pack) is refused by pull and clone from a git
+// daemon from the pack entry's header, before it is inflated.
+func TestPullRefusesHugeBlobFromHeader(t *testing.T) {
+	const size = 64 << 20
+	url := hostileRemote(t, func(t *testing.T, dir string, md store.Hash) {
+		cmd := exec.Command("git", "hash-object", "-w", "--stdin")
+		cmd.Dir = dir
+		cmd.Env = gitEnv()
+		cmd.Stdin = io.LimitReader(zeroReader{}, size)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git hash-object: %v", err)
+		}
+		big, _ := store.ParseHash(strings.TrimSpace(string(out)))
+		evilVersion(t, dir, "refs/heads/skills/evil", []skillfs.TreeEntry{{Name: "SKILL.md", Mode: skillfs.Regular, ID: md}, {Name: "big.bin", Mode: skillfs.Regular, ID: big}})
+	})
+	ctx := context.Background()
+	victim := newActorStore(t, "victim")
+	mustAddRemote(t, victim, "origin", url)
+	_, err := Pull(ctx, victim, PullOptions{})
+	if want := "blob of 67108864 bytes"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("pull = %v, want refused naming %q", err, want)
+	}
+	checkStore(t, victim.Dir())
+	to := filepath.Join(t.TempDir(), "clone")
+	if _, _, err := Clone(ctx, url, to, store.Options{}, CloneOptions{}); err == nil || !strings.Contains(err.Error(), "67108864") {
+		t.Errorf("clone = %v, want refused", err)
+	}
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) { clear(p); return len(p), nil }
