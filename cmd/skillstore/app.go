@@ -63,9 +63,12 @@ func commands() []*cli.Command {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signalContext(stderr)
 	defer stop()
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, log: slog.New(slog.DiscardHandler)}
+	out, errOut := &termWriter{raw: stdout}, &termWriter{raw: stderr}
+	defer out.flush()
+	defer errOut.flush()
+	e := &env{stdin: stdin, stdout: out, stderr: errOut, log: slog.New(slog.DiscardHandler)}
 	app := newApp(e)
-	return report(stderr, app.RunContext(ctx, permuteArgs(app, args)))
+	return report(errOut, app.RunContext(ctx, permuteArgs(app, args)))
 }
 
 func newApp(e *env) *cli.App {

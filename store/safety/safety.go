@@ -208,7 +208,11 @@ func Check(skill string, files []skillfs.File, previous []skillfs.File, limits L
 		if bytes.IndexByte(f.Data, 0) >= 0 {
 			continue // binary: the text checks below do not apply
 		}
-		findings = append(findings, scanText(f.Path, f.Data, f.Path == skillfs.SkillFile)...)
+		text := scanText(f.Path, f.Data, f.Path == skillfs.SkillFile)
+		if f.Path == skillfs.SkillFile && !hasKind(text, "terminal control") {
+			text = append(text, frontmatterControls(f.Data)...)
+		}
+		findings = append(findings, text...)
 	}
 	report := Report{Findings: findings}
 	for _, f := range findings {

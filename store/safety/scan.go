@@ -6,9 +6,11 @@ import (
 	"path"
 	"regexp"
 	"sort"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -229,6 +231,37 @@ func hasControlName(name string) bool {
 			return true
 		}
 		if _, what := invisibleRune(r, false); what != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// frontmatterControls flags control characters that YAML escapes (\e,
+// \x1b, \u009b) put into SKILL.md's frontmatter values, which list, show
+// and prompt print: the file's text holds none, the decoded values do.
+func frontmatterControls(data []byte) []Finding {
+	sf, err := discover.Parse(data)
+	if err != nil {
+		return nil
+	}
+	values := fmt.Sprintf("%v", sf.Frontmatter)
+	if c, ok := controlByte([]byte(values)); ok {
+		return []Finding{{Level: RiskHigh, Path: skillfs.SkillFile, Line: sf.FrontmatterLine,
+			Message: fmt.Sprintf("frontmatter value holds terminal control character %s (can rewrite what a terminal shows)", c)}}
+	}
+	for _, r := range values {
+		if r >= 0x80 && r <= 0x9f {
+			return []Finding{{Level: RiskHigh, Path: skillfs.SkillFile, Line: sf.FrontmatterLine,
+				Message: fmt.Sprintf("frontmatter value holds terminal control character U+%04X (can rewrite what a terminal shows)", r)}}
+		}
+	}
+	return nil
+}
+
+func hasKind(findings []Finding, words string) bool {
+	for _, f := range findings {
+		if strings.Contains(f.Message, words) {
 			return true
 		}
 	}
