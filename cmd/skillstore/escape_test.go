@@ -13,13 +13,13 @@ import (
 func TestEscapeTerminal(t *testing.T) {
 	cases := map[string]string{
 		"plain text, tabs\tand\nnewlines": "plain text, tabs\tand\nnewlines",
-		"clip \x1b]52;c;aGk=\x07":          `clip \x1b]52;c;aGk=\x07`,
-		"clear \x1b[2J":                    `clear \x1b[2J`,
-		"c1 \u009b2J":                      `c1 \u009b2J`,
-		"bidi \u202eevil":                  `bidi \u202eevil`,
-		"tag \U000E0041":                   `tag \ue0041`,
-		"bad \xff byte":                    `bad \xff byte`,
-		"accents é … 日本":                   "accents é … 日本",
+		"clip \x1b]52;c;aGk=\x07":         `clip \x1b]52;c;aGk=\x07`,
+		"clear \x1b[2J":                   `clear \x1b[2J`,
+		"c1 \u009b2J":                     `c1 \u009b2J`,
+		"bidi \u202eevil":                 `bidi \u202eevil`,
+		"tag \U000E0041":                  `tag \ue0041`,
+		"bad \xff byte":                   `bad \xff byte`,
+		"accents é … 日本":                  "accents é … 日本",
 	}
 	for in, want := range cases {
 		if got := escapeTerminal(in); got != want {
