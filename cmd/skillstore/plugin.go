@@ -16,7 +16,7 @@ func pluginCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "plugin",
 		Category: "plugins",
-		Usage:    "vendor upstream plugins: add, list, show, pause, resume, disable, adopt, rm",
+		Usage:    "vendor upstream plugins: add, list, show, trust, pause, resume, disable, adopt, rm",
 		Description: "A plugin is an upstream source of skills: a local folder or a git repository.\n" +
 			"Its layout is read from .claude-plugin/marketplace.json, .claude-plugin/plugin.json,\n" +
 			".codex-plugin/plugin.json or a plain skills/<name>/SKILL.md tree. 'skillstore sync'\n" +
@@ -60,6 +60,7 @@ func pluginCommand() *cli.Command {
 				Flags:       []cli.Flag{newJSONFlag()},
 				Action:      oneArg("PLUGIN", showPlugins),
 			},
+			pluginTrustCommand(),
 			{
 				Name:        "pause",
 				Usage:       "make sync skip a plugin",
