@@ -242,15 +242,22 @@ func (x *exporter) plan(ctx context.Context, skills []Skill) ([]*job, error) {
 			x.add(Result{Skill: s.Name, Action: ActionUnchanged, OldTree: e.Tree, NewTree: s.Tree})
 			continue
 		}
+		// A skill that cannot be read or written (a damaged object, a tree
+		// a checkout cannot hold) fails alone; the target's other skills go on.
 		files, err := s.files()
+		var tree *Tree
+		if err == nil {
+			tree, err = NewTree(files)
+		}
 		if err != nil {
-			return nil, fmt.Errorf("skill %s: %w", s.Name, err)
+			var old skillfs.ID
+			if e := x.rec.Skills[s.Name]; e != nil {
+				old = e.Tree
+			}
+			x.add(Result{Skill: s.Name, Action: ActionFailed, OldTree: old, NewTree: s.Tree, Error: err.Error()})
+			continue
 		}
 		s.Files = files
-		tree, err := NewTree(files)
-		if err != nil {
-			return nil, fmt.Errorf("skill %s: %w", s.Name, err)
-		}
 		if j := x.planSkill(s, tree); j != nil {
 			jobs = append(jobs, j)
 		}

@@ -127,6 +127,9 @@ func (r *Reader) Candidate(skill string) (Candidate, error) {
 		Remote: m.Trailer(TrailerRemote), RemoteVersion: m.Trailer(TrailerRemoteVersion),
 		Resolved: head != m.Hash,
 	}
+	if rep, ok := r.s.localRisk(head); ok {
+		c.Risk = rep.Risk.String() // a pulled candidate's trailer is not believed
+	}
 	if b, ok := ParseHash(m.Trailer(TrailerMergeBase)); ok {
 		c.Base = b
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 
+	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/store/manifest"
 )
 
@@ -32,7 +33,7 @@ func (s *Store) prefetchEntries(ctx context.Context, src Source, pre *Prefetch) 
 			return
 		}
 		defer root.Close()
-		fsys = root.FS().(manifest.PluginFS)
+		fsys = folderscan.NewRootFS(root)
 	}
 	if _, err := fsys.Lstat(manifest.MarketplaceManifest); err != nil {
 		return

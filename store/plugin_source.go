@@ -44,7 +44,7 @@ func (tx *Tx) readSource(ctx context.Context, src Source) (*manifest.Layout, git
 		if err != nil {
 			return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
 		}
-		fsys := root.FS().(manifest.PluginFS)
+		fsys := folderscan.NewRootFS(root)
 		layout, err := readLayout(fsys, src)
 		if err != nil {
 			root.Close()
@@ -151,7 +151,7 @@ func readFolderUpstream(src Source, cache *StatCache) (*upstream, error) {
 		return nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
 	}
 	defer root.Close()
-	fsys := folderscan.NewPluginFS(root.FS().(manifest.PluginFS), src.URL, cache)
+	fsys := folderscan.NewPluginFS(folderscan.NewRootFS(root), src.URL, cache)
 	up, err := newUpstream(src, fsys)
 	if err != nil {
 		return nil, err

@@ -71,6 +71,7 @@ type Store struct {
 	log  *slog.Logger
 	// dryRun discards every transaction instead of committing it (dryrun.go).
 	dryRun bool
+	risks  *localRiskCache // see localrisk.go; shared by a DryRun view
 }
 
 func (o Options) withDefaults() Options {
@@ -128,7 +129,7 @@ func Init(ctx context.Context, dir string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("init %s: %w", dir, err)
 	}
 	o := opts.withDefaults()
-	return &Store{dir: dir, opts: o, log: o.Logger}, nil
+	return &Store{dir: dir, opts: o, log: o.Logger, risks: &localRiskCache{}}, nil
 }
 
 // Exists reports whether dir holds a store (Open would find one there).
@@ -145,7 +146,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("%w at %s", ErrNoStore, dir)
 	}
 	o := opts.withDefaults()
-	return &Store{dir: dir, opts: o, log: o.Logger}, nil
+	return &Store{dir: dir, opts: o, log: o.Logger, risks: &localRiskCache{}}, nil
 }
 
 // Dir is the store directory (the bare repository).
@@ -336,7 +337,11 @@ func (r *Reader) object(h Hash) (gitdb.Object, error) {
 	if err != nil {
 		return gitdb.Object{}, fmt.Errorf("object %s: %w", h, err)
 	}
-	return gitdb.Object{Type: fromGitType(obj.Type()), Data: data}, nil
+	o := gitdb.Object{Type: fromGitType(obj.Type()), Data: data}
+	if gitdb.HashObject(o.Type, o.Data) != h {
+		return gitdb.Object{}, fmt.Errorf("object %s: %w", h, gitdb.ErrHashMismatch)
+	}
+	return o, nil
 }
 
 // hasObject reports whether the repository (or the transaction) holds h.

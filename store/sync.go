@@ -61,12 +61,16 @@ type SyncReport struct {
 	Moved   []PluginMove   `json:"moved,omitempty"`
 }
 
+// SkippedUntrusted is a PluginReport's Skipped for a plugin whose source
+// came from a remote and waits for 'skillstore plugin trust'.
+const SkippedUntrusted = "untrusted: came from a remote; approve it with 'skillstore plugin trust'"
+
 // PluginReport is one plugin's part of a sync.
 type PluginReport struct {
 	Plugin  string        `json:"plugin"`
 	Source  string        `json:"source"`
 	Commit  string        `json:"commit,omitempty"`  // fetched commit of a git source
-	Skipped string        `json:"skipped,omitempty"` // "paused" or "disabled"
+	Skipped string        `json:"skipped,omitempty"` // "paused", "disabled" or SkippedUntrusted
 	Skills  []SkillReport `json:"skills"`
 	Error   string        `json:"error,omitempty"`
 	// Note is a remark on an added plugin ("it holds no skills yet").
@@ -168,10 +172,25 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 		}
 		plugins = picked
 	}
+	rep := &SyncReport{Plugins: []PluginReport{}}
+	// Plugins whose source came from a remote wait for a person's
+	// approval (plugin trust): their sources are never read.
+	untrusted, err := tx.Untrusted()
+	if err != nil {
+		return nil, err
+	}
+	trusted := plugins[:0:0]
+	for _, p := range plugins {
+		if _, ok := untrusted[p.ID]; ok {
+			rep.Plugins = append(rep.Plugins, PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}, Skipped: SkippedUntrusted})
+			continue
+		}
+		trusted = append(trusted, p)
+	}
+	plugins = trusted
 	cc := newCommitCache(tx.Reader)
 	ahead := readFoldersAhead(ctx, plugins, cache)
 	defer ahead.stop()
-	rep := &SyncReport{Plugins: []PluginReport{}}
 	var synced []*Plugin
 	readErrs := map[string]string{}
 	for i, p := range plugins {

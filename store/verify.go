@@ -45,6 +45,21 @@ func (r VerifyReport) OK() bool { return len(r.Problems) == 0 }
 // accepted verifies; the policy's warnings are reported apart. It
 // returns an error only when it cannot run; what is wrong is in the report.
 func (s *Store) Verify(ctx context.Context) (VerifyReport, error) {
+	return s.VerifyWith(ctx, VerifyOptions{})
+}
+
+// VerifyOptions tune Verify.
+type VerifyOptions struct {
+	// Quick checks that every blob of a version is present instead of
+	// reading it, which re-hashes its content against its id.
+	Quick bool
+}
+
+// VerifyWith is Verify with options. Besides Verify's checks, every tree
+// reached passes git fsck --strict's rules (skillfs.CheckTree), and every
+// object read is re-hashed against its id (reads refuse altered content);
+// without Quick, that is every object of every version.
+func (s *Store) VerifyWith(ctx context.Context, opts VerifyOptions) (VerifyReport, error) {
 	var rep VerifyReport
 	err := s.withSharedLock(ctx, func() error {
 		refs, err := gitdb.ReadRefsReport(s.dir, func(ce *CorruptRefError) {
@@ -55,7 +70,7 @@ func (s *Store) Verify(ctx context.Context) (VerifyReport, error) {
 		}
 		r := &Reader{s: s, refs: refs, db: gitdb.Open(s.dir)}
 		defer r.resetStorage()
-		v := &verifier{r: r, rep: &rep, seen: map[Hash]bool{}}
+		v := &verifier{r: r, rep: &rep, seen: map[Hash]bool{}, treesChecked: map[Hash]bool{}, quick: opts.Quick}
 		rep.Refs = len(refs)
 		for _, name := range refs.Names("") {
 			if err := ctx.Err(); err != nil {
@@ -86,9 +101,39 @@ func (s *Store) withSharedLock(ctx context.Context, fn func() error) error {
 }
 
 type verifier struct {
-	r    *Reader
-	rep  *VerifyReport
-	seen map[Hash]bool // trees already checked complete
+	r            *Reader
+	rep          *VerifyReport
+	seen         map[Hash]bool // trees already checked complete
+	treesChecked map[Hash]bool // trees already checked against git fsck's rules
+	quick        bool
+}
+
+// trees checks tree and every subtree with git fsck --strict's rules; it
+// reports false when one fails (a problem is recorded).
+func (v *verifier) trees(where string, tree Hash) bool {
+	if v.treesChecked[tree] {
+		return true
+	}
+	v.treesChecked[tree] = true
+	raw, err := v.r.typed(tree, gitdb.TreeObject)
+	if err == nil {
+		err = skillfs.CheckTree(raw)
+	}
+	if err != nil {
+		v.problem(where, "tree %s: %v", short(tree), err)
+		return false
+	}
+	entries, err := parseTree(raw)
+	if err != nil {
+		v.problem(where, "tree %s: %v", short(tree), err)
+		return false
+	}
+	for _, e := range entries {
+		if e.Mode == skillfs.Dir && !v.trees(where, e.ID) {
+			return false
+		}
+	}
+	return true
 }
 
 func (v *verifier) problem(where, format string, args ...any) {
@@ -136,6 +181,9 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 		return
 	}
 	v.seen[tree] = true
+	if !v.trees(where, tree) {
+		return
+	}
 	files, err := v.r.Files(tree)
 	if err != nil {
 		v.problem(where, "tree %s: %v", short(tree), err)
@@ -168,8 +216,12 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 			}
 			continue
 		}
-		if !v.r.hasStored(f.ID) {
-			v.problem(where, "%s: blob %s is missing", f.Path, short(f.ID))
+		if v.quick {
+			if !v.r.hasStored(f.ID) {
+				v.problem(where, "%s: blob %s is missing", f.Path, short(f.ID))
+			}
+		} else if _, err := v.r.Blob(f.ID); err != nil {
+			v.problem(where, "%s: %v", f.Path, err)
 		}
 	}
 	if !hasSkill {
@@ -181,6 +233,9 @@ func (v *verifier) state(head Hash) {
 	c, err := v.r.Commit(head)
 	if err != nil {
 		v.problem(StateRef, "%v", err)
+		return
+	}
+	if !v.trees(StateRef, c.Tree) {
 		return
 	}
 	files, err := v.r.Files(c.Tree)
@@ -228,7 +283,20 @@ func (v *verifier) commitRef(name string, h Hash) {
 		v.problem(name, "%v", err)
 		return
 	}
-	if _, err := v.r.Files(c.Tree); err != nil {
+	if !v.trees(name, c.Tree) {
+		return
+	}
+	files, err := v.r.Files(c.Tree)
+	if err != nil {
 		v.problem(name, "tree %s: %v", short(c.Tree), err)
+		return
+	}
+	if v.quick {
+		return
+	}
+	for _, f := range files {
+		if _, err := v.r.object(f.ID); err != nil {
+			v.problem(name, "%s: %v", f.Path, err)
+		}
 	}
 }

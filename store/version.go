@@ -153,7 +153,11 @@ func (r *Reader) VersionAt(name string, h Hash) (Version, error) {
 	if err != nil {
 		return Version{}, fmt.Errorf("%s: %w", name, err)
 	}
-	return ParseVersion(name, c)
+	v, err := ParseVersion(name, c)
+	if err != nil {
+		return Version{}, err
+	}
+	return r.withLocalRisk(v), nil
 }
 
 // ParseVersion decodes c as a version commit of skill name (its

@@ -1,18 +1,15 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -64,11 +61,14 @@ func commands() []*cli.Command {
 // run executes the CLI and returns the process exit code. Streams are
 // injected so the testscript harness and tests never touch os.Std*.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext(stderr)
 	defer stop()
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, log: slog.New(slog.DiscardHandler)}
+	out, errOut := &termWriter{raw: stdout}, &termWriter{raw: stderr}
+	defer out.flush()
+	defer errOut.flush()
+	e := &env{stdin: stdin, stdout: out, stderr: errOut, log: slog.New(slog.DiscardHandler)}
 	app := newApp(e)
-	return report(stderr, app.RunContext(ctx, permuteArgs(app, args)))
+	return report(errOut, app.RunContext(ctx, permuteArgs(app, args)))
 }
 
 func newApp(e *env) *cli.App {
@@ -191,11 +191,12 @@ func report(stderr io.Writer, err error) int {
 	case errors.As(err, &ec):
 		code = ec.ExitCode()
 	}
-	prefix := "skillstore: error:"
 	if colorEnabled(stderr) {
-		prefix = "skillstore: \x1b[31merror:\x1b[0m"
+		// The colour goes to the terminal as is; the message is escaped.
+		fmt.Fprintf(rawWriter(stderr), "skillstore: %serror:%s %s\n", sgrRed, sgrReset, escapeTerminal(message))
+	} else {
+		fmt.Fprintf(stderr, "skillstore: error: %s\n", message)
 	}
-	fmt.Fprintf(stderr, "%s %s\n", prefix, message)
 	for _, h := range hints {
 		fmt.Fprintf(stderr, "skillstore: hint: %s\n", h)
 	}
@@ -213,7 +214,7 @@ func colorEnabled(w io.Writer) bool {
 
 // isTerminal reports whether w is a terminal (progress output goes only there).
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := rawWriter(w).(*os.File)
 	if !ok {
 		return false
 	}

@@ -141,11 +141,11 @@ func runCapture(c *cli.Context) error {
 	opts := target.CaptureOptions{Options: targetOptions(c), Only: want, Reason: c.String("reason")}
 	progress := isTerminal(e.stderr) && !jsonOut
 	if progress {
-		opts.Progress = func(done, total int) { fmt.Fprintf(e.stderr, "\r\x1b[Kcapturing %d/%d", done, total) }
+		opts.Progress = func(done, total int) { fmt.Fprintf(rawWriter(e.stderr), "\r\x1b[Kcapturing %d/%d", done, total) }
 	}
 	results, err := target.Capture(c.Context, s, targets, opts)
 	if progress {
-		fmt.Fprint(e.stderr, "\r\x1b[K")
+		fmt.Fprint(rawWriter(e.stderr), "\r\x1b[K")
 	}
 	if err != nil {
 		return err

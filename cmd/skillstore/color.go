@@ -66,10 +66,10 @@ func writeColoredDiff(w io.Writer, changes []treediff.FileChange) error {
 	}
 	sc := bufio.NewScanner(&buf)
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
-	bw := bufio.NewWriter(w)
+	bw := bufio.NewWriter(rawWriter(w)) // the colours are ours; each line is escaped
 	inHeader := false
 	for sc.Scan() {
-		line := sc.Text()
+		line := escapeTerminal(sc.Text())
 		switch {
 		case strings.HasPrefix(line, "diff --git "):
 			inHeader = true

@@ -142,7 +142,7 @@ func mergeFile(c *cli.Context, labels []string) error {
 		}
 	}
 	if c.Bool("stdout") {
-		if _, err := e.stdout.Write(res.Merged); err != nil {
+		if _, err := rawWriter(e.stdout).Write(res.Merged); err != nil {
 			return withCode(exitMergeError, fmt.Errorf("write result: %w", err))
 		}
 	} else if err := overwrite(files[0], res.Merged); err != nil {

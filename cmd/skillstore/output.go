@@ -8,7 +8,7 @@ import (
 // writeJSON writes v as indented JSON followed by a newline. Every --json
 // output goes through here so scripts see one consistent format.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(rawWriter(w))
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)

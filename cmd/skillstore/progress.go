@@ -22,7 +22,8 @@ func withProgress(c *cli.Context, label string, fn func() error) error {
 		return fn()
 	}
 	start := time.Now()
-	show := func() { fmt.Fprintf(e.stderr, "\r\x1b[K%s (%ds)", label, int(time.Since(start).Seconds())) }
+	raw := rawWriter(e.stderr) // the control sequences are ours; the label is escaped
+	show := func() { fmt.Fprintf(raw, "\r\x1b[K%s (%ds)", escapeTerminal(label), int(time.Since(start).Seconds())) }
 	// Without a delay the first line is written before the work starts,
 	// so even instant work shows it (tests rely on that).
 	shown := progressDelay <= 0
@@ -40,7 +41,7 @@ func withProgress(c *cli.Context, label string, fn func() error) error {
 			select {
 			case <-done:
 				if shown {
-					fmt.Fprint(e.stderr, "\r\x1b[K")
+					fmt.Fprint(raw, "\r\x1b[K")
 				}
 				return
 			case <-timer.C:

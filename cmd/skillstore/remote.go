@@ -408,6 +408,16 @@ func writePullReport(w io.Writer, rep *remote.PullReport) {
 	for _, sc := range rep.State.Conflicts {
 		fmt.Fprintf(w, "state: conflict in %s: %s\n", sc.Record, sc.Reason)
 	}
+	refused := map[string]bool{}
+	for _, sc := range rep.State.Refused {
+		refused[sc.Record] = true
+		fmt.Fprintf(w, "state: %s: %s\n", sc.Record, sc.Reason)
+	}
+	for _, id := range rep.State.Untrusted {
+		if !refused["plugins/"+id] {
+			fmt.Fprintf(w, "plugin %s came from the remote: sync will not fetch it until you run 'skillstore plugin trust %s'\n", id, id)
+		}
+	}
 }
 
 func pullLine(remoteName string, sk remote.PullSkill) string {

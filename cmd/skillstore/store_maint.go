@@ -16,17 +16,20 @@ func storeVerifyCommand() *cli.Command {
 		Description: "verify checks that every ref file holds an object id and reaches a complete commit,\n" +
 			"that every version's tree holds a SKILL.md that parses and only regular files,\n" +
 			"that version numbers count down by one to v1 along each skill's history, and that\n" +
-			"every state record parses. It prints each problem with the ref or file concerned.\n" +
-			"SKILL.md files are judged by the validation policy add, import, plugin add, sync,\n" +
-			"pull and clone apply (lenient): its warnings are printed and do not fail verify.\n\n" +
+			"every state record parses, that every tree passes git fsck --strict's rules (no duplicate\n" +
+			"names, no .git in any spelling, sorted), and that every object read hashes to its id\n" +
+			"(--quick checks that blobs are present without reading them). It prints each problem\n" +
+			"with the ref or file concerned. SKILL.md files are judged by the validation policy add,\n" +
+			"import, plugin add, sync, pull and clone apply (lenient): its warnings are printed and\n" +
+			"do not fail verify.\n\n" +
 			"Exit codes: 0 the store is sound (warnings or not); 1 problems found (listed) or error; 3 store busy.",
-		Flags: []cli.Flag{newJSONFlag()},
+		Flags: []cli.Flag{newJSONFlag(), &cli.BoolFlag{Name: "quick", Usage: "check that blobs are present instead of reading and re-hashing them"}},
 		Action: func(c *cli.Context) error {
 			s, _, err := openStoreArgs(c, 0, 0)
 			if err != nil {
 				return err
 			}
-			rep, err := s.Verify(c.Context)
+			rep, err := s.VerifyWith(c.Context, store.VerifyOptions{Quick: c.Bool("quick")})
 			if err != nil {
 				return err
 			}

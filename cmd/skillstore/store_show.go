@@ -223,7 +223,7 @@ func storeCatCommand() *cli.Command {
 					return err
 				}
 			}
-			_, err = getEnv(c).stdout.Write(data)
+			_, err = rawWriter(getEnv(c).stdout).Write(data) // content, byte for byte
 			return err
 		},
 	}

@@ -114,17 +114,18 @@ func syncPlugins(c *cli.Context, s *store.Store, plugins []string) (*store.SyncR
 	e := getEnv(c)
 	opts := store.SyncOptions{Plugins: plugins, Review: c.Bool("review"), SkillAware: c.Bool("skill-aware")}
 	progress := isTerminal(e.stderr) && !c.Bool("json")
+	raw := rawWriter(e.stderr) // the control sequences are ours; names are escaped
 	if progress {
 		opts.Progress = func(plugin string, done, total int) {
-			fmt.Fprintf(e.stderr, "\r\x1b[Ksyncing %s (%d/%d)", plugin, done+1, total)
+			fmt.Fprintf(raw, "\r\x1b[Ksyncing %s (%d/%d)", escapeTerminal(plugin), done+1, total)
 		}
 		opts.FetchProgress = func(url string, done, total int) {
-			fmt.Fprintf(e.stderr, "\r\x1b[Kfetching: %d/%d done (last %s)", done, total, url)
+			fmt.Fprintf(raw, "\r\x1b[Kfetching: %d/%d done (last %s)", done, total, escapeTerminal(url))
 		}
 	}
 	rep, err := s.Sync(c.Context, opts)
 	if progress {
-		fmt.Fprint(e.stderr, "\r\x1b[K")
+		fmt.Fprint(raw, "\r\x1b[K")
 	}
 	return rep, err
 }
@@ -197,11 +198,12 @@ func writeSyncReport(w, errw io.Writer, rep *store.SyncReport, verbose bool) boo
 				continue
 			}
 			changed = true
-			line := syncLine(sk, verbose)
+			line := escapeTerminal(syncLine(sk, verbose))
 			if word, _, _ := strings.Cut(line, ","); statusColors[word] != "" {
 				line = paint.status(word) + strings.TrimPrefix(line, word)
 			}
-			fmt.Fprintf(w, "%s/%s: %s\n", p.Plugin, sk.Skill, line)
+			// Written raw: the colour is ours, the text escaped above.
+			fmt.Fprintf(rawWriter(w), "%s/%s: %s\n", escapeTerminal(p.Plugin), escapeTerminal(sk.Skill), line)
 		}
 		if p.Error != "" && !strings.HasSuffix(p.Error, "failed: "+failedSkills(p)) {
 			fmt.Fprintf(errw, "skillstore: error: plugin %s: %s\n", p.Plugin, p.Error)

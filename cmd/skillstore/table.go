@@ -37,6 +37,13 @@ func (t *table) addFit(fit func(budget int) string, cells ...string) {
 
 // write prints the rows to w; width is the terminal's width (0: unknown).
 func (t *table) write(w io.Writer, p painter, width int) error {
+	// Cells are escaped here and the table written raw, so that the
+	// colours are the terminal's to show and nothing in a cell is.
+	for ri := range t.rows {
+		for i, c := range t.rows[ri].cells {
+			t.rows[ri].cells[i] = escapeTerminal(c)
+		}
+	}
 	var widths []int
 	for _, r := range t.rows {
 		for i, c := range r.cells[:len(r.cells)-1] {
@@ -66,7 +73,7 @@ func (t *table) write(w io.Writer, p painter, width int) error {
 			if width > 0 {
 				budget = max(width-used-1, 20)
 			}
-			lastText = r.fit(budget)
+			lastText = escapeTerminal(r.fit(budget))
 		}
 		if last == t.statusCol {
 			lastText = p.status(lastText)
@@ -74,7 +81,7 @@ func (t *table) write(w io.Writer, p painter, width int) error {
 		b.WriteString(lastText)
 		b.WriteByte('\n')
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(rawWriter(w), b.String())
 	return err
 }
 

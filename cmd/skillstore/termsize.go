@@ -13,7 +13,7 @@ import (
 // way to ask for a width when piping). Output is kept to this width only
 // where it is known.
 func termWidth(w io.Writer) (int, bool) {
-	if f, ok := w.(*os.File); ok {
+	if f, ok := rawWriter(w).(*os.File); ok {
 		if ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ); err == nil && ws.Col > 0 {
 			return int(ws.Col), true
 		}

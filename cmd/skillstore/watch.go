@@ -105,7 +105,7 @@ func runWatch(c *cli.Context) error {
 	switch f.events {
 	case "":
 	case "-":
-		log, out = reload.NewEventLog(e.stdout), io.Discard
+		log, out = reload.NewEventLog(rawWriter(e.stdout)), io.Discard
 	default:
 		file, err := os.OpenFile(f.events, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 		if err != nil {
@@ -146,9 +146,9 @@ func runWatch(c *cli.Context) error {
 		},
 	}
 	if len(f.exec) > 0 {
-		childOut := e.stdout
+		childOut := rawWriter(e.stdout)
 		if f.events == "-" {
-			childOut = e.stderr
+			childOut = rawWriter(e.stderr)
 		}
 		opts.OnReload = execHook(f.exec, childOut, e.stderr)
 	}

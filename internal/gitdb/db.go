@@ -82,12 +82,17 @@ func (db *DB) ReadLoose(h ID) (Object, error) {
 // holds it. Packs whose index is not version 2, or does not match its
 // pack, are not read: the caller may have another reader for them. base
 // reads the base of a REF_DELTA that is in no pack (a thin pack's).
+// Content that does not hash to h is never returned: the error then
+// matches ErrHashMismatch.
 func (db *DB) ReadPacked(h ID, base func(ID) (Object, error)) (o Object, ok bool, err error) {
 	p, off, ok := db.openPacks().find(h)
 	if !ok {
 		return Object{}, false, nil
 	}
 	o, err = p.read(off, base, 0)
+	if err == nil && HashObject(o.Type, o.Data) != h {
+		err = ErrHashMismatch
+	}
 	return o, true, err
 }
 

@@ -3,6 +3,7 @@ package gitdb
 import (
 	"bytes"
 	"compress/zlib"
+	"crypto/sha1"
 	"fmt"
 	"io"
 	"os"
@@ -125,7 +126,8 @@ func WriteLoose(gitDir string, h ID, t ObjectType, data []byte) (string, error) 
 }
 
 // ReadLoose reads loose object h. A missing object gives an error
-// matching fs.ErrNotExist.
+// matching fs.ErrNotExist; content that does not hash to h, one matching
+// ErrHashMismatch.
 func ReadLoose(gitDir string, h ID) (Object, error) {
 	hex := h.String()
 	f, err := os.Open(LoosePath(gitDir, h))
@@ -151,6 +153,10 @@ func ReadLoose(gitDir string, h ID) (Object, error) {
 	}
 	if size != len(data)-nul-1 {
 		return Object{}, fmt.Errorf("object %s: bad size", hex)
+	}
+	// The id is the hash of what was inflated, header included.
+	if ID(sha1.Sum(data)) != h {
+		return Object{}, fmt.Errorf("object %s: %w", hex, ErrHashMismatch)
 	}
 	return Object{Type: t, Data: data[nul+1:]}, nil
 }

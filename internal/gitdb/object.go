@@ -63,6 +63,11 @@ func ParseObjectType(s string) (ObjectType, error) {
 // read.
 var ErrObjectNotFound = errors.New("object not found")
 
+// ErrHashMismatch is returned when an object's content does not hash to
+// the id it was read under: a damaged or tampered object file. Reads never
+// deliver such content.
+var ErrHashMismatch = errors.New("content does not match the object id (damaged or altered object)")
+
 // Object is an object held in memory: its type and content (without the
 // header git hashes in front of it).
 type Object struct {

@@ -38,7 +38,14 @@ func ReceivePack(gitDir string, r io.Reader) error {
 	}
 	defer os.RemoveAll(dir)
 	st := filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRUDefault())
-	if err := packfile.UpdateObjectStorage(st, r); err != nil {
+	// The guard sees the pack as it arrives and stops it at an object over
+	// MaxFetchedObjectSize, before go-git inflates it to index it.
+	guard := NewPackGuard()
+	err = packfile.UpdateObjectStorage(st, io.TeeReader(r, guard))
+	if gerr := guard.Close(); gerr != nil {
+		return fmt.Errorf("receive pack: %w", gerr)
+	}
+	if err != nil {
 		return fmt.Errorf("receive pack: %w", err)
 	}
 	received := filepath.Join(dir, "objects", "pack")

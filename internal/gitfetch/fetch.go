@@ -148,9 +148,16 @@ func (f *fetchStorer) EncodedObjectSize(h plumbing.Hash) (int64, error) {
 }
 
 // newObjects calls fn with the type and content of every object the fetch
-// brought.
+// brought, after checking every tree among them with git fsck --strict's
+// rules (skillfs.CheckTree): a tree built with git plumbing (two entries
+// of one name, ".git " and the like) never reaches the store.
 func (f *fetchStorer) newObjects(fn func(t plumbing.ObjectType, data []byte)) error {
-	for _, o := range f.objs.Objects {
+	type object struct {
+		t    plumbing.ObjectType
+		data []byte
+	}
+	objs := make([]object, 0, len(f.objs.Objects))
+	for h, o := range f.objs.Objects {
 		r, err := o.Reader()
 		if err != nil {
 			return err
@@ -160,7 +167,15 @@ func (f *fetchStorer) newObjects(fn func(t plumbing.ObjectType, data []byte)) er
 		if err != nil {
 			return err
 		}
-		fn(o.Type(), data)
+		if o.Type() == plumbing.TreeObject {
+			if err := skillfs.CheckTree(data); err != nil {
+				return fmt.Errorf("tree %s: %w", h.String()[:12], err)
+			}
+		}
+		objs = append(objs, object{o.Type(), data})
+	}
+	for _, o := range objs {
+		fn(o.t, o.data)
 	}
 	return nil
 }

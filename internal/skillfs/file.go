@@ -159,8 +159,8 @@ func Find(files []File, p string) (File, bool) {
 }
 
 // CheckPath rejects a path that cannot name a file inside a skill folder:
-// empty, absolute, not clean, with "." or ".." components, a component git
-// would treat as ".git", a backslash or a NUL.
+// empty, absolute, not clean, with "." or ".." components, a component
+// some filesystem resolves to ".git" ([IsDotGit]), a backslash or a NUL.
 func CheckPath(p string) error {
 	if p == "" {
 		return fmt.Errorf("empty file path")
@@ -169,7 +169,7 @@ func CheckPath(p string) error {
 		return fmt.Errorf("%q: not a clean, relative, slash-separated path", p)
 	}
 	for _, part := range strings.Split(p, "/") {
-		if part == "." || part == ".." || strings.EqualFold(part, ".git") {
+		if part == "." || part == ".." || IsDotGit(part) {
 			return fmt.Errorf("%q: path component %q is not allowed", p, part)
 		}
 	}

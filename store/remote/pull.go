@@ -171,10 +171,23 @@ func (tx remoteTx) pull(ctx context.Context, conn *remoteConn, opts PullOptions)
 		local, _ := tx.Ref(ref)
 		check.skillVersions(strings.TrimPrefix(ref, store.SkillRefPrefix), rr.refs[ref], local)
 	}
+	for _, ref := range rr.names(refCandidate) {
+		skill := strings.TrimPrefix(ref, store.CandidateRefPrefix)
+		published, _ := rr.refs[store.SkillRefPrefix+skill]
+		if published.IsZero() {
+			published, _ = tx.Ref(store.SkillRefPrefix + skill)
+		}
+		check.candidateRisk(skill, rr.refs[ref], published)
+	}
 	if err := check.err(rem.Name); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// What the safety check found here, not the remote's Risk trailers,
+	// is what show, list and review report for what came in.
+	if err := tx.RecordLocalRisk(check.risks); err != nil {
 		return nil, err
 	}
 

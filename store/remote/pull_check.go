@@ -19,8 +19,8 @@ import (
 // historyCheck runs the store's safety checks on history fetched from a
 // remote before any local ref points at it. Every commit reachable from a
 // fetched ref and not already in the store is parsed and its tree walked:
-// only regular files and folders, plain names (no "..", ".git", "/" or
-// NUL), at most Limits.MaxFiles files of at most Limits.MaxFileSize bytes,
+// every tree passes git fsck --strict's rules (skillfs.CheckTree), only
+// regular files and folders, plain names (no "..", ".git", "/" or NUL), at most Limits.MaxFiles files of at most Limits.MaxFileSize bytes,
 // sizes read from object headers so a huge blob is never loaded. Published
 // versions are checked further exactly like local input: version trailers
 // counting down to v1, a SKILL.md that parses, and the content safety
@@ -35,6 +35,9 @@ type historyCheck struct {
 	known    map[store.Hash]bool
 	trees    map[store.Hash]bool // trees checked
 	versions map[store.Hash]bool // version commits fully checked
+	// risks are the safety reports computed here for the versions and
+	// candidates the remote brings: their Risk trailers are not believed.
+	risks    map[store.Hash]safety.Report
 	problems []string
 	// warnings are the validation policy's warnings about the newest
 	// fetched version of each skill: reported, never refusing the pull.
@@ -43,7 +46,8 @@ type historyCheck struct {
 
 func newHistoryCheck(tx *store.Tx, allow safety.RiskLevel) *historyCheck {
 	c := &historyCheck{packedReader: newPackedReader(tx), tx: tx, limits: safety.DefaultLimits, allow: allow,
-		known: map[store.Hash]bool{}, trees: map[store.Hash]bool{}, versions: map[store.Hash]bool{}}
+		known: map[store.Hash]bool{}, trees: map[store.Hash]bool{}, versions: map[store.Hash]bool{},
+		risks: map[store.Hash]safety.Report{}}
 	for _, name := range tx.RefNames("refs/") {
 		// Tracking refs are no proof: plain `git fetch` in the store
 		// fills them without any check.
@@ -97,6 +101,14 @@ func (c *historyCheck) treeShape(ref string, h store.Hash) {
 	files := 0
 	var walk func(h store.Hash, prefix string) bool
 	walk = func(h store.Hash, prefix string) bool {
+		raw, err := c.typed(h, gitdb.TreeObject)
+		if err == nil {
+			err = skillfs.CheckTree(raw)
+		}
+		if err != nil {
+			c.problem(ref, "tree %s under %q: %v", short(h), prefix, err)
+			return false
+		}
 		entries, err := c.tree(h)
 		if err != nil {
 			c.problem(ref, "tree %s: %v", short(h), err)
@@ -173,10 +185,13 @@ func (c *historyCheck) skillVersions(skill string, tip, stop store.Hash) {
 			return
 		}
 		want = v.Number - 1
-		c.versionTree(fmt.Sprintf("%s@v%d", skill, v.Number), skill, commit.Tree, h == tip)
+		latest := h == tip
 		h = store.ZeroHash
 		if len(commit.Parents) > 0 {
 			h = commit.Parents[0]
+		}
+		if rep, ok := c.versionTree(fmt.Sprintf("%s@v%d", skill, v.Number), skill, commit.Tree, c.parentFiles(h), latest); ok {
+			c.risks[commit.Hash] = rep
 		}
 	}
 	if want != 0 {
@@ -184,35 +199,71 @@ func (c *historyCheck) skillVersions(skill string, tip, stop store.Hash) {
 	}
 }
 
+// parentFiles loads the files of version commit h (zero: none), the
+// previous version the safety check compares scripts with.
+func (c *historyCheck) parentFiles(h store.Hash) []store.File {
+	if h.IsZero() {
+		return nil
+	}
+	commit, err := c.commit(h)
+	if err != nil {
+		return nil
+	}
+	files, err := c.loadFiles(commit.Tree)
+	if err != nil {
+		return nil
+	}
+	return files
+}
+
+// candidateRisk computes the risk of a candidate the remote brings
+// against the published version it would replace, so that review shows
+// this machine's finding and not the candidate's Risk trailer. It refuses
+// nothing: a candidate waits for a person's review.
+func (c *historyCheck) candidateRisk(skill string, tip, published store.Hash) {
+	commit, err := c.commit(tip)
+	if err != nil || !c.trees[commit.Tree] {
+		return // not fetched by this pull, or its shape failed
+	}
+	files, err := c.loadFiles(commit.Tree)
+	if err != nil {
+		return
+	}
+	if rep, err := safety.Check(skill, files, c.parentFiles(published), c.limits); err == nil {
+		c.risks[tip] = rep
+	}
+}
+
 // versionTree runs the content checks local input gets: the safety check
 // and the validation policy (discover.Check, lenient), whose warnings are
-// kept for the newest version (latest).
-func (c *historyCheck) versionTree(where, skill string, tree store.Hash, latest bool) {
+// kept for the newest version (latest). It returns the safety report; ok
+// is false when a problem was recorded.
+func (c *historyCheck) versionTree(where, skill string, tree store.Hash, previous []store.File, latest bool) (safety.Report, bool) {
 	c.treeShape(where, tree)
 	if len(c.problems) > 0 {
-		return // never load a tree whose shape failed
+		return safety.Report{}, false // never load a tree whose shape failed
 	}
 	files, err := c.loadFiles(tree)
 	if err != nil {
 		c.problem(where, "%v", err)
-		return
+		return safety.Report{}, false
 	}
-	rep, err := safety.Check(skill, files, nil, c.limits)
+	rep, err := safety.Check(skill, files, previous, c.limits)
 	if err != nil {
 		c.problem(where, "%v", err)
-		return
+		return safety.Report{}, false
 	}
 	md, ok := store.FileMap(files)[store.SkillFile]
 	if !ok {
 		c.problem(where, "no %s at the top of the tree", store.SkillFile)
-		return
+		return rep, false
 	}
 	verdict := discover.Check(where+"/"+store.SkillFile, skill, md.Data, discover.Lenient)
 	if !verdict.Accepted() {
 		for _, d := range verdict.Errors() {
 			c.problem(where, "%s", d)
 		}
-		return
+		return rep, false
 	}
 	if latest {
 		c.warnings = append(c.warnings, verdict.Warnings()...)
@@ -225,7 +276,9 @@ func (c *historyCheck) versionTree(where, skill string, tree store.Hash, latest 
 			}
 		}
 		c.problem(where, "risk %s is above the allowed %s (%s)", rep.Risk, c.allow, strings.Join(found, "; "))
+		return rep, false
 	}
+	return rep, true
 }
 
 // stateTree checks a fetched state commit's records: "<kind>/<key>.json"

@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -36,6 +37,15 @@ type StateMerge struct {
 	Action    StateAction     `json:"action,omitempty"`
 	Taken     []string        `json:"taken,omitempty"` // records taken from the remote
 	Conflicts []StateConflict `json:"conflicts,omitempty"`
+	// Untrusted are plugins whose record or source came from the remote:
+	// sync fetches them only after 'skillstore plugin trust' on this
+	// machine.
+	Untrusted []string `json:"untrusted,omitempty"`
+	// Refused are plugins this machine never syncs although their records
+	// are taken (so that a push keeps them for the machine they belong to):
+	// a local-folder source from a remote would make this machine mirror,
+	// and push, a folder of its own disk. They stay untrusted for good.
+	Refused []StateConflict `json:"refused,omitempty"`
 }
 
 // StateConflict is a record both sides changed differently.
@@ -104,6 +114,7 @@ func (tx remoteTx) mergeState(remote store.Hash, rem Remote) (StateMerge, error)
 	}
 	sort.Strings(sorted)
 	var merged []store.File
+	untrusted := map[string]store.Source{}
 	for _, p := range sorted {
 		bh, oh, th := b[p], o[p], t[p]
 		keep := oh
@@ -111,6 +122,9 @@ func (tx remoteTx) mergeState(remote store.Hash, rem Remote) (StateMerge, error)
 		switch {
 		case isLocalRecord(p), oh == th, th == bh:
 		case oh == bh:
+			if reason := tx.pluginFromRemote(p, oh, th, untrusted); reason != "" {
+				sm.Refused = append(sm.Refused, StateConflict{Record: record, Reason: reason})
+			}
 			keep = th
 			sm.Taken = append(sm.Taken, record)
 		default:
@@ -133,6 +147,13 @@ func (tx remoteTx) mergeState(remote store.Hash, rem Remote) (StateMerge, error)
 	if err != nil {
 		return StateMerge{}, fmt.Errorf("merge state: %w", err)
 	}
+	if err := tx.MarkUntrusted(untrusted); err != nil {
+		return StateMerge{}, err
+	}
+	for id := range untrusted {
+		sm.Untrusted = append(sm.Untrusted, id)
+	}
+	sort.Strings(sm.Untrusted)
 	switch {
 	case hasLocal && tree == oTree && tx.IsAncestor(remote, local):
 		sm.Action = StateLocalAhead
@@ -180,4 +201,39 @@ func isLocalRecord(path string) bool {
 		}
 	}
 	return false
+}
+
+// pluginFromRemote looks at a plugin record pull is about to take from the
+// remote (path, this store's blob local and the remote's remote): a new
+// plugin or a changed source is added to untrusted, to wait for approval;
+// for a local-folder source, which can never be approved, the reason is
+// returned too.
+func (tx remoteTx) pluginFromRemote(path string, local, remote store.Hash, untrusted map[string]store.Source) string {
+	id, ok := strings.CutPrefix(strings.TrimSuffix(path, recordExt), "plugins/")
+	if !ok || remote.IsZero() {
+		return ""
+	}
+	source := func(h store.Hash) (store.Source, bool) {
+		if h.IsZero() {
+			return store.Source{}, false
+		}
+		data, err := tx.Blob(h)
+		var rec struct {
+			Source store.Source `json:"source"`
+		}
+		if err != nil || json.Unmarshal(data, &rec) != nil {
+			return store.Source{}, false
+		}
+		return rec.Source, true
+	}
+	theirs, _ := source(remote)
+	ours, ok := source(local)
+	if theirs.Kind == store.SourceFolder && (!ok || ours != theirs) {
+		untrusted[id] = theirs
+		return fmt.Sprintf("never synced here: its source is a local folder (%s), and a remote cannot make this machine read its own folders", theirs.URL)
+	}
+	if !ok || ours != theirs {
+		untrusted[id] = theirs
+	}
+	return ""
 }

@@ -46,6 +46,13 @@ func (l RiskLevel) String() string {
 // MarshalText writes the level's name.
 func (l RiskLevel) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
 
+// UnmarshalText reads a level's name.
+func (l *RiskLevel) UnmarshalText(b []byte) error {
+	v, err := ParseRiskLevel(string(b))
+	*l = v
+	return err
+}
+
 // ParseRiskLevel parses "none", "low", "medium", "high" or "critical".
 func ParseRiskLevel(s string) (RiskLevel, error) {
 	for i, n := range riskNames {
@@ -195,10 +202,17 @@ func Check(skill string, files []skillfs.File, previous []skillfs.File, limits L
 			}
 			findings = append(findings, Finding{Level: level, Path: f.Path, Message: what + " " + verb})
 		}
+		if hasControlName(f.Path) {
+			findings = append(findings, Finding{Level: RiskHigh, Path: f.Path, Message: "file name holds a control, invisible or bidirectional character (can rewrite what a terminal shows)"})
+		}
 		if bytes.IndexByte(f.Data, 0) >= 0 {
 			continue // binary: the text checks below do not apply
 		}
-		findings = append(findings, scanText(f.Path, f.Data, f.Path == skillfs.SkillFile)...)
+		text := scanText(f.Path, f.Data, f.Path == skillfs.SkillFile)
+		if f.Path == skillfs.SkillFile && !hasKind(text, "terminal control") {
+			text = append(text, frontmatterControls(f.Data)...)
+		}
+		findings = append(findings, text...)
 	}
 	report := Report{Findings: findings}
 	for _, f := range findings {

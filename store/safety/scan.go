@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"sort"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -20,14 +23,14 @@ func isScript(f skillfs.File) bool {
 // Compiled on first use rather than at start-up, which every command pays.
 var (
 	pipeToShell = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(curl|wget|fetch|iwr|invoke-webrequest)\b[^\n|]*\|\s*(sudo\s+)?(ba|z|k|da|fi)?sh\b|\b(ba)?sh\s+<\(\s*(curl|wget)\b|\b(python3?|node|perl|ruby)\s+<\(\s*(curl|wget)\b|(curl|wget)\b[^\n|]*\|\s*(sudo\s+)?(python3?|node|perl|ruby|iex)\b`)
+		return regexp.MustCompile(`(?i)\b(curl|wget|fetch|iwr|invoke-webrequest)\b[^\n|]*\|\s*(sudo\s+)?(ba|z|k|da|fi)?sh\b|\b(ba)?sh\s+<\(\s*(curl|wget)\b|\b(python3?|node|perl|ruby)\s+<\(\s*(curl|wget)\b|\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|]*\|\s*(sudo\s+)?(python3?|node|perl|ruby|iex|invoke-expression|pwsh|powershell)\b|\b(iex|invoke-expression)\b\s*[(&]?\s*\(?\s*(iwr|irm|invoke-webrequest|invoke-restmethod|new-object\s+net\.webclient)\b`)
 	})
 	ignorePrior = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(ignore|disregard|forget|override)\s+(all\s+|any\s+|the\s+)?(previous|prior|above|earlier|preceding|system)\s+(instructions|prompts?|rules|messages|directions)`)
 	})
 	// Cheap keyword tests in front of the regular expressions, which are
 	// run only on lines that could match: a bulk import scans megabytes.
-	pipeWords   = [][]byte{[]byte("curl"), []byte("wget"), []byte("iwr"), []byte("invoke-webrequest"), []byte("fetch")}
+	pipeWords   = [][]byte{[]byte("curl"), []byte("wget"), []byte("iwr"), []byte("irm"), []byte("invoke-"), []byte("fetch"), []byte("webclient")}
 	ignoreWords = [][]byte{[]byte("ignore"), []byte("disregard"), []byte("forget"), []byte("override")}
 )
 
@@ -36,8 +39,12 @@ const (
 	maxFindLines = 20 // findings of one kind per file, so a hostile file cannot flood a commit message
 )
 
-// scanText flags risky text. Invisible and bidirectional-control characters
-// are checked in SKILL.md, which the agent reads as instructions.
+// scanText flags risky text. Invisible and bidirectional-control
+// characters are checked in SKILL.md, which the agent reads as
+// instructions (elsewhere they are legitimate in right-to-left text);
+// Unicode tag characters, which smuggle whole ASCII instructions, and
+// terminal control characters, which rewrite what a person sees, in every
+// text file.
 func scanText(p string, data []byte, isSkillMD bool) []Finding {
 	var out []Finding
 	counts := map[string]int{}
@@ -47,6 +54,7 @@ func scanText(p string, data []byte, isSkillMD bool) []Finding {
 		}
 	}
 	lower := asciiLower(data)
+	var wrapped base64Lines
 	for n, off := 1, 0; off < len(data); n++ {
 		end := bytes.IndexByte(data[off:], '\n')
 		if end < 0 {
@@ -59,23 +67,95 @@ func scanText(p string, data []byte, isSkillMD bool) []Finding {
 		if containsAny(low, pipeWords) && pipeToShell().Match(line) {
 			add(n, RiskHigh, "pipe", "downloads code and pipes it into an interpreter (curl … | sh)")
 		}
-		if containsAny(low, ignoreWords) && ignorePrior().Match(line) {
-			add(n, RiskCritical, "ignore", "tells the agent to ignore previous instructions (prompt injection)")
-		}
 		if hasBase64Run(line) {
 			add(n, RiskMedium, "base64", "long base64 blob (hidden payload?)")
+		} else if first := wrapped.next(n, line); first > 0 {
+			add(first, RiskMedium, "base64", "long base64 blob wrapped over several lines (hidden payload?)")
 		}
-		if isSkillMD && !isASCII(line) {
+		if c, ok := controlByte(line); ok {
+			add(n, RiskHigh, "control", fmt.Sprintf("terminal control character %s (can rewrite what a terminal shows)", c))
+		}
+		if !isASCII(line) {
 			for i := 0; i < len(line); {
 				r, size := utf8.DecodeRune(line[i:])
-				if level, name := invisibleRune(r, n == 1 && i == 0); name != "" {
+				level, name := invisibleRune(r, n == 1 && i == 0)
+				if name != "" && (isSkillMD || level == RiskCritical) {
 					add(n, level, "rune", fmt.Sprintf("invisible or bidirectional-control character U+%04X (%s)", r, name))
+				}
+				if name == "" && r >= 0x80 && r <= 0x9f {
+					add(n, RiskHigh, "control", fmt.Sprintf("terminal control character U+%04X (can rewrite what a terminal shows)", r))
 				}
 				i += size
 			}
 		}
 	}
+	// Prompt injections are matched over the whole text, so that a line
+	// break between the words does not hide one.
+	if containsAny(lower, ignoreWords) {
+		for _, m := range ignorePrior().FindAllIndex(data, maxFindLines) {
+			add(1+bytes.Count(data[:m[0]], []byte("\n")), RiskCritical, "ignore", "tells the agent to ignore previous instructions (prompt injection)")
+		}
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	}
 	return out
+}
+
+// base64Lines follows consecutive lines made only of base64 characters, as
+// base64 -w 76 and MIME wrap a payload, so that a blob split over lines is
+// flagged like one long run.
+type base64Lines struct {
+	first, chars int
+	reported     bool
+}
+
+// minWrappedLine is the shortest line counted as part of a wrapped blob
+// (encoders wrap at 60, 64 or 76 columns; the last line may be shorter but
+// a blob long enough to flag has full lines before it).
+const minWrappedLine = 40
+
+// next takes line n and returns the first line of a wrapped blob when it
+// has just grown to minBase64Run characters, else 0.
+func (b *base64Lines) next(n int, line []byte) int {
+	line = bytes.TrimRight(line, "\r")
+	if len(line) < minWrappedLine || !isBase64Line(line) {
+		*b = base64Lines{}
+		return 0
+	}
+	if b.chars == 0 {
+		b.first = n
+	}
+	b.chars += len(line)
+	if b.chars >= minBase64Run && !b.reported {
+		b.reported = true
+		return b.first
+	}
+	return 0
+}
+
+func isBase64Line(line []byte) bool {
+	letters := 0
+	for _, c := range bytes.TrimRight(line, "=") {
+		switch {
+		case 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z':
+			letters++
+		case '0' <= c && c <= '9' || c == '+' || c == '/':
+		default:
+			return false
+		}
+	}
+	return letters > 0
+}
+
+// controlByte finds an ASCII control character other than tab, line feed,
+// carriage return and form feed: ESC starts the escape sequences that
+// clear a screen, move the cursor or (OSC 52) write the clipboard.
+func controlByte(line []byte) (string, bool) {
+	for _, c := range line {
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7f {
+			return fmt.Sprintf("0x%02X", c), true
+		}
+	}
+	return "", false
 }
 
 func asciiLower(b []byte) []byte {
@@ -140,4 +220,50 @@ func invisibleRune(r rune, atStart bool) (RiskLevel, string) {
 		return RiskHigh, "zero-width no-break space"
 	}
 	return RiskNone, ""
+}
+
+// hasControlName reports a file name holding a character that a terminal
+// acts on or that hides text: C0 and C1 controls, DEL, and the invisible
+// and bidirectional characters invisibleRune names.
+func hasControlName(name string) bool {
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			return true
+		}
+		if _, what := invisibleRune(r, false); what != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// frontmatterControls flags control characters that YAML escapes (\e,
+// \x1b, \u009b) put into SKILL.md's frontmatter values, which list, show
+// and prompt print: the file's text holds none, the decoded values do.
+func frontmatterControls(data []byte) []Finding {
+	sf, err := discover.Parse(data)
+	if err != nil {
+		return nil
+	}
+	values := fmt.Sprintf("%v", sf.Frontmatter)
+	if c, ok := controlByte([]byte(values)); ok {
+		return []Finding{{Level: RiskHigh, Path: skillfs.SkillFile, Line: sf.FrontmatterLine,
+			Message: fmt.Sprintf("frontmatter value holds terminal control character %s (can rewrite what a terminal shows)", c)}}
+	}
+	for _, r := range values {
+		if r >= 0x80 && r <= 0x9f {
+			return []Finding{{Level: RiskHigh, Path: skillfs.SkillFile, Line: sf.FrontmatterLine,
+				Message: fmt.Sprintf("frontmatter value holds terminal control character U+%04X (can rewrite what a terminal shows)", r)}}
+		}
+	}
+	return nil
+}
+
+func hasKind(findings []Finding, words string) bool {
+	for _, f := range findings {
+		if strings.Contains(f.Message, words) {
+			return true
+		}
+	}
+	return false
 }

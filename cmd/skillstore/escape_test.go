@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestEscapeTerminal shows what a terminal would act on and leaves the
+// rest alone.
+func TestEscapeTerminal(t *testing.T) {
+	cases := map[string]string{
+		"plain text, tabs\tand\nnewlines": "plain text, tabs\tand\nnewlines",
+		"clip \x1b]52;c;aGk=\x07":         `clip \x1b]52;c;aGk=\x07`,
+		"clear \x1b[2J":                   `clear \x1b[2J`,
+		"c1 \u009b2J":                     `c1 \u009b2J`,
+		"bidi \u202eevil":                 `bidi \u202eevil`,
+		"tag \U000E0041":                  `tag \ue0041`,
+		"bad \xff byte":                   `bad \xff byte`,
+		"accents é … 日本":                  "accents é … 日本",
+	}
+	for in, want := range cases {
+		if got := escapeTerminal(in); got != want {
+			t.Errorf("escapeTerminal(%q) = %q, want %q", in, got, want)
+		}
+	}
+	var b bytes.Buffer
+	w := &termWriter{raw: &b}
+	w.Write([]byte("é"[:1]))
+	w.Write([]byte("é"[1:] + "\x1b"))
+	w.flush()
+	if b.String() != `é\x1b` {
+		t.Errorf("a character split over two writes: %q", b.String())
+	}
+}
+
+// TestHumanOutputEscapesTerminalControls: a description holding OSC 52 and
+// a clear-screen sequence is printed escaped by list, search, show, log and
+// prompt, recorded as a high risk, and kept exact in --json.
+func TestHumanOutputEscapesTerminalControls(t *testing.T) {
+	tmp := t.TempDir()
+	storeDir := filepath.Join(tmp, "store")
+	skill := filepath.Join(tmp, "src", "clip")
+	if err := os.MkdirAll(skill, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	desc := "Tidy up \x1b]52;c;Y3VybCB4fHNo\x07 and \x1b[2J the notes."
+	md := "---\nname: clip\ndescription: \"" + strings.ReplaceAll(strings.ReplaceAll(desc, "\x1b", `\e`), "\x07", `\a`) + "\"\n---\nBody.\n"
+	if err := os.WriteFile(filepath.Join(skill, "SKILL.md"), []byte(md), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, storeDir, "init")
+	mustRun(t, storeDir, "add", skill)
+	for _, args := range [][]string{{"list"}, {"search", "tidy"}, {"show", "clip"}, {"log", "clip"}, {"prompt", skill}} {
+		out, errOut, code := runSkillstore(t, storeDir, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		if strings.ContainsAny(out+errOut, "\x1b\x07") {
+			t.Errorf("%v printed a raw escape sequence:\n%q", args, out)
+		}
+		if (args[0] == "list" || args[0] == "search" || args[0] == "prompt") && !strings.Contains(out, `\x1b`) {
+			t.Errorf("%v does not show the escape as text:\n%q", args, out)
+		}
+	}
+	out := mustRun(t, storeDir, "show", "clip")
+	if !strings.Contains(out, "high") {
+		t.Errorf("show does not report the control characters as a high risk:\n%s", out)
+	}
+	if out := mustRun(t, storeDir, "list", "--json"); !strings.Contains(out, `\u001b]52;c;Y3VybCB4fHNo\u0007`) {
+		t.Errorf("list --json is not exact:\n%s", out)
+	}
+}

@@ -1,0 +1,122 @@
+package skillfs
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// CheckTree applies `git fsck --strict`'s rules for one tree object to its
+// raw content, so that a tree a plugin or a remote built with git plumbing
+// never enters a store that git, a checkout or a hosting server would then
+// refuse or misread. It rejects an empty name, a name holding "/" or "\",
+// ".", "..", and every spelling of ".git" some filesystem resolves to the
+// repository folder ([IsDotGit]), a mode git does not write in strict mode
+// (anything but 100644, 100755, 120000, 40000 and 160000, and the
+// historical 100664 git still reads; zero-padded modes are rejected), entries out of git's order, and a name used twice.
+func CheckTree(data []byte) error {
+	var prev string
+	seen := map[string]bool{}
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		if sp < 0 {
+			return fmt.Errorf("bad tree entry mode")
+		}
+		modeText := string(data[:sp])
+		data = data[sp+1:]
+		nul := bytes.IndexByte(data, 0)
+		if nul < 0 || len(data) < nul+21 {
+			return fmt.Errorf("truncated tree entry")
+		}
+		name := string(data[:nul])
+		data = data[nul+21:]
+		mode, ok := strictGitMode(modeText)
+		if !ok {
+			return fmt.Errorf("entry %q has mode %q, which git does not write", name, modeText)
+		}
+		if err := CheckEntryName(name); err != nil {
+			return err
+		}
+		if seen[name] {
+			return fmt.Errorf("entry %q appears twice", name)
+		}
+		seen[name] = true
+		key := treeSortKey(TreeEntry{Name: name, Mode: mode})
+		if prev != "" && key <= prev {
+			return fmt.Errorf("entry %q is out of git's order (after %q)", name, strings.TrimSuffix(prev, "/"))
+		}
+		prev = key
+	}
+	return nil
+}
+
+// strictGitMode accepts the modes git writes, and 100664.
+func strictGitMode(s string) (Mode, bool) {
+	switch s {
+	case "100644", "100664":
+		return Regular, true
+	case "100755":
+		return Executable, true
+	case "120000":
+		return Symlink, true
+	case "40000":
+		return Dir, true
+	case "160000":
+		return Gitlink, true
+	}
+	return 0, false
+}
+
+// CheckEntryName rejects a tree entry name (one path component) that a
+// checkout could misread: empty, holding "/", "\" or NUL, ".", "..", or a
+// name [IsDotGit] reports.
+func CheckEntryName(name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("empty entry name")
+	case strings.ContainsAny(name, "/\\\x00"):
+		return fmt.Errorf("entry %q holds a path separator: not a plain file name", name)
+	case name == "." || name == "..":
+		return fmt.Errorf("entry %q is not a file name", name)
+	case IsDotGit(name):
+		return fmt.Errorf("entry %q is a spelling of .git", name)
+	}
+	return nil
+}
+
+// IsDotGit reports whether some filesystem git runs on resolves name to
+// ".git": any letter case; trailing dots and spaces, which Windows drops;
+// the NTFS short name GIT~1; an NTFS alternate stream (".git::$DATA");
+// and on HFS+ the code points it ignores (zero-width joiners and the like)
+// anywhere in the name.
+func IsDotGit(name string) bool {
+	n := stripHFSIgnorable(name)
+	if i := strings.IndexByte(n, ':'); i >= 0 {
+		n = n[:i]
+	}
+	n = strings.TrimRight(n, ". ")
+	return strings.EqualFold(n, ".git") || strings.EqualFold(n, "git~1")
+}
+
+// stripHFSIgnorable removes the code points HFS+ ignores when comparing
+// names: U+200C to U+200F, U+202A to U+202E, U+206A to U+206F and U+FEFF.
+func stripHFSIgnorable(name string) string {
+	if isASCIIString(name) {
+		return name
+	}
+	return strings.Map(func(r rune) rune {
+		if r >= 0x200c && r <= 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x206a && r <= 0x206f || r == 0xfeff {
+			return -1
+		}
+		return r
+	}, name)
+}
+
+func isASCIIString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,122 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
+)
+
+// gitPlumb runs git in dir with stdin and returns its trimmed output.
+func gitPlumb(t *testing.T, dir string, stdin []byte, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// hostileCommit makes, with git plumbing only, a commit on main of repo
+// whose tree is a Codex plugin with skill "one" whose folder's tree is
+// the raw bytes skillTree returns (given SKILL.md's blob id).
+func hostileCommit(t *testing.T, repo string, skillTree func(md skillfs.ID) []byte) {
+	t.Helper()
+	md, _ := skillfs.ParseID(gitPlumb(t, repo, []byte(skillMD("one")), "hash-object", "-w", "--stdin"))
+	manifest := gitPlumb(t, repo, []byte(`{"name": "gitp", "skills": "./skills/"}`), "hash-object", "-w", "--stdin")
+	one := gitPlumb(t, repo, skillTree(md), "hash-object", "-w", "--literally", "-t", "tree", "--stdin")
+	skills := gitPlumb(t, repo, []byte("040000 tree "+one+"\tone\n"), "mktree", "--missing")
+	codex := gitPlumb(t, repo, []byte("100644 blob "+manifest+"\tplugin.json\n"), "mktree")
+	root := gitPlumb(t, repo, []byte("040000 tree "+codex+"\t.codex-plugin\n040000 tree "+skills+"\tskills\n"), "mktree")
+	parent := gitPlumb(t, repo, nil, "rev-parse", "main")
+	commit := gitPlumb(t, repo, nil, "commit-tree", root, "-p", parent, "-m", "hostile")
+	gitPlumb(t, repo, nil, "update-ref", "refs/heads/main", commit)
+}
+
+func rawEntries(entries ...string) []byte {
+	var b bytes.Buffer
+	for i := 0; i+2 < len(entries); i += 3 {
+		id, _ := skillfs.ParseID(entries[i+2])
+		b.WriteString(entries[i] + " " + entries[i+1] + "\x00")
+		b.Write(id[:])
+	}
+	return b.Bytes()
+}
+
+// TestGitPluginHostileTrees: a git plugin whose skill tree git fsck
+// --strict rejects (built with hash-object --literally) is refused by
+// plugin add and by sync; the store keeps passing git fsck --strict and
+// verify, and the plugin's good version stays published.
+func TestGitPluginHostileTrees(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	cases := []struct {
+		name string
+		tree func(md skillfs.ID) []byte
+		want string
+	}{
+		{"two-SKILL.md", func(md skillfs.ID) []byte {
+			return rawEntries("100644", "SKILL.md", md.String(), "100644", "SKILL.md", md.String())
+		}, `entry "SKILL.md" appears twice`},
+		{"dot-git-dot", func(md skillfs.ID) []byte {
+			return rawEntries("100644", ".git.", md.String(), "100644", "SKILL.md", md.String())
+		}, `entry ".git." is a spelling of .git`},
+		{"ntfs-short-name", func(md skillfs.ID) []byte {
+			return rawEntries("100644", "GIT~1", md.String(), "100644", "SKILL.md", md.String())
+		}, `entry "GIT~1" is a spelling of .git`},
+		{"backslash", func(md skillfs.ID) []byte {
+			return rawEntries("100644", "SKILL.md", md.String(), "100644", "a\\b", md.String())
+		}, `path separator`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			up := filepath.Join(t.TempDir(), "up")
+			writeFile(t, filepath.Join(up, ".codex-plugin", "plugin.json"), `{"name": "gitp", "skills": "./skills/"}`)
+			writeFile(t, filepath.Join(up, "skills", "one", "SKILL.md"), skillMD("one"))
+			gitRun(t, up, "init", "-q", "-b", "main")
+			gitRun(t, up, "add", "-A")
+			gitRun(t, up, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "good")
+			src, err := ParseSource("file://"+up, "main")
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := newSyncStore(t)
+			if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			hostileCommit(t, up, tc.tree)
+
+			rep, err := s.Sync(ctx, SyncOptions{})
+			if err == nil && (len(rep.Plugins) != 1 || !strings.Contains(rep.Plugins[0].Error, tc.want)) {
+				t.Errorf("sync of a hostile tree: %+v", rep.Plugins)
+			} else if err != nil && !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("sync = %v, want %q", err, tc.want)
+			}
+
+			other := newSyncStore(t)
+			if _, err := other.AddPlugin(ctx, src, AddPluginOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("plugin add of a hostile tree = %v, want %q", err, tc.want)
+			}
+			for _, st := range []*Store{s, other} {
+				if out := gitCmd(t, st.Dir(), "fsck", "--strict"); strings.Contains(out, "error") {
+					t.Errorf("git fsck --strict: %s", out)
+				}
+				if vr, err := st.Verify(ctx); err != nil || !vr.OK() {
+					t.Errorf("verify: %v %v", vr.Problems, err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,92 @@
+package remote
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillstore/skillstore/store"
+)
+
+// TestPulledPluginsWaitForTrust: plugin records a teammate's server
+// serves (through a real git daemon) are taken by pull, but sync fetches
+// none of them until a person runs plugin trust here: a git source waits
+// for approval, a local-folder source is never synced and cannot be
+// approved. Pull says what waits.
+func TestPulledPluginsWaitForTrust(t *testing.T) {
+	ctx := context.Background()
+	d := startGitDaemon(t)
+	url := d.newRepo(t, "team.git")
+
+	// A git plugin, served by the same daemon, and a folder plugin of
+	// mallory's machine (which would make a victim mirror its own folder).
+	up := filepath.Join(t.TempDir(), "up")
+	writeFile(t, filepath.Join(up, ".codex-plugin", "plugin.json"), `{"name": "gitp", "skills": "./skills/"}`)
+	writeFile(t, filepath.Join(up, "skills", "one", "SKILL.md"), skillMD("one", "upstream"))
+	remoteGit(t, "", "init", "-q", "-b", "main", up)
+	remoteGit(t, up, "add", "-A")
+	remoteGit(t, up, "commit", "-q", "-m", "c")
+	remoteGit(t, "", "clone", "-q", "--bare", up, d.path("up.git"))
+	folder := filepath.Join(t.TempDir(), "home-secrets")
+	writeFile(t, filepath.Join(folder, "skills", "keys", "SKILL.md"), skillMD("keys", "id_rsa lives here"))
+
+	mallory := newActorStore(t, "mallory")
+	for _, src := range []string{d.url("up.git"), folder} {
+		s, err := store.ParseSource(src, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := mallory.AddPlugin(ctx, s, store.AddPluginOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustAddRemote(t, mallory, "origin", url)
+	mustPush(t, mallory, "")
+
+	victim := newActorStore(t, "victim")
+	mustAddRemote(t, victim, "origin", url)
+	rep := mustPull(t, victim, "")
+	if strings.Join(rep.State.Untrusted, " ") != "gitp home-secrets" {
+		t.Errorf("untrusted = %v, want both plugins", rep.State.Untrusted)
+	}
+	if len(rep.State.Refused) != 1 || rep.State.Refused[0].Record != "plugins/home-secrets" {
+		t.Errorf("refused = %+v, want the folder plugin", rep.State.Refused)
+	}
+
+	sync := func() map[string]store.PluginReport {
+		srep, err := victim.Sync(ctx, store.SyncOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]store.PluginReport{}
+		for _, pr := range srep.Plugins {
+			out[pr.Plugin] = pr
+		}
+		return out
+	}
+	got := sync()
+	for _, id := range []string{"gitp", "home-secrets"} {
+		if got[id].Skipped != store.SkippedUntrusted {
+			t.Errorf("sync of %s before approval: %+v", id, got[id])
+		}
+	}
+	if out := refValues(t, victim.Dir(), "refs/skillstore/sources/"); strings.Contains(out, "gitp") {
+		t.Errorf("sync fetched an unapproved source:\n%s", out)
+	}
+
+	if _, err := victim.TrustPlugin(ctx, "home-secrets"); err == nil || !strings.Contains(err.Error(), "local-folder source") {
+		t.Errorf("trust of a remote folder source = %v, want refused", err)
+	}
+	if _, err := victim.TrustPlugin(ctx, "gitp"); err != nil {
+		t.Fatal(err)
+	}
+	got = sync()
+	if got["gitp"].Skipped != "" || got["gitp"].Error != "" || got["gitp"].Commit == "" {
+		t.Errorf("sync after trust: %+v", got["gitp"])
+	}
+	if got["home-secrets"].Skipped != store.SkippedUntrusted {
+		t.Errorf("the folder plugin was synced: %+v", got["home-secrets"])
+	}
+	checkStore(t, victim.Dir())
+}
