@@ -6,7 +6,7 @@ FUZZTIME  ?= 10s
 BENCHTIME ?= 1x
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: all build test lint bench fuzz demo update clean
+.PHONY: all build test lint bench bench-scale fuzz demo update clean
 
 all: build
 
@@ -34,6 +34,17 @@ lint:
 ## bench: every benchmark, printing skillstore's figures beside their references
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -timeout 60m $(PKGS)
+
+## bench-scale: one-skill commands, list, import and start-up on stores of
+## 100, 1k, 10k and 50k synthetic skills, each beside its git reference, with
+## peak memory and growth between sizes. The stores are generated once under
+## BENCH_CACHE. BENCH_SIZES=100,1000,10000 leaves out 50k (slow to generate);
+## BENCH_OLD=path/to/skillstore adds an older binary to compare with.
+BENCH_SIZES ?= 100,1000,10000,50000
+BENCH_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/skillstore-bench
+BENCH_REPS  ?= 5
+bench-scale: build
+	$(GO) run ./internal/benchscale -bin $(BIN) -cache $(BENCH_CACHE) -sizes $(BENCH_SIZES) -reps $(BENCH_REPS) $(if $(BENCH_OLD),-old-bin $(BENCH_OLD))
 
 ## fuzz: a short bounded run of every fuzz target (FUZZTIME each)
 fuzz:

@@ -53,7 +53,7 @@ func (s *Store) Verify(ctx context.Context) (VerifyReport, error) {
 		if err != nil {
 			return err
 		}
-		r := &Reader{s: s, refs: refs, db: gitdb.Open(s.dir)}
+		r := &Reader{s: s, refs: gitdb.NewRefReaderOf(s.dir, refs), db: gitdb.Open(s.dir)}
 		defer r.resetStorage()
 		v := &verifier{r: r, rep: &rep, seen: map[Hash]bool{}}
 		rep.Refs = len(refs)
