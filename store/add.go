@@ -152,6 +152,7 @@ func (s *Store) Import(ctx context.Context, root string, opts AddOptions) ([]Add
 func (s *Store) ImportDirs(ctx context.Context, dirs []string, opts AddOptions) ([]AddResult, error) {
 	var results []AddResult
 	err := s.Update(ctx, func(tx *Tx) error {
+		tx.boundMemory()
 		preps, err := tx.prepareAll(ctx, dirs, opts)
 		if err != nil {
 			return err
@@ -184,6 +185,9 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 			return nil, err
 		}
 		p := tx.prepare(dir, opts, cache, sums)
+		if p.Err == nil && !p.Unchanged && tx.pending.Spill != nil {
+			tx.queueBlobs(p.files)
+		}
 		if p.Err == nil {
 			if f, dup := first[p.Name]; dup {
 				sameFiles(f, &p)

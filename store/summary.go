@@ -36,14 +36,23 @@ const summaryFile = "summary"
 func (s *Store) summaryPath() string { return filepath.Join(s.dir, metaDir, summaryFile) }
 
 func loadSummaries(path string) map[string]Summary {
+	out, _ := loadSummaryLines(path)
+	return out
+}
+
+// loadSummaryLines reads the cache and counts its lines (appends leave
+// several of one name).
+func loadSummaryLines(path string) (map[string]Summary, int) {
 	out := map[string]Summary{}
+	lines := 0
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return out
+		return out, 0
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
 	for sc.Scan() {
+		lines++
 		f := strings.SplitN(sc.Text(), "\t", 8)
 		if len(f) != 8 {
 			continue
@@ -59,38 +68,70 @@ func loadSummaries(path string) map[string]Summary {
 		}
 		out[f[0]] = Summary{Name: f[0], Commit: commit, Tree: tree, Number: n, Time: time.Unix(sec, 0), Source: f[5], Risk: risk, Description: desc}
 	}
-	return out
+	return out, lines
 }
 
 func saveSummaries(path string, sums map[string]Summary) error {
 	var b bytes.Buffer
 	for _, s := range sums {
-		b.WriteString(s.Name + "\t" + s.Commit.String() + "\t" + s.Tree.String() + "\t" + strconv.Itoa(s.Number) + "\t" +
-			strconv.FormatInt(s.Time.Unix(), 10) + "\t" + strings.ReplaceAll(s.Source, "\t", " ") + "\t" + s.Risk.String() + "\t" +
-			strconv.Quote(s.Description) + "\n")
+		writeSummaryLine(&b, s)
 	}
 	return atomicfile.WriteFile(path, b.Bytes(), 0o644)
 }
 
-// updateSummaries merges a writer's new summaries (nil: skill deleted)
-// into the cache. Best effort: the cache is derived data.
+func writeSummaryLine(b *bytes.Buffer, s Summary) {
+	b.WriteString(s.Name + "\t" + s.Commit.String() + "\t" + s.Tree.String() + "\t" + strconv.Itoa(s.Number) + "\t" +
+		strconv.FormatInt(s.Time.Unix(), 10) + "\t" + strings.ReplaceAll(s.Source, "\t", " ") + "\t" + s.Risk.String() + "\t" +
+		strconv.Quote(s.Description) + "\n")
+}
+
+// updateSummaries records a writer's new summaries in the cache. Best
+// effort: the cache is derived data. Changed entries are appended (a
+// later line of a name wins when the file is read), so a writer that
+// moves one skill does not rewrite the entries of every other; a deleted
+// skill's line is left, as every entry is checked against its skill's
+// ref, and Summaries rewrites the file whole when it holds stale lines.
+// A torn append fails to parse and is skipped, like any bad line.
 func (s *Store) updateSummaries(changed map[string]*Summary) {
-	sums := loadSummaries(s.summaryPath())
-	for name, sum := range changed {
-		if sum == nil {
-			delete(sums, name)
-		} else {
-			sums[name] = *sum
+	var b bytes.Buffer
+	for _, sum := range changed {
+		if sum != nil {
+			writeSummaryLine(&b, *sum)
 		}
 	}
-	if err := saveSummaries(s.summaryPath(), sums); err != nil {
+	if b.Len() == 0 {
+		return
+	}
+	if err := appendSummaries(s.summaryPath(), b.Bytes()); err != nil {
 		s.log.Debug("summary cache not saved", "err", err)
 	}
 }
 
+func appendSummaries(path string, lines []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	// After a torn append, start on a line of our own.
+	if info, err := f.Stat(); err == nil && info.Size() > 0 {
+		last := make([]byte, 1)
+		if r, err := os.Open(path); err == nil {
+			if _, err := r.ReadAt(last, info.Size()-1); err == nil && last[0] != '\n' {
+				lines = append([]byte{'\n'}, lines...)
+			}
+			r.Close()
+		}
+	}
+	if _, err := f.Write(lines); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
 // Summaries returns the summary of every skill with a published ref.
 func (r *Reader) Summaries() (map[string]Summary, error) {
-	cached := loadSummaries(r.s.summaryPath())
+	cached, lines := loadSummaryLines(r.s.summaryPath())
 	out := make(map[string]Summary, len(cached))
 	changed := false
 	for _, name := range r.Skills() {
@@ -106,7 +147,8 @@ func (r *Reader) Summaries() (map[string]Summary, error) {
 		out[name] = s
 		changed = true
 	}
-	if changed || len(cached) != len(out) {
+	// Rewrite what changed, and compact once appends left many stale lines.
+	if changed || len(cached) != len(out) || lines > len(out)+len(out)/8+64 {
 		if err := saveSummaries(r.s.summaryPath(), out); err != nil {
 			r.s.log.Debug("summary cache not saved", "err", err)
 		}
