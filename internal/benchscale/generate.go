@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -68,32 +68,42 @@ func writeSkillTree(root string, n int) error {
 	return nil
 }
 
-// fastImportStream is the same n skills as a git fast-import stream: one
-// ref and one commit per skill, under refs/heads/skills/ as a store keeps
-// them.
-func fastImportStream(n int) []byte {
-	var s bytes.Buffer
+// writeFastImportStream writes the same n skills as a git fast-import
+// stream into path: one ref and one commit per skill, under
+// refs/heads/skills/ as a store keeps them. It streams: this process
+// stays small, which matters because a child's peak memory on Linux
+// starts from its parent's at the fork.
+func writeFastImportStream(path string, n int) error {
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	s := bufio.NewWriter(out)
 	mark := 1
 	for i := 0; i < n; i++ {
 		files := skillFiles(i, "")
 		marks := map[string]int{}
 		for _, p := range skillPaths {
-			fmt.Fprintf(&s, "blob\nmark :%d\ndata %d\n%s\n", mark, len(files[p]), files[p])
+			fmt.Fprintf(s, "blob\nmark :%d\ndata %d\n%s\n", mark, len(files[p]), files[p])
 			marks[p] = mark
 			mark++
 		}
 		msg := fmt.Sprintf("%s v1\n\nSkill-Version: 1\n", skillName(i))
-		fmt.Fprintf(&s, "commit refs/heads/skills/%s\ncommitter Bench <bench@example.com> 1700000000 +0000\ndata %d\n%s", skillName(i), len(msg), msg)
+		fmt.Fprintf(s, "commit refs/heads/skills/%s\ncommitter Bench <bench@example.com> 1700000000 +0000\ndata %d\n%s", skillName(i), len(msg), msg)
 		for _, p := range skillPaths {
 			mode := "100644"
 			if fileMode(p) == 0o755 {
 				mode = "100755"
 			}
-			fmt.Fprintf(&s, "M %s :%d %s\n", mode, marks[p], p)
+			fmt.Fprintf(s, "M %s :%d %s\n", mode, marks[p], p)
 		}
 		s.WriteString("\n")
 	}
-	return s.Bytes()
+	if err := s.Flush(); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // fixture is the generated data for one size, under the cache folder.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"sort"
@@ -81,16 +82,14 @@ func (b *bench) run(name, store string, args ...string) (sample, error) {
 	return b.runIn("", name, store, nil, args...)
 }
 
-func (b *bench) runIn(dir, name, store string, stdin []byte, args ...string) (sample, error) {
+func (b *bench) runIn(dir, name, store string, stdin io.Reader, args ...string) (sample, error) {
 	if store != "" {
 		args = append([]string{"--store", store}, args...)
 	}
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = b.env
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
+	cmd.Stdin = stdin
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	start := time.Now()

@@ -168,7 +168,11 @@ func measureImport(b *bench, f *fixture, reps int, tmp string) (row, error) {
 		reps = 1
 	}
 	r := row{work: "import", n: f.n, refCommand: "git fast-import"}
-	stream := fastImportStream(f.n)
+	stream := filepath.Join(tmp, "fast-import.stream")
+	if err := writeFastImportStream(stream, f.n); err != nil {
+		return r, err
+	}
+	defer os.Remove(stream)
 	var ours, old, ref []sample
 	bins := []string{b.bin}
 	if b.oldBin != "" {
@@ -195,7 +199,12 @@ func measureImport(b *bench, f *fixture, reps int, tmp string) (row, error) {
 		if _, err := b.run("git", "", "init", "--quiet", "--bare", dir); err != nil {
 			return r, err
 		}
-		s, err := b.runIn(dir, "git", "", stream, "fast-import", "--quiet")
+		in, err := os.Open(stream)
+		if err != nil {
+			return r, err
+		}
+		s, err := b.runIn(dir, "git", "", in, "fast-import", "--quiet")
+		in.Close()
 		os.RemoveAll(dir)
 		if err != nil {
 			return r, err
