@@ -10,9 +10,12 @@ STATICCHECK_VERSION ?= v0.8.2
 
 all: build
 
-## build: compile the skillstore binary into bin/
+## build: compile the skillstore binary into bin/. urfave_cli_no_docs leaves
+## out urfave/cli's Markdown/man generators (unused), whose Markdown renderer's
+## package initialisers were most of the start-up time of every command.
+GOTAGS ?= urfave_cli_no_docs
 build:
-	$(GO) build -o $(BIN) ./cmd/skillstore
+	$(GO) build -tags '$(GOTAGS)' -o $(BIN) ./cmd/skillstore
 
 ## test: go vet plus the whole test suite with the race detector (what CI runs).
 ## GORACE=atexit_sleep_ms=0: the race runtime otherwise sleeps 1s as each of the

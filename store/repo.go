@@ -176,6 +176,7 @@ func (s *Store) View(ctx context.Context, fn func(r *Reader) error) error {
 		return err
 	}
 	defer r.resetStorage()
+	defer r.refs.Close()
 	err = fn(r)
 	if r.refErr != nil {
 		return r.refErr
@@ -199,6 +200,7 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 		return err
 	}
 	defer r.resetStorage()
+	defer r.refs.Close()
 	tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}}
 	r.tx = tx
 	err = fn(tx)

@@ -20,8 +20,9 @@ import (
 // the lock that keeps refs still meanwhile.
 type RefReader struct {
 	gitDir string
-	packed []byte // packed-refs, read on first need
-	read   bool   // packed was read (it may be absent)
+	packed []byte // packed-refs, mapped on first need
+	unmap  func()
+	read   bool // packed was read (it may be absent)
 	sorted bool   // its header says sorted
 	all    Refs   // every ref, once All was called
 	cache  map[string]ID
@@ -102,11 +103,11 @@ func (rr *RefReader) readPacked() error {
 	if rr.read {
 		return nil
 	}
-	data, err := os.ReadFile(filepath.Join(rr.gitDir, "packed-refs"))
+	data, unmap, err := mapFile(filepath.Join(rr.gitDir, "packed-refs"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("read refs: %w", err)
 	}
-	rr.packed, rr.read = data, true
+	rr.packed, rr.unmap, rr.read = data, unmap, true
 	if first, _, _ := bytes.Cut(data, []byte{'\n'}); bytes.HasPrefix(first, []byte("# pack-refs with:")) {
 		rr.sorted = bytes.Contains(first, []byte(" sorted ")) || bytes.HasSuffix(first, []byte(" sorted"))
 	}
@@ -203,6 +204,14 @@ func scanLines(data []byte, name string) []byte {
 		data = rest
 	}
 	return nil
+}
+
+// Close releases packed-refs; lookups after Close read it again.
+func (rr *RefReader) Close() {
+	if rr.unmap != nil {
+		rr.unmap()
+	}
+	rr.packed, rr.unmap, rr.read = nil, nil, false
 }
 
 // All returns every ref, as ReadRefs does, read once.

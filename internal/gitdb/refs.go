@@ -161,6 +161,7 @@ func ApplyRefUpdates(gitDir string, updates []RefUpdate) error {
 	// Each ref is looked up alone (its loose file, else packed-refs by
 	// binary search): a small update costs the same in a store of any size.
 	cur := NewRefReader(gitDir)
+	defer cur.Close()
 	bulk := len(updates) > BulkRefThreshold
 	needPacked := bulk
 	for _, u := range updates {
