@@ -23,8 +23,8 @@ type RefReader struct {
 	packed []byte // packed-refs, mapped on first need
 	unmap  func()
 	read   bool // packed was read (it may be absent)
-	sorted bool   // its header says sorted
-	all    Refs   // every ref, once All was called
+	sorted bool // its header says sorted
+	all    Refs // every ref, once All was called
 	cache  map[string]ID
 }
 
