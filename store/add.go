@@ -176,8 +176,19 @@ func (s *Store) ImportDirs(ctx context.Context, dirs []string, opts AddOptions) 
 // prepareAll scans, validates and checks every folder, using the stat cache
 // so unchanged files are not re-read.
 func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([]prepared, error) {
-	cache := LoadStatCache(filepath.Join(tx.s.dir, metaDir, "statcache"))
-	sums := loadSummaries(tx.s.summaryPath())
+	// A few folders are read whole for less than the store-wide caches
+	// cost to load and save (they grow with the store): they get an empty
+	// stat cache, not saved, and the summaries of their names alone.
+	few := len(dirs) <= fewFolders
+	var cache *StatCache
+	var sums map[string]Summary
+	if few {
+		cache = LoadStatCache("") // empty
+		sums = loadSummariesOf(tx.s.summaryPath(), folderNames(dirs))
+	} else {
+		cache = LoadStatCache(filepath.Join(tx.s.dir, metaDir, "statcache"))
+		sums = loadSummaries(tx.s.summaryPath())
+	}
 	first := map[string]*prepared{}
 	var out []prepared
 	for _, dir := range dirs {
@@ -197,8 +208,10 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 		}
 		out = append(out, p)
 	}
-	if err := cache.Save(); err != nil {
-		tx.s.log.Debug("stat cache not saved", "err", err)
+	if !few {
+		if err := cache.Save(); err != nil {
+			tx.s.log.Debug("stat cache not saved", "err", err)
+		}
 	}
 	return out, nil
 }

@@ -368,8 +368,17 @@ func (r *Reader) hasObject(h Hash) bool {
 	return r.hasStored(h)
 }
 
+// hasStored asks go-git only about packs gitdb does not read: opening
+// go-git's storage loads every pack index whole, which made each small
+// write pay for the size of the store.
 func (r *Reader) hasStored(h Hash) bool {
-	return r.db.Has(h) || r.storage().HasEncodedObject(toGit(h)) == nil
+	if r.db.Has(h) {
+		return true
+	}
+	if _, err := os.Stat(gitdb.LoosePath(r.s.dir, h)); err == nil {
+		return true // in a fan-out folder made after gitdb listed them
+	}
+	return r.db.SkipsPacks() && r.storage().HasEncodedObject(toGit(h)) == nil
 }
 
 func (r *Reader) typed(h Hash, want gitdb.ObjectType) ([]byte, error) {

@@ -53,23 +53,76 @@ func loadSummaryLines(path string) (map[string]Summary, int) {
 	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
 	for sc.Scan() {
 		lines++
-		f := strings.SplitN(sc.Text(), "\t", 8)
-		if len(f) != 8 {
-			continue
+		if sum, ok := parseSummaryLine(sc.Text()); ok {
+			out[sum.Name] = sum
 		}
-		commit, ok1 := ParseHash(f[1])
-		tree, ok2 := ParseHash(f[2])
-		n, err1 := strconv.Atoi(f[3])
-		sec, err2 := strconv.ParseInt(f[4], 10, 64)
-		risk, err3 := safety.ParseRiskLevel(f[6])
-		desc, err4 := strconv.Unquote(f[7])
-		if !ok1 || !ok2 || err1 != nil || err2 != nil || err3 != nil || err4 != nil {
-			continue
-		}
-		out[f[0]] = Summary{Name: f[0], Commit: commit, Tree: tree, Number: n, Time: time.Unix(sec, 0), Source: f[5], Risk: risk, Description: desc}
 	}
 	return out, lines
 }
+
+func parseSummaryLine(line string) (Summary, bool) {
+	f := strings.SplitN(line, "\t", 8)
+	if len(f) != 8 {
+		return Summary{}, false
+	}
+	commit, ok1 := ParseHash(f[1])
+	tree, ok2 := ParseHash(f[2])
+	n, err1 := strconv.Atoi(f[3])
+	sec, err2 := strconv.ParseInt(f[4], 10, 64)
+	risk, err3 := safety.ParseRiskLevel(f[6])
+	desc, err4 := strconv.Unquote(f[7])
+	if !ok1 || !ok2 || err1 != nil || err2 != nil || err3 != nil || err4 != nil {
+		return Summary{}, false
+	}
+	return Summary{Name: f[0], Commit: commit, Tree: tree, Number: n, Time: time.Unix(sec, 0), Source: f[5], Risk: risk, Description: desc}, true
+}
+
+// loadSummariesOf reads the cached summaries of names alone: each is the
+// last line of its name that parses (appends come last), found by a
+// search of the file instead of parsing all of it.
+func loadSummariesOf(path string, names []string) map[string]Summary {
+	out := map[string]Summary{}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return out
+	}
+	for _, name := range names {
+		key := []byte("\n" + name + "\t")
+		for end := len(data); end > 0; {
+			i := bytes.LastIndex(data[:end], key) + 1 // start of the line
+			if i == 0 {
+				if !bytes.HasPrefix(data, key[1:]) {
+					break
+				}
+				end = 0 // the first line; the loop ends after it
+			} else {
+				end = i - 1
+			}
+			line, _, _ := bytes.Cut(data[i:], []byte{'\n'})
+			if sum, ok := parseSummaryLine(string(line)); ok {
+				out[name] = sum
+				break
+			}
+		}
+	}
+	return out
+}
+
+// folderNames are the base names of dirs (the fast path's skill names).
+func folderNames(dirs []string) []string {
+	out := make([]string, len(dirs))
+	for i, d := range dirs {
+		if abs, err := filepath.Abs(d); err == nil {
+			d = abs
+		}
+		out[i] = filepath.Base(d)
+	}
+	return out
+}
+
+// fewFolders is the most folders that add or import reads without the
+// store-wide stat cache and summary cache.
+const fewFolders = 16
 
 func saveSummaries(path string, sums map[string]Summary) error {
 	var b bytes.Buffer

@@ -1,7 +1,9 @@
 package store
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -71,3 +73,31 @@ func TestSummaryCacheAppends(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestLoadSummariesOfMatchesLoadSummaries: looking up a few names in the
+// cache gives what reading all of it gives, whatever the line order, the
+// repeated names (later lines win) and the lines that do not parse.
+func TestLoadSummariesOfMatchesLoadSummaries(t *testing.T) {
+	path := t.TempDir() + "/summary"
+	var lines []string
+	sum := func(name string, n int) string {
+		var buf bytes.Buffer
+		writeSummaryLine(&buf, Summary{Name: name, Number: n, Description: fmt.Sprintf("%s v%d", name, n)})
+		return strings.TrimSuffix(buf.String(), "\n")
+	}
+	lines = append(lines, sum("first", 1), sum("b", 1), sum("a-b", 1), sum("b", 2), "b\t0123 torn", sum("first", 2), sum("x", 1), sum("b", 3), "b\tbad")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	all := loadSummaries(path)
+	names := []string{"first", "b", "a-b", "x", "a", "missing"}
+	got := loadSummariesOf(path, names)
+	for _, n := range names {
+		if got[n] != all[n] {
+			t.Errorf("%s: %+v, all has %+v", n, got[n], all[n])
+		}
+	}
+	if got["b"].Number != 3 || got["first"].Number != 2 || len(got) != 4 {
+		t.Errorf("got %+v", got)
+	}
+}

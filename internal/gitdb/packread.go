@@ -18,8 +18,9 @@ import (
 // index (.idx, version 2) is mapped into memory once and objects are
 // inflated from one positioned read of the pack, deltas resolved.
 type packReader struct {
-	packs []*packFile
-	bases baseCache
+	packs   []*packFile
+	skipped int // packs with an index it cannot read
+	bases   baseCache
 }
 
 // baseCache keeps recently used delta bases: commits and trees are
@@ -86,6 +87,8 @@ func openPacks(gitDir string) *packReader {
 		if p, err := openPackFile(filepath.Join(dir, base)); err == nil {
 			p.pr = pr
 			pr.packs = append(pr.packs, p)
+		} else {
+			pr.skipped++
 		}
 	}
 	return pr
