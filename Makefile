@@ -6,13 +6,16 @@ FUZZTIME  ?= 10s
 BENCHTIME ?= 1x
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: all build test lint bench fuzz demo update clean
+.PHONY: all build test lint bench bench-scale fuzz demo update clean
 
 all: build
 
-## build: compile the skillstore binary into bin/
+## build: compile the skillstore binary into bin/. urfave_cli_no_docs leaves
+## out urfave/cli's Markdown/man generators (unused), whose Markdown renderer's
+## package initialisers were most of the start-up time of every command.
+GOTAGS ?= urfave_cli_no_docs
 build:
-	$(GO) build -o $(BIN) ./cmd/skillstore
+	$(GO) build -tags '$(GOTAGS)' -o $(BIN) ./cmd/skillstore
 
 ## test: go vet plus the whole test suite with the race detector (what CI runs).
 ## GORACE=atexit_sleep_ms=0: the race runtime otherwise sleeps 1s as each of the
@@ -34,6 +37,17 @@ lint:
 ## bench: every benchmark, printing skillstore's figures beside their references
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -timeout 60m $(PKGS)
+
+## bench-scale: one-skill commands, list, import and start-up on stores of
+## 100, 1k, 10k and 50k synthetic skills, each beside its git reference, with
+## peak memory and growth between sizes. The stores are generated once under
+## BENCH_CACHE. BENCH_SIZES=100,1000,10000 leaves out 50k (slow to generate);
+## BENCH_OLD=path/to/skillstore adds an older binary to compare with.
+BENCH_SIZES ?= 100,1000,10000,50000
+BENCH_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/skillstore-bench
+BENCH_REPS  ?= 5
+bench-scale: build
+	$(GO) run ./cmd/benchscale -bin $(BIN) -cache $(BENCH_CACHE) -sizes $(BENCH_SIZES) -reps $(BENCH_REPS) $(if $(BENCH_OLD),-old-bin $(BENCH_OLD))
 
 ## fuzz: a short bounded run of every fuzz target (FUZZTIME each)
 fuzz:

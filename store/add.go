@@ -152,6 +152,7 @@ func (s *Store) Import(ctx context.Context, root string, opts AddOptions) ([]Add
 func (s *Store) ImportDirs(ctx context.Context, dirs []string, opts AddOptions) ([]AddResult, error) {
 	var results []AddResult
 	err := s.Update(ctx, func(tx *Tx) error {
+		tx.boundMemory()
 		preps, err := tx.prepareAll(ctx, dirs, opts)
 		if err != nil {
 			return err
@@ -175,8 +176,19 @@ func (s *Store) ImportDirs(ctx context.Context, dirs []string, opts AddOptions) 
 // prepareAll scans, validates and checks every folder, using the stat cache
 // so unchanged files are not re-read.
 func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([]prepared, error) {
-	cache := LoadStatCache(filepath.Join(tx.s.dir, metaDir, "statcache"))
-	sums := loadSummaries(tx.s.summaryPath())
+	// A few folders are read whole for less than the store-wide caches
+	// cost to load and save (they grow with the store): they get an empty
+	// stat cache, not saved, and the summaries of their names alone.
+	few := len(dirs) <= fewFolders
+	var cache *StatCache
+	var sums map[string]Summary
+	if few {
+		cache = LoadStatCache("") // empty
+		sums = loadSummariesOf(tx.s.summaryPath(), folderNames(dirs))
+	} else {
+		cache = LoadStatCache(filepath.Join(tx.s.dir, metaDir, "statcache"))
+		sums = loadSummaries(tx.s.summaryPath())
+	}
 	first := map[string]*prepared{}
 	var out []prepared
 	for _, dir := range dirs {
@@ -184,6 +196,9 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 			return nil, err
 		}
 		p := tx.prepare(dir, opts, cache, sums)
+		if p.Err == nil && !p.Unchanged && tx.pending.Spill != nil {
+			tx.queueBlobs(p.files)
+		}
 		if p.Err == nil {
 			if f, dup := first[p.Name]; dup {
 				sameFiles(f, &p)
@@ -193,8 +208,10 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 		}
 		out = append(out, p)
 	}
-	if err := tx.saveStatCache(cache); err != nil {
-		tx.s.log.Debug("stat cache not saved", "err", err)
+	if !few {
+		if err := tx.saveStatCache(cache); err != nil {
+			tx.s.log.Debug("stat cache not saved", "err", err)
+		}
 	}
 	return out, nil
 }

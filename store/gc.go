@@ -23,8 +23,11 @@ type GCResult = gitdb.GCResult
 func (s *Store) GC(ctx context.Context, grace time.Duration) (GCResult, error) {
 	var res GCResult
 	err := s.Update(ctx, func(tx *Tx) error {
-		var err error
-		res, err = gitdb.GC(ctx, tx.s.dir, tx.refs, tx.object, grace)
+		refs, err := tx.refs.All()
+		if err != nil {
+			return err
+		}
+		res, err = gitdb.GC(ctx, tx.s.dir, refs, tx.object, grace)
 		tx.resetStorage() // packs changed under go-git's index
 		return err
 	})

@@ -186,7 +186,12 @@ func (s *Store) View(ctx context.Context, fn func(r *Reader) error) error {
 		return err
 	}
 	defer r.resetStorage()
-	return fn(r)
+	defer r.refs.Close()
+	err = fn(r)
+	if r.refErr != nil {
+		return r.refErr
+	}
+	return err
 }
 
 // Update runs fn as the store's one writer (exclusive lock). fn queues
@@ -205,9 +210,14 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 		return err
 	}
 	defer r.resetStorage()
+	defer r.refs.Close()
 	tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}}
 	r.tx = tx
-	if err := fn(tx); err != nil {
+	err = fn(tx)
+	if r.refErr != nil {
+		return r.refErr
+	}
+	if err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -219,19 +229,21 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	return tx.commit()
 }
 
+// newReader reads nothing yet: refs are looked up one by one as they are
+// needed (all of them only for the commands that list them), so a command
+// about one skill does not pay for every ref of the store.
 func (s *Store) newReader() (*Reader, error) {
-	refs, err := gitdb.ReadRefs(s.dir)
-	if err != nil {
-		return nil, err
-	}
-	return &Reader{s: s, refs: refs, db: gitdb.Open(s.dir)}, nil
+	return &Reader{s: s, refs: gitdb.NewRefReader(s.dir), db: gitdb.Open(s.dir)}, nil
 }
 
 // Reader reads one consistent snapshot of the store. It is valid only
 // inside the View or Update call that made it.
 type Reader struct {
 	s    *Store
-	refs gitdb.Refs
+	refs *gitdb.RefReader
+	// refErr is the first failure to read a ref (a corrupt ref file):
+	// the ref reads as absent and View or Update returns this error.
+	refErr error
 	// db reads loose objects and the packs it can (version 2 indexes), the
 	// hot path; st, go-git's view of the packs, reads the rest and is what
 	// fetches write into.
@@ -252,17 +264,36 @@ func (r *Reader) Ref(name string) (Hash, bool) {
 			return h, !h.IsZero()
 		}
 	}
-	h, ok := r.refs[name]
+	return r.storedRef(name)
+}
+
+// storedRef returns the value a ref has in the repository, before the
+// transaction's updates.
+func (r *Reader) storedRef(name string) (Hash, bool) {
+	h, ok, err := r.refs.Lookup(name)
+	if err != nil && r.refErr == nil {
+		r.refErr = err
+	}
 	return h, ok
+}
+
+// allRefs returns every stored ref (nil after recording a read failure in
+// refErr).
+func (r *Reader) allRefs() gitdb.Refs {
+	all, err := r.refs.All()
+	if err != nil && r.refErr == nil {
+		r.refErr = err
+	}
+	return all
 }
 
 // RefNames returns the sorted names of the refs starting with prefix.
 func (r *Reader) RefNames(prefix string) []string {
 	if r.tx == nil || len(r.tx.newRefs) == 0 {
-		return r.refs.Names(prefix)
+		return r.allRefs().Names(prefix)
 	}
 	merged := gitdb.Refs{}
-	for k, v := range r.refs {
+	for k, v := range r.allRefs() {
 		merged[k] = v
 	}
 	for k, v := range r.tx.newRefs {
@@ -354,8 +385,17 @@ func (r *Reader) hasObject(h Hash) bool {
 	return r.hasStored(h)
 }
 
+// hasStored asks go-git only about packs gitdb does not read: opening
+// go-git's storage loads every pack index whole, which made each small
+// write pay for the size of the store.
 func (r *Reader) hasStored(h Hash) bool {
-	return r.db.Has(h) || r.storage().HasEncodedObject(toGit(h)) == nil
+	if r.db.Has(h) {
+		return true
+	}
+	if _, err := os.Stat(gitdb.LoosePath(r.s.dir, h)); err == nil {
+		return true // in a fan-out folder made after gitdb listed them
+	}
+	return r.db.SkipsPacks() && r.storage().HasEncodedObject(toGit(h)) == nil
 }
 
 func (r *Reader) typed(h Hash, want gitdb.ObjectType) ([]byte, error) {
@@ -436,7 +476,7 @@ func (tx *Tx) commit() error {
 	tx.resetStorage() // a pack may have been added
 	var updates []gitdb.RefUpdate
 	for _, name := range tx.refOrder {
-		old := tx.refs[name]
+		old, _ := tx.storedRef(name)
 		if old == tx.newRefs[name] {
 			continue
 		}

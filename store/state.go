@@ -33,7 +33,7 @@ func (r *Reader) loadState() (*stateTree, error) {
 		return r.st8, nil
 	}
 	st := &stateTree{files: map[string]Hash{}}
-	if h, ok := r.refs[StateRef]; ok {
+	if h, ok := r.storedRef(StateRef); ok {
 		c, err := r.Commit(h)
 		if err != nil {
 			return nil, fmt.Errorf("read state: %w", err)

@@ -37,61 +37,155 @@ const summaryFile = "summary"
 func (s *Store) summaryPath() string { return filepath.Join(s.dir, metaDir, summaryFile) }
 
 func loadSummaries(path string) map[string]Summary {
+	out, _ := loadSummaryLines(path)
+	return out
+}
+
+// loadSummaryLines reads the cache and counts its lines (appends leave
+// several of one name).
+func loadSummaryLines(path string) (map[string]Summary, int) {
+	out := map[string]Summary{}
+	lines := 0
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return out, 0
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
+	for sc.Scan() {
+		lines++
+		if sum, ok := parseSummaryLine(sc.Text()); ok {
+			out[sum.Name] = sum
+		}
+	}
+	return out, lines
+}
+
+func parseSummaryLine(line string) (Summary, bool) {
+	f := strings.SplitN(line, "\t", 8)
+	if len(f) != 8 {
+		return Summary{}, false
+	}
+	commit, ok1 := ParseHash(f[1])
+	tree, ok2 := ParseHash(f[2])
+	n, err1 := strconv.Atoi(f[3])
+	sec, err2 := strconv.ParseInt(f[4], 10, 64)
+	risk, err3 := safety.ParseRiskLevel(f[6])
+	desc, err4 := strconv.Unquote(f[7])
+	if !ok1 || !ok2 || err1 != nil || err2 != nil || err3 != nil || err4 != nil {
+		return Summary{}, false
+	}
+	return Summary{Name: f[0], Commit: commit, Tree: tree, Number: n, Time: time.Unix(sec, 0), Source: f[5], Risk: risk, Description: desc}, true
+}
+
+// loadSummariesOf reads the cached summaries of names alone: each is the
+// last line of its name that parses (appends come last), found by a
+// search of the file instead of parsing all of it.
+func loadSummariesOf(path string, names []string) map[string]Summary {
 	out := map[string]Summary{}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return out
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
-	for sc.Scan() {
-		f := strings.SplitN(sc.Text(), "\t", 8)
-		if len(f) != 8 {
-			continue
+	for _, name := range names {
+		key := []byte("\n" + name + "\t")
+		for end := len(data); end > 0; {
+			i := bytes.LastIndex(data[:end], key) + 1 // start of the line
+			if i == 0 {
+				if !bytes.HasPrefix(data, key[1:]) {
+					break
+				}
+				end = 0 // the first line; the loop ends after it
+			} else {
+				end = i - 1
+			}
+			line, _, _ := bytes.Cut(data[i:], []byte{'\n'})
+			if sum, ok := parseSummaryLine(string(line)); ok {
+				out[name] = sum
+				break
+			}
 		}
-		commit, ok1 := ParseHash(f[1])
-		tree, ok2 := ParseHash(f[2])
-		n, err1 := strconv.Atoi(f[3])
-		sec, err2 := strconv.ParseInt(f[4], 10, 64)
-		risk, err3 := safety.ParseRiskLevel(f[6])
-		desc, err4 := strconv.Unquote(f[7])
-		if !ok1 || !ok2 || err1 != nil || err2 != nil || err3 != nil || err4 != nil {
-			continue
-		}
-		out[f[0]] = Summary{Name: f[0], Commit: commit, Tree: tree, Number: n, Time: time.Unix(sec, 0), Source: f[5], Risk: risk, Description: desc}
 	}
 	return out
 }
 
+// folderNames are the base names of dirs (the fast path's skill names).
+func folderNames(dirs []string) []string {
+	out := make([]string, len(dirs))
+	for i, d := range dirs {
+		if abs, err := filepath.Abs(d); err == nil {
+			d = abs
+		}
+		out[i] = filepath.Base(d)
+	}
+	return out
+}
+
+// fewFolders is the most folders that add or import reads without the
+// store-wide stat cache and summary cache.
+const fewFolders = 16
+
 func saveSummaries(path string, sums map[string]Summary) error {
 	var b bytes.Buffer
 	for _, s := range sums {
-		b.WriteString(s.Name + "\t" + s.Commit.String() + "\t" + s.Tree.String() + "\t" + strconv.Itoa(s.Number) + "\t" +
-			strconv.FormatInt(s.Time.Unix(), 10) + "\t" + strings.ReplaceAll(s.Source, "\t", " ") + "\t" + s.Risk.String() + "\t" +
-			strconv.Quote(s.Description) + "\n")
+		writeSummaryLine(&b, s)
 	}
 	return atomicfile.WriteFile(path, b.Bytes(), 0o644)
 }
 
-// updateSummaries merges a writer's new summaries (nil: skill deleted)
-// into the cache. Best effort: the cache is derived data.
+func writeSummaryLine(b *bytes.Buffer, s Summary) {
+	b.WriteString(s.Name + "\t" + s.Commit.String() + "\t" + s.Tree.String() + "\t" + strconv.Itoa(s.Number) + "\t" +
+		strconv.FormatInt(s.Time.Unix(), 10) + "\t" + strings.ReplaceAll(s.Source, "\t", " ") + "\t" + s.Risk.String() + "\t" +
+		strconv.Quote(s.Description) + "\n")
+}
+
+// updateSummaries records a writer's new summaries in the cache. Best
+// effort: the cache is derived data. Changed entries are appended (a
+// later line of a name wins when the file is read), so a writer that
+// moves one skill does not rewrite the entries of every other; a deleted
+// skill's line is left, as every entry is checked against its skill's
+// ref, and Summaries rewrites the file whole when it holds stale lines.
+// A torn append fails to parse and is skipped, like any bad line.
 func (s *Store) updateSummaries(changed map[string]*Summary) {
-	sums := loadSummaries(s.summaryPath())
-	for name, sum := range changed {
-		if sum == nil {
-			delete(sums, name)
-		} else {
-			sums[name] = *sum
+	var b bytes.Buffer
+	for _, sum := range changed {
+		if sum != nil {
+			writeSummaryLine(&b, *sum)
 		}
 	}
-	if err := saveSummaries(s.summaryPath(), sums); err != nil {
+	if b.Len() == 0 {
+		return
+	}
+	if err := appendSummaries(s.summaryPath(), b.Bytes()); err != nil {
 		s.log.Debug("summary cache not saved", "err", err)
 	}
 }
 
+func appendSummaries(path string, lines []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	// After a torn append, start on a line of our own.
+	if info, err := f.Stat(); err == nil && info.Size() > 0 {
+		last := make([]byte, 1)
+		if r, err := os.Open(path); err == nil {
+			if _, err := r.ReadAt(last, info.Size()-1); err == nil && last[0] != '\n' {
+				lines = append([]byte{'\n'}, lines...)
+			}
+			r.Close()
+		}
+	}
+	if _, err := f.Write(lines); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
 // Summaries returns the summary of every skill with a published ref.
 func (r *Reader) Summaries() (map[string]Summary, error) {
-	cached := loadSummaries(r.s.summaryPath())
+	cached, lines := loadSummaryLines(r.s.summaryPath())
 	out := make(map[string]Summary, len(cached))
 	changed := false
 	for _, name := range r.Skills() {
@@ -110,7 +204,8 @@ func (r *Reader) Summaries() (map[string]Summary, error) {
 		out[name] = s
 		changed = true
 	}
-	if changed || len(cached) != len(out) {
+	// Rewrite what changed, and compact once appends left many stale lines.
+	if changed || len(cached) != len(out) || lines > len(out)+len(out)/8+64 {
 		if err := saveSummaries(r.s.summaryPath(), out); err != nil {
 			r.s.log.Debug("summary cache not saved", "err", err)
 		}

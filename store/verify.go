@@ -68,7 +68,7 @@ func (s *Store) VerifyWith(ctx context.Context, opts VerifyOptions) (VerifyRepor
 		if err != nil {
 			return err
 		}
-		r := &Reader{s: s, refs: refs, db: gitdb.Open(s.dir)}
+		r := &Reader{s: s, refs: gitdb.NewRefReaderOf(s.dir, refs), db: gitdb.Open(s.dir)}
 		defer r.resetStorage()
 		v := &verifier{r: r, rep: &rep, seen: map[Hash]bool{}, treesChecked: map[Hash]bool{}, quick: opts.Quick}
 		rep.Refs = len(refs)

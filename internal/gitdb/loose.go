@@ -20,6 +20,11 @@ import (
 type Buffer struct {
 	objs  map[ID]Object
 	order []ID
+	// Spill, when set, bounds the memory of a large transaction: see
+	// Spill and Buffer.spill.
+	Spill *Spill
+	size  int   // bytes of data queued
+	err   error // a failed spill, returned by Flush
 }
 
 // Add queues data as an object of type t and returns its id.
@@ -31,6 +36,10 @@ func (b *Buffer) Add(t ObjectType, data []byte) ID {
 	if _, ok := b.objs[h]; !ok {
 		b.objs[h] = Object{Type: t, Data: data}
 		b.order = append(b.order, h)
+		b.size += len(data)
+		if b.Spill != nil && b.size >= b.Spill.Bytes && b.err == nil {
+			b.err = b.spill()
+		}
 	}
 	return h
 }
@@ -50,6 +59,15 @@ const PackThreshold = 64
 // have yet (has says which it has), durably (fsynced), and empties the
 // buffer.
 func (b *Buffer) Flush(gitDir string, has func(ID) bool) error {
+	if b.err != nil {
+		return b.err
+	}
+	return b.flush(gitDir, has, PackThreshold)
+}
+
+// flush writes a pack when at least packFrom objects are new, else loose
+// objects.
+func (b *Buffer) flush(gitDir string, has func(ID) bool, packFrom int) error {
 	var todo []ID
 	for _, h := range b.order {
 		if !has(h) {
@@ -57,7 +75,7 @@ func (b *Buffer) Flush(gitDir string, has func(ID) bool) error {
 		}
 	}
 	var err error
-	if len(todo) >= PackThreshold {
+	if len(todo) >= packFrom {
 		objs := make([]PackObject, len(todo))
 		for i, h := range todo {
 			o := b.objs[h]
@@ -70,7 +88,7 @@ func (b *Buffer) Flush(gitDir string, has func(ID) bool) error {
 	if err != nil {
 		return err
 	}
-	b.objs, b.order = nil, nil
+	b.objs, b.order, b.size = nil, nil, 0
 	return nil
 }
 

@@ -15,11 +15,12 @@ import (
 )
 
 // packReader reads objects straight from a repository's packfiles: each
-// index (.idx, version 2) is read into memory once and objects are
+// index (.idx, version 2) is mapped into memory once and objects are
 // inflated from one positioned read of the pack, deltas resolved.
 type packReader struct {
-	packs []*packFile
-	bases baseCache
+	packs   []*packFile
+	skipped int // packs with an index it cannot read
+	bases   baseCache
 }
 
 // baseCache keeps recently used delta bases: commits and trees are
@@ -61,11 +62,12 @@ func (c *baseCache) put(k baseKey, o Object) {
 
 // packFile is one pack and its index.
 type packFile struct {
-	f    *os.File
-	size int64
-	idx  []byte
-	n    int         // objects
-	pr   *packReader // its reader: the other packs (REF_DELTA bases), the base cache
+	f     *os.File
+	size  int64
+	idx   []byte // mapped (see mapFile)
+	unmap func()
+	n     int         // objects
+	pr    *packReader // its reader: the other packs (REF_DELTA bases), the base cache
 }
 
 // openPacks opens every pack of gitDir that has a version 2 index, found
@@ -85,6 +87,8 @@ func openPacks(gitDir string) *packReader {
 		if p, err := openPackFile(filepath.Join(dir, base)); err == nil {
 			p.pr = pr
 			pr.packs = append(pr.packs, p)
+		} else {
+			pr.skipped++
 		}
 	}
 	return pr
@@ -93,10 +97,20 @@ func openPacks(gitDir string) *packReader {
 const idxHeaderSize = 8 + 256*4
 
 func openPackFile(base string) (*packFile, error) {
-	idx, err := os.ReadFile(base + ".idx")
+	idx, unmap, err := mapFile(base + ".idx")
 	if err != nil {
 		return nil, err
 	}
+	p, err := openPackWithIndex(base, idx)
+	if err != nil {
+		unmap()
+		return nil, err
+	}
+	p.unmap = unmap
+	return p, nil
+}
+
+func openPackWithIndex(base string, idx []byte) (*packFile, error) {
 	if len(idx) < idxHeaderSize+40 || string(idx[:8]) != "\xfftOc\x00\x00\x00\x02" {
 		return nil, errors.New("not a version 2 pack index")
 	}
@@ -135,6 +149,9 @@ func openPackFile(base string) (*packFile, error) {
 func (pr *packReader) close() {
 	for _, p := range pr.packs {
 		p.f.Close()
+		if p.unmap != nil {
+			p.unmap()
+		}
 	}
 	pr.packs = nil
 }

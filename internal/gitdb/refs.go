@@ -158,34 +158,30 @@ func ApplyRefUpdates(gitDir string, updates []RefUpdate) error {
 	if len(updates) == 0 {
 		return nil
 	}
-	cur, err := ReadRefs(gitDir)
-	if err != nil {
-		return err
-	}
-	for _, u := range updates {
-		if cur[u.Name] != u.Old {
-			return fmt.Errorf("ref %s moved from %s to %s during the update", u.Name, short(u.Old), short(cur[u.Name]))
-		}
-	}
-	packed, err := readPackedRefs(gitDir)
-	if err != nil {
-		return err
-	}
+	// Each ref is looked up alone (its loose file, else packed-refs by
+	// binary search): a small update costs the same in a store of any size.
+	cur := NewRefReader(gitDir)
+	defer cur.Close()
 	bulk := len(updates) > BulkRefThreshold
-	rewritePacked := false
+	needPacked := bulk
 	for _, u := range updates {
-		_, inPacked := packed[u.Name]
-		switch {
-		case u.New.IsZero() && inPacked:
-			delete(packed, u.Name)
-			rewritePacked = true
-		case !u.New.IsZero() && bulk:
-			packed[u.Name] = u.New
-			rewritePacked = true
+		h, _, err := cur.Lookup(u.Name)
+		if err != nil {
+			return err
+		}
+		if h != u.Old {
+			return fmt.Errorf("ref %s moved from %s to %s during the update", u.Name, short(u.Old), short(h))
+		}
+		if u.New.IsZero() && !needPacked {
+			_, inPacked, err := cur.lookupPacked(u.Name)
+			if err != nil {
+				return err
+			}
+			needPacked = inPacked
 		}
 	}
-	if rewritePacked {
-		if err := writePackedRefs(gitDir, packed); err != nil {
+	if needPacked {
+		if err := updatePackedRefs(gitDir, updates, bulk); err != nil {
 			return err
 		}
 	}
@@ -212,6 +208,31 @@ func ApplyRefUpdates(gitDir string, updates []RefUpdate) error {
 		}
 	}
 	return nil
+}
+
+// updatePackedRefs rewrites packed-refs without the deleted refs that it
+// holds and, for a bulk update, with every new value.
+func updatePackedRefs(gitDir string, updates []RefUpdate, bulk bool) error {
+	packed, err := readPackedRefs(gitDir)
+	if err != nil {
+		return err
+	}
+	rewritePacked := false
+	for _, u := range updates {
+		_, inPacked := packed[u.Name]
+		switch {
+		case u.New.IsZero() && inPacked:
+			delete(packed, u.Name)
+			rewritePacked = true
+		case !u.New.IsZero() && bulk:
+			packed[u.Name] = u.New
+			rewritePacked = true
+		}
+	}
+	if !rewritePacked {
+		return nil
+	}
+	return writePackedRefs(gitDir, packed)
 }
 
 // writePackedRefs replaces packed-refs with refs, sorted, in the format

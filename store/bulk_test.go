@@ -1,0 +1,57 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestImportSpillsIntoPacks: with a small spill size, an import writes its
+// objects into several packs as it goes, and the store it leaves is the
+// one a single pack gives: every skill at v1 with its files, git fsck
+// clean, verify clean, and the same trees as the folders.
+func TestImportSpillsIntoPacks(t *testing.T) {
+	defer func(old int) { bulkSpillBytes = old }(bulkSpillBytes)
+	bulkSpillBytes = 16 << 10
+	ctx := context.Background()
+	s := newTestStore(t)
+	root := t.TempDir()
+	const n = 40
+	for i := 0; i < n; i++ {
+		body := strings.Repeat(fmt.Sprintf("line of skill %d\n", i), 100)
+		writeSkill(t, root, fmt.Sprintf("bulk-%02d", i), "A bulk skill.", map[string]string{"notes.md": body})
+	}
+	res, err := s.Import(ctx, root, defaultAdd())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != n {
+		t.Fatalf("%d results, want %d", len(res), n)
+	}
+	packs, _ := filepath.Glob(filepath.Join(s.Dir(), "objects", "pack", "*.pack"))
+	if len(packs) < 3 {
+		t.Errorf("%d packs, want the import spilled into several", len(packs))
+	}
+	for _, r := range res {
+		if r.Err != nil || r.Version.Number != 1 {
+			t.Fatalf("%s: %v (v%d)", r.Dir, r.Err, r.Version.Number)
+		}
+		data, err := s.Cat(ctx, r.Name, "notes.md")
+		want, _ := os.ReadFile(filepath.Join(r.Dir, "notes.md"))
+		if err != nil || string(data) != string(want) {
+			t.Errorf("%s: notes.md %d bytes, folder %d (%v)", r.Name, len(data), len(want), err)
+		}
+	}
+	gitCmd(t, s.Dir(), "fsck", "--strict")
+	rep, err := s.Verify(ctx)
+	if err != nil || len(rep.Problems) > 0 {
+		t.Errorf("verify: %v %v", rep.Problems, err)
+	}
+	list, err := s.List(ctx, false)
+	if err != nil || len(list) != n || list[0].Description != "A bulk skill." {
+		t.Errorf("list: %d skills, %v", len(list), err)
+	}
+}
