@@ -64,11 +64,13 @@ type Base struct {
 
 // FindBase searches the upstream history from q.Tip, following first
 // parents for at most q.Limit commits, for the commit whose folder at
-// q.Path equals the skill (q.Tree, or the tree of q.Files). The newest
-// such commit is an exact base; without one, the commit whose folder
-// differs in the fewest lines (then files; then the newest) is returned
-// with Exact false. Commits without the folder are passed over; when none
-// has it the error wraps ErrNoBase.
+// q.Path equals the skill (q.Tree, or the tree of q.Files): the newest
+// such commit is an exact base. The walk compares tree ids only; the files
+// of each distinct folder are read after it, when no id matched: a folder
+// equal to the skill once ignored paths are dropped is exact too, else the
+// commit whose folder differs in the fewest lines (then files; then the
+// newest) is returned with Exact false. Commits without the folder are
+// passed over; when none has it the error wraps ErrNoBase.
 func (r *Reader) FindBase(q BaseQuery) (*Base, error) {
 	limit := q.Limit
 	if limit <= 0 {
@@ -98,60 +100,61 @@ func (r *Reader) FindBase(q BaseQuery) (*Base, error) {
 	files = skillfs.WithoutIgnored(files)
 	dir := strings.Trim(path.Clean("/"+q.Path), "/")
 
-	var best *Base
-	scored := map[Hash]*Base{} // distance per distinct skill tree
+	// First the walk, comparing tree ids only: an exact match ends it.
+	type folderAt struct{ commit, raw Hash }
+	var folders []folderAt
 	walked := 0
 	h := q.Tip
-	for !h.IsZero() {
-		if walked == limit {
-			if best != nil {
-				best.Truncated = true
-			}
-			break
-		}
+	for !h.IsZero() && walked < limit {
 		walked++
 		c, err := r.Commit(h)
 		if err != nil {
 			return nil, fmt.Errorf("find base: upstream commit %s: %w", short(h), err)
 		}
-		next := ZeroHash
-		if len(c.Parents) > 0 {
-			next = c.Parents[0]
-		}
 		raw, ok, err := r.subtree(c.Tree, dir)
 		if err != nil {
 			return nil, fmt.Errorf("find base: upstream commit %s: %w", short(h), err)
 		}
-		if !ok {
-			h = next
-			continue
-		}
-		if want[raw] {
+		if ok && want[raw] {
 			return r.exactBase(h, raw, walked)
 		}
-		if len(files) == 0 {
-			h = next // only a tree id to go by: only an exact match counts
-			continue
+		if ok {
+			folders = append(folders, folderAt{h, raw})
 		}
-		s, seen := scored[raw]
+		h = ZeroHash
+		if len(c.Parents) > 0 {
+			h = c.Parents[0]
+		}
+	}
+	truncated := !h.IsZero()
+	notFound := fmt.Errorf("find base: %s in the %d commit(s) read from %s: %w", orRoot(dir), walked, short(q.Tip), ErrNoBase)
+	if len(files) == 0 {
+		return nil, notFound // only a tree id to go by: only an exact match counts
+	}
+	// Then the files of each distinct folder, newest first: equal once
+	// ignored paths are dropped is exact too, else the fewest lines differ.
+	var best *Base
+	scored := map[Hash]*Base{}
+	for _, f := range folders {
+		s, seen := scored[f.raw]
 		if !seen {
-			if s, err = r.scoreBase(raw, files); err != nil {
-				return nil, fmt.Errorf("find base: upstream commit %s: %w", short(h), err)
+			var err error
+			if s, err = r.scoreBase(f.raw, files); err != nil {
+				return nil, fmt.Errorf("find base: upstream commit %s: %w", short(f.commit), err)
 			}
-			scored[raw] = s
+			scored[f.raw] = s
 		}
 		if s.Exact {
-			return r.exactBase(h, raw, walked)
+			return r.exactBase(f.commit, f.raw, walked)
 		}
 		if best == nil || s.Distance < best.Distance || s.Distance == best.Distance && s.Files < best.Files {
-			best = &Base{Commit: h, Tree: s.Tree, Files: s.Files, Distance: s.Distance}
+			best = &Base{Commit: f.commit, Tree: s.Tree, Files: s.Files, Distance: s.Distance}
 		}
-		h = next
 	}
 	if best == nil {
-		return nil, fmt.Errorf("find base: %s in the %d commit(s) read from %s: %w", orRoot(dir), walked, short(q.Tip), ErrNoBase)
+		return nil, notFound
 	}
-	best.Walked = walked
+	best.Walked, best.Truncated = walked, truncated
 	return best, nil
 }
 

@@ -20,8 +20,18 @@ type baseFixture struct {
 
 func newBaseFixture(t *testing.T) *baseFixture {
 	t.Helper()
+	return newBaseFixtureWith(t, nil)
+}
+
+// newBaseFixtureWith also commits the files extra (paths inside the skill
+// folder) in the first commit.
+func newBaseFixtureWith(t *testing.T, extra map[string]string) *baseFixture {
+	t.Helper()
 	up := filepath.Join(t.TempDir(), "up")
 	writeFile(t, filepath.Join(up, "README.md"), "an upstream\n")
+	for p, content := range extra {
+		writeFile(t, filepath.Join(up, "skills", "one", p), content)
+	}
 	gitCmd(t, filepath.Dir(up), "init", "-q", "-b", "main", up)
 	f := &baseFixture{s: newSyncStore(t)}
 	body := []string{"step one", "step two", "step three", "step four"}
@@ -32,7 +42,7 @@ func newBaseFixture(t *testing.T) *baseFixture {
 		}
 		f.bodies = append(f.bodies, body)
 		writeFile(t, filepath.Join(up, "skills", "one", "SKILL.md"), skillMD("one", body...))
-		gitCmd(t, up, "add", "-A")
+		gitCmd(t, up, "add", "-A", "--force")
 		gitCmd(t, up, "-c", "user.name=U", "-c", "user.email=u@example.com", "commit", "-q", "-m", "change "+string(rune('1'+i)))
 		h, ok := ParseHash(strings.TrimSpace(gitCmd(t, up, "rev-parse", "HEAD")))
 		if !ok {
@@ -154,5 +164,36 @@ func TestFindBaseBounded(t *testing.T) {
 	b, err = f.find(t, BaseQuery{Tree: tree, Limit: 3})
 	if err != nil || b.Commit != f.commits[0] || !b.Exact {
 		t.Errorf("limit 3 by tree id: %+v, %v, want exact %s", b, err, f.commits[0])
+	}
+}
+
+// The store drops editor litter (skillfs.Ignored) from every skill, so a
+// managed copy lacks the .DS_Store its upstream committed: still exact, by
+// its files or by the installed folder's raw tree id, and the base's tree
+// is the one without the litter (what a sync snapshot holds).
+func TestFindBaseIgnoresLitter(t *testing.T) {
+	f := newBaseFixtureWith(t, map[string]string{".DS_Store": "litter"})
+	files := skillFiles(skillMD("one", f.bodies[0]...))
+	clean, err := TreeHash(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.find(t, BaseQuery{Files: files})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Commit != f.commits[0] || !b.Exact || b.Tree != clean {
+		t.Errorf("by files: got %+v, want exact %s with tree %s", b, f.commits[0], clean)
+	}
+	raw, err := TreeHash(append(skillFiles(skillMD("one", f.bodies[0]...)), File{Path: ".DS_Store", Mode: skillfs.Regular, Data: []byte("litter")}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err = f.find(t, BaseQuery{Tree: raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Commit != f.commits[0] || !b.Exact || b.Tree != clean {
+		t.Errorf("by raw tree id: got %+v, want exact %s with tree %s", b, f.commits[0], clean)
 	}
 }
