@@ -184,16 +184,24 @@ func (r *Reader) scoreBase(raw Hash, files []File) (*Base, error) {
 		return &Base{Tree: tree, Exact: true}, nil
 	}
 	b := &Base{Tree: tree}
-	changes := treediff.Files(up, files)
-	for i, st := range treediff.Stats(changes) {
-		b.Files++
-		lines := st.Insertions + st.Deletions
-		if lines == 0 || changes[i].ModeChanged() {
-			lines++ // a binary, renamed or mode-only change still differs
-		}
-		b.Distance += lines
-	}
+	b.Files, b.Distance = diffDistance(up, files)
 	return b, nil
+}
+
+// diffDistance counts the files that differ between two file sets (with
+// Data) and the lines those add and delete; a binary, renamed or
+// mode-only change counts one line more.
+func diffDistance(old, new []File) (files, lines int) {
+	changes := treediff.Files(old, new)
+	for i, st := range treediff.Stats(changes) {
+		files++
+		n := st.Insertions + st.Deletions
+		if n == 0 || changes[i].ModeChanged() {
+			n++
+		}
+		lines += n
+	}
+	return files, lines
 }
 
 // withoutIgnored is tree without the paths skillfs.Ignored drops, its id

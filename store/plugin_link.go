@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 
@@ -45,10 +46,11 @@ type LinkResult struct {
 	SelectChanged bool     `json:"select_changed,omitempty"`
 }
 
-// LinkSkill makes the managed skill a skill of plugin id (see above). The
-// plugin must be a git source fetched at least once whose upstream, at
-// the fetched commit, has a skill of that name; up to
-// DefaultBaseSearchLimit commits of its history are searched.
+// LinkSkill makes the managed skill a skill of plugin id (see above). A
+// git source must have been fetched and have a skill of that name at the
+// fetched commit; up to DefaultBaseSearchLimit commits of its history are
+// searched. A folder source has no history: its skill folder as it is now
+// is the base (Base.Commit zero), exact or not.
 func (s *Store) LinkSkill(ctx context.Context, id, skill string) (*LinkResult, error) {
 	var res *LinkResult
 	err := s.Update(ctx, func(tx *Tx) error {
@@ -79,17 +81,6 @@ func (tx *Tx) LinkSkill(id, skill string) (*LinkResult, error) {
 	default:
 		return nil, &OwnershipError{Skill: skill, Plugin: id, Owner: owner}
 	}
-	if p.Source.Kind != SourceGit {
-		return nil, fmt.Errorf("plugin %s: linking searches the upstream's git history, and a folder source has none", id)
-	}
-	tip, ok := tx.Ref(SourceRef(id))
-	if !ok {
-		return nil, fmt.Errorf("plugin %s was never fetched: run 'skillstore sync %s' first", id, id)
-	}
-	up, skillPath, err := tx.upstreamSkillAt(p, tip, skill)
-	if err != nil {
-		return nil, err
-	}
 	head, err := tx.Head(skill)
 	if err != nil {
 		return nil, err
@@ -98,24 +89,31 @@ func (tx *Tx) LinkSkill(id, skill string) (*LinkResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("skill %s: %w", skill, err)
 	}
-	full := path.Join(p.Source.Path, skillPath)
-	base, err := tx.FindBase(BaseQuery{Tip: tip, Path: full, Tree: head.Tree, Files: files})
-	if err != nil {
-		return nil, fmt.Errorf("plugin %s, skill %s: %w", id, skill, err)
+	var up *upstream
+	var sk *upstreamSkill
+	var base *Base
+	if p.Source.Kind == SourceFolder {
+		up, sk, base, err = tx.folderBase(p, skill, files)
+	} else {
+		up, sk, base, err = tx.gitBase(p, skill, head.Tree, files)
 	}
-	u, err := tx.writeLinkSnapshot(p, up, skill, skillPath, full, base)
 	if err != nil {
 		return nil, err
 	}
+	u := tx.writeLinkSnapshot(p, up, sk, base.Tree)
 	how := "exact"
 	if !base.Exact {
 		how = fmt.Sprintf("closest: %d file(s), %d line(s) differ", base.Files, base.Distance)
 	}
+	at := "the folder's current files"
+	if !base.Commit.IsZero() {
+		at = "upstream " + short(base.Commit)
+	}
 	v, err := tx.CommitVersion(skill, head.Tree, VersionInfo{
 		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
 		MergeMode: MergeModeLink, Risk: head.Risk, Findings: head.Findings, ExtraParents: []Hash{u},
-		Subject:  fmt.Sprintf("%s v%d: linked to plugin %s at upstream %s (%s)", skill, head.Number+1, id, short(base.Commit), how),
-		Trailers: []Trailer{{TrailerMergeBase, u.String()}, {TrailerSourceCommit, base.Commit.String()}},
+		Subject:  fmt.Sprintf("%s v%d: linked to plugin %s at %s (%s)", skill, head.Number+1, id, at, how),
+		Trailers: []Trailer{{TrailerMergeBase, u.String()}},
 	})
 	if err != nil {
 		return nil, err
@@ -124,7 +122,7 @@ func (tx *Tx) LinkSkill(id, skill string) (*LinkResult, error) {
 	if err := tx.takeLinkedSkill(p, skill, up, res); err != nil {
 		return nil, err
 	}
-	tx.NoteState(fmt.Sprintf("plugin %s: link %s at upstream %s (%s)", id, skill, short(base.Commit), how), Trailer{Key: TrailerPlugin, Value: id})
+	tx.NoteState(fmt.Sprintf("plugin %s: link %s at %s (%s)", id, skill, at, how), Trailer{Key: TrailerPlugin, Value: id})
 	return res, nil
 }
 
@@ -161,32 +159,74 @@ func (tx *Tx) upstreamSkillAt(p *Plugin, tip Hash, skill string) (*upstream, str
 	return nil, "", fmt.Errorf("plugin %s has no skill %q upstream at %s (its skills: %v)", p.ID, skill, short(tip), names)
 }
 
-// writeLinkSnapshot writes the base's skill tree as the first snapshot on
-// the skill's upstream ref, with the trailers sync writes on snapshots
-// (Source-Commit naming the base commit), and returns it.
-func (tx *Tx) writeLinkSnapshot(p *Plugin, up *upstream, skill, skillPath, full string, base *Base) (Hash, error) {
+// gitBase finds the base of a managed skill in plugin p's fetched git
+// history (FindBase) and stores its folder's tree, ignored paths dropped.
+func (tx *Tx) gitBase(p *Plugin, skill string, tree Hash, files []File) (*upstream, *upstreamSkill, *Base, error) {
+	tip, ok := tx.Ref(SourceRef(p.ID))
+	if !ok {
+		return nil, nil, nil, fmt.Errorf("plugin %s was never fetched: run 'skillstore sync %s' first", p.ID, p.ID)
+	}
+	up, skillPath, err := tx.upstreamSkillAt(p, tip, skill)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	full := path.Join(p.Source.Path, skillPath)
+	base, err := tx.FindBase(BaseQuery{Tip: tip, Path: full, Tree: tree, Files: files})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("plugin %s, skill %s: %w", p.ID, skill, err)
+	}
 	c, err := tx.Commit(base.Commit)
 	if err != nil {
-		return ZeroHash, err
+		return nil, nil, nil, err
 	}
 	raw, _, err := tx.subtree(c.Tree, full)
 	if err != nil {
-		return ZeroHash, err
+		return nil, nil, nil, err
 	}
-	tree, err := tx.skipIgnored(raw)
+	if base.Tree, err = tx.skipIgnored(raw); err != nil {
+		return nil, nil, nil, fmt.Errorf("skill %s: upstream %s: %w", skill, short(base.Commit), err)
+	}
+	up.fetched = gitfetch.Fetched{Commit: base.Commit}
+	return up, &upstreamSkill{name: skill, path: skillPath, tree: base.Tree}, base, nil
+}
+
+// folderBase is the base of a managed skill linked to a folder source,
+// which has no history: the folder's skill as it is now, exact or not.
+func (tx *Tx) folderBase(p *Plugin, skill string, files []File) (*upstream, *upstreamSkill, *Base, error) {
+	up, err := readFolderUpstream(p.Source, nil)
 	if err != nil {
-		return ZeroHash, fmt.Errorf("skill %s: upstream %s: %w", skill, short(base.Commit), err)
+		return nil, nil, nil, err
 	}
-	at := *up
-	at.fetched = gitfetch.Fetched{Commit: base.Commit}
+	sk, ok := up.skills[skill]
+	if !ok {
+		return nil, nil, nil, fmt.Errorf("plugin %s has no skill %q upstream (its skills: %v)", p.ID, skill, slices.Sorted(maps.Keys(up.skills)))
+	}
+	upFiles, err := tx.loadUpstreamFiles(sk)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	tree, err := tx.writeUpstreamTree(sk)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	base := &Base{Tree: tree}
+	base.Files, base.Distance = diffDistance(upFiles, files)
+	base.Exact = base.Files == 0
+	return up, sk, base, nil
+}
+
+// writeLinkSnapshot writes tree as the first snapshot on the skill's
+// upstream ref, with the trailers sync writes on snapshots (a git source's
+// Source-Commit naming the base commit), and returns it.
+func (tx *Tx) writeLinkSnapshot(p *Plugin, up *upstream, sk *upstreamSkill, tree Hash) Hash {
 	sig := tx.signature()
 	snap := &Commit{
 		Tree: tree, Author: sig, Committer: sig,
-		Message: buildMessage(fmt.Sprintf("upstream %s/%s", p.ID, skill), "", upstreamTrailers(p, &at, &upstreamSkill{name: skill, path: skillPath})),
+		Message: buildMessage(fmt.Sprintf("upstream %s/%s", p.ID, sk.name), "", upstreamTrailers(p, up, sk)),
 	}
 	u := tx.WriteCommit(snap)
-	tx.SetRef(UpstreamRef(p.ID, skill), u)
-	return u, nil
+	tx.SetRef(UpstreamRef(p.ID, sk.name), u)
+	return u
 }
 
 // takeLinkedSkill records skill as plugin p's own: its selection extended

@@ -24,7 +24,8 @@ func pluginLinkCommand() *cli.Command {
 			"is kept as a local edit. The next sync then publishes upstream's later changes to\n" +
 			"an unedited skill, and turns them plus a local edit into a three-way candidate.\n" +
 			"The plugin's selection is extended to take the skill if it left it out.\n" +
-			"The plugin must be a git source whose upstream has the skill.\n\n" +
+			"The plugin's upstream must have the skill. A folder source has no history: the\n" +
+			"folder's files as they are now are the base.\n\n" +
 			"Exit codes: 0 success (or the skill was the plugin's already), 1 error, 2 usage\n" +
 			"error, 3 store lock busy.",
 		Flags:  []cli.Flag{newJSONFlag(), dryRunFlag("report the upstream commit that would be chosen, writing nothing")},
@@ -61,8 +62,12 @@ func runPluginLink(c *cli.Context) error {
 	if b.Truncated {
 		match += "; the search stopped at its limit"
 	}
-	fmt.Fprintf(e.stdout, "%s %s to plugin %s at upstream commit %s (%s; %d commit(s) searched)\n",
-		dryRunWord(c, "linked", "would link"), skill, id, b.Commit, match, b.Walked)
+	if b.Commit.IsZero() {
+		fmt.Fprintf(e.stdout, "%s %s to plugin %s at its folder's current files (%s)\n", dryRunWord(c, "linked", "would link"), skill, id, match)
+	} else {
+		fmt.Fprintf(e.stdout, "%s %s to plugin %s at upstream commit %s (%s; %d commit(s) searched)\n",
+			dryRunWord(c, "linked", "would link"), skill, id, b.Commit, match, b.Walked)
+	}
 	if res.LocalEdit {
 		fmt.Fprintf(e.stdout, "the difference from that commit is kept as a local edit: upstream's later changes come as a three-way candidate\n")
 	}
