@@ -132,7 +132,7 @@ var errorRules = []errorRule{
 	// Plugins.
 	{match: is(store.ErrUnknownPlugin), hint: hint("run 'skillstore plugin list' to see the plugins")},
 	{match: as[*store.SelectionError](), hint: hint("name skills the source has, or globs such as 'doc*' (quote them); 'skillstore plugin skills PLUGIN' lists a plugin's")},
-	{match: as[*store.OwnershipError](), hint: hint("adopt or remove the existing skill first, leave it out with --skill '!NAME', or add only another plugin of the source with SOURCE#PLUGIN")},
+	{match: as[*store.OwnershipError](), hint: hint("adopt or remove the existing skill first, leave it out with --skill '!NAME' (then 'skillstore plugin link PLUGIN NAME' makes a managed copy the plugin's, history kept), or add only another plugin of the source with SOURCE#PLUGIN")},
 	{match: is(manifest.ErrRenamed), hint: hint("add the whole marketplace again (SOURCE without #PLUGIN): the plugin takes its new name and keeps its history")},
 	{match: func(err error) bool {
 		return as[*manifest.EntryError]()(err) && errors.Is(err, transport.ErrRepositoryNotFound)

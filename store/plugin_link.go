@@ -1,0 +1,258 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"path"
+	"slices"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/skillstore/skillstore/internal/gitfetch"
+)
+
+// Linking a managed skill to a plugin: a skill imported as a copy of an
+// upstream skill (by hand, or installed by another tool) becomes that
+// plugin's skill without losing its history. FindBase picks the upstream
+// commit the copy came from; its skill tree becomes the skill's first
+// upstream snapshot, and a version with the published tree unchanged takes
+// that snapshot in as a second parent, so it is the accepted base that
+// sync's merge-base finds. What the copy changed against it is then a
+// local edit: the next upstream change merges three-way against it, and an
+// unedited copy fast-forwards.
+
+// MergeModeLink marks the version that links a managed skill to a plugin.
+const MergeModeLink MergeMode = "link"
+
+// LinkResult is what LinkSkill did.
+type LinkResult struct {
+	Plugin string `json:"plugin"`
+	Skill  string `json:"skill"`
+	// Base is the upstream commit chosen as the skill's base.
+	Base Base `json:"base"`
+	// Upstream is the snapshot commit written on the skill's upstream ref.
+	Upstream string `json:"upstream"`
+	// Version is the new version taking the snapshot in (same tree as the
+	// version before it).
+	Version int `json:"version"`
+	// LocalEdit reports that the published tree differs from the base:
+	// that difference is kept as a local edit.
+	LocalEdit bool `json:"local_edit"`
+	// Select is the plugin's selection afterwards; SelectChanged reports
+	// that it was extended to take the skill.
+	Select        []string `json:"select"`
+	SelectChanged bool     `json:"select_changed,omitempty"`
+}
+
+// LinkSkill makes the managed skill a skill of plugin id (see above). A
+// git source must have been fetched and have a skill of that name at the
+// fetched commit; up to DefaultBaseSearchLimit commits of its history are
+// searched. A folder source has no history: its skill folder as it is now
+// is the base (Base.Commit zero), exact or not.
+func (s *Store) LinkSkill(ctx context.Context, id, skill string) (*LinkResult, error) {
+	var res *LinkResult
+	err := s.Update(ctx, func(tx *Tx) error {
+		var err error
+		res, err = tx.LinkSkill(id, skill)
+		return err
+	})
+	return res, err
+}
+
+// LinkSkill is [Store.LinkSkill] inside a transaction.
+func (tx *Tx) LinkSkill(id, skill string) (*LinkResult, error) {
+	p, err := tx.Plugin(id)
+	if err != nil {
+		return nil, err
+	}
+	if p.Owns(skill) {
+		return nil, fmt.Errorf("skill %q is plugin %s's already: %w", skill, id, ErrNoChange)
+	}
+	owner, err := tx.SkillOwner(skill)
+	if err != nil {
+		return nil, err
+	}
+	switch owner {
+	case "":
+		return nil, &UnknownSkillError{Name: skill}
+	case SourceManaged:
+	default:
+		return nil, &OwnershipError{Skill: skill, Plugin: id, Owner: owner}
+	}
+	head, err := tx.Head(skill)
+	if err != nil {
+		return nil, err
+	}
+	files, err := tx.LoadFiles(head.Tree)
+	if err != nil {
+		return nil, fmt.Errorf("skill %s: %w", skill, err)
+	}
+	var up *upstream
+	var sk *upstreamSkill
+	var base *Base
+	if p.Source.Kind == SourceFolder {
+		up, sk, base, err = tx.folderBase(p, skill, files)
+	} else {
+		up, sk, base, err = tx.gitBase(p, skill, head.Tree, files)
+	}
+	if err != nil {
+		return nil, err
+	}
+	u := tx.writeLinkSnapshot(p, up, sk, base.Tree)
+	how := "exact"
+	if !base.Exact {
+		how = fmt.Sprintf("closest: %d file(s), %d line(s) differ", base.Files, base.Distance)
+	}
+	at := "the folder's current files"
+	if !base.Commit.IsZero() {
+		at = "upstream " + short(base.Commit)
+	}
+	v, err := tx.CommitVersion(skill, head.Tree, VersionInfo{
+		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
+		MergeMode: MergeModeLink, Risk: head.Risk, Findings: head.Findings, ExtraParents: []Hash{u},
+		Subject:  fmt.Sprintf("%s v%d: linked to plugin %s at %s (%s)", skill, head.Number+1, id, at, how),
+		Trailers: []Trailer{{TrailerMergeBase, u.String()}},
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := &LinkResult{Plugin: id, Skill: skill, Base: *base, Upstream: u.String(), Version: v.Number, LocalEdit: head.Tree != base.Tree}
+	if err := tx.takeLinkedSkill(p, skill, up, res); err != nil {
+		return nil, err
+	}
+	tx.NoteState(fmt.Sprintf("plugin %s: link %s at %s (%s)", id, skill, at, how), Trailer{Key: TrailerPlugin, Value: id})
+	return res, nil
+}
+
+// upstreamSkillAt reads plugin p's layout at the fetched commit tip and
+// returns it with skill's folder inside the plugin.
+func (tx *Tx) upstreamSkillAt(p *Plugin, tip Hash, skill string) (*upstream, string, error) {
+	c, err := tx.Commit(tip)
+	if err != nil {
+		return nil, "", fmt.Errorf("plugin %s: fetched commit %s: %w", p.ID, short(tip), err)
+	}
+	dir, ok, err := tx.subtree(c.Tree, p.Source.Path)
+	if err != nil {
+		return nil, "", fmt.Errorf("plugin %s: fetched commit %s: %w", p.ID, short(tip), err)
+	}
+	if !ok {
+		return nil, "", fmt.Errorf("plugin %s: fetched commit %s has no folder %s", p.ID, short(tip), p.Source.Path)
+	}
+	tree, err := object.GetTree(tx.storage(), plumbing.Hash(dir))
+	if err != nil {
+		return nil, "", fmt.Errorf("plugin %s: fetched commit %s: %w", p.ID, short(tip), err)
+	}
+	up, err := newPluginUpstream(p, gitfetch.NewTreeFS(tx.storage(), tree))
+	if err != nil {
+		return nil, "", err
+	}
+	var names []string
+	for _, d := range up.layout.Skills {
+		if d.Name == skill {
+			up.fetched = gitfetch.Fetched{Commit: tip}
+			return up, d.Path, nil
+		}
+		names = append(names, d.Name)
+	}
+	return nil, "", fmt.Errorf("plugin %s has no skill %q upstream at %s (its skills: %v)", p.ID, skill, short(tip), names)
+}
+
+// gitBase finds the base of a managed skill in plugin p's fetched git
+// history (FindBase) and stores its folder's tree, ignored paths dropped.
+func (tx *Tx) gitBase(p *Plugin, skill string, tree Hash, files []File) (*upstream, *upstreamSkill, *Base, error) {
+	tip, ok := tx.Ref(SourceRef(p.ID))
+	if !ok {
+		return nil, nil, nil, fmt.Errorf("plugin %s was never fetched: run 'skillstore sync %s' first", p.ID, p.ID)
+	}
+	up, skillPath, err := tx.upstreamSkillAt(p, tip, skill)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	full := path.Join(p.Source.Path, skillPath)
+	base, err := tx.FindBase(BaseQuery{Tip: tip, Path: full, Tree: tree, Files: files})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("plugin %s, skill %s: %w", p.ID, skill, err)
+	}
+	c, err := tx.Commit(base.Commit)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	raw, _, err := tx.subtree(c.Tree, full)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if base.Tree, err = tx.skipIgnored(raw); err != nil {
+		return nil, nil, nil, fmt.Errorf("skill %s: upstream %s: %w", skill, short(base.Commit), err)
+	}
+	up.fetched = gitfetch.Fetched{Commit: base.Commit}
+	return up, &upstreamSkill{name: skill, path: skillPath, tree: base.Tree}, base, nil
+}
+
+// folderBase is the base of a managed skill linked to a folder source,
+// which has no history: the folder's skill as it is now, exact or not.
+func (tx *Tx) folderBase(p *Plugin, skill string, files []File) (*upstream, *upstreamSkill, *Base, error) {
+	up, err := readFolderUpstream(p.Source, nil)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sk, ok := up.skills[skill]
+	if !ok {
+		return nil, nil, nil, fmt.Errorf("plugin %s has no skill %q upstream (its skills: %v)", p.ID, skill, slices.Sorted(maps.Keys(up.skills)))
+	}
+	upFiles, err := tx.loadUpstreamFiles(sk)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	tree, err := tx.writeUpstreamTree(sk)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	base := &Base{Tree: tree}
+	base.Files, base.Distance = diffDistance(upFiles, files)
+	base.Exact = base.Files == 0
+	return up, sk, base, nil
+}
+
+// writeLinkSnapshot writes tree as the first snapshot on the skill's
+// upstream ref, with the trailers sync writes on snapshots (a git source's
+// Source-Commit naming the base commit), and returns it.
+func (tx *Tx) writeLinkSnapshot(p *Plugin, up *upstream, sk *upstreamSkill, tree Hash) Hash {
+	sig := tx.signature()
+	snap := &Commit{
+		Tree: tree, Author: sig, Committer: sig,
+		Message: buildMessage(fmt.Sprintf("upstream %s/%s", p.ID, sk.name), "", upstreamTrailers(p, up, sk)),
+	}
+	u := tx.WriteCommit(snap)
+	tx.SetRef(UpstreamRef(p.ID, sk.name), u)
+	return u
+}
+
+// takeLinkedSkill records skill as plugin p's own: its selection extended
+// if it left the skill out, the skill's managed record cleared.
+func (tx *Tx) takeLinkedSkill(p *Plugin, skill string, up *upstream, res *LinkResult) error {
+	next := *p
+	next.Skills = append(slices.Clone(p.Skills), skill)
+	next.Adopted = slices.DeleteFunc(slices.Clone(p.Adopted), func(s string) bool { return s == skill })
+	next.Removed = slices.DeleteFunc(slices.Clone(p.Removed), func(s string) bool { return s == skill })
+	if !p.Selects(skill) {
+		var known []string
+		for _, d := range up.layout.Skills {
+			known = append(known, d.Name)
+		}
+		known = append(append(known, p.Skills...), p.Adopted...)
+		next.Select = includeSkills(p.Select, skill, known)
+		res.SelectChanged = true
+	}
+	res.Select = nonNil(next.Select)
+	rec, err := tx.SkillRecord(skill)
+	if err != nil {
+		return err
+	}
+	rec.Source, rec.FromPlugin, rec.FromUpstream = "", "", ""
+	if err := tx.PutSkillRecord(skill, rec); err != nil {
+		return err
+	}
+	return tx.putPlugin(&next)
+}

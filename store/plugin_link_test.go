@@ -1,0 +1,95 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLinkSkillInSubfolderPlugin links a managed copy to a plugin that
+// lives in a folder of its repository (--path): the base is searched at
+// that folder's skill path, the link keeps the published files and
+// history, and the next sync fast-forwards the unedited copy to upstream's
+// later change. A disabled skill stays disabled.
+func TestLinkSkillInSubfolderPlugin(t *testing.T) {
+	ctx := context.Background()
+	up := filepath.Join(t.TempDir(), "up")
+	gitCmd(t, filepath.Dir(up), "init", "-q", "-b", "main", up)
+	commit := func(one string) Hash {
+		writeFile(t, filepath.Join(up, "sub", "skills", "one", "SKILL.md"), one)
+		writeFile(t, filepath.Join(up, "sub", "skills", "two", "SKILL.md"), skillMD("two", "two"))
+		gitCmd(t, up, "add", "-A")
+		gitCmd(t, up, "-c", "user.name=U", "-c", "user.email=u@example.com", "commit", "-q", "-m", "c")
+		h, _ := ParseHash(strings.TrimSpace(gitCmd(t, up, "rev-parse", "HEAD")))
+		return h
+	}
+	first, second := skillMD("one", "a", "b", "c"), skillMD("one", "a", "b, upstream", "c")
+	c1 := commit(first)
+	commit(second)
+
+	s := newSyncStore(t)
+	copyDir := filepath.Join(t.TempDir(), "one")
+	writeFile(t, filepath.Join(copyDir, "SKILL.md"), first)
+	if _, err := s.Add(ctx, []string{copyDir}, defaultAdd()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetStatus(ctx, "one", StatusDisabled, "testing"); err != nil {
+		t.Fatal(err)
+	}
+	src, err := ParseSource(up, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src, err = src.WithPath("sub"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{ID: "kit", Skills: []string{"!one"}}); err != nil {
+		t.Fatal(err)
+	}
+
+	res, err := s.LinkSkill(ctx, "kit", "one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Base.Commit != c1 || !res.Base.Exact || res.LocalEdit || res.Version != 2 || !res.SelectChanged || len(res.Select) != 0 {
+		t.Fatalf("link: %+v, want exact %s, v2, selection back to all", res, c1)
+	}
+	if _, err := s.LinkSkill(ctx, "kit", "one"); !errors.Is(err, ErrNoChange) {
+		t.Errorf("second link: %v, want ErrNoChange", err)
+	}
+	err = s.View(ctx, func(r *Reader) error {
+		owner, err := r.SkillOwner("one")
+		if err != nil || owner != "plugin:kit" {
+			t.Errorf("owner %q (%v), want plugin:kit", owner, err)
+		}
+		rec, err := r.SkillRecord("one")
+		if err != nil || rec.Status != StatusDisabled {
+			t.Errorf("record %+v (%v), want still disabled", rec, err)
+		}
+		head, _ := r.Ref(SkillRef("one"))
+		u, _ := r.Ref(UpstreamRef("kit", "one"))
+		if base, err := r.MergeBase(head, u); err != nil || base != u {
+			t.Errorf("merge base of one and its upstream: %s (%v), want the snapshot %s", base, err, u)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetStatus(ctx, "one", StatusActive, ""); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Sync(ctx, SyncOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, sk := range rep.Plugins[0].Skills {
+		got = append(got, sk.Skill+" "+string(sk.Classification))
+	}
+	if strings.Join(got, ", ") != "one fast-forward, two unchanged" {
+		t.Errorf("sync after link: %s, want one fast-forward, two unchanged", strings.Join(got, ", "))
+	}
+}
