@@ -39,8 +39,9 @@ func captureCommand() *cli.Command {
 		Usage:     "record skills edited in the target folders as new versions",
 		ArgsUsage: "[SKILL...]",
 		Description: "Records each skill folder that a person edited in a target (see 'skillstore\n" +
-			"status') as a new version of the skill, with actor 'local' and the reason\n" +
-			"given, so the next export and sync keep the edit instead of overwriting it.\n" +
+			"status') as a new version of the skill, with git's author identity as the\n" +
+			"actor ($GIT_AUTHOR_NAME/EMAIL, else user.name/email; 'local' when git knows\n" +
+			"neither) and the reason given, so the next export and sync keep the edit instead of overwriting it.\n" +
 			"Without SKILL arguments every edited skill is captured.\n\n" +
 			"Every edit is recorded in one store transaction; a progress line is shown\n" +
 			"on a terminal.\n\n" +
