@@ -41,7 +41,7 @@ type Candidate struct {
 	// EditAuthor is who made the edit a local-edit candidate takes in (the
 	// author of its Upstream commit).
 	EditAuthor string `json:"edit_author,omitempty"`
-	Risk          string `json:"risk,omitempty"`
+	Risk       string `json:"risk,omitempty"`
 	// Conflicts are the paths the merge could not resolve, as recorded.
 	Conflicts []string `json:"conflicts,omitempty"`
 	// Markers lists the conflicted files that still hold conflict markers.
