@@ -31,6 +31,11 @@ const (
 	// target's .skillstore folder (see Raced); Exported is the tree the
 	// edit started from. Capture stores it.
 	StateRaced State = "raced"
+	// StateForeign: a skill the target would get has a folder there that
+	// export did not create (Link is set when it is a symbolic link);
+	// export leaves it alone. Status lists it every time; sync reports it
+	// once.
+	StateForeign State = "foreign"
 )
 
 // SkillStatus is the state of one exported skill in a target.

@@ -24,6 +24,9 @@ func statusCommand() *cli.Command {
 			"A skill folder that is a symbolic link (a dotfiles setup) is shown as linked:\n" +
 			"export and capture leave it alone. An edit made while export replaced a\n" +
 			"folder is shown as raced, with the folder under .skillstore that keeps it.\n" +
+			"A skill the target would get whose folder there export did not create (and\n" +
+			"which does not hold the published version) is shown as foreign, every time;\n" +
+			"sync reports it only the first time.\n" +
 			"Capture modified and raced skills with 'skillstore capture'.\n\n" +
 			"Exit codes: 0 success (whether or not anything was edited), 1 error,\n" +
 			"3 store lock busy.",
@@ -108,6 +111,10 @@ func runStatus(c *cli.Context) error {
 			tw.add(st.Target, st.Skill, "missing", "deleted from the target; the next export installs it again")
 		case st.State == reload.StateLinked:
 			tw.add(st.Target, st.Skill, "linked", "a symbolic link to "+st.Link+"; export and capture leave it alone")
+		case st.State == reload.StateForeign && st.Link != "":
+			tw.add(st.Target, st.Skill, "foreign", "a symbolic link to "+st.Link+" that export did not create; 'skillstore export --replace-links' replaces it if it points at a copy skillstore manages")
+		case st.State == reload.StateForeign:
+			tw.add(st.Target, st.Skill, "foreign", "a folder export did not create, unlike the published version; export leaves it alone: move it away to let export write the skill")
 		case st.State == reload.StateRaced:
 			tw.add(st.Target, st.Skill, "raced", "edited while export replaced it; the edit is kept in "+st.Dir+": run 'skillstore capture'")
 		case st.Outdated:

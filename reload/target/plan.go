@@ -24,7 +24,7 @@ func Plan(ctx context.Context, s *store.Store, targets []Target, opts Options) (
 			}
 		}
 		te := Exported{Target: t.Name, Dir: t.Dir, Atomic: true, Results: []reload.Result{}}
-		rep, err := reload.Plan(ctx, t.Dir, skills, reload.ExportOptions{Logger: opts.logger(), LockTimeout: opts.LockTimeout})
+		rep, err := reload.Plan(ctx, t.Dir, skills, opts.export(ctx, s))
 		if err != nil {
 			te.Error = err.Error()
 		} else {
