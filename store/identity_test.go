@@ -74,3 +74,41 @@ func TestResolveIdentity(t *testing.T) {
 		t.Errorf("name from the environment, email from config: %+v", id)
 	}
 }
+
+// BenchmarkResolveIdentity measures what finding the author costs a
+// command that writes (read-only commands never resolve it): the git CLI
+// (one `git config` process) against parsing the files directly, which
+// is used when git is not on PATH.
+func BenchmarkResolveIdentity(b *testing.B) {
+	home := b.TempDir()
+	global := filepath.Join(home, ".gitconfig")
+	if err := os.WriteFile(global, []byte("[user]\n\tname = Bench\n\temail = bench@example.com\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Setenv("HOME", home)
+	b.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	b.Setenv("GIT_CONFIG_GLOBAL", global)
+	b.Setenv("GIT_AUTHOR_NAME", "")
+	b.Setenv("GIT_AUTHOR_EMAIL", "")
+	dir := b.TempDir()
+	if _, err := git.PlainInit(dir, true); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("git-cli", func(b *testing.B) {
+		if _, err := exec.LookPath("git"); err != nil {
+			b.Skip("no git on PATH")
+		}
+		for b.Loop() {
+			if !ResolveIdentity(dir).Known {
+				b.Fatal("not found")
+			}
+		}
+	})
+	b.Run("parser", func(b *testing.B) {
+		for b.Loop() {
+			if name, _ := parseUserConfig(dir); name != "Bench" {
+				b.Fatal("not found")
+			}
+		}
+	})
+}
