@@ -43,7 +43,7 @@ type SkillStatus struct {
 	Skill string `json:"skill"`
 	State State  `json:"state"`
 	// Exported is the tree export last wrote; Disk is the folder's tree now.
-	Exported skillfs.ID `json:"exported"`
+	Exported skillfs.ID `json:"exported,omitzero"` // zero for foreign
 	Disk     skillfs.ID `json:"disk,omitzero"`
 	// Class and Paths describe the local change (modified only).
 	Class Class    `json:"class,omitempty"`
