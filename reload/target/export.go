@@ -89,6 +89,7 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 		return nil, err
 	}
 	var failed []TargetError
+	eo := opts.export(ctx, s)
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
 		var skills []reload.Skill
@@ -97,7 +98,7 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 				skills = append(skills, p)
 			}
 		}
-		rep, err := reload.Export(ctx, t.Dir, skills, opts.export(ctx, s))
+		rep, err := reload.Export(ctx, t.Dir, skills, eo)
 		te := Exported{Target: t.Name, Dir: t.Dir, Results: []reload.Result{}}
 		if rep != nil {
 			te.Atomic, te.Results = rep.Atomic, rep.Results

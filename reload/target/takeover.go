@@ -14,19 +14,28 @@ import (
 func (o Options) export(ctx context.Context, s *store.Store) reload.ExportOptions {
 	eo := reload.ExportOptions{Logger: o.logger(), LockTimeout: o.LockTimeout, ReplaceLinks: o.ReplaceLinks}
 	if o.ReplaceLinks {
-		eo.IsVersion = func(skill string, tree skillfs.ID) bool { return isVersion(ctx, s, skill, tree) }
+		trees := versionTrees(ctx, s)
+		eo.IsVersion = func(skill string, tree skillfs.ID) bool { return trees[skill][tree] }
 	}
 	return eo
 }
 
-// isVersion reports whether some version of skill has tree.
-func isVersion(ctx context.Context, s *store.Store, skill string, tree skillfs.ID) bool {
-	found := false
+// versionTrees is the tree of every version of every skill, read before
+// export takes a target's lock (never the store lock while holding a
+// target's: capture takes them the other way round). Best effort: what
+// cannot be read is simply not a known version.
+func versionTrees(ctx context.Context, s *store.Store) map[string]map[skillfs.ID]bool {
+	out := map[string]map[skillfs.ID]bool{}
 	_ = s.View(ctx, func(r *store.Reader) error {
-		return r.WalkVersions(skill, func(v store.Version) bool {
-			found = v.Tree == tree
-			return !found
-		})
+		for _, skill := range r.Skills() {
+			trees := map[skillfs.ID]bool{}
+			_ = r.WalkVersions(skill, func(v store.Version) bool {
+				trees[v.Tree] = true
+				return true
+			})
+			out[skill] = trees
+		}
+		return nil
 	})
-	return found
+	return out
 }
