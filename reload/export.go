@@ -64,6 +64,8 @@ type Result struct {
 	// modified or foreign (zero if it is missing or unreadable).
 	DiskTree skillfs.ID `json:"disk_tree,omitzero"`
 	Error    string     `json:"error,omitempty"`
+	// Link is where a replaced symbolic link pointed (link-replaced only).
+	Link string `json:"link,omitempty"`
 }
 
 // Report is the outcome of one Export: one Result per skill, sorted by name.
@@ -87,6 +89,15 @@ type ExportOptions struct {
 	LockTimeout time.Duration
 	// Logger receives debug logs; nil discards them.
 	Logger *slog.Logger
+	// ReplaceLinks replaces a skill folder that export never wrote and
+	// that is a symbolic link to a copy skillstore manages (as another
+	// installer links them) with the exported folder (see takeover.go);
+	// without it such links are left alone. A folder export wrote that a
+	// person then replaced with a link is always left alone.
+	ReplaceLinks bool
+	// IsVersion, when set, reports whether tree is a version of skill in
+	// the store, so a link to an older copy counts as managed.
+	IsVersion func(skill string, tree skillfs.ID) bool
 }
 
 const (
@@ -122,6 +133,7 @@ type job struct {
 	files     []skillfs.File
 	tree      *Tree      // new tree (nil for removal)
 	verified  skillfs.ID // what the folder held when it was checked
+	link      string     // the link replaced (jobReplaceLink)
 	result    *Result
 	resultIdx int
 	stage     string
@@ -286,9 +298,7 @@ func (x *exporter) planSkill(s Skill, tree *Tree) *job {
 	entry := x.rec.Skills[s.Name]
 	if entry == nil {
 		if _, err := os.Lstat(dst); err == nil {
-			disk, _ := ReadTree(dst)
-			x.add(Result{Skill: s.Name, Action: ActionForeign, NewTree: tree.ID, DiskTree: disk.TreeID()})
-			return nil
+			return x.planUnrecorded(s, tree, dst)
 		}
 		i := x.add(Result{Skill: s.Name, Action: ActionCold, NewTree: tree.ID, Paths: Classify(nil, tree).Paths})
 		return &job{kind: jobInstall, name: s.Name, files: s.Files, tree: tree, resultIdx: i}

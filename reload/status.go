@@ -31,6 +31,11 @@ const (
 	// target's .skillstore folder (see Raced); Exported is the tree the
 	// edit started from. Capture stores it.
 	StateRaced State = "raced"
+	// StateForeign: a skill the target would get has a folder there that
+	// export did not create (Link is set when it is a symbolic link);
+	// export leaves it alone. Status lists it every time; sync reports it
+	// once.
+	StateForeign State = "foreign"
 )
 
 // SkillStatus is the state of one exported skill in a target.
@@ -38,7 +43,7 @@ type SkillStatus struct {
 	Skill string `json:"skill"`
 	State State  `json:"state"`
 	// Exported is the tree export last wrote; Disk is the folder's tree now.
-	Exported skillfs.ID `json:"exported"`
+	Exported skillfs.ID `json:"exported,omitzero"` // zero for foreign
 	Disk     skillfs.ID `json:"disk,omitzero"`
 	// Class and Paths describe the local change (modified only).
 	Class Class    `json:"class,omitempty"`

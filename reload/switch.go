@@ -163,6 +163,8 @@ func (x *exporter) switchJob(j *job) error {
 		}
 		x.rec.Skills[j.name] = newRecordEntry(j.tree, time.Now())
 		return nil
+	case jobReplaceLink:
+		return x.switchLink(j, dst)
 	case jobReplace:
 		old := j.stage
 		err := exchangeDirs(j.stage, dst)

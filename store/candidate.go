@@ -38,7 +38,10 @@ type Candidate struct {
 	// made of two diverged published histories (Mode [MergeModeRemote]).
 	Remote        string `json:"remote,omitempty"`
 	RemoteVersion string `json:"remote_version,omitempty"`
-	Risk          string `json:"risk,omitempty"`
+	// EditAuthor is who made the edit a local-edit candidate takes in (the
+	// author of its Upstream commit).
+	EditAuthor string `json:"edit_author,omitempty"`
+	Risk       string `json:"risk,omitempty"`
 	// Conflicts are the paths the merge could not resolve, as recorded.
 	Conflicts []string `json:"conflicts,omitempty"`
 	// Markers lists the conflicted files that still hold conflict markers.
@@ -143,6 +146,11 @@ func (r *Reader) Candidate(skill string) (Candidate, error) {
 	}
 	if v, err := r.VersionAt(skill, c.Published); err == nil {
 		c.PublishedVersion = v.Number
+	}
+	if c.Mode == MergeModeLocalEdit {
+		if edit, err := r.Commit(c.Upstream); err == nil {
+			c.EditAuthor = edit.Author.Name
+		}
 	}
 	if cur, ok := r.Ref(SkillRef(skill)); !ok || cur != c.Published {
 		c.Stale = true

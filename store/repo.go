@@ -8,9 +8,9 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"os/user"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
@@ -48,8 +48,8 @@ type Options struct {
 	Logger *slog.Logger
 	// LockTimeout bounds the wait for the store lock (default 30s).
 	LockTimeout time.Duration
-	// Actor names who makes changes, as "Name <email>"; the default comes
-	// from $GIT_AUTHOR_NAME/$GIT_AUTHOR_EMAIL or the user and host names.
+	// Actor names who makes changes, as "Name <email>"; the default is
+	// git's author identity (see ResolveIdentity), found on first use.
 	Actor Signature
 	// Now returns the time recorded in commits (default time.Now).
 	Now func() time.Time
@@ -72,6 +72,8 @@ type Store struct {
 	// dryRun discards every transaction instead of committing it (dryrun.go).
 	dryRun bool
 	risks  *localRiskCache // see localrisk.go; shared by a DryRun view
+	// identity resolves the actor once (Identity).
+	identity func() Identity
 }
 
 func (o Options) withDefaults() Options {
@@ -84,30 +86,26 @@ func (o Options) withDefaults() Options {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if o.Actor.Name == "" {
-		o.Actor = defaultActor()
-	}
 	return o
 }
 
-func defaultActor() Signature {
-	name, email := os.Getenv("GIT_AUTHOR_NAME"), os.Getenv("GIT_AUTHOR_EMAIL")
-	if name == "" {
-		if u, err := user.Current(); err == nil {
-			name = u.Username
-		} else {
-			name = "skillstore"
+// newStore is the Store at dir with options o; the actor, unless given, is
+// resolved on first use so read-only commands never ask git.
+func newStore(dir string, o Options) *Store {
+	s := &Store{dir: dir, opts: o, log: o.Logger, risks: &localRiskCache{}}
+	given := o.Actor
+	s.identity = sync.OnceValue(func() Identity {
+		if given.Name != "" {
+			return Identity{Signature: given, Known: true}
 		}
-	}
-	if email == "" {
-		host, _ := os.Hostname()
-		if host == "" {
-			host = "localhost"
-		}
-		email = name + "@" + host
-	}
-	return Signature{Name: name, Email: email}
+		return ResolveIdentity(dir)
+	})
+	return s
 }
+
+// Identity is who the store records as making its changes: Options.Actor
+// when set, else git's author identity.
+func (s *Store) Identity() Identity { return s.identity() }
 
 // Init creates a store at dir: a bare git repository plus skillstore's
 // metadata directory. It fails with ErrStoreExists if dir already holds one.
@@ -128,8 +126,7 @@ func Init(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if err := atomicfile.WriteFile(filepath.Join(dir, metaDir, formatFile), []byte(formatVersion), 0o644); err != nil {
 		return nil, fmt.Errorf("init %s: %w", dir, err)
 	}
-	o := opts.withDefaults()
-	return &Store{dir: dir, opts: o, log: o.Logger, risks: &localRiskCache{}}, nil
+	return newStore(dir, opts.withDefaults()), nil
 }
 
 // Exists reports whether dir holds a store (Open would find one there).
@@ -145,8 +142,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if !isStore(dir) {
 		return nil, fmt.Errorf("%w at %s", ErrNoStore, dir)
 	}
-	o := opts.withDefaults()
-	return &Store{dir: dir, opts: o, log: o.Logger, risks: &localRiskCache{}}, nil
+	return newStore(dir, opts.withDefaults()), nil
 }
 
 // Dir is the store directory (the bare repository).
@@ -449,7 +445,7 @@ func (tx *Tx) DeleteRef(name string) { tx.SetRef(name, ZeroHash) }
 
 // signature is the actor at the transaction's time.
 func (tx *Tx) signature() Signature {
-	sig := tx.s.opts.Actor
+	sig := tx.s.Identity().Signature
 	sig.When = tx.s.opts.Now()
 	return sig
 }

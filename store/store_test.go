@@ -236,7 +236,7 @@ func TestAmbiguousPrefix(t *testing.T) {
 // findCollidingReason returns a reason that gives version 2 of name, on top
 // of prev, a commit id starting with prefix.
 func findCollidingReason(t *testing.T, s *Store, prev Version, tree Hash, prefix string) string {
-	sig := s.opts.Actor
+	sig := s.Identity().Signature
 	sig.When = s.opts.Now()
 	for i := 0; i < 1<<22; i++ {
 		try := fmt.Sprintf("try %d", i)

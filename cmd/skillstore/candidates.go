@@ -210,7 +210,7 @@ func writeCandidate(w io.Writer, c store.Candidate) {
 	} else if c.Mode == store.MergeModeLocalEdit {
 		fmt.Fprintf(w, "  base:           %s (the version export wrote into the target)\n", base)
 		fmt.Fprintf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
-		fmt.Fprintf(w, "  theirs:         the edit in the target (%s, by local)\n", c.Upstream.String()[:12])
+		fmt.Fprintf(w, "  theirs:         the edit in the target (%s, by %s)\n", c.Upstream.String()[:12], c.EditAuthor)
 	} else {
 		plugin := c.Plugin
 		if c.PluginVersion != "" {

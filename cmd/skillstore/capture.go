@@ -24,6 +24,9 @@ func statusCommand() *cli.Command {
 			"A skill folder that is a symbolic link (a dotfiles setup) is shown as linked:\n" +
 			"export and capture leave it alone. An edit made while export replaced a\n" +
 			"folder is shown as raced, with the folder under .skillstore that keeps it.\n" +
+			"A skill the target would get whose folder there export did not create (and\n" +
+			"which does not hold the published version) is shown as foreign, every time;\n" +
+			"sync reports it only the first time.\n" +
 			"Capture modified and raced skills with 'skillstore capture'.\n\n" +
 			"Exit codes: 0 success (whether or not anything was edited), 1 error,\n" +
 			"3 store lock busy.",
@@ -39,8 +42,9 @@ func captureCommand() *cli.Command {
 		Usage:     "record skills edited in the target folders as new versions",
 		ArgsUsage: "[SKILL...]",
 		Description: "Records each skill folder that a person edited in a target (see 'skillstore\n" +
-			"status') as a new version of the skill, with actor 'local' and the reason\n" +
-			"given, so the next export and sync keep the edit instead of overwriting it.\n" +
+			"status') as a new version of the skill, with git's author identity as the\n" +
+			"actor ($GIT_AUTHOR_NAME/EMAIL, else user.name/email; 'local' when git knows\n" +
+			"neither) and the reason given, so the next export and sync keep the edit instead of overwriting it.\n" +
 			"Without SKILL arguments every edited skill is captured.\n\n" +
 			"Every edit is recorded in one store transaction; a progress line is shown\n" +
 			"on a terminal.\n\n" +
@@ -107,6 +111,10 @@ func runStatus(c *cli.Context) error {
 			tw.add(st.Target, st.Skill, "missing", "deleted from the target; the next export installs it again")
 		case st.State == reload.StateLinked:
 			tw.add(st.Target, st.Skill, "linked", "a symbolic link to "+st.Link+"; export and capture leave it alone")
+		case st.State == reload.StateForeign && st.Link != "":
+			tw.add(st.Target, st.Skill, "foreign", "a symbolic link to "+st.Link+" that export did not create; 'skillstore export --replace-links' replaces it if it points at a copy skillstore manages")
+		case st.State == reload.StateForeign:
+			tw.add(st.Target, st.Skill, "foreign", "a folder export did not create, unlike the published version; export leaves it alone: move it away to let export write the skill")
 		case st.State == reload.StateRaced:
 			tw.add(st.Target, st.Skill, "raced", "edited while export replaced it; the edit is kept in "+st.Dir+": run 'skillstore capture'")
 		case st.Outdated:

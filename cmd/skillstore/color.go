@@ -41,7 +41,7 @@ var statusColors = map[string]string{
 	"three-way": sgrYellow, "candidate": sgrYellow, "conflict": sgrRed, "conflicted": sgrRed,
 	"locally-modified": sgrYellow, "foreign": sgrYellow, "modified": sgrYellow, "missing": sgrRed,
 	"outdated": sgrYellow, "needs-merge": sgrYellow, "failed": sgrRed, "ready": sgrGreen,
-	"resolved": sgrGreen, "stale": sgrYellow,
+	"resolved": sgrGreen, "stale": sgrYellow, "adopted": sgrGreen, "link-replaced": sgrYellow,
 }
 
 // status colours a status word by statusColors.

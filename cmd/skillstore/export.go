@@ -28,11 +28,20 @@ func exportCommand() *cli.Command {
 			"unchanged, removed, locally-modified (someone edited the folder since export\n" +
 			"wrote it: left alone, see 'skillstore capture'), foreign (a folder export did\n" +
 			"not create: left alone), linked (the folder is a symbolic link, as in a\n" +
-			"dotfiles setup: left alone) or failed. File lists are summarised to fit the\n" +
-			"terminal ('SKILL.md, scripts/run.sh and 10 more'); --verbose lists every file.\n\n" +
+			"dotfiles setup: left alone) or failed. A folder export did not create whose\n" +
+			"files are exactly the version it would write is adopted (recorded as exported,\n" +
+			"nothing written). With --replace-links, a symbolic link export did not create\n" +
+			"that points at a copy skillstore manages (a folder another target's export\n" +
+			"wrote, or one holding a version of the skill, as 'npx skills' links\n" +
+			"~/.claude/skills/NAME to ~/.agents/skills/NAME) is replaced by the exported\n" +
+			"folder and reported link-replaced; the folder it pointed at is left as it is.\n" +
+			"A link put in place of a folder export wrote stays linked. File lists are\n" +
+			"summarised to fit the terminal ('SKILL.md, scripts/run.sh and 10 more');\n" +
+			"--verbose lists every file.\n\n" +
 			"Exit codes: 0 every target written (skipped skills are reported, not errors),\n" +
 			"1 a target or skill failed, 2 usage error, 3 store lock busy.",
-		Flags:  []cli.Flag{newJSONFlag(), verboseFlag(), dryRunFlag("report what export would do in each target, writing nothing")},
+		Flags: []cli.Flag{newJSONFlag(), verboseFlag(), dryRunFlag("report what export would do in each target, writing nothing"),
+			&cli.BoolFlag{Name: "replace-links", Usage: "replace skill folders that are symbolic links to copies skillstore manages with the exported folders"}},
 		Action: runExport,
 	}
 }
@@ -64,7 +73,7 @@ func runExport(c *cli.Context) error {
 
 // targetOptions are the logger and lock timeout every target command uses.
 func targetOptions(c *cli.Context) target.Options {
-	return target.Options{Logger: getEnv(c).log, LockTimeout: c.Duration("lock-timeout")}
+	return target.Options{Logger: getEnv(c).log, LockTimeout: c.Duration("lock-timeout"), ReplaceLinks: c.Bool("replace-links")}
 }
 
 // printExports prints one line per skill: target, skill, action, detail.
@@ -112,6 +121,10 @@ func exportDetail(r reload.Result, budget int, verbose bool) string {
 		return r.Error
 	case reload.ActionLinked:
 		return "left alone: the skill folder is a symbolic link; skillstore neither writes through it nor replaces it"
+	case reload.ActionAdopted:
+		return "the folder already held this version; export manages it from now on"
+	case reload.ActionLinkReplaced:
+		return "the symbolic link to " + r.Link + " was replaced by the exported folder (" + r.Link + " is left as it is)"
 	}
 	return ""
 }

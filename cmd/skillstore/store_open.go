@@ -42,7 +42,7 @@ func parseCommitDate(s string) (time.Time, error) {
 func openStore(c *cli.Context) (*store.Store, error) { return openStoreAs(c, nil) }
 
 // openStoreAs is openStore recording actor (when not nil) on every commit
-// instead of the default actor: capture records local edits as "local".
+// instead of the default actor (git's author identity).
 func openStoreAs(c *cli.Context, actor *store.Signature) (*store.Store, error) {
 	dir, err := storeDir(c)
 	if err != nil {

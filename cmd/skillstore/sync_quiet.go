@@ -13,9 +13,9 @@ import (
 
 // reportedFile remembers, on this machine, the skills that sync's export
 // left alone (a foreign folder, a folder edited in the target) and already
-// reported, so a cron sync says so once instead of at every run. A skill
-// that is no longer left alone is forgotten, so it is reported again if
-// it comes back.
+// reported, so a cron sync says so once instead of at every run ('skillstore
+// status' lists them every time). A skill that is no longer left alone is
+// forgotten, so it is reported again if it comes back.
 const reportedFile = "sync-left-alone.json"
 
 // dropRepeats removes from exports the left-alone results the previous

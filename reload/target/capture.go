@@ -42,8 +42,19 @@ const (
 	Refused Outcome = "refused"
 )
 
-// CaptureActor is who records a captured local edit.
+// CaptureActor records a captured local edit when git does not know who
+// the user is (no $GIT_AUTHOR_NAME/EMAIL, no user.name/email).
 var CaptureActor = store.Signature{Name: "local", Email: "local@skillstore"}
+
+// captureActor is who made the edits capture records: git's author
+// identity when it is known, else CaptureActor. Where the edit was made
+// stays in the version's reason ("local edit in target claude").
+func captureActor(tx *store.Tx) *store.Signature {
+	if id := tx.Identity(); id.Known {
+		return &id.Signature
+	}
+	return &CaptureActor
+}
 
 // MergeModeCapture marks a version recorded from a local edit in a target.
 const MergeModeCapture store.MergeMode = "capture"
@@ -98,9 +109,9 @@ type captureJob struct {
 }
 
 // Capture records every skill folder a person edited in targets, and every
-// edit that raced an export, as a new version of the skill by
-// CaptureActor, in one store transaction, then marks each captured folder
-// as export's own again, so export and sync keep the edit. An edit whose
+// edit that raced an export, as a new version of the skill by git's author
+// identity (or CaptureActor), in one store transaction, then marks each
+// captured folder as export's own again, so export and sync keep the edit. An edit whose
 // published version moved since export wrote the folder becomes a
 // three-way candidate (see Candidate). The error is for what stops the
 // whole capture; a skill that could not be captured is a result.
@@ -204,7 +215,7 @@ func captureOne(tx *store.Tx, j *captureJob, reason string) {
 	}
 	if head.Tree != st.Exported {
 		lm, err := tx.MergeLocalEdit(store.LocalEdit{Skill: st.Skill, Where: "target " + st.Target, Base: st.Exported,
-			Files: files, Actor: &CaptureActor, Reason: reason})
+			Files: files, Actor: captureActor(tx), Reason: reason})
 		if err != nil {
 			fail(err)
 			return
@@ -253,7 +264,7 @@ func captureOne(tx *store.Tx, j *captureJob, reason string) {
 	v, err := tx.CommitVersion(st.Skill, tree, store.VersionInfo{
 		Source: head.Source, Plugin: head.Plugin, PluginVersion: head.PluginVersion,
 		MergeMode: MergeModeCapture, Reason: reason, Risk: checked.Risk, Findings: checked.Findings,
-		Actor: &CaptureActor,
+		Actor: captureActor(tx),
 	})
 	if err != nil {
 		fail(err)

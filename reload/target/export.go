@@ -20,6 +20,10 @@ type Options struct {
 	// LockTimeout bounds the wait for a target folder's lock (another
 	// export or a watcher's read); zero means reload's default.
 	LockTimeout time.Duration
+	// ReplaceLinks lets export replace a skill folder that is a symbolic
+	// link to a copy skillstore manages (export --replace-links; see
+	// reload.ExportOptions.ReplaceLinks).
+	ReplaceLinks bool
 }
 
 func (o Options) logger() *slog.Logger {
@@ -85,6 +89,7 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 		return nil, err
 	}
 	var failed []TargetError
+	eo := opts.export(ctx, s)
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
 		var skills []reload.Skill
@@ -93,7 +98,7 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 				skills = append(skills, p)
 			}
 		}
-		rep, err := reload.Export(ctx, t.Dir, skills, reload.ExportOptions{Logger: opts.logger(), LockTimeout: opts.LockTimeout})
+		rep, err := reload.Export(ctx, t.Dir, skills, eo)
 		te := Exported{Target: t.Name, Dir: t.Dir, Results: []reload.Result{}}
 		if rep != nil {
 			te.Atomic, te.Results = rep.Atomic, rep.Results

@@ -15,6 +15,7 @@ func Plan(ctx context.Context, s *store.Store, targets []Target, opts Options) (
 	if err != nil {
 		return nil, err
 	}
+	eo := opts.export(ctx, s)
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
 		var skills []reload.Skill
@@ -24,7 +25,7 @@ func Plan(ctx context.Context, s *store.Store, targets []Target, opts Options) (
 			}
 		}
 		te := Exported{Target: t.Name, Dir: t.Dir, Atomic: true, Results: []reload.Result{}}
-		rep, err := reload.Plan(ctx, t.Dir, skills, reload.ExportOptions{Logger: opts.logger(), LockTimeout: opts.LockTimeout})
+		rep, err := reload.Plan(ctx, t.Dir, skills, eo)
 		if err != nil {
 			te.Error = err.Error()
 		} else {

@@ -20,10 +20,14 @@ type SkillStatus struct {
 // what is on disk, and with the published version.
 func Status(ctx context.Context, s *store.Store, targets []Target, opts Options) ([]SkillStatus, error) {
 	heads := map[string]store.Hash{}
+	active := map[string]store.Hash{}
 	err := s.View(ctx, func(r *store.Reader) error {
 		infos, err := r.List(false)
 		for _, info := range infos {
 			heads[info.Name] = info.Tree
+			if info.Status == store.StatusActive {
+				active[info.Name] = info.Tree
+			}
 		}
 		return err
 	})
@@ -36,6 +40,7 @@ func Status(ctx context.Context, s *store.Store, targets []Target, opts Options)
 		if err != nil {
 			return nil, err
 		}
+		out = append(out, foreignFolders(t, active, sts)...)
 		for _, st := range sts {
 			ts := SkillStatus{Target: t.Name, SkillStatus: st}
 			if head, ok := heads[st.Skill]; ok && st.State == reload.StateClean && head != st.Exported {

@@ -25,9 +25,10 @@ func writeSkill(t testing.TB, dir, body string) {
 
 // TestExportStatusCapture drives the library the way `skillstore sync`
 // does: export a published skill, edit it in the target, see the edit in
-// Status, record it with Capture (by the capture actor), and find the
-// target clean again.
+// Status, record it with Capture (by the capture actor, git knowing no
+// identity), and find the target clean again.
 func TestExportStatusCapture(t *testing.T) {
+	noGitIdentity(t)
 	ctx := context.Background()
 	tmp := t.TempDir()
 	s, err := store.Init(ctx, filepath.Join(tmp, "store"), store.Options{})
