@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -51,6 +52,7 @@ type adoptReport struct {
 type adoptSkillReport struct {
 	*adoptEntry
 	Source string             `json:"source,omitempty"`
+	Note   string             `json:"note,omitempty"`
 	Result *store.AdoptResult `json:"result"`
 }
 
@@ -79,6 +81,11 @@ func runAdopt(c *cli.Context) error {
 	}
 	for _, f := range lockFiles {
 		m, err := readLockFile(f)
+		var lerr *lockFileError
+		if errors.As(err, &lerr) {
+			skips = append(skips, adoptSkip{lerr.Where, lerr.Msg})
+			continue
+		}
 		if err != nil {
 			skips = append(skips, adoptSkip{f, err.Error()})
 			continue
@@ -97,24 +104,26 @@ func runAdopt(c *cli.Context) error {
 	}
 	var todo []store.AdoptSkill
 	var kept []*adoptEntry
-	var sources []string
+	var sources, notes []string
 	for _, e := range entries {
 		sk := store.AdoptSkill{Dir: e.Dir}
-		label := ""
+		label, note := "", ""
 		if l, ok := locks[e.Name]; ok {
 			src, err := lockSource(c.Context, l)
 			if err != nil {
-				rep.Skipped = append(rep.Skipped, adoptSkip{e.Path, fmt.Sprintf("%s: source of %s: %v", l.File, e.Name, err)})
-				continue
-			}
-			sk.Upstream, label = src, src.String()
-			if h, ok := store.ParseHash(l.SkillFolderHash); ok {
-				sk.Hint = h
+				// Taken in as managed all the same: nothing is lost.
+				note = fmt.Sprintf("%s names a source that cannot be used (%v): taken in as a managed skill", l.File, err)
+			} else {
+				sk.Upstream, label = src, src.String()
+				if h, ok := store.ParseHash(l.SkillFolderHash); ok {
+					sk.Hint = h
+				}
 			}
 		}
 		todo = append(todo, sk)
 		kept = append(kept, e)
 		sources = append(sources, label)
+		notes = append(notes, note)
 	}
 	s, err := openStoreForWrite(c)
 	if err != nil {
@@ -131,8 +140,8 @@ func runAdopt(c *cli.Context) error {
 	}
 	failed := 0
 	for i := range results {
-		rep.Skills = append(rep.Skills, adoptSkillReport{adoptEntry: kept[i], Source: sources[i], Result: &results[i]})
-		if results[i].Err != nil {
+		rep.Skills = append(rep.Skills, adoptSkillReport{adoptEntry: kept[i], Source: sources[i], Note: notes[i], Result: &results[i]})
+		if results[i].Err != nil || notes[i] != "" {
 			failed++
 		}
 	}
@@ -210,6 +219,9 @@ func printAdopt(c *cli.Context, rep adoptReport) {
 			where += " (same files in " + strings.Join(sk.Also, ", ") + ")"
 		}
 		fmt.Fprintf(w, "%s: %s\n", sk.Name, where)
+		if sk.Note != "" {
+			fmt.Fprintf(w, "  error: %s\n", sk.Note)
+		}
 		if r.Err != nil {
 			fmt.Fprintf(w, "  error: %v\n", r.Err)
 			continue

@@ -179,6 +179,12 @@ func folderFiles(dir string) map[string][]byte {
 	return out
 }
 
+// lockFileError is a lock file adopt cannot use: Where is the file, with
+// the line when known.
+type lockFileError struct{ Where, Msg string }
+
+func (e *lockFileError) Error() string { return e.Where + ": " + e.Msg }
+
 // readLockFile reads an 'npx skills' lock file; a missing one is no error.
 func readLockFile(path string) (map[string]lockSkill, error) {
 	data, err := os.ReadFile(path)
@@ -196,12 +202,12 @@ func readLockFile(path string) (map[string]lockSkill, error) {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) {
 			line := 1 + bytes.Count(data[:min(int(syn.Offset), len(data))], []byte("\n"))
-			return nil, fmt.Errorf("%s:%d: not valid JSON: %w", path, line, err)
+			return nil, &lockFileError{fmt.Sprintf("%s:%d", path, line), "not valid JSON: " + err.Error()}
 		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, &lockFileError{path, err.Error()}
 	}
 	if !knownLockVersions[lock.Version] {
-		return nil, fmt.Errorf("%s: unknown lock file version %d (known: 1, 2, 3): its sources are not used", path, lock.Version)
+		return nil, &lockFileError{path, fmt.Sprintf("unknown lock file version %d (known: 1, 2, 3): its sources are not used", lock.Version)}
 	}
 	for k, v := range lock.Skills {
 		v.File = path
