@@ -23,7 +23,8 @@ func adoptCommand() *cli.Command {
 			"~/.codex/skills (and .agents/skills, .claude/skills under --project), following\n" +
 			"symlinked skill folders inside the home (or project); ~/.agents/.skill-lock.json and\n" +
 			"the project's skills-lock.json ('npx skills'); ~/.claude/plugins/installed_plugins.json\n" +
-			"(Claude Code's plugins are listed, not taken over). A skill whose lock file names a\n" +
+			"and known_marketplaces.json (Claude Code's plugins and marketplaces are listed, not\n" +
+			"taken over). A skill whose lock file names a\n" +
 			"source (github, git URL, local) becomes that plugin's skill (the plugin added, or\n" +
 			"an existing one with the same source reused) on the upstream commit it was\n" +
 			"installed from: the lock file's skillFolderHash, else the closest commit; a local\n" +
@@ -31,7 +32,8 @@ func adoptCommand() *cli.Command {
 			"in several agent folders are one skill. Nothing in the agents' folders is changed;\n" +
 			"every entry left out is listed with its reason, and the 'target add' commands to\n" +
 			"run next are printed.\n\n" +
-			"Exit codes: 0 all taken over; 1 some entries failed (the rest were taken over);\n" +
+			"Exit codes: 0 all taken over (stray files, listed, do not count); 1 some entries\n" +
+			"failed or were skipped (the rest were taken over);\n" +
 			"2 usage; 3 store busy.",
 		Flags: append(addFlags(), dryRunFlag("print what would happen, skill by skill, writing nothing"),
 			&cli.StringFlag{Name: "home", Usage: "the home folder to read (default $HOME)"},
@@ -45,6 +47,7 @@ type adoptReport struct {
 	Skills        []adoptSkillReport `json:"skills"`
 	Skipped       []adoptSkip        `json:"skipped"`
 	ClaudePlugins []string           `json:"claude_plugins,omitempty"`
+	Marketplaces  []string           `json:"claude_marketplaces,omitempty"`
 	Targets       []string           `json:"target_commands,omitempty"`
 	DryRun        bool               `json:"dry_run"`
 }
@@ -83,11 +86,11 @@ func runAdopt(c *cli.Context) error {
 		m, err := readLockFile(f)
 		var lerr *lockFileError
 		if errors.As(err, &lerr) {
-			skips = append(skips, adoptSkip{lerr.Where, lerr.Msg})
+			skips = append(skips, adoptSkip{Path: lerr.Where, Reason: lerr.Msg})
 			continue
 		}
 		if err != nil {
-			skips = append(skips, adoptSkip{f, err.Error()})
+			skips = append(skips, adoptSkip{Path: f, Reason: err.Error()})
 			continue
 		}
 		for k, v := range m {
@@ -98,9 +101,14 @@ func runAdopt(c *cli.Context) error {
 	}
 	rep := adoptReport{Skipped: skips, DryRun: c.Bool("dry-run")}
 	var err error
-	rep.ClaudePlugins, err = readClaudePlugins(filepath.Join(home, ".claude", "plugins", "installed_plugins.json"))
+	claude := filepath.Join(home, ".claude", "plugins")
+	rep.ClaudePlugins, err = readClaudePlugins(filepath.Join(claude, "installed_plugins.json"))
 	if err != nil {
-		rep.Skipped = append(rep.Skipped, adoptSkip{"installed_plugins.json", err.Error()})
+		rep.Skipped = append(rep.Skipped, adoptSkip{Path: filepath.Join(claude, "installed_plugins.json"), Reason: err.Error()})
+	}
+	rep.Marketplaces, err = readClaudeMarketplaces(filepath.Join(claude, "known_marketplaces.json"))
+	if err != nil {
+		rep.Skipped = append(rep.Skipped, adoptSkip{Path: filepath.Join(claude, "known_marketplaces.json"), Reason: err.Error()})
 	}
 	var todo []store.AdoptSkill
 	var kept []*adoptEntry
@@ -153,8 +161,14 @@ func runAdopt(c *cli.Context) error {
 	} else {
 		printAdopt(c, rep)
 	}
-	if failed > 0 || len(rep.Skipped) > 0 {
-		return fmt.Errorf("adopt: %d skill(s) failed, %d entr(ies) skipped: see above", failed, len(rep.Skipped))
+	skipped := 0
+	for _, sk := range rep.Skipped {
+		if !sk.NotSkill {
+			skipped++
+		}
+	}
+	if failed > 0 || skipped > 0 {
+		return fmt.Errorf("adopt: %d skill(s) failed, %d entr(ies) skipped: see above", failed, skipped)
 	}
 	return nil
 }
@@ -257,6 +271,9 @@ func printAdopt(c *cli.Context, rep adoptReport) {
 	}
 	for _, p := range rep.ClaudePlugins {
 		fmt.Fprintf(w, "Claude Code plugin %s: not taken over; add its source with 'skillstore plugin add'\n", p)
+	}
+	for _, m := range rep.Marketplaces {
+		fmt.Fprintf(w, "Claude Code marketplace %s: not taken over; its plugins can be added with 'skillstore plugin add'\n", m)
 	}
 	if len(rep.Targets) > 0 {
 		fmt.Fprintf(w, "next, to publish to the agents' folders:\n")

@@ -27,10 +27,13 @@ type adoptEntry struct {
 	Also []string `json:"also,omitempty"`
 }
 
-// adoptSkip is an entry left out, with the reason.
+// adoptSkip is an entry left out, with the reason. NotSkill marks an
+// entry that is no skill folder at all (a stray file): listed, but not
+// counted as a failure.
 type adoptSkip struct {
-	Path   string `json:"path"`
-	Reason string `json:"reason"`
+	Path     string `json:"path"`
+	Reason   string `json:"reason"`
+	NotSkill bool   `json:"not_skill,omitempty"`
 }
 
 // lockSkill is one skill of an 'npx skills' lock file (ECOSYSTEM.md).
@@ -78,14 +81,14 @@ func scanAgentFolders(home, project string) ([]*adoptEntry, []adoptSkip) {
 			continue
 		}
 		if err != nil {
-			skips = append(skips, adoptSkip{dir, err.Error()})
+			skips = append(skips, adoptSkip{Path: dir, Reason: err.Error()})
 			continue
 		}
 		for _, de := range list {
 			p := filepath.Join(dir, de.Name())
 			e, reason := readAgentEntry(p, root)
 			if e == nil {
-				skips = append(skips, adoptSkip{p, reason})
+				skips = append(skips, adoptSkip{Path: p, Reason: reason, NotSkill: reason == notFolder || reason == noSkillFile})
 				continue
 			}
 			e.Scope = scope
@@ -100,12 +103,18 @@ func scanAgentFolders(home, project string) ([]*adoptEntry, []adoptSkip) {
 				}
 				first.Also = append(first.Also, p)
 			default:
-				skips = append(skips, adoptSkip{p, fmt.Sprintf("skill %s differs from %s, taken over first: compare them, then 'skillstore add' the one to keep", e.Name, first.Path)})
+				skips = append(skips, adoptSkip{Path: p, Reason: fmt.Sprintf("skill %s differs from %s, taken over first: compare them, then 'skillstore add' the one to keep", e.Name, first.Path)})
 			}
 		}
 	}
 	return entries, skips
 }
+
+// The reasons for entries that are no skill folder at all.
+const (
+	notFolder   = "not a folder"
+	noSkillFile = "no SKILL.md: not a skill folder"
+)
 
 // readAgentEntry reads one entry of an agent folder, following a symlink
 // that stays inside root.
@@ -137,10 +146,10 @@ func readAgentEntry(p, root string) (*adoptEntry, string) {
 		}
 	}
 	if !fi.IsDir() {
-		return nil, "not a folder"
+		return nil, notFolder
 	}
 	if _, err := os.Stat(filepath.Join(e.Dir, "SKILL.md")); err != nil {
-		return nil, "no SKILL.md: not a skill folder"
+		return nil, noSkillFile
 	}
 	return e, ""
 }
@@ -234,6 +243,28 @@ func readClaudePlugins(path string) ([]string, error) {
 	}
 	var names []string
 	for k := range rec.Plugins {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// readClaudeMarketplaces lists the marketplaces Claude Code's
+// known_marketplaces.json records (an object keyed by name), sorted.
+func readClaudeMarketplaces(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rec map[string]json.RawMessage
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var names []string
+	for k := range rec {
 		names = append(names, k)
 	}
 	sort.Strings(names)
