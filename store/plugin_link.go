@@ -63,6 +63,12 @@ func (s *Store) LinkSkill(ctx context.Context, id, skill string) (*LinkResult, e
 
 // LinkSkill is [Store.LinkSkill] inside a transaction.
 func (tx *Tx) LinkSkill(id, skill string) (*LinkResult, error) {
+	return tx.linkSkill(id, skill, ZeroHash)
+}
+
+// linkSkill is LinkSkill trying hint first (a lock file's skillFolderHash:
+// the folder's tree at install) as the tree of an exact base.
+func (tx *Tx) linkSkill(id, skill string, hint Hash) (*LinkResult, error) {
 	p, err := tx.Plugin(id)
 	if err != nil {
 		return nil, err
@@ -95,7 +101,7 @@ func (tx *Tx) LinkSkill(id, skill string) (*LinkResult, error) {
 	if p.Source.Kind == SourceFolder {
 		up, sk, base, err = tx.folderBase(p, skill, files)
 	} else {
-		up, sk, base, err = tx.gitBase(p, skill, head.Tree, files)
+		up, sk, base, err = tx.gitBase(p, skill, head.Tree, files, hint)
 	}
 	if err != nil {
 		return nil, err
@@ -140,11 +146,13 @@ func (tx *Tx) upstreamSkillAt(p *Plugin, tip Hash, skill string) (*upstream, str
 	if !ok {
 		return nil, "", fmt.Errorf("plugin %s: fetched commit %s has no folder %s", p.ID, short(tip), p.Source.Path)
 	}
-	tree, err := object.GetTree(tx.storage(), plumbing.Hash(dir))
+	// Through the transaction: a source fetched by it is not stored yet.
+	st := txStorer{Storer: tx.storage(), tx: tx}
+	tree, err := object.GetTree(st, plumbing.Hash(dir))
 	if err != nil {
 		return nil, "", fmt.Errorf("plugin %s: fetched commit %s: %w", p.ID, short(tip), err)
 	}
-	up, err := newPluginUpstream(p, gitfetch.NewTreeFS(tx.storage(), tree))
+	up, err := newPluginUpstream(p, gitfetch.NewTreeFS(st, tree))
 	if err != nil {
 		return nil, "", err
 	}
@@ -161,7 +169,8 @@ func (tx *Tx) upstreamSkillAt(p *Plugin, tip Hash, skill string) (*upstream, str
 
 // gitBase finds the base of a managed skill in plugin p's fetched git
 // history (FindBase) and stores its folder's tree, ignored paths dropped.
-func (tx *Tx) gitBase(p *Plugin, skill string, tree Hash, files []File) (*upstream, *upstreamSkill, *Base, error) {
+// A non-zero hint is looked for first, exact only.
+func (tx *Tx) gitBase(p *Plugin, skill string, tree Hash, files []File, hint Hash) (*upstream, *upstreamSkill, *Base, error) {
 	tip, ok := tx.Ref(SourceRef(p.ID))
 	if !ok {
 		return nil, nil, nil, fmt.Errorf("plugin %s was never fetched: run 'skillstore sync %s' first", p.ID, p.ID)
@@ -171,7 +180,16 @@ func (tx *Tx) gitBase(p *Plugin, skill string, tree Hash, files []File) (*upstre
 		return nil, nil, nil, err
 	}
 	full := path.Join(p.Source.Path, skillPath)
-	base, err := tx.FindBase(BaseQuery{Tip: tip, Path: full, Tree: tree, Files: files})
+	var base *Base
+	if !hint.IsZero() {
+		base, err = tx.FindBase(BaseQuery{Tip: tip, Path: full, Tree: hint})
+		if err != nil || !base.Exact {
+			base = nil
+		}
+	}
+	if base == nil {
+		base, err = tx.FindBase(BaseQuery{Tip: tip, Path: full, Tree: tree, Files: files})
+	}
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("plugin %s, skill %s: %w", p.ID, skill, err)
 	}

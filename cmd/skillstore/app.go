@@ -37,7 +37,7 @@ func commands() []*cli.Command {
 	return []*cli.Command{
 		// store
 		storeInitCommand(),
-		storeAddCommand(), storeImportCommand(),
+		storeAddCommand(), storeImportCommand(), adoptCommand(),
 		storeListCommand(), storeSearchCommand(),
 		storeShowCommand(), storeLogCommand(), storeCatCommand(),
 		storeDiffCommand(), storeCheckoutCommand(),

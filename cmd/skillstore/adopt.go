@@ -1,0 +1,285 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillstore/skillstore/store"
+)
+
+// adoptCommand is 'adopt': an existing installation taken over.
+func adoptCommand() *cli.Command {
+	return &cli.Command{
+		Name:     "adopt",
+		Category: "skills",
+		Usage:    "take an existing installation over: agents' skill folders, npx skills installs",
+		Description: "Reads, when present: the skill folders ~/.agents/skills, ~/.claude/skills and\n" +
+			"~/.codex/skills (and .agents/skills, .claude/skills under --project), following\n" +
+			"symlinked skill folders inside the home (or project); ~/.agents/.skill-lock.json and\n" +
+			"the project's skills-lock.json ('npx skills'); ~/.claude/plugins/installed_plugins.json\n" +
+			"and known_marketplaces.json (Claude Code's plugins and marketplaces are listed, not\n" +
+			"taken over). A skill whose lock file names a\n" +
+			"source (github, git URL, local) becomes that plugin's skill (the plugin added, or\n" +
+			"an existing one with the same source reused) on the upstream commit it was\n" +
+			"installed from: the lock file's skillFolderHash, else the closest commit; a local\n" +
+			"edit is kept on top. Other skills are imported as managed skills. Identical copies\n" +
+			"in several agent folders are one skill. Nothing in the agents' folders is changed;\n" +
+			"every entry left out is listed with its reason, and the 'target add' commands to\n" +
+			"run next are printed.\n\n" +
+			"Exit codes: 0 all taken over (stray files, listed, do not count); 1 some entries\n" +
+			"failed or were skipped (the rest were taken over);\n" +
+			"2 usage; 3 store busy.",
+		Flags: append(addFlags(), dryRunFlag("print what would happen, skill by skill, writing nothing"),
+			&cli.StringFlag{Name: "home", Usage: "the home folder to read (default $HOME)"},
+			&cli.StringFlag{Name: "project", Usage: "also read this project's .agents/skills, .claude/skills and skills-lock.json"}),
+		Action: runAdopt,
+	}
+}
+
+// adoptReport is what adopt prints (--json).
+type adoptReport struct {
+	Skills        []adoptSkillReport `json:"skills"`
+	Skipped       []adoptSkip        `json:"skipped"`
+	ClaudePlugins []string           `json:"claude_plugins,omitempty"`
+	Marketplaces  []string           `json:"claude_marketplaces,omitempty"`
+	Targets       []string           `json:"target_commands,omitempty"`
+	DryRun        bool               `json:"dry_run"`
+}
+
+type adoptSkillReport struct {
+	*adoptEntry
+	Source string             `json:"source,omitempty"`
+	Note   string             `json:"note,omitempty"`
+	Result *store.AdoptResult `json:"result"`
+}
+
+func runAdopt(c *cli.Context) error {
+	if c.NArg() != 0 {
+		return usageErrorf("adopt takes no arguments")
+	}
+	home := c.String("home")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return fmt.Errorf("adopt: %w (give --home)", err)
+		}
+		home = h
+	}
+	home, _ = filepath.Abs(home)
+	project := c.String("project")
+	if project != "" {
+		project, _ = filepath.Abs(project)
+	}
+	entries, skips := scanAgentFolders(home, project)
+	locks := map[string]lockSkill{}
+	lockFiles := []string{filepath.Join(home, ".agents", ".skill-lock.json")}
+	if project != "" {
+		lockFiles = append(lockFiles, filepath.Join(project, "skills-lock.json"))
+	}
+	for _, f := range lockFiles {
+		m, err := readLockFile(f)
+		var lerr *lockFileError
+		if errors.As(err, &lerr) {
+			skips = append(skips, adoptSkip{Path: lerr.Where, Reason: lerr.Msg})
+			continue
+		}
+		if err != nil {
+			skips = append(skips, adoptSkip{Path: f, Reason: err.Error()})
+			continue
+		}
+		for k, v := range m {
+			if _, ok := locks[k]; !ok {
+				locks[k] = v
+			}
+		}
+	}
+	rep := adoptReport{Skipped: skips, DryRun: c.Bool("dry-run")}
+	var err error
+	claude := filepath.Join(home, ".claude", "plugins")
+	rep.ClaudePlugins, err = readClaudePlugins(filepath.Join(claude, "installed_plugins.json"))
+	if err != nil {
+		rep.Skipped = append(rep.Skipped, adoptSkip{Path: filepath.Join(claude, "installed_plugins.json"), Reason: err.Error()})
+	}
+	rep.Marketplaces, err = readClaudeMarketplaces(filepath.Join(claude, "known_marketplaces.json"))
+	if err != nil {
+		rep.Skipped = append(rep.Skipped, adoptSkip{Path: filepath.Join(claude, "known_marketplaces.json"), Reason: err.Error()})
+	}
+	var todo []store.AdoptSkill
+	var kept []*adoptEntry
+	var sources, notes []string
+	for _, e := range entries {
+		sk := store.AdoptSkill{Dir: e.Dir}
+		label, note := "", ""
+		if l, ok := locks[e.Name]; ok {
+			src, err := lockSource(c.Context, l)
+			if err != nil {
+				// Taken in as managed all the same: nothing is lost.
+				note = fmt.Sprintf("%s names a source that cannot be used (%v): taken in as a managed skill", l.File, err)
+			} else {
+				sk.Upstream, label = src, src.String()
+				if h, ok := store.ParseHash(l.SkillFolderHash); ok {
+					sk.Hint = h
+				}
+			}
+		}
+		todo = append(todo, sk)
+		kept = append(kept, e)
+		sources = append(sources, label)
+		notes = append(notes, note)
+	}
+	s, err := openStoreForWrite(c)
+	if err != nil {
+		return err
+	}
+	opts, err := addOptions(c)
+	if err != nil {
+		return err
+	}
+	opts.Reason = "adopted from " + home
+	results, err := s.Adopt(c.Context, todo, opts)
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for i := range results {
+		rep.Skills = append(rep.Skills, adoptSkillReport{adoptEntry: kept[i], Source: sources[i], Note: notes[i], Result: &results[i]})
+		if results[i].Err != nil || notes[i] != "" {
+			failed++
+		}
+	}
+	rep.Targets = targetCommands(home, project, entries)
+	if c.Bool("json") {
+		if err := writeJSON(getEnv(c).stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		printAdopt(c, rep)
+	}
+	skipped := 0
+	for _, sk := range rep.Skipped {
+		if !sk.NotSkill {
+			skipped++
+		}
+	}
+	if failed > 0 || skipped > 0 {
+		return fmt.Errorf("adopt: %d skill(s) failed, %d entr(ies) skipped: see above", failed, skipped)
+	}
+	return nil
+}
+
+// lockSource is the plugin source a lock file entry names.
+func lockSource(ctx context.Context, l lockSkill) (store.Source, error) {
+	switch l.SourceType {
+	case "github":
+		return store.ParseSourceContext(ctx, store.GitHubURL(l.Source), "")
+	case "local":
+		p := l.SourceURL
+		if p == "" {
+			p = l.Source
+		}
+		if _, err := os.Stat(p); err != nil {
+			return store.Source{}, fmt.Errorf("local source %s: %w", p, err)
+		}
+		return store.ParseSourceContext(ctx, p, "")
+	case "git", "direct-url", "url":
+		u := l.SourceURL
+		if u == "" {
+			u = l.Source
+		}
+		return store.ParseSourceContext(ctx, u, "")
+	}
+	return store.Source{}, fmt.Errorf("unknown sourceType %q", l.SourceType)
+}
+
+// targetCommands are the 'target add' commands for the agent folders that
+// held skills (not the canonical ~/.agents/skills copies).
+func targetCommands(home, project string, entries []*adoptEntry) []string {
+	used := map[string]bool{}
+	for _, e := range entries {
+		used[filepath.Dir(e.Path)] = true
+		for _, a := range e.Also {
+			a, _, _ = strings.Cut(a, " -> ")
+			used[filepath.Dir(a)] = true
+		}
+	}
+	var out []string
+	for _, af := range agentFolders(home, project) {
+		if used[af[1]] {
+			name := strings.TrimPrefix(filepath.Base(filepath.Dir(af[1])), ".")
+			if af[0] == "project" {
+				name = "project-" + name
+			}
+			out = append(out, fmt.Sprintf("skillstore target add %s %s", name, af[1]))
+		}
+	}
+	return out
+}
+
+func printAdopt(c *cli.Context, rep adoptReport) {
+	w := getEnv(c).stdout
+	for _, sk := range rep.Skills {
+		r := sk.Result
+		where := sk.Path
+		if sk.Link != "" {
+			where += " -> " + sk.Link
+		}
+		if len(sk.Also) > 0 {
+			where += " (same files in " + strings.Join(sk.Also, ", ") + ")"
+		}
+		fmt.Fprintf(w, "%s: %s\n", sk.Name, where)
+		if sk.Note != "" {
+			fmt.Fprintf(w, "  error: %s\n", sk.Note)
+		}
+		if r.Err != nil {
+			fmt.Fprintf(w, "  error: %v\n", r.Err)
+			continue
+		}
+		if r.Imported > 0 {
+			fmt.Fprintf(w, "  %s as managed skill %s@v%d\n", dryRunWord(c, "imported", "would import"), sk.Name, r.Imported)
+		} else {
+			fmt.Fprintf(w, "  the store holds these files already\n")
+		}
+		if sk.Source == "" {
+			continue
+		}
+		if r.PluginAdded {
+			fmt.Fprintf(w, "  %s plugin %s from %s\n", dryRunWord(c, "added", "would add"), r.Plugin, sk.Source)
+		}
+		if r.Linked {
+			fmt.Fprintf(w, "  plugin %s's skill already\n", r.Plugin)
+			continue
+		}
+		if l := r.Link; l != nil {
+			match := "exact"
+			if !l.Base.Exact {
+				match = fmt.Sprintf("closest: %d file(s), %d line(s) differ", l.Base.Files, l.Base.Distance)
+			}
+			fmt.Fprintf(w, "  %s to plugin %s at upstream commit %s (%s)\n", dryRunWord(c, "linked", "would link"), r.Plugin, l.Base.Commit, match)
+			if l.LocalEdit {
+				fmt.Fprintf(w, "  the installed files differ from it: kept as a local edit\n")
+			}
+		}
+	}
+	for _, sk := range rep.Skipped {
+		fmt.Fprintf(w, "skipped %s: %s\n", sk.Path, sk.Reason)
+	}
+	for _, p := range rep.ClaudePlugins {
+		fmt.Fprintf(w, "Claude Code plugin %s: not taken over; add its source with 'skillstore plugin add'\n", p)
+	}
+	for _, m := range rep.Marketplaces {
+		fmt.Fprintf(w, "Claude Code marketplace %s: not taken over; its plugins can be added with 'skillstore plugin add'\n", m)
+	}
+	if len(rep.Targets) > 0 {
+		fmt.Fprintf(w, "next, to publish to the agents' folders:\n")
+		for _, t := range rep.Targets {
+			fmt.Fprintf(w, "  %s\n", t)
+		}
+	}
+	noteDryRun(c)
+}

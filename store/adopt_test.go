@@ -1,0 +1,85 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAdoptPrefersLockFileHash: a copy installed at commit 1 and edited
+// towards commit 2 is closest to commit 2, but the lock file's
+// skillFolderHash names commit 1's folder, which Adopt takes as the base;
+// without it the closest commit is taken. The dry run reports the same
+// and writes nothing.
+func TestAdoptPrefersLockFileHash(t *testing.T) {
+	ctx := context.Background()
+	tmp := t.TempDir()
+	up := filepath.Join(tmp, "up")
+	gitCmd(t, tmp, "init", "-q", "-b", "main", up)
+	var commits []string
+	for _, body := range [][]string{{"a", "b", "c", "d"}, {"a", "b, revised upstream", "c", "d"}} {
+		writeFile(t, filepath.Join(up, "skills", "one", "SKILL.md"), skillMD("one", body...))
+		gitCmd(t, up, "add", "-A")
+		gitCmd(t, up, "-c", "user.name=U", "-c", "user.email=u@example.com", "commit", "-q", "-m", "change")
+		commits = append(commits, strings.TrimSpace(gitCmd(t, up, "rev-parse", "HEAD")))
+	}
+	hint, ok := ParseHash(strings.TrimSpace(gitCmd(t, up, "rev-parse", commits[0]+":skills/one")))
+	if !ok {
+		t.Fatal("rev-parse the skill folder's tree")
+	}
+	installed := filepath.Join(tmp, "home", "one")
+	writeFile(t, filepath.Join(installed, "SKILL.md"), skillMD("one", "a", "b, revised upstream", "c", "d, edited"))
+	src, err := ParseSource(up, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for _, tc := range []struct {
+		name string
+		hint Hash
+		want string
+		dry  bool
+	}{
+		{"dry run with the hash", hint, commits[0], true},
+		{"with the hash", hint, commits[0], false},
+		{"without the hash", ZeroHash, commits[1], false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSyncStore(t)
+			if tc.dry {
+				s = s.DryRun()
+			}
+			res, err := s.Adopt(ctx, []AdoptSkill{{Dir: installed, Upstream: src, Hint: tc.hint}}, AddOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := res[0]
+			if r.Err != nil {
+				t.Fatal(r.Err)
+			}
+			if r.Imported != 1 || !r.PluginAdded || r.Link == nil {
+				t.Fatalf("result %+v: want imported v1, plugin added, linked", r)
+			}
+			if got := r.Link.Base.Commit.String(); got != tc.want {
+				t.Errorf("base %s, want %s", got, tc.want)
+			}
+			if !r.Link.LocalEdit {
+				t.Error("the edit against the base is not kept as a local edit")
+			}
+			var names []string
+			if err := s.View(ctx, func(rd *Reader) error {
+				ps, err := rd.Plugins()
+				for _, p := range ps {
+					names = append(names, p.ID)
+				}
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if tc.dry != (len(names) == 0) {
+				t.Errorf("dry run %v, plugins afterwards %v", tc.dry, names)
+			}
+		})
+	}
+}
