@@ -66,7 +66,13 @@ function __skillstore_complete
     set -e words[1]
     skillstore __complete $words (commandline -ct) 2>/dev/null
 end
-complete -c skillstore -a '(__skillstore_complete)'
+# Files only where skillstore offers nothing (a path argument).
+function __skillstore_wants_files
+    set -l names (__skillstore_complete)
+    test (count $names) -eq 0
+end
+complete -c skillstore -f -a '(__skillstore_complete)'
+complete -c skillstore -n '__skillstore_wants_files' -F
 `
 
 func completionCommand() *cli.Command {
