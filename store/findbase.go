@@ -10,11 +10,11 @@ import (
 	"github.com/skillstore/skillstore/store/treediff"
 )
 
-// A skill that was copied from an upstream long ago (installed by another
-// tool, imported by hand) has no record of which upstream commit it came
-// from. FindBase answers that from the upstream's own history: the commit
-// whose skill folder equals the copy, or failing that the one closest to
-// it, so that linking the skill to its plugin takes that commit as the
+// A skill installed long ago by another tool, or imported by hand, holds
+// an upstream's files but no record of which upstream commit they are.
+// FindBase answers that from the upstream's own history: the commit whose
+// skill folder equals the installed one, or failing that the one closest
+// to it, so that linking the skill to its plugin takes that commit as the
 // merge base and what differs from it as a local edit on top.
 
 // DefaultBaseSearchLimit bounds how many upstream commits FindBase reads.
