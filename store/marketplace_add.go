@@ -229,45 +229,6 @@ func (tx *Tx) fetchEntry(ctx context.Context, src Source) (gitfetch.Fetched, err
 	return tx.fetch(ctx, src, ZeroHash)
 }
 
-// upstreamAt reads plugin p's skills from a fetched commit of its source.
-func (tx *Tx) upstreamAt(p *Plugin, fetched gitfetch.Fetched) (*upstream, error) {
-	fsys, err := fetched.FSAt(p.Source.Path)
-	if err != nil {
-		return nil, fmt.Errorf("plugin source %s: %w", p.Source, err)
-	}
-	up, err := newPluginUpstream(p, fsys)
-	if err != nil {
-		return nil, err
-	}
-	up.fetched = fetched
-	for _, d := range up.layout.Skills {
-		id, err := fsys.TreeID(d.Path)
-		if err != nil {
-			return nil, fmt.Errorf("plugin source %s: skill %s: %w", p.Source, d.Name, err)
-		}
-		tree, err := tx.skipIgnored(id)
-		if err != nil {
-			return nil, fmt.Errorf("plugin source %s: skill %s: %w", p.Source, d.Name, err)
-		}
-		up.skills[d.Name] = &upstreamSkill{name: d.Name, path: d.Path, tree: tree}
-	}
-	return up, nil
-}
-
-// newPluginUpstream reads the layout of plugin p from its source's files:
-// a plugin that a marketplace lists in another repository is read as that
-// entry says (its "skills" list), any other as its source says.
-func newPluginUpstream(p *Plugin, fsys manifest.PluginFS) (*upstream, error) {
-	if p.Marketplace == "" || p.Source.Selector != "" {
-		return newUpstream(p.Source, fsys)
-	}
-	pl, err := manifest.ReadEntryPlugin(fsys, p.ID, p.EntrySkills)
-	if err != nil {
-		return nil, fmt.Errorf("plugin source %s: %w", p.Source, err)
-	}
-	return &upstream{layout: *pl, skills: map[string]*upstreamSkill{}}, nil
-}
-
 // recordPlugin records a new plugin and mirrors its skills; an error means
 // the caller must drop what it queued.
 func (tx *Tx) recordPlugin(p *Plugin, up *upstream, cc *commitCache, pr *PluginReport) error {
