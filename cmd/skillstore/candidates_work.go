@@ -132,31 +132,32 @@ type workFolder struct {
 const workHeadFile = ".skillstore-candidate"
 
 // openWorkFolder writes the candidate into its work folder, or reuses an
-// unfinished one made from the same candidate head.
-func openWorkFolder(c *cli.Context, s *store.Store, skill string) (*workFolder, bool, error) {
+// unfinished one made from the same candidate head (saying so on stderr).
+func openWorkFolder(c *cli.Context, s *store.Store, skill string) (*workFolder, error) {
 	cf, err := readCandidateFiles(c, s, skill)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	w := &workFolder{dir: s.LocalPath(filepath.Join("work", skill)), files: cf}
 	head := cf.Candidate.Head.String()
 	if recorded, err := os.ReadFile(filepath.Join(w.dir, workHeadFile)); err == nil && !c.Bool("restart") {
 		if strings.TrimSpace(string(recorded)) == head {
-			return w, true, nil
+			fmt.Fprintf(getEnv(c).stderr, "skillstore: going on with the unfinished resolution in %s\n", w.dir)
+			return w, nil
 		}
-		return nil, false, withHint(fmt.Errorf("candidate %s changed since the unfinished resolution in %s began", skill, w.dir),
+		return nil, withHint(fmt.Errorf("candidate %s changed since the unfinished resolution in %s began", skill, w.dir),
 			"rerun with --restart to begin again from the new candidate (the unfinished one is discarded)")
 	}
 	if err := os.MkdirAll(filepath.Dir(w.dir), 0o755); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if err := store.WriteTreeDir(w.dir, cf.Head, true); err != nil {
-		return nil, false, fmt.Errorf("candidate %s: write the work folder: %w", skill, err)
+		return nil, fmt.Errorf("candidate %s: write the work folder: %w", skill, err)
 	}
 	if err := os.WriteFile(filepath.Join(w.dir, workHeadFile), []byte(head+"\n"), 0o644); err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	return w, false, nil
+	return w, nil
 }
 
 // withMarkers lists the candidate's conflicted files that still hold
@@ -206,13 +207,9 @@ func runCandidateEdit(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	w, resumed, err := openWorkFolder(c, s, args[0])
+	w, err := openWorkFolder(c, s, args[0])
 	if err != nil {
 		return err
-	}
-	e := getEnv(c)
-	if resumed {
-		fmt.Fprintf(e.stderr, "skillstore: going on with the unfinished resolution in %s\n", w.dir)
 	}
 	files := args[1:]
 	for _, f := range files {
@@ -263,17 +260,13 @@ func runCandidateMergetool(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	w, resumed, err := openWorkFolder(c, s, args[0])
+	w, err := openWorkFolder(c, s, args[0])
 	if err != nil {
 		return err
 	}
-	e := getEnv(c)
-	if resumed {
-		fmt.Fprintf(e.stderr, "skillstore: going on with the unfinished resolution in %s\n", w.dir)
-	}
 	conflicted := w.withMarkers()
 	if len(conflicted) == 0 {
-		fmt.Fprintf(e.stdout, "candidate %s has no conflict markers left\n", args[0])
+		fmt.Fprintf(getEnv(c).stdout, "candidate %s has no conflict markers left\n", args[0])
 		return w.record(c, s, c.String("reason"))
 	}
 	sides := w.dir + ".sides"
