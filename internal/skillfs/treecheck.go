@@ -50,21 +50,13 @@ func CheckTree(data []byte) error {
 	return nil
 }
 
-// strictGitMode accepts the modes git writes, and 100664.
+// strictGitMode accepts the modes ParseGitMode does except a zero-padded
+// one ("040000"), which git fsck --strict refuses.
 func strictGitMode(s string) (Mode, bool) {
-	switch s {
-	case "100644", "100664":
-		return Regular, true
-	case "100755":
-		return Executable, true
-	case "120000":
-		return Symlink, true
-	case "40000":
-		return Dir, true
-	case "160000":
-		return Gitlink, true
+	if strings.HasPrefix(s, "0") {
+		return 0, false
 	}
-	return 0, false
+	return ParseGitMode(s)
 }
 
 // CheckEntryName rejects a tree entry name (one path component) that a
