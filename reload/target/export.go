@@ -92,12 +92,7 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 	eo := opts.export(ctx, s)
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
-		var skills []reload.Skill
-		for _, p := range published {
-			if t.Wants(p.Name) {
-				skills = append(skills, p)
-			}
-		}
+		skills := t.wanted(published)
 		rep, err := reload.Export(ctx, t.Dir, skills, eo)
 		te := Exported{Target: t.Name, Dir: t.Dir, Results: []reload.Result{}}
 		if rep != nil {

@@ -18,12 +18,7 @@ func Plan(ctx context.Context, s *store.Store, targets []Target, opts Options) (
 	eo := opts.export(ctx, s)
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
-		var skills []reload.Skill
-		for _, p := range published {
-			if t.Wants(p.Name) {
-				skills = append(skills, p)
-			}
-		}
+		skills := t.wanted(published)
 		te := Exported{Target: t.Name, Dir: t.Dir, Atomic: true, Results: []reload.Result{}}
 		rep, err := reload.Plan(ctx, t.Dir, skills, eo)
 		if err != nil {

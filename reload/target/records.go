@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -42,6 +43,17 @@ func (t Target) Wants(skill string) bool {
 		}
 	}
 	return false
+}
+
+// wanted is the part of the published skills that t exports.
+func (t Target) wanted(published []reload.Skill) []reload.Skill {
+	var out []reload.Skill
+	for _, p := range published {
+		if t.Wants(p.Name) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // recordsFile holds the targets of one store, in the store's own folder.
