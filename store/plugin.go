@@ -59,8 +59,15 @@ func pluginRecord(id string) string { return "plugins/" + id }
 // UpstreamRef is the ref holding the upstream snapshots of a plugin's skill.
 func UpstreamRef(plugin, skill string) string { return UpstreamRefPrefix + plugin + "/" + skill }
 
-// CandidateRef is the ref of a skill's pending candidate.
-func CandidateRef(skill string) string { return CandidateRefPrefix + skill }
+// CandidateRef is the ref of a skill's pending candidate:
+// refs/heads/candidates/plugins/PLUGIN/NAME for a plugin's skill
+// "PLUGIN:NAME", refs/heads/candidates/NAME for a managed one.
+func CandidateRef(skill string) string {
+	if plugin, name := SplitName(skill); plugin != "" {
+		return CandidateRefPrefix + "plugins/" + plugin + "/" + name
+	}
+	return CandidateRefPrefix + skill
+}
 
 // SupersededRefPrefix keeps superseded candidates reachable, one ref per
 // candidate commit: refs/skillstore/superseded/<skill>/<commit>.
