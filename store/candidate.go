@@ -280,7 +280,7 @@ func (s *Store) AcceptCandidate(ctx context.Context, skill, reason string) (Vers
 		if !ok {
 			return fmt.Errorf("accept %s: the candidate has no %s", skill, SkillFile)
 		}
-		if v := discover.Check(SkillFile, skill, md.Data, discover.Lenient); !v.Accepted() {
+		if v := discover.Check(SkillFile, ownName(skill), md.Data, discover.Lenient); !v.Accepted() {
 			return fmt.Errorf("accept %s: %w", skill, &InvalidSkillError{Dir: "the candidate", Diagnostics: v.Diagnostics})
 		}
 		if checked.Risk > safety.DefaultAllowedRisk {

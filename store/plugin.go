@@ -183,6 +183,9 @@ func (tx *Tx) SetPluginFlags(id string, paused, review *bool) (*Plugin, error) {
 // owns it and sync leaves it alone. Its published ref moves from
 // "ID:SKILL" to the managed name SKILL with its history, which must be free.
 func (tx *Tx) AdoptSkill(id, skill string) error {
+	if plugin, short := SplitName(skill); plugin == id {
+		skill = short // "ID:SKILL" names the same skill
+	}
 	p, err := tx.Plugin(id)
 	if err != nil {
 		return err

@@ -233,7 +233,7 @@ func (tx *Tx) AcceptRemoteMerge(skill, reason string) (Version, error) {
 	if !ok {
 		return Version{}, fmt.Errorf("accept %s: the candidate has no %s", skill, SkillFile)
 	}
-	if v := discover.Check(SkillFile, skill, md.Data, discover.Lenient); !v.Accepted() {
+	if v := discover.Check(SkillFile, ownName(skill), md.Data, discover.Lenient); !v.Accepted() {
 		return Version{}, fmt.Errorf("accept %s: %w", skill, &InvalidSkillError{Dir: "the candidate", Diagnostics: v.Diagnostics})
 	}
 	if checked.Risk > safety.DefaultAllowedRisk {

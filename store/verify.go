@@ -210,7 +210,7 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 				continue
 			}
 			skill, _, _ := strings.Cut(where, "@")
-			verdict := discover.Check(f.Path, skill, data, discover.Lenient)
+			verdict := discover.Check(f.Path, ownName(skill), data, discover.Lenient)
 			for _, d := range verdict.Errors() {
 				v.problem(where, "%s", d)
 			}
@@ -305,4 +305,3 @@ func (v *verifier) commitRef(name string, h Hash) {
 		}
 	}
 }
-

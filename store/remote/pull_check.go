@@ -258,7 +258,7 @@ func (c *historyCheck) versionTree(where, skill string, tree store.Hash, previou
 		c.problem(where, "no %s at the top of the tree", store.SkillFile)
 		return rep, false
 	}
-	verdict := discover.Check(where+"/"+store.SkillFile, skill, md.Data, discover.Lenient)
+	verdict := discover.Check(where+"/"+store.SkillFile, store.OwnName(skill), md.Data, discover.Lenient)
 	if !verdict.Accepted() {
 		for _, d := range verdict.Errors() {
 			c.problem(where, "%s", d)
