@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -109,11 +110,17 @@ func (r *Reader) layoutVersion() (int, error) {
 			return rec.Version, nil
 		}
 	}
+	return r.LayoutOf(h)
+}
+
+// LayoutOf reads the ref layout the state commit h records (1 when it
+// records none: a store made before layout versions), reading only the
+// path to that record.
+func (r *Reader) LayoutOf(h Hash) (int, error) {
 	c, err := r.Commit(h)
 	if err != nil {
 		return 0, fmt.Errorf("read state: %w", err)
 	}
-	// Only the path to the one record is read, not the whole state.
 	tree := c.Tree
 	dir, file, _ := strings.Cut(layoutRecord+recordExt, "/")
 	for _, want := range []string{dir, file} {
@@ -127,9 +134,13 @@ func (r *Reader) layoutVersion() (int, error) {
 		}
 		tree = entries[i].ID
 	}
+	data, err := r.Blob(tree)
+	if err != nil {
+		return 0, fmt.Errorf("read state: %w", err)
+	}
 	var rec layoutRec
-	if _, err := r.Record(layoutRecord, &rec); err != nil {
-		return 0, err
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return 0, fmt.Errorf("state record %s%s does not parse: %w", layoutRecord, recordExt, err)
 	}
 	return rec.Version, nil
 }

@@ -149,6 +149,7 @@ func (tx remoteTx) pull(ctx context.Context, conn *remoteConn, opts PullOptions)
 	if err != nil {
 		return nil, err
 	}
+
 	allow := opts.AllowRisk
 	if allow == safety.RiskNone {
 		allow = safety.DefaultAllowedRisk
@@ -179,6 +180,9 @@ func (tx remoteTx) pull(ctx context.Context, conn *remoteConn, opts PullOptions)
 		check.candidateRisk(skill, rr.refs[ref], published)
 	}
 	if err := check.err(rem.Name); err != nil {
+		return nil, err
+	}
+	if err := tx.checkRemoteLayout(rr); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
