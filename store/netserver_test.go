@@ -88,6 +88,9 @@ type gitServer struct {
 func (gs *gitServer) serveUploadPack(srv transport.Transport, c net.Conn) error {
 	var req packp.GitProtoRequest
 	if err := req.Decode(c); err != nil {
+		if err == packp.ErrInvalidGitProtoRequest { // unwrapped: closed before asking anything
+			return nil
+		}
 		return err
 	}
 	if req.RequestCommand != transport.UploadPackServiceName {
