@@ -79,19 +79,22 @@ func newNetSyncEnv(b *testing.B, n int) *netSyncEnv {
 }
 
 // sync syncs the plugins (all when none are named) with at most jobs
-// fetches at once (0: the default) and returns how many failed.
-func (env *netSyncEnv) sync(jobs int, plugins ...string) (failed int, err error) {
+// fetches at once (0: the default) and returns how many failed, with
+// the first failure.
+func (env *netSyncEnv) sync(jobs int, plugins ...string) (failed int, first string, err error) {
 	env.s.opts.FetchJobs = jobs
 	rep, err := env.s.Sync(context.Background(), SyncOptions{Plugins: plugins})
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	for _, p := range rep.Plugins {
 		if p.Error != "" {
-			failed++
+			if failed++; first == "" {
+				first = p.Plugin + ": " + p.Error
+			}
 		}
 	}
-	return failed, nil
+	return failed, first, nil
 }
 
 // netFigures are one run's times and counts.
@@ -109,9 +112,9 @@ func (env *netSyncEnv) bench(b *testing.B, server string) {
 	all := strings.Join(env.names, " ")
 	mustSync := func(jobs int, plugins ...string) func() error {
 		return func() error {
-			failed, err := env.sync(jobs, plugins...)
+			failed, first, err := env.sync(jobs, plugins...)
 			if err == nil && failed > 0 {
-				err = fmt.Errorf("sync: %d plugins failed", failed)
+				err = fmt.Errorf("sync: %d plugins failed, first %s", failed, first)
 			}
 			return err
 		}
@@ -132,7 +135,10 @@ func (env *netSyncEnv) bench(b *testing.B, server string) {
 			// Every plugin at once may be more connections than the
 			// server takes (git daemon's limit is 32): failures are
 			// counted, not fatal.
-			failed, err := env.sync(n)
+			failed, first, err := env.sync(n)
+			if failed > 0 {
+				b.Logf("all at once: %d plugins failed, first %s", failed, first)
+			}
 			f.failedAll += failed
 			return err
 		})
