@@ -62,6 +62,7 @@ func (s *Store) Adopt(ctx context.Context, skills []AdoptSkill, opts AddOptions)
 		}
 	}
 	pre := s.Prefetch(ctx, reqs)
+	defer pre.Close()
 	var out []AdoptResult
 	err := s.Update(ctx, func(tx *Tx) error {
 		tx.UsePrefetch(pre)

@@ -56,8 +56,9 @@ type Options struct {
 	// (default DefaultFetchTimeout): a server that accepts and never
 	// answers fails that source, not the sync.
 	FetchTimeout time.Duration
-	// FetchJobs bounds the git sources fetched at once (default
-	// DefaultFetchJobs).
+	// FetchJobs bounds the git sources fetched at once, in all and per
+	// server (zero: DefaultFetchJobs in all, and a bound per kind of
+	// server, see fetch_jobs.go).
 	FetchJobs int
 }
 
