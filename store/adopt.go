@@ -110,6 +110,15 @@ func (tx *Tx) adoptOne(ctx context.Context, sk AdoptSkill, opts AddOptions) Adop
 			return r
 		}
 	}
+	if sk.Upstream.URL != "" && !p.Unchanged {
+		// The folder goes through the managed name on its way to the
+		// plugin: a managed skill already there with other files (written
+		// by hand, or from another source) must not get them as a version.
+		if _, taken := tx.Ref(SkillRef(p.Name)); taken {
+			r.Err = fmt.Errorf("the managed skill %s holds other files than %s, which comes from %s: not taken over; to keep both, run 'skillstore plugin add %s --skill %s', then 'skillstore add --as PLUGIN:%s %s'", p.Name, sk.Dir, sk.Upstream, sk.Upstream, p.Name, p.Name, sk.Dir)
+			return r
+		}
+	}
 	if !p.Unchanged {
 		rec, err := tx.recordAll([]prepared{p}, opts)
 		if err != nil {
