@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -29,10 +28,6 @@ const (
 type layoutRec struct {
 	Version int `json:"version"`
 }
-
-// ErrUpgradeNeeded is wrapped when a command that may not write (a dry
-// run) meets a store in an older layout.
-var ErrUpgradeNeeded = errors.New("the store is in an older layout: run 'skillstore upgrade' first")
 
 // UpgradeReport is what upgrading a store's layout did (or would do).
 type UpgradeReport struct {

@@ -147,8 +147,18 @@ func TestUpgradeLayout1Store(t *testing.T) {
 	if got := refList(t, dir); !slices.Contains(got, "refs/heads/skills/beta") {
 		t.Fatalf("the dry run moved refs: %v", got)
 	}
-	if err := s.DryRun().View(ctx, func(*Reader) error { return nil }); err != ErrUpgradeNeeded {
-		t.Errorf("dry-run view of a layout 1 store: %v, want ErrUpgradeNeeded", err)
+	// A dry-run read sees the store as upgraded, and writes nothing.
+	err = s.DryRun().View(ctx, func(r *Reader) error {
+		if _, err := r.Head("kit:beta"); err != nil {
+			t.Errorf("dry-run view of a layout 1 store: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := refList(t, dir); !slices.Contains(got, "refs/heads/skills/beta") {
+		t.Fatalf("the dry-run view moved refs: %v", got)
 	}
 	// Any command upgrades first: here a read.
 	if _, err := s.List(ctx, true); err != nil {

@@ -175,9 +175,6 @@ func (s *Store) View(ctx context.Context, fn func(r *Reader) error) error {
 	if errors.Is(err, errUpgradeFirst) {
 		// A store in an older layout is upgraded first, under the
 		// exclusive lock, then read (see upgradeLayout).
-		if s.dryRun {
-			return ErrUpgradeNeeded
-		}
 		if _, err := s.Upgrade(ctx); err != nil {
 			return err
 		}
@@ -204,8 +201,16 @@ func (s *Store) view(ctx context.Context, fn func(r *Reader) error, checkLayout 
 	if checkLayout {
 		if _, needed, err := r.needsUpgrade(); err != nil {
 			return err
-		} else if needed {
+		} else if needed && !s.dryRun {
 			return errUpgradeFirst
+		} else if needed {
+			// A dry run reads the store as upgraded, writing nothing: the
+			// upgrade is queued on a transaction that is never committed.
+			tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}}
+			r.tx = tx
+			if _, err := tx.upgradeLayout(); err != nil {
+				return err
+			}
 		}
 	}
 	err = fn(r)
