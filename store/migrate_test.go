@@ -346,3 +346,38 @@ func upgradeProcess(t *testing.T, dir string) *exec.Cmd {
 	}
 	return cmd
 }
+
+// TestLayoutMarker: init writes the layout marker; a store without it
+// (deleted, or an older release's) is checked once and gets it back; the
+// upgrade writes it only after the refs and state.
+func TestLayoutMarker(t *testing.T) {
+	ctx := context.Background()
+	s := newSyncStore(t)
+	marker := filepath.Join(s.Dir(), "skillstore", layoutMarkerFile)
+	if !hasLayoutMarker(s.Dir()) {
+		t.Fatal("init wrote no layout marker")
+	}
+	if err := os.Remove(marker); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.List(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	if !hasLayoutMarker(s.Dir()) {
+		t.Error("a checked store did not get its marker back")
+	}
+	dir := layout1Store(t)
+	old, err := Open(ctx, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasLayoutMarker(dir) {
+		t.Fatal("the layout 1 fixture has a marker")
+	}
+	if _, err := old.DryRun().Upgrade(ctx); err != nil || hasLayoutMarker(dir) {
+		t.Errorf("a dry-run upgrade wrote the marker (%v)", err)
+	}
+	if _, err := old.Upgrade(ctx); err != nil || !hasLayoutMarker(dir) {
+		t.Errorf("the upgrade wrote no marker (%v)", err)
+	}
+}

@@ -121,6 +121,10 @@ func Init(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(filepath.Join(dir, metaDir), 0o755); err != nil {
 		return nil, fmt.Errorf("init %s: %w", dir, err)
 	}
+	// A new store is in the current ref layout (see layoutMarker).
+	if err := writeLayoutMarker(dir); err != nil {
+		return nil, fmt.Errorf("init %s: %w", dir, err)
+	}
 	// The format file is written last: its presence marks a finished init.
 	if err := atomicfile.WriteFile(filepath.Join(dir, metaDir, formatFile), []byte(formatVersion), 0o644); err != nil {
 		return nil, fmt.Errorf("init %s: %w", dir, err)
@@ -231,22 +235,33 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 		return err
 	}
 	defer l.Release()
-	if !s.dryRun {
-		// A store in an older layout is upgraded first, as its own
-		// transaction (see upgradeLayout).
-		if _, err := s.upgradeLocked(ctx, false); err != nil {
-			return err
-		}
-	}
 	r, err := s.newReader()
 	if err != nil {
 		return err
+	}
+	_, needed, err := r.needsUpgrade()
+	if err != nil {
+		r.resetStorage()
+		r.refs.Close()
+		return err
+	}
+	if needed && !s.dryRun {
+		// A store in an older layout is upgraded first, as its own
+		// transaction (see upgradeLayout), then read afresh.
+		r.resetStorage()
+		r.refs.Close()
+		if _, err := s.upgradeLocked(ctx, false); err != nil {
+			return err
+		}
+		if r, err = s.newReader(); err != nil {
+			return err
+		}
 	}
 	defer r.resetStorage()
 	defer r.refs.Close()
 	tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}}
 	r.tx = tx
-	if s.dryRun {
+	if needed && s.dryRun {
 		// A dry run sees the store as upgraded; nothing is written.
 		if _, err := tx.upgradeLayout(); err != nil {
 			return err
