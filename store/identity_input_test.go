@@ -102,3 +102,63 @@ func TestSamePluginIDFromTwoMarketplaces(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestRemovePluginNeverOverwritesManaged: removing a plugin whose skill
+// shares a managed skill's name keeps the plugin's skill as a removed
+// "PLUGIN:NAME" (the managed one untouched) and makes its other skill
+// managed; adding the plugin again revives the first and links the
+// second back, histories kept.
+func TestRemovePluginNeverOverwritesManaged(t *testing.T) {
+	ctx := context.Background()
+	s := newSyncStore(t)
+	mine := filepath.Join(t.TempDir(), "deploy")
+	writeFile(t, filepath.Join(mine, "SKILL.md"), skillMD("deploy", "mine"))
+	if _, err := s.Add(ctx, []string{mine}, defaultAdd()); err != nil {
+		t.Fatal(err)
+	}
+	up := filepath.Join(t.TempDir(), "ops")
+	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "theirs"))
+	writeFile(t, filepath.Join(up, "skills", "rollback", "SKILL.md"), skillMD("rollback"))
+	src, err := ParseSource(up, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	mineHead := headOf(t, s, "deploy")
+	if _, err := s.RemovePlugin(ctx, "ops"); err != nil {
+		t.Fatal(err)
+	}
+	status := func() map[string]Status {
+		infos, err := s.List(ctx, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]Status{}
+		for _, in := range infos {
+			out[in.Name] = in.Status
+		}
+		return out
+	}
+	want := map[string]Status{"deploy": StatusActive, "ops:deploy": StatusRemoved, "rollback": StatusActive}
+	if got := status(); !mapsEqual(got, want) {
+		t.Errorf("after plugin rm: %v, want %v", got, want)
+	}
+	if h := headOf(t, s, "deploy"); h.Commit != mineHead.Commit {
+		t.Errorf("the managed deploy changed: %+v", h)
+	}
+	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want = map[string]Status{"deploy": StatusActive, "ops:deploy": StatusActive, "ops:rollback": StatusActive}
+	if got := status(); !mapsEqual(got, want) {
+		t.Errorf("after adding ops again: %v, want %v", got, want)
+	}
+	if h := headOf(t, s, "ops:rollback"); h.Number != 1 {
+		t.Errorf("ops:rollback linked back as v%d, want its v1", h.Number)
+	}
+	if vr, err := s.Verify(ctx); err != nil || !vr.OK() {
+		t.Fatalf("verify: %v %+v", err, vr.Problems)
+	}
+}
