@@ -379,7 +379,7 @@ func (tx *Tx) addAs(display, name, as string) (string, error) {
 		return "", fmt.Errorf("%s names the skill %q: it cannot be recorded as %q", display, name, as)
 	}
 	if _, ok := tx.Ref(SkillRef(as)); plugin != "" && !ok {
-		return "", &UnknownSkillError{Name: as}
+		return "", tx.unknownSkill(as)
 	}
 	return as, nil
 }

@@ -122,6 +122,10 @@ func Init(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(filepath.Join(dir, metaDir), 0o755); err != nil {
 		return nil, fmt.Errorf("init %s: %w", dir, err)
 	}
+	// A new store is in the current ref layout (see layoutMarker).
+	if err := writeLayoutMarker(dir); err != nil {
+		return nil, fmt.Errorf("init %s: %w", dir, err)
+	}
 	// The format file is written last: its presence marks a finished init.
 	if err := atomicfile.WriteFile(filepath.Join(dir, metaDir, formatFile), []byte(formatVersion), 0o644); err != nil {
 		return nil, fmt.Errorf("init %s: %w", dir, err)
@@ -176,9 +180,6 @@ func (s *Store) View(ctx context.Context, fn func(r *Reader) error) error {
 	if errors.Is(err, errUpgradeFirst) {
 		// A store in an older layout is upgraded first, under the
 		// exclusive lock, then read (see upgradeLayout).
-		if s.dryRun {
-			return ErrUpgradeNeeded
-		}
 		if _, err := s.Upgrade(ctx); err != nil {
 			return err
 		}
@@ -205,8 +206,16 @@ func (s *Store) view(ctx context.Context, fn func(r *Reader) error, checkLayout 
 	if checkLayout {
 		if _, needed, err := r.needsUpgrade(); err != nil {
 			return err
-		} else if needed {
+		} else if needed && !s.dryRun {
 			return errUpgradeFirst
+		} else if needed {
+			// A dry run reads the store as upgraded, writing nothing: the
+			// upgrade is queued on a transaction that is never committed.
+			tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}}
+			r.tx = tx
+			if _, err := tx.upgradeLayout(); err != nil {
+				return err
+			}
 		}
 	}
 	err = fn(r)
@@ -227,22 +236,33 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 		return err
 	}
 	defer l.Release()
-	if !s.dryRun {
-		// A store in an older layout is upgraded first, as its own
-		// transaction (see upgradeLayout).
-		if _, err := s.upgradeLocked(ctx, false); err != nil {
-			return err
-		}
-	}
 	r, err := s.newReader()
 	if err != nil {
 		return err
+	}
+	_, needed, err := r.needsUpgrade()
+	if err != nil {
+		r.resetStorage()
+		r.refs.Close()
+		return err
+	}
+	if needed && !s.dryRun {
+		// A store in an older layout is upgraded first, as its own
+		// transaction (see upgradeLayout), then read afresh.
+		r.resetStorage()
+		r.refs.Close()
+		if _, err := s.upgradeLocked(ctx, false); err != nil {
+			return err
+		}
+		if r, err = s.newReader(); err != nil {
+			return err
+		}
 	}
 	defer r.resetStorage()
 	defer r.refs.Close()
 	tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}}
 	r.tx = tx
-	if s.dryRun {
+	if needed && s.dryRun {
 		// A dry run sees the store as upgraded; nothing is written.
 		if _, err := tx.upgradeLayout(); err != nil {
 			return err
