@@ -145,7 +145,7 @@ func printTable(works []work, results map[string][]row, withOld bool) {
 	if withOld {
 		header += "old\tvs old (wall, cpu, mem)\t"
 	}
-	header += "git reference\tgit\tvs git (wall, cpu, mem)\tgrowth (wall, cpu, mem)\n"
+	header += "reference\tref\tvs ref (wall, cpu, mem)\tgrowth (wall, cpu, mem)\n"
 	fmt.Fprint(tw, header)
 	for _, w := range works {
 		rows := results[w.name]
