@@ -81,6 +81,8 @@ type prepared struct {
 	AddResult
 	files []File
 	head  *Version // the latest version, if the skill exists
+	// description is SKILL.md's, for the summary of the new version.
+	description string
 }
 
 func (o AddOptions) limits() safety.Limits {
@@ -151,6 +153,7 @@ func (s *Store) Import(ctx context.Context, root string, opts AddOptions) ([]Add
 // is taken: give the canonical copy first (discover.Locate's order).
 func (s *Store) ImportDirs(ctx context.Context, dirs []string, opts AddOptions) ([]AddResult, error) {
 	var results []AddResult
+	defer limitMemory()()
 	err := s.Update(ctx, func(tx *Tx) error {
 		tx.boundMemory()
 		preps, err := tx.prepareAll(ctx, dirs, opts)
@@ -291,6 +294,7 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 		return p
 	}
 	p.Name = verdict.Name
+	p.description = verdict.File.Frontmatter.Description
 	if err := skillfs.CheckName(p.Name); err != nil {
 		p.Err = fmt.Errorf("%s: %w", display, err)
 		return p
@@ -348,6 +352,7 @@ func (tx *Tx) recordAll(preps []prepared, opts AddOptions) ([]AddResult, error) 
 		if err := tx.reviveIfRemoved(p.Name); err != nil {
 			return nil, err
 		}
+		tx.noteSummary(v, p.description)
 		p.Version = v
 		out = append(out, p.AddResult)
 	}

@@ -209,6 +209,7 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	defer r.refs.Close()
 	tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}}
 	r.tx = tx
+	defer tx.pending.Wait() // a pack still being written, before the lock is released
 	err = fn(tx)
 	if r.refErr != nil {
 		return r.refErr
@@ -417,6 +418,9 @@ type Tx struct {
 	// prefetched holds git sources fetched before the lock was taken
 	// (see UsePrefetch).
 	prefetched map[fetchKey]fetchResult
+	// written are summaries of versions this transaction wrote, known
+	// without reading them back (see noteSummary).
+	written map[string]Summary
 }
 
 // writeObject queues an object and returns its id.
@@ -461,6 +465,8 @@ func (tx *Tx) commit() error {
 		if skill, ok := strings.CutPrefix(name, SkillRefPrefix); ok {
 			if h := tx.newRefs[name]; h.IsZero() {
 				sums[skill] = nil
+			} else if sum, ok := tx.written[skill]; ok && sum.Commit == h {
+				sums[skill] = &sum
 			} else if sum, err := tx.summarize(skill, h); err == nil {
 				sums[skill] = &sum
 			}
