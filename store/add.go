@@ -83,6 +83,9 @@ type prepared struct {
 	head  *Version // the latest version, if the skill exists
 	// description is SKILL.md's, for the summary of the new version.
 	description string
+	// tree, when set, is the tree of files, already queued (a bulk write
+	// drops files once it is: see writeTreeEarly).
+	tree Hash
 }
 
 func (o AddOptions) limits() safety.Limits {
@@ -160,7 +163,7 @@ func (s *Store) ImportDirs(ctx context.Context, dirs []string, opts AddOptions) 
 		if err != nil {
 			return err
 		}
-		var good []prepared
+		good := preps[:0] // in place: a bulk import holds one list
 		for _, p := range preps {
 			if p.Err != nil || p.DuplicateOf != "" {
 				results = append(results, p.AddResult)
@@ -199,8 +202,12 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 			return nil, err
 		}
 		p := tx.prepare(dir, opts, cache, sums)
-		if p.Err == nil && !p.Unchanged && tx.pending.Spill != nil {
-			tx.queueBlobs(p.files)
+		if p.Err == nil && tx.pending.Spill != nil {
+			if p.Unchanged { // its tree is the latest version's
+				p.tree, p.files = p.Version.Tree, nil
+			} else {
+				tx.writeTreeEarly(&p)
+			}
 		}
 		if p.Err == nil {
 			if f, dup := first[p.Name]; dup {
@@ -222,8 +229,8 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 // sameFiles marks p, a later folder of the skill that f holds, as a
 // duplicate when their files are equal and as a failure otherwise.
 func sameFiles(f, p *prepared) {
-	a, errA := TreeHash(f.files)
-	b, errB := TreeHash(p.files)
+	a, errA := f.treeHash()
+	b, errB := p.treeHash()
 	if errA == nil && errB == nil && a == b {
 		p.DuplicateOf = f.Dir
 		return
@@ -336,9 +343,12 @@ func (tx *Tx) recordAll(preps []prepared, opts AddOptions) ([]AddResult, error) 
 			out = append(out, p.AddResult)
 			continue
 		}
-		tree, err := tx.WriteTree(p.files)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p.Dir, err)
+		tree := p.tree
+		if tree.IsZero() {
+			var err error
+			if tree, err = tx.WriteTree(p.files); err != nil {
+				return nil, fmt.Errorf("%s: %w", p.Dir, err)
+			}
 		}
 		info := VersionInfo{Source: opts.Source, Reason: opts.Reason, Risk: p.Safety.Risk, Findings: p.Safety.Findings}
 		if info.Source == "" && p.head != nil {

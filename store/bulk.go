@@ -25,16 +25,24 @@ func (tx *Tx) boundMemory() {
 	}
 }
 
-// queueBlobs queues the files' contents as blobs and drops the contents,
-// keeping the blob ids: a prepared folder then costs its file list, not
-// its data, until it is recorded (WriteTree takes files by id).
-func (tx *Tx) queueBlobs(files []File) {
-	for i := range files {
-		if files[i].Data != nil {
-			files[i].ID = tx.writeBlob(files[i].Data)
-			files[i].Data = nil
-		}
+// writeTreeEarly queues the prepared folder's blobs and trees and drops
+// its files: until it is recorded, a prepared folder then costs its tree
+// id, not its file list and data. Only objects are queued (no ref moves),
+// so the folders prepared after it see the store as it was. A tree that
+// cannot be built keeps its files: recordAll reports the error.
+func (tx *Tx) writeTreeEarly(p *prepared) {
+	tree, err := tx.WriteTree(p.files)
+	if err == nil {
+		p.tree, p.files = tree, nil
 	}
+}
+
+// treeHash is the id of the prepared folder's tree.
+func (p *prepared) treeHash() (Hash, error) {
+	if !p.tree.IsZero() {
+		return p.tree, nil
+	}
+	return TreeHash(p.files)
 }
 
 // bulkSpillBytes is gitdb.SpillBytes; tests lower it.
@@ -57,7 +65,7 @@ func (tx *Tx) noteSummary(v Version, description string) {
 // few hundred bytes per skill), and without a limit the collector lets the
 // heap grow to twice that before it runs. With it, the collector runs
 // more often instead, which costs a few percent of an import's time.
-const bulkMemoryLimit = 128 << 20
+const bulkMemoryLimit = 192 << 20
 
 // limitMemory sets bulkMemoryLimit, unless the process runs under a limit
 // of its own (GOMEMLIMIT), and returns what restores the previous one.
