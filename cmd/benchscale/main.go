@@ -1,6 +1,7 @@
 // Command benchscale measures skillstore on synthetic stores of growing
 // size (skills of ~8 KB in 3 files) and prints each figure beside the git
-// command that does the same work on the same repository, with peak
+// command that does the same work on the same repository (for export, the
+// copy tools doing the same file work: cp -a, rsync -a), with peak
 // memory, and how each figure grows from one size to the next.
 //
 // The stores are generated once under -cache and reused by later runs;
