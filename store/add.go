@@ -155,7 +155,7 @@ func (s *Store) Import(ctx context.Context, root string, opts AddOptions) ([]Add
 // could be done at all. When several folders hold one skill, the first
 // is taken: give the canonical copy first (discover.Locate's order).
 func (s *Store) ImportDirs(ctx context.Context, dirs []string, opts AddOptions) ([]AddResult, error) {
-	var results []AddResult
+	results := make([]AddResult, 0, len(dirs))
 	defer limitMemory()()
 	err := s.Update(ctx, func(tx *Tx) error {
 		tx.boundMemory()
@@ -196,7 +196,7 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 		sums = loadSummaries(tx.s.summaryPath())
 	}
 	first := map[string]*prepared{}
-	var out []prepared
+	out := make([]prepared, 0, len(dirs)) // sized once: a bulk import's largest list
 	for _, dir := range dirs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -337,7 +337,7 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 
 // recordAll writes a version for every prepared folder that changed.
 func (tx *Tx) recordAll(preps []prepared, opts AddOptions) ([]AddResult, error) {
-	var out []AddResult
+	out := make([]AddResult, 0, len(preps))
 	for _, p := range preps {
 		if p.Unchanged {
 			out = append(out, p.AddResult)
