@@ -60,19 +60,29 @@ func (tx *Tx) noteSummary(v Version, description string) {
 		Time: v.Time, Source: v.Source, Risk: v.Risk, Description: description}
 }
 
-// bulkMemoryLimit is the soft memory limit a bulk write runs under: what
-// it holds for good is small (a pack being queued, one being written, a
-// few hundred bytes per skill), and without a limit the collector lets the
-// heap grow to twice that before it runs. With it, the collector runs
-// more often instead, which costs a few percent of an import's time.
+// bulkMemoryLimit is the soft memory limit a bulk write runs under. What
+// it holds for good is two packs' worth of objects (one queued, one being
+// written) and about 2 KB per skill (its result, ref and summary), and by
+// default the collector lets the heap grow to twice that before it runs;
+// under the limit it runs more often near it instead. Above the limit
+// (some 80,000 skills) the collector would run all the time: the limit
+// is a ceiling for the common sizes, not a bound for every size.
 const bulkMemoryLimit = 192 << 20
 
-// limitMemory sets bulkMemoryLimit, unless the process runs under a limit
+// bulkGCPercent is the collector's target (GOGC) during a bulk write:
+// the heap may grow by half of what is live, not all of it.
+const bulkGCPercent = 50
+
+// limitMemory sets bulkMemoryLimit and bulkGCPercent, unless the process runs under a limit
 // of its own (GOMEMLIMIT), and returns what restores the previous one.
 func limitMemory() (restore func()) {
 	if old := debug.SetMemoryLimit(-1); old != math.MaxInt64 {
 		return func() {}
 	}
 	debug.SetMemoryLimit(bulkMemoryLimit)
-	return func() { debug.SetMemoryLimit(math.MaxInt64) }
+	gc := debug.SetGCPercent(bulkGCPercent)
+	return func() {
+		debug.SetGCPercent(gc)
+		debug.SetMemoryLimit(math.MaxInt64)
+	}
 }
