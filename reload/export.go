@@ -275,7 +275,7 @@ func (x *exporter) plan(ctx context.Context, skills []Skill) ([]*job, error) {
 			}
 			return nil, err
 		}
-		if x.stageAsPlanned {
+		if x.stageAsPlanned && len(planned) > 0 {
 			staged = x.stageInBackground(staged, planned)
 		}
 		jobs = append(jobs, planned...)
@@ -300,13 +300,19 @@ func (x *exporter) plan(ctx context.Context, skills []Skill) ([]*job, error) {
 	return jobs, nil
 }
 
-// planOne plans skill s, reading its files unless export last wrote its
-// tree and the folder is there.
-func (x *exporter) planOne(s Skill) *job {
+// planUnchanged reports (as unchanged) skill s if export last wrote its
+// tree and the folder is there: its files need not be read.
+func (x *exporter) planUnchanged(s Skill) bool {
 	if e := x.rec.Skills[s.Name]; e != nil && !s.Tree.IsZero() && e.Tree == s.Tree && e.Pending.IsZero() && x.present(s.Name) {
 		x.add(Result{Skill: s.Name, Action: ActionUnchanged, OldTree: e.Tree, NewTree: s.Tree})
-		return nil
+		return true
 	}
+	return false
+}
+
+// planOne plans skill s, which planUnchanged did not take, reading its
+// files.
+func (x *exporter) planOne(s Skill) *job {
 	// A skill that cannot be read or written (a damaged object, a tree
 	// a checkout cannot hold) fails alone; the target's other skills go on.
 	files, err := s.files()

@@ -27,12 +27,22 @@ const planBatch = 256
 // where one would wait on each call.
 const stageWorkers = 4
 
-// planBatch plans batch, within one ExportOptions.Reading call when the
-// caller gave one.
+// planBatch plans batch: the skills whose files it needs within one
+// ExportOptions.Reading call when the caller gave one (none when the
+// batch is unchanged, as most are when export runs again).
 func (x *exporter) planBatch(ctx context.Context, batch []Skill) ([]*job, error) {
+	var changed []Skill
+	for _, s := range batch {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if !x.planUnchanged(s) {
+			changed = append(changed, s)
+		}
+	}
 	var jobs []*job
 	plan := func() error {
-		for _, s := range batch {
+		for _, s := range changed {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -41,6 +51,9 @@ func (x *exporter) planBatch(ctx context.Context, batch []Skill) ([]*job, error)
 			}
 		}
 		return nil
+	}
+	if len(changed) == 0 {
+		return nil, nil
 	}
 	if x.opts.Reading == nil {
 		return jobs, plan()
