@@ -64,9 +64,10 @@ func (tx *Tx) noteSummary(v Version, description string) {
 // it holds for good is two packs' worth of objects (one queued, one being
 // written) and about 2 KB per skill (its result, ref and summary), and by
 // default the collector lets the heap grow to twice that before it runs;
-// under the limit it runs more often near it instead. Above the limit
-// (some 80,000 skills) the collector would run all the time: the limit
-// is a ceiling for the common sizes, not a bound for every size.
+// under the limit it runs more often near it instead. A store whose
+// import holds more than the limit for good (some 80,000 skills) makes
+// the runtime's limiter cap the collector at half the CPU: the limit is
+// a ceiling for the common sizes, not a bound for every size.
 const bulkMemoryLimit = 192 << 20
 
 // bulkGCPercent is the collector's target (GOGC) during a bulk write:
