@@ -268,6 +268,7 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 			return err
 		}
 	}
+	defer tx.pending.Wait() // a pack still being written, before the lock is released
 	err = fn(tx)
 	if r.refErr != nil {
 		return r.refErr
@@ -479,6 +480,9 @@ type Tx struct {
 	// switchOnState makes commit write every ref at once, visible when
 	// the state ref moves (gitdb.SwitchRefs): for layout upgrades.
 	switchOnState bool
+	// written are summaries of versions this transaction wrote, known
+	// without reading them back (see noteSummary).
+	written map[string]Summary
 }
 
 // writeObject queues an object and returns its id.
@@ -523,6 +527,8 @@ func (tx *Tx) commit() error {
 		if skill, ok := SkillNameOfRef(name); ok && !IsPluginParts(skill) {
 			if h := tx.newRefs[name]; h.IsZero() {
 				sums[skill] = nil
+			} else if sum, ok := tx.written[skill]; ok && sum.Commit == h {
+				sums[skill] = &sum
 			} else if sum, err := tx.summarize(skill, h); err == nil {
 				sums[skill] = &sum
 			}
