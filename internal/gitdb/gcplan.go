@@ -1,0 +1,260 @@
+package gitdb
+
+import (
+	"bufio"
+	"cmp"
+	"compress/zlib"
+	"context"
+	"fmt"
+	"os"
+	"slices"
+)
+
+// gc's delta settings are git's defaults (pack.window, pack.depth): a
+// window of 10 objects sorted by type, name and size, chains of at most
+// 50 deltas.
+const (
+	gcWindow   = 10
+	gcMaxDepth = 50
+	// gcMinDeltaSize: smaller objects are stored whole (a delta's header
+	// and copy instructions would not pay for themselves).
+	gcMinDeltaSize = 50
+	// gcMaxChain bounds the chain of a copied delta: a copied delta's
+	// base may itself have become a delta; past this it is stored whole.
+	gcMaxChain = 1000
+)
+
+// gcPlanner decides how each reachable object goes into the new pack:
+// a delta or whole object of an old pack is copied as it is stored (its
+// compressed bytes, not inflated) when its base goes into the new pack
+// too; everything else (loose objects, deltas whose base is gone, and
+// objects stored whole, which may gain a delta) goes through a delta
+// search over a sliding window, and what it writes anew is compressed
+// into a spill file, so no object's data is held past its window.
+type gcPlanner struct {
+	w        *gcWalk
+	spill    *os.File
+	spillW   *bufio.Writer
+	spillLen int64
+	zw       *zlib.Writer
+	level    int
+	newDelta int
+	reused   int
+}
+
+// placeStored finds where each packed entry ends and which copied delta
+// has its base in the new pack; the others go to the delta search.
+func (pl *gcPlanner) placeStored() error {
+	w := pl.w
+	ends := make([][]int64, len(w.pr.packs))
+	byOff := make([]map[int64]int32, len(w.pr.packs))
+	for i := range w.entries {
+		if e := &w.entries[i]; e.pack >= 0 {
+			if byOff[e.pack] == nil {
+				byOff[e.pack] = map[int64]int32{}
+			}
+			byOff[e.pack][e.off] = int32(i)
+		}
+	}
+	for i := range w.entries {
+		e := &w.entries[i]
+		if e.pack < 0 {
+			e.search = true
+			n, err := looseSize(w.db.dir, e.id)
+			if err != nil {
+				return err
+			}
+			e.size = n
+			continue
+		}
+		if ends[e.pack] == nil {
+			ends[e.pack] = w.packEnds(int(e.pack))
+		}
+		pe := ends[e.pack]
+		k, found := slices.BinarySearch(pe, e.off)
+		if !found || k+1 >= len(pe) {
+			return fmt.Errorf("object %s: its offset is not in its pack's index", e.id)
+		}
+		e.end = pe[k+1]
+		switch e.kind {
+		case OFSDeltaObject:
+			if b, ok := byOff[e.pack][e.oldBaseOff]; ok {
+				e.base = b
+				continue
+			}
+		case REFDeltaObject:
+			if b, ok := w.index[e.oldBaseID]; ok && b != int32(i) {
+				e.base, e.kind = b, OFSDeltaObject
+				continue
+			}
+		default:
+			e.search = true // stored whole: copied unless it gains a delta
+			continue
+		}
+		// A delta whose base does not go into the new pack: rebuilt.
+		e.search = true
+		n, err := w.pr.packs[e.pack].objectSize(e.off)
+		if err != nil {
+			return fmt.Errorf("object %s: %w", e.id, err)
+		}
+		e.size = n
+	}
+	return nil
+}
+
+// storedWhole reports whether e can be copied as it is: an old pack's
+// entry holding the whole object.
+func (e *gcEntry) storedWhole() bool {
+	return e.pack >= 0 && e.base < 0 && e.kind >= CommitObject && e.kind <= TagObject
+}
+
+// windowSlot is an object of the delta search's window; its data and
+// index are loaded only when a target is compared with it.
+type windowSlot struct {
+	idx  int32
+	data []byte
+	ix   *deltaIndex
+}
+
+func (pl *gcPlanner) load(s *windowSlot) ([]byte, error) {
+	if s.data == nil {
+		o, err := pl.w.db.Read(pl.w.entries[s.idx].id)
+		if err != nil {
+			return nil, err
+		}
+		s.data = o.Data
+		if s.data == nil {
+			s.data = []byte{}
+		}
+	}
+	return s.data, nil
+}
+
+// searchDeltas runs the delta search over the entries marked for it,
+// sorted by type, name and decreasing size, each compared with the
+// previous gcWindow of its type. As git does, an object stored whole in
+// an old pack is not compared with objects of that same pack: the gc
+// that wrote the pack compared them already, so a repeated gc inflates
+// only what is new.
+func (pl *gcPlanner) searchDeltas(ctx context.Context) error {
+	w := pl.w
+	var list []int32
+	for i := range w.entries {
+		if w.entries[i].search {
+			list = append(list, int32(i))
+		}
+	}
+	slices.SortFunc(list, func(a, b int32) int {
+		ea, eb := &w.entries[a], &w.entries[b]
+		return cmp.Or(cmp.Compare(ea.typ, eb.typ), cmp.Compare(ea.nameHash, eb.nameHash),
+			cmp.Compare(eb.size, ea.size), slices.Compare(ea.id[:], eb.id[:]))
+	})
+	window := make([]windowSlot, 0, gcWindow)
+	for n, t := range list {
+		if n%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		te := &w.entries[t]
+		cur := windowSlot{idx: t}
+		var best []byte
+		bestBase := int32(-1)
+		for k := len(window) - 1; k >= 0 && te.size >= gcMinDeltaSize; k-- {
+			s := &window[k]
+			se := &w.entries[s.idx]
+			if se.typ != te.typ || se.depth >= gcMaxDepth || se.size < te.size/32 {
+				continue
+			}
+			if te.storedWhole() && se.pack == te.pack {
+				continue
+			}
+			maxSize := (te.size/2 - 20) * int64(gcMaxDepth-se.depth) / gcMaxDepth
+			if best != nil {
+				maxSize = min(maxSize, int64(len(best))-1)
+			}
+			if maxSize <= 0 || abs64(se.size-te.size) >= maxSize {
+				continue
+			}
+			tgt, err := pl.load(&cur)
+			if err != nil {
+				return err
+			}
+			src, err := pl.load(s)
+			if err != nil {
+				return err
+			}
+			if s.ix == nil {
+				s.ix = newDeltaIndex(src)
+			}
+			if d := s.ix.delta(tgt, int(maxSize)); d != nil {
+				best, bestBase = d, s.idx
+			}
+		}
+		switch {
+		case best != nil:
+			if err := pl.spillPayload(te, OFSDeltaObject, best); err != nil {
+				return err
+			}
+			te.base, te.depth = bestBase, w.entries[bestBase].depth+1
+			pl.newDelta++
+		case !te.storedWhole():
+			data, err := pl.load(&cur)
+			if err != nil {
+				return err
+			}
+			if err := pl.spillPayload(te, te.typ, data); err != nil {
+				return err
+			}
+		}
+		if len(window) == gcWindow {
+			copy(window, window[1:])
+			window = window[:gcWindow-1]
+		}
+		window = append(window, cur)
+	}
+	return nil
+}
+
+func abs64(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// spillPayload compresses data (an object or a delta) into the spill
+// file and makes it e's stored bytes.
+func (pl *gcPlanner) spillPayload(e *gcEntry, kind ObjectType, data []byte) error {
+	if pl.spill == nil {
+		f, err := os.CreateTemp(pl.w.db.dir+"/objects/pack", "tmp_pack_gc_")
+		if err != nil {
+			return fmt.Errorf("gc: %w", err)
+		}
+		pl.spill, pl.spillW = f, bufio.NewWriterSize(f, 1<<16)
+		pl.zw, _ = zlib.NewWriterLevel(nil, pl.level)
+	}
+	cw := &countingWriter{w: pl.spillW}
+	pl.zw.Reset(cw)
+	if _, err := pl.zw.Write(data); err != nil {
+		return fmt.Errorf("gc: %w", err)
+	}
+	if err := pl.zw.Close(); err != nil {
+		return fmt.Errorf("gc: %w", err)
+	}
+	e.pack, e.kind, e.payload = gcSpill, kind, int64(len(data))
+	e.dataOff, e.end = pl.spillLen, pl.spillLen+cw.n
+	pl.spillLen = e.end
+	return nil
+}
+
+type countingWriter struct {
+	w interface{ Write([]byte) (int, error) }
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
