@@ -71,7 +71,11 @@ func PrepareGC(ctx context.Context, gitDir string, refs Refs, grace time.Duratio
 	if g.loose, err = ListLoose(gitDir); err != nil {
 		return g, err
 	}
-	g.walk = newGCWalk(g.db)
+	stored := len(g.loose)
+	for _, p := range g.db.openPacks().packs {
+		stored += p.n
+	}
+	g.walk = newGCWalk(g.db, stored)
 	if g.walk.pr.skipped > 0 {
 		return g, fmt.Errorf("gc: objects/pack holds %d pack(s) whose index gc cannot read (run git fsck)", g.walk.pr.skipped)
 	}

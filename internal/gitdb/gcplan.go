@@ -39,52 +39,68 @@ type gcPlanner struct {
 	zw       *zlib.Writer
 	level    int
 	newDelta int
-	reused   int
+	// order lists the packed entries by pack and offset (the order the
+	// new pack copies them in), then the spilled ones.
+	order []int32
 }
 
 // placeStored finds where each packed entry ends and which copied delta
 // has its base in the new pack; the others go to the delta search.
 func (pl *gcPlanner) placeStored() error {
 	w := pl.w
-	ends := make([][]int64, len(w.pr.packs))
-	byOff := make([]map[int64]int32, len(w.pr.packs))
+	// The packed entries in pack and offset order: where each ends, and
+	// which entry an OFS_DELTA's base offset names.
+	pl.order = make([]int32, 0, len(w.entries))
 	for i := range w.entries {
-		if e := &w.entries[i]; e.pack >= 0 {
-			if byOff[e.pack] == nil {
-				byOff[e.pack] = map[int64]int32{}
-			}
-			byOff[e.pack][e.off] = int32(i)
+		if w.entries[i].pack >= 0 {
+			pl.order = append(pl.order, int32(i))
 		}
 	}
+	slices.SortFunc(pl.order, func(a, b int32) int {
+		ea, eb := &w.entries[a], &w.entries[b]
+		return cmp.Or(cmp.Compare(ea.pack, eb.pack), cmp.Compare(ea.off, eb.off))
+	})
+	atOffset := func(pack int32, off int64) (int32, bool) {
+		k, ok := slices.BinarySearchFunc(pl.order, off, func(i int32, off int64) int {
+			e := &w.entries[i]
+			return cmp.Or(cmp.Compare(e.pack, pack), cmp.Compare(e.off, off))
+		})
+		if !ok {
+			return -1, false
+		}
+		return pl.order[k], true
+	}
 	for i := range w.entries {
-		e := &w.entries[i]
-		if e.pack < 0 {
+		if e := &w.entries[i]; e.pack == gcLoose {
 			e.search = true
 			n, err := looseSize(w.db.dir, e.id)
 			if err != nil {
 				return err
 			}
 			e.size = n
-			continue
 		}
-		if ends[e.pack] == nil {
-			ends[e.pack] = w.packEnds(int(e.pack))
+	}
+	var ends []int64
+	endsOf := int32(-1)
+	for _, i := range pl.order {
+		e := &w.entries[i]
+		if endsOf != e.pack {
+			ends, endsOf = w.packEnds(int(e.pack)), e.pack
 		}
-		pe := ends[e.pack]
-		k, found := slices.BinarySearch(pe, e.off)
-		if !found || k+1 >= len(pe) {
+		k, found := slices.BinarySearch(ends, e.off)
+		if !found || k+1 >= len(ends) {
 			return fmt.Errorf("object %s: its offset is not in its pack's index", e.id)
 		}
-		e.end = pe[k+1]
+		e.end = ends[k+1]
 		switch e.kind {
 		case OFSDeltaObject:
-			if b, ok := byOff[e.pack][e.oldBaseOff]; ok {
-				e.base = b
+			if b, ok := atOffset(e.pack, e.newOff); ok {
+				e.base, e.newOff = b, -1
 				continue
 			}
 		case REFDeltaObject:
-			if b, ok := w.index[e.oldBaseID]; ok && b != int32(i) {
-				e.base, e.kind = b, OFSDeltaObject
+			if b, ok := w.index[w.refBases[i]]; ok && b != i {
+				e.base, e.kind, e.newOff = b, OFSDeltaObject, -1
 				continue
 			}
 		default:
@@ -92,7 +108,7 @@ func (pl *gcPlanner) placeStored() error {
 			continue
 		}
 		// A delta whose base does not go into the new pack: rebuilt.
-		e.search = true
+		e.search, e.newOff = true, -1
 		n, err := w.pr.packs[e.pack].objectSize(e.off)
 		if err != nil {
 			return fmt.Errorf("object %s: %w", e.id, err)
@@ -193,7 +209,7 @@ func (pl *gcPlanner) searchDeltas(ctx context.Context) error {
 		}
 		switch {
 		case best != nil:
-			if err := pl.spillPayload(te, OFSDeltaObject, best); err != nil {
+			if err := pl.spillPayload(t, OFSDeltaObject, best); err != nil {
 				return err
 			}
 			te.base, te.depth = bestBase, w.entries[bestBase].depth+1
@@ -203,7 +219,7 @@ func (pl *gcPlanner) searchDeltas(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			if err := pl.spillPayload(te, te.typ, data); err != nil {
+			if err := pl.spillPayload(t, te.typ, data); err != nil {
 				return err
 			}
 		}
@@ -225,7 +241,8 @@ func abs64(n int64) int64 {
 
 // spillPayload compresses data (an object or a delta) into the spill
 // file and makes it e's stored bytes.
-func (pl *gcPlanner) spillPayload(e *gcEntry, kind ObjectType, data []byte) error {
+func (pl *gcPlanner) spillPayload(i int32, kind ObjectType, data []byte) error {
+	e := &pl.w.entries[i]
 	if pl.spill == nil {
 		f, err := os.CreateTemp(pl.w.db.dir+"/objects/pack", "tmp_pack_gc_")
 		if err != nil {
@@ -242,8 +259,11 @@ func (pl *gcPlanner) spillPayload(e *gcEntry, kind ObjectType, data []byte) erro
 	if err := pl.zw.Close(); err != nil {
 		return fmt.Errorf("gc: %w", err)
 	}
-	e.pack, e.kind, e.payload = gcSpill, kind, int64(len(data))
-	e.dataOff, e.end = pl.spillLen, pl.spillLen+cw.n
+	if e.pack == gcLoose { // a packed entry is in order already
+		pl.order = append(pl.order, i)
+	}
+	e.pack, e.kind, e.payload, e.hdrLen = gcSpill, kind, int64(len(data)), 0
+	e.off, e.end = pl.spillLen, pl.spillLen+cw.n
 	pl.spillLen = e.end
 	return nil
 }

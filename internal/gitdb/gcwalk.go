@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -21,31 +22,27 @@ import (
 type gcEntry struct {
 	id       ID
 	typ      ObjectType // the object's type
+	kind     ObjectType // stored as: the object type, or OFSDeltaObject on base
+	state    int8       // 0 unwritten, 1 being written (its base first), 2 written
+	search   bool       // takes part in the delta search
+	hdrLen   uint8      // of its entry in an old pack
 	nameHash uint32     // of the path it was reached by, to sort versions of one file together
-	size     int64      // the object's size, known for the entries of the delta search
-
-	// Where the stored bytes are: pack >= 0 is an entry of an old pack
-	// (offset off, compressed payload from dataOff to end, CRC crc);
+	// Where the stored bytes are: pack >= 0 is an old pack's entry at off
+	// (its compressed payload from off+hdrLen to end, its CRC crc);
 	// gcLoose a loose object; gcSpill a payload gc compressed into its
-	// spill file (from dataOff to end).
+	// spill file (from off to end).
 	pack    int32
-	off     int64
-	dataOff int64
-	end     int64
 	crc     uint32
-	kind    ObjectType // stored as: the object type, or OFSDeltaObject on base
-	payload int64      // the size in the entry's header (a delta's own size for a delta)
-	base    int32      // the entry it is a delta of, or -1
-
-	// How the old pack stored it: a delta whose base is not reachable (or
-	// not found) cannot be copied and is rebuilt whole.
-	oldBaseOff int64 // OFS_DELTA: the base's offset in the same pack
-	oldBaseID  ID    // REF_DELTA
-	search     bool  // takes part in the delta search
-	depth      int32
-	state      int8 // 0 unwritten, 1 being written (its base first), 2 written
-	newOff     int64
-	newCRC     uint32
+	base    int32 // the entry it is a delta of, or -1
+	depth   int32
+	newCRC  uint32
+	off     int64
+	end     int64
+	size    int64 // the object's size, known for the entries of the delta search
+	payload int64 // the size in the entry's header (a delta's own size for a delta)
+	// newOff is the entry's offset in the new pack once written; before,
+	// an OFS_DELTA's base offset in its old pack.
+	newOff int64
 }
 
 const (
@@ -61,11 +58,17 @@ type gcWalk struct {
 	pr      *packReader
 	entries []gcEntry
 	index   map[ID]int32
-	hdr     [32]byte
+	// refBases are the bases of REF_DELTA entries (rare: thin packs
+	// received by a fetch), by entry.
+	refBases map[int32]ID
+	reads    readWindow // the walk's, for entry headers
 }
 
-func newGCWalk(db *DB) *gcWalk {
-	return &gcWalk{db: db, pr: db.openPacks(), index: map[ID]int32{}}
+// newGCWalk sizes its tables for up to stored objects (what the packs
+// and loose objects hold), so they never grow by copying.
+func newGCWalk(db *DB, stored int) *gcWalk {
+	return &gcWalk{db: db, pr: db.openPacks(), index: make(map[ID]int32, stored),
+		entries: make([]gcEntry, 0, stored), refBases: map[int32]ID{}, reads: readWindow{ahead: 4 << 10}}
 }
 
 func nameHash(p string) uint32 {
@@ -79,12 +82,16 @@ func (w *gcWalk) add(h ID, typ ObjectType, name string) (bool, error) {
 	if _, ok := w.index[h]; ok {
 		return false, nil
 	}
-	e := gcEntry{id: h, typ: typ, pack: gcLoose, base: -1, oldBaseOff: -1}
+	e := gcEntry{id: h, typ: typ, pack: gcLoose, base: -1, newOff: -1}
 	if name != "" {
 		e.nameHash = nameHash(name)
 	}
-	if err := w.locate(&e); err != nil {
+	baseID, err := w.locate(&e)
+	if err != nil {
 		return false, err
+	}
+	if e.kind == REFDeltaObject {
+		w.refBases[int32(len(w.entries))] = baseID
 	}
 	w.index[h] = int32(len(w.entries))
 	w.entries = append(w.entries, e)
@@ -93,36 +100,70 @@ func (w *gcWalk) add(h ID, typ ObjectType, name string) (bool, error) {
 
 // locate finds e in the packs (parsing its entry header) or as a loose
 // object; an object found nowhere is an error, as reading it would be.
-func (w *gcWalk) locate(e *gcEntry) error {
+// It returns a REF_DELTA's base.
+func (w *gcWalk) locate(e *gcEntry) (ID, error) {
 	for i, p := range w.pr.packs {
 		pos, off, ok := p.lookup(e.id)
 		if !ok {
 			continue
 		}
 		e.pack, e.off, e.crc = int32(i), off, p.crcAt(pos)
-		n, err := p.f.ReadAt(w.hdr[:], off)
-		if n == 0 && err != nil {
-			return fmt.Errorf("object %s: %w", e.id, err)
-		}
-		kind, size, hlen, baseOff, baseID, err := parseEntryHeader(w.hdr[:n], off)
+		hdr, err := w.reads.read(p, off, 32, true)
 		if err != nil {
-			return fmt.Errorf("object %s in %s: %w", e.id, p.f.Name(), err)
+			return ID{}, fmt.Errorf("object %s: %w", e.id, err)
 		}
-		e.kind, e.payload, e.dataOff = kind, size, off+int64(hlen)
-		e.oldBaseOff, e.oldBaseID = baseOff, baseID
+		kind, size, hlen, baseOff, baseID, err := parseEntryHeader(hdr, off)
+		if err != nil {
+			return ID{}, fmt.Errorf("object %s in %s: %w", e.id, p.f.Name(), err)
+		}
+		e.kind, e.payload, e.hdrLen, e.newOff = kind, size, uint8(hlen), baseOff
 		if kind != OFSDeltaObject && kind != REFDeltaObject {
 			e.typ, e.size = kind, size
 		}
-		return nil
+		return baseID, nil
 	}
 	if w.db.mayBeLoose(e.id) {
 		if _, err := os.Stat(LoosePath(w.db.dir, e.id)); err == nil {
-			return nil
+			return ID{}, nil
 		} else if !errors.Is(err, fs.ErrNotExist) {
-			return err
+			return ID{}, err
 		}
 	}
-	return fmt.Errorf("object %s: %w", e.id, ErrObjectNotFound)
+	return ID{}, fmt.Errorf("object %s: %w", e.id, ErrObjectNotFound)
+}
+
+// readWindow reads a pack through a buffer of readAhead bytes: gc reads
+// entries mostly in the order they are stored, so one read serves many.
+type readWindow struct {
+	p     *packFile
+	start int64
+	buf   []byte
+	ahead int64 // bytes read at once
+}
+
+// read returns n bytes of p at off (fewer at the end of the file when
+// short is true); the bytes are valid until the next read.
+func (r *readWindow) read(p *packFile, off, n int64, short bool) ([]byte, error) {
+	if r.p == p && off >= r.start && off+n <= r.start+int64(len(r.buf)) {
+		return r.buf[off-r.start : off-r.start+n], nil
+	}
+	size := max(n, r.ahead)
+	if cap(r.buf) < int(size) {
+		r.buf = make([]byte, size)
+	}
+	r.buf = r.buf[:size]
+	got, err := p.f.ReadAt(r.buf, off)
+	r.p, r.start, r.buf = p, off, r.buf[:got]
+	if int64(got) < n {
+		if short && got > 0 {
+			return r.buf, nil
+		}
+		if err == nil {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	return r.buf[:n], nil
 }
 
 // parseEntryHeader parses the header of a pack entry at off from its

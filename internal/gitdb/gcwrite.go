@@ -3,7 +3,6 @@ package gitdb
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"compress/zlib"
 	"crypto/sha1"
 	"encoding/binary"
@@ -40,23 +39,6 @@ func (pl *gcPlanner) writePack() (*gcPack, error) {
 			return nil, fmt.Errorf("gc: %w", err)
 		}
 	}
-	order := make([]int32, len(w.entries))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int {
-		ea, eb := &w.entries[a], &w.entries[b]
-		// old packs first (pack >= 0), in pack and offset order; then the spill
-		pa, pb := ea.pack, eb.pack
-		if pa == gcSpill {
-			pa = 1 << 30
-		}
-		if pb == gcSpill {
-			pb = 1 << 30
-		}
-		return cmp.Or(cmp.Compare(pa, pb), cmp.Compare(ea.dataOff, eb.dataOff))
-	})
-
 	dir := filepath.Join(w.db.dir, "objects", "pack")
 	f, err := os.CreateTemp(dir, "tmp_pack_")
 	if err != nil {
@@ -70,7 +52,7 @@ func (pl *gcPlanner) writePack() (*gcPack, error) {
 			os.Remove(gp.packTmp)
 		}
 	}()
-	pw := &packStream{sum: sha1.New(), crc: crc32.NewIEEE()}
+	pw := &packStream{sum: sha1.New(), crc: crc32.NewIEEE(), reads: readWindow{ahead: 256 << 10}}
 	pw.w = bufio.NewWriterSize(io.MultiWriter(f, pw.sum), 1<<16)
 	var hdr [12]byte
 	copy(hdr[:], "PACK")
@@ -80,7 +62,7 @@ func (pl *gcPlanner) writePack() (*gcPack, error) {
 	pw.off = 12
 
 	var stack []int32
-	for _, i := range order {
+	for _, i := range pl.order {
 		stack = append(stack[:0], i)
 		for len(stack) > 0 {
 			j := stack[len(stack)-1]
@@ -154,6 +136,8 @@ type packStream struct {
 	buf []byte
 	out bytes.Buffer
 	zw  *zlib.Writer
+	// reads copies the old packs' entries, mostly in their order.
+	reads readWindow
 }
 
 // emit writes entry e, whose base is written already.
@@ -162,19 +146,19 @@ func (pl *gcPlanner) emit(pw *packStream, e *gcEntry) error {
 	var payload []byte
 	switch {
 	case e.pack >= 0:
-		n := int(e.end - e.off)
-		pw.buf = slices.Grow(pw.buf[:0], n)[:n]
-		if _, err := w.pr.packs[e.pack].f.ReadAt(pw.buf, e.off); err != nil {
+		p := w.pr.packs[e.pack]
+		raw, err := pw.reads.read(p, e.off, e.end-e.off, false)
+		if err != nil {
 			return fmt.Errorf("gc: object %s: %w", e.id, err)
 		}
-		if crc32.ChecksumIEEE(pw.buf) != e.crc {
-			return fmt.Errorf("gc: object %s: its entry in %s does not match the CRC of its index", e.id, w.pr.packs[e.pack].f.Name())
+		if crc32.ChecksumIEEE(raw) != e.crc {
+			return fmt.Errorf("gc: object %s: its entry in %s does not match the CRC of its index", e.id, p.f.Name())
 		}
-		payload = pw.buf[e.dataOff-e.off:]
+		payload = raw[e.hdrLen:]
 	case e.pack == gcSpill:
-		n := int(e.end - e.dataOff)
+		n := int(e.end - e.off)
 		pw.buf = slices.Grow(pw.buf[:0], n)[:n]
-		if _, err := pl.spill.ReadAt(pw.buf, e.dataOff); err != nil {
+		if _, err := pl.spill.ReadAt(pw.buf, e.off); err != nil {
 			return fmt.Errorf("gc: object %s: %w", e.id, err)
 		}
 		payload = pw.buf
