@@ -23,6 +23,8 @@ type work struct {
 	noStore bool
 	// fresh: the work writes a new store each time (import).
 	fresh bool
+	// measure, when set, measures the work its own way (gc).
+	measure func(b *bench, f *fixture, reps int, tmp string) (row, error)
 }
 
 const oneSkill = "skill-00042"
@@ -34,7 +36,7 @@ func fixed(args ...string) func(*fixture, int, string) []string {
 }
 
 func allWorks() []work {
-	return []work{
+	return append([]work{
 		{name: "start-up", noStore: true, args: fixed("--version"), git: fixed("--version")},
 		{name: "show", args: fixed("show", oneSkill), git: fixed("show", skillRef(oneSkill))},
 		{name: "log", args: fixed("log", oneSkill), git: fixed("log", skillRef(oneSkill))},
@@ -59,7 +61,7 @@ func allWorks() []work {
 			args: fixed("candidates", "accept", pluginSkill)},
 		{name: "list", args: fixed("list"), git: fixed("for-each-ref", "--format=%(refname) %(contents:subject)")},
 		{name: "import", fresh: true},
-	}
+	}, gcWorks()...)
 }
 
 func selectWorks(all []work, names []string) []work {
@@ -116,6 +118,9 @@ func ensureCandidate(b *bench, f *fixture, k int, tmp string) error {
 func measureWork(b *bench, f *fixture, w work, reps int, tmp string) (row, error) {
 	if w.fresh {
 		return measureImport(b, f, reps, tmp)
+	}
+	if w.measure != nil {
+		return w.measure(b, f, reps, tmp)
 	}
 	r := row{work: w.name, n: f.n, refCommand: "-"}
 	var ours, old, ref []sample

@@ -97,7 +97,14 @@ func PrepareGC(ctx context.Context, gitDir string, refs Refs, grace time.Duratio
 	if len(g.walk.entries) == 0 {
 		return g, nil
 	}
-	pl := &gcPlanner{w: g.walk, level: zlib.DefaultCompression}
+	pl := &gcPlanner{w: g.walk, level: zlib.DefaultCompression, searched: map[int32]bool{}}
+	if last, ok := readGCPackID(gitDir); ok {
+		for i, p := range g.packs {
+			if p.id == last {
+				pl.searched[int32(i)] = true
+			}
+		}
+	}
 	defer func() {
 		if pl.spill != nil {
 			pl.spill.Close()
@@ -187,6 +194,11 @@ func (g *GC) Finish(current Refs) (GCResult, error) {
 			return res, err
 		}
 	}
+	if g.pack == nil && newPack != (ID{}) {
+		if err := writeGCPackID(g.dir, newPack); err != nil {
+			return res, err
+		}
+	}
 	rescued, err := g.rescue(current)
 	if err != nil {
 		return res, err
@@ -230,6 +242,31 @@ func (g *GC) Finish(current Refs) (GCResult, error) {
 	}
 	RemoveStaleTemps(g.dir, now, g.grace)
 	return res, atomicfile.SyncDir(packDir)
+}
+
+// gcPackFile records the pack the last gc wrote, whose objects its delta
+// search compared already. git ignores unknown files in objects/info.
+func gcPackFile(gitDir string) string {
+	return filepath.Join(gitDir, "objects", "info", "skillstore-gc-pack")
+}
+
+func readGCPackID(gitDir string) (ID, bool) {
+	data, err := os.ReadFile(gcPackFile(gitDir))
+	if err != nil {
+		return ID{}, false
+	}
+	return parseID(strings.TrimSpace(string(data)))
+}
+
+func writeGCPackID(gitDir string, id ID) error {
+	dir := filepath.Dir(gcPackFile(gitDir))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("gc: %w", err)
+	}
+	if err := writeSynced(dir, "tmp_pack_id_", gcPackFile(gitDir), []byte(id.String()+"\n")); err != nil {
+		return fmt.Errorf("gc: %w", err)
+	}
+	return nil
 }
 
 // rescue walks what current reaches beyond the snapshot (refs moved or

@@ -186,3 +186,33 @@ func TestGCPrepareLeavesTheRepositoryAlone(t *testing.T) {
 	}
 	checkLikeGit(t, dir, want)
 }
+
+// TestGCSearchesPacksItDidNotWrite gcs a pack of whole objects such as
+// import writes (never delta-searched): gc finds deltas in it, and the
+// next gc, on the pack gc wrote, copies them without searching again.
+func TestGCSearchesPacksItDidNotWrite(t *testing.T) {
+	dir := repoWithHistory(t)
+	explode(t, dir)
+	want := catFileAll(t, dir)
+	var objs []PackObject
+	for h, o := range want {
+		objs = append(objs, PackObject{ID: h, Type: o.Type, Data: o.Data})
+	}
+	if _, err := WritePack(dir, objs, 1); err != nil {
+		t.Fatal(err)
+	}
+	for h := range want { // only the pack holds them now
+		if err := os.Remove(LoosePath(dir, h)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := runGC(t, dir, time.Hour)
+	if res.Deltas == 0 || res.ReusedDeltas != 0 {
+		t.Fatalf("gc of an import pack = %+v; want new deltas", res)
+	}
+	checkLikeGit(t, dir, want)
+	again := runGC(t, dir, time.Hour)
+	if again.ReusedDeltas != res.Deltas {
+		t.Fatalf("gc of gc's pack = %+v; want its %d deltas reused", again, res.Deltas)
+	}
+}

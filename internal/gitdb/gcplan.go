@@ -39,6 +39,9 @@ type gcPlanner struct {
 	zw       *zlib.Writer
 	level    int
 	newDelta int
+	// searched marks the old packs a gc wrote: their objects stored
+	// whole were compared with each other already.
+	searched map[int32]bool
 	// order lists the packed entries by pack and offset (the order the
 	// new pack copies them in), then the spilled ones.
 	order []int32
@@ -149,9 +152,10 @@ func (pl *gcPlanner) load(s *windowSlot) ([]byte, error) {
 // searchDeltas runs the delta search over the entries marked for it,
 // sorted by type, name and decreasing size, each compared with the
 // previous gcWindow of its type. As git does, an object stored whole in
-// an old pack is not compared with objects of that same pack: the gc
-// that wrote the pack compared them already, so a repeated gc inflates
-// only what is new.
+// a pack gc wrote is not compared with objects of that same pack: that
+// gc compared them already, so a repeated gc inflates only what is new.
+// (Unlike git's, the other packs of a store, written by import, were
+// never searched.)
 func (pl *gcPlanner) searchDeltas(ctx context.Context) error {
 	w := pl.w
 	var list []int32
@@ -163,7 +167,7 @@ func (pl *gcPlanner) searchDeltas(ctx context.Context) error {
 	slices.SortFunc(list, func(a, b int32) int {
 		ea, eb := &w.entries[a], &w.entries[b]
 		return cmp.Or(cmp.Compare(ea.typ, eb.typ), cmp.Compare(ea.nameHash, eb.nameHash),
-			cmp.Compare(eb.size, ea.size), slices.Compare(ea.id[:], eb.id[:]))
+			cmp.Compare(eb.size, ea.size), cmp.Compare(a, b)) // then newest first, as walked
 	})
 	window := make([]windowSlot, 0, gcWindow)
 	for n, t := range list {
@@ -182,7 +186,7 @@ func (pl *gcPlanner) searchDeltas(ctx context.Context) error {
 			if se.typ != te.typ || se.depth >= gcMaxDepth || se.size < te.size/32 {
 				continue
 			}
-			if te.storedWhole() && se.pack == te.pack {
+			if te.storedWhole() && se.pack == te.pack && pl.searched[te.pack] {
 				continue
 			}
 			maxSize := (te.size/2 - 20) * int64(gcMaxDepth-se.depth) / gcMaxDepth
