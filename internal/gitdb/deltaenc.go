@@ -48,13 +48,21 @@ type deltaIndex struct {
 	hash []uint32 // of each block (plus one), to skip colliding slots
 }
 
-func newDeltaIndex(src []byte) *deltaIndex {
+func newDeltaIndex(src []byte) *deltaIndex { return new(deltaIndex).reset(src) }
+
+// reset indexes src, reusing the index's tables (gc indexes one source
+// per object of its window).
+func (ix *deltaIndex) reset(src []byte) *deltaIndex {
 	blocks := len(src) / deltaBlock
 	size := 1
 	for size < 2*blocks {
 		size <<= 1
 	}
-	ix := &deltaIndex{src: src, mask: uint32(size - 1), head: make([]int32, size), next: make([]int32, blocks+1), hash: make([]uint32, blocks+1)}
+	ix.src, ix.mask = src, uint32(size-1)
+	ix.head = resize(ix.head, size)
+	clear(ix.head)
+	ix.next = resize(ix.next, blocks+1)
+	ix.hash = resize(ix.hash, blocks+1)
 	for b := 0; b < blocks; b++ {
 		bh := blockHash(src[b*deltaBlock:])
 		ix.hash[b+1] = bh
@@ -65,11 +73,18 @@ func newDeltaIndex(src []byte) *deltaIndex {
 	return ix
 }
 
-// delta returns a git delta that turns the index's source into tgt, or
-// nil when it would be longer than maxSize.
-func (ix *deltaIndex) delta(tgt []byte, maxSize int) []byte {
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// delta returns a git delta that turns the index's source into tgt,
+// built in buf's space, or nil when it would be longer than maxSize.
+func (ix *deltaIndex) delta(tgt []byte, maxSize int, buf []byte) []byte {
 	src := ix.src
-	out := make([]byte, 0, min(maxSize, len(tgt)/4+64))
+	out := buf[:0]
 	out = appendDeltaVarint(out, len(src))
 	out = appendDeltaVarint(out, len(tgt))
 	lit := 0 // start of the pending literal run

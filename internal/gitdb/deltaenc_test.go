@@ -35,7 +35,7 @@ func TestDeltaEncodeRoundTrip(t *testing.T) {
 	cases["random edited"] = re
 	for name, c := range cases {
 		src, tgt := c[0], c[1]
-		d := newDeltaIndex(src).delta(tgt, len(tgt)+1000)
+		d := newDeltaIndex(src).delta(tgt, len(tgt)+1000, nil)
 		if d == nil {
 			t.Fatalf("%s: no delta within target size + 1000", name)
 		}
@@ -50,7 +50,7 @@ func TestDeltaEncodeRoundTrip(t *testing.T) {
 		}
 	}
 	// Over the limit: no delta.
-	if d := newDeltaIndex(random(4000)).delta(random(4000), 100); d != nil {
+	if d := newDeltaIndex(random(4000)).delta(random(4000), 100, nil); d != nil {
 		t.Errorf("unrelated data gave a %d-byte delta under a 100-byte limit", len(d))
 	}
 }
