@@ -65,6 +65,11 @@ func (pl *gcPlanner) placeStored() error {
 		ea, eb := &w.entries[a], &w.entries[b]
 		return cmp.Or(cmp.Compare(ea.pack, eb.pack), cmp.Compare(ea.off, eb.off))
 	})
+	for _, i := range pl.order {
+		if err := w.readHeader(i); err != nil {
+			return err
+		}
+	}
 	atOffset := func(pack int32, off int64) (int32, bool) {
 		k, ok := slices.BinarySearchFunc(pl.order, off, func(i int32, off int64) int {
 			e := &w.entries[i]

@@ -61,14 +61,14 @@ type gcWalk struct {
 	// refBases are the bases of REF_DELTA entries (rare: thin packs
 	// received by a fetch), by entry.
 	refBases map[int32]ID
-	reads    readWindow // the walk's, for entry headers
+	reads    readWindow // for entry headers, read in pack order
 }
 
 // newGCWalk sizes its tables for up to stored objects (what the packs
 // and loose objects hold), so they never grow by copying.
 func newGCWalk(db *DB, stored int) *gcWalk {
 	return &gcWalk{db: db, pr: db.openPacks(), index: make(map[ID]int32, stored),
-		entries: make([]gcEntry, 0, stored), refBases: map[int32]ID{}, reads: readWindow{ahead: 4 << 10}}
+		entries: make([]gcEntry, 0, stored), refBases: map[int32]ID{}, reads: readWindow{ahead: 256 << 10}}
 }
 
 func nameHash(p string) uint32 {
@@ -86,50 +86,54 @@ func (w *gcWalk) add(h ID, typ ObjectType, name string) (bool, error) {
 	if name != "" {
 		e.nameHash = nameHash(name)
 	}
-	baseID, err := w.locate(&e)
-	if err != nil {
+	if err := w.locate(&e); err != nil {
 		return false, err
-	}
-	if e.kind == REFDeltaObject {
-		w.refBases[int32(len(w.entries))] = baseID
 	}
 	w.index[h] = int32(len(w.entries))
 	w.entries = append(w.entries, e)
 	return true, nil
 }
 
-// locate finds e in the packs (parsing its entry header) or as a loose
-// object; an object found nowhere is an error, as reading it would be.
-// It returns a REF_DELTA's base.
-func (w *gcWalk) locate(e *gcEntry) (ID, error) {
+// locate finds e in the packs or as a loose object; an object found
+// nowhere is an error, as reading it would be. A packed entry's header
+// is read later, in the pack's order (readHeaders).
+func (w *gcWalk) locate(e *gcEntry) error {
 	for i, p := range w.pr.packs {
-		pos, off, ok := p.lookup(e.id)
-		if !ok {
-			continue
+		if pos, off, ok := p.lookup(e.id); ok {
+			e.pack, e.off, e.crc = int32(i), off, p.crcAt(pos)
+			return nil
 		}
-		e.pack, e.off, e.crc = int32(i), off, p.crcAt(pos)
-		hdr, err := w.reads.read(p, off, 32, true)
-		if err != nil {
-			return ID{}, fmt.Errorf("object %s: %w", e.id, err)
-		}
-		kind, size, hlen, baseOff, baseID, err := parseEntryHeader(hdr, off)
-		if err != nil {
-			return ID{}, fmt.Errorf("object %s in %s: %w", e.id, p.f.Name(), err)
-		}
-		e.kind, e.payload, e.hdrLen, e.newOff = kind, size, uint8(hlen), baseOff
-		if kind != OFSDeltaObject && kind != REFDeltaObject {
-			e.typ, e.size = kind, size
-		}
-		return baseID, nil
 	}
 	if w.db.mayBeLoose(e.id) {
 		if _, err := os.Stat(LoosePath(w.db.dir, e.id)); err == nil {
-			return ID{}, nil
+			return nil
 		} else if !errors.Is(err, fs.ErrNotExist) {
-			return ID{}, err
+			return err
 		}
 	}
-	return ID{}, fmt.Errorf("object %s: %w", e.id, ErrObjectNotFound)
+	return fmt.Errorf("object %s: %w", e.id, ErrObjectNotFound)
+}
+
+// readHeader parses the header of packed entry i: how it is stored, and
+// a delta's base.
+func (w *gcWalk) readHeader(i int32) error {
+	e := &w.entries[i]
+	p := w.pr.packs[e.pack]
+	hdr, err := w.reads.read(p, e.off, 32, true)
+	if err != nil {
+		return fmt.Errorf("object %s: %w", e.id, err)
+	}
+	kind, size, hlen, baseOff, baseID, err := parseEntryHeader(hdr, e.off)
+	if err != nil {
+		return fmt.Errorf("object %s in %s: %w", e.id, p.f.Name(), err)
+	}
+	e.kind, e.payload, e.hdrLen, e.newOff = kind, size, uint8(hlen), baseOff
+	if kind == REFDeltaObject {
+		w.refBases[i] = baseID
+	} else if kind != OFSDeltaObject {
+		e.typ, e.size = kind, size
+	}
+	return nil
 }
 
 // readWindow reads a pack through a buffer of readAhead bytes: gc reads
