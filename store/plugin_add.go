@@ -41,6 +41,7 @@ var ErrPluginExists = errors.New("plugin already exists")
 // fetched before the write lock is taken, concurrently.
 func (s *Store) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) (*SyncReport, error) {
 	pre := s.Prefetch(ctx, []FetchRequest{{Source: src}})
+	defer pre.Close()
 	s.prefetchEntries(ctx, src, pre)
 	var rep *SyncReport
 	err := s.Update(ctx, func(tx *Tx) error {
@@ -99,11 +100,12 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 			continue
 		}
 		for _, sk := range pl.Skills {
-			if other, dup := claimed[sk.Name]; dup {
+			name := QualifiedName(p.ID, sk.Name)
+			if other, dup := claimed[name]; dup {
 				errs = append(errs, &OwnershipError{Skill: sk.Name, Plugin: p.ID, Owner: "plugin:" + other})
 				continue
 			}
-			claimed[sk.Name] = p.ID
+			claimed[name] = p.ID
 			if err := tx.claimSkill(p, sk.Name); err != nil {
 				errs = append(errs, err)
 				continue

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -57,8 +56,9 @@ type Options struct {
 	// (default DefaultFetchTimeout): a server that accepts and never
 	// answers fails that source, not the sync.
 	FetchTimeout time.Duration
-	// FetchJobs bounds the git sources fetched at once (default
-	// DefaultFetchJobs).
+	// FetchJobs bounds the git sources fetched at once, in all and per
+	// server (zero: DefaultFetchJobs in all, and a bound per kind of
+	// server, see fetch_jobs.go).
 	FetchJobs int
 	// BeforeGCSwitch, when set, runs after gc has written its pack and
 	// before it takes the exclusive lock to switch to it (a test seam:
@@ -126,6 +126,10 @@ func Init(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(filepath.Join(dir, metaDir), 0o755); err != nil {
 		return nil, fmt.Errorf("init %s: %w", dir, err)
 	}
+	// A new store is in the current ref layout (see layoutMarker).
+	if err := writeLayoutMarker(dir); err != nil {
+		return nil, fmt.Errorf("init %s: %w", dir, err)
+	}
 	// The format file is written last: its presence marks a finished init.
 	if err := atomicfile.WriteFile(filepath.Join(dir, metaDir, formatFile), []byte(formatVersion), 0o644); err != nil {
 		return nil, fmt.Errorf("init %s: %w", dir, err)
@@ -176,6 +180,22 @@ func (s *Store) lock(ctx context.Context, mode lockfile.Mode) (*lockfile.Lock, e
 // View runs fn with a consistent read-only view of the store, holding the
 // shared side of the store lock so no writer changes refs meanwhile.
 func (s *Store) View(ctx context.Context, fn func(r *Reader) error) error {
+	err := s.view(ctx, fn, true)
+	if errors.Is(err, errUpgradeFirst) {
+		// A store in an older layout is upgraded first, under the
+		// exclusive lock, then read (see upgradeLayout).
+		if _, err := s.Upgrade(ctx); err != nil {
+			return err
+		}
+		return s.view(ctx, fn, false)
+	}
+	return err
+}
+
+// errUpgradeFirst stops a view of a store in an older layout.
+var errUpgradeFirst = errors.New("upgrade the store layout first")
+
+func (s *Store) view(ctx context.Context, fn func(r *Reader) error, checkLayout bool) error {
 	l, err := s.lock(ctx, lockfile.Shared)
 	if err != nil {
 		return err
@@ -187,6 +207,21 @@ func (s *Store) View(ctx context.Context, fn func(r *Reader) error) error {
 	}
 	defer r.resetStorage()
 	defer r.refs.Close()
+	if checkLayout {
+		if _, needed, err := r.needsUpgrade(); err != nil {
+			return err
+		} else if needed && !s.dryRun {
+			return errUpgradeFirst
+		} else if needed {
+			// A dry run reads the store as upgraded, writing nothing: the
+			// upgrade is queued on a transaction that is never committed.
+			tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}}
+			r.tx = tx
+			if _, err := tx.upgradeLayout(); err != nil {
+				return err
+			}
+		}
+	}
 	err = fn(r)
 	if r.refErr != nil {
 		return r.refErr
@@ -209,10 +244,34 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	if err != nil {
 		return err
 	}
+	_, needed, err := r.needsUpgrade()
+	if err != nil {
+		r.resetStorage()
+		r.refs.Close()
+		return err
+	}
+	if needed && !s.dryRun {
+		// A store in an older layout is upgraded first, as its own
+		// transaction (see upgradeLayout), then read afresh.
+		r.resetStorage()
+		r.refs.Close()
+		if _, err := s.upgradeLocked(ctx, false); err != nil {
+			return err
+		}
+		if r, err = s.newReader(); err != nil {
+			return err
+		}
+	}
 	defer r.resetStorage()
 	defer r.refs.Close()
 	tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}}
 	r.tx = tx
+	if needed && s.dryRun {
+		// A dry run sees the store as upgraded; nothing is written.
+		if _, err := tx.upgradeLayout(); err != nil {
+			return err
+		}
+	}
 	err = fn(tx)
 	if r.refErr != nil {
 		return r.refErr
@@ -421,6 +480,9 @@ type Tx struct {
 	// prefetched holds git sources fetched before the lock was taken
 	// (see UsePrefetch).
 	prefetched map[fetchKey]fetchResult
+	// switchOnState makes commit write every ref at once, visible when
+	// the state ref moves (gitdb.SwitchRefs): for layout upgrades.
+	switchOnState bool
 }
 
 // writeObject queues an object and returns its id.
@@ -462,7 +524,7 @@ func (tx *Tx) commit() error {
 	// their objects are still in memory, and saved once the refs are.
 	sums := map[string]*Summary{}
 	for _, name := range tx.refOrder {
-		if skill, ok := strings.CutPrefix(name, SkillRefPrefix); ok {
+		if skill, ok := SkillNameOfRef(name); ok && !IsPluginParts(skill) {
 			if h := tx.newRefs[name]; h.IsZero() {
 				sums[skill] = nil
 			} else if sum, err := tx.summarize(skill, h); err == nil {
@@ -482,7 +544,11 @@ func (tx *Tx) commit() error {
 		}
 		updates = append(updates, gitdb.RefUpdate{Name: name, Old: old, New: tx.newRefs[name]})
 	}
-	if err := gitdb.ApplyRefUpdates(tx.s.dir, updates); err != nil {
+	apply := gitdb.ApplyRefUpdates
+	if tx.switchOnState {
+		apply = func(dir string, updates []gitdb.RefUpdate) error { return gitdb.SwitchRefs(dir, updates, StateRef) }
+	}
+	if err := apply(tx.s.dir, updates); err != nil {
 		return err
 	}
 	for _, u := range updates {

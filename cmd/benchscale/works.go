@@ -53,12 +53,12 @@ func allWorks() []work {
 			args: func(f *fixture, k int, tmp string) []string { return []string{"add", addSkillDir(tmp)} }},
 		{name: "rollback", before: addEdit, args: fixed("rollback", addSkill, "v1")},
 		{name: "candidates show", before: ensureCandidate,
-			args: fixed("candidates", "show", pluginSkill), git: fixed("show", "refs/heads/candidates/"+pluginSkill)},
+			args: fixed("candidates", "show", pluginSkillName), git: fixed("show", pluginCandidateRef)},
 		{name: "candidates accept", before: func(b *bench, f *fixture, k int, tmp string) error {
 			candidateRound++
 			return f.newCandidate(b, candidateRound)
 		},
-			args: fixed("candidates", "accept", pluginSkill)},
+			args: fixed("candidates", "accept", pluginSkillName)},
 		{name: "list", args: fixed("list"), git: fixed("for-each-ref", "--format=%(refname) %(contents:subject)")},
 		{name: "import", fresh: true},
 	}, gcWorks()...)
@@ -103,10 +103,10 @@ var candidateRound = 1000
 // ensureCandidate makes a candidate for the plugin's skill unless one is
 // pending.
 func ensureCandidate(b *bench, f *fixture, k int, tmp string) error {
-	if _, err := os.Stat(filepath.Join(f.store, "refs", "heads", "candidates", pluginSkill)); err == nil {
+	if _, err := os.Stat(filepath.Join(f.store, filepath.FromSlash(pluginCandidateRef))); err == nil {
 		return nil
 	}
-	if _, err := b.runIn("", "git", "", nil, "--git-dir", f.store, "rev-parse", "--verify", "-q", "refs/heads/candidates/"+pluginSkill); err == nil {
+	if _, err := b.runIn("", "git", "", nil, "--git-dir", f.store, "rev-parse", "--verify", "-q", pluginCandidateRef); err == nil {
 		return nil
 	}
 	candidateRound++
