@@ -60,6 +60,10 @@ type Options struct {
 	// server (zero: DefaultFetchJobs in all, and a bound per kind of
 	// server, see fetch_jobs.go).
 	FetchJobs int
+	// BeforeGCSwitch, when set, runs after gc has written its pack and
+	// before it takes the exclusive lock to switch to it (a test seam:
+	// readers and writers run meanwhile).
+	BeforeGCSwitch func()
 }
 
 // Store is an open store. Its methods take the store lock themselves, so a

@@ -27,6 +27,8 @@ type work struct {
 	fresh bool
 	// slow: from 10k skills the work runs once.
 	slow bool
+	// measure, when set, measures the work its own way (gc).
+	measure func(b *bench, f *fixture, reps int, tmp string) (row, error)
 }
 
 const oneSkill = "skill-00042"
@@ -64,7 +66,8 @@ func allWorks() []work {
 		{name: "list", args: fixed("list"), git: fixed("for-each-ref", "--format=%(refname) %(contents:subject)")},
 		{name: "import", fresh: true},
 	}
-	return append(works, exportWorks()...)
+	works = append(works, exportWorks()...)
+	return append(works, gcWorks()...)
 }
 
 func selectWorks(all []work, names []string) []work {
@@ -121,6 +124,9 @@ func ensureCandidate(b *bench, f *fixture, k int, tmp string) error {
 func measureWork(b *bench, f *fixture, w work, reps int, tmp string) (row, error) {
 	if w.fresh {
 		return measureImport(b, f, reps, tmp)
+	}
+	if w.measure != nil {
+		return w.measure(b, f, reps, tmp)
 	}
 	r := row{work: w.name, n: f.n, refCommand: "-"}
 	if w.slow && f.n >= 10000 {
