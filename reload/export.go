@@ -98,6 +98,9 @@ type ExportOptions struct {
 	// IsVersion, when set, reports whether tree is a version of skill in
 	// the store, so a link to an older copy counts as managed.
 	IsVersion func(skill string, tree skillfs.ID) bool
+	// HotFile, when set, reports which files a content-only edit keeps
+	// hot (see ClassifyWith); nil means SKILL.md at a folder's top.
+	HotFile func(path string) bool
 }
 
 const (
@@ -333,7 +336,7 @@ func (x *exporter) planSkill(s Skill, tree *Tree) *job {
 			DiskTree: disk.ID, Paths: Classify(entry.tree(), disk).Paths})
 		return nil
 	}
-	change := Classify(disk, tree)
+	change := ClassifyWith(disk, tree, x.opts.HotFile)
 	i := x.add(Result{Skill: s.Name, Action: Action(change.Class), OldTree: disk.ID, NewTree: tree.ID, Paths: change.Paths})
 	return &job{kind: jobReplace, name: s.Name, files: s.Files, tree: tree, verified: disk.ID, resultIdx: i}
 }

@@ -92,6 +92,12 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 	eo := opts.export(ctx, s)
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
+		if t.IsMarketplace() {
+			te := exportMarketplace(ctx, s, t, eo, false)
+			failed = append(failed, te.failures()...)
+			out = append(out, te)
+			continue
+		}
 		skills := t.wanted(published)
 		rep, err := reload.Export(ctx, t.Dir, skills, eo)
 		te := Exported{Target: t.Name, Dir: t.Dir, Results: []reload.Result{}}
@@ -113,6 +119,21 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 		return out, &ExportError{Failed: failed}
 	}
 	return out, nil
+}
+
+// failures lists what failed in te: the whole target, or some of its
+// folders.
+func (te Exported) failures() []TargetError {
+	var out []TargetError
+	if te.Error != "" {
+		out = append(out, TargetError{Target: te.Target, Err: errors.New(te.Error)})
+	}
+	for _, r := range te.Results {
+		if r.Action == reload.ActionFailed {
+			out = append(out, TargetError{Target: te.Target, Skill: r.Skill, Err: errors.New(r.Error)})
+		}
+	}
+	return out
 }
 
 // Published lists the latest version of every active skill, with its tree

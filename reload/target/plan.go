@@ -18,6 +18,10 @@ func Plan(ctx context.Context, s *store.Store, targets []Target, opts Options) (
 	eo := opts.export(ctx, s)
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
+		if t.IsMarketplace() {
+			out = append(out, exportMarketplace(ctx, s, t, eo, true))
+			continue
+		}
 		skills := t.wanted(published)
 		te := Exported{Target: t.Name, Dir: t.Dir, Atomic: true, Results: []reload.Result{}}
 		rep, err := reload.Plan(ctx, t.Dir, skills, eo)
