@@ -235,6 +235,9 @@ func (ep *exportPlugin) manifest(m map[string]json.RawMessage, fl flavor, parts 
 	}
 	set("name", ep.ID)
 	set("description", c.Description)
+	if _, ok := m["author"]; !ok {
+		set("author", map[string]string{"name": "skillstore"})
+	}
 	delete(m, "version")
 	delete(m, "skills")
 	if fl.manifestDir == ".codex-plugin" {
