@@ -2,6 +2,7 @@ package target
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -117,6 +118,9 @@ type flavor struct {
 
 // pluginsDir holds the plugin folders inside a marketplace target.
 const pluginsDir = "plugins"
+
+// PluginsDir is the folder holding a marketplace target's plugin folders.
+func (t Target) PluginsDir() string { return filepath.Join(t.Dir, pluginsDir) }
 
 func (t Target) flavor() flavor {
 	if t.Kind == KindCodexMarketplace {

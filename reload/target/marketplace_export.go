@@ -59,7 +59,7 @@ func exportMarketplace(ctx context.Context, s *store.Store, t Target, eo reload.
 		meta[ep.ID] = c
 	}
 	eo.HotFile = pluginHotFile
-	pdir := filepath.Join(t.Dir, pluginsDir)
+	pdir := t.PluginsDir()
 	var rep *reload.Report
 	if plan {
 		rep, err = reload.Plan(ctx, pdir, folders, eo)
