@@ -98,9 +98,10 @@ type ExportOptions struct {
 	// IsVersion, when set, reports whether tree is a version of skill in
 	// the store, so a link to an older copy counts as managed.
 	IsVersion func(skill string, tree skillfs.ID) bool
-	// HotFile, when set, reports which files a content-only edit keeps
-	// hot (see ClassifyWith); nil means SKILL.md at a folder's top.
-	HotFile func(path string) bool
+	// HotFile, when set, reports which files of the folder named skill a
+	// content-only edit keeps hot (see ClassifyWith); nil means SKILL.md
+	// at a folder's top.
+	HotFile func(skill, path string) bool
 }
 
 const (
@@ -336,7 +337,11 @@ func (x *exporter) planSkill(s Skill, tree *Tree) *job {
 			DiskTree: disk.ID, Paths: Classify(entry.tree(), disk).Paths})
 		return nil
 	}
-	change := ClassifyWith(disk, tree, x.opts.HotFile)
+	var hot func(string) bool
+	if x.opts.HotFile != nil {
+		hot = func(p string) bool { return x.opts.HotFile(s.Name, p) }
+	}
+	change := ClassifyWith(disk, tree, hot)
 	i := x.add(Result{Skill: s.Name, Action: Action(change.Class), OldTree: disk.ID, NewTree: tree.ID, Paths: change.Paths})
 	return &job{kind: jobReplace, name: s.Name, files: s.Files, tree: tree, verified: disk.ID, resultIdx: i}
 }

@@ -58,8 +58,15 @@ func exportMarketplace(ctx context.Context, s *store.Store, t Target, eo reload.
 		folders = append(folders, f)
 		meta[ep.ID] = c
 	}
-	eo.HotFile = pluginHotFile
 	pdir := t.PluginsDir()
+	eo.HotFile = func(plugin, p string) bool {
+		if p == fl.manifestDir+"/plugin.json" && meta[plugin] != nil {
+			// Codex's manifest carries the content's version: a change
+			// of that alone follows the content's own class.
+			return sameManifest(readManifest(pdir, plugin, fl), meta[plugin].Manifest)
+		}
+		return pluginHotFile(p)
+	}
 	var rep *reload.Report
 	if plan {
 		rep, err = reload.Plan(ctx, pdir, folders, eo)
@@ -291,4 +298,30 @@ func entryVersion(version string, tree skillfs.ID) string {
 		sep = "."
 	}
 	return version + sep + "skillstore." + tree.String()[:8]
+}
+
+// readManifest reads the plugin.json export last wrote in plugin's folder.
+func readManifest(pdir, plugin string, fl flavor) []byte {
+	data, _ := os.ReadFile(filepath.Join(pdir, plugin, filepath.FromSlash(fl.manifestDir), "plugin.json"))
+	return data
+}
+
+// sameManifest reports whether two manifests differ at most in their
+// version.
+func sameManifest(a, b []byte) bool {
+	var ma, mb map[string]json.RawMessage
+	if json.Unmarshal(a, &ma) != nil || json.Unmarshal(b, &mb) != nil {
+		return false
+	}
+	delete(ma, "version")
+	delete(mb, "version")
+	if len(ma) != len(mb) {
+		return false
+	}
+	for k, v := range ma {
+		if !bytes.Equal(v, mb[k]) {
+			return false
+		}
+	}
+	return true
 }

@@ -136,6 +136,8 @@ type composed struct {
 	// record's, else 0.0.0).
 	Version     string
 	Description string
+	// Manifest is the plugin.json written.
+	Manifest []byte
 }
 
 // compose lays out ep's folder: the parts (what fl's agent reads), the
@@ -158,6 +160,7 @@ func (ep *exportPlugin) compose(r *store.Reader, fl flavor, load bool) (*compose
 				}
 				// The agent's own manifest wins over Claude Code's.
 				if manifest == nil || f.Path == fl.manifestDir+"/plugin.json" {
+					manifest = nil
 					if err := json.Unmarshal(data, &manifest); err != nil {
 						return nil, fmt.Errorf("plugin %s: %s: %w", ep.ID, f.Path, err)
 					}
@@ -170,11 +173,6 @@ func (ep *exportPlugin) compose(r *store.Reader, fl flavor, load bool) (*compose
 			files = append(files, f)
 		}
 	}
-	c, data, err := ep.manifest(manifest, fl, files)
-	if err != nil {
-		return nil, err
-	}
-	files = append(files, skillfs.File{Path: fl.manifestDir + "/plugin.json", Mode: skillfs.Regular, ID: skillfs.BlobID(data), Data: data, Size: int64(len(data))})
 	for _, sk := range ep.Skills {
 		sf, err := r.Files(sk.Tree)
 		if err != nil {
@@ -185,6 +183,19 @@ func (ep *exportPlugin) compose(r *store.Reader, fl flavor, load bool) (*compose
 			files = append(files, f)
 		}
 	}
+	skillfs.Sort(files)
+	// The folder's content without its manifest: Codex reads a plugin's
+	// version from plugin.json, so that version names this content.
+	content, err := skillfs.TreeID(files)
+	if err != nil {
+		return nil, fmt.Errorf("plugin %s: %w", ep.ID, err)
+	}
+	c, data, err := ep.manifest(manifest, fl, files, content)
+	if err != nil {
+		return nil, err
+	}
+	c.Manifest = data
+	files = append(files, skillfs.File{Path: fl.manifestDir + "/plugin.json", Mode: skillfs.Regular, ID: skillfs.BlobID(data), Data: data, Size: int64(len(data))})
 	if load {
 		for i := range files {
 			if files[i].Data != nil {
@@ -201,11 +212,13 @@ func (ep *exportPlugin) compose(r *store.Reader, fl flavor, load bool) (*compose
 }
 
 // manifest is the plugin.json export writes: the plugin's own (from its
-// parts) or one made from its record, named after the plugin, without its
-// version (the catalog entry carries a version that changes with the
-// folder's content, so that the agent's update installs each change) and
-// without custom skill paths (the skills sit in the default skills/).
-func (ep *exportPlugin) manifest(m map[string]json.RawMessage, fl flavor, parts []skillfs.File) (*composed, []byte, error) {
+// parts) or one made from its record, named after the plugin, without
+// custom skill paths (the skills sit in the default skills/). Claude Code's
+// has no version: the catalog entry carries one that changes with the
+// folder's content, so that the agent's update installs each change;
+// Codex's carries that version itself (content is the tree id of the
+// folder without its manifest).
+func (ep *exportPlugin) manifest(m map[string]json.RawMessage, fl flavor, parts []skillfs.File, content skillfs.ID) (*composed, []byte, error) {
 	if m == nil {
 		m = map[string]json.RawMessage{}
 	}
@@ -241,8 +254,9 @@ func (ep *exportPlugin) manifest(m map[string]json.RawMessage, fl flavor, parts 
 	delete(m, "version")
 	delete(m, "skills")
 	if fl.manifestDir == ".codex-plugin" {
-		// Codex reads the version and the skills folder from plugin.json.
-		set("version", c.Version)
+		// Codex reads the version and the skills folder from plugin.json,
+		// and installs a plugin into a cache folder per version.
+		set("version", entryVersion(c.Version, content))
 		set("skills", "./skills/")
 		if _, ok := skillfs.Find(parts, ".mcp.json"); ok {
 			set("mcpServers", "./.mcp.json")

@@ -327,3 +327,73 @@ func TestMarketplaceManifestNameMismatch(t *testing.T) {
 		t.Errorf("a plugin folder was written: %v", err)
 	}
 }
+
+// TestCodexMarketplaceExport: a codex-marketplace target holds Codex's
+// catalog and manifests, the skills without Claude Code's hooks, commands
+// and agents, and a manifest whose version moves with the content; a
+// SKILL.md edit stays hot although that version line changes with it.
+func TestCodexMarketplaceExport(t *testing.T) {
+	ctx := context.Background()
+	s, _, tmp := marketplaceStore(t)
+	tg := Target{Name: "codex", Dir: filepath.Join(tmp, "codex"), Kind: KindCodexMarketplace}
+	if err := Add(ctx, s, tg); err != nil {
+		t.Fatal(err)
+	}
+	out, err := Export(ctx, s, []Target{tg}, Options{})
+	res := results(t, out)
+	const catalog = ".agents/plugins/marketplace.json"
+	if err != nil || res["superpowers"].Action != reload.ActionCold || res[catalog].Action != reload.ActionCold {
+		t.Fatalf("first export: %+v, %v", res, err)
+	}
+	var cat struct {
+		Name    string
+		Plugins []struct {
+			Name   string
+			Source struct{ Source, Path string }
+			Policy struct{ Installation, Authentication string }
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(tg.Dir, ".agents", "plugins", "marketplace.json"))
+	if err := json.Unmarshal(data, &cat); err != nil || cat.Name != DefaultMarketplace || len(cat.Plugins) != 1 ||
+		cat.Plugins[0].Source.Source != "local" || cat.Plugins[0].Source.Path != "./plugins/superpowers" || cat.Plugins[0].Policy.Installation != "AVAILABLE" {
+		t.Fatalf("codex catalog = %s (%v)", data, err)
+	}
+	pdir := filepath.Join(tg.Dir, "plugins", "superpowers")
+	manifest := func() map[string]any {
+		var m map[string]any
+		data, _ := os.ReadFile(filepath.Join(pdir, ".codex-plugin", "plugin.json"))
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	m := manifest()
+	versionRE := regexp.MustCompile(`^4\.1\.0\+skillstore\.[0-9a-f]{8}$`)
+	if m["name"] != "superpowers" || m["skills"] != "./skills/" || !versionRE.MatchString(m["version"].(string)) || m["hooks"] != nil {
+		t.Errorf("codex manifest = %v", m)
+	}
+	for _, gone := range []string{"hooks", "commands", "agents", ".claude-plugin"} {
+		if _, err := os.Stat(filepath.Join(pdir, gone)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("codex plugin holds %s: %v", gone, err)
+		}
+	}
+	edit := filepath.Join(tmp, "edit", "brainstorming")
+	copyDir(t, filepath.Join(fixturePlugin, "skills", "brainstorming"), edit)
+	md := filepath.Join(edit, "SKILL.md")
+	body, _ := os.ReadFile(md)
+	os.WriteFile(md, append(body, []byte("\nOne question at a time.\n")...), 0o644)
+	if _, err := s.Add(ctx, []string{edit}, store.AddOptions{AllowRisk: safety.DefaultAllowedRisk}); err != nil {
+		t.Fatal(err)
+	}
+	out, err = Export(ctx, s, []Target{tg}, Options{})
+	res = results(t, out)
+	if r := res["superpowers"]; err != nil || r.Action != reload.ActionHot || strings.Join(r.Paths, ",") != ".codex-plugin/plugin.json,skills/brainstorming/SKILL.md" {
+		t.Fatalf("codex after a SKILL.md edit: %+v, %v", r, err)
+	}
+	if v := manifest()["version"]; v == m["version"] || !versionRE.MatchString(v.(string)) {
+		t.Errorf("codex version after an edit: %v (was %v)", v, m["version"])
+	}
+	if res[catalog].Action != reload.ActionUnchanged {
+		t.Errorf("codex catalog changed although no plugin came or went: %+v", res[catalog])
+	}
+}
