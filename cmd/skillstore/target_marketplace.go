@@ -13,7 +13,7 @@ import (
 // targetKindFlags are the flags of 'target add' for a marketplace target.
 func targetKindFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "kind", Value: "skills", Usage: "what export writes: `KIND` skills (one folder per skill), " +
+		&cli.StringFlag{Name: "kind", Value: "skills", Usage: "what export writes: skills (one folder per skill), " +
 			target.KindClaudeMarketplace + " or " + target.KindCodexMarketplace + " (a local plugin marketplace)"},
 		&cli.StringFlag{Name: "marketplace", Usage: "the marketplace's `NAME` in its catalog (default " + target.DefaultMarketplace + ")"},
 		&cli.StringFlag{Name: "managed-plugin", Usage: "export the managed skills (those no plugin owns) as the plugin `NAME`; without it they are left out"},
