@@ -75,7 +75,7 @@ func marketplacePlugins(ctx context.Context, s *store.Store, t Target) ([]*expor
 			return err
 		}
 		for _, info := range infos {
-			if info.Status != store.StatusActive || store.IsPluginParts(info.Name) || !t.Wants(info.Name) {
+			if info.Status != store.StatusActive || store.IsPluginParts(info.Name) {
 				continue
 			}
 			id, short := store.SplitName(info.Name)
@@ -83,6 +83,11 @@ func marketplacePlugins(ctx context.Context, s *store.Store, t Target) ([]*expor
 				if p := owner[info.Name]; p != nil {
 					id = p.ID
 				}
+			}
+			// --skills patterns match the store name or, in a store whose
+			// plugin skills still have short names, the qualified one.
+			if !t.Wants(info.Name) && !t.Wants(store.QualifiedName(id, short)) {
+				continue
 			}
 			if id == "" {
 				if t.ManagedPlugin == "" {

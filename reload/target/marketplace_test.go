@@ -397,3 +397,29 @@ func TestCodexMarketplaceExport(t *testing.T) {
 		t.Errorf("codex catalog changed although no plugin came or went: %+v", res[catalog])
 	}
 }
+
+// TestMarketplaceSkillPatterns: --skills patterns name plugin skills by
+// their qualified names, and PLUGIN:_plugin stands for the other parts.
+func TestMarketplaceSkillPatterns(t *testing.T) {
+	ctx := context.Background()
+	s, _, tmp := marketplaceStore(t)
+	tg := Target{Name: "some", Dir: filepath.Join(tmp, "some"), Kind: KindClaudeMarketplace, Skills: []string{"superpowers:brainstorming"}}
+	if _, err := Export(ctx, s, []Target{tg}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	pdir := filepath.Join(tg.Dir, "plugins", "superpowers")
+	entries, _ := os.ReadDir(filepath.Join(pdir, "skills"))
+	if len(entries) != 1 || entries[0].Name() != "brainstorming" {
+		t.Errorf("skills exported: %v", entries)
+	}
+	if _, err := os.Stat(filepath.Join(pdir, "hooks")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("parts exported without superpowers:_plugin in the patterns: %v", err)
+	}
+	tg2 := Target{Name: "all", Dir: filepath.Join(tmp, "all"), Kind: KindClaudeMarketplace, Skills: []string{"superpowers:*"}}
+	if _, err := Export(ctx, s, []Target{tg2}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(tg2.Dir, "plugins", "superpowers", "hooks", "hooks.json")); err != nil {
+		t.Errorf("superpowers:* leaves out the parts: %v", err)
+	}
+}
