@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/reload/target"
 )
 
@@ -51,4 +52,14 @@ func marketplaceAdded(t target.Target) string {
 		return fmt.Sprintf("after 'skillstore export %s', add it to Codex once: codex plugin marketplace add %s", t.Name, t.Dir)
 	}
 	return fmt.Sprintf("after 'skillstore export %s', add it to Claude Code once:\n  claude plugin marketplace add %s\n  claude plugin install PLUGIN@%s", t.Name, t.Dir, t.MarketplaceName())
+}
+
+// marketplaceLeftAlone says why export left a plugin folder or the catalog
+// of a marketplace target alone: capture does not read marketplaces, so
+// the way out is to move the edit into the store or the file away.
+func marketplaceLeftAlone(r reload.Result) string {
+	if r.Action == reload.ActionForeign {
+		return "left alone: export did not write it; move it away to let export write it"
+	}
+	return "left alone: edited since export wrote it; record the edit in the store (skillstore add), then move it away to let export write it again"
 }

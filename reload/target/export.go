@@ -37,6 +37,9 @@ func (o Options) logger() *slog.Logger {
 type Exported struct {
 	Target string `json:"target"`
 	Dir    string `json:"dir"`
+	// Kind is the target's kind ("" for a skills folder); a marketplace
+	// target's results are its plugins and its catalog file.
+	Kind string `json:"kind,omitempty"`
 	// Atomic reports that the filesystem switched each folder in one
 	// atomic exchange (false: two renames).
 	Atomic  bool            `json:"atomic"`

@@ -39,7 +39,7 @@ type catalogState struct {
 // catalog, which still describes folders that are whole; the next export
 // completes the change.
 func exportMarketplace(ctx context.Context, s *store.Store, t Target, eo reload.ExportOptions, plan bool) Exported {
-	te := Exported{Target: t.Name, Dir: t.Dir, Atomic: true, Results: []reload.Result{}}
+	te := Exported{Target: t.Name, Dir: t.Dir, Kind: t.Kind, Atomic: true, Results: []reload.Result{}}
 	fl := t.flavor()
 	eps, err := marketplacePlugins(ctx, s, t)
 	if err != nil {
