@@ -108,7 +108,15 @@ func TestClaudeCodeValidatesExport(t *testing.T) {
 	}
 
 	cc.must("Validation passed", "plugin", "validate", mkt)
-	cc.must("Validation passed", "plugin", "validate", filepath.Join(mkt, "plugins", "superpowers"))
+	validated := cc.must("Validation passed", "plugin", "validate", filepath.Join(mkt, "plugins", "superpowers"))
+	// Newer releases list what a plugin provides, by qualified name.
+	if strings.Contains(validated, "Provides:") {
+		for _, want := range []string{"skills: superpowers:writing-plans", "commands: superpowers:brainstorm", "agents: superpowers:plan-reviewer", "hooks: SessionStart"} {
+			if !strings.Contains(validated, want) {
+				t.Errorf("validate does not list %q", want)
+			}
+		}
+	}
 	cc.must("Validation passed", "plugin", "validate", filepath.Join(mkt, "plugins", "my-skills"))
 	cc.must("skillstore", "plugin", "marketplace", "add", mkt)
 	cc.must("superpowers@skillstore", "plugin", "install", "superpowers@skillstore")

@@ -21,7 +21,7 @@ import (
 // two versions before each export, until it is killed.
 const marketplaceExporterEnv = "SKILLSTORE_TARGET_TEST_MARKETPLACE_EXPORTER"
 
-func marketplaceExporter(storeDir, partsRepo string) error {
+func marketplaceExporter(storeDir string) error {
 	ctx := context.Background()
 	s, err := store.Open(ctx, storeDir, store.Options{})
 	if err != nil {
@@ -34,7 +34,7 @@ func marketplaceExporter(storeDir, partsRepo string) error {
 	ref := store.SkillRef(store.QualifiedName("superpowers", store.PluginPartsName))
 	for i := 0; ; i++ {
 		version := []string{"a", "b"}[i%2]
-		if out, err := exec.Command("git", "-C", partsRepo, "push", "-q", "-f", storeDir, version+":"+ref).CombinedOutput(); err != nil {
+		if out, err := exec.Command("git", "--git-dir", storeDir, "update-ref", ref, "refs/test/"+version).CombinedOutput(); err != nil {
 			return fmt.Errorf("%v: %s", err, out)
 		}
 		if _, err := Export(ctx, s, targets, Options{}); err != nil {
@@ -54,8 +54,8 @@ func marketplaceExporter(storeDir, partsRepo string) error {
 // completes without mistaking anything for a local edit.
 func TestMarketplaceSurvivesKill(t *testing.T) {
 	if os.Getenv(marketplaceExporterEnv) != "" {
-		args := filepath.SplitList(os.Getenv(marketplaceExporterEnv))
-		if err := marketplaceExporter(args[0], args[1]); err != nil {
+		args := []string{os.Getenv(marketplaceExporterEnv)}
+		if err := marketplaceExporter(args[0]); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -77,15 +77,17 @@ func TestMarketplaceSurvivesKill(t *testing.T) {
 		os.WriteFile(filepath.Join(repo, "hooks", "marker-"+v), []byte(v+"\n"), 0o644)
 		gitRun(t, repo, "add", "-A")
 		gitRun(t, repo, "commit", "-q", "-m", "parts "+v+"\n\nSkill-Version: 1")
-		gitRun(t, repo, "branch", v)
+		gitRun(t, repo, "push", "-q", s.Dir(), "HEAD:refs/test/"+v)
 	}
 	pdir := filepath.Join(tg.Dir, "plugins", "superpowers")
 	for round, delay := range []time.Duration{0, 30 * time.Millisecond, 60 * time.Millisecond, 90 * time.Millisecond, 150 * time.Millisecond, 200 * time.Millisecond, 300 * time.Millisecond, 450 * time.Millisecond} {
-		// git's own lock, left by a push the kill interrupted (the push
+		// git's own lock, left by an update-ref the kill interrupted (it
 		// stands in for sync here; it is not what this test checks).
 		os.Remove(filepath.Join(s.Dir(), filepath.FromSlash(store.SkillRef(store.QualifiedName("superpowers", store.PluginPartsName)))+".lock"))
 		cmd := exec.Command(os.Args[0], "-test.run=^TestMarketplaceSurvivesKill$")
-		cmd.Env = append(os.Environ(), marketplaceExporterEnv+"="+s.Dir()+string(os.PathListSeparator)+repo)
+		cmd.Env = append(os.Environ(), marketplaceExporterEnv+"="+s.Dir())
+		// Its own process group, so the kill takes its git children too.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		cmd.Stderr = os.Stderr
 		stdout, _ := cmd.StdoutPipe()
 		if err := cmd.Start(); err != nil {
@@ -96,7 +98,7 @@ func TestMarketplaceSurvivesKill(t *testing.T) {
 			t.Fatalf("round %d: the exporter never got ready", round)
 		}
 		time.Sleep(delay)
-		cmd.Process.Signal(syscall.SIGKILL)
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		cmd.Wait()
 
 		script, err := os.ReadFile(filepath.Join(pdir, "hooks", "session-start.sh"))

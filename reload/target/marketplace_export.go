@@ -61,8 +61,8 @@ func exportMarketplace(ctx context.Context, s *store.Store, t Target, eo reload.
 	pdir := t.PluginsDir()
 	eo.HotFile = func(plugin, p string) bool {
 		if p == fl.manifestDir+"/plugin.json" && meta[plugin] != nil {
-			// Codex's manifest carries the content's version: a change
-			// of that alone follows the content's own class.
+			// The manifest carries the content's version: a change of
+			// that alone follows the content's own class.
 			return sameManifest(readManifest(pdir, plugin, fl), meta[plugin].Manifest)
 		}
 		return pluginHotFile(p)
@@ -85,11 +85,7 @@ func exportMarketplace(ctx context.Context, s *store.Store, t Target, eo reload.
 		te.Error = err.Error()
 		return te
 	}
-	trees := map[string]skillfs.ID{}
-	for _, f := range folders {
-		trees[f.Name] = f.Tree
-	}
-	te.Results = append(te.Results, writeCatalog(t, fl, te.Results, meta, trees, plan))
+	te.Results = append(te.Results, writeCatalog(t, fl, te.Results, meta, plan))
 	return te
 }
 
@@ -117,7 +113,7 @@ const defaultCatalogLockTimeout = 30 * time.Second
 // it changed (the agent must update the marketplace), unchanged, or
 // foreign / locally-modified when a catalog export did not write is there
 // (left alone).
-func writeCatalog(t Target, fl flavor, results []reload.Result, meta map[string]*composed, trees map[string]skillfs.ID, plan bool) reload.Result {
+func writeCatalog(t Target, fl flavor, results []reload.Result, meta map[string]*composed, plan bool) reload.Result {
 	res := reload.Result{Skill: fl.catalog, Action: reload.ActionUnchanged}
 	file := filepath.Join(t.Dir, filepath.FromSlash(fl.catalog))
 	statePath := filepath.Join(t.Dir, skillfs.BookkeepingDir, catalogRecord)
@@ -135,7 +131,7 @@ func writeCatalog(t Target, fl flavor, results []reload.Result, meta map[string]
 	if ours {
 		prev = cur
 	}
-	data, err := catalogData(t, fl, results, meta, trees, prev)
+	data, err := catalogData(t, fl, results, meta, prev)
 	if err != nil {
 		return reload.Result{Skill: fl.catalog, Action: reload.ActionFailed, Error: err.Error()}
 	}
@@ -184,7 +180,7 @@ func saveCatalogState(p string, written skillfs.ID) error {
 // catalogData is the catalog listing every plugin whose folder holds what
 // export wrote now; a plugin export skipped (edited in the target,
 // failed) keeps its entry from the previous catalog prev, if it had one.
-func catalogData(t Target, fl flavor, results []reload.Result, meta map[string]*composed, trees map[string]skillfs.ID, prev []byte) ([]byte, error) {
+func catalogData(t Target, fl flavor, results []reload.Result, meta map[string]*composed, prev []byte) ([]byte, error) {
 	old := map[string]json.RawMessage{}
 	if prev != nil {
 		var c struct {
@@ -207,11 +203,7 @@ func catalogData(t Target, fl flavor, results []reload.Result, meta map[string]*
 		switch {
 		case r.Action == reload.ActionRemoved:
 		case c != nil && !r.Action.Skipped():
-			tree := trees[r.Skill]
-			if !r.NewTree.IsZero() {
-				tree = r.NewTree
-			}
-			entries = append(entries, catalogEntry(fl, r.Skill, c, tree))
+			entries = append(entries, catalogEntry(fl, r.Skill, c))
 		case old[r.Skill] != nil:
 			entries = append(entries, old[r.Skill])
 		}
@@ -277,21 +269,21 @@ type (
 	}
 )
 
-// catalogEntry is one plugin's entry. Claude Code installs a plugin into a
-// cache folder per version and updates only when the version changes, so
-// the entry's version carries the folder's tree id as semver build
-// metadata: VERSION+skillstore.TREE8.
-func catalogEntry(fl flavor, id string, c *composed, tree skillfs.ID) any {
+// catalogEntry is one plugin's entry; Claude Code's repeats the manifest's
+// version (VERSION+skillstore.TREE8), as 'claude plugin tag' wants them to
+// agree.
+func catalogEntry(fl flavor, id string, c *composed) any {
 	src := "./" + pluginsDir + "/" + id
 	if fl.manifestDir == ".codex-plugin" {
 		return codexEntry{Name: id, Source: codexSource{Source: "local", Path: src},
 			Policy: codexPolicy{Installation: "AVAILABLE", Authentication: "ON_INSTALL"}, Category: "Productivity"}
 	}
-	return claudeEntry{Name: id, Source: src, Version: entryVersion(c.Version, tree), Description: c.Description}
+	return claudeEntry{Name: id, Source: src, Version: c.Version, Description: c.Description}
 }
 
-// entryVersion is version with the tree's short id as build metadata,
-// appended to any build metadata version already has.
+// entryVersion is version with the content's short tree id as semver
+// build metadata (VERSION+skillstore.TREE8), appended to any build
+// metadata version already has.
 func entryVersion(version string, tree skillfs.ID) string {
 	sep := "+"
 	if strings.Contains(version, "+") {

@@ -138,7 +138,8 @@ func marketplacePlugins(ctx context.Context, s *store.Store, t Target) ([]*expor
 type composed struct {
 	Files []skillfs.File // with Data only when loaded
 	// Version is the plugin's own version (its manifest's, else its
-	// record's, else 0.0.0).
+	// record's, else 0.0.0) with the content's tree id as build metadata
+	// (see entryVersion): the version plugin.json and the catalog carry.
 	Version     string
 	Description string
 	// Manifest is the plugin.json written.
@@ -189,8 +190,8 @@ func (ep *exportPlugin) compose(r *store.Reader, fl flavor, load bool) (*compose
 		}
 	}
 	skillfs.Sort(files)
-	// The folder's content without its manifest: Codex reads a plugin's
-	// version from plugin.json, so that version names this content.
+	// The folder's content without its manifest, which the manifest's
+	// version names.
 	content, err := skillfs.TreeID(files)
 	if err != nil {
 		return nil, fmt.Errorf("plugin %s: %w", ep.ID, err)
@@ -218,11 +219,11 @@ func (ep *exportPlugin) compose(r *store.Reader, fl flavor, load bool) (*compose
 
 // manifest is the plugin.json export writes: the plugin's own (from its
 // parts) or one made from its record, named after the plugin, without
-// custom skill paths (the skills sit in the default skills/). Claude Code's
-// has no version: the catalog entry carries one that changes with the
-// folder's content, so that the agent's update installs each change;
-// Codex's carries that version itself (content is the tree id of the
-// folder without its manifest).
+// custom skill paths (the skills sit in the default skills/), and with a
+// version that changes with the folder's content (content is the tree id
+// of the folder without its manifest): both agents install each plugin
+// version into a cache folder of its own and update only when the version
+// changes.
 func (ep *exportPlugin) manifest(m map[string]json.RawMessage, fl flavor, parts []skillfs.File, content skillfs.ID) (*composed, []byte, error) {
 	if m == nil {
 		m = map[string]json.RawMessage{}
@@ -251,17 +252,15 @@ func (ep *exportPlugin) manifest(m map[string]json.RawMessage, fl flavor, parts 
 		raw, _ := json.Marshal(v)
 		m[key] = raw
 	}
+	c.Version = entryVersion(c.Version, content)
 	set("name", ep.ID)
+	set("version", c.Version)
 	set("description", c.Description)
 	if _, ok := m["author"]; !ok {
 		set("author", map[string]string{"name": "skillstore"})
 	}
-	delete(m, "version")
 	delete(m, "skills")
 	if fl.manifestDir == ".codex-plugin" {
-		// Codex reads the version and the skills folder from plugin.json,
-		// and installs a plugin into a cache folder per version.
-		set("version", entryVersion(c.Version, content))
 		set("skills", "./skills/")
 		if _, ok := skillfs.Find(parts, ".mcp.json"); ok {
 			set("mcpServers", "./.mcp.json")

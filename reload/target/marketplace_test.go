@@ -135,7 +135,8 @@ func readCatalog(t *testing.T, dir string) catalogJSON {
 
 // TestMarketplaceExport exports a plugin with its parts as a Claude Code
 // marketplace, then re-exports after nothing changed, after a SKILL.md
-// edit (hot) and after a hook change (cold).
+// edit (hot, although the manifest's version moves with it) and after a
+// hook change (cold).
 func TestMarketplaceExport(t *testing.T) {
 	ctx := context.Background()
 	s, tg, tmp := marketplaceStore(t)
@@ -162,13 +163,13 @@ func TestMarketplaceExport(t *testing.T) {
 	}
 	var manifest map[string]any
 	data, _ := os.ReadFile(filepath.Join(pdir, ".claude-plugin", "plugin.json"))
-	if err := json.Unmarshal(data, &manifest); err != nil || manifest["name"] != "superpowers" || manifest["version"] != nil || manifest["license"] != "MIT" {
-		t.Errorf("plugin.json = %s (%v)", data, err)
-	}
 	cat := readCatalog(t, tg.Dir)
 	versionRE := regexp.MustCompile(`^4\.1\.0\+skillstore\.[0-9a-f]{8}$`)
 	if cat.Name != DefaultMarketplace || len(cat.Plugins) != 1 || cat.Plugins[0].Source != "./plugins/superpowers" || !versionRE.MatchString(cat.Plugins[0].Version) {
 		t.Fatalf("catalog = %+v", cat)
+	}
+	if err := json.Unmarshal(data, &manifest); err != nil || manifest["name"] != "superpowers" || manifest["version"] != cat.Plugins[0].Version || manifest["license"] != "MIT" {
+		t.Errorf("plugin.json = %s (%v)", data, err)
 	}
 	v1 := cat.Plugins[0].Version
 
@@ -190,7 +191,7 @@ func TestMarketplaceExport(t *testing.T) {
 	}
 	out, err = Export(ctx, s, []Target{tg}, Options{})
 	res = results(t, out)
-	if err != nil || res["superpowers"].Action != reload.ActionHot || strings.Join(res["superpowers"].Paths, ",") != "skills/writing-plans/SKILL.md" || res[catalog].Action != reload.ActionCold {
+	if err != nil || res["superpowers"].Action != reload.ActionHot || strings.Join(res["superpowers"].Paths, ",") != ".claude-plugin/plugin.json,skills/writing-plans/SKILL.md" || res[catalog].Action != reload.ActionCold {
 		t.Fatalf("after a SKILL.md edit: %+v, %v", res, err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(pdir, "skills", "writing-plans", "SKILL.md")); !strings.Contains(string(got), "Always name the check") {
@@ -206,8 +207,17 @@ func TestMarketplaceExport(t *testing.T) {
 	PublishParts(t, s, "superpowers", up, 2)
 	out, err = Export(ctx, s, []Target{tg}, Options{})
 	res = results(t, out)
-	if err != nil || res["superpowers"].Action != reload.ActionCold || strings.Join(res["superpowers"].Paths, ",") != "hooks/session-start.sh" {
+	if err != nil || res["superpowers"].Action != reload.ActionCold || strings.Join(res["superpowers"].Paths, ",") != ".claude-plugin/plugin.json,hooks/session-start.sh" {
 		t.Fatalf("after a hook change: %+v, %v", res, err)
+	}
+
+	// The manifest alone changed (not just its version): cold.
+	os.WriteFile(filepath.Join(up, ".claude-plugin", "plugin.json"), []byte(`{"name": "superpowers", "version": "4.1.0", "description": "Reworded"}`), 0o644)
+	PublishParts(t, s, "superpowers", up, 3)
+	out, err = Export(ctx, s, []Target{tg}, Options{})
+	res = results(t, out)
+	if err != nil || res["superpowers"].Action != reload.ActionCold || strings.Join(res["superpowers"].Paths, ",") != ".claude-plugin/plugin.json" {
+		t.Fatalf("after a manifest change: %+v, %v", res, err)
 	}
 }
 
