@@ -96,8 +96,11 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
 		if t.IsMarketplace() {
-			te := exportMarketplace(ctx, s, t, eo, false)
-			failed = append(failed, te.failures()...)
+			te, err := exportMarketplace(ctx, s, t, eo, false)
+			if err != nil {
+				failed = append(failed, TargetError{Target: t.Name, Err: err})
+			}
+			failed = append(failed, te.failedResults()...)
 			out = append(out, te)
 			continue
 		}
@@ -124,13 +127,9 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 	return out, nil
 }
 
-// failures lists what failed in te: the whole target, or some of its
-// folders.
-func (te Exported) failures() []TargetError {
+// failedResults lists the folders of te that failed.
+func (te Exported) failedResults() []TargetError {
 	var out []TargetError
-	if te.Error != "" {
-		out = append(out, TargetError{Target: te.Target, Err: errors.New(te.Error)})
-	}
 	for _, r := range te.Results {
 		if r.Action == reload.ActionFailed {
 			out = append(out, TargetError{Target: te.Target, Skill: r.Skill, Err: errors.New(r.Error)})

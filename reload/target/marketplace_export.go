@@ -37,22 +37,24 @@ type catalogState struct {
 // the catalog, replaced atomically, listing the plugins whose folders are
 // now what export wrote. A crash between the two leaves the previous
 // catalog, which still describes folders that are whole; the next export
-// completes the change.
-func exportMarketplace(ctx context.Context, s *store.Store, t Target, eo reload.ExportOptions, plan bool) Exported {
+// completes the change. The error is for what stopped the whole target
+// (also in te.Error); a plugin that failed is a result.
+func exportMarketplace(ctx context.Context, s *store.Store, t Target, eo reload.ExportOptions, plan bool) (Exported, error) {
 	te := Exported{Target: t.Name, Dir: t.Dir, Kind: t.Kind, Atomic: true, Results: []reload.Result{}}
 	fl := t.flavor()
 	eps, err := marketplacePlugins(ctx, s, t)
 	if err != nil {
 		te.Error = err.Error()
-		return te
+		return te, err
 	}
 	var folders []reload.Skill
-	var failed []reload.Result
 	meta := map[string]*composed{}
 	for _, ep := range eps {
 		f, c, err := ep.folder(ctx, s, fl)
 		if err != nil {
-			failed = append(failed, reload.Result{Skill: ep.ID, Action: reload.ActionFailed, Error: err.Error()})
+			// Still in the set, so that reload reports it failed and keeps
+			// the folder an earlier export wrote, instead of removing it.
+			folders = append(folders, reload.Skill{Name: ep.ID, Load: func() ([]skillfs.File, error) { return nil, err }})
 			continue
 		}
 		folders = append(folders, f)
@@ -80,13 +82,15 @@ func exportMarketplace(ctx context.Context, s *store.Store, t Target, eo reload.
 	if rep != nil {
 		te.Atomic, te.Results = rep.Atomic, rep.Results
 	}
-	te.Results = append(te.Results, failed...)
 	if err != nil {
 		te.Error = err.Error()
-		return te
 	}
+	if rep == nil {
+		return te, err
+	}
+	// Some plugins may have failed: the catalog still lists the others.
 	te.Results = append(te.Results, writeCatalog(t, fl, te.Results, meta, plan))
-	return te
+	return te, err
 }
 
 func lockCatalog(ctx context.Context, t Target, eo reload.ExportOptions) (*lockfile.Lock, error) {

@@ -320,10 +320,15 @@ func TestMarketplaceManagedPluginAndNames(t *testing.T) {
 }
 
 // TestMarketplaceManifestNameMismatch: a manifest naming another plugin
-// than the store's id fails that plugin, naming both, and writes nothing.
+// than the store's id fails that plugin, naming both, and writes nothing;
+// a folder an earlier export wrote stays, and so does its catalog entry.
 func TestMarketplaceManifestNameMismatch(t *testing.T) {
 	ctx := context.Background()
 	s, tg, tmp := marketplaceStore(t)
+	other := Target{Name: "other", Dir: filepath.Join(tmp, "other"), Kind: KindClaudeMarketplace}
+	if _, err := Export(ctx, s, []Target{other}, Options{}); err != nil {
+		t.Fatal(err)
+	}
 	parts := filepath.Join(tmp, "parts")
 	copyDir(t, fixturePlugin, parts)
 	os.WriteFile(filepath.Join(parts, ".claude-plugin", "plugin.json"), []byte(`{"name":"superpowers-fork"}`), 0o644)
@@ -335,6 +340,16 @@ func TestMarketplaceManifestNameMismatch(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(tg.Dir, "plugins", "superpowers")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a plugin folder was written: %v", err)
+	}
+	out, err = Export(ctx, s, []Target{other}, Options{})
+	if r := results(t, out)["superpowers"]; err == nil || r.Action != reload.ActionFailed {
+		t.Fatalf("mismatched manifest over an exported plugin: %+v, %v", r, err)
+	}
+	if _, err := os.Stat(filepath.Join(other.Dir, "plugins", "superpowers", "hooks", "hooks.json")); err != nil {
+		t.Errorf("the plugin exported earlier was removed: %v", err)
+	}
+	if got := readCatalog(t, other.Dir); len(got.Plugins) != 1 || got.Plugins[0].Name != "superpowers" {
+		t.Errorf("the catalog lost the plugin exported earlier: %+v", got)
 	}
 }
 

@@ -19,7 +19,8 @@ func Plan(ctx context.Context, s *store.Store, targets []Target, opts Options) (
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
 		if t.IsMarketplace() {
-			out = append(out, exportMarketplace(ctx, s, t, eo, true))
+			te, _ := exportMarketplace(ctx, s, t, eo, true) // te.Error says it
+			out = append(out, te)
 			continue
 		}
 		skills := t.wanted(published)
