@@ -98,6 +98,11 @@ func lockCatalog(ctx context.Context, t Target, eo reload.ExportOptions) (*lockf
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("export to %s: %w", t.Dir, err)
 	}
+	// A marketplace folder may be a git repository people share: keep the
+	// bookkeeping out of it, as reload does in a target.
+	if ignore := filepath.Join(dir, ".gitignore"); !exists(ignore) {
+		_ = os.WriteFile(ignore, []byte("# written by skillstore: its bookkeeping is not part of the marketplace\n*\n"), 0o644)
+	}
 	timeout := eo.LockTimeout
 	if timeout == 0 {
 		timeout = defaultCatalogLockTimeout
@@ -320,4 +325,9 @@ func sameManifest(a, b []byte) bool {
 		}
 	}
 	return true
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
