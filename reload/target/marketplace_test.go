@@ -448,3 +448,33 @@ func TestMarketplaceSkillPatterns(t *testing.T) {
 		t.Errorf("superpowers:* leaves out the parts: %v", err)
 	}
 }
+
+// TestMarketplaceTreeWithoutLoading: the tree id a plugin folder gets from
+// blob ids alone is the id of its loaded files, so export recognises an
+// unchanged plugin without reading a file of it.
+func TestMarketplaceTreeWithoutLoading(t *testing.T) {
+	ctx := context.Background()
+	s, tg, _ := marketplaceStore(t)
+	for _, kind := range []string{KindClaudeMarketplace, KindCodexMarketplace} {
+		tg.Kind = kind
+		eps, err := marketplacePlugins(ctx, s, tg)
+		if err != nil || len(eps) != 1 {
+			t.Fatalf("%s: plugins = %v, %v", kind, eps, err)
+		}
+		f, _, err := eps[0].folder(ctx, s, tg.flavor())
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := f.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := reload.NewTree(files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tree.ID != f.Tree || f.Tree.IsZero() {
+			t.Errorf("%s: tree from blob ids %s, from loaded files %s", kind, f.Tree, tree.ID)
+		}
+	}
+}
