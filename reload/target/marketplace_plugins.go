@@ -49,7 +49,7 @@ func (e *ManifestNameError) Error() string {
 // marketplacePlugins groups the active published skills t wants by the
 // plugin owning them. A plugin skill's owner comes from its qualified name
 // ("PLUGIN:NAME"), or, in a store whose plugin skills still have short
-// names, from the plugin records (as [store.Reader.SkillOwner] says).
+// names, from [store.Reader.SkillOwner].
 // Managed skills go to t.ManagedPlugin, or are left out without it.
 func marketplacePlugins(ctx context.Context, s *store.Store, t Target) ([]*exportPlugin, error) {
 	byID := map[string]*exportPlugin{}
@@ -79,8 +79,15 @@ func marketplacePlugins(ctx context.Context, s *store.Store, t Target) ([]*expor
 				continue
 			}
 			id, short := store.SplitName(info.Name)
-			if id == "" {
-				if p := owner[info.Name]; p != nil {
+			if p := owner[info.Name]; id == "" && p != nil {
+				// A short name a plugin lists: its skill in a store whose
+				// plugin skills still have short names (ref layout 1), or
+				// a managed skill of the same name beside PLUGIN:NAME.
+				o, err := r.SkillOwner(info.Name)
+				if err != nil {
+					return err
+				}
+				if o == p.Label() {
 					id = p.ID
 				}
 			}
