@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // Taking an installation over (skillstore adopt): skill folders another
@@ -20,8 +19,11 @@ type AdoptSkill struct {
 	// Upstream is the source the installer recorded; zero for a skill
 	// with no known source, which is imported as a managed skill.
 	Upstream Source
-	// Hint is the lock file's skillFolderHash: the folder's git tree at
-	// install, tried first as an exact base. Zero when unknown.
+	// Hint is what the installer recorded of the upstream: a lock file's
+	// skillFolderHash (the folder's git tree at install), tried first as an
+	// exact base, or the commit installed from (Claude Code's
+	// gitCommitSha), which is the base when it holds the skill. Zero when
+	// unknown.
 	Hint Hash
 }
 
@@ -90,12 +92,20 @@ func (tx *Tx) adoptOne(ctx context.Context, sk AdoptSkill, opts AddOptions) Adop
 		return r
 	}
 	if sk.Upstream.URL != "" {
-		if owner, _ := tx.SkillOwner(p.Name); owner != "" && owner != SourceManaged {
-			r.Plugin, r.Linked = strings.TrimPrefix(owner, "plugin:"), true
+		// A plugin of that source that mirrors the skill already: the
+		// folder is compared with that plugin's skill "ID:NAME".
+		if id := tx.pluginOwning(sk.Upstream, p.Name); id != "" {
+			name := QualifiedName(id, p.Name)
+			as := opts
+			as.As = name
+			if again, err := tx.prepareAll(ctx, []string{sk.Dir}, as); err == nil && again[0].Err == nil {
+				p = again[0]
+			}
+			r.Name, r.Plugin, r.Linked = name, id, true
 			if p.Unchanged {
 				return r
 			}
-			r.Err = fmt.Errorf("skill %s is %s's already, with other files than %s: take them in with 'skillstore add %s'", p.Name, owner, sk.Dir, sk.Dir)
+			r.Err = fmt.Errorf("skill %s is plugin %s's already, with other files than %s: take them in with 'skillstore add --as %s %s'", name, id, sk.Dir, name, sk.Dir)
 			return r
 		}
 	}
@@ -142,14 +152,35 @@ func (tx *Tx) pluginForSource(ctx context.Context, src Source) (string, bool, er
 		return "", false, err
 	}
 	done()
-	if len(layout.Plugins) != 1 {
-		return "", false, fmt.Errorf("source %s holds %d plugins: add the one to link with 'skillstore plugin add', then run adopt again", src, len(layout.Plugins))
+	name, market := "", ""
+	switch {
+	case len(layout.Plugins) == 1:
+		name = layout.Plugins[0].Name
+	case len(layout.Plugins) == 0 && len(layout.Remote) == 1 && src.Selector != "":
+		// A marketplace entry that lives in another repository: the
+		// plugin's source is that repository.
+		entry, err := remoteEntrySource(layout.Remote[0])
+		if err != nil {
+			return "", false, fmt.Errorf("source %s: plugin %s: %w", src, src.Selector, err)
+		}
+		for _, p := range plugins {
+			if p.Source == entry {
+				return p.ID, false, nil
+			}
+		}
+		if fetched, err = tx.fetchEntry(ctx, entry); err != nil {
+			return "", false, fmt.Errorf("source %s: plugin %s: %w", src, src.Selector, err)
+		}
+		market = marketplaceName(src)
+		src, name = entry, layout.Remote[0].Name
+	default:
+		return "", false, fmt.Errorf("source %s holds %d plugins: add the one to link with 'skillstore plugin add', then run adopt again", src, len(layout.Plugins)+len(layout.Remote))
 	}
-	id := pluginID("", layout.Plugins[0].Name, src)
+	id := pluginID("", name, src)
 	if _, err := tx.Plugin(id); err == nil {
 		return "", false, fmt.Errorf("plugin %q: %w (from another source than %s)", id, ErrPluginExists, src)
 	}
-	p := &Plugin{ID: id, Source: src, Skills: []string{}, Select: []string{"!*"}}
+	p := &Plugin{ID: id, Source: src, Skills: []string{}, Select: []string{"!*"}, Marketplace: market}
 	if src.Kind == SourceGit {
 		tx.SetRef(SourceRef(id), fetched.Commit)
 	}
@@ -158,4 +189,19 @@ func (tx *Tx) pluginForSource(ctx context.Context, src Source) (string, bool, er
 	}
 	tx.NoteState(fmt.Sprintf("plugin %s: added from %s to adopt its installed skills", id, src), Trailer{Key: TrailerPlugin, Value: id})
 	return id, true, nil
+}
+
+// pluginOwning is the id of a plugin with source src that owns skill,
+// "" for none.
+func (tx *Tx) pluginOwning(src Source, skill string) string {
+	plugins, err := tx.Plugins()
+	if err != nil {
+		return ""
+	}
+	for _, p := range plugins {
+		if p.Source == src && p.Owns(skill) {
+			return p.ID
+		}
+	}
+	return ""
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -76,18 +77,18 @@ func (tx *Tx) linkSkill(id, skill string, hint Hash) (*LinkResult, error) {
 	if p.Owns(skill) {
 		return nil, fmt.Errorf("skill %q is plugin %s's already: %w", skill, id, ErrNoChange)
 	}
-	owner, err := tx.SkillOwner(skill)
-	if err != nil {
+	if _, ok := tx.Ref(SkillRef(skill)); !ok || strings.Contains(skill, ":") {
+		return nil, &UnknownSkillError{Name: skill}
+	}
+	name := QualifiedName(id, skill)
+	if _, taken := tx.Ref(SkillRef(name)); taken {
+		return nil, fmt.Errorf("link %s to plugin %s: %w", skill, id, &SkillExistsError{Name: name})
+	}
+	// The managed skill becomes "ID:SKILL", history kept.
+	if err := tx.moveSkill(skill, name); err != nil {
 		return nil, err
 	}
-	switch owner {
-	case "":
-		return nil, &UnknownSkillError{Name: skill}
-	case SourceManaged:
-	default:
-		return nil, &OwnershipError{Skill: skill, Plugin: id, Owner: owner}
-	}
-	head, err := tx.Head(skill)
+	head, err := tx.Head(name)
 	if err != nil {
 		return nil, err
 	}
@@ -115,10 +116,10 @@ func (tx *Tx) linkSkill(id, skill string, hint Hash) (*LinkResult, error) {
 	if !base.Commit.IsZero() {
 		at = "upstream " + short(base.Commit)
 	}
-	v, err := tx.CommitVersion(skill, head.Tree, VersionInfo{
+	v, err := tx.CommitVersion(name, head.Tree, VersionInfo{
 		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
 		MergeMode: MergeModeLink, Risk: head.Risk, Findings: head.Findings, ExtraParents: []Hash{u},
-		Subject:  fmt.Sprintf("%s v%d: linked to plugin %s at %s (%s)", skill, head.Number+1, id, at, how),
+		Subject:  fmt.Sprintf("%s v%d: linked to plugin %s at %s (%s)", name, head.Number+1, id, at, how),
 		Trailers: []Trailer{{TrailerMergeBase, u.String()}},
 	})
 	if err != nil {
@@ -182,10 +183,7 @@ func (tx *Tx) gitBase(p *Plugin, skill string, tree Hash, files []File, hint Has
 	full := path.Join(p.Source.Path, skillPath)
 	var base *Base
 	if !hint.IsZero() {
-		base, err = tx.FindBase(BaseQuery{Tip: tip, Path: full, Tree: hint})
-		if err != nil || !base.Exact {
-			base = nil
-		}
+		base = tx.hintedBase(tip, full, hint)
 	}
 	if base == nil {
 		base, err = tx.FindBase(BaseQuery{Tip: tip, Path: full, Tree: tree, Files: files})
@@ -206,6 +204,29 @@ func (tx *Tx) gitBase(p *Plugin, skill string, tree Hash, files []File, hint Has
 	}
 	up.fetched = gitfetch.Fetched{Commit: base.Commit}
 	return up, &upstreamSkill{name: skill, path: skillPath, tree: base.Tree}, base, nil
+}
+
+// hintedBase is the base a hint names, or nil: a commit (the one an
+// installer recorded, such as Claude Code's gitCommitSha) holding the
+// skill's folder is the base whatever the installed files are, since they
+// were installed from it; a tree (a lock file's skillFolderHash) is looked
+// for in the history from tip, exact only.
+func (tx *Tx) hintedBase(tip Hash, full string, hint Hash) *Base {
+	if c, err := tx.Commit(hint); err == nil {
+		raw, ok, err := tx.subtree(c.Tree, full)
+		if err != nil || !ok {
+			return nil
+		}
+		if base, err := tx.FindBase(BaseQuery{Tip: hint, Path: full, Tree: raw, Limit: 1}); err == nil && base.Exact {
+			return base
+		}
+		return nil
+	}
+	base, err := tx.FindBase(BaseQuery{Tip: tip, Path: full, Tree: hint})
+	if err != nil || !base.Exact {
+		return nil
+	}
+	return base
 }
 
 // folderBase is the base of a managed skill linked to a folder source,
@@ -264,12 +285,13 @@ func (tx *Tx) takeLinkedSkill(p *Plugin, skill string, up *upstream, res *LinkRe
 		res.SelectChanged = true
 	}
 	res.Select = nonNil(next.Select)
-	rec, err := tx.SkillRecord(skill)
+	name := QualifiedName(p.ID, skill)
+	rec, err := tx.SkillRecord(name)
 	if err != nil {
 		return err
 	}
 	rec.Source, rec.FromPlugin, rec.FromUpstream = "", "", ""
-	if err := tx.PutSkillRecord(skill, rec); err != nil {
+	if err := tx.PutSkillRecord(name, rec); err != nil {
 		return err
 	}
 	return tx.putPlugin(&next)
