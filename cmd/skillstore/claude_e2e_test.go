@@ -145,7 +145,7 @@ func TestClaudeCodeValidatesExport(t *testing.T) {
 	copyTree(t, filepath.Join(up, "skills", "writing-plans"), edit)
 	md, _ := os.ReadFile(filepath.Join(edit, "SKILL.md"))
 	writeFile(t, filepath.Join(edit, "SKILL.md"), string(md)+"\nName the check of every step.\n")
-	skillstore(t, "add", edit)
+	skillstore(t, "add", "--as", "superpowers:writing-plans", edit)
 	out = skillstore(t, "export", "cc")
 	if !strings.Contains(out, "superpowers") || !strings.Contains(out, "hot") {
 		t.Errorf("export after a SKILL.md edit is not hot:\n%s", out)

@@ -186,7 +186,7 @@ func TestMarketplaceExport(t *testing.T) {
 	md := filepath.Join(edit, "SKILL.md")
 	body, _ := os.ReadFile(md)
 	os.WriteFile(md, append(body, []byte("\nAlways name the check of each step.\n")...), 0o644)
-	if _, err := s.Add(ctx, []string{edit}, store.AddOptions{AllowRisk: safety.DefaultAllowedRisk}); err != nil {
+	if _, err := s.Add(ctx, []string{edit}, store.AddOptions{AllowRisk: safety.DefaultAllowedRisk, As: "superpowers:writing-plans"}); err != nil {
 		t.Fatal(err)
 	}
 	out, err = Export(ctx, s, []Target{tg}, Options{})
@@ -407,7 +407,7 @@ func TestCodexMarketplaceExport(t *testing.T) {
 	md := filepath.Join(edit, "SKILL.md")
 	body, _ := os.ReadFile(md)
 	os.WriteFile(md, append(body, []byte("\nOne question at a time.\n")...), 0o644)
-	if _, err := s.Add(ctx, []string{edit}, store.AddOptions{AllowRisk: safety.DefaultAllowedRisk}); err != nil {
+	if _, err := s.Add(ctx, []string{edit}, store.AddOptions{AllowRisk: safety.DefaultAllowedRisk, As: "superpowers:brainstorming"}); err != nil {
 		t.Fatal(err)
 	}
 	out, err = Export(ctx, s, []Target{tg}, Options{})
