@@ -38,8 +38,9 @@ lint:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -timeout 60m $(PKGS)
 
-## bench-scale: one-skill commands, list, import and start-up on stores of
-## 100, 1k, 10k and 50k synthetic skills, each beside its git reference, with
+## bench-scale: one-skill commands, list, import, export and start-up on stores
+## of 100, 1k, 10k and 50k synthetic skills, each beside its git reference
+## (cp -a and rsync -a for export), with
 ## peak memory and growth between sizes. The stores are generated once under
 ## BENCH_CACHE. BENCH_SIZES=100,1000,10000 leaves out 50k (slow to generate);
 ## BENCH_OLD=path/to/skillstore adds an older binary to compare with.

@@ -87,12 +87,13 @@ func (e *ExportError) Unwrap() []error {
 // target or skill is reported in its entry and the others go on; the
 // error is then an *ExportError naming the failed ones.
 func Export(ctx context.Context, s *store.Store, targets []Target, opts Options) ([]Exported, error) {
-	published, err := Published(ctx, s)
+	published, reads, err := publishedReads(ctx, s)
 	if err != nil {
 		return nil, err
 	}
 	var failed []TargetError
 	eo := opts.export(ctx, s)
+	eo.Reading = reads.batch
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
 		if t.IsMarketplace() {
@@ -142,7 +143,15 @@ func (te Exported) failedResults() []TargetError {
 // id and a loader for its files, so that export reads from the store only
 // the skills whose version changed.
 func Published(ctx context.Context, s *store.Store) ([]reload.Skill, error) {
+	out, _, err := publishedReads(ctx, s)
+	return out, err
+}
+
+// publishedReads is Published, with the storeReads its loaders read
+// through (give its batch to reload as ExportOptions.Reading).
+func publishedReads(ctx context.Context, s *store.Store) ([]reload.Skill, *storeReads, error) {
 	var out []reload.Skill
+	reads := &storeReads{s: s, ctx: ctx}
 	err := s.View(ctx, func(r *store.Reader) error {
 		infos, err := r.List(false)
 		if err != nil {
@@ -156,18 +165,10 @@ func Published(ctx context.Context, s *store.Store) ([]reload.Skill, error) {
 			out = append(out, reload.Skill{
 				Name: info.Name,
 				Tree: tree,
-				Load: func() ([]skillfs.File, error) {
-					var files []skillfs.File
-					err := s.View(ctx, func(r *store.Reader) error {
-						var err error
-						files, err = r.LoadFiles(tree)
-						return err
-					})
-					return files, err
-				},
+				Load: func() ([]skillfs.File, error) { return reads.load(tree) },
 			})
 		}
 		return nil
 	})
-	return out, err
+	return out, reads, err
 }

@@ -61,6 +61,9 @@ func exportMarketplace(ctx context.Context, s *store.Store, t Target, eo reload.
 		meta[ep.ID] = c
 	}
 	pdir := t.PluginsDir()
+	// A plugin's loader opens its own View (it composes the folder from
+	// several trees), so it is not run inside a batch's View.
+	eo.Reading = nil
 	eo.HotFile = func(plugin, p string) bool {
 		if p == fl.manifestDir+"/plugin.json" && meta[plugin] != nil {
 			// The manifest carries the content's version: a change of
