@@ -98,6 +98,10 @@ type ExportOptions struct {
 	// IsVersion, when set, reports whether tree is a version of skill in
 	// the store, so a link to an older copy counts as managed.
 	IsVersion func(skill string, tree skillfs.ID) bool
+	// HotFile, when set, reports which files of the folder named skill a
+	// content-only edit keeps hot (see ClassifyWith); nil means SKILL.md
+	// at a folder's top.
+	HotFile func(skill, path string) bool
 	// Reading, when set, runs read, which calls the Load functions of a
 	// batch of skills (a few hundred), so that the caller serves them all
 	// from one read of its store (target opens one store.View per batch)
@@ -372,7 +376,11 @@ func (x *exporter) planSkill(s Skill, tree *Tree) *job {
 			DiskTree: disk.ID, Paths: Classify(entry.tree(), disk).Paths})
 		return nil
 	}
-	change := Classify(disk, tree)
+	var hot func(string) bool
+	if x.opts.HotFile != nil {
+		hot = func(p string) bool { return x.opts.HotFile(s.Name, p) }
+	}
+	change := ClassifyWith(disk, tree, hot)
 	i := x.add(Result{Skill: s.Name, Action: Action(change.Class), OldTree: disk.ID, NewTree: tree.ID, Paths: change.Paths})
 	return &job{kind: jobReplace, name: s.Name, files: s.Files, tree: tree, verified: disk.ID, resultIdx: i}
 }

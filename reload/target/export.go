@@ -37,6 +37,9 @@ func (o Options) logger() *slog.Logger {
 type Exported struct {
 	Target string `json:"target"`
 	Dir    string `json:"dir"`
+	// Kind is the target's kind ("" for a skills folder); a marketplace
+	// target's results are its plugins and its catalog file.
+	Kind string `json:"kind,omitempty"`
 	// Atomic reports that the filesystem switched each folder in one
 	// atomic exchange (false: two renames).
 	Atomic  bool            `json:"atomic"`
@@ -93,6 +96,15 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 	eo.Reading = reads.batch
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
+		if t.IsMarketplace() {
+			te, err := exportMarketplace(ctx, s, t, eo, false)
+			if err != nil {
+				failed = append(failed, TargetError{Target: t.Name, Err: err})
+			}
+			failed = append(failed, te.failedResults()...)
+			out = append(out, te)
+			continue
+		}
 		skills := t.wanted(published)
 		rep, err := reload.Export(ctx, t.Dir, skills, eo)
 		te := Exported{Target: t.Name, Dir: t.Dir, Results: []reload.Result{}}
@@ -114,6 +126,17 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 		return out, &ExportError{Failed: failed}
 	}
 	return out, nil
+}
+
+// failedResults lists the folders of te that failed.
+func (te Exported) failedResults() []TargetError {
+	var out []TargetError
+	for _, r := range te.Results {
+		if r.Action == reload.ActionFailed {
+			out = append(out, TargetError{Target: te.Target, Skill: r.Skill, Err: errors.New(r.Error)})
+		}
+	}
+	return out
 }
 
 // Published lists the latest version of every active skill, with its tree

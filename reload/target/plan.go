@@ -19,6 +19,11 @@ func Plan(ctx context.Context, s *store.Store, targets []Target, opts Options) (
 	eo.Reading = reads.batch
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
+		if t.IsMarketplace() {
+			te, _ := exportMarketplace(ctx, s, t, eo, true) // te.Error says it
+			out = append(out, te)
+			continue
+		}
 		skills := t.wanted(published)
 		te := Exported{Target: t.Name, Dir: t.Dir, Atomic: true, Results: []reload.Result{}}
 		rep, err := reload.Plan(ctx, t.Dir, skills, eo)
