@@ -46,7 +46,7 @@ func (x *exporter) planUnrecorded(s Skill, tree *Tree, dst string) *job {
 	disk, err := ReadTree(dst)
 	switch {
 	case err == nil && disk.ID == tree.ID:
-		x.rec.Skills[s.Name] = newRecordEntry(disk, time.Now())
+		x.rec.Skills[s.Name] = newRecordEntry(disk, time.Now()).with(s.Origin)
 		x.dirty = true
 		x.add(Result{Skill: s.Name, Action: ActionAdopted, NewTree: tree.ID, DiskTree: disk.ID})
 		return nil
@@ -71,7 +71,7 @@ func (x *exporter) planLinkReplace(s Skill, tree *Tree, dst string) *job {
 	}
 	i := x.add(Result{Skill: s.Name, Action: ActionLinkReplaced, NewTree: tree.ID, Link: link,
 		Paths: Classify(nil, tree).Paths})
-	return &job{kind: jobReplaceLink, name: s.Name, files: s.Files, tree: tree, link: link, resultIdx: i}
+	return &job{kind: jobReplaceLink, name: s.Name, files: s.Files, tree: tree, origin: s.Origin, link: link, resultIdx: i}
 }
 
 // managedCopy reports whether the link dst (reading link) points at a
@@ -130,6 +130,6 @@ func (x *exporter) switchLink(j *job, dst string) error {
 	default:
 		return err
 	}
-	x.rec.Skills[j.name] = newRecordEntry(j.tree, time.Now())
+	x.rec.Skills[j.name] = newRecordEntry(j.tree, time.Now()).with(j.origin)
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sort"
 	"strings"
 	"time"
 
@@ -88,15 +89,20 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 	if err != nil {
 		return nil, err
 	}
+	return exportPublished(ctx, published, targets, opts.export(ctx, s))
+}
+
+// exportPublished is Export of the published skills given (named by their
+// store names).
+func exportPublished(ctx context.Context, published []reload.Skill, targets []Target, eo reload.ExportOptions) ([]Exported, error) {
 	var failed []TargetError
-	eo := opts.export(ctx, s)
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
-		skills := t.wanted(published)
+		skills, conflicts := t.wanted(published)
 		rep, err := reload.Export(ctx, t.Dir, skills, eo)
 		te := Exported{Target: t.Name, Dir: t.Dir, Results: []reload.Result{}}
 		if rep != nil {
-			te.Atomic, te.Results = rep.Atomic, rep.Results
+			te.Atomic, te.Results = rep.Atomic, withConflicts(rep.Results, conflicts)
 		}
 		if err != nil {
 			te.Error = err.Error()
@@ -113,6 +119,17 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 		return out, &ExportError{Failed: failed}
 	}
 	return out, nil
+}
+
+// withConflicts adds the skills the collision policy left out to an
+// export's results, in name order.
+func withConflicts(results, conflicts []reload.Result) []reload.Result {
+	if len(conflicts) == 0 {
+		return results
+	}
+	out := append(results, conflicts...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Skill < out[j].Skill })
+	return out
 }
 
 // Published lists the latest version of every active skill, with its tree
