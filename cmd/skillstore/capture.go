@@ -101,6 +101,7 @@ func runStatus(c *cli.Context) error {
 	tw := newTable(2)
 	shown := 0
 	for _, st := range sts {
+		st.Skill = statusName(st)
 		switch {
 		case st.State == reload.StateModified:
 			prefix := string(st.Class) + ": "
