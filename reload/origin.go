@@ -106,3 +106,20 @@ func (r *record) origins() map[string]Origin {
 	}
 	return out
 }
+
+// Origins returns the origin export recorded for each folder of target
+// that holds a skill under another name (see Origin); read without the
+// target's lock, for filters that tolerate a record one export old.
+func Origins(target string) (map[string]Origin, error) {
+	r, err := readRecord(target)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]Origin{}
+	for name, e := range r.Skills {
+		if e.StoreName != "" {
+			out[name] = e.Origin
+		}
+	}
+	return out, nil
+}

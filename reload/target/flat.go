@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
@@ -197,5 +198,29 @@ func renamingLoader(s reload.Skill, folder string) func() ([]skillfs.File, error
 			}
 		}
 		return renameSkill(files, folder)
+	}
+}
+
+// WantsFolder is Wants for a folder of the target: a plugin's skill sits
+// in a folder named after its short name or PLUGIN-NAME, so the folder is
+// mapped to its store name through the export record (read again when a
+// folder is not in it) before t's patterns are applied.
+func (t Target) WantsFolder() func(folder string) bool {
+	origins, _ := reload.Origins(t.Dir)
+	var mu sync.Mutex // the watcher may ask from several goroutines
+	return func(folder string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		o, ok := origins[folder]
+		if !ok {
+			if fresh, err := reload.Origins(t.Dir); err == nil {
+				origins = fresh
+				o, ok = origins[folder]
+			}
+		}
+		if ok {
+			return t.Wants(o.Identity(folder))
+		}
+		return t.Wants(folder)
 	}
 }

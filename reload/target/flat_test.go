@@ -254,3 +254,19 @@ func TestExportFlatLeavesEditedFolderOfAnotherSkill(t *testing.T) {
 		}
 	}
 }
+
+// TestWantsFolderMapsRenamedFolders: a target's patterns name store
+// names; the watcher asks by folder.
+func TestWantsFolderMapsRenamedFolders(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "skills")
+	loads := map[string]int{}
+	set := []reload.Skill{memSkill(t, "access", "access", "M.\n", loads), memSkill(t, "chat:access", "access", "C.\n", loads)}
+	if _, err := exportPublished(ctx, set, []Target{{Name: "all", Dir: dir}}, reload.ExportOptions{Grace: -1}); err != nil {
+		t.Fatal(err)
+	}
+	want := Target{Name: "chat", Dir: dir, Skills: []string{"chat:*"}}.WantsFolder()
+	if !want("chat-access") || want("access") || want("other") {
+		t.Errorf("WantsFolder: chat-access %v, access %v, other %v", want("chat-access"), want("access"), want("other"))
+	}
+}
