@@ -270,3 +270,34 @@ func TestWantsFolderMapsRenamedFolders(t *testing.T) {
 		t.Errorf("WantsFolder: chat-access %v, access %v, other %v", want("chat-access"), want("access"), want("other"))
 	}
 }
+
+// TestExportFlatConflictIsReported: a plugin skill whose renamed folder is
+// a managed skill's is not exported, and the report names both.
+func TestExportFlatConflictIsReported(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "skills")
+	loads := map[string]int{}
+	set := []reload.Skill{
+		memSkill(t, "access", "access", "M.\n", loads),
+		memSkill(t, "chat:access", "access", "C.\n", loads),
+		memSkill(t, "chat-access", "chat-access", "Another managed skill.\n", loads),
+	}
+	out, err := exportPublished(ctx, set, []Target{{Name: "claude", Dir: dir}}, reload.ExportOptions{Grace: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := resultsBySkill(out[0].Results)
+	r := rs["chat:access"]
+	if r.Action != reload.ActionConflict || !r.Action.Skipped() || !strings.Contains(r.Error, "chat-access") {
+		t.Errorf("chat:access: %+v", r)
+	}
+	if rs["access"].Action != reload.ActionCold || rs["chat-access"].Action != reload.ActionCold || len(rs) != 3 {
+		t.Errorf("results: %+v", out[0].Results)
+	}
+	if got := readMD(t, filepath.Join(dir, "chat-access")); !strings.Contains(got, "Another managed skill.") {
+		t.Errorf("chat-access/SKILL.md = %q", got)
+	}
+	if loads["chat:access"] != 0 {
+		t.Errorf("a skill in conflict was read")
+	}
+}
