@@ -66,7 +66,7 @@ func (x *exporter) planLinkReplace(s Skill, tree *Tree, dst string) *job {
 		return nil
 	}
 	link, err := os.Readlink(dst)
-	if err != nil || !x.managedCopy(s.Name, dst, link, tree.ID) {
+	if err != nil || !x.managedCopy(s.Origin.Identity(s.Name), dst, link, tree.ID) {
 		return nil
 	}
 	i := x.add(Result{Skill: s.Name, Action: ActionLinkReplaced, NewTree: tree.ID, Link: link,
@@ -77,7 +77,8 @@ func (x *exporter) planLinkReplace(s Skill, tree *Tree, dst string) *job {
 // managedCopy reports whether the link dst (reading link) points at a
 // copy of skill name that skillstore manages: a folder recorded by the
 // export record of the target it sits in, or one holding the version
-// export writes or, per ExportOptions.IsVersion, another version of it.
+// export writes or, per ExportOptions.IsVersion, another version of it
+// (name is the skill's store name).
 func (x *exporter) managedCopy(name, dst, link string, want skillfs.ID) bool {
 	if !filepath.IsAbs(link) {
 		link = filepath.Join(filepath.Dir(dst), link)

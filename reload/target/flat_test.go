@@ -176,6 +176,20 @@ func TestExportFlatCollisions(t *testing.T) {
 		t.Errorf("an unchanged export loaded skills %d times", after-before)
 	}
 
+	// A new version of chat's SKILL.md text is a hot change of its
+	// renamed folder.
+	chat2 := memSkill(t, "chat:access", "access", "Chat, second version.\n", loads)
+	out, err = exportPublished(ctx, []reload.Skill{managed, chat2, slack}, targets, eo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := resultsBySkill(out[0].Results)["chat:access"]; r.Action != reload.ActionHot || r.Folder != "chat-access" || len(r.Paths) != 1 {
+		t.Errorf("chat:access v2: %+v", r)
+	}
+	if got := readMD(t, filepath.Join(dir, "chat-access")); !strings.HasPrefix(got, "---\nname: chat-access\n") || !strings.Contains(got, "second version") {
+		t.Errorf("chat-access/SKILL.md = %q", got)
+	}
+
 	// The managed access and slack's go: chat's moves back to access.
 	out, err = exportPublished(ctx, []reload.Skill{chat}, targets, eo)
 	if err != nil {
