@@ -102,7 +102,9 @@ func printExports(c *cli.Context, w io.Writer, exports []target.Exported) {
 func exportDetail(r reload.Result, budget int, verbose bool) string {
 	where := folderNote(r)
 	if where != "" {
-		budget = max(budget-len(where)-1, 10)
+		if budget >= 0 {
+			budget = max(budget-len(where)-1, 10)
+		}
 		return where + " " + exportAction(r, budget, verbose)
 	}
 	return exportAction(r, budget, verbose)
