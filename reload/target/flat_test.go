@@ -315,3 +315,42 @@ func TestExportFlatConflictIsReported(t *testing.T) {
 		t.Errorf("a skill in conflict was read")
 	}
 }
+
+// TestExportFlatTakeoverOfRenamedFolders: a folder export did not create
+// that holds exactly the renamed version is adopted; another is foreign,
+// reported under the plugin skill's name with its folder.
+func TestExportFlatTakeoverOfRenamedFolders(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "skills")
+	loads := map[string]int{}
+	chat := memSkill(t, "chat:access", "access", "C.\n", loads)
+	slack := memSkill(t, "slack:access", "access", "S.\n", loads)
+	files, _ := chat.Load()
+	renamed, err := renameSkill(files, "chat-access")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "chat-access"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := reload.WriteFiles(filepath.Join(dir, "chat-access"), renamed); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "slack-access"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "slack-access", "SKILL.md"), []byte("---\nname: slack-access\ndescription: mine\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exportPublished(ctx, []reload.Skill{chat, slack}, []Target{{Name: "claude", Dir: dir}}, reload.ExportOptions{Grace: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := resultsBySkill(out[0].Results)
+	if r := rs["chat:access"]; r.Action != reload.ActionAdopted || r.Folder != "chat-access" {
+		t.Errorf("chat:access: %+v", r)
+	}
+	if r := rs["slack:access"]; r.Action != reload.ActionForeign || r.Folder != "slack-access" {
+		t.Errorf("slack:access: %+v", r)
+	}
+}
