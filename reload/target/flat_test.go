@@ -79,7 +79,7 @@ func TestPlaceCollisionPolicy(t *testing.T) {
 
 // memSkill is a published skill held in memory, named by its store name,
 // counting how often export loads it.
-func memSkill(t *testing.T, name, short, body string, loads map[string]int) reload.Skill {
+func memSkill(t testing.TB, name, short, body string, loads map[string]int) reload.Skill {
 	files := skillMD("---\nname: " + short + "\ndescription: " + name + " skill.\n---\n" + body)
 	tree, err := skillfs.TreeID(files)
 	if err != nil {
