@@ -36,6 +36,10 @@ const (
 	// export leaves it alone. Status lists it every time; sync reports it
 	// once.
 	StateForeign State = "foreign"
+	// StateConflict: a skill the target would get has no folder of its
+	// own there (package target's collision policy for flat targets);
+	// Error says which skill holds the folder.
+	StateConflict State = "conflict"
 )
 
 // SkillStatus is the state of one exported skill in a target.
@@ -58,6 +62,8 @@ type SkillStatus struct {
 	Dir string `json:"dir,omitempty"`
 	// Link is where a linked folder points (linked only).
 	Link string `json:"link,omitempty"`
+	// Error says why a skill is in conflict (conflict only).
+	Error string `json:"error,omitempty"`
 }
 
 // Status compares every skill folder export wrote into target with what is

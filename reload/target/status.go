@@ -2,6 +2,7 @@ package target
 
 import (
 	"context"
+	"sort"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
@@ -58,6 +59,10 @@ func Status(ctx context.Context, s *store.Store, targets []Target, opts Options)
 		}
 		p := place(names)
 		out = append(out, foreignFolders(t, p, active, sts, renamedTree(ctx, s))...)
+		for _, n := range sortedKeys(p.conflicts) {
+			out = append(out, SkillStatus{Target: t.Name, SkillStatus: reload.SkillStatus{Skill: n, State: reload.StateConflict,
+				Error: "not exported to this flat target: " + p.conflicts[n]}})
+		}
 		for _, st := range sts {
 			ts := SkillStatus{Target: t.Name, SkillStatus: st}
 			if st.Folder == "" && st.State != reload.StateRaced {
@@ -103,4 +108,13 @@ func renamedTree(ctx context.Context, s *store.Store) func(tree skillfs.ID, fold
 		}
 		return t.ID, nil
 	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
