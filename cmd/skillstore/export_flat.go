@@ -19,8 +19,10 @@ func folderNote(r reload.Result) string {
 		parts = append(parts, "folder "+r.Folder+" (renamed from "+r.MovedFrom+")")
 	case r.MovedFrom != "":
 		parts = append(parts, "folder "+r.Skill+" (renamed from "+r.MovedFrom+")")
-	case r.Folder != "" && r.Folder != shortSkillName(r.Skill):
+	case r.Folder != "" && r.Folder != shortSkillName(r.Skill) && r.Action != reload.ActionRemoved:
 		parts = append(parts, "folder "+r.Folder+" (name adjusted: the short name is taken)")
+	case r.Folder != "" && r.Folder != shortSkillName(r.Skill):
+		parts = append(parts, "folder "+r.Folder)
 	}
 	if r.Was != "" {
 		parts = append(parts, "folder held "+r.Was+" before")
