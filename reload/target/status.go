@@ -65,9 +65,10 @@ func Status(ctx context.Context, s *store.Store, targets []Target, opts Options)
 		}
 		for _, st := range sts {
 			ts := SkillStatus{Target: t.Name, SkillStatus: st}
-			if st.Folder == "" && st.State != reload.StateRaced {
-				// Recorded before export knew plugins' names: the
-				// placement says whose folder it is.
+			if _, managed := heads[st.Skill]; st.Folder == "" && st.State != reload.StateRaced && !managed {
+				// Recorded before export knew plugins' names, and no
+				// managed skill has the folder's name: the placement says
+				// whose folder it is (a plugin's skill).
 				if n := p.storeName(st.Skill); n != "" && n != st.Skill {
 					ts.Skill, ts.Folder = n, st.Skill
 				}
