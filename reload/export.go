@@ -41,18 +41,32 @@ const (
 	// ActionLinked: the skill's folder in the target is a symbolic link;
 	// it was left alone (see ErrLinkedFolder). Error names the link.
 	ActionLinked Action = "linked"
+	// ActionConflict: the skill has no folder of its own in the target
+	// (its folder name is another wanted skill's, or too long); it was not
+	// exported. Error names the other skill. Package target decides this.
+	ActionConflict Action = "conflict"
 )
 
 // Skipped reports whether export left the skill's folder alone although its
 // version in the set differs.
 func (a Action) Skipped() bool {
-	return a == ActionLocallyModified || a == ActionForeign || a == ActionFailed || a == ActionLinked
+	return a == ActionLocallyModified || a == ActionForeign || a == ActionFailed || a == ActionLinked || a == ActionConflict
 }
 
 // Result is what happened to one skill of one target.
 type Result struct {
+	// Skill is the skill's name in the store; Folder, when set, is its
+	// folder in the target, which has another name (see Origin).
 	Skill  string `json:"skill"`
-	Action Action `json:"action"`
+	Folder string `json:"folder,omitempty"`
+	// Was names the skill the folder held before, when another skill
+	// takes the folder over; MovedFrom is the folder the skill was
+	// exported to before, when it moves (a new collision of short names),
+	// and MovedTo, on the old folder's removal, the folder it moved to.
+	Was       string `json:"was,omitempty"`
+	MovedFrom string `json:"moved_from,omitempty"`
+	MovedTo   string `json:"moved_to,omitempty"`
+	Action    Action `json:"action"`
 	// Paths are the changed paths: between the old and new version for
 	// hot, cold and removed; the local changes for locally-modified.
 	Paths []string `json:"paths,omitempty"`
@@ -143,6 +157,7 @@ type job struct {
 	name      string
 	files     []skillfs.File
 	tree      *Tree      // new tree (nil for removal; its entries hold no data)
+	origin    Origin     // recorded with the new tree
 	verified  skillfs.ID // what the folder held when it was checked
 	link      string     // the link replaced (jobReplaceLink)
 	result    *Result
@@ -186,6 +201,7 @@ func Export(ctx context.Context, target string, skills []Skill, opts ExportOptio
 	// An edit that reached a retired folder after an earlier export moved
 	// it is kept before anything else happens.
 	x.sweepRetired()
+	before := rec.origins()
 	jobs, err := x.plan(ctx, skills)
 	if err != nil {
 		return nil, fmt.Errorf("export to %s: %w", target, err)
@@ -193,6 +209,7 @@ func Export(ctx context.Context, target string, skills []Skill, opts ExportOptio
 	err = x.run(ctx, jobs)
 	x.sweepRetired()
 	sort.Slice(x.report.Results, func(i, j int) bool { return x.report.Results[i].Skill < x.report.Results[j].Skill })
+	identify(x.report.Results, skills, before)
 	return x.report, err
 }
 
@@ -297,6 +314,10 @@ func (x *exporter) plan(ctx context.Context, skills []Skill) ([]*job, error) {
 			jobs = append(jobs, j)
 		}
 	}
+	// A skill that moves to another folder (a new collision of short
+	// names) appears in its new folder before its old one is switched
+	// to another skill or removed: installs go first.
+	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].kind == jobInstall && jobs[j].kind != jobInstall })
 	// The results slice no longer grows: point jobs at their entries.
 	for _, j := range jobs {
 		j.result = &x.report.Results[j.resultIdx]
@@ -307,8 +328,8 @@ func (x *exporter) plan(ctx context.Context, skills []Skill) ([]*job, error) {
 // planUnchanged reports (as unchanged) skill s if export last wrote its
 // tree and the folder is there: its files need not be read.
 func (x *exporter) planUnchanged(s Skill) bool {
-	if e := x.rec.Skills[s.Name]; e != nil && !s.Tree.IsZero() && e.Tree == s.Tree && e.Pending.IsZero() && x.present(s.Name) {
-		x.add(Result{Skill: s.Name, Action: ActionUnchanged, OldTree: e.Tree, NewTree: s.Tree})
+	if e := x.rec.Skills[s.Name]; e != nil && e.sameVersion(s) && x.present(s.Name) {
+		x.add(Result{Skill: s.Name, Action: ActionUnchanged, OldTree: e.Tree, NewTree: e.Tree})
 		return true
 	}
 	return false
@@ -344,11 +365,14 @@ func (x *exporter) planSkill(s Skill, tree *Tree) *job {
 			return x.planUnrecorded(s, tree, dst)
 		}
 		i := x.add(Result{Skill: s.Name, Action: ActionCold, NewTree: tree.ID, Paths: Classify(nil, tree).Paths})
-		return &job{kind: jobInstall, name: s.Name, files: s.Files, tree: tree, resultIdx: i}
+		return &job{kind: jobInstall, name: s.Name, files: s.Files, tree: tree, origin: s.Origin, resultIdx: i}
 	}
 	if entry.Tree == tree.ID && entry.Pending.IsZero() && x.present(s.Name) {
 		// Unchanged skills are not read back: export stays proportional to
 		// what changed. Status compares every folder's content.
+		if entry.Origin != s.Origin {
+			entry.Origin, x.dirty = s.Origin, true
+		}
 		x.add(Result{Skill: s.Name, Action: ActionUnchanged, OldTree: entry.Tree, NewTree: tree.ID})
 		return nil
 	}
@@ -357,7 +381,7 @@ func (x *exporter) planSkill(s Skill, tree *Tree) *job {
 	case errors.Is(err, fs.ErrNotExist):
 		// Someone deleted the folder: install it again.
 		i := x.add(Result{Skill: s.Name, Action: ActionCold, NewTree: tree.ID, Paths: Classify(nil, tree).Paths})
-		return &job{kind: jobInstall, name: s.Name, files: s.Files, tree: tree, resultIdx: i}
+		return &job{kind: jobInstall, name: s.Name, files: s.Files, tree: tree, origin: s.Origin, resultIdx: i}
 	case errors.Is(err, ErrLinkedFolder):
 		x.add(Result{Skill: s.Name, Action: ActionLinked, OldTree: entry.Tree, NewTree: tree.ID, Error: err.Error()})
 		return nil
@@ -367,7 +391,7 @@ func (x *exporter) planSkill(s Skill, tree *Tree) *job {
 	case disk.ID == tree.ID:
 		// Already there (an export that crashed after the switch, or a
 		// capture of a local edit): adopt it without writing.
-		x.rec.Skills[s.Name] = newRecordEntry(disk, time.Now())
+		x.rec.Skills[s.Name] = newRecordEntry(disk, time.Now()).with(s.Origin)
 		x.dirty = true
 		x.add(Result{Skill: s.Name, Action: ActionUnchanged, OldTree: entry.Tree, NewTree: tree.ID})
 		return nil
@@ -382,7 +406,7 @@ func (x *exporter) planSkill(s Skill, tree *Tree) *job {
 	}
 	change := ClassifyWith(disk, tree, hot)
 	i := x.add(Result{Skill: s.Name, Action: Action(change.Class), OldTree: disk.ID, NewTree: tree.ID, Paths: change.Paths})
-	return &job{kind: jobReplace, name: s.Name, files: s.Files, tree: tree, verified: disk.ID, resultIdx: i}
+	return &job{kind: jobReplace, name: s.Name, files: s.Files, tree: tree, origin: s.Origin, verified: disk.ID, resultIdx: i}
 }
 
 // present reports whether the target has an entry named name; a folder

@@ -38,9 +38,11 @@ func Plan(ctx context.Context, target string, skills []Skill, opts ExportOptions
 		return nil, fmt.Errorf("plan export to %s: %w", target, err)
 	}
 	x := &exporter{target: target, opts: opts, rec: rec, report: &Report{Target: target, Atomic: true}}
+	before := rec.origins()
 	if _, err := x.plan(ctx, skills); err != nil {
 		return nil, fmt.Errorf("plan export to %s: %w", target, err)
 	}
 	sort.Slice(x.report.Results, func(i, j int) bool { return x.report.Results[i].Skill < x.report.Results[j].Skill })
+	identify(x.report.Results, skills, before)
 	return x.report, nil
 }

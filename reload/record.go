@@ -51,6 +51,9 @@ type recordEntry struct {
 	Pending skillfs.ID        `json:"pending,omitzero"`
 	Files   map[string]string `json:"files"` // path → "<git mode> <blob id>"
 	Updated time.Time         `json:"updated"`
+	// Origin names the store's skill and version the folder holds when
+	// the folder's name or files do not (see Origin).
+	Origin
 }
 
 func (e *recordEntry) owns(id skillfs.ID) bool {

@@ -36,12 +36,22 @@ const (
 	// export leaves it alone. Status lists it every time; sync reports it
 	// once.
 	StateForeign State = "foreign"
+	// StateConflict: a skill the target would get has no folder of its
+	// own there (package target's collision policy for flat targets);
+	// Error says which skill holds the folder.
+	StateConflict State = "conflict"
 )
 
 // SkillStatus is the state of one exported skill in a target.
 type SkillStatus struct {
-	Skill string `json:"skill"`
-	State State  `json:"state"`
+	// Skill is the skill's name in the store; Folder, when set, is its
+	// folder in the target, which has another name, and StoreTree the
+	// store's version the folder was made from when their files differ
+	// (see Origin).
+	Skill     string     `json:"skill"`
+	Folder    string     `json:"folder,omitempty"`
+	StoreTree skillfs.ID `json:"store_tree,omitzero"`
+	State     State      `json:"state"`
 	// Exported is the tree export last wrote; Disk is the folder's tree now.
 	Exported skillfs.ID `json:"exported,omitzero"` // zero for foreign
 	Disk     skillfs.ID `json:"disk,omitzero"`
@@ -52,6 +62,8 @@ type SkillStatus struct {
 	Dir string `json:"dir,omitempty"`
 	// Link is where a linked folder points (linked only).
 	Link string `json:"link,omitempty"`
+	// Error says why a skill is in conflict (conflict only).
+	Error string `json:"error,omitempty"`
 }
 
 // Status compares every skill folder export wrote into target with what is
@@ -87,7 +99,10 @@ func Status(ctx context.Context, target string, lockTimeout time.Duration) ([]Sk
 			return nil, err
 		}
 		entry := rec.Skills[name]
-		st := SkillStatus{Skill: name, Exported: entry.Tree, State: StateClean}
+		st := SkillStatus{Skill: entry.Identity(name), Exported: entry.Tree, StoreTree: entry.StoreTree, State: StateClean}
+		if st.Skill != name {
+			st.Folder = name
+		}
 		disk, err := ReadTree(filepath.Join(target, name))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -110,7 +125,16 @@ func Status(ctx context.Context, target string, lockTimeout time.Duration) ([]Sk
 		return nil, fmt.Errorf("status of %s: %w", target, err)
 	}
 	for _, r := range raced {
-		out = append(out, SkillStatus{Skill: r.Skill, State: StateRaced, Exported: r.Base, Disk: r.Disk, Class: Cold, Dir: r.Dir})
+		st := SkillStatus{Skill: r.Skill, State: StateRaced, Exported: r.Base, Disk: r.Disk, Class: Cold, Dir: r.Dir}
+		// A raced edit is named after its folder; the record says whose
+		// folder it is, and which version when it is the one recorded.
+		if e := rec.Skills[r.Skill]; e != nil && e.StoreName != "" {
+			st.Skill, st.Folder = e.StoreName, r.Skill
+			if e.Tree == r.Base {
+				st.StoreTree = e.StoreTree
+			}
+		}
+		out = append(out, st)
 	}
 	return out, nil
 }
@@ -153,6 +177,13 @@ func Adopt(ctx context.Context, target, name string, files []skillfs.File, lockT
 // changed since they were read (left as they were); the error is for what
 // stops it entirely.
 func AdoptSkills(ctx context.Context, target string, folders map[string][]skillfs.File, lockTimeout time.Duration) (changed []string, err error) {
+	return AdoptFolders(ctx, target, folders, nil, lockTimeout)
+}
+
+// AdoptFolders is AdoptSkills that also records each folder's origin
+// (origins[name]; a folder without one keeps its recorded skill name, and
+// its store tree is forgotten, to be learnt again by the next export).
+func AdoptFolders(ctx context.Context, target string, folders map[string][]skillfs.File, origins map[string]Origin, lockTimeout time.Duration) (changed []string, err error) {
 	wants := make(map[string]*Tree, len(folders))
 	for name, files := range folders {
 		if err := CheckName(name); err != nil {
@@ -187,7 +218,11 @@ func AdoptSkills(ctx context.Context, target string, folders map[string][]skillf
 			changed = append(changed, name)
 			continue
 		}
-		rec.Skills[name] = newRecordEntry(disk, now)
+		o, ok := origins[name]
+		if old := rec.Skills[name]; !ok && old != nil {
+			o = Origin{StoreName: old.StoreName}
+		}
+		rec.Skills[name] = newRecordEntry(disk, now).with(o)
 	}
 	sort.Strings(changed)
 	if len(changed) == len(wants) {

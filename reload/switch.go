@@ -114,7 +114,7 @@ func (x *exporter) switchJob(j *job) error {
 			}
 			return err
 		}
-		x.rec.Skills[j.name] = newRecordEntry(j.tree, time.Now())
+		x.rec.Skills[j.name] = newRecordEntry(j.tree, time.Now()).with(j.origin)
 		return nil
 	case jobReplaceLink:
 		return x.switchLink(j, dst)
@@ -140,7 +140,7 @@ func (x *exporter) switchJob(j *job) error {
 			}
 			return nil
 		}
-		x.rec.Skills[j.name] = newRecordEntry(j.tree, time.Now())
+		x.rec.Skills[j.name] = newRecordEntry(j.tree, time.Now()).with(j.origin)
 		x.retire(j.name, old, j.verified)
 		return nil
 	default: // jobRemove

@@ -46,7 +46,7 @@ func (x *exporter) planUnrecorded(s Skill, tree *Tree, dst string) *job {
 	disk, err := ReadTree(dst)
 	switch {
 	case err == nil && disk.ID == tree.ID:
-		x.rec.Skills[s.Name] = newRecordEntry(disk, time.Now())
+		x.rec.Skills[s.Name] = newRecordEntry(disk, time.Now()).with(s.Origin)
 		x.dirty = true
 		x.add(Result{Skill: s.Name, Action: ActionAdopted, NewTree: tree.ID, DiskTree: disk.ID})
 		return nil
@@ -66,18 +66,19 @@ func (x *exporter) planLinkReplace(s Skill, tree *Tree, dst string) *job {
 		return nil
 	}
 	link, err := os.Readlink(dst)
-	if err != nil || !x.managedCopy(s.Name, dst, link, tree.ID) {
+	if err != nil || !x.managedCopy(s.Origin.Identity(s.Name), dst, link, tree.ID) {
 		return nil
 	}
 	i := x.add(Result{Skill: s.Name, Action: ActionLinkReplaced, NewTree: tree.ID, Link: link,
 		Paths: Classify(nil, tree).Paths})
-	return &job{kind: jobReplaceLink, name: s.Name, files: s.Files, tree: tree, link: link, resultIdx: i}
+	return &job{kind: jobReplaceLink, name: s.Name, files: s.Files, tree: tree, origin: s.Origin, link: link, resultIdx: i}
 }
 
 // managedCopy reports whether the link dst (reading link) points at a
 // copy of skill name that skillstore manages: a folder recorded by the
 // export record of the target it sits in, or one holding the version
-// export writes or, per ExportOptions.IsVersion, another version of it.
+// export writes or, per ExportOptions.IsVersion, another version of it
+// (name is the skill's store name).
 func (x *exporter) managedCopy(name, dst, link string, want skillfs.ID) bool {
 	if !filepath.IsAbs(link) {
 		link = filepath.Join(filepath.Dir(dst), link)
@@ -130,6 +131,6 @@ func (x *exporter) switchLink(j *job, dst string) error {
 	default:
 		return err
 	}
-	x.rec.Skills[j.name] = newRecordEntry(j.tree, time.Now())
+	x.rec.Skills[j.name] = newRecordEntry(j.tree, time.Now()).with(j.origin)
 	return nil
 }

@@ -18,6 +18,11 @@ type Skill struct {
 	// Load, when Files is nil, is called for the files only if export
 	// needs them, so that unchanged skills are never read from the store.
 	Load func() ([]skillfs.File, error)
+	// Origin, when set, names the store's skill and version the folder
+	// holds (a plugin's skill; see Origin). When StoreTree is set the
+	// files differ from the store's version: Tree is then unused, and an
+	// unchanged StoreTree is what lets export skip reading the files.
+	Origin
 }
 
 // files returns s.Files, loading them if needed.

@@ -101,6 +101,7 @@ func runStatus(c *cli.Context) error {
 	tw := newTable(2)
 	shown := 0
 	for _, st := range sts {
+		st.Skill = statusName(st)
 		switch {
 		case st.State == reload.StateModified:
 			prefix := string(st.Class) + ": "
@@ -115,6 +116,8 @@ func runStatus(c *cli.Context) error {
 			tw.add(st.Target, st.Skill, "foreign", "a symbolic link to "+st.Link+" that export did not create; 'skillstore export --replace-links' replaces it if it points at a copy skillstore manages")
 		case st.State == reload.StateForeign:
 			tw.add(st.Target, st.Skill, "foreign", "a folder export did not create, unlike the published version; export leaves it alone: move it away to let export write the skill")
+		case st.State == reload.StateConflict:
+			tw.add(st.Target, st.Skill, "conflict", st.Error)
 		case st.State == reload.StateRaced:
 			tw.add(st.Target, st.Skill, "raced", "edited while export replaced it; the edit is kept in "+st.Dir+": run 'skillstore capture'")
 		case st.Outdated:

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -24,7 +25,10 @@ func doctorCommand() *cli.Command {
 			"approximate tokens of the always-loaded list (name and description of each\n" +
 			"skill), against the agent's documented budget (Claude Code: about 1% of the\n" +
 			"context window, 8,000 characters when unknown, 1,536 per skill; Codex: about\n" +
-			"2%, 8,000 when unknown), naming the skills whose descriptions get shortened.\n\n" +
+			"2%, 8,000 when unknown), naming the skills whose descriptions get shortened.\n" +
+			"It also lists references of the form PLUGIN:NAME (a known plugin of the store)\n" +
+			"in the exported skills' Markdown that a flat target cannot resolve, with the\n" +
+			"skill, file, line and target (a warning; see README, Targets).\n\n" +
 			layersHelp + "\n\n" +
 			"Exit codes: 0 every skill loads, 1 at least one skill is broken (an error\n" +
 			"diagnostic), 2 usage error.",
@@ -41,6 +45,9 @@ type doctorReport struct {
 	Summary     doctorSummary         `json:"summary"`
 	// Context is what each target's skills cost the agent's context.
 	Context []contextCost `json:"context"`
+	// CrossReferences are PLUGIN:NAME references that flat targets
+	// cannot resolve.
+	CrossReferences []target.CrossRef `json:"cross_references"`
 }
 
 type doctorSummary struct {
@@ -93,6 +100,7 @@ func runDoctor(c *cli.Context) error {
 		}
 	}
 	rep.Context = targetContextCosts(c)
+	rep.CrossReferences = targetCrossRefs(c)
 	if c.Bool("json") {
 		if err := writeJSON(e.stdout, rep); err != nil {
 			return err
@@ -100,6 +108,7 @@ func runDoctor(c *cli.Context) error {
 	} else {
 		writeDoctor(e.stdout, res, diags, rep.Summary)
 		writeContextCosts(e.stdout, rep.Context)
+		writeCrossRefs(e.stdout, rep.CrossReferences)
 	}
 	if rep.Summary.Broken > 0 || rep.Summary.Errors > 0 {
 		return silentExit(exitError)

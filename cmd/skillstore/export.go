@@ -104,6 +104,17 @@ func printExports(c *cli.Context, w io.Writer, exports []target.Exported) {
 // exportDetail says what export did with a skill, its file list fitted
 // into budget columns (see fileSummary).
 func exportDetail(r reload.Result, budget int, verbose bool) string {
+	where := folderNote(r)
+	if where != "" {
+		if budget >= 0 {
+			budget = max(budget-len(where)-1, 10)
+		}
+		return where + " " + exportAction(r, budget, verbose)
+	}
+	return exportAction(r, budget, verbose)
+}
+
+func exportAction(r reload.Result, budget int, verbose bool) string {
 	files := func(prefixLen int) string {
 		if budget >= 0 {
 			budget = max(budget-prefixLen, 10)
@@ -121,7 +132,7 @@ func exportDetail(r reload.Result, budget int, verbose bool) string {
 		return "left alone: edited in the target (" + files(len("left alone: edited in the target (")+len(tail)) + tail
 	case reload.ActionForeign:
 		return "left alone: export did not create this folder; move it away to let export write the skill"
-	case reload.ActionFailed:
+	case reload.ActionFailed, reload.ActionConflict:
 		return r.Error
 	case reload.ActionLinked:
 		return "left alone: the skill folder is a symbolic link; skillstore neither writes through it nor replaces it"

@@ -12,7 +12,8 @@ import (
 )
 
 // reportedFile remembers, on this machine, the skills that sync's export
-// left alone (a foreign folder, a folder edited in the target) and already
+// left alone (a foreign folder, a folder edited in the target, a plugin skill
+// with no folder of its own in a flat target) and already
 // reported, so a cron sync says so once instead of at every run ('skillstore
 // status' lists them every time). A skill that is no longer left alone is
 // forgotten, so it is reported again if it comes back.
@@ -36,7 +37,7 @@ func dropRepeats(s *store.Store, exports []target.Exported) {
 	for i := range exports {
 		te := &exports[i]
 		te.Results = slices.DeleteFunc(te.Results, func(r reload.Result) bool {
-			if r.Action != reload.ActionForeign && r.Action != reload.ActionLocallyModified {
+			if r.Action != reload.ActionForeign && r.Action != reload.ActionLocallyModified && r.Action != reload.ActionConflict {
 				return false
 			}
 			key := te.Target + "/" + r.Skill + "/" + string(r.Action)

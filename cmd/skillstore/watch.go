@@ -211,7 +211,7 @@ func watchRoots(c *cli.Context, args []string, want func(string) bool) ([]reload
 	}
 	targetRoot := func(t target.Target) (reload.Root, error) {
 		dir, err := targetWatchDir(t)
-		return reload.Root{Dir: dir, Want: both(t.Wants, want), Exported: true}, err
+		return reload.Root{Dir: dir, Want: both(t.WantsFolder(), want), Exported: true}, err
 	}
 	if len(args) == 0 {
 		st, err := openStore()

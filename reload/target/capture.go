@@ -106,6 +106,9 @@ type captureJob struct {
 	dir       string // the folder read: in the target, or a raced edit's
 	files     []skillfs.File
 	res       CaptureResult
+	// stored is the store's tree that the folder's files are, with the
+	// frontmatter name a renamed folder has (zero when no version is that).
+	stored skillfs.ID
 }
 
 // Capture records every skill folder a person edited in targets, and every
@@ -126,10 +129,11 @@ func Capture(ctx context.Context, s *store.Store, targets []Target, opts Capture
 	}
 	var jobs []*captureJob
 	for _, st := range sts {
-		if (st.State != reload.StateModified && st.State != reload.StateRaced) || (len(opts.Only) > 0 && !slices.Contains(opts.Only, st.Skill)) {
+		if (st.State != reload.StateModified && st.State != reload.StateRaced) ||
+			(len(opts.Only) > 0 && !slices.Contains(opts.Only, st.Skill) && !slices.Contains(opts.Only, st.Folder)) {
 			continue
 		}
-		j := &captureJob{st: st, targetDir: dirs[st.Target], dir: filepath.Join(dirs[st.Target], st.Skill),
+		j := &captureJob{st: st, targetDir: dirs[st.Target], dir: filepath.Join(dirs[st.Target], st.folder()),
 			res: CaptureResult{Target: st.Target, Skill: st.Skill, Paths: st.Paths, Raced: st.State == reload.StateRaced}}
 		if j.res.Raced {
 			j.dir = st.Dir
@@ -172,6 +176,7 @@ func Capture(ctx context.Context, s *store.Store, targets []Target, opts Capture
 // in the store are deleted from the target's bookkeeping folder.
 func settle(ctx context.Context, jobs []*captureJob, opts CaptureOptions) {
 	adopt := map[string]map[string][]skillfs.File{}
+	origins := map[string]map[string]reload.Origin{}
 	for _, j := range jobs {
 		switch {
 		case j.res.Raced && (j.res.OK() || j.res.InReview()):
@@ -181,14 +186,23 @@ func settle(ctx context.Context, jobs []*captureJob, opts CaptureOptions) {
 		case !j.res.Raced && j.res.OK():
 			if adopt[j.targetDir] == nil {
 				adopt[j.targetDir] = map[string][]skillfs.File{}
+				origins[j.targetDir] = map[string]reload.Origin{}
 			}
-			adopt[j.targetDir][j.st.Skill] = j.files
+			folder := j.st.folder()
+			adopt[j.targetDir][folder] = j.files
+			if folder != j.st.Skill {
+				o := reload.Origin{StoreName: j.st.Skill}
+				if !j.st.StoreTree.IsZero() {
+					o.StoreTree = j.stored
+				}
+				origins[j.targetDir][folder] = o
+			}
 		}
 	}
 	for dir, folders := range adopt {
 		// Adopt exactly what was stored: a folder changed again since
 		// stays modified.
-		changed, err := reload.AdoptSkills(ctx, dir, folders, opts.LockTimeout)
+		changed, err := reload.AdoptFolders(ctx, dir, folders, origins[dir], opts.LockTimeout)
 		if err != nil || len(changed) > 0 {
 			opts.logger().Debug("captured folders changed again; status will show them", "target", dir, "skills", changed, "err", err)
 		}
@@ -209,12 +223,19 @@ func captureOne(tx *store.Tx, j *captureJob, reason string) {
 		fail(err)
 		return
 	}
-	if tree, err := skillfs.TreeID(files); err == nil && tree == head.Tree {
-		res.Outcome, res.Version = Unchanged, head.Name()
+	// A renamed plugin skill's folder differs from its version in the
+	// store by the frontmatter name: put the stored one back.
+	files, base, err := unrename(tx, st, files)
+	if err != nil {
+		fail(err)
 		return
 	}
-	if head.Tree != st.Exported {
-		lm, err := tx.MergeLocalEdit(store.LocalEdit{Skill: st.Skill, Where: "target " + st.Target, Base: st.Exported,
+	if tree, err := skillfs.TreeID(files); err == nil && tree == head.Tree {
+		res.Outcome, res.Version, j.stored = Unchanged, head.Name(), head.Tree
+		return
+	}
+	if head.Tree != base {
+		lm, err := tx.MergeLocalEdit(store.LocalEdit{Skill: st.Skill, Where: "target " + st.Target, Base: base,
 			Files: files, Actor: captureActor(tx), Reason: reason})
 		if err != nil {
 			fail(err)
@@ -238,7 +259,7 @@ func captureOne(tx *store.Tx, j *captureJob, reason string) {
 		}
 		return
 	}
-	if err := validate(j.dir, st.Skill, files); err != nil {
+	if err := validate(j.dir, shortName(st.Skill), files); err != nil {
 		fail(err)
 		return
 	}
@@ -270,7 +291,7 @@ func captureOne(tx *store.Tx, j *captureJob, reason string) {
 		fail(err)
 		return
 	}
-	res.Outcome, res.Version = Captured, v.Name()
+	res.Outcome, res.Version, j.stored = Captured, v.Name(), tree
 }
 
 // ValidationError lists what makes an edited SKILL.md fail validation.

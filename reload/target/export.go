@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sort"
 	"strings"
 	"time"
 
@@ -91,34 +92,22 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 	if err != nil {
 		return nil, err
 	}
-	var failed []TargetError
 	eo := opts.export(ctx, s)
 	eo.Reading = reads.batch
+	var failed []TargetError
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
+		var te Exported
 		if t.IsMarketplace() {
-			te, err := exportMarketplace(ctx, s, t, eo, false)
-			if err != nil {
+			var err error
+			if te, err = exportMarketplace(ctx, s, t, eo, false); err != nil {
 				failed = append(failed, TargetError{Target: t.Name, Err: err})
 			}
 			failed = append(failed, te.failedResults()...)
-			out = append(out, te)
-			continue
-		}
-		skills := t.wanted(published)
-		rep, err := reload.Export(ctx, t.Dir, skills, eo)
-		te := Exported{Target: t.Name, Dir: t.Dir, Results: []reload.Result{}}
-		if rep != nil {
-			te.Atomic, te.Results = rep.Atomic, rep.Results
-		}
-		if err != nil {
-			te.Error = err.Error()
-			failed = append(failed, TargetError{Target: t.Name, Err: err})
-		}
-		for _, r := range te.Results {
-			if r.Action == reload.ActionFailed {
-				failed = append(failed, TargetError{Target: t.Name, Skill: r.Skill, Err: errors.New(r.Error)})
-			}
+		} else {
+			var tf []TargetError
+			te, tf = exportFlat(ctx, published, t, eo)
+			failed = append(failed, tf...)
 		}
 		out = append(out, te)
 	}
@@ -126,6 +115,39 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 		return out, &ExportError{Failed: failed}
 	}
 	return out, nil
+}
+
+// exportPublished is Export of the published skills given (named by their
+// store names) into flat targets.
+func exportPublished(ctx context.Context, published []reload.Skill, targets []Target, eo reload.ExportOptions) ([]Exported, error) {
+	var failed []TargetError
+	out := make([]Exported, 0, len(targets))
+	for _, t := range targets {
+		te, tf := exportFlat(ctx, published, t, eo)
+		failed = append(failed, tf...)
+		out = append(out, te)
+	}
+	if len(failed) > 0 {
+		return out, &ExportError{Failed: failed}
+	}
+	return out, nil
+}
+
+// exportFlat exports into a folder of skill folders, under the collision
+// policy's folder names, and lists what failed.
+func exportFlat(ctx context.Context, published []reload.Skill, t Target, eo reload.ExportOptions) (Exported, []TargetError) {
+	var failed []TargetError
+	skills, conflicts := t.wanted(published)
+	rep, err := reload.Export(ctx, t.Dir, skills, eo)
+	te := Exported{Target: t.Name, Dir: t.Dir, Results: []reload.Result{}}
+	if rep != nil {
+		te.Atomic, te.Results = rep.Atomic, withConflicts(rep.Results, conflicts)
+	}
+	if err != nil {
+		te.Error = err.Error()
+		failed = append(failed, TargetError{Target: t.Name, Err: err})
+	}
+	return te, append(failed, te.failedResults()...)
 }
 
 // failedResults lists the folders of te that failed.
@@ -136,6 +158,17 @@ func (te Exported) failedResults() []TargetError {
 			out = append(out, TargetError{Target: te.Target, Skill: r.Skill, Err: errors.New(r.Error)})
 		}
 	}
+	return out
+}
+
+// withConflicts adds the skills the collision policy left out to an
+// export's results, in name order.
+func withConflicts(results, conflicts []reload.Result) []reload.Result {
+	if len(conflicts) == 0 {
+		return results
+	}
+	out := append(results, conflicts...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Skill < out[j].Skill })
 	return out
 }
 

@@ -24,13 +24,13 @@ func Plan(ctx context.Context, s *store.Store, targets []Target, opts Options) (
 			out = append(out, te)
 			continue
 		}
-		skills := t.wanted(published)
+		skills, conflicts := t.wanted(published)
 		te := Exported{Target: t.Name, Dir: t.Dir, Atomic: true, Results: []reload.Result{}}
 		rep, err := reload.Plan(ctx, t.Dir, skills, eo)
 		if err != nil {
 			te.Error = err.Error()
 		} else {
-			te.Results = rep.Results
+			te.Results = withConflicts(rep.Results, conflicts)
 		}
 		out = append(out, te)
 	}

@@ -54,15 +54,17 @@ func (t Target) Wants(skill string) bool {
 	return false
 }
 
-// wanted is the part of the published skills that t exports.
-func (t Target) wanted(published []reload.Skill) []reload.Skill {
+// wanted is the part of the published skills that t exports, each named
+// by its folder in t, and the skills that get no folder there (see
+// flat.go's collision policy).
+func (t Target) wanted(published []reload.Skill) ([]reload.Skill, []reload.Result) {
 	var out []reload.Skill
 	for _, p := range published {
 		if t.Wants(p.Name) {
 			out = append(out, p)
 		}
 	}
-	return out
+	return placeSkills(out)
 }
 
 // recordsFile holds the targets of one store, in the store's own folder.

@@ -2,7 +2,9 @@ package target
 
 import (
 	"context"
+	"sort"
 
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
 )
@@ -12,8 +14,17 @@ type SkillStatus struct {
 	Target string `json:"target"`
 	reload.SkillStatus
 	// Outdated is set when the published version differs from the exported
-	// one and the folder is clean: the next export updates it.
+	// one and the folder is clean, or the skill moves to another folder
+	// (see flat.go): the next export updates it.
 	Outdated bool `json:"outdated,omitempty"`
+}
+
+// folder is where the skill is in the target.
+func (st SkillStatus) folder() string {
+	if st.Folder != "" {
+		return st.Folder
+	}
+	return st.Skill
 }
 
 // Status compares every skill folder export wrote into each target with
@@ -45,14 +56,71 @@ func Status(ctx context.Context, s *store.Store, targets []Target, opts Options)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, foreignFolders(t, active, sts)...)
+		var names []string
+		for n := range active {
+			if t.Wants(n) {
+				names = append(names, n)
+			}
+		}
+		p := place(names)
+		out = append(out, foreignFolders(t, p, active, sts, renamedTree(ctx, s))...)
+		for _, n := range sortedKeys(p.conflicts) {
+			out = append(out, SkillStatus{Target: t.Name, SkillStatus: reload.SkillStatus{Skill: n, State: reload.StateConflict,
+				Error: "not exported to this flat target: " + p.conflicts[n]}})
+		}
 		for _, st := range sts {
 			ts := SkillStatus{Target: t.Name, SkillStatus: st}
-			if head, ok := heads[st.Skill]; ok && st.State == reload.StateClean && head != st.Exported {
-				ts.Outdated = true
+			if _, managed := heads[st.Skill]; st.Folder == "" && st.State != reload.StateRaced && !managed {
+				// Recorded before export knew plugins' names, and no
+				// managed skill has the folder's name: the placement says
+				// whose folder it is (a plugin's skill).
+				if n := p.storeName(st.Skill); n != "" && n != st.Skill {
+					ts.Skill, ts.Folder = n, st.Skill
+				}
+			}
+			base := st.Exported
+			if !st.StoreTree.IsZero() {
+				base = st.StoreTree
+			}
+			if head, ok := heads[ts.Skill]; ok && st.State == reload.StateClean {
+				moved := p.folder[ts.Skill] != "" && p.folder[ts.Skill] != ts.folder()
+				ts.Outdated = head != base || moved
 			}
 			out = append(out, ts)
 		}
 	}
 	return out, nil
+}
+
+// renamedTree computes the tree export writes for a renamed skill: the
+// store's version at tree with its frontmatter name set to folder.
+func renamedTree(ctx context.Context, s *store.Store) func(tree skillfs.ID, folder string) (skillfs.ID, error) {
+	return func(tree skillfs.ID, folder string) (skillfs.ID, error) {
+		var files []skillfs.File
+		err := s.View(ctx, func(r *store.Reader) error {
+			var err error
+			files, err = r.LoadFiles(tree)
+			return err
+		})
+		if err != nil {
+			return skillfs.ID{}, err
+		}
+		if files, err = renameSkill(files, folder); err != nil {
+			return skillfs.ID{}, err
+		}
+		t, err := reload.NewTree(files)
+		if err != nil {
+			return skillfs.ID{}, err
+		}
+		return t.ID, nil
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

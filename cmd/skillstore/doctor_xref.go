@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillstore/skillstore/reload/target"
+	"github.com/skillstore/skillstore/store"
+)
+
+// targetCrossRefs finds, when there is a store with targets, the
+// PLUGIN:NAME references in exported skills that a flat target cannot
+// resolve (target.CrossReferences); doctor works without a store.
+func targetCrossRefs(c *cli.Context) []target.CrossRef {
+	out := []target.CrossRef{}
+	dir, err := storeDir(c)
+	if err != nil || !store.Exists(dir) {
+		return out
+	}
+	s, err := openStore(c)
+	if err != nil {
+		return out
+	}
+	targets, err := readTargets(c, s, nil)
+	if err != nil || len(targets) == 0 {
+		return out
+	}
+	refs, err := target.CrossReferences(c.Context, s, targets)
+	if err != nil {
+		getEnv(c).log.Debug("cross-references not checked", "err", err)
+		return out
+	}
+	return append(out, refs...)
+}
+
+// writeCrossRefs prints one line per unresolved reference and, once, what
+// to do about it.
+func writeCrossRefs(w io.Writer, refs []target.CrossRef) {
+	if len(refs) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nCross-references that do not resolve in flat targets (the agent knows a skill by its folder name there):")
+	for _, r := range refs {
+		sees := "no skill of that name is exported there"
+		if r.Sees != "" {
+			sees = "the agent sees it as " + r.Sees
+		}
+		fmt.Fprintf(w, "  %s: %s (%s:%d) refers to %s; %s\n", r.Target, r.Skill, r.File, r.Line, r.Ref, sees)
+	}
+	fmt.Fprintln(w, "  Plugins whose skills refer to each other as PLUGIN:NAME keep working when exported as a Claude Code plugin:")
+	fmt.Fprintln(w, "  add a target of kind claude-marketplace and narrow the flat target's skills.")
+}
