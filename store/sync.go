@@ -75,6 +75,9 @@ type PluginReport struct {
 	Error   string        `json:"error,omitempty"`
 	// Note is a remark on an added plugin ("it holds no skills yet").
 	Note string `json:"note,omitempty"`
+	// Parts is the sync of the plugin's parts, "PLUGIN:_plugin" (see
+	// plugin_parts.go); nil when the plugin has none.
+	Parts *SkillReport `json:"parts,omitempty"`
 	// Err is the error behind Error, for callers that explain it.
 	Err error `json:"-"`
 }
@@ -225,7 +228,7 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 				pr.Error = err.Error()
 				tx.s.log.Debug("plugin sync failed", "plugin", p.ID, "err", err)
 			}
-			for _, skill := range p.Skills {
+			for _, skill := range append(p.Skills, PluginPartsUnit(p.ID)) {
 				if _, ok := tx.Ref(CandidateRef(skill)); ok {
 					rep.CandidatesWaiting++
 				}
@@ -287,6 +290,7 @@ func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCa
 		next.Removed = append(next.Removed, name)
 		pr.Skills = append(pr.Skills, SkillReport{Skill: name, Classification: ClassRemoved})
 	}
+	partsErr := tx.syncParts(&next, up, opts, cc, pr)
 	if !pluginEqual(p, &next) {
 		tx.NoteState(fmt.Sprintf("plugin %s: sync", p.ID), Trailer{Key: TrailerPlugin, Value: p.ID})
 		if err := tx.putPlugin(&next); err != nil {
@@ -297,7 +301,7 @@ func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCa
 	if len(failed) > 0 {
 		return fmt.Errorf("%d skill(s) failed: %s", len(failed), strings.Join(failed, ", "))
 	}
-	return nil
+	return partsErr
 }
 
 // claimSkill checks that plugin p may own skill: no other plugin owns it

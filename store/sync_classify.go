@@ -123,7 +123,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	sr.Classification = d.Class
 	supersede := func() {
 		if d.Supersede && cand != noCandidate {
-			tx.SetRef(SupersededRefPrefix+name+"/"+candHead.String(), candHead)
+			tx.SetRef(supersededRefOf(name, candHead), candHead)
 			tx.DeleteRef(CandidateRef(name))
 			sr.Superseded = candHead.String()
 		}
@@ -202,6 +202,9 @@ func (tx *Tx) checkUpstream(sk *upstreamSkill, previous []File, sr *SkillReport)
 	rep, err := safety.Check(sk.name, files, previous, safety.DefaultLimits)
 	if err != nil {
 		return safety.Report{}, err
+	}
+	if sk.parts {
+		rep = tx.withPluginFindings(rep, files, previous)
 	}
 	if f, ok := FileMap(files)[SkillFile]; ok {
 		v := discover.Check(path.Join(sk.path, SkillFile), sk.name, f.Data, discover.Lenient)

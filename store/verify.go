@@ -80,6 +80,8 @@ func (s *Store) VerifyWith(ctx context.Context, opts VerifyOptions) (VerifyRepor
 			case strings.HasPrefix(name, SkillRefPrefix):
 				rep.Skills++
 				v.skill(strings.TrimPrefix(name, SkillRefPrefix), refs[name])
+			case isPluginPartsRef(name):
+				v.skill(PluginPartsUnit(strings.Split(strings.TrimPrefix(name, PluginRefPrefix), "/")[0]), refs[name])
 			case name == StateRef:
 				v.state(refs[name])
 			default:
@@ -142,7 +144,7 @@ func (v *verifier) problem(where, format string, args ...any) {
 
 func (v *verifier) skill(name string, head Hash) {
 	ref := SkillRef(name)
-	if err := skillfs.CheckName(name); err != nil {
+	if err := CheckQualifiedName(name); err != nil {
 		v.problem(ref, "%v", err)
 	}
 	want := 0
@@ -224,7 +226,7 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 			v.problem(where, "%s: %v", f.Path, err)
 		}
 	}
-	if !hasSkill {
+	if skill, _, _ := strings.Cut(where, "@"); !hasSkill && !IsPluginParts(skill) {
 		v.problem(where, "no %s at the top of the tree", discover.SkillFileName)
 	}
 }

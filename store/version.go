@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -91,7 +90,7 @@ type VersionInfo struct {
 // the skill ref to it. It does not compare trees: callers decide whether a
 // new version is needed.
 func (tx *Tx) CommitVersion(name string, tree Hash, info VersionInfo) (Version, error) {
-	if err := skillfs.CheckName(name); err != nil {
+	if err := CheckQualifiedName(name); err != nil {
 		return Version{}, err
 	}
 	number := 1

@@ -1,0 +1,116 @@
+package store
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/skillstore/skillstore/store/safety"
+)
+
+// Sync of a plugin's parts (plugin_parts.go): the unit goes through the
+// very steps of a skill (syncSkillTo: the four cases, candidates, the
+// safety check), with the findings of safety.PluginFindings added to the
+// check, and one case of its own: parts that vanish upstream.
+
+// syncParts brings plugin p's parts unit up to date with its upstream and
+// records the outcome in pr.Parts. The error is for the plugin's report.
+func (tx *Tx) syncParts(p *Plugin, up *upstream, opts SyncOptions, cc *commitCache, pr *PluginReport) error {
+	name := PluginPartsUnit(p.ID)
+	_, hasUnit := tx.Ref(SkillRef(name))
+	sk, err := tx.upstreamParts(p, up, hasUnit)
+	if err != nil {
+		pr.Parts = &SkillReport{Skill: name, Error: err.Error()}
+		return fmt.Errorf("plugin parts: %w", err)
+	}
+	if sk == nil {
+		if !hasUnit {
+			return nil
+		}
+		sr, err := tx.partsRemoved(p, up)
+		if err != nil {
+			pr.Parts = &SkillReport{Skill: name, Error: err.Error()}
+			return fmt.Errorf("plugin parts: %w", err)
+		}
+		pr.Parts = sr
+		return nil
+	}
+	sr := tx.syncSkill(p, up, sk, opts, cc)
+	sr.Skill = name
+	pr.Parts = &sr
+	if sr.Error != "" {
+		return fmt.Errorf("plugin parts: %s", sr.Error)
+	}
+	return nil
+}
+
+// partsRemoved handles a plugin whose parts are gone upstream while the
+// store has a unit: like a skill removed upstream, the published unit
+// stays. An empty snapshot records the removal once, so the next sync
+// does not report it again (nil report then).
+func (tx *Tx) partsRemoved(p *Plugin, up *upstream) (*SkillReport, error) {
+	name := PluginPartsUnit(p.ID)
+	upRef := UpstreamRef(p.ID, PluginPartsName)
+	prevU, hasPrevU := tx.Ref(upRef)
+	empty := &upstreamSkill{name: name, path: up.layout.Root, files: []File{}, parts: true}
+	var err error
+	if empty.tree, err = TreeHash(nil); err != nil {
+		return nil, err
+	}
+	if hasPrevU {
+		c, err := tx.Commit(prevU)
+		if err != nil {
+			return nil, err
+		}
+		if c.Tree == empty.tree {
+			return nil, nil
+		}
+	}
+	u, err := tx.writeSnapshot(p, up, empty, upRef, prevU, hasPrevU)
+	if err != nil {
+		return nil, err
+	}
+	return &SkillReport{Skill: name, Classification: ClassRemoved, Upstream: u.String()}, nil
+}
+
+// withPluginFindings adds what a plugin's parts declare to run (hooks,
+// MCP and LSP servers, safety.PluginFindings) to the safety report of the
+// parts' new tree. previous are the published parts (IDs only): the
+// declaration files among them are read here.
+func (tx *Tx) withPluginFindings(rep safety.Report, files, previous []File) safety.Report {
+	prev := make([]File, len(previous))
+	copy(prev, previous)
+	for i, f := range prev {
+		if f.Data == nil && safety.IsPluginConfig(f.Path) {
+			if data, err := tx.Blob(f.ID); err == nil {
+				prev[i].Data = data
+			}
+		}
+	}
+	rep.Findings = append(rep.Findings, safety.PluginFindings(files, prev)...)
+	for _, f := range rep.Findings {
+		rep.Risk = max(rep.Risk, f.Level)
+	}
+	return rep
+}
+
+// supersededRefOf keeps a superseded candidate of name reachable:
+// refs/skillstore/superseded/NAME/COMMIT for a managed skill,
+// refs/skillstore/superseded/plugins/PLUGIN/NAME/COMMIT for a qualified
+// name (a ref component cannot hold ':').
+func supersededRefOf(name string, commit Hash) string {
+	if plugin, skill := SplitName(name); plugin != "" {
+		return SupersededRefPrefix + "plugins/" + plugin + "/" + skill + "/" + commit.String()
+	}
+	return SupersededRefPrefix + name + "/" + commit.String()
+}
+
+// isPluginPartsRef reports whether ref is a published parts unit,
+// refs/heads/plugins/PLUGIN/_plugin.
+func isPluginPartsRef(ref string) bool {
+	rest, ok := strings.CutPrefix(ref, PluginRefPrefix)
+	if !ok {
+		return false
+	}
+	plugin, name, ok := strings.Cut(rest, "/")
+	return ok && plugin != "" && name == PluginPartsName
+}
