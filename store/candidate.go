@@ -99,7 +99,11 @@ func (e *ConflictMarkersError) Error() string {
 func (r *Reader) Candidates() ([]Candidate, error) {
 	var out []Candidate
 	for _, ref := range r.RefNames(CandidateRefPrefix) {
-		c, err := r.Candidate(strings.TrimPrefix(ref, CandidateRefPrefix))
+		name := strings.TrimPrefix(ref, CandidateRefPrefix)
+		if plugin, skill, ok := strings.Cut(strings.TrimPrefix(name, "plugins/"), "/"); ok {
+			name = QualifiedName(plugin, skill) // refs/heads/candidates/plugins/PLUGIN/NAME
+		}
+		c, err := r.Candidate(name)
 		if err != nil {
 			return nil, err
 		}
@@ -318,7 +322,7 @@ func (s *Store) RejectCandidate(ctx context.Context, skill, reason string) (Vers
 		if reason == "" {
 			reason = "rejected candidate"
 		}
-		tx.SetRef(SupersededRefPrefix+skill+"/"+c.Head.String(), c.Head)
+		tx.SetRef(supersededRefOf(skill, c.Head), c.Head)
 		source, subject := "plugin:"+c.Plugin, fmt.Sprintf("%s v%d: reject update from plugin %s, keep v%d", skill, head.Number+1, c.Plugin, head.Number)
 		if c.Mode == MergeModeLocalEdit {
 			source, subject = head.Source, fmt.Sprintf("%s v%d: reject the merge of a local edit, keep v%d", skill, head.Number+1, head.Number)

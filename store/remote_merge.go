@@ -129,7 +129,7 @@ func (tx *Tx) MergeDiverged(lv, rv Version, remote string, skillAware bool) (Div
 		resolved = append(resolved, r.String())
 	}
 	if hasCand {
-		tx.SetRef(SupersededRefPrefix+name+"/"+candHead.String(), candHead)
+		tx.SetRef(supersededRefOf(name, candHead), candHead)
 		dm.Superseded = candHead
 	}
 	sig := tx.signature()
@@ -272,7 +272,7 @@ func (tx *Tx) rejectRemoteMerge(skill string, c Candidate, reason string) (Versi
 	if reason == "" {
 		reason = "rejected merge"
 	}
-	tx.SetRef(SupersededRefPrefix+skill+"/"+c.Head.String(), c.Head)
+	tx.SetRef(supersededRefOf(skill, c.Head), c.Head)
 	v, err := tx.writeJoinVersion(skill, lv, rv, lv.Tree, ZeroHash, VersionInfo{
 		Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,
 		Reason: reason, Risk: lv.Risk, Findings: lv.Findings,

@@ -102,6 +102,11 @@ type SkillReport struct {
 	// Warnings are the validation policy's warnings about a new upstream
 	// SKILL.md (discover.Check, lenient): reported, never refusing it.
 	Warnings []discover.Diagnostic `json:"warnings,omitempty"`
+
+	// Paths lists the files the update adds, changes or removes against
+	// the published version (plugin parts only: every change to them is
+	// cold, see reload.ClassifyParts).
+	Paths []string `json:"paths,omitempty"`
 }
 
 // Changed reports whether the skill's sync wrote anything a person should hear of.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/skillstore/skillstore/store/safety"
@@ -34,13 +35,57 @@ func (tx *Tx) syncParts(p *Plugin, up *upstream, opts SyncOptions, cc *commitCac
 		pr.Parts = sr
 		return nil
 	}
+	var before Hash
+	if head, ok := tx.Ref(SkillRef(name)); ok {
+		if c, err := cc.get(head); err == nil {
+			before = c.Tree
+		}
+	}
 	sr := tx.syncSkill(p, up, sk, opts, cc)
 	sr.Skill = name
 	pr.Parts = &sr
 	if sr.Error != "" {
 		return fmt.Errorf("plugin parts: %s", sr.Error)
 	}
+	if sr.Changed() && sr.Classification != ClassAlreadyApplied {
+		after := sk.tree
+		if h, ok := ParseHash(sr.Candidate); ok {
+			if c, err := cc.get(h); err == nil {
+				after = c.Tree
+			}
+		}
+		sr.Paths = tx.changedPaths(before, after)
+	}
 	return nil
+}
+
+// changedPaths lists the paths that differ between two trees (zero: none),
+// sorted; nil when a tree cannot be read (the list is for people only).
+func (tx *Tx) changedPaths(old, new Hash) []string {
+	var a, b []File
+	var err error
+	if !old.IsZero() {
+		if a, err = tx.Files(old); err != nil {
+			return nil
+		}
+	}
+	if b, err = tx.Files(new); err != nil {
+		return nil
+	}
+	am, bm := FileMap(a), FileMap(b)
+	var out []string
+	for _, f := range a {
+		if g, ok := bm[f.Path]; !ok || g.ID != f.ID || g.Mode != f.Mode {
+			out = append(out, f.Path)
+		}
+	}
+	for _, f := range b {
+		if _, ok := am[f.Path]; !ok {
+			out = append(out, f.Path)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // partsRemoved handles a plugin whose parts are gone upstream while the
@@ -113,4 +158,16 @@ func isPluginPartsRef(ref string) bool {
 	}
 	plugin, name, ok := strings.Cut(rest, "/")
 	return ok && plugin != "" && name == PluginPartsName
+}
+
+// pluginParts verifies a parts unit's history like a skill's (versions
+// counting down, trees git fsck accepts, regular files only; no SKILL.md
+// needed), counting it apart from the skills.
+func (v *verifier) pluginParts(ref string, head Hash) {
+	plugin, _, _ := strings.Cut(strings.TrimPrefix(ref, PluginRefPrefix), "/")
+	before := v.rep.Versions
+	v.skill(PluginPartsUnit(plugin), head)
+	v.rep.PluginParts++
+	v.rep.PartsVersions += v.rep.Versions - before
+	v.rep.Versions = before
 }

@@ -23,10 +23,15 @@ func (p VerifyProblem) String() string { return p.Where + ": " + p.Message }
 
 // VerifyReport is the outcome of Verify.
 type VerifyReport struct {
-	Skills   int             `json:"skills"`
-	Versions int             `json:"versions"`
-	Refs     int             `json:"refs"`
-	Problems []VerifyProblem `json:"problems"`
+	Skills   int `json:"skills"`
+	Versions int `json:"versions"`
+	Refs     int `json:"refs"`
+	// PluginParts and PartsVersions count the plugins' parts units
+	// (PLUGIN:_plugin) and their versions, checked like skills but
+	// counted apart.
+	PluginParts   int             `json:"plugin_parts,omitempty"`
+	PartsVersions int             `json:"parts_versions,omitempty"`
+	Problems      []VerifyProblem `json:"problems"`
 	// Warnings are the validation policy's warnings (discover.Check,
 	// lenient) about each skill's latest version: what an agent truncates,
 	// defaults or skips. They never make the store unsound.
@@ -81,7 +86,7 @@ func (s *Store) VerifyWith(ctx context.Context, opts VerifyOptions) (VerifyRepor
 				rep.Skills++
 				v.skill(strings.TrimPrefix(name, SkillRefPrefix), refs[name])
 			case isPluginPartsRef(name):
-				v.skill(PluginPartsUnit(strings.Split(strings.TrimPrefix(name, PluginRefPrefix), "/")[0]), refs[name])
+				v.pluginParts(name, refs[name])
 			case name == StateRef:
 				v.state(refs[name])
 			default:

@@ -205,6 +205,7 @@ func writeSyncReport(w, errw io.Writer, rep *store.SyncReport, verbose bool) boo
 			// Written raw: the colour is ours, the text escaped above.
 			fmt.Fprintf(rawWriter(w), "%s/%s: %s\n", escapeTerminal(p.Plugin), escapeTerminal(sk.Skill), line)
 		}
+		changed = writePartsReport(w, errw, p, verbose) || changed
 		if p.Error != "" && !strings.HasSuffix(p.Error, "failed: "+failedSkills(p)) {
 			fmt.Fprintf(errw, "skillstore: error: plugin %s: %s\n", p.Plugin, p.Error)
 		}
