@@ -374,3 +374,116 @@ func TestPluginPartsNone(t *testing.T) {
 	}
 	checkStoreSound(t, s2)
 }
+
+// TestPluginPartsMarketplace: a marketplace's plugins get their parts from
+// their own folders: a github entry's repository (manifest and commands),
+// none for entries holding only skills, and never the marketplace's
+// listing.
+func TestPluginPartsMarketplace(t *testing.T) {
+	d := buildDirectory(t)
+	s := newSyncStore(t)
+	src, err := ParseSource(d.market, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddPlugin(context.Background(), src, AddPluginOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var with []string
+	var gh Version
+	err = s.View(context.Background(), func(r *Reader) error {
+		with = r.PluginsWithParts()
+		var ok bool
+		gh, ok, err = r.PluginParts("gh-03")
+		if !ok && err == nil {
+			t.Error("gh-03 has no parts")
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ghs := 0
+	for _, p := range with {
+		if !strings.HasPrefix(p, "gh-") {
+			t.Errorf("plugin %s has parts; only the github entries have files besides skills", p)
+		}
+		ghs++
+	}
+	if ghs != 10 {
+		t.Errorf("plugins with parts: %v, want the 10 github entries", with)
+	}
+	files := partsFiles(t, s, gh.Tree)
+	if len(files) != 2 || files[".claude-plugin/plugin.json"] == "" || files["commands/gh-03-command.md"] != "a command\n" {
+		t.Errorf("gh-03's parts: %q", files)
+	}
+	if r := partsSyncAll(t, s); r != 0 {
+		t.Errorf("sync after add changed %d parts units", r)
+	}
+	checkStoreSound(t, s)
+}
+
+// partsSyncAll syncs every plugin and counts the parts units that changed.
+func partsSyncAll(t *testing.T, s *Store) int {
+	t.Helper()
+	rep, err := s.Sync(context.Background(), SyncOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, p := range rep.Plugins {
+		if p.Parts != nil && p.Parts.Changed() {
+			n++
+		}
+	}
+	return n
+}
+
+// TestPluginPartsFolderSource: a local-folder plugin's parts are read from
+// disk (executable bit kept), and a hook change is a medium finding.
+func TestPluginPartsFolderSource(t *testing.T) {
+	s := newSyncStore(t)
+	up := filepath.Join(t.TempDir(), "powers")
+	writeFixture(t, up, superpowersShaped)
+	if err := os.Chmod(filepath.Join(up, "hooks", "session-start.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := ParseSource(up, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.AddPlugin(context.Background(), src, AddPluginOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := rep.Plugins[0].Parts
+	if parts == nil || parts.NewVersion != 1 || len(parts.Paths) != 9 {
+		t.Fatalf("parts of a folder plugin: %+v", parts)
+	}
+	var mode string
+	err = s.View(context.Background(), func(r *Reader) error {
+		v, _, err := r.PluginParts("powers")
+		if err != nil {
+			return err
+		}
+		files, err := r.Files(v.Tree)
+		for _, f := range files {
+			if f.Path == "hooks/session-start.sh" {
+				mode = f.ModeString()
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mode != "100755" {
+		t.Errorf("hook script mode %q, want 100755", mode)
+	}
+	writeFile(t, filepath.Join(up, "hooks", "hooks.json"), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo bye"}]}]}}`)
+	r := partsSync(t, s)
+	if r.Classification != ClassFastForward || r.Risk != "medium" || !slices.Equal(r.Paths, []string{"hooks/hooks.json"}) {
+		t.Errorf("hook change in a folder plugin: %+v", r)
+	}
+	checkStoreSound(t, s)
+}
