@@ -219,6 +219,7 @@ func (tx *Tx) RemovePlugin(id string) (*Plugin, error) {
 			return nil, err
 		}
 	}
+	tx.detachPluginParts(id)
 	for _, ref := range tx.RefNames(UpstreamRefPrefix + id + "/") {
 		tx.DeleteRef(ref)
 	}

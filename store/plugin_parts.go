@@ -61,13 +61,17 @@ func (r *Reader) PluginParts(plugin string) (v Version, ok bool, err error) {
 	return v, true, nil
 }
 
-// PluginsWithParts lists the plugins that have a published parts unit,
-// sorted.
+// PluginsWithParts lists the plugins of the store that have a published
+// parts unit, sorted. The unit of a removed plugin (plugin rm keeps its
+// history) is not listed.
 func (r *Reader) PluginsWithParts() []string {
 	var out []string
 	for _, ref := range r.RefNames(PluginRefPrefix) {
-		rest := strings.TrimPrefix(ref, PluginRefPrefix)
-		if plugin, name, ok := strings.Cut(rest, "/"); ok && name == PluginPartsName {
+		if !isPluginPartsRef(ref) {
+			continue
+		}
+		plugin, _, _ := strings.Cut(strings.TrimPrefix(ref, PluginRefPrefix), "/")
+		if _, err := r.Plugin(plugin); err == nil {
 			out = append(out, plugin)
 		}
 	}

@@ -487,3 +487,40 @@ func TestPluginPartsFolderSource(t *testing.T) {
 	}
 	checkStoreSound(t, s)
 }
+
+// TestPluginPartsReadd: plugin rm keeps the unit's history; adding the
+// plugin again continues it, an unchanged upstream staying unchanged.
+func TestPluginPartsReadd(t *testing.T) {
+	ctx := context.Background()
+	s := newSyncStore(t)
+	up, commit := partsRepo(t)
+	addGitPlugin(t, s, up)
+	writeFile(t, filepath.Join(up, "README.md"), "Powers, v2.\n")
+	commit()
+	partsSync(t, s)
+	if err := s.Update(ctx, func(tx *Tx) error { _, err := tx.RemovePlugin("powers"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := refOf(t, s, "refs/upstream/powers/_plugin"); ok {
+		t.Fatal("plugin rm kept the parts' upstream ref")
+	}
+	rep := addGitPlugin(t, s, up)
+	if r := rep.Plugins[0].Parts; r == nil || r.Classification != ClassUnchanged {
+		t.Fatalf("parts after plugin rm and add: %+v, want unchanged", r)
+	}
+	if v := headOf(t, s, PluginPartsUnit("powers")); v.Number != 2 {
+		t.Errorf("parts head v%d, want v2", v.Number)
+	}
+	if err := s.Update(ctx, func(tx *Tx) error { _, err := tx.RemovePlugin("powers"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.View(ctx, func(r *Reader) error {
+		if got := r.PluginsWithParts(); len(got) != 0 {
+			t.Errorf("PluginsWithParts after plugin rm = %v", got)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	checkStoreSound(t, s)
+}

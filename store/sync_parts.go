@@ -35,6 +35,12 @@ func (tx *Tx) syncParts(p *Plugin, up *upstream, opts SyncOptions, cc *commitCac
 		pr.Parts = sr
 		return nil
 	}
+	if _, ok := tx.Ref(UpstreamRef(p.ID, PluginPartsName)); hasUnit && !ok {
+		if err := tx.restorePartsUpstream(p.ID); err != nil {
+			pr.Parts = &SkillReport{Skill: name, Error: err.Error()}
+			return fmt.Errorf("plugin parts: %w", err)
+		}
+	}
 	var before Hash
 	if head, ok := tx.Ref(SkillRef(name)); ok {
 		if c, err := cc.get(head); err == nil {
@@ -170,4 +176,49 @@ func (v *verifier) pluginParts(ref string, head Hash) {
 	v.rep.PluginParts++
 	v.rep.PartsVersions += v.rep.Versions - before
 	v.rep.Versions = before
+}
+
+// detachPluginParts is plugin rm for the parts: a pending candidate is
+// superseded (kept reachable); the published unit and its history stay,
+// so adding the plugin again continues them (see restorePartsUpstream).
+func (tx *Tx) detachPluginParts(plugin string) {
+	name := PluginPartsUnit(plugin)
+	if cand, ok := tx.Ref(CandidateRef(name)); ok {
+		tx.SetRef(supersededRefOf(name, cand), cand)
+		tx.DeleteRef(CandidateRef(name))
+	}
+}
+
+// restorePartsUpstream points a parts unit's upstream ref, gone with a
+// plugin rm, back at the last upstream snapshot its history took in, so
+// that a plugin added again classifies its upstream against what was
+// accepted (an unchanged upstream is unchanged, not a three-way merge).
+// The snapshot is the second parent of the latest version that merged one
+// (fast-forward, already-applied, reject, or accept: then the candidate's
+// own upstream parent), or v1, the mirror.
+func (tx *Tx) restorePartsUpstream(plugin string) error {
+	name := PluginPartsUnit(plugin)
+	h, _ := tx.Ref(SkillRef(name))
+	for range 100000 {
+		c, err := tx.Commit(h)
+		if err != nil {
+			return err
+		}
+		switch {
+		case len(c.Parents) >= 2:
+			u := c.Parents[1]
+			if m, err := tx.Commit(u); err == nil && m.Trailer(TrailerCandidate) != "" && len(m.Parents) == 2 {
+				u = m.Parents[1]
+			}
+			tx.SetRef(UpstreamRef(plugin, PluginPartsName), u)
+			return nil
+		case len(c.Parents) == 0:
+			if c.Trailer(TrailerMergeMode) == string(MergeModeMirror) {
+				tx.SetRef(UpstreamRef(plugin, PluginPartsName), h)
+			}
+			return nil
+		}
+		h = c.Parents[0]
+	}
+	return nil
 }
