@@ -73,3 +73,12 @@ func writePartsRow(w io.Writer, info *store.PluginInfo) {
 	}
 	fmt.Fprintf(w, "  %s  v%d  %s (%s)\n", st.Skill, st.Version, st.Status, strings.Join(notes, ", "))
 }
+
+// withParts is a plugin's skill reports followed by its parts' report, for
+// listings that show both alike (check).
+func withParts(p store.PluginReport) []store.SkillReport {
+	if p.Parts == nil {
+		return p.Skills
+	}
+	return append(p.Skills[:len(p.Skills):len(p.Skills)], *p.Parts)
+}
