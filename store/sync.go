@@ -233,7 +233,7 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 				pr.Error = err.Error()
 				tx.s.log.Debug("plugin sync failed", "plugin", p.ID, "err", err)
 			}
-			for _, skill := range append(p.Skills, PluginPartsUnit(p.ID)) {
+			for _, skill := range append(slices.Clone(p.Skills), PluginPartsUnit(p.ID)) {
 				if _, ok := tx.Ref(CandidateRef(skill)); ok {
 					rep.CandidatesWaiting++
 				}
