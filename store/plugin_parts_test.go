@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -523,4 +524,72 @@ func TestPluginPartsReadd(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkStoreSound(t, s)
+}
+
+// TestPluginPartsMarketplaceRoot: a plugin whose folder is the
+// marketplace's own root leaves out the marketplace's listing and the
+// plugins nested below it.
+func TestPluginPartsMarketplaceRoot(t *testing.T) {
+	s := newSyncStore(t)
+	market := filepath.Join(t.TempDir(), "market")
+	writeFixture(t, market, `
+-- .claude-plugin/marketplace.json --
+{"name": "m", "plugins": [
+  {"name": "top", "source": "./", "skills": ["./skills/a"]},
+  {"name": "sub", "source": "./plugins/sub"}
+]}
+-- README.md --
+the marketplace
+-- commands/top.md --
+a command of top
+-- skills/a/SKILL.md --
+---
+name: a
+description: the a skill
+---
+A.
+-- plugins/sub/.claude-plugin/plugin.json --
+{"name": "sub"}
+-- plugins/sub/agents/helper.md --
+an agent
+-- plugins/sub/skills/b/SKILL.md --
+---
+name: b
+description: the b skill
+---
+B.
+`)
+	src, err := ParseSource(market, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddPlugin(context.Background(), src, AddPluginOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	err = s.View(context.Background(), func(r *Reader) error {
+		for _, p := range []string{"top", "sub"} {
+			v, ok, err := r.PluginParts(p)
+			if err != nil || !ok {
+				return fmt.Errorf("%s: ok %v, %v", p, ok, err)
+			}
+			files, err := r.Files(v.Tree)
+			if err != nil {
+				return err
+			}
+			for _, f := range files {
+				got[p] = append(got[p], f.Path)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"README.md", "commands/top.md"}; !slices.Equal(got["top"], want) {
+		t.Errorf("top's parts = %q, want %q", got["top"], want)
+	}
+	if want := []string{".claude-plugin/plugin.json", "agents/helper.md"}; !slices.Equal(got["sub"], want) {
+		t.Errorf("sub's parts = %q, want %q", got["sub"], want)
+	}
 }
