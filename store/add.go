@@ -32,6 +32,11 @@ type AddOptions struct {
 	// is SourceManaged and an existing one keeps its latest version's
 	// source (a local edit of a plugin's skill is still that plugin's).
 	Source string
+	// As records the one folder added as the skill of this store name
+	// (a plugin's skill "PLUGIN:NAME", which must exist, or a managed
+	// name) instead of the name its SKILL.md gives; that name must be As's
+	// own part.
+	As string
 }
 
 // AddResult is the outcome for one skill folder.
@@ -96,6 +101,9 @@ func (o AddOptions) limits() safety.Limits {
 // names every failing folder.
 func (s *Store) Add(ctx context.Context, dirs []string, opts AddOptions) ([]AddResult, error) {
 	var results []AddResult
+	if opts.As != "" && len(dirs) != 1 {
+		return nil, fmt.Errorf("add --as names one skill: give one folder, not %d", len(dirs))
+	}
 	err := s.Update(ctx, func(tx *Tx) error {
 		preps, err := tx.prepareAll(ctx, dirs, opts)
 		if err != nil {
@@ -259,7 +267,7 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 	// Fast path: the folder name is a skill whose latest tree is this very
 	// tree. It was validated and checked when it was recorded.
 	folder := filepath.Base(abs)
-	if tree, err := TreeHash(files); err == nil {
+	if tree, err := TreeHash(files); err == nil && opts.As == "" {
 		if head, ok := tx.Ref(SkillRef(folder)); ok {
 			if sum, ok := sums[folder]; ok && sum.Commit == head && sum.Tree == tree {
 				p.Name, p.Unchanged = folder, true
@@ -294,6 +302,11 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 	if err := skillfs.CheckName(p.Name); err != nil {
 		p.Err = fmt.Errorf("%s: %w", display, err)
 		return p
+	}
+	if opts.As != "" {
+		if p.Name, p.Err = tx.addAs(display, p.Name, opts.As); p.Err != nil {
+			return p
+		}
 	}
 
 	var previous []File
@@ -352,4 +365,21 @@ func (tx *Tx) recordAll(preps []prepared, opts AddOptions) ([]AddResult, error) 
 		out = append(out, p.AddResult)
 	}
 	return out, nil
+}
+
+// addAs checks that the skill named name in the SKILL.md at display may be
+// recorded as the store name as: its own part is name, and a plugin's
+// skill exists already (add never creates one).
+func (tx *Tx) addAs(display, name, as string) (string, error) {
+	if err := CheckQualifiedName(as); err != nil {
+		return "", err
+	}
+	plugin, short := SplitName(as)
+	if short != name {
+		return "", fmt.Errorf("%s names the skill %q: it cannot be recorded as %q", display, name, as)
+	}
+	if _, ok := tx.Ref(SkillRef(as)); plugin != "" && !ok {
+		return "", &UnknownSkillError{Name: as}
+	}
+	return as, nil
 }

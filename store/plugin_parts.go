@@ -208,7 +208,7 @@ func (w *partsWalk) file(p, rel string, e fs.DirEntry) (File, error) {
 }
 
 // upstreamParts reads plugin p's parts from its source as an upstream
-// skill named "PLUGIN:_plugin" (nil when the plugin has none there).
+// skill named "_plugin" (nil when the plugin has none there).
 // hasUnit says whether the store has a unit already: then any non-empty
 // parts count, else only those of a plugin in Claude Code's or Codex's
 // sense.
@@ -250,7 +250,7 @@ func (tx *Tx) upstreamParts(p *Plugin, up *upstream, hasUnit bool) (*upstreamSki
 		return nil, nil
 	}
 	tree := hashFolder(files)
-	return &upstreamSkill{name: PluginPartsUnit(p.ID), path: root, tree: tree, files: files, parts: true}, nil
+	return &upstreamSkill{name: PluginPartsName, path: root, tree: tree, files: files, parts: true}, nil
 }
 
 func anyComponent(files []File) bool {

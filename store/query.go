@@ -35,7 +35,7 @@ func (r *Reader) List(all bool) ([]SkillInfo, error) {
 		return nil, err
 	}
 	recs := map[string]SkillRecord{}
-	keys, err := r.RecordKeys("skills")
+	keys, err := r.SkillRecordNames()
 	if err != nil {
 		return nil, err
 	}

@@ -102,7 +102,7 @@ func (tx *Tx) partsRemoved(p *Plugin, up *upstream) (*SkillReport, error) {
 	name := PluginPartsUnit(p.ID)
 	upRef := UpstreamRef(p.ID, PluginPartsName)
 	prevU, hasPrevU := tx.Ref(upRef)
-	empty := &upstreamSkill{name: name, path: up.layout.Root, files: []File{}, parts: true}
+	empty := &upstreamSkill{name: PluginPartsName, path: up.layout.Root, files: []File{}, parts: true}
 	var err error
 	if empty.tree, err = TreeHash(nil); err != nil {
 		return nil, err
@@ -144,17 +144,6 @@ func (tx *Tx) withPluginFindings(rep safety.Report, files, previous []File) safe
 	return rep
 }
 
-// supersededRefOf keeps a superseded candidate of name reachable:
-// refs/skillstore/superseded/NAME/COMMIT for a managed skill,
-// refs/skillstore/superseded/plugins/PLUGIN/NAME/COMMIT for a qualified
-// name (a ref component cannot hold ':').
-func supersededRefOf(name string, commit Hash) string {
-	if plugin, skill := SplitName(name); plugin != "" {
-		return SupersededRefPrefix + "plugins/" + plugin + "/" + skill + "/" + commit.String()
-	}
-	return SupersededRefPrefix + name + "/" + commit.String()
-}
-
 // isPluginPartsRef reports whether ref is a published parts unit,
 // refs/heads/plugins/PLUGIN/_plugin.
 func isPluginPartsRef(ref string) bool {
@@ -184,7 +173,7 @@ func (v *verifier) pluginParts(ref string, head Hash) {
 func (tx *Tx) detachPluginParts(plugin string) {
 	name := PluginPartsUnit(plugin)
 	if cand, ok := tx.Ref(CandidateRef(name)); ok {
-		tx.SetRef(supersededRefOf(name, cand), cand)
+		tx.SetRef(SupersededRef(name, cand), cand)
 		tx.DeleteRef(CandidateRef(name))
 	}
 }

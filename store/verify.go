@@ -82,11 +82,16 @@ func (s *Store) VerifyWith(ctx context.Context, opts VerifyOptions) (VerifyRepor
 				return err
 			}
 			switch {
-			case strings.HasPrefix(name, SkillRefPrefix):
-				rep.Skills++
-				v.skill(strings.TrimPrefix(name, SkillRefPrefix), refs[name])
 			case isPluginPartsRef(name):
 				v.pluginParts(name, refs[name])
+			case strings.HasPrefix(name, SkillRefPrefix) || strings.HasPrefix(name, PluginRefPrefix):
+				skill, ok := SkillNameOfRef(name)
+				if !ok {
+					v.problem(name, "not a skill ref: want %sNAME or %sPLUGIN/NAME", SkillRefPrefix, PluginRefPrefix)
+					continue
+				}
+				rep.Skills++
+				v.skill(skill, refs[name])
 			case name == StateRef:
 				v.state(refs[name])
 			default:
@@ -212,7 +217,7 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 				continue
 			}
 			skill, _, _ := strings.Cut(where, "@")
-			verdict := discover.Check(f.Path, skill, data, discover.Lenient)
+			verdict := discover.Check(f.Path, ownName(skill), data, discover.Lenient)
 			for _, d := range verdict.Errors() {
 				v.problem(where, "%s", d)
 			}

@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -237,13 +238,12 @@ func (r *Reader) WalkVersions(name string, fn func(Version) bool) error {
 	return nil
 }
 
-// Skills returns the names of every skill with a published ref, sorted.
+// Skills returns the store names of every skill with a published ref
+// (managed "NAME" and plugin "PLUGIN:NAME", not plugins' parts), sorted.
 func (r *Reader) Skills() []string {
-	refs := r.RefNames(SkillRefPrefix)
-	for i, ref := range refs {
-		refs[i] = strings.TrimPrefix(ref, SkillRefPrefix)
-	}
-	return refs
+	names := r.skillRefNames()
+	slices.Sort(names)
+	return names
 }
 
 // formatFindings renders findings as the commit body, one per line, in a

@@ -128,6 +128,8 @@ var errorRules = []errorRule{
 	{match: as[*store.CorruptRefError](), hint: hint("run 'skillstore verify' to see everything that is wrong")},
 	{match: is(store.ErrObjectNotFound), hint: hint("the store lost an object; run 'skillstore verify' to see everything that is wrong")},
 	{match: as[*store.OverlapError](), hint: hint("check out into a folder outside the store")},
+	{match: as[*store.SkillExistsError](), hint: hint("a managed skill NAME and a plugin's PLUGIN:NAME are different skills; remove or rename the one in the way first")},
+	{match: is(store.ErrUpgradeNeeded), hint: hint("run 'skillstore upgrade' (it moves the refs in place, history kept), then the command again")},
 
 	// Plugins.
 	{match: is(store.ErrUnknownPlugin), hint: hint("run 'skillstore plugin list' to see the plugins")},
@@ -153,6 +155,7 @@ var errorRules = []errorRule{
 	{match: is(remote.ErrRemoteRejected), hint: hint("if someone pushed meanwhile, run 'skillstore pull' and push again; otherwise check the server's branch protection and hooks")},
 	{match: func(err error) bool { return as[*remote.UnsafeRemoteError]()(err) || as[*remote.BadRefError]()(err) },
 		hint: hint("nothing was written; fix the history on the server, or pull with --allow-risk LEVEL if you trust a risk finding")},
+	{match: as[*remote.RemoteLayoutError](), hint: func(err error) string { return asE[*remote.RemoteLayoutError](err).Hint() }},
 	{match: is(remote.ErrNoRemote), hint: hint("add one with 'skillstore remote add origin URL'")},
 	{match: is(remote.ErrUnknownRemote), hint: hint("run 'skillstore remote list' to see the remotes")},
 	{match: is(remote.ErrRemoteExists), hint: hint("remove it first with 'skillstore remote rm NAME', or pick another name")},

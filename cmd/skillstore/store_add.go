@@ -48,7 +48,8 @@ func storeAddCommand() *cli.Command {
 			"base64 blobs, curl|sh pipelines and 'ignore previous instructions' are flagged with\n" +
 			"a risk level recorded on the version (see 'skillstore show'). Findings above\n" +
 			"--allow-risk (default high) refuse the version.\n\n" + addExitCodes,
-		Flags: append(addFlags(), dryRunFlag("report what would be recorded, writing nothing")),
+		Flags: append(addFlags(), dryRunFlag("report what would be recorded, writing nothing"),
+			&cli.StringFlag{Name: "as", Usage: "record the one folder as this skill (PLUGIN:NAME for a plugin's skill, a local edit of it)"}),
 		Action: func(c *cli.Context) error {
 			paths, err := storeArgs(c, 1, -1)
 			if err != nil {
@@ -63,6 +64,7 @@ func storeAddCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			opts.As = c.String("as")
 			s, err := openStoreForWrite(c)
 			if err != nil {
 				return err
