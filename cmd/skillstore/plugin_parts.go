@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/remote"
 )
 
 // What the commands print about a plugin's parts, "PLUGIN:_plugin" (see
@@ -81,4 +82,15 @@ func withParts(p store.PluginReport) []store.SkillReport {
 		return p.Skills
 	}
 	return append(p.Skills[:len(p.Skills):len(p.Skills)], *p.Parts)
+}
+
+// skillsOnly counts the pulled skills, leaving out plugins' parts.
+func skillsOnly(pulled []remote.PullSkill) int {
+	n := 0
+	for _, ps := range pulled {
+		if !store.IsPluginParts(ps.Skill) {
+			n++
+		}
+	}
+	return n
 }
