@@ -277,10 +277,11 @@ func (s *Store) AcceptCandidate(ctx context.Context, skill, reason string) (Vers
 			return err
 		}
 		md, ok := FileMap(files)[SkillFile]
-		if !ok {
+		if IsPluginParts(skill) {
+			checked = tx.withPluginFindings(checked, files, tx.filesOrNil(head.Tree))
+		} else if !ok {
 			return fmt.Errorf("accept %s: the candidate has no %s", skill, SkillFile)
-		}
-		if v := discover.Check(SkillFile, ownName(skill), md.Data, discover.Lenient); !v.Accepted() {
+		} else if v := discover.Check(SkillFile, ownName(skill), md.Data, discover.Lenient); !v.Accepted() {
 			return fmt.Errorf("accept %s: %w", skill, &InvalidSkillError{Dir: "the candidate", Diagnostics: v.Diagnostics})
 		}
 		if checked.Risk > safety.DefaultAllowedRisk {
@@ -366,7 +367,7 @@ func (s *Store) ResolveCandidate(ctx context.Context, skill, dir, reason string)
 		if err != nil {
 			return err
 		}
-		if len(files) == 0 || !slices.ContainsFunc(files, func(f File) bool { return f.Path == SkillFile }) {
+		if len(files) == 0 || !IsPluginParts(skill) && !slices.ContainsFunc(files, func(f File) bool { return f.Path == SkillFile }) {
 			return fmt.Errorf("resolve %s: %s holds no %s", skill, dir, SkillFile)
 		}
 		if _, err := safety.Check(skill, files, nil, safety.DefaultLimits); err != nil {

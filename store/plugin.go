@@ -57,7 +57,10 @@ func (p *Plugin) Label() string { return "plugin:" + p.ID }
 func pluginRecord(id string) string { return "plugins/" + id }
 
 // UpstreamRef is the ref holding the upstream snapshots of a plugin's skill.
-func UpstreamRef(plugin, skill string) string { return UpstreamRefPrefix + plugin + "/" + skill }
+func UpstreamRef(plugin, skill string) string {
+	_, skill = SplitName(skill)
+	return UpstreamRefPrefix + plugin + "/" + skill
+}
 
 // CandidateRef is the ref of a skill's pending candidate:
 // refs/heads/candidates/plugins/PLUGIN/NAME for a plugin's skill
@@ -227,6 +230,7 @@ func (tx *Tx) RemovePlugin(id string) (*Plugin, error) {
 			return nil, err
 		}
 	}
+	tx.detachPluginParts(id)
 	for _, ref := range tx.RefNames(UpstreamRefPrefix + id + "/") {
 		tx.DeleteRef(ref)
 	}

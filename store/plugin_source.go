@@ -34,6 +34,8 @@ type upstreamSkill struct {
 	// files is the skill's content, loaded when needed: a folder source's
 	// scan may leave Data empty where the stat cache vouched for a file.
 	files []File
+	// parts marks a plugin's parts (see plugin_parts.go), not a skill.
+	parts bool
 }
 
 // readSource opens a source and reads the layout of all its plugins, for

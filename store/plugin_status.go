@@ -41,6 +41,9 @@ type PluginInfo struct {
 	SourceError string              `json:"source_error,omitempty"`
 	Commit      string              `json:"commit,omitempty"` // last fetched commit (git sources)
 	Status      []PluginSkillStatus `json:"skill_status"`
+	// Parts is the status of the plugin's parts, "PLUGIN:_plugin" (nil:
+	// the plugin has none).
+	Parts *PluginSkillStatus `json:"parts,omitempty"`
 }
 
 // State is "disabled", "paused", "adopted" (it owns no skill any more and
@@ -80,6 +83,14 @@ func (r *Reader) pluginInfo(id string, lastSync map[string]string) (*PluginInfo,
 			return nil, fmt.Errorf("plugin %s: %w", id, err)
 		}
 		info.Status = append(info.Status, st)
+	}
+	if _, ok := r.Ref(SkillRef(PluginPartsUnit(id))); ok {
+		st, err := r.pluginSkillStatus(p, PluginPartsName)
+		if err != nil {
+			return nil, fmt.Errorf("plugin %s: %w", id, err)
+		}
+		st.Skill = PluginPartsUnit(id)
+		info.Parts = &st
 	}
 	return info, nil
 }

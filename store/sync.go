@@ -74,6 +74,9 @@ type PluginReport struct {
 	Error   string        `json:"error,omitempty"`
 	// Note is a remark on an added plugin ("it holds no skills yet").
 	Note string `json:"note,omitempty"`
+	// Parts is the sync of the plugin's parts, "PLUGIN:_plugin" (see
+	// plugin_parts.go); nil when the plugin has none.
+	Parts *SkillReport `json:"parts,omitempty"`
 	// Err is the error behind Error, for callers that explain it.
 	Err error `json:"-"`
 }
@@ -98,6 +101,11 @@ type SkillReport struct {
 	// Warnings are the validation policy's warnings about a new upstream
 	// SKILL.md (discover.Check, lenient): reported, never refusing it.
 	Warnings []discover.Diagnostic `json:"warnings,omitempty"`
+
+	// Paths lists the files the update adds, changes or removes against
+	// the published version (plugin parts only: every change to them is
+	// cold, see reload.ClassifyParts).
+	Paths []string `json:"paths,omitempty"`
 }
 
 // Changed reports whether the skill's sync wrote anything a person should hear of.
@@ -225,7 +233,7 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 				pr.Error = err.Error()
 				tx.s.log.Debug("plugin sync failed", "plugin", p.ID, "err", err)
 			}
-			for _, skill := range p.Skills {
+			for _, skill := range append(slices.Clone(p.Skills), PluginPartsName) {
 				if _, ok := tx.Ref(CandidateRef(QualifiedName(p.ID, skill))); ok {
 					rep.CandidatesWaiting++
 				}
@@ -287,6 +295,7 @@ func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCa
 		next.Removed = append(next.Removed, name)
 		pr.Skills = append(pr.Skills, SkillReport{Skill: name, Classification: ClassRemoved})
 	}
+	partsErr := tx.syncParts(&next, up, opts, cc, pr)
 	if !pluginEqual(p, &next) {
 		tx.NoteState(fmt.Sprintf("plugin %s: sync", p.ID), Trailer{Key: TrailerPlugin, Value: p.ID})
 		if err := tx.putPlugin(&next); err != nil {
@@ -297,7 +306,7 @@ func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCa
 	if len(failed) > 0 {
 		return fmt.Errorf("%d skill(s) failed: %s", len(failed), strings.Join(failed, ", "))
 	}
-	return nil
+	return partsErr
 }
 
 // claimSkill checks that plugin p may own skill, whose store name is

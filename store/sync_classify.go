@@ -203,6 +203,9 @@ func (tx *Tx) checkUpstream(sk *upstreamSkill, previous []File, sr *SkillReport)
 	if err != nil {
 		return safety.Report{}, err
 	}
+	if sk.parts {
+		rep = tx.withPluginFindings(rep, files, previous)
+	}
 	if f, ok := FileMap(files)[SkillFile]; ok {
 		v := discover.Check(path.Join(sk.path, SkillFile), sk.name, f.Data, discover.Lenient)
 		if !v.Accepted() {

@@ -23,10 +23,15 @@ func (p VerifyProblem) String() string { return p.Where + ": " + p.Message }
 
 // VerifyReport is the outcome of Verify.
 type VerifyReport struct {
-	Skills   int             `json:"skills"`
-	Versions int             `json:"versions"`
-	Refs     int             `json:"refs"`
-	Problems []VerifyProblem `json:"problems"`
+	Skills   int `json:"skills"`
+	Versions int `json:"versions"`
+	Refs     int `json:"refs"`
+	// PluginParts and PartsVersions count the plugins' parts units
+	// (PLUGIN:_plugin) and their versions, checked like skills but
+	// counted apart.
+	PluginParts   int             `json:"plugin_parts,omitempty"`
+	PartsVersions int             `json:"parts_versions,omitempty"`
+	Problems      []VerifyProblem `json:"problems"`
 	// Warnings are the validation policy's warnings (discover.Check,
 	// lenient) about each skill's latest version: what an agent truncates,
 	// defaults or skips. They never make the store unsound.
@@ -77,6 +82,8 @@ func (s *Store) VerifyWith(ctx context.Context, opts VerifyOptions) (VerifyRepor
 				return err
 			}
 			switch {
+			case isPluginPartsRef(name):
+				v.pluginParts(name, refs[name])
 			case strings.HasPrefix(name, SkillRefPrefix) || strings.HasPrefix(name, PluginRefPrefix):
 				skill, ok := SkillNameOfRef(name)
 				if !ok {
@@ -229,7 +236,7 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 			v.problem(where, "%s: %v", f.Path, err)
 		}
 	}
-	if !hasSkill {
+	if skill, _, _ := strings.Cut(where, "@"); !hasSkill && !IsPluginParts(skill) {
 		v.problem(where, "no %s at the top of the tree", discover.SkillFileName)
 	}
 }

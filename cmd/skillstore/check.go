@@ -125,7 +125,7 @@ func runCheck(c *cli.Context, plugins []string) error {
 	rep.Pending = len(rep.LocalEdits) > 0 || srep.CandidatesWaiting > 0
 	for _, p := range srep.Plugins {
 		cp := checkPlugin{Plugin: p.Plugin, Skipped: p.Skipped, Error: p.Error, Skills: []checkSkill{}}
-		for _, sk := range p.Skills {
+		for _, sk := range withParts(p) {
 			if sk.Classification == store.ClassUnchanged && sk.Error == "" && sk.Superseded == "" {
 				continue
 			}

@@ -308,6 +308,7 @@ func writePlugin(w io.Writer, info *store.PluginInfo, details bool) {
 		fmt.Fprintf(tw, "  %s\tv%d\t%s\n", st.Skill, st.Version, status)
 	}
 	tw.Flush()
+	writePartsRow(w, info)
 	for _, a := range info.Adopted {
 		fmt.Fprintf(w, "  %s  adopted (managed)\n", a)
 	}

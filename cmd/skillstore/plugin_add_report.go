@@ -51,6 +51,9 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 			}
 			fmt.Fprintf(e.stdout, "  %s v%d\n", sk.Skill, sk.NewVersion)
 		}
+		if p.Parts != nil && p.Parts.Error == "" {
+			fmt.Fprintf(e.stdout, "  %s: %s\n", partsLabel(p.Parts.Skill), partsLine(*p.Parts, false))
+		}
 		if p.Note != "" {
 			fmt.Fprintf(e.stderr, "skillstore: note: plugin %s: %s\n", p.Plugin, p.Note)
 		}

@@ -252,7 +252,7 @@ func runClone(c *cli.Context) error {
 	if c.Bool("json") {
 		return writeJSON(e.stdout, rep)
 	}
-	fmt.Fprintf(e.stdout, "cloned %s into %s: %d skill(s), %d candidate(s) waiting; verified\n", rep.URL, s.Dir(), len(rep.Skills), rep.CandidatesWaiting)
+	fmt.Fprintf(e.stdout, "cloned %s into %s: %d skill(s), %d candidate(s) waiting; verified\n", rep.URL, s.Dir(), skillsOnly(rep.Skills), rep.CandidatesWaiting)
 	printPolicyWarnings(e.stderr, "remote "+rep.Remote, rep.Warnings)
 	return nil
 }

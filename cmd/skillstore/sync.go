@@ -30,7 +30,10 @@ func syncCommand() *cli.Command {
 			"  three-way        both changed: the merge becomes a candidate branch\n" +
 			"                   (refs/heads/candidates/<skill>) for 'skillstore candidates'\n" +
 			"A newer upstream supersedes a pending candidate. Skills removed upstream are\n" +
-			"reported, never deleted. Sync waits up to --lock-timeout for the store lock.\n\n" +
+			"reported, never deleted. Sync waits up to --lock-timeout for the store lock.\n" +
+			"A plugin's other files (manifest, hooks, commands, agents, MCP/LSP config...)\n" +
+			"are synced the same way as the unit PLUGIN:_plugin; hook and server changes are\n" +
+			"risk findings, and every change to them is cold (README: Plugin parts).\n\n" +
 			"Git plugins are fetched before the store lock is taken, up to 16 at once, each\n" +
 			"within --fetch-timeout (a global flag: connecting and listing refs, then every\n" +
 			"silence of the server); one that fails is reported and the others are synced.\n\n" +
@@ -205,6 +208,7 @@ func writeSyncReport(w, errw io.Writer, rep *store.SyncReport, verbose bool) boo
 			// Written raw: the colour is ours, the text escaped above.
 			fmt.Fprintf(rawWriter(w), "%s/%s: %s\n", escapeTerminal(p.Plugin), escapeTerminal(sk.Skill), line)
 		}
+		changed = writePartsReport(w, errw, p, verbose) || changed
 		if p.Error != "" && !strings.HasSuffix(p.Error, "failed: "+failedSkills(p)) {
 			fmt.Fprintf(errw, "skillstore: error: plugin %s: %s\n", p.Plugin, p.Error)
 		}

@@ -229,8 +229,9 @@ func (c *historyCheck) candidateRisk(skill string, tip, published store.Hash) {
 	if err != nil {
 		return
 	}
-	if rep, err := safety.Check(skill, files, c.parentFiles(published), c.limits); err == nil {
-		c.risks[tip] = rep
+	previous := c.parentFiles(published)
+	if rep, err := safety.Check(skill, files, previous, c.limits); err == nil {
+		c.risks[tip] = withPartsFindings(skill, rep, files, previous)
 	}
 }
 
@@ -253,6 +254,9 @@ func (c *historyCheck) versionTree(where, skill string, tree store.Hash, previou
 		c.problem(where, "%v", err)
 		return safety.Report{}, false
 	}
+	if store.IsPluginParts(skill) {
+		return c.allowedRisk(where, withPartsFindings(skill, rep, files, previous))
+	}
 	md, ok := store.FileMap(files)[store.SkillFile]
 	if !ok {
 		c.problem(where, "no %s at the top of the tree", store.SkillFile)
@@ -268,6 +272,12 @@ func (c *historyCheck) versionTree(where, skill string, tree store.Hash, previou
 	if latest {
 		c.warnings = append(c.warnings, verdict.Warnings()...)
 	}
+	return c.allowedRisk(where, rep)
+}
+
+// allowedRisk records a problem when a version's risk is above what the
+// pull allows.
+func (c *historyCheck) allowedRisk(where string, rep safety.Report) (safety.Report, bool) {
 	if rep.Risk > c.allow {
 		var found []string
 		for _, f := range rep.Findings {

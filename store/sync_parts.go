@@ -1,0 +1,213 @@
+package store
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/skillstore/skillstore/store/safety"
+)
+
+// Sync of a plugin's parts (plugin_parts.go): the unit goes through the
+// very steps of a skill (syncSkillTo: the four cases, candidates, the
+// safety check), with the findings of safety.PluginFindings added to the
+// check, and one case of its own: parts that vanish upstream.
+
+// syncParts brings plugin p's parts unit up to date with its upstream and
+// records the outcome in pr.Parts. The error is for the plugin's report.
+func (tx *Tx) syncParts(p *Plugin, up *upstream, opts SyncOptions, cc *commitCache, pr *PluginReport) error {
+	name := PluginPartsUnit(p.ID)
+	_, hasUnit := tx.Ref(SkillRef(name))
+	sk, err := tx.upstreamParts(p, up, hasUnit)
+	if err != nil {
+		pr.Parts = &SkillReport{Skill: name, Error: err.Error()}
+		return fmt.Errorf("plugin parts: %w", err)
+	}
+	if sk == nil {
+		if !hasUnit {
+			return nil
+		}
+		sr, err := tx.partsRemoved(p, up)
+		if err != nil {
+			pr.Parts = &SkillReport{Skill: name, Error: err.Error()}
+			return fmt.Errorf("plugin parts: %w", err)
+		}
+		pr.Parts = sr
+		return nil
+	}
+	if _, ok := tx.Ref(UpstreamRef(p.ID, PluginPartsName)); hasUnit && !ok {
+		if err := tx.restorePartsUpstream(p.ID); err != nil {
+			pr.Parts = &SkillReport{Skill: name, Error: err.Error()}
+			return fmt.Errorf("plugin parts: %w", err)
+		}
+	}
+	var before Hash
+	if head, ok := tx.Ref(SkillRef(name)); ok {
+		if c, err := cc.get(head); err == nil {
+			before = c.Tree
+		}
+	}
+	sr := tx.syncSkill(p, up, sk, opts, cc)
+	sr.Skill = name
+	pr.Parts = &sr
+	if sr.Error != "" {
+		return fmt.Errorf("plugin parts: %s", sr.Error)
+	}
+	if sr.Changed() && sr.Classification != ClassAlreadyApplied {
+		after := sk.tree
+		if h, ok := ParseHash(sr.Candidate); ok {
+			if c, err := cc.get(h); err == nil {
+				after = c.Tree
+			}
+		}
+		sr.Paths = tx.changedPaths(before, after)
+	}
+	return nil
+}
+
+// changedPaths lists the paths that differ between two trees (zero: none),
+// sorted; nil when a tree cannot be read (the list is for people only).
+func (tx *Tx) changedPaths(old, new Hash) []string {
+	var a, b []File
+	var err error
+	if !old.IsZero() {
+		if a, err = tx.Files(old); err != nil {
+			return nil
+		}
+	}
+	if b, err = tx.Files(new); err != nil {
+		return nil
+	}
+	am, bm := FileMap(a), FileMap(b)
+	var out []string
+	for _, f := range a {
+		if g, ok := bm[f.Path]; !ok || g.ID != f.ID || g.Mode != f.Mode {
+			out = append(out, f.Path)
+		}
+	}
+	for _, f := range b {
+		if _, ok := am[f.Path]; !ok {
+			out = append(out, f.Path)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// partsRemoved handles a plugin whose parts are gone upstream while the
+// store has a unit: like a skill removed upstream, the published unit
+// stays. An empty snapshot records the removal once, so the next sync
+// does not report it again (nil report then).
+func (tx *Tx) partsRemoved(p *Plugin, up *upstream) (*SkillReport, error) {
+	name := PluginPartsUnit(p.ID)
+	upRef := UpstreamRef(p.ID, PluginPartsName)
+	prevU, hasPrevU := tx.Ref(upRef)
+	empty := &upstreamSkill{name: PluginPartsName, path: up.layout.Root, files: []File{}, parts: true}
+	var err error
+	if empty.tree, err = TreeHash(nil); err != nil {
+		return nil, err
+	}
+	if hasPrevU {
+		c, err := tx.Commit(prevU)
+		if err != nil {
+			return nil, err
+		}
+		if c.Tree == empty.tree {
+			return nil, nil
+		}
+	}
+	u, err := tx.writeSnapshot(p, up, empty, upRef, prevU, hasPrevU)
+	if err != nil {
+		return nil, err
+	}
+	return &SkillReport{Skill: name, Classification: ClassRemoved, Upstream: u.String()}, nil
+}
+
+// withPluginFindings adds what a plugin's parts declare to run (hooks,
+// MCP and LSP servers, safety.PluginFindings) to the safety report of the
+// parts' new tree. previous are the published parts (IDs only): the
+// declaration files among them are read here.
+func (tx *Tx) withPluginFindings(rep safety.Report, files, previous []File) safety.Report {
+	prev := make([]File, len(previous))
+	copy(prev, previous)
+	for i, f := range prev {
+		if f.Data == nil && safety.IsPluginConfig(f.Path) {
+			if data, err := tx.Blob(f.ID); err == nil {
+				prev[i].Data = data
+			}
+		}
+	}
+	rep.Findings = append(rep.Findings, safety.PluginFindings(files, prev)...)
+	for _, f := range rep.Findings {
+		rep.Risk = max(rep.Risk, f.Level)
+	}
+	return rep
+}
+
+// isPluginPartsRef reports whether ref is a published parts unit,
+// refs/heads/plugins/PLUGIN/_plugin.
+func isPluginPartsRef(ref string) bool {
+	rest, ok := strings.CutPrefix(ref, PluginRefPrefix)
+	if !ok {
+		return false
+	}
+	plugin, name, ok := strings.Cut(rest, "/")
+	return ok && plugin != "" && name == PluginPartsName
+}
+
+// pluginParts verifies a parts unit's history like a skill's (versions
+// counting down, trees git fsck accepts, regular files only; no SKILL.md
+// needed), counting it apart from the skills.
+func (v *verifier) pluginParts(ref string, head Hash) {
+	plugin, _, _ := strings.Cut(strings.TrimPrefix(ref, PluginRefPrefix), "/")
+	before := v.rep.Versions
+	v.skill(PluginPartsUnit(plugin), head)
+	v.rep.PluginParts++
+	v.rep.PartsVersions += v.rep.Versions - before
+	v.rep.Versions = before
+}
+
+// detachPluginParts is plugin rm for the parts: a pending candidate is
+// superseded (kept reachable); the published unit and its history stay,
+// so adding the plugin again continues them (see restorePartsUpstream).
+func (tx *Tx) detachPluginParts(plugin string) {
+	name := PluginPartsUnit(plugin)
+	if cand, ok := tx.Ref(CandidateRef(name)); ok {
+		tx.SetRef(SupersededRef(name, cand), cand)
+		tx.DeleteRef(CandidateRef(name))
+	}
+}
+
+// restorePartsUpstream points a parts unit's upstream ref, gone with a
+// plugin rm, back at the last upstream snapshot its history took in, so
+// that a plugin added again classifies its upstream against what was
+// accepted (an unchanged upstream is unchanged, not a three-way merge).
+// The snapshot is the second parent of the latest version that merged one
+// (fast-forward, already-applied, reject, or accept: then the candidate's
+// own upstream parent), or v1, the mirror.
+func (tx *Tx) restorePartsUpstream(plugin string) error {
+	name := PluginPartsUnit(plugin)
+	h, _ := tx.Ref(SkillRef(name))
+	for range 100000 {
+		c, err := tx.Commit(h)
+		if err != nil {
+			return err
+		}
+		switch {
+		case len(c.Parents) >= 2:
+			u := c.Parents[1]
+			if m, err := tx.Commit(u); err == nil && m.Trailer(TrailerCandidate) != "" && len(m.Parents) == 2 {
+				u = m.Parents[1]
+			}
+			tx.SetRef(UpstreamRef(plugin, PluginPartsName), u)
+			return nil
+		case len(c.Parents) == 0:
+			if c.Trailer(TrailerMergeMode) == string(MergeModeMirror) {
+				tx.SetRef(UpstreamRef(plugin, PluginPartsName), h)
+			}
+			return nil
+		}
+		h = c.Parents[0]
+	}
+	return nil
+}
