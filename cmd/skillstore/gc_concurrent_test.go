@@ -26,7 +26,9 @@ func TestGCLetsReadersAndWritersRun(t *testing.T) {
 	storeDir := filepath.Join(work, "store")
 	mustRun(t, storeDir, "init")
 	root := filepath.Join(work, "root")
-	for i := 0; i < 20; i++ {
+	// Enough skills that the import writes a pack (gitdb.PackThreshold
+	// new objects), not loose objects.
+	for i := 0; i < 40; i++ {
 		writeTestSkill(t, filepath.Join(root, fmt.Sprintf("bulk-%02d", i)), fmt.Sprintf("bulk-%02d", i), "version one")
 	}
 	mustRun(t, storeDir, "import", root) // a pack
@@ -34,6 +36,11 @@ func TestGCLetsReadersAndWritersRun(t *testing.T) {
 	writeTestSkill(t, solo, "solo", "first")
 	written := parseRecorded(mustRun(t, storeDir, "add", solo)) // loose objects
 	mustRun(t, storeDir, "rm", "--purge", "--yes", "bulk-05")
+	// A purged skill whose objects are loose: gc prunes them.
+	gone := filepath.Join(work, "edit", "gone")
+	writeTestSkill(t, gone, "gone", "soon purged")
+	mustRun(t, storeDir, "add", gone)
+	mustRun(t, storeDir, "rm", "--purge", "--yes", "gone")
 
 	hold := filepath.Join(work, "hold")
 	if err := os.WriteFile(hold, nil, 0o644); err != nil {
@@ -100,7 +107,7 @@ func TestGCLetsReadersAndWritersRun(t *testing.T) {
 		Pruned  int `json:"pruned"`
 	}
 	if err := json.Unmarshal(gcOut.Bytes(), &res); err != nil || res.Rescued == 0 || res.Pruned == 0 {
-		t.Errorf("gc = %s (%v); want objects rescued (bulk-05's, found in the old pack) and the purge's commit pruned", gcOut.String(), err)
+		t.Errorf("gc = %s (%v); want objects rescued (bulk-05's, found in the old pack) and the loose objects of purged skill gone pruned", gcOut.String(), err)
 	}
 	checkStoreSound(t, storeDir, written)
 	if out := mustRun(t, storeDir, "show", "bulk-05"); !strings.Contains(out, "bulk-05") {
