@@ -1,0 +1,208 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// What a person types to name a skill: the qualified name PLUGIN:NAME
+// always works; the short name NAME works when exactly one published skill
+// has it (the managed NAME, or one plugin's PLUGIN:NAME). ResolveSkill
+// turns either into the store name every other call takes.
+
+// AmbiguousSkillError reports a short name that several published skills
+// have: the managed one and plugins' ones, or several plugins'.
+type AmbiguousSkillError struct {
+	Name string
+	// Matches are the store names it could mean, sorted.
+	Matches []string
+}
+
+func (e *AmbiguousSkillError) Error() string {
+	return fmt.Sprintf("skill name %q is ambiguous: it names %s", e.Name, strings.Join(e.Matches, ", "))
+}
+
+// UnknownPluginError reports a qualified name whose plugin the store does
+// not have. It wraps ErrUnknownPlugin.
+type UnknownPluginError struct{ Name, Plugin string }
+
+func (e *UnknownPluginError) Error() string {
+	return fmt.Sprintf("unknown plugin %q in %q", e.Plugin, e.Name)
+}
+
+func (e *UnknownPluginError) Unwrap() error { return ErrUnknownPlugin }
+
+// UnknownPluginSkillError reports a qualified name whose plugin exists but
+// has no published skill of that name. It unwraps to an
+// *UnknownSkillError, so callers that only care about "no such skill"
+// need not know the difference.
+type UnknownPluginSkillError struct{ Name, Plugin, Skill string }
+
+func (e *UnknownPluginSkillError) Error() string {
+	return fmt.Sprintf("plugin %q has no skill %q", e.Plugin, e.Skill)
+}
+
+func (e *UnknownPluginSkillError) Unwrap() error { return &UnknownSkillError{Name: e.Name} }
+
+// ResolveSkill returns the store name of the published skill input names:
+// input itself when it is qualified and published, the one skill a short
+// name fits, or an *AmbiguousSkillError, *UnknownPluginError,
+// *UnknownPluginSkillError, *UnknownSkillError or *InvalidNameError.
+//
+// It costs a few ref lookups, whatever the store's size: the managed ref
+// by name, then one lookup per plugin id, the ids found by seeking through
+// refs/heads/plugins/ (see gitdb.RefReader.Children), never a listing of
+// every skill.
+func (r *Reader) ResolveSkill(input string) (string, error) {
+	if strings.HasPrefix(input, ":") {
+		return "", &InvalidNameError{Name: input, Reason: "nothing before ':': a qualified name is PLUGIN:NAME"}
+	}
+	if err := CheckQualifiedName(input); err != nil {
+		return "", err
+	}
+	plugin, skill := SplitName(input)
+	if plugin != "" {
+		return r.resolveQualified(input, plugin, skill)
+	}
+	var matches []string
+	if _, ok := r.Ref(SkillRef(skill)); ok {
+		matches = append(matches, skill)
+	}
+	ids, err := r.refChildren(PluginRefPrefix)
+	if err != nil {
+		return "", err
+	}
+	for _, id := range ids {
+		name := QualifiedName(id, skill)
+		if _, ok := r.Ref(SkillRef(name)); ok {
+			matches = append(matches, name)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return "", &UnknownSkillError{Name: input}
+	case 1:
+		return matches[0], nil
+	default:
+		sort.Strings(matches)
+		return "", &AmbiguousSkillError{Name: input, Matches: matches}
+	}
+}
+
+// resolveQualified checks that PLUGIN:NAME is published. A store still in
+// layout 1 keeps a plugin's skills under their short names (the plugin
+// record lists them): there the qualified name means that short one.
+func (r *Reader) resolveQualified(input, plugin, skill string) (string, error) {
+	if _, ok := r.Ref(SkillRef(input)); ok {
+		return input, nil
+	}
+	p, err := r.Plugin(plugin)
+	if err != nil && !errors.Is(err, ErrUnknownPlugin) {
+		return "", err
+	}
+	if p != nil && p.Owns(skill) && r.legacyLayout() {
+		if _, ok := r.Ref(SkillRef(skill)); ok {
+			return skill, nil
+		}
+	}
+	if p == nil {
+		skills, err := r.refChildren(PluginRefPrefix + plugin + "/")
+		if err != nil {
+			return "", err
+		}
+		if len(skills) == 0 {
+			return "", &UnknownPluginError{Name: input, Plugin: plugin}
+		}
+	}
+	return "", &UnknownPluginSkillError{Name: input, Plugin: plugin, Skill: skill}
+}
+
+// legacyLayout reports whether plugin skills still live under
+// refs/heads/skills/ (layout 1): no ref under refs/heads/plugins/ yet.
+func (r *Reader) legacyLayout() bool {
+	ids, err := r.refChildren(PluginRefPrefix)
+	return err == nil && len(ids) == 0
+}
+
+// ResolveSpec resolves the name of a version spec, "NAME[@REV]", keeping
+// the revision: "access@v3" may become "chat:access@v3".
+func (r *Reader) ResolveSpec(spec string) (string, error) {
+	name, rev, hasRev := strings.Cut(spec, "@")
+	resolved, err := r.ResolveSkill(name)
+	if err != nil {
+		return "", err
+	}
+	if hasRev {
+		return resolved + "@" + rev, nil
+	}
+	return resolved, nil
+}
+
+// refChildren is gitdb.RefReader.Children seeing the transaction's own
+// ref updates inside Update; ids whose refs are all deleted may remain
+// (callers look up the full name).
+func (r *Reader) refChildren(prefix string) ([]string, error) {
+	ids, err := r.refs.Children(prefix)
+	if err != nil {
+		return nil, err
+	}
+	if r.tx == nil || len(r.tx.newRefs) == 0 {
+		return ids, nil
+	}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		seen[id] = true
+	}
+	for name, h := range r.tx.newRefs {
+		rest, ok := strings.CutPrefix(name, prefix)
+		if !ok || h.IsZero() {
+			continue
+		}
+		if id, _, _ := strings.Cut(rest, "/"); id != "" && !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+// ResolveSkill is Reader.ResolveSkill in a View of its own.
+func (s *Store) ResolveSkill(ctx context.Context, input string) (string, error) {
+	names, err := s.ResolveSkills(ctx, []string{input})
+	if err != nil {
+		return "", err
+	}
+	return names[0], nil
+}
+
+// ResolveSkills resolves several names in one View; the first failure is
+// returned.
+func (s *Store) ResolveSkills(ctx context.Context, inputs []string) ([]string, error) {
+	out := make([]string, len(inputs))
+	err := s.View(ctx, func(r *Reader) error {
+		for i, in := range inputs {
+			name, err := r.ResolveSkill(in)
+			if err != nil {
+				return err
+			}
+			out[i] = name
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ResolveSpec is Reader.ResolveSpec in a View of its own.
+func (s *Store) ResolveSpec(ctx context.Context, spec string) (string, error) {
+	var out string
+	err := s.View(ctx, func(r *Reader) error {
+		var err error
+		out, err = r.ResolveSpec(spec)
+		return err
+	})
+	return out, err
+}
