@@ -247,10 +247,7 @@ func storeNames(ctx context.Context, s *store.Store, kind argKind, cur string) (
 			return versionCompletions(ctx, s, name)
 		}
 		skills, err := s.List(ctx, false)
-		for _, sk := range skills {
-			out = append(out, sk.Name+"\t"+oneLine(sk.Description))
-		}
-		return out, err
+		return skillCompletions(skills), err
 	case argCandidate:
 		err := s.View(ctx, func(r *store.Reader) error {
 			cands, err := r.Candidates()
@@ -287,7 +284,11 @@ func storeNames(ctx context.Context, s *store.Store, kind argKind, cur string) (
 
 // versionCompletions completes NAME@ with the skill's versions, newest first.
 func versionCompletions(ctx context.Context, s *store.Store, name string) ([]string, error) {
-	versions, err := s.Log(ctx, name)
+	resolved, err := s.ResolveSkill(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	versions, err := s.Log(ctx, resolved)
 	var out []string
 	for _, v := range versions {
 		out = append(out, fmt.Sprintf("%s@v%d\t%s", name, v.Number, oneLine(v.Reason)))

@@ -65,7 +65,11 @@ func storeShowCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			d, err := s.Show(c.Context, args[0])
+			spec, err := resolveSpecArg(c, s, args[0])
+			if err != nil {
+				return err
+			}
+			d, err := s.Show(c.Context, spec)
 			if err != nil {
 				return err
 			}
@@ -149,7 +153,11 @@ func storeLogCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			versions, err := s.Log(c.Context, args[0])
+			name, err := resolveNameArg(c, s, args[0])
+			if err != nil {
+				return err
+			}
+			versions, err := s.Log(c.Context, name)
 			if err != nil {
 				return err
 			}
@@ -202,10 +210,14 @@ func storeCatCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			data, err := s.Cat(c.Context, args[0], file)
+			spec, err := resolveSpecArg(c, s, args[0])
+			if err != nil {
+				return err
+			}
+			data, err := s.Cat(c.Context, spec, file)
 			var noFile *store.NoFileError
 			if errors.As(err, &noFile) {
-				return withHint(err, fmt.Sprintf("run 'skillstore show %s' for its files", args[0]))
+				return withHint(err, fmt.Sprintf("run 'skillstore show %s' for its files", spec))
 			}
 			if err != nil {
 				return err
@@ -218,7 +230,7 @@ func storeCatCommand() *cli.Command {
 					}
 					var pe *discover.ParseError
 					if errors.As(err, &pe) {
-						pe.File = args[0] + " " + shown
+						pe.File = spec + " " + shown
 					}
 					return err
 				}
