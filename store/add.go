@@ -32,6 +32,11 @@ type AddOptions struct {
 	// is SourceManaged and an existing one keeps its latest version's
 	// source (a local edit of a plugin's skill is still that plugin's).
 	Source string
+	// As records the one folder given as the managed skill of this name
+	// (its SKILL.md's name set to it); Into records it as the next
+	// version of this existing skill (a qualified or unique short name).
+	// See chooseAddName for the choice made without them.
+	As, Into string
 }
 
 // AddResult is the outcome for one skill folder.
@@ -179,6 +184,9 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 	// A few folders are read whole for less than the store-wide caches
 	// cost to load and save (they grow with the store): they get an empty
 	// stat cache, not saved, and the summaries of their names alone.
+	if (opts.As != "" || opts.Into != "") && len(dirs) != 1 {
+		return nil, fmt.Errorf("--as and --into name the skill of one folder, and %d were given", len(dirs))
+	}
 	few := len(dirs) <= fewFolders
 	var cache *StatCache
 	var sums map[string]Summary
@@ -259,7 +267,7 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 	// Fast path: the folder name is a skill whose latest tree is this very
 	// tree. It was validated and checked when it was recorded.
 	folder := filepath.Base(abs)
-	if tree, err := TreeHash(files); err == nil {
+	if tree, err := TreeHash(files); err == nil && opts.As == "" && opts.Into == "" {
 		if head, ok := tx.Ref(SkillRef(folder)); ok {
 			if sum, ok := sums[folder]; ok && sum.Commit == head && sum.Tree == tree {
 				p.Name, p.Unchanged = folder, true
@@ -293,6 +301,13 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 	p.Name = verdict.Name
 	if err := skillfs.CheckName(p.Name); err != nil {
 		p.Err = fmt.Errorf("%s: %w", display, err)
+		return p
+	}
+	if tree, err := TreeHash(p.files); err != nil {
+		p.Err = fmt.Errorf("%s: %w", dir, err)
+		return p
+	} else if err := tx.chooseAddName(&p, opts, tree); err != nil {
+		p.Err = err
 		return p
 	}
 
