@@ -37,6 +37,9 @@ func toVersionJSON(v store.Version) versionJSON {
 	if fs == nil {
 		fs = []safety.Finding{}
 	}
+	if v.Plugin == "" { // a version recorded without the trailer: the name says
+		v.Plugin, _ = store.SplitName(v.Skill)
+	}
 	return versionJSON{Skill: v.Skill, Version: v.Number, Commit: v.Commit.String(), Tree: v.Tree.String(), Time: v.Time.UTC(),
 		Actor: v.Actor, Source: v.Source, Reason: v.Reason, MergeMode: v.MergeMode, Plugin: v.Plugin,
 		PluginVersion: v.PluginVersion, Risk: v.Risk.String(), Findings: fs}
