@@ -33,10 +33,16 @@ type AddOptions struct {
 	// source (a local edit of a plugin's skill is still that plugin's).
 	Source string
 	// As records the one folder given as the managed skill of this name
-	// (its SKILL.md's name set to it); Into records it as the next
-	// version of this existing skill (a qualified or unique short name).
-	// See chooseAddName for the choice made without them.
-	As, Into string
+	// (its SKILL.md's name set to it).
+	As string
+	// Into names existing skills (qualified or unique short names) that
+	// folders are edited copies of: one folder and one name, that folder
+	// goes onto that skill; otherwise each folder goes onto the skill of
+	// Into whose short name is its own. See chooseAddName for the choice
+	// made without them.
+	Into []string
+	// intoByName is Into resolved, by short name (set by prepareAll).
+	intoByName map[string]string
 }
 
 // AddResult is the outcome for one skill folder.
@@ -184,8 +190,11 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 	// A few folders are read whole for less than the store-wide caches
 	// cost to load and save (they grow with the store): they get an empty
 	// stat cache, not saved, and the summaries of their names alone.
-	if (opts.As != "" || opts.Into != "") && len(dirs) != 1 {
-		return nil, fmt.Errorf("--as and --into name the skill of one folder, and %d were given", len(dirs))
+	if opts.As != "" && (len(dirs) != 1 || len(opts.Into) > 0) {
+		return nil, fmt.Errorf("--as names the skill of one folder (%d given), and cannot be used with --into", len(dirs))
+	}
+	if err := tx.resolveInto(&opts, dirs); err != nil {
+		return nil, err
 	}
 	few := len(dirs) <= fewFolders
 	var cache *StatCache
@@ -215,6 +224,9 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 			}
 		}
 		out = append(out, p)
+	}
+	if err := intoUnused(opts, out); err != nil {
+		return nil, err
 	}
 	if !few {
 		if err := tx.saveStatCache(cache); err != nil {
@@ -267,7 +279,7 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 	// Fast path: the folder name is a skill whose latest tree is this very
 	// tree. It was validated and checked when it was recorded.
 	folder := filepath.Base(abs)
-	if tree, err := TreeHash(files); err == nil && opts.As == "" && opts.Into == "" {
+	if tree, err := TreeHash(files); err == nil && opts.As == "" && len(opts.Into) == 0 {
 		if head, ok := tx.Ref(SkillRef(folder)); ok {
 			if sum, ok := sums[folder]; ok && sum.Commit == head && sum.Tree == tree {
 				p.Name, p.Unchanged = folder, true

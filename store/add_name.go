@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/skillstore/skillstore/internal/problem"
@@ -70,19 +71,59 @@ func pluginSkillsPhrase(skills []string) string {
 	return "plugin skills " + strings.Join(skills, ", ")
 }
 
+// resolveInto resolves opts.Into into opts.intoByName: under "" for one
+// folder and one skill (the names need not match), else under each
+// skill's short name, which the folder it takes must have.
+func (tx *Tx) resolveInto(opts *AddOptions, dirs []string) error {
+	if len(opts.Into) == 0 {
+		return nil
+	}
+	opts.intoByName = map[string]string{}
+	for _, in := range opts.Into {
+		name, err := tx.ResolveSkill(in)
+		if err != nil {
+			return fmt.Errorf("--into %s: %w", in, err)
+		}
+		if len(opts.Into) == 1 && len(dirs) == 1 {
+			opts.intoByName[""] = name
+			return nil
+		}
+		_, short := SplitName(name)
+		if other, dup := opts.intoByName[short]; dup && other != name {
+			return fmt.Errorf("--into %s and --into %s: both are named %q, and a folder can go onto one of them only (add them one at a time)", other, name, short)
+		}
+		opts.intoByName[short] = name
+	}
+	return nil
+}
+
+// intoUnused reports an --into skill that no folder's name matched (a
+// typo would otherwise leave that folder to the rules without flags).
+func intoUnused(opts AddOptions, preps []prepared) error {
+	for short, name := range opts.intoByName {
+		if short == "" {
+			continue
+		}
+		if !slices.ContainsFunc(preps, func(p prepared) bool { return p.Name == name || p.Name == short }) {
+			return fmt.Errorf("--into %s: no folder given holds a skill named %q", name, short)
+		}
+	}
+	return nil
+}
+
 // chooseAddName sets p.Name to the skill the folder is recorded onto (see
 // above); tree is the folder's tree. p.Name is the folder's skill name on
 // entry. When --as renames the skill, SKILL.md's name in p.files follows.
 func (tx *Tx) chooseAddName(p *prepared, opts AddOptions, tree Hash) error {
-	switch {
-	case opts.Into != "":
-		name, err := tx.ResolveSkill(opts.Into)
-		if err != nil {
-			return fmt.Errorf("--into %s: %w", opts.Into, err)
-		}
+	if name, ok := opts.intoByName[p.Name]; ok {
 		p.Name = name
 		return nil
-	case opts.As != "":
+	}
+	if name, ok := opts.intoByName[""]; ok {
+		p.Name = name
+		return nil
+	}
+	if opts.As != "" {
 		if plugin, _ := SplitName(opts.As); plugin != "" {
 			return &InvalidNameError{Name: opts.As, Reason: "--as names a managed skill; to record onto a plugin's skill use --into " + opts.As}
 		}

@@ -85,10 +85,30 @@ func TestAddNeverWritesForeignFolderOntoPluginSkill(t *testing.T) {
 		t.Fatalf("edited copy without --into: %v", err)
 	}
 	into := defaultAdd()
-	into.Into = "anthropic:skill-creator"
+	into.Into = []string{"anthropic:skill-creator"}
 	res, err = s.Add(ctx, []string{edited}, into)
 	if err != nil || res[0].Name != "skill-creator" || res[0].Version.Number != 4 {
 		t.Fatalf("--into: %v %+v", err, res)
+	}
+
+	// Several folders: each goes onto the --into skill of its name; an
+	// --into no folder is named after is a mistake, nothing written.
+	other := writeSkill(t, t.TempDir(), "mine", "my own", nil)
+	into.Into = []string{"anthropic:skill-creator", "mine"}
+	if _, err := s.Add(ctx, []string{folder("edited again"), other}, into); err == nil || !strings.Contains(err.Error(), "mine") {
+		t.Fatalf("--into a skill that does not exist: %v", err)
+	}
+	if _, err := s.Add(ctx, []string{other}, defaultAdd()); err != nil {
+		t.Fatal(err)
+	}
+	into.Into = []string{"anthropic:skill-creator", "mine", "other"}
+	if _, err := s.Add(ctx, []string{folder("edited again"), other}, into); err == nil {
+		t.Fatal("an --into no folder matches was accepted")
+	}
+	into.Into = []string{"mine", "anthropic:skill-creator"}
+	res, err = s.Add(ctx, []string{folder("edited again"), writeSkill(t, t.TempDir(), "mine", "my own, edited", nil)}, into)
+	if err != nil || len(res) != 2 || res[0].Name != "skill-creator" || res[0].Version.Number != 5 || res[1].Name != "mine" || res[1].Version.Number != 2 {
+		t.Fatalf("two folders, two --into: %v %+v", err, res)
 	}
 
 	as := defaultAdd()

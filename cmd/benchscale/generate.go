@@ -183,14 +183,15 @@ func (f *fixture) setUpPlugin(b *bench) error {
 	if _, err := b.mustRun(b.bin, f.store, "plugin", "add", f.plugin); err != nil {
 		return err
 	}
-	// A local edit of the plugin's skill (notes.md), recorded as a version.
+	// A local edit of the plugin's skill (notes.md), recorded as a version:
+	// --into says the folder is an edited copy of the plugin's skill.
 	local := filepath.Join(f.dir, "edit", pluginSkill)
 	if err := os.MkdirAll(local, 0o755); err != nil {
 		return err
 	}
 	os.WriteFile(filepath.Join(local, "SKILL.md"), []byte(md), 0o644)
 	os.WriteFile(filepath.Join(local, "notes.md"), []byte("upstream notes\nlocal note\n"), 0o644)
-	_, err := b.mustRun(b.bin, f.store, "add", local)
+	_, err := b.mustRun(b.bin, f.store, "add", "--into", pluginSkill, local)
 	return err
 }
 
