@@ -20,8 +20,11 @@ type AdoptSkill struct {
 	// Upstream is the source the installer recorded; zero for a skill
 	// with no known source, which is imported as a managed skill.
 	Upstream Source
-	// Hint is the lock file's skillFolderHash: the folder's git tree at
-	// install, tried first as an exact base. Zero when unknown.
+	// Hint is what the installer recorded of the upstream: a lock file's
+	// skillFolderHash (the folder's git tree at install), tried first as an
+	// exact base, or the commit installed from (Claude Code's
+	// gitCommitSha), which is the base when it holds the skill. Zero when
+	// unknown.
 	Hint Hash
 }
 
@@ -142,14 +145,35 @@ func (tx *Tx) pluginForSource(ctx context.Context, src Source) (string, bool, er
 		return "", false, err
 	}
 	done()
-	if len(layout.Plugins) != 1 {
-		return "", false, fmt.Errorf("source %s holds %d plugins: add the one to link with 'skillstore plugin add', then run adopt again", src, len(layout.Plugins))
+	name, market := "", ""
+	switch {
+	case len(layout.Plugins) == 1:
+		name = layout.Plugins[0].Name
+	case len(layout.Plugins) == 0 && len(layout.Remote) == 1 && src.Selector != "":
+		// A marketplace entry that lives in another repository: the
+		// plugin's source is that repository.
+		entry, err := remoteEntrySource(layout.Remote[0])
+		if err != nil {
+			return "", false, fmt.Errorf("source %s: plugin %s: %w", src, src.Selector, err)
+		}
+		for _, p := range plugins {
+			if p.Source == entry {
+				return p.ID, false, nil
+			}
+		}
+		if fetched, err = tx.fetchEntry(ctx, entry); err != nil {
+			return "", false, fmt.Errorf("source %s: plugin %s: %w", src, src.Selector, err)
+		}
+		market = marketplaceName(src)
+		src, name = entry, layout.Remote[0].Name
+	default:
+		return "", false, fmt.Errorf("source %s holds %d plugins: add the one to link with 'skillstore plugin add', then run adopt again", src, len(layout.Plugins)+len(layout.Remote))
 	}
-	id := pluginID("", layout.Plugins[0].Name, src)
+	id := pluginID("", name, src)
 	if _, err := tx.Plugin(id); err == nil {
 		return "", false, fmt.Errorf("plugin %q: %w (from another source than %s)", id, ErrPluginExists, src)
 	}
-	p := &Plugin{ID: id, Source: src, Skills: []string{}, Select: []string{"!*"}}
+	p := &Plugin{ID: id, Source: src, Skills: []string{}, Select: []string{"!*"}, Marketplace: market}
 	if src.Kind == SourceGit {
 		tx.SetRef(SourceRef(id), fetched.Commit)
 	}

@@ -182,10 +182,7 @@ func (tx *Tx) gitBase(p *Plugin, skill string, tree Hash, files []File, hint Has
 	full := path.Join(p.Source.Path, skillPath)
 	var base *Base
 	if !hint.IsZero() {
-		base, err = tx.FindBase(BaseQuery{Tip: tip, Path: full, Tree: hint})
-		if err != nil || !base.Exact {
-			base = nil
-		}
+		base = tx.hintedBase(tip, full, hint)
 	}
 	if base == nil {
 		base, err = tx.FindBase(BaseQuery{Tip: tip, Path: full, Tree: tree, Files: files})
@@ -206,6 +203,29 @@ func (tx *Tx) gitBase(p *Plugin, skill string, tree Hash, files []File, hint Has
 	}
 	up.fetched = gitfetch.Fetched{Commit: base.Commit}
 	return up, &upstreamSkill{name: skill, path: skillPath, tree: base.Tree}, base, nil
+}
+
+// hintedBase is the base a hint names, or nil: a commit (the one an
+// installer recorded, such as Claude Code's gitCommitSha) holding the
+// skill's folder is the base whatever the installed files are, since they
+// were installed from it; a tree (a lock file's skillFolderHash) is looked
+// for in the history from tip, exact only.
+func (tx *Tx) hintedBase(tip Hash, full string, hint Hash) *Base {
+	if c, err := tx.Commit(hint); err == nil {
+		raw, ok, err := tx.subtree(c.Tree, full)
+		if err != nil || !ok {
+			return nil
+		}
+		if base, err := tx.FindBase(BaseQuery{Tip: hint, Path: full, Tree: raw, Limit: 1}); err == nil && base.Exact {
+			return base
+		}
+		return nil
+	}
+	base, err := tx.FindBase(BaseQuery{Tip: tip, Path: full, Tree: hint})
+	if err != nil || !base.Exact {
+		return nil
+	}
+	return base
 }
 
 // folderBase is the base of a managed skill linked to a folder source,

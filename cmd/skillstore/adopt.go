@@ -23,8 +23,9 @@ func adoptCommand() *cli.Command {
 			"~/.codex/skills (and .agents/skills, .claude/skills under --project), following\n" +
 			"symlinked skill folders inside the home (or project); ~/.agents/.skill-lock.json and\n" +
 			"the project's skills-lock.json ('npx skills'); ~/.claude/plugins/installed_plugins.json\n" +
-			"and known_marketplaces.json (Claude Code's plugins and marketplaces are listed, not\n" +
-			"taken over). A skill whose lock file names a\n" +
+			"and known_marketplaces.json (Claude Code's installed plugins: each installed skill\n" +
+			"becomes PLUGIN:SKILL of the plugin from its marketplace's repository, on the commit\n" +
+			"Claude Code installed, gitCommitSha). A skill whose lock file names a\n" +
 			"source (github, git URL, local) becomes that plugin's skill (the plugin added, or\n" +
 			"an existing one with the same source reused) on the upstream commit it was\n" +
 			"installed from: the lock file's skillFolderHash, else the closest commit; a local\n" +
@@ -44,12 +45,13 @@ func adoptCommand() *cli.Command {
 
 // adoptReport is what adopt prints (--json).
 type adoptReport struct {
-	Skills        []adoptSkillReport `json:"skills"`
-	Skipped       []adoptSkip        `json:"skipped"`
-	ClaudePlugins []string           `json:"claude_plugins,omitempty"`
-	Marketplaces  []string           `json:"claude_marketplaces,omitempty"`
-	Targets       []string           `json:"target_commands,omitempty"`
-	DryRun        bool               `json:"dry_run"`
+	Skills  []adoptSkillReport `json:"skills"`
+	Skipped []adoptSkip        `json:"skipped"`
+	// ClaudePlugins are the Claude Code plugins whose skills were taken
+	// over ("plugin@marketplace").
+	ClaudePlugins []string `json:"claude_plugins,omitempty"`
+	Targets       []string `json:"target_commands,omitempty"`
+	DryRun        bool     `json:"dry_run"`
 }
 
 type adoptSkillReport struct {
@@ -100,16 +102,6 @@ func runAdopt(c *cli.Context) error {
 		}
 	}
 	rep := adoptReport{Skipped: skips, DryRun: c.Bool("dry-run")}
-	var err error
-	claude := filepath.Join(home, ".claude", "plugins")
-	rep.ClaudePlugins, err = readClaudePlugins(filepath.Join(claude, "installed_plugins.json"))
-	if err != nil {
-		rep.Skipped = append(rep.Skipped, adoptSkip{Path: filepath.Join(claude, "installed_plugins.json"), Reason: err.Error()})
-	}
-	rep.Marketplaces, err = readClaudeMarketplaces(filepath.Join(claude, "known_marketplaces.json"))
-	if err != nil {
-		rep.Skipped = append(rep.Skipped, adoptSkip{Path: filepath.Join(claude, "known_marketplaces.json"), Reason: err.Error()})
-	}
 	var todo []store.AdoptSkill
 	var kept []*adoptEntry
 	var sources, notes []string
@@ -132,6 +124,15 @@ func runAdopt(c *cli.Context) error {
 		kept = append(kept, e)
 		sources = append(sources, label)
 		notes = append(notes, note)
+	}
+	claudeEntries, claudeTodo, claudeLabels, claudeSkips := claudePluginSkills(c.Context, home, project)
+	rep.Skipped = append(rep.Skipped, claudeSkips...)
+	for i, e := range claudeEntries {
+		todo = append(todo, claudeTodo[i])
+		kept = append(kept, e)
+		sources = append(sources, claudeLabels[i])
+		notes = append(notes, "")
+		rep.ClaudePlugins = appendOnce(rep.ClaudePlugins, e.ClaudePlugin)
 	}
 	s, err := openStoreForWrite(c)
 	if err != nil {
@@ -171,6 +172,14 @@ func runAdopt(c *cli.Context) error {
 		return fmt.Errorf("adopt: %d skill(s) failed, %d entr(ies) skipped: see above", failed, skipped)
 	}
 	return nil
+}
+
+// appendOnce appends s unless list ends with it.
+func appendOnce(list []string, s string) []string {
+	if len(list) > 0 && list[len(list)-1] == s {
+		return list
+	}
+	return append(list, s)
 }
 
 // lockSource is the plugin source a lock file entry names.
@@ -233,6 +242,9 @@ func printAdopt(c *cli.Context, rep adoptReport) {
 			where += " (same files in " + strings.Join(sk.Also, ", ") + ")"
 		}
 		fmt.Fprintf(w, "%s: %s\n", sk.Name, where)
+		if sk.ClaudePlugin != "" {
+			fmt.Fprintf(w, "  installed by Claude Code as plugin %s\n", sk.ClaudePlugin)
+		}
 		if sk.Note != "" {
 			fmt.Fprintf(w, "  error: %s\n", sk.Note)
 		}
@@ -269,11 +281,9 @@ func printAdopt(c *cli.Context, rep adoptReport) {
 	for _, sk := range rep.Skipped {
 		fmt.Fprintf(w, "skipped %s: %s\n", sk.Path, sk.Reason)
 	}
-	for _, p := range rep.ClaudePlugins {
-		fmt.Fprintf(w, "Claude Code plugin %s: not taken over; add its source with 'skillstore plugin add'\n", p)
-	}
-	for _, m := range rep.Marketplaces {
-		fmt.Fprintf(w, "Claude Code marketplace %s: not taken over; its plugins can be added with 'skillstore plugin add'\n", m)
+	if len(rep.ClaudePlugins) > 0 {
+		fmt.Fprintf(w, "Claude Code still loads %s from its own plugin folders, which adopt left as they were;\n", strings.Join(rep.ClaudePlugins, ", "))
+		fmt.Fprintf(w, "  to have it load the store's versions, see README \"Moving to skillstore\"\n")
 	}
 	if len(rep.Targets) > 0 {
 		fmt.Fprintf(w, "next, to publish to the agents' folders:\n")

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -25,6 +24,9 @@ type adoptEntry struct {
 	// Also lists the other agent folders holding the same folder or
 	// identical files.
 	Also []string `json:"also,omitempty"`
+	// ClaudePlugin is the Claude Code plugin ("plugin@marketplace") whose
+	// installed folder holds the skill, for skills of installed plugins.
+	ClaudePlugin string `json:"claude_plugin,omitempty"`
 }
 
 // adoptSkip is an entry left out, with the reason. NotSkill marks an
@@ -208,12 +210,7 @@ func readLockFile(path string) (map[string]lockSkill, error) {
 		Skills  map[string]lockSkill `json:"skills"`
 	}
 	if err := json.Unmarshal(data, &lock); err != nil {
-		var syn *json.SyntaxError
-		if errors.As(err, &syn) {
-			line := 1 + bytes.Count(data[:min(int(syn.Offset), len(data))], []byte("\n"))
-			return nil, &lockFileError{fmt.Sprintf("%s:%d", path, line), "not valid JSON: " + err.Error()}
-		}
-		return nil, &lockFileError{path, err.Error()}
+		return nil, jsonFileError(path, data, err)
 	}
 	if !knownLockVersions[lock.Version] {
 		return nil, &lockFileError{path, fmt.Sprintf("unknown lock file version %d (known: 1, 2, 3): its sources are not used", lock.Version)}
@@ -225,48 +222,13 @@ func readLockFile(path string) (map[string]lockSkill, error) {
 	return lock.Skills, nil
 }
 
-// readClaudePlugins lists the plugins Claude Code's installed_plugins.json
-// records ("plugin@marketplace"), sorted.
-func readClaudePlugins(path string) ([]string, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+// jsonFileError is a record file that does not parse: its path and, for a
+// syntax error, the line.
+func jsonFileError(path string, data []byte, err error) *lockFileError {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		line := 1 + bytes.Count(data[:min(int(syn.Offset), len(data))], []byte("\n"))
+		return &lockFileError{fmt.Sprintf("%s:%d", path, line), "not valid JSON: " + err.Error()}
 	}
-	if err != nil {
-		return nil, err
-	}
-	var rec struct {
-		Plugins map[string]json.RawMessage `json:"plugins"`
-	}
-	if err := json.Unmarshal(data, &rec); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	var names []string
-	for k := range rec.Plugins {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names, nil
-}
-
-// readClaudeMarketplaces lists the marketplaces Claude Code's
-// known_marketplaces.json records (an object keyed by name), sorted.
-func readClaudeMarketplaces(path string) ([]string, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var rec map[string]json.RawMessage
-	if err := json.Unmarshal(data, &rec); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	var names []string
-	for k := range rec {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names, nil
+	return &lockFileError{path, err.Error()}
 }
