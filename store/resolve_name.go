@@ -6,12 +6,22 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // What a person types to name a skill: the qualified name PLUGIN:NAME
 // always works; the short name NAME works when exactly one published skill
-// has it (the managed NAME, or one plugin's PLUGIN:NAME). ResolveSkill
-// turns either into the store name every other call takes.
+// has it (the managed NAME, or one plugin's PLUGIN:NAME). A short name
+// several have is an error rather than a preference for one of them, so
+// that adding a plugin or a managed skill never silently changes what an
+// existing command line acts on; ":NAME" (no plugin) names the managed
+// skill NAME explicitly. ResolveSkill turns any of these into the store
+// name every other call takes.
+
+// ManagedPrefix marks a name typed as the managed skill's explicitly:
+// ":NAME".
+const ManagedPrefix = ":"
 
 // AmbiguousSkillError reports a short name that several published skills
 // have: the managed one and plugins' ones, or several plugins'.
@@ -22,7 +32,20 @@ type AmbiguousSkillError struct {
 }
 
 func (e *AmbiguousSkillError) Error() string {
-	return fmt.Sprintf("skill name %q is ambiguous: it names %s", e.Name, strings.Join(e.Matches, ", "))
+	return fmt.Sprintf("skill name %q is ambiguous: it names %s", e.Name, strings.Join(e.Typeable(), ", "))
+}
+
+// Typeable are the Matches as a person can type them unambiguously: the
+// managed skill as ":NAME".
+func (e *AmbiguousSkillError) Typeable() []string {
+	out := make([]string, len(e.Matches))
+	for i, m := range e.Matches {
+		if plugin, _ := SplitName(m); plugin == "" {
+			m = ManagedPrefix + m
+		}
+		out[i] = m
+	}
+	return out
 }
 
 // UnknownPluginError reports a qualified name whose plugin the store does
@@ -48,8 +71,8 @@ func (e *UnknownPluginSkillError) Error() string {
 func (e *UnknownPluginSkillError) Unwrap() error { return &UnknownSkillError{Name: e.Name} }
 
 // ResolveSkill returns the store name of the published skill input names:
-// input itself when it is qualified and published, the one skill a short
-// name fits, or an *AmbiguousSkillError, *UnknownPluginError,
+// input itself when it is qualified and published, the managed NAME for
+// ":NAME", the one skill a short name fits, or an *AmbiguousSkillError, *UnknownPluginError,
 // *UnknownPluginSkillError, *UnknownSkillError or *InvalidNameError.
 //
 // It costs a few ref lookups, whatever the store's size: the managed ref
@@ -57,8 +80,14 @@ func (e *UnknownPluginSkillError) Unwrap() error { return &UnknownSkillError{Nam
 // refs/heads/plugins/ (see gitdb.RefReader.Children), never a listing of
 // every skill.
 func (r *Reader) ResolveSkill(input string) (string, error) {
-	if strings.HasPrefix(input, ":") {
-		return "", &InvalidNameError{Name: input, Reason: "nothing before ':': a qualified name is PLUGIN:NAME"}
+	if managed, ok := strings.CutPrefix(input, ManagedPrefix); ok {
+		if err := skillfs.CheckName(managed); err != nil {
+			return "", err
+		}
+		if _, ok := r.Ref(SkillRef(managed)); !ok {
+			return "", &UnknownSkillError{Name: input}
+		}
+		return managed, nil
 	}
 	if err := CheckQualifiedName(input); err != nil {
 		return "", err

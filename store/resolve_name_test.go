@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -76,7 +78,20 @@ func TestResolveSkillNames(t *testing.T) {
 	if _, err := resolve("missing"); !errors.As(err, new(*UnknownSkillError)) {
 		t.Errorf("unknown short name: %v", err)
 	}
-	for _, bad := range []string{"", ":", "a:", ":b", "a:b:c", "a/b", "A:b"} {
+	if got, err := resolve(":skill-creator"); err != nil || got != "skill-creator" {
+		t.Errorf(":skill-creator = %q, %v; want the managed skill-creator", got, err)
+	}
+	if _, err := resolve(":access"); !errors.As(err, new(*UnknownSkillError)) {
+		t.Errorf(":access (no managed access) = %v", err)
+	}
+	if got, err := s.ResolveSpec(ctx, ":skill-creator@v1"); err != nil || got != "skill-creator@v1" {
+		t.Errorf("ResolveSpec(:skill-creator@v1) = %q, %v", got, err)
+	}
+	_, err = resolve("skill-creator")
+	if !strings.Contains(fmt.Sprint(err), "openai:skill-creator, :skill-creator") {
+		t.Errorf("the ambiguity names the managed skill as it can be typed: %v", err)
+	}
+	for _, bad := range []string{"", ":", "a:", "::b", ":B", "a:b:c", "a/b", "A:b"} {
 		if _, err := resolve(bad); !errors.As(err, new(*InvalidNameError)) {
 			t.Errorf("ResolveSkill(%q) = %v; want an invalid name", bad, err)
 		}

@@ -69,7 +69,7 @@ var commandArgs = map[string][]argKind{
 }
 
 // flagArgs says what the value of a flag names, by flag name.
-var flagArgs = map[string]argKind{"target": argTarget, "skill": argSkill}
+var flagArgs = map[string]argKind{"target": argTarget, "skill": argSkill, "into": argSkill}
 
 // completeCommand is the hidden command the shell scripts of 'skillstore
 // completion' call: the words typed after "skillstore", the last one the

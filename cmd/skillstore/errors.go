@@ -117,7 +117,7 @@ var errorRules = []errorRule{
 
 	// Skills and versions.
 	{match: as[*store.AmbiguousSkillError](), hint: func(err error) string {
-		return "use one of: " + strings.Join(asE[*store.AmbiguousSkillError](err).Matches, ", ")
+		return "use one of: " + strings.Join(asE[*store.AmbiguousSkillError](err).Typeable(), ", ")
 	}},
 	{match: as[*store.UnknownPluginError](), hint: hint("a qualified name is PLUGIN:NAME; run 'skillstore plugin list' to see the plugins")},
 	{match: as[*store.UnknownPluginSkillError](), hint: func(err error) string {
