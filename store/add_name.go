@@ -171,15 +171,13 @@ func (tx *Tx) pluginSkillsNamed(name string) ([]string, error) {
 	if _, ok := tx.Ref(SkillRef(name)); ok {
 		return nil, nil // the managed skill
 	}
-	ids, err := tx.refChildren(PluginRefPrefix)
+	ids, err := tx.pluginsWithSkill(name)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
 	for _, id := range ids {
-		if q := QualifiedName(id, name); tx.hasRef(SkillRef(q)) {
-			out = append(out, q)
-		}
+		out = append(out, QualifiedName(id, name))
 	}
 	return out, nil
 }

@@ -100,15 +100,12 @@ func (r *Reader) ResolveSkill(input string) (string, error) {
 	if _, ok := r.Ref(SkillRef(skill)); ok {
 		matches = append(matches, skill)
 	}
-	ids, err := r.refChildren(PluginRefPrefix)
+	ids, err := r.pluginsWithSkill(skill)
 	if err != nil {
 		return "", err
 	}
 	for _, id := range ids {
-		name := QualifiedName(id, skill)
-		if _, ok := r.Ref(SkillRef(name)); ok {
-			matches = append(matches, name)
-		}
+		matches = append(matches, QualifiedName(id, skill))
 	}
 	switch len(matches) {
 	case 0:
@@ -192,6 +189,40 @@ func (r *Reader) refChildren(prefix string) ([]string, error) {
 		}
 		if id, _, _ := strings.Cut(rest, "/"); id != "" && !seen[id] {
 			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+// pluginsWithSkill returns the ids of the plugins with a published skill
+// of short name skill (gitdb.RefReader.ChildrenWith), seeing the
+// transaction's own ref updates inside Update.
+func (r *Reader) pluginsWithSkill(skill string) ([]string, error) {
+	ids, err := r.refs.ChildrenWith(PluginRefPrefix, skill)
+	if err != nil {
+		return nil, err
+	}
+	if r.tx == nil || len(r.tx.newRefs) == 0 {
+		return ids, nil
+	}
+	has := map[string]bool{}
+	for _, id := range ids {
+		has[id] = true
+	}
+	for name, h := range r.tx.newRefs {
+		rest, ok := strings.CutPrefix(name, PluginRefPrefix)
+		if !ok {
+			continue
+		}
+		if id, leaf, ok := strings.Cut(rest, "/"); ok && leaf == skill {
+			has[id] = !h.IsZero()
+		}
+	}
+	ids = ids[:0]
+	for id, ok := range has {
+		if ok {
 			ids = append(ids, id)
 		}
 	}

@@ -118,3 +118,67 @@ func seekSortedLines(data []byte, key string) []byte {
 	}
 	return best
 }
+
+// ChildrenWith returns the sorted children C of prefix (as Children finds
+// them) that have a ref named prefix+C+"/"+leaf: the plugins that have a
+// skill of a given name. Each child costs one binary search of
+// packed-refs, and loose refs one stat per loose child folder, never a
+// read of every ref. A corrupt loose ref counts as present (Lookup then
+// reports it).
+func (rr *RefReader) ChildrenWith(prefix, leaf string) ([]string, error) {
+	if !strings.HasSuffix(prefix, "/") || leaf == "" || strings.Contains(leaf, "/") {
+		return nil, fmt.Errorf("ref children: prefix %q, leaf %q", prefix, leaf)
+	}
+	found := map[string]bool{}
+	if rr.all != nil {
+		for name := range rr.all {
+			if rest, ok := strings.CutPrefix(name, prefix); ok {
+				if child, l, ok := strings.Cut(rest, "/"); ok && child != "" && l == leaf {
+					found[child] = true
+				}
+			}
+		}
+		return sortedKeys(found), nil
+	}
+	dir := filepath.Join(rr.gitDir, filepath.FromSlash(prefix))
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+		return nil, fmt.Errorf("read refs: %w", err)
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if !e.IsDir() || strings.HasPrefix(n, ".") || strings.HasSuffix(n, ".lock") {
+			continue
+		}
+		if info, err := os.Stat(filepath.Join(dir, n, leaf)); err == nil && info.Mode().IsRegular() {
+			found[n] = true
+		}
+	}
+	if err := rr.readPacked(); err != nil {
+		return nil, err
+	}
+	if !rr.sorted {
+		for data := rr.packed; len(data) > 0; {
+			line, rest, _ := bytes.Cut(data, []byte{'\n'})
+			if r, ok := strings.CutPrefix(string(refLineName(line)), prefix); ok {
+				if child, l, ok := strings.Cut(r, "/"); ok && child != "" && l == leaf {
+					found[child] = true
+				}
+			}
+			data = rest
+		}
+		return sortedKeys(found), nil
+	}
+	from := prefix
+	for {
+		child, ok := childOf(string(refLineName(seekSortedLines(rr.packed, from))), prefix)
+		if !ok {
+			break
+		}
+		if !found[child] && searchSortedLines(rr.packed, prefix+child+"/"+leaf) != nil {
+			found[child] = true
+		}
+		from = prefix + child + "0"
+	}
+	return sortedKeys(found), nil
+}

@@ -77,6 +77,31 @@ func TestRefChildren(t *testing.T) {
 			t.Errorf("read whole: Children(%s) = %v, %v; want %v", prefix, got, err, want(prefix))
 		}
 	}
+	wantWith := func(prefix, leaf string) []string {
+		seen := map[string]bool{}
+		for name := range all {
+			if rest, ok := strings.CutPrefix(name, prefix); ok {
+				if child, l, ok := strings.Cut(rest, "/"); ok && l == leaf {
+					seen[child] = true
+				}
+			}
+		}
+		return sortedKeys(seen)
+	}
+	for _, leaf := range []string{"s00", "s39", "s99", "one", "nope"} {
+		prefix := "refs/heads/plugins/"
+		got, err := NewRefReader(dir).ChildrenWith(prefix, leaf)
+		if err != nil || !slices.Equal(got, wantWith(prefix, leaf)) {
+			t.Errorf("ChildrenWith(%s, %s) = %v, %v; want %v", prefix, leaf, got, err, wantWith(prefix, leaf))
+		}
+		got, err = NewRefReaderOf(dir, all).ChildrenWith(prefix, leaf)
+		if err != nil || !slices.Equal(got, wantWith(prefix, leaf)) {
+			t.Errorf("read whole: ChildrenWith(%s, %s) = %v, %v", prefix, leaf, got, err)
+		}
+	}
+	if got, _ := NewRefReader(dir).ChildrenWith("refs/heads/plugins/", "s99"); !slices.Equal(got, []string{"kit"}) {
+		t.Errorf("fixture: s99 (loose, beside packed kit refs) in %v", got)
+	}
 	if got := want("refs/heads/plugins/"); !slices.Equal(got, []string{"a", "a-b", "b", "kit", "kit0", "loose", "z"}) {
 		t.Errorf("fixture: plugins %v", got)
 	}
