@@ -153,6 +153,40 @@ func (r *Reader) legacyLayout() bool {
 	return err == nil && len(ids) == 0
 }
 
+// ResolveCandidateName is ResolveSkill for the skill of a pending candidate,
+// which may not be published yet (a new skill held for review): a name no
+// published skill has is looked up among the candidate refs the same way
+// (the short name when one candidate has it). A name with no candidate
+// either comes back as typed, for the caller to say there is none.
+func (r *Reader) ResolveCandidateName(input string) (string, error) {
+	name, err := r.ResolveSkill(input)
+	if !errors.As(err, new(*UnknownSkillError)) || errors.As(err, new(*UnknownPluginError)) {
+		return name, err
+	}
+	plugin, skill := SplitName(strings.TrimPrefix(input, ManagedPrefix))
+	if plugin != "" || strings.HasPrefix(input, ManagedPrefix) {
+		return QualifiedName(plugin, skill), nil
+	}
+	var matches []string
+	if _, ok := r.Ref(CandidateRef(skill)); ok {
+		matches = append(matches, skill)
+	}
+	ids, err := r.refs.ChildrenWith(CandidateRefPrefix+"plugins/", skill)
+	if err != nil {
+		return "", err
+	}
+	for _, id := range ids {
+		matches = append(matches, QualifiedName(id, skill))
+	}
+	if len(matches) > 1 {
+		return "", &AmbiguousSkillError{Name: input, Matches: matches}
+	}
+	if len(matches) == 1 {
+		return matches[0], nil
+	}
+	return input, nil
+}
+
 // ResolveSpec resolves the name of a version spec, "NAME[@REV]", keeping
 // the revision: "access@v3" may become "chat:access@v3".
 func (r *Reader) ResolveSpec(spec string) (string, error) {
@@ -252,6 +286,17 @@ func (s *Store) ResolveSkills(ctx context.Context, inputs []string) ([]string, e
 			out[i] = name
 		}
 		return nil
+	})
+	return out, err
+}
+
+// ResolveCandidateName is Reader.ResolveCandidateName in a View of its own.
+func (s *Store) ResolveCandidateName(ctx context.Context, input string) (string, error) {
+	var out string
+	err := s.View(ctx, func(r *Reader) error {
+		var err error
+		out, err = r.ResolveCandidateName(input)
+		return err
 	})
 	return out, err
 }

@@ -96,6 +96,26 @@ func TestResolveSkillNames(t *testing.T) {
 			t.Errorf("ResolveSkill(%q) = %v; want an invalid name", bad, err)
 		}
 	}
+	// Candidates of skills not published yet are found by their refs.
+	gitCmd(t, s.Dir(), "update-ref", "refs/heads/candidates/plugins/kit/fresh", head("solo"))
+	gitCmd(t, s.Dir(), "update-ref", "refs/heads/candidates/plugins/kit/twice", head("solo"))
+	gitCmd(t, s.Dir(), "update-ref", "refs/heads/candidates/plugins/chat-a/twice", head("solo"))
+	candidate := func(in string) (string, error) {
+		var out string
+		err := s.View(ctx, func(r *Reader) error { var err error; out, err = r.ResolveCandidateName(in); return err })
+		return out, err
+	}
+	for in, want := range map[string]string{"fresh": "kit:fresh", "kit:fresh": "kit:fresh", "nothing": "nothing", "only-kit": "kit:only-kit"} {
+		if got, err := candidate(in); err != nil || got != want {
+			t.Errorf("ResolveCandidateName(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := candidate("twice"); !errors.As(err, new(*AmbiguousSkillError)) {
+		t.Errorf("two plugins' candidates of one name: %v", err)
+	}
+	if _, err := candidate("access"); !errors.As(err, new(*AmbiguousSkillError)) {
+		t.Errorf("a published ambiguous name: %v", err)
+	}
 	if got, err := s.ResolveSpec(ctx, "only-kit@v1"); err != nil || got != "kit:only-kit@v1" {
 		t.Errorf("ResolveSpec = %q, %v", got, err)
 	}

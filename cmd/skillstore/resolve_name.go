@@ -24,16 +24,12 @@ func resolveNameArg(c *cli.Context, s *store.Store, name string) (string, error)
 	return s.ResolveSkill(c.Context, name)
 }
 
-// resolveCandidateArg resolves the skill a candidates command names. A
-// candidate may wait for a skill not yet published (a new skill under
-// review): a name no published skill has is then passed on as typed, and
-// the store says whether it has a candidate.
+// resolveCandidateArg resolves the skill a candidates command names
+// (store.Reader.ResolveCandidateName: a candidate may wait for a skill not yet
+// published); a name with neither is passed on as typed, and the store
+// says there is no candidate.
 func resolveCandidateArg(c *cli.Context, s *store.Store, name string) (string, error) {
-	resolved, err := s.ResolveSkill(c.Context, name)
-	if errors.As(err, new(*store.UnknownSkillError)) {
-		return name, nil
-	}
-	return resolved, err
+	return s.ResolveCandidateName(c.Context, name)
 }
 
 // candidateSkillArg is oneArg for the candidates commands: run gets the
@@ -92,9 +88,14 @@ func skillCompletions(skills []store.SkillInfo) []string {
 func resolveCaptureArgs(c *cli.Context, s *store.Store, names []string) ([]string, error) {
 	out := make([]string, len(names))
 	for i, name := range names {
-		var err error
-		if out[i], err = resolveCandidateArg(c, s, name); err != nil {
+		resolved, err := s.ResolveSkill(c.Context, name)
+		switch {
+		case errors.As(err, new(*store.UnknownSkillError)):
+			out[i] = name
+		case err != nil:
 			return nil, err
+		default:
+			out[i] = resolved
 		}
 	}
 	return out, nil
