@@ -33,7 +33,8 @@ type AddOptions struct {
 	// source (a local edit of a plugin's skill is still that plugin's).
 	Source string
 	// As records the one folder given as the managed skill of this name
-	// (its SKILL.md's name set to it).
+	// (its SKILL.md's name set to it), or, qualified, onto that existing
+	// plugin's skill as Into does.
 	As string
 	// Into names existing skills (qualified or unique short names) that
 	// folders are edited copies of: one folder and one name, that folder

@@ -27,7 +27,8 @@ import (
 //     skill, so it needs the user's word: --into PLUGIN:NAME.
 //
 // --as NAME records the folder as the managed skill NAME (its SKILL.md's
-// name set to NAME); --into NAME records it onto that existing skill.
+// name set to NAME); --into NAME records it onto that existing skill, and
+// so does --as PLUGIN:NAME (a plugin's skill is never made by add).
 
 // cameFromLimit bounds the versions and snapshots read per skill when
 // looking for the folder's files among a plugin skill's history.
@@ -75,6 +76,11 @@ func pluginSkillsPhrase(skills []string) string {
 // folder and one skill (the names need not match), else under each
 // skill's short name, which the folder it takes must have.
 func (tx *Tx) resolveInto(opts *AddOptions, dirs []string) error {
+	opts.As = strings.TrimPrefix(opts.As, ManagedPrefix)
+	if plugin, _ := SplitName(opts.As); plugin != "" {
+		// --as PLUGIN:NAME records onto that plugin's skill: --into's job.
+		opts.Into, opts.As = []string{opts.As}, ""
+	}
 	if len(opts.Into) == 0 {
 		return nil
 	}
@@ -124,9 +130,6 @@ func (tx *Tx) chooseAddName(p *prepared, opts AddOptions, tree Hash) error {
 		return nil
 	}
 	if opts.As != "" {
-		if plugin, _ := SplitName(opts.As); plugin != "" {
-			return &InvalidNameError{Name: opts.As, Reason: "--as names a managed skill; to record onto a plugin's skill use --into " + opts.As}
-		}
 		if err := skillfs.CheckName(opts.As); err != nil {
 			return fmt.Errorf("--as: %w", err)
 		}

@@ -128,9 +128,14 @@ func TestAddNeverWritesForeignFolderOntoPluginSkill(t *testing.T) {
 	if _, err := s.Add(ctx, []string{foreign}, as); !errors.As(err, new(*InvalidNameError)) {
 		t.Errorf("--as a plugin skill's name: %v", err)
 	}
+	// --as a plugin's skill is --into it.
 	as.As = "anthropic:skill-creator"
-	if _, err := s.Add(ctx, []string{foreign}, as); !errors.As(err, new(*InvalidNameError)) {
-		t.Errorf("--as a qualified name: %v", err)
+	if res, err := s.Add(ctx, []string{foreign}, as); err != nil || res[0].Name != "skill-creator" || res[0].Version.Source != "plugin:anthropic" {
+		t.Errorf("--as a qualified name: %v %+v", err, res)
+	}
+	as.As = "anthropic:nope"
+	if _, err := s.Add(ctx, []string{foreign}, as); !errors.As(err, new(*UnknownPluginSkillError)) {
+		t.Errorf("--as a plugin's skill that does not exist: %v", err)
 	}
 	as.As = "two"
 	if _, err := s.Add(ctx, []string{foreign, edited}, as); err == nil {

@@ -16,7 +16,7 @@ const addNamesHelp = "Names: a folder is a version of the skill its SKILL.md nam
 
 func nameFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "as", Usage: "record the folder as the managed skill `NAME` (one folder)"},
+		&cli.StringFlag{Name: "as", Usage: "record the folder as the managed skill `NAME` (one folder); --as PLUGIN:NAME is --into PLUGIN:NAME"},
 		&cli.StringSliceFlag{Name: "into", Usage: "record the folder of SKILL's name (any folder, when there is one) as the next version of the existing skill `SKILL` (PLUGIN:NAME or a unique NAME; repeatable)"},
 	}
 }
