@@ -14,7 +14,9 @@ import (
 	"github.com/skillstore/skillstore/store/safety"
 )
 
-const versionNames = "A version is NAME (the latest), NAME@vN, or NAME@<commit prefix> (4+ hex digits)."
+const versionNames = "A version is NAME (the latest), NAME@vN, or NAME@<commit prefix> (4+ hex digits).\n" +
+	"NAME is PLUGIN:NAME for a plugin's skill (or its short name when no other skill has\n" +
+	"it), NAME or :NAME for a managed skill."
 
 type versionJSON struct {
 	Skill         string           `json:"skill"`
