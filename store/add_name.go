@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -85,14 +86,14 @@ func (tx *Tx) resolveInto(opts *AddOptions, dirs []string) error {
 		return nil
 	}
 	opts.intoByName = map[string]string{}
+	if len(opts.Into) == 1 && len(dirs) == 1 {
+		opts.intoByName[""] = opts.Into[0] // resolved once the folder's name is known
+		return nil
+	}
 	for _, in := range opts.Into {
 		name, err := tx.ResolveSkill(in)
 		if err != nil {
 			return fmt.Errorf("--into %s: %w", in, err)
-		}
-		if len(opts.Into) == 1 && len(dirs) == 1 {
-			opts.intoByName[""] = name
-			return nil
 		}
 		_, short := SplitName(name)
 		if other, dup := opts.intoByName[short]; dup && other != name {
@@ -125,16 +126,23 @@ func (tx *Tx) chooseAddName(p *prepared, opts AddOptions, tree Hash) error {
 		p.Name = name
 		return nil
 	}
-	if name, ok := opts.intoByName[""]; ok {
+	if in, ok := opts.intoByName[""]; ok {
+		// The skill's own name is what its SKILL.md says and what the
+		// validation policy checks: a folder of another skill is not an
+		// edited copy of this one.
+		if _, own := SplitName(strings.TrimPrefix(in, ManagedPrefix)); own != p.Name {
+			return fmt.Errorf("%s names the skill %q: it cannot be recorded as %q", filepath.Join(p.Dir, SkillFile), p.Name, in)
+		}
+		name, err := tx.ResolveSkill(in)
+		if err != nil {
+			return fmt.Errorf("--into %s: %w", in, err)
+		}
 		p.Name = name
 		return nil
 	}
 	if opts.As != "" {
 		if err := skillfs.CheckName(opts.As); err != nil {
 			return fmt.Errorf("--as: %w", err)
-		}
-		if owners := tx.legacyPluginOwners(opts.As); len(owners) > 0 {
-			return &InvalidNameError{Name: opts.As, Reason: fmt.Sprintf("--as names a skill of plugin %s in this store; pick another name, or use --into %s", owners[0], QualifiedName(owners[0], opts.As))}
 		}
 		if opts.As != p.Name {
 			renameSkillFile(p.files, opts.As)
@@ -157,20 +165,15 @@ func (tx *Tx) chooseAddName(p *prepared, opts AddOptions, tree Hash) error {
 		}
 	}
 	if len(from) == 1 {
-		p.Name = tx.storeNameOf(from[0])
+		p.Name = from[0]
 		return nil
 	}
 	return &ForeignFolderError{Dir: p.Dir, Name: p.Name, Skills: owners}
 }
 
 // pluginSkillsNamed returns the plugins' skills of short name, as
-// qualified names, when no managed skill has that name. In layout 1 a
-// plugin's skill holds the short name itself (refs/heads/skills/NAME,
-// listed by the plugin record).
+// qualified names, when no managed skill has that name.
 func (tx *Tx) pluginSkillsNamed(name string) ([]string, error) {
-	if owners := tx.legacyPluginOwners(name); len(owners) > 0 {
-		return []string{QualifiedName(owners[0], name)}, nil
-	}
 	if _, ok := tx.Ref(SkillRef(name)); ok {
 		return nil, nil // the managed skill
 	}
@@ -185,46 +188,12 @@ func (tx *Tx) pluginSkillsNamed(name string) ([]string, error) {
 	return out, nil
 }
 
-// legacyPluginOwners names the plugin owning the published short name in
-// a layout 1 store (none in layout 2, where a plugin's skills have refs of
-// their own).
-func (tx *Tx) legacyPluginOwners(name string) []string {
-	if !tx.legacyLayout() || !tx.hasRef(SkillRef(name)) {
-		return nil
-	}
-	plugins, err := tx.Plugins()
-	if err != nil {
-		return nil
-	}
-	for _, p := range plugins {
-		if p.Owns(name) {
-			return []string{p.ID}
-		}
-	}
-	return nil
-}
-
-// storeNameOf is the store name of a plugin's skill: qualified, or the
-// short name in layout 1.
-func (tx *Tx) storeNameOf(qualified string) string {
-	if tx.hasRef(SkillRef(qualified)) {
-		return qualified
-	}
-	_, short := SplitName(qualified)
-	return short
-}
-
-func (r *Reader) hasRef(name string) bool {
-	_, ok := r.Ref(name)
-	return ok
-}
-
 // cameFrom reports whether tree is the tree of one of the plugin skill's
 // published versions or upstream snapshots (newest first, at most
 // cameFromLimit of each, along first parents).
 func (tx *Tx) cameFrom(qualified string, tree Hash) (bool, error) {
 	plugin, short := SplitName(qualified)
-	for _, ref := range []string{SkillRef(tx.storeNameOf(qualified)), UpstreamRef(plugin, short)} {
+	for _, ref := range []string{SkillRef(qualified), UpstreamRef(plugin, short)} {
 		h, ok := tx.Ref(ref)
 		for n := 0; ok && !h.IsZero() && n < cameFromLimit; n++ {
 			c, err := tx.Commit(h)

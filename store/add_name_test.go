@@ -10,8 +10,8 @@ import (
 	"testing"
 )
 
-// TestAddNeverWritesForeignFolderOntoPluginSkill: in a layout 1 store (a
-// plugin's skill under its short name), a same-named folder from elsewhere
+// TestAddNeverWritesForeignFolderOntoPluginSkill: a folder named like a
+// plugin's skill (and no managed skill) but from elsewhere
 // is refused by add and import with the choices, nothing written; a folder
 // holding one of the skill's versions is its version; --into records an
 // edited copy onto it; --as records the folder as a managed skill of
@@ -46,7 +46,7 @@ func TestAddNeverWritesForeignFolderOntoPluginSkill(t *testing.T) {
 		}
 		return v
 	}
-	if v := head("skill-creator"); v.Number != 2 {
+	if v := head("anthropic:skill-creator"); v.Number != 2 {
 		t.Fatalf("plugin skill at v%d, want v2", v.Number)
 	}
 
@@ -70,13 +70,13 @@ func TestAddNeverWritesForeignFolderOntoPluginSkill(t *testing.T) {
 	if err != nil || len(res) != 1 || !errors.As(res[0].Err, &ff) {
 		t.Fatalf("import of a foreign folder: %v %+v", err, res)
 	}
-	if v := head("skill-creator"); v.Number != 2 {
+	if v := head("anthropic:skill-creator"); v.Number != 2 {
 		t.Fatalf("a refused folder was written: skill-creator at v%d", v.Number)
 	}
 
 	// A folder with the files of v1 came from the skill: recorded (a revert).
 	res, err = s.Add(ctx, []string{folder("anthropic's way, first")}, defaultAdd())
-	if err != nil || res[0].Name != "skill-creator" || res[0].Version.Number != 3 || res[0].Version.Source != "plugin:anthropic" {
+	if err != nil || res[0].Name != "anthropic:skill-creator" || res[0].Version.Number != 3 || res[0].Version.Source != "plugin:anthropic" {
 		t.Fatalf("add of v1's files: %v %+v", err, res)
 	}
 	// An edited copy needs --into.
@@ -87,7 +87,7 @@ func TestAddNeverWritesForeignFolderOntoPluginSkill(t *testing.T) {
 	into := defaultAdd()
 	into.Into = []string{"anthropic:skill-creator"}
 	res, err = s.Add(ctx, []string{edited}, into)
-	if err != nil || res[0].Name != "skill-creator" || res[0].Version.Number != 4 {
+	if err != nil || res[0].Name != "anthropic:skill-creator" || res[0].Version.Number != 4 {
 		t.Fatalf("--into: %v %+v", err, res)
 	}
 
@@ -107,7 +107,7 @@ func TestAddNeverWritesForeignFolderOntoPluginSkill(t *testing.T) {
 	}
 	into.Into = []string{"mine", "anthropic:skill-creator"}
 	res, err = s.Add(ctx, []string{folder("edited again"), writeSkill(t, t.TempDir(), "mine", "my own, edited", nil)}, into)
-	if err != nil || len(res) != 2 || res[0].Name != "skill-creator" || res[0].Version.Number != 5 || res[1].Name != "mine" || res[1].Version.Number != 2 {
+	if err != nil || len(res) != 2 || res[0].Name != "anthropic:skill-creator" || res[0].Version.Number != 5 || res[1].Name != "mine" || res[1].Version.Number != 2 {
 		t.Fatalf("two folders, two --into: %v %+v", err, res)
 	}
 
@@ -124,19 +124,25 @@ func TestAddNeverWritesForeignFolderOntoPluginSkill(t *testing.T) {
 	if raw, _ := os.ReadFile(filepath.Join(foreign, "SKILL.md")); !strings.Contains(string(raw), "name: skill-creator\n") {
 		t.Errorf("--as changed the folder on disk:\n%s", raw)
 	}
+	// --as the plugin skill's short name makes a managed skill beside it.
 	as.As = "skill-creator"
-	if _, err := s.Add(ctx, []string{foreign}, as); !errors.As(err, new(*InvalidNameError)) {
-		t.Errorf("--as a plugin skill's name: %v", err)
+	if res, err := s.Add(ctx, []string{foreign}, as); err != nil || res[0].Name != "skill-creator" || res[0].Version.Source != SourceManaged {
+		t.Errorf("--as the plugin skill's short name: %v %+v", err, res)
 	}
 	// --as a plugin's skill is --into it.
 	as.As = "anthropic:skill-creator"
-	if res, err := s.Add(ctx, []string{foreign}, as); err != nil || res[0].Name != "skill-creator" || res[0].Version.Source != "plugin:anthropic" {
+	if res, err := s.Add(ctx, []string{foreign}, as); err != nil || res[0].Name != "anthropic:skill-creator" || res[0].Version.Source != "plugin:anthropic" {
 		t.Errorf("--as a qualified name: %v %+v", err, res)
 	}
 	as.As = "anthropic:nope"
-	if _, err := s.Add(ctx, []string{foreign}, as); !errors.As(err, new(*UnknownPluginSkillError)) {
-		t.Errorf("--as a plugin's skill that does not exist: %v", err)
+	if _, err := s.Add(ctx, []string{foreign}, as); err == nil || !strings.Contains(err.Error(), `names the skill "skill-creator": it cannot be recorded as "anthropic:nope"`) {
+		t.Errorf("--as another skill of the plugin: %v", err)
 	}
+	as.As = "nope:skill-creator"
+	if _, err := s.Add(ctx, []string{foreign}, as); !errors.As(err, new(*UnknownPluginError)) || !errors.Is(err, ErrUnknownPlugin) {
+		t.Errorf("--as a plugin the store lacks: %v", err)
+	}
+
 	as.As = "two"
 	if _, err := s.Add(ctx, []string{foreign, edited}, as); err == nil {
 		t.Error("--as with two folders was accepted")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // Taking an installation over (skillstore adopt): skill folders another
@@ -93,12 +92,20 @@ func (tx *Tx) adoptOne(ctx context.Context, sk AdoptSkill, opts AddOptions) Adop
 		return r
 	}
 	if sk.Upstream.URL != "" {
-		if owner, _ := tx.SkillOwner(p.Name); owner != "" && owner != SourceManaged {
-			r.Plugin, r.Linked = strings.TrimPrefix(owner, "plugin:"), true
+		// A plugin of that source that mirrors the skill already: the
+		// folder is compared with that plugin's skill "ID:NAME".
+		if id := tx.pluginOwning(sk.Upstream, p.Name); id != "" {
+			name := QualifiedName(id, p.Name)
+			as := opts
+			as.As = name
+			if again, err := tx.prepareAll(ctx, []string{sk.Dir}, as); err == nil && again[0].Err == nil {
+				p = again[0]
+			}
+			r.Name, r.Plugin, r.Linked = name, id, true
 			if p.Unchanged {
 				return r
 			}
-			r.Err = fmt.Errorf("skill %s is %s's already, with other files than %s: take them in with 'skillstore add %s'", p.Name, owner, sk.Dir, sk.Dir)
+			r.Err = fmt.Errorf("skill %s is plugin %s's already, with other files than %s: take them in with 'skillstore add --as %s %s'", name, id, sk.Dir, name, sk.Dir)
 			return r
 		}
 	}
@@ -182,4 +189,19 @@ func (tx *Tx) pluginForSource(ctx context.Context, src Source) (string, bool, er
 	}
 	tx.NoteState(fmt.Sprintf("plugin %s: added from %s to adopt its installed skills", id, src), Trailer{Key: TrailerPlugin, Value: id})
 	return id, true, nil
+}
+
+// pluginOwning is the id of a plugin with source src that owns skill,
+// "" for none.
+func (tx *Tx) pluginOwning(src Source, skill string) string {
+	plugins, err := tx.Plugins()
+	if err != nil {
+		return ""
+	}
+	for _, p := range plugins {
+		if p.Source == src && p.Owns(skill) {
+			return p.ID
+		}
+	}
+	return ""
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // Candidate is a pending update of a skill, waiting for review on
-// refs/heads/candidates/<skill>. Everything here is read from the branch:
+// its candidate ref ([CandidateRef]). Everything here is read from the branch:
 // the merge commit sync made and any commits a person added on top.
 type Candidate struct {
 	Skill string    `json:"skill"`
@@ -98,14 +98,29 @@ func (e *ConflictMarkersError) Error() string {
 // Candidates lists every pending candidate, sorted by skill.
 func (r *Reader) Candidates() ([]Candidate, error) {
 	var out []Candidate
-	for _, ref := range r.RefNames(CandidateRefPrefix) {
-		c, err := r.Candidate(strings.TrimPrefix(ref, CandidateRefPrefix))
+	for _, name := range r.CandidateNames() {
+		c, err := r.Candidate(name)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// CandidateNames lists the store names of the skills with a pending
+// candidate (managed and plugin skills, plugins' parts included), sorted.
+func (r *Reader) CandidateNames() []string {
+	var out []string
+	for _, prefix := range []string{ManagedCandidateRefPrefix, PluginCandidateRefPrefix} {
+		for _, ref := range r.RefNames(prefix) {
+			if name, ok := CandidateNameOfRef(ref); ok {
+				out = append(out, name)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Candidate reads the pending candidate of skill.
@@ -265,7 +280,7 @@ func (s *Store) AcceptCandidate(ctx context.Context, skill, reason string) (Vers
 		if !ok {
 			return fmt.Errorf("accept %s: the candidate has no %s", skill, SkillFile)
 		}
-		if v := discover.Check(SkillFile, skill, md.Data, discover.Lenient); !v.Accepted() {
+		if v := discover.Check(SkillFile, ownName(skill), md.Data, discover.Lenient); !v.Accepted() {
 			return fmt.Errorf("accept %s: %w", skill, &InvalidSkillError{Dir: "the candidate", Diagnostics: v.Diagnostics})
 		}
 		if checked.Risk > safety.DefaultAllowedRisk {
@@ -317,7 +332,7 @@ func (s *Store) RejectCandidate(ctx context.Context, skill, reason string) (Vers
 		if reason == "" {
 			reason = "rejected candidate"
 		}
-		tx.SetRef(SupersededRefPrefix+skill+"/"+c.Head.String(), c.Head)
+		tx.SetRef(SupersededRef(skill, c.Head), c.Head)
 		source, subject := "plugin:"+c.Plugin, fmt.Sprintf("%s v%d: reject update from plugin %s, keep v%d", skill, head.Number+1, c.Plugin, head.Number)
 		if c.Mode == MergeModeLocalEdit {
 			source, subject = head.Source, fmt.Sprintf("%s v%d: reject the merge of a local edit, keep v%d", skill, head.Number+1, head.Number)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // Status is a skill's lifecycle state. Active skills are exported to
@@ -34,8 +36,38 @@ type SkillRecord struct {
 	FromUpstream string `json:"from_upstream,omitempty"`
 }
 
-// skillRecordPath is the state record path of a skill.
-func skillRecordPath(name string) string { return "skills/" + name }
+// skillRecordPath is the state record path of a skill: "skills/NAME" for
+// a managed skill, "plugin-skills/PLUGIN/NAME" for a plugin's skill
+// "PLUGIN:NAME".
+func skillRecordPath(name string) string {
+	if plugin, skill := SplitName(name); plugin != "" {
+		return pluginSkillRecordKind + "/" + plugin + "/" + skill
+	}
+	return "skills/" + name
+}
+
+// pluginSkillRecordKind holds the records of plugins' skills.
+const pluginSkillRecordKind = "plugin-skills"
+
+// SkillRecordNames lists the store names of the skills that have a record
+// (managed and plugin skills), sorted.
+func (r *Reader) SkillRecordNames() ([]string, error) {
+	names, err := r.RecordKeys("skills")
+	if err != nil {
+		return nil, err
+	}
+	keys, err := r.RecordKeys(pluginSkillRecordKind)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range keys {
+		if plugin, skill, ok := strings.Cut(k, "/"); ok {
+			names = append(names, QualifiedName(plugin, skill))
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
 
 // SkillRecord returns the skill's record; the zero record (active) when
 // there is none.
@@ -107,8 +139,8 @@ func (s *Store) Purge(ctx context.Context, name, reason string) error {
 			return &UnknownSkillError{Name: name}
 		}
 		tx.DeleteRef(SkillRef(name))
-		if _, ok := tx.Ref(CandidateRefPrefix + name); ok {
-			tx.DeleteRef(CandidateRefPrefix + name)
+		if _, ok := tx.Ref(CandidateRef(name)); ok {
+			tx.DeleteRef(CandidateRef(name))
 		}
 		// Purging must leave a trace in the audit log even without a record.
 		if err := tx.PutRecord("purged/"+name, map[string]string{"reason": reason}); err != nil {

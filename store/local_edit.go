@@ -155,7 +155,7 @@ func (tx *Tx) MergeLocalEdit(e LocalEdit) (LocalMerge, error) {
 	}
 	tx.WriteCommit(edit)
 	if hasCand {
-		tx.SetRef(SupersededRefPrefix+e.Skill+"/"+candHead.String(), candHead)
+		tx.SetRef(SupersededRef(e.Skill, candHead), candHead)
 	}
 	body, list := "", "none"
 	if len(lm.Conflicts) > 0 {

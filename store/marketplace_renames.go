@@ -56,39 +56,34 @@ func addedFrom(p *Plugin, src Source, mkt, old string) bool {
 	return p.Source.Kind == src.Kind && p.Source.URL == src.URL && p.Source.Path == src.Path && p.Source.Selector == old
 }
 
-// renamePlugin gives plugin cur the id and source of entry: its upstream
-// refs and source ref move to the new id (same commits, so every merge
-// base stays), its skills' records name the new plugin, and the state
+// renamePlugin gives plugin cur the id and source of entry: its skills
+// ("OLD:NAME" become "NEW:NAME"), candidates, upstream refs and source ref
+// move to the new id (same commits, so every merge base stays), its
+// skills' records name the new plugin, and the state
 // commit says which id it had. Versions written before keep their
 // Plugin trailers: history is not rewritten.
 func (tx *Tx) renamePlugin(cur, entry *Plugin, mkt string) error {
 	old, nu := cur.ID, entry.ID
-	oldPrefix := UpstreamRefPrefix + old + "/"
-	for _, ref := range tx.RefNames(oldPrefix) {
-		h, _ := tx.Ref(ref)
-		tx.SetRef(UpstreamRefPrefix+nu+"/"+strings.TrimPrefix(ref, oldPrefix), h)
-	}
 	if h, ok := tx.Ref(SourceRef(old)); ok {
 		tx.SetRef(SourceRef(nu), h)
-	}
-	for _, ref := range tx.RefNames(oldPrefix) {
-		tx.DeleteRef(ref)
-	}
-	if _, ok := tx.Ref(SourceRef(old)); ok {
 		tx.DeleteRef(SourceRef(old))
+	}
+	if err := tx.movePluginNamespace(old, nu); err != nil {
+		return err
 	}
 	next := *cur
 	next.ID, next.Source, next.EntrySkills, next.Marketplace = nu, entry.Source, entry.EntrySkills, mkt
 	for _, skill := range cur.Skills {
-		if _, ok := tx.Ref(SkillRef(skill)); !ok {
+		name := QualifiedName(nu, skill)
+		if _, ok := tx.Ref(SkillRef(name)); !ok {
 			continue
 		}
-		rec, err := tx.SkillRecord(skill)
+		rec, err := tx.SkillRecord(name)
 		if err != nil {
 			return err
 		}
 		rec.Source = next.Label()
-		if err := tx.PutSkillRecord(skill, rec); err != nil {
+		if err := tx.PutSkillRecord(name, rec); err != nil {
 			return err
 		}
 	}
@@ -121,4 +116,49 @@ func pinnedText(s Source) string {
 		return s.String()
 	}
 	return s.String() + " at " + s.Ref
+}
+
+// movePluginNamespace moves every ref and record of plugin id old to id nu:
+// published, candidate, upstream and superseded refs, and skill records.
+// Deletions are queued before creations, so the one ref update never
+// holds a ref that is a directory of another.
+func (tx *Tx) movePluginNamespace(old, nu string) error {
+	type move struct {
+		from, to string
+		h        Hash
+	}
+	var moves []move
+	for _, pair := range [][2]string{
+		{PluginRefPrefix + old + "/", PluginRefPrefix + nu + "/"},
+		{PluginCandidateRefPrefix + old + "/", PluginCandidateRefPrefix + nu + "/"},
+		{UpstreamRefPrefix + old + "/", UpstreamRefPrefix + nu + "/"},
+		{SupersededRefPrefix + "plugins/" + old + "/", SupersededRefPrefix + "plugins/" + nu + "/"},
+	} {
+		for _, ref := range tx.RefNames(pair[0]) {
+			h, _ := tx.Ref(ref)
+			moves = append(moves, move{ref, pair[1] + strings.TrimPrefix(ref, pair[0]), h})
+		}
+	}
+	for _, m := range moves {
+		tx.DeleteRef(m.from)
+	}
+	for _, m := range moves {
+		tx.SetRef(m.to, m.h)
+	}
+	kind := pluginSkillRecordKind + "/" + old
+	keys, err := tx.RecordKeys(kind)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		var rec SkillRecord
+		if _, err := tx.Record(kind+"/"+k, &rec); err != nil {
+			return err
+		}
+		tx.DeleteRecord(kind + "/" + k)
+		if err := tx.PutSkillRecord(QualifiedName(nu, k), rec); err != nil {
+			return err
+		}
+	}
+	return nil
 }

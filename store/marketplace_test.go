@@ -77,7 +77,7 @@ func buildDirectory(t testing.TB) *directory {
 		case i < 4:
 			writeFile(t, filepath.Join(dir, "skills", name+"-a", "SKILL.md"), skillMD(name+"-a", "moved on"))
 			gitCommitAll(t, dir, "second")
-			d.pinned[name+"-a"] = skillMD(name + "-a")
+			d.pinned[QualifiedName(name, name+"-a")] = skillMD(name + "-a")
 			entry(name, fmt.Sprintf(`{"source": "url", "url": "file://%s", "ref": "main", "sha": %q}`, dir, first))
 		case i < 8:
 			gitRun(t, dir, "tag", "v1")
@@ -140,7 +140,9 @@ func buildDirectory(t testing.TB) *directory {
 	marketFiles["plugins/rel-hooks-1/README.md"] = "nothing here\n"
 	marketFiles["plugins/rel-conflict/skills/rel-00-a/SKILL.md"] = skillMD("rel-00-a", "mine too")
 	entry("rel-conflict", `"./plugins/rel-conflict"`)
-	d.failed["rel-conflict"] = `skill "rel-00-a" of plugin "rel-conflict" is already owned by plugin:rel-00`
+	// Two plugins may ship skills of the same name: rel-00:rel-00-a and
+	// rel-conflict:rel-00-a coexist.
+	d.added["rel-conflict"] = 1
 	entry("rel-hooks-0", `"./plugins/rel-hooks-0"`)
 	entry("rel-hooks-1", `"./plugins/rel-hooks-1"`)
 	d.skipped = append(d.skipped, "rel-hooks-0", "rel-hooks-1")
@@ -173,7 +175,7 @@ func buildDirectory(t testing.TB) *directory {
 	conflict := filepath.Join(root, "conflict")
 	repo(conflict, map[string]string{"skills/url-05-a/SKILL.md": skillMD("url-05-a", "mine")})
 	entry("conflict", url(conflict))
-	d.failed["conflict"] = `skill "url-05-a" of plugin "conflict" is already owned by plugin:url-05`
+	d.added["conflict"] = 1
 
 	// a plugin whose second skill the safety check refuses: its first skill
 	// is mirrored, then dropped with the rest of the plugin
@@ -274,8 +276,16 @@ func TestAddDirectoryMarketplace(t *testing.T) {
 			if _, ok := r.Ref(SourceRef(name)); ok || len(r.RefNames(UpstreamRefPrefix+name+"/")) > 0 {
 				t.Errorf("refs written for failed plugin %s", name)
 			}
-			if _, ok := r.Ref(SkillRef(name + "-a")); ok {
+			if _, ok := r.Ref(SkillRef(QualifiedName(name, name+"-a"))); ok {
 				t.Errorf("skill of failed plugin %s written", name)
+			}
+		}
+		for _, pair := range [][2]string{{"rel-00", "rel-conflict"}, {"url-05", "conflict"}} {
+			skill := pair[0] + "-a"
+			for _, plugin := range pair {
+				if _, ok := r.Ref(SkillRef(QualifiedName(plugin, skill))); !ok {
+					t.Errorf("skill %s of plugin %s missing: same-named skills of two plugins must coexist", skill, plugin)
+				}
 			}
 		}
 		for skill, want := range d.pinned {

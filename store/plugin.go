@@ -61,16 +61,16 @@ func UpstreamRef(plugin, skill string) string { return UpstreamRefPrefix + plugi
 
 // CandidateRef is the ref of a skill's pending candidate:
 // refs/heads/candidates/plugins/PLUGIN/NAME for a plugin's skill
-// "PLUGIN:NAME", refs/heads/candidates/NAME for a managed one.
+// "PLUGIN:NAME", refs/heads/candidates/skills/NAME for a managed one.
 func CandidateRef(skill string) string {
 	if plugin, name := SplitName(skill); plugin != "" {
-		return CandidateRefPrefix + "plugins/" + plugin + "/" + name
+		return PluginCandidateRefPrefix + plugin + "/" + name
 	}
-	return CandidateRefPrefix + skill
+	return ManagedCandidateRefPrefix + skill
 }
 
 // SupersededRefPrefix keeps superseded candidates reachable, one ref per
-// candidate commit: refs/skillstore/superseded/<skill>/<commit>.
+// candidate commit (see [SupersededRef]).
 const SupersededRefPrefix = "refs/skillstore/superseded/"
 
 // ErrUnknownPlugin is wrapped by errors about a plugin id the store lacks.
@@ -126,19 +126,20 @@ func (r *Reader) Plugins() ([]*Plugin, error) {
 	return out, nil
 }
 
-// SkillOwner names who owns skill: "plugin:<id>", SourceManaged for a
-// published skill no plugin owns, or "" for no skill of that name.
-func (r *Reader) SkillOwner(skill string) (string, error) {
-	plugins, err := r.Plugins()
-	if err != nil {
-		return "", err
-	}
-	for _, p := range plugins {
-		if p.Owns(skill) {
+// SkillOwner names who owns the skill of store name name: "plugin:<id>"
+// for a plugin's skill "ID:NAME" its plugin owns, SourceManaged for any
+// other published skill, or "" for no skill of that name.
+func (r *Reader) SkillOwner(name string) (string, error) {
+	if plugin, skill := SplitName(name); plugin != "" {
+		p, err := r.Plugin(plugin)
+		if err != nil && !errors.Is(err, ErrUnknownPlugin) {
+			return "", err
+		}
+		if p != nil && p.Owns(skill) {
 			return p.Label(), nil
 		}
 	}
-	if _, ok := r.Ref(SkillRef(skill)); ok {
+	if _, ok := r.Ref(SkillRef(name)); ok {
 		return SourceManaged, nil
 	}
 	return "", nil
@@ -179,8 +180,12 @@ func (tx *Tx) SetPluginFlags(id string, paused, review *bool) (*Plugin, error) {
 }
 
 // AdoptSkill makes a plugin's skill a managed skill: the plugin no longer
-// owns it and sync leaves it alone. Its history stays.
+// owns it and sync leaves it alone. Its published ref moves from
+// "ID:SKILL" to the managed name SKILL with its history, which must be free.
 func (tx *Tx) AdoptSkill(id, skill string) error {
+	if plugin, short := SplitName(skill); plugin == id {
+		skill = short // "ID:SKILL" names the same skill
+	}
 	p, err := tx.Plugin(id)
 	if err != nil {
 		return err
@@ -191,28 +196,34 @@ func (tx *Tx) AdoptSkill(id, skill string) error {
 		}
 		return fmt.Errorf("plugin %q has no skill %q (its skills: %s)", id, skill, strings.Join(p.Skills, ", "))
 	}
+	name := QualifiedName(id, skill)
+	if _, ok := tx.Ref(SkillRef(name)); ok {
+		if _, taken := tx.Ref(SkillRef(skill)); taken {
+			return fmt.Errorf("adopt %s: a managed skill %q already exists: remove or rename it first", name, skill)
+		}
+		if err := tx.moveSkill(name, skill); err != nil {
+			return err
+		}
+	}
 	p.Skills = slices.DeleteFunc(p.Skills, func(s string) bool { return s == skill })
 	p.Removed = slices.DeleteFunc(p.Removed, func(s string) bool { return s == skill })
 	p.Adopted = append(p.Adopted, skill)
-	tx.NoteState(fmt.Sprintf("plugin %s: adopt %s", id, skill), Trailer{Key: TrailerPlugin, Value: id})
-	if cand, ok := tx.Ref(CandidateRef(skill)); ok {
-		tx.SetRef(SupersededRefPrefix+skill+"/"+cand.String(), cand)
-		tx.DeleteRef(CandidateRef(skill))
-	}
+	tx.NoteState(fmt.Sprintf("plugin %s: adopt %s as the managed skill %s", id, name, skill), Trailer{Key: TrailerPlugin, Value: id})
 	return tx.putPlugin(p)
 }
 
 // RemovePlugin forgets a plugin: its record, source ref, upstream refs and
 // pending candidates go; its skills stay as managed skills with their
-// history, remembering the plugin so that adding it again links them back
-// (see detachSkill). Superseded candidate refs keep old candidates reachable.
+// history (or as removed plugin skills when a managed skill has the name),
+// remembering the plugin so that adding it again links them back (see
+// detachSkill). Superseded candidate refs keep old candidates reachable.
 func (tx *Tx) RemovePlugin(id string) (*Plugin, error) {
 	p, err := tx.Plugin(id)
 	if err != nil {
 		return nil, err
 	}
 	for _, skill := range p.Skills {
-		if err := tx.detachSkill(p, skill); err != nil {
+		if _, err := tx.detachSkill(p, skill); err != nil {
 			return nil, err
 		}
 	}

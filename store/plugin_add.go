@@ -99,11 +99,12 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 			continue
 		}
 		for _, sk := range pl.Skills {
-			if other, dup := claimed[sk.Name]; dup {
+			name := QualifiedName(p.ID, sk.Name)
+			if other, dup := claimed[name]; dup {
 				errs = append(errs, &OwnershipError{Skill: sk.Name, Plugin: p.ID, Owner: "plugin:" + other})
 				continue
 			}
-			claimed[sk.Name] = p.ID
+			claimed[name] = p.ID
 			if err := tx.claimSkill(p, sk.Name); err != nil {
 				errs = append(errs, err)
 				continue

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -76,18 +77,18 @@ func (tx *Tx) linkSkill(id, skill string, hint Hash) (*LinkResult, error) {
 	if p.Owns(skill) {
 		return nil, fmt.Errorf("skill %q is plugin %s's already: %w", skill, id, ErrNoChange)
 	}
-	owner, err := tx.SkillOwner(skill)
-	if err != nil {
+	if _, ok := tx.Ref(SkillRef(skill)); !ok || strings.Contains(skill, ":") {
+		return nil, &UnknownSkillError{Name: skill}
+	}
+	name := QualifiedName(id, skill)
+	if _, taken := tx.Ref(SkillRef(name)); taken {
+		return nil, fmt.Errorf("link %s to plugin %s: %w", skill, id, &SkillExistsError{Name: name})
+	}
+	// The managed skill becomes "ID:SKILL", history kept.
+	if err := tx.moveSkill(skill, name); err != nil {
 		return nil, err
 	}
-	switch owner {
-	case "":
-		return nil, &UnknownSkillError{Name: skill}
-	case SourceManaged:
-	default:
-		return nil, &OwnershipError{Skill: skill, Plugin: id, Owner: owner}
-	}
-	head, err := tx.Head(skill)
+	head, err := tx.Head(name)
 	if err != nil {
 		return nil, err
 	}
@@ -115,10 +116,10 @@ func (tx *Tx) linkSkill(id, skill string, hint Hash) (*LinkResult, error) {
 	if !base.Commit.IsZero() {
 		at = "upstream " + short(base.Commit)
 	}
-	v, err := tx.CommitVersion(skill, head.Tree, VersionInfo{
+	v, err := tx.CommitVersion(name, head.Tree, VersionInfo{
 		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
 		MergeMode: MergeModeLink, Risk: head.Risk, Findings: head.Findings, ExtraParents: []Hash{u},
-		Subject:  fmt.Sprintf("%s v%d: linked to plugin %s at %s (%s)", skill, head.Number+1, id, at, how),
+		Subject:  fmt.Sprintf("%s v%d: linked to plugin %s at %s (%s)", name, head.Number+1, id, at, how),
 		Trailers: []Trailer{{TrailerMergeBase, u.String()}},
 	})
 	if err != nil {
@@ -284,12 +285,13 @@ func (tx *Tx) takeLinkedSkill(p *Plugin, skill string, up *upstream, res *LinkRe
 		res.SelectChanged = true
 	}
 	res.Select = nonNil(next.Select)
-	rec, err := tx.SkillRecord(skill)
+	name := QualifiedName(p.ID, skill)
+	rec, err := tx.SkillRecord(name)
 	if err != nil {
 		return err
 	}
 	rec.Source, rec.FromPlugin, rec.FromUpstream = "", "", ""
-	if err := tx.PutSkillRecord(skill, rec); err != nil {
+	if err := tx.PutSkillRecord(name, rec); err != nil {
 		return err
 	}
 	return tx.putPlugin(&next)

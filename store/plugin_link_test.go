@@ -60,15 +60,15 @@ func TestLinkSkillInSubfolderPlugin(t *testing.T) {
 		t.Errorf("second link: %v, want ErrNoChange", err)
 	}
 	err = s.View(ctx, func(r *Reader) error {
-		owner, err := r.SkillOwner("one")
+		owner, err := r.SkillOwner("kit:one")
 		if err != nil || owner != "plugin:kit" {
 			t.Errorf("owner %q (%v), want plugin:kit", owner, err)
 		}
-		rec, err := r.SkillRecord("one")
+		rec, err := r.SkillRecord("kit:one")
 		if err != nil || rec.Status != StatusDisabled {
 			t.Errorf("record %+v (%v), want still disabled", rec, err)
 		}
-		head, _ := r.Ref(SkillRef("one"))
+		head, _ := r.Ref(SkillRef("kit:one"))
 		u, _ := r.Ref(UpstreamRef("kit", "one"))
 		if base, err := r.MergeBase(head, u); err != nil || base != u {
 			t.Errorf("merge base of one and its upstream: %s (%v), want the snapshot %s", base, err, u)
@@ -78,7 +78,7 @@ func TestLinkSkillInSubfolderPlugin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetStatus(ctx, "one", StatusActive, ""); err != nil {
+	if err := s.SetStatus(ctx, "kit:one", StatusActive, ""); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := s.Sync(ctx, SyncOptions{})

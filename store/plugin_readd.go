@@ -13,45 +13,104 @@ import (
 // change as a three-way candidate, not as a revert.
 
 // detachSkill makes plugin p's skill a managed skill that remembers where
-// it came from. Its pending candidate is kept reachable under
-// refs/skillstore/superseded/. The caller drops the skill from p and
-// deletes its upstream ref.
-func (tx *Tx) detachSkill(p *Plugin, skill string) error {
-	if cand, ok := tx.Ref(CandidateRef(skill)); ok {
-		tx.SetRef(SupersededRefPrefix+skill+"/"+cand.String(), cand)
-		tx.DeleteRef(CandidateRef(skill))
+// it came from, and returns the store name it has afterwards. Its pending
+// candidate is kept reachable under refs/skillstore/superseded/. The
+// published ref moves from refs/heads/plugins/P/NAME to
+// refs/heads/skills/NAME with its history; when a managed skill NAME
+// already exists it is never overwritten: the plugin's skill stays where it
+// is as a removed skill ("P:NAME", status removed, still listed by
+// 'list --all'), so nothing is lost and adding the plugin again revives it.
+// The caller drops the skill from p and deletes its upstream ref.
+func (tx *Tx) detachSkill(p *Plugin, skill string) (string, error) {
+	name := QualifiedName(p.ID, skill)
+	if cand, ok := tx.Ref(CandidateRef(name)); ok {
+		tx.SetRef(SupersededRef(name, cand), cand)
+		tx.DeleteRef(CandidateRef(name))
 	}
-	if _, ok := tx.Ref(SkillRef(skill)); !ok {
-		return nil
+	if _, ok := tx.Ref(SkillRef(name)); !ok {
+		return name, nil
 	}
-	rec, err := tx.SkillRecord(skill)
+	rec, err := tx.SkillRecord(name)
 	if err != nil {
-		return err
+		return "", err
 	}
 	rec.Source, rec.FromPlugin, rec.FromUpstream = SourceManaged, p.ID, ""
 	if u, ok := tx.Ref(UpstreamRef(p.ID, skill)); ok {
 		rec.FromUpstream = u.String()
 	}
-	return tx.PutSkillRecord(skill, rec)
+	if _, taken := tx.Ref(SkillRef(skill)); taken {
+		rec.Source = ""
+		rec.Status, rec.Reason = StatusRemoved, fmt.Sprintf("plugin %s removed; a managed skill %s already exists", p.ID, skill)
+		return name, tx.PutSkillRecord(name, rec)
+	}
+	if err := tx.moveSkill(name, skill); err != nil {
+		return "", err
+	}
+	return skill, tx.PutSkillRecord(skill, rec)
 }
 
-// relinkSkill gives plugin p back a managed skill that became managed when
-// it left p (see detachSkill), and reports whether it did. The skill's
-// upstream ref points again at its last upstream snapshot, so the next
-// sync classifies the upstream against what was accepted before. A
-// managed skill that never came from p is not touched; one that left
-// another plugin is an *OwnershipError naming that plugin.
+// moveSkill moves a skill's published ref and record from one store name
+// to another that is free, history kept. A pending candidate is kept
+// reachable under refs/skillstore/superseded/ (it was made for the old
+// name's place).
+func (tx *Tx) moveSkill(from, to string) error {
+	head, ok := tx.Ref(SkillRef(from))
+	if !ok {
+		return &UnknownSkillError{Name: from}
+	}
+	if _, taken := tx.Ref(SkillRef(to)); taken {
+		return &SkillExistsError{Name: to}
+	}
+	if cand, ok := tx.Ref(CandidateRef(from)); ok {
+		tx.SetRef(SupersededRef(from, cand), cand)
+		tx.DeleteRef(CandidateRef(from))
+	}
+	rec, err := tx.SkillRecord(from)
+	if err != nil {
+		return err
+	}
+	tx.DeleteRef(SkillRef(from))
+	tx.SetRef(SkillRef(to), head)
+	tx.DeleteRecord(skillRecordPath(from))
+	return tx.PutSkillRecord(to, rec)
+}
+
+// SkillExistsError refuses to give a skill a store name another skill has.
+type SkillExistsError struct{ Name string }
+
+func (e *SkillExistsError) Error() string { return fmt.Sprintf("a skill %q already exists", e.Name) }
+
+// relinkSkill gives plugin p back its skill that was detached (see
+// detachSkill), and reports whether it did: a managed skill that left p
+// moves back to "P:NAME" (when that name is free), or a plugin skill kept
+// as removed is revived. The skill's upstream ref points again at its last
+// upstream snapshot, so the next sync classifies the upstream against what
+// was accepted before. A managed skill that never came from p, or that
+// left another plugin, is not touched: p's skill is a new one beside it.
 func (tx *Tx) relinkSkill(p *Plugin, skill string) (bool, error) {
-	rec, err := tx.SkillRecord(skill)
+	name := QualifiedName(p.ID, skill)
+	rec, err := tx.SkillRecord(name)
 	if err != nil {
 		return false, err
 	}
-	head, ok := tx.Ref(SkillRef(skill))
-	if !ok || rec.Source != SourceManaged || rec.FromPlugin == "" {
+	head, kept := tx.Ref(SkillRef(name))
+	switch {
+	case kept && rec.FromPlugin == p.ID:
+		rec.Status, rec.Reason = StatusActive, ""
+	case kept:
 		return false, nil
-	}
-	if rec.FromPlugin != p.ID {
-		return false, &OwnershipError{Skill: skill, Plugin: p.ID, Owner: SourceManaged, LeftPlugin: rec.FromPlugin}
+	default:
+		if rec, err = tx.SkillRecord(skill); err != nil {
+			return false, err
+		}
+		var ok bool
+		head, ok = tx.Ref(SkillRef(skill))
+		if !ok || rec.Source != SourceManaged || rec.FromPlugin != p.ID {
+			return false, nil
+		}
+		if err := tx.moveSkill(skill, name); err != nil {
+			return false, err
+		}
 	}
 	upRef := UpstreamRef(p.ID, skill)
 	if _, ok := tx.Ref(upRef); !ok {
@@ -64,10 +123,10 @@ func (tx *Tx) relinkSkill(p *Plugin, skill string) (bool, error) {
 		}
 	}
 	rec.Source, rec.FromPlugin, rec.FromUpstream = "", "", ""
-	if err := tx.PutSkillRecord(skill, rec); err != nil {
+	if err := tx.PutSkillRecord(name, rec); err != nil {
 		return false, err
 	}
-	tx.NoteState(fmt.Sprintf("plugin %s: %s linked back (managed since it left the plugin)", p.ID, skill), Trailer{Key: TrailerPlugin, Value: p.ID})
+	tx.NoteState(fmt.Sprintf("plugin %s: %s linked back (detached when it left the plugin)", p.ID, name), Trailer{Key: TrailerPlugin, Value: p.ID})
 	return true, nil
 }
 

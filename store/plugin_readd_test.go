@@ -106,10 +106,10 @@ func TestReaddKeepsLocalEdit(t *testing.T) {
 		}
 	}
 	err = s.View(ctx, func(r *Reader) error {
-		if owner, err := r.SkillOwner("one"); err != nil || owner != "plugin:kit" {
+		if owner, err := r.SkillOwner("kit:one"); err != nil || owner != "plugin:kit" {
 			t.Errorf("owner of one %q (%v), want plugin:kit", owner, err)
 		}
-		head, err := r.Head("one")
+		head, err := r.Head("kit:one")
 		if err != nil {
 			return err
 		}
@@ -120,7 +120,7 @@ func TestReaddKeepsLocalEdit(t *testing.T) {
 		if got := string(FileMap(files)[SkillFile].Data); got != edited || head.Number != 2 {
 			t.Errorf("one is v%d with %q, want v2 with the local edit", head.Number, got)
 		}
-		rec, err := r.SkillRecord("two")
+		rec, err := r.SkillRecord("kit:two")
 		if err != nil {
 			return err
 		}

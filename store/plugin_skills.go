@@ -118,7 +118,11 @@ func (r *Reader) PluginSkills(id string) (*PluginSkillList, error) {
 	for n, st := range state {
 		ps := PluginSkill{Skill: n, State: st}
 		if st != PluginSkillOff && st != PluginSkillSelected {
-			if v, err := r.Head(n); err == nil {
+			name := QualifiedName(p.ID, n)
+			if st == PluginSkillAdopted {
+				name = n
+			}
+			if v, err := r.Head(name); err == nil {
 				ps.Version = v.Number
 			}
 		}
@@ -133,8 +137,9 @@ type SelectionChange struct {
 	Plugin string   `json:"plugin"`
 	Before []string `json:"select_before"`
 	After  []string `json:"select"`
-	// Managed lists the skills the plugin mirrored that left the
-	// selection: they are managed skills now, history kept.
+	// Managed lists the store names of the skills the plugin mirrored that
+	// left the selection: managed skills now, history kept (or "ID:NAME"
+	// kept as removed when a managed NAME exists, see detachSkill).
 	Managed []string `json:"managed"`
 	// Next lists the upstream skills newly selected: the next sync of the
 	// plugin mirrors them.
@@ -207,23 +212,26 @@ func (tx *Tx) ChangeSelection(id string, add, remove []string, all bool) (*Selec
 	}
 	next := *p
 	next.Select = sel
+	var left []string
 	for _, skill := range p.Skills {
 		if next.Selects(skill) {
 			continue
 		}
-		if err := tx.detachSkill(p, skill); err != nil {
+		now, err := tx.detachSkill(p, skill)
+		if err != nil {
 			return nil, err
 		}
 		if _, ok := tx.Ref(UpstreamRef(id, skill)); ok {
 			tx.DeleteRef(UpstreamRef(id, skill))
 		}
-		ch.Managed = append(ch.Managed, skill)
+		left = append(left, skill)
+		ch.Managed = append(ch.Managed, now)
 	}
-	next.Skills = slices.DeleteFunc(slices.Clone(p.Skills), func(s string) bool { return slices.Contains(ch.Managed, s) })
-	next.Removed = slices.DeleteFunc(slices.Clone(p.Removed), func(s string) bool { return slices.Contains(ch.Managed, s) })
+	next.Skills = slices.DeleteFunc(slices.Clone(p.Skills), func(s string) bool { return slices.Contains(left, s) })
+	next.Removed = slices.DeleteFunc(slices.Clone(p.Removed), func(s string) bool { return slices.Contains(left, s) })
 	if next.DisabledSkills != nil {
 		// The record lists only the plugin's own skills.
-		next.DisabledSkills = slices.DeleteFunc(slices.Clone(p.DisabledSkills), func(s string) bool { return slices.Contains(ch.Managed, s) })
+		next.DisabledSkills = slices.DeleteFunc(slices.Clone(p.DisabledSkills), func(s string) bool { return slices.Contains(left, s) })
 	}
 	for _, n := range upstream {
 		if !p.Owns(n) && !slices.Contains(p.Adopted, n) && next.Selects(n) && !p.Selects(n) {

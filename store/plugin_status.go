@@ -104,17 +104,18 @@ func (r *Reader) PluginInfos() ([]*PluginInfo, error) {
 
 func (r *Reader) pluginSkillStatus(p *Plugin, skill string) (PluginSkillStatus, error) {
 	st := PluginSkillStatus{Skill: skill}
-	head, ok := r.Ref(SkillRef(skill))
+	name := QualifiedName(p.ID, skill)
+	head, ok := r.Ref(SkillRef(name))
 	if !ok {
 		st.Status = SkillMissing
 		return st, nil
 	}
-	v, err := r.VersionAt(skill, head)
+	v, err := r.VersionAt(name, head)
 	if err != nil {
 		return st, err
 	}
 	st.Version = v.Number
-	if rec, err := r.SkillRecord(skill); err == nil && rec.Status == StatusDisabled {
+	if rec, err := r.SkillRecord(name); err == nil && rec.Status == StatusDisabled {
 		st.Disabled = true
 	}
 	u, ok := r.Ref(UpstreamRef(p.ID, skill))
@@ -134,8 +135,8 @@ func (r *Reader) pluginSkillStatus(p *Plugin, skill string) (PluginSkillStatus, 
 		}
 		st.Modified = bc.Tree != v.Tree
 	}
-	if _, ok := r.Ref(CandidateRef(skill)); ok {
-		c, err := r.Candidate(skill)
+	if _, ok := r.Ref(CandidateRef(name)); ok {
+		c, err := r.Candidate(name)
 		if err != nil {
 			return st, err
 		}
@@ -198,10 +199,11 @@ func (s *Store) setPluginDisabled(ctx context.Context, id string, disabled bool,
 		var deactivated []string
 		p.Disabled = disabled
 		for _, skill := range p.Skills {
-			if _, ok := tx.Ref(SkillRef(skill)); !ok {
+			name := QualifiedName(p.ID, skill)
+			if _, ok := tx.Ref(SkillRef(name)); !ok {
 				continue
 			}
-			rec, err := tx.SkillRecord(skill)
+			rec, err := tx.SkillRecord(name)
 			if err != nil {
 				return err
 			}
@@ -217,7 +219,7 @@ func (s *Store) setPluginDisabled(ctx context.Context, id string, disabled bool,
 			default:
 				continue
 			}
-			if err := tx.PutSkillRecord(skill, rec); err != nil {
+			if err := tx.PutSkillRecord(name, rec); err != nil {
 				return err
 			}
 		}

@@ -75,7 +75,7 @@ func (f *prefetchFixture) published(t *testing.T) string {
 	t.Helper()
 	var body string
 	err := f.s.View(context.Background(), func(r *Reader) error {
-		head, err := r.Head("one")
+		head, err := r.Head("gitp:one")
 		if err != nil {
 			return err
 		}

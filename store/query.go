@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/discover"
-	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // SkillInfo is one line of a listing: the latest version's summary plus the
@@ -36,7 +35,7 @@ func (r *Reader) List(all bool) ([]SkillInfo, error) {
 		return nil, err
 	}
 	recs := map[string]SkillRecord{}
-	keys, err := r.RecordKeys("skills")
+	keys, err := r.SkillRecordNames()
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +135,7 @@ func rawFrontmatter(data []byte) string {
 func (s *Store) Log(ctx context.Context, name string) ([]Version, error) {
 	var out []Version
 	err := s.View(ctx, func(r *Reader) error {
-		if err := skillfs.CheckName(name); err != nil {
+		if err := CheckQualifiedName(name); err != nil {
 			return err
 		}
 		var err error

@@ -129,7 +129,7 @@ func (tx *Tx) MergeDiverged(lv, rv Version, remote string, skillAware bool) (Div
 		resolved = append(resolved, r.String())
 	}
 	if hasCand {
-		tx.SetRef(SupersededRefPrefix+name+"/"+candHead.String(), candHead)
+		tx.SetRef(SupersededRef(name, candHead), candHead)
 		dm.Superseded = candHead
 	}
 	sig := tx.signature()
@@ -233,7 +233,7 @@ func (tx *Tx) AcceptRemoteMerge(skill, reason string) (Version, error) {
 	if !ok {
 		return Version{}, fmt.Errorf("accept %s: the candidate has no %s", skill, SkillFile)
 	}
-	if v := discover.Check(SkillFile, skill, md.Data, discover.Lenient); !v.Accepted() {
+	if v := discover.Check(SkillFile, ownName(skill), md.Data, discover.Lenient); !v.Accepted() {
 		return Version{}, fmt.Errorf("accept %s: %w", skill, &InvalidSkillError{Dir: "the candidate", Diagnostics: v.Diagnostics})
 	}
 	if checked.Risk > safety.DefaultAllowedRisk {
@@ -272,7 +272,7 @@ func (tx *Tx) rejectRemoteMerge(skill string, c Candidate, reason string) (Versi
 	if reason == "" {
 		reason = "rejected merge"
 	}
-	tx.SetRef(SupersededRefPrefix+skill+"/"+c.Head.String(), c.Head)
+	tx.SetRef(SupersededRef(skill, c.Head), c.Head)
 	v, err := tx.writeJoinVersion(skill, lv, rv, lv.Tree, ZeroHash, VersionInfo{
 		Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,
 		Reason: reason, Risk: lv.Risk, Findings: lv.Findings,

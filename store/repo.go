@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -172,6 +171,25 @@ func (s *Store) lock(ctx context.Context, mode lockfile.Mode) (*lockfile.Lock, e
 // View runs fn with a consistent read-only view of the store, holding the
 // shared side of the store lock so no writer changes refs meanwhile.
 func (s *Store) View(ctx context.Context, fn func(r *Reader) error) error {
+	err := s.view(ctx, fn, true)
+	if errors.Is(err, errUpgradeFirst) {
+		// A store in an older layout is upgraded first, under the
+		// exclusive lock, then read (see upgradeLayout).
+		if s.dryRun {
+			return ErrUpgradeNeeded
+		}
+		if _, err := s.Upgrade(ctx); err != nil {
+			return err
+		}
+		return s.view(ctx, fn, false)
+	}
+	return err
+}
+
+// errUpgradeFirst stops a view of a store in an older layout.
+var errUpgradeFirst = errors.New("upgrade the store layout first")
+
+func (s *Store) view(ctx context.Context, fn func(r *Reader) error, checkLayout bool) error {
 	l, err := s.lock(ctx, lockfile.Shared)
 	if err != nil {
 		return err
@@ -183,6 +201,13 @@ func (s *Store) View(ctx context.Context, fn func(r *Reader) error) error {
 	}
 	defer r.resetStorage()
 	defer r.refs.Close()
+	if checkLayout {
+		if _, needed, err := r.needsUpgrade(); err != nil {
+			return err
+		} else if needed {
+			return errUpgradeFirst
+		}
+	}
 	err = fn(r)
 	if r.refErr != nil {
 		return r.refErr
@@ -201,6 +226,13 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 		return err
 	}
 	defer l.Release()
+	if !s.dryRun {
+		// A store in an older layout is upgraded first, as its own
+		// transaction (see upgradeLayout).
+		if _, err := s.upgradeLocked(ctx, false); err != nil {
+			return err
+		}
+	}
 	r, err := s.newReader()
 	if err != nil {
 		return err
@@ -209,6 +241,12 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	defer r.refs.Close()
 	tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}}
 	r.tx = tx
+	if s.dryRun {
+		// A dry run sees the store as upgraded; nothing is written.
+		if _, err := tx.upgradeLayout(); err != nil {
+			return err
+		}
+	}
 	err = fn(tx)
 	if r.refErr != nil {
 		return r.refErr
@@ -417,6 +455,9 @@ type Tx struct {
 	// prefetched holds git sources fetched before the lock was taken
 	// (see UsePrefetch).
 	prefetched map[fetchKey]fetchResult
+	// switchOnState makes commit write every ref at once, visible when
+	// the state ref moves (gitdb.SwitchRefs): for layout upgrades.
+	switchOnState bool
 }
 
 // writeObject queues an object and returns its id.
@@ -458,7 +499,7 @@ func (tx *Tx) commit() error {
 	// their objects are still in memory, and saved once the refs are.
 	sums := map[string]*Summary{}
 	for _, name := range tx.refOrder {
-		if skill, ok := strings.CutPrefix(name, SkillRefPrefix); ok {
+		if skill, ok := SkillNameOfRef(name); ok && !IsPluginParts(skill) {
 			if h := tx.newRefs[name]; h.IsZero() {
 				sums[skill] = nil
 			} else if sum, err := tx.summarize(skill, h); err == nil {
@@ -478,7 +519,11 @@ func (tx *Tx) commit() error {
 		}
 		updates = append(updates, gitdb.RefUpdate{Name: name, Old: old, New: tx.newRefs[name]})
 	}
-	if err := gitdb.ApplyRefUpdates(tx.s.dir, updates); err != nil {
+	apply := gitdb.ApplyRefUpdates
+	if tx.switchOnState {
+		apply = func(dir string, updates []gitdb.RefUpdate) error { return gitdb.SwitchRefs(dir, updates, StateRef) }
+	}
+	if err := apply(tx.s.dir, updates); err != nil {
 		return err
 	}
 	for _, u := range updates {

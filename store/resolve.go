@@ -57,7 +57,7 @@ var hexPrefixRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 // "NAME@<commit prefix>" (at least 4 hex digits, among NAME's versions).
 func (r *Reader) Resolve(spec string) (Version, error) {
 	name, rev := splitVersionSpec(spec)
-	if err := skillfs.CheckName(name); err != nil {
+	if err := CheckQualifiedName(name); err != nil {
 		return Version{}, err
 	}
 	if rev == "" && strings.HasSuffix(spec, "@") {

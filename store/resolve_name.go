@@ -49,31 +49,31 @@ func (e *AmbiguousSkillError) Typeable() []string {
 }
 
 // UnknownPluginError reports a qualified name whose plugin the store does
-// not have. It wraps ErrUnknownPlugin.
+// not have (no record, no ref). It wraps ErrUnknownPlugin.
 type UnknownPluginError struct{ Name, Plugin string }
 
 func (e *UnknownPluginError) Error() string {
-	return fmt.Sprintf("unknown plugin %q in %q", e.Plugin, e.Name)
+	return fmt.Sprintf("unknown skill %q: the store has no plugin %q", e.Name, e.Plugin)
 }
 
 func (e *UnknownPluginError) Unwrap() error { return ErrUnknownPlugin }
 
-// UnknownPluginSkillError reports a qualified name whose plugin exists but
+// PluginLacksSkillError reports a qualified name whose plugin exists but
 // has no published skill of that name. It unwraps to an
 // *UnknownSkillError, so callers that only care about "no such skill"
 // need not know the difference.
-type UnknownPluginSkillError struct{ Name, Plugin, Skill string }
+type PluginLacksSkillError struct{ Name, Plugin, Skill string }
 
-func (e *UnknownPluginSkillError) Error() string {
+func (e *PluginLacksSkillError) Error() string {
 	return fmt.Sprintf("plugin %q has no skill %q", e.Plugin, e.Skill)
 }
 
-func (e *UnknownPluginSkillError) Unwrap() error { return &UnknownSkillError{Name: e.Name} }
+func (e *PluginLacksSkillError) Unwrap() error { return &UnknownSkillError{Name: e.Name} }
 
 // ResolveSkill returns the store name of the published skill input names:
 // input itself when it is qualified and published, the managed NAME for
-// ":NAME", the one skill a short name fits, or an *AmbiguousSkillError, *UnknownPluginError,
-// *UnknownPluginSkillError, *UnknownSkillError or *InvalidNameError.
+// ":NAME", the one skill a short name fits, or an *AmbiguousSkillError, *UnknownPluginError
+// (unknown plugin), *PluginLacksSkillError, *UnknownSkillError or *InvalidNameError.
 //
 // It costs a few ref lookups, whatever the store's size: the managed ref
 // by name, then one lookup per plugin id, the ids found by seeking through
@@ -118,9 +118,8 @@ func (r *Reader) ResolveSkill(input string) (string, error) {
 	}
 }
 
-// resolveQualified checks that PLUGIN:NAME is published. A store still in
-// layout 1 keeps a plugin's skills under their short names (the plugin
-// record lists them): there the qualified name means that short one.
+// resolveQualified checks that PLUGIN:NAME is published, and when it is
+// not, whether the plugin is unknown or only lacks the skill.
 func (r *Reader) resolveQualified(input, plugin, skill string) (string, error) {
 	if _, ok := r.Ref(SkillRef(input)); ok {
 		return input, nil
@@ -128,11 +127,6 @@ func (r *Reader) resolveQualified(input, plugin, skill string) (string, error) {
 	p, err := r.Plugin(plugin)
 	if err != nil && !errors.Is(err, ErrUnknownPlugin) {
 		return "", err
-	}
-	if p != nil && p.Owns(skill) && r.legacyLayout() {
-		if _, ok := r.Ref(SkillRef(skill)); ok {
-			return skill, nil
-		}
 	}
 	if p == nil {
 		skills, err := r.refChildren(PluginRefPrefix + plugin + "/")
@@ -143,14 +137,7 @@ func (r *Reader) resolveQualified(input, plugin, skill string) (string, error) {
 			return "", &UnknownPluginError{Name: input, Plugin: plugin}
 		}
 	}
-	return "", &UnknownPluginSkillError{Name: input, Plugin: plugin, Skill: skill}
-}
-
-// legacyLayout reports whether plugin skills still live under
-// refs/heads/skills/ (layout 1): no ref under refs/heads/plugins/ yet.
-func (r *Reader) legacyLayout() bool {
-	ids, err := r.refChildren(PluginRefPrefix)
-	return err == nil && len(ids) == 0
+	return "", &PluginLacksSkillError{Name: input, Plugin: plugin, Skill: skill}
 }
 
 // ResolveCandidateName is ResolveSkill for the skill of a pending candidate,

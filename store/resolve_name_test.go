@@ -71,7 +71,7 @@ func TestResolveSkillNames(t *testing.T) {
 		t.Errorf("unknown plugin: %v", err)
 	}
 	_, err = resolve("kit:access")
-	var ups *UnknownPluginSkillError
+	var ups *PluginLacksSkillError
 	if !errors.As(err, &ups) || ups.Plugin != "kit" || ups.Skill != "access" || !errors.As(err, new(*UnknownSkillError)) {
 		t.Errorf("unknown skill of a plugin: %v", err)
 	}
@@ -121,33 +121,5 @@ func TestResolveSkillNames(t *testing.T) {
 	}
 	if got, err := s.ResolveSpec(ctx, "chat-b:access@abcd"); err != nil || got != "chat-b:access@abcd" {
 		t.Errorf("ResolveSpec qualified = %q, %v", got, err)
-	}
-}
-
-// TestResolveQualifiedLayoutOne: in a store still in layout 1 a plugin's
-// skill has its short name; PLUGIN:NAME names it when the plugin owns it.
-func TestResolveQualifiedLayoutOne(t *testing.T) {
-	ctx := context.Background()
-	s := newTestStore(t)
-	src := t.TempDir()
-	writeSkill(t, src, "one", "first", nil)
-	writeSkill(t, src, "mine", "mine", nil)
-	if _, err := s.Add(ctx, []string{src + "/one", src + "/mine"}, defaultAdd()); err != nil {
-		t.Fatal(err)
-	}
-	err := s.Update(ctx, func(tx *Tx) error {
-		return tx.putPlugin(&Plugin{ID: "kit", Source: Source{Kind: SourceFolder, Path: src}, Skills: []string{"one"}})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, err := s.ResolveSkill(ctx, "kit:one"); err != nil || got != "one" {
-		t.Errorf("kit:one = %q, %v; want one", got, err)
-	}
-	if _, err := s.ResolveSkill(ctx, "kit:mine"); !errors.As(err, new(*UnknownPluginSkillError)) {
-		t.Errorf("kit:mine (not the plugin's) = %v", err)
-	}
-	if got, err := s.ResolveSkill(ctx, "one"); err != nil || got != "one" {
-		t.Errorf("one = %q, %v", got, err)
 	}
 }

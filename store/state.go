@@ -152,6 +152,16 @@ func (tx *Tx) commitState() error {
 	if err != nil {
 		return err
 	}
+	if _, ok := st.files[layoutRecord]; !ok && st.commit.IsZero() {
+		// The first state commit of a store records its layout (a store
+		// with older state is upgraded before any write, see
+		// upgradeLayout).
+		if _, queued := tx.state.puts[layoutRecord]; !queued {
+			if err := tx.PutRecord(layoutRecord, layoutRec{Version: LayoutVersion}); err != nil {
+				return err
+			}
+		}
+	}
 	var files []File
 	for p, h := range st.files {
 		if _, changed := tx.state.puts[p]; !changed {

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/discover"
-	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/manifest"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -226,7 +225,7 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 				tx.s.log.Debug("plugin sync failed", "plugin", p.ID, "err", err)
 			}
 			for _, skill := range p.Skills {
-				if _, ok := tx.Ref(CandidateRef(skill)); ok {
+				if _, ok := tx.Ref(CandidateRef(QualifiedName(p.ID, skill))); ok {
 					rep.CandidatesWaiting++
 				}
 			}
@@ -300,29 +299,19 @@ func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCa
 	return nil
 }
 
-// claimSkill checks that plugin p may own skill: no other plugin owns it
-// and no managed skill has the name. A skill whose history shows it came
-// from p (a sync or add interrupted before its state record was written)
-// is p's, and so is a managed skill that left p (relinked here).
+// claimSkill checks that plugin p may own skill, whose store name is
+// "P:NAME": its own namespace, so no other plugin's skill nor a managed
+// skill of the same name stands in the way. A skill p detached before (see
+// detachSkill) is linked back.
 func (tx *Tx) claimSkill(p *Plugin, skill string) error {
-	owner, err := tx.SkillOwner(skill)
-	if err != nil {
+	if err := CheckQualifiedName(QualifiedName(p.ID, skill)); err != nil {
 		return err
 	}
-	switch owner {
-	case "":
-		return skillfs.CheckName(skill)
-	case SourceManaged:
-		if relinked, err := tx.relinkSkill(p, skill); relinked || err != nil {
-			return err
-		}
-		if _, ok := tx.Ref(UpstreamRef(p.ID, skill)); ok {
-			if head, err := tx.Head(skill); err == nil && head.Plugin == p.ID {
-				return nil
-			}
-		}
+	if skill == PluginPartsName {
+		return &InvalidNameError{Name: skill, Reason: "reserved for a plugin's parts"}
 	}
-	return &OwnershipError{Skill: skill, Plugin: p.ID, Owner: owner}
+	_, err := tx.relinkSkill(p, skill)
+	return err
 }
 
 func pluginEqual(a, b *Plugin) bool {

@@ -35,7 +35,7 @@ func (tx *Tx) pendingCandidate(name string, head, u Hash) (Hash, pendingCandidat
 
 // applyMirror publishes a new skill's upstream tree as v1, taking the
 // snapshot in.
-func (tx *Tx) applyMirror(p *Plugin, up *upstream, sk *upstreamSkill, upRef string, sr *SkillReport) error {
+func (tx *Tx) applyMirror(p *Plugin, up *upstream, name string, sk *upstreamSkill, upRef string, sr *SkillReport) error {
 	checked, err := tx.checkUpstream(sk, nil, sr)
 	if err != nil {
 		return err
@@ -44,10 +44,10 @@ func (tx *Tx) applyMirror(p *Plugin, up *upstream, sk *upstreamSkill, upRef stri
 	if err != nil {
 		return err
 	}
-	v, err := tx.CommitVersion(sk.name, tree, VersionInfo{
+	v, err := tx.CommitVersion(name, tree, VersionInfo{
 		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
 		MergeMode: MergeModeMirror, Risk: checked.Risk, Findings: checked.Findings,
-		Subject:  fmt.Sprintf("%s v1: mirror of plugin %s", sk.name, p.ID),
+		Subject:  fmt.Sprintf("%s v1: mirror of plugin %s", name, p.ID),
 		Trailers: upstreamTrailers(p, up, sk),
 	})
 	if err != nil {

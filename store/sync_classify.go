@@ -39,8 +39,8 @@ func (tx *Tx) syncSkill(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncOpt
 // (writing the new upstream snapshot on the way), lets decide classify it,
 // and makes the one write the decision calls for.
 func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncOptions, cc *commitCache, sr *SkillReport) error {
-	name := sk.name
-	upRef := UpstreamRef(p.ID, name)
+	name := QualifiedName(p.ID, sk.name)
+	upRef := UpstreamRef(p.ID, sk.name)
 	prevU, hasPrevU := tx.Ref(upRef)
 	head, hasHead := tx.Ref(SkillRef(name))
 	var prevTree Hash
@@ -58,7 +58,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	tx.SetRef(upRef, prevU)
 	if !hasHead {
 		sr.Classification = decide(skillState{}).Class
-		return tx.applyMirror(p, up, sk, upRef, sr)
+		return tx.applyMirror(p, up, name, sk, upRef, sr)
 	}
 
 	headC, err := cc.get(head)
@@ -123,7 +123,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	sr.Classification = d.Class
 	supersede := func() {
 		if d.Supersede && cand != noCandidate {
-			tx.SetRef(SupersededRefPrefix+name+"/"+candHead.String(), candHead)
+			tx.SetRef(SupersededRef(name, candHead), candHead)
 			tx.DeleteRef(CandidateRef(name))
 			sr.Superseded = candHead.String()
 		}

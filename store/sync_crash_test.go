@@ -113,16 +113,16 @@ func crashFixture(t *testing.T, plugins, skills int) (storeDir string) {
 			case 0: // upstream only: fast-forward
 				writeFile(t, md, lines(name, "one", "two", "three", "four", "five upstream"))
 			case 1: // both, apart: clean three-way
-				localEdit(t, s, name, lines(name, "one local", "two", "three", "four", "five"))
+				localEdit(t, s, QualifiedName(fmt.Sprintf("p%02d", p), name), lines(name, "one local", "two", "three", "four", "five"))
 				writeFile(t, md, lines(name, "one", "two", "three", "four", "five upstream"))
 			case 2: // both, same line: conflict
-				localEdit(t, s, name, lines(name, "one local", "two", "three", "four", "five"))
+				localEdit(t, s, QualifiedName(fmt.Sprintf("p%02d", p), name), lines(name, "one local", "two", "three", "four", "five"))
 				writeFile(t, md, lines(name, "one upstream", "two", "three", "four", "five"))
 			case 3: // the same edit on both sides: already-applied
-				localEdit(t, s, name, lines(name, "same", "two", "three", "four", "five"))
+				localEdit(t, s, QualifiedName(fmt.Sprintf("p%02d", p), name), lines(name, "same", "two", "three", "four", "five"))
 				writeFile(t, md, lines(name, "same", "two", "three", "four", "five"))
 			case 4: // local only: unchanged
-				localEdit(t, s, name, lines(name, "one local", "two", "three", "four", "five"))
+				localEdit(t, s, QualifiedName(fmt.Sprintf("p%02d", p), name), lines(name, "one local", "two", "three", "four", "five"))
 			}
 		}
 		newName := fmt.Sprintf("p%02d-new", p)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -117,7 +118,7 @@ func TestSyncFourCases(t *testing.T) {
 	if n := len(rep.Plugins[0].Skills); n != 4 || rep.Plugins[0].Plugin != "demo" {
 		t.Fatalf("add report = %+v", rep)
 	}
-	if v := headOf(t, s, "alpha"); v.Number != 1 || v.Plugin != "demo" || v.MergeMode != MergeModeMirror {
+	if v := headOf(t, s, "demo:alpha"); v.Number != 1 || v.Plugin != "demo" || v.MergeMode != MergeModeMirror {
 		t.Fatalf("alpha v1 = %+v", v)
 	}
 
@@ -132,10 +133,10 @@ func TestSyncFourCases(t *testing.T) {
 	// gamma: both, disjoint lines -> three-way clean. delta: the same edit
 	// on both sides -> already-applied.
 	writeFile(t, md("alpha"), skillMD("alpha", append(base, "upstream line")...))
-	localEdit(t, s, "beta", skillMD("beta", "local line 1", "line 2", "line 3", "line 4", "line 5"))
-	localEdit(t, s, "gamma", skillMD("gamma", "local line 1", "line 2", "line 3", "line 4", "line 5"))
+	localEdit(t, s, "demo:beta", skillMD("beta", "local line 1", "line 2", "line 3", "line 4", "line 5"))
+	localEdit(t, s, "demo:gamma", skillMD("gamma", "local line 1", "line 2", "line 3", "line 4", "line 5"))
 	writeFile(t, md("gamma"), skillMD("gamma", "line 1", "line 2", "line 3", "line 4", "upstream line 5"))
-	localEdit(t, s, "delta", skillMD("delta", "same fix"))
+	localEdit(t, s, "demo:delta", skillMD("delta", "same fix"))
 	writeFile(t, md("delta"), skillMD("delta", "same fix"))
 
 	got := syncOnce(t, s, SyncOptions{})
@@ -145,10 +146,10 @@ func TestSyncFourCases(t *testing.T) {
 			t.Errorf("%s: classification %q, want %q (%+v)", name, got[name].Classification, class, got[name])
 		}
 	}
-	if v := headOf(t, s, "alpha"); v.Number != 2 || v.MergeMode != MergeModeFastForward {
+	if v := headOf(t, s, "demo:alpha"); v.Number != 2 || v.MergeMode != MergeModeFastForward {
 		t.Errorf("alpha head = %+v, want v2 fast-forward", v)
 	}
-	if v := headOf(t, s, "delta"); v.Number != 3 || v.MergeMode != MergeModeAlreadyApplied {
+	if v := headOf(t, s, "demo:delta"); v.Number != 3 || v.MergeMode != MergeModeAlreadyApplied {
 		t.Errorf("delta head = %+v, want v3 already-applied", v)
 	}
 	if got["gamma"].Candidate == "" || len(got["gamma"].Conflicts) != 0 {
@@ -163,7 +164,7 @@ func TestSyncFourCases(t *testing.T) {
 	}
 
 	// Accept the clean candidate: v3 takes in the upstream, which becomes the base.
-	v, err := s.AcceptCandidate(ctx, "gamma", "looks good")
+	v, err := s.AcceptCandidate(ctx, "demo:gamma", "looks good")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,13 +188,13 @@ func TestSyncFourCases(t *testing.T) {
 	}
 
 	// A conflicting change, superseded by a newer upstream, then rejected.
-	localEdit(t, s, "beta", skillMD("beta", "local line 1", "line 2", "line 3", "line 4", "line 5", "local end"))
+	localEdit(t, s, "demo:beta", skillMD("beta", "local line 1", "line 2", "line 3", "line 4", "line 5", "local end"))
 	writeFile(t, md("beta"), skillMD("beta", "upstream line 1", "line 2", "line 3", "line 4", "line 5"))
 	first := syncOnce(t, s, SyncOptions{})["beta"]
 	if first.Classification != ClassThreeWay || len(first.Conflicts) != 1 {
 		t.Fatalf("beta: %+v, want a conflicted candidate", first)
 	}
-	if _, err := s.AcceptCandidate(ctx, "beta", ""); !errors.As(err, new(*ConflictMarkersError)) {
+	if _, err := s.AcceptCandidate(ctx, "demo:beta", ""); !errors.As(err, new(*ConflictMarkersError)) {
 		t.Errorf("accept with markers: %v", err)
 	}
 	writeFile(t, md("beta"), skillMD("beta", "upstream line 1 again", "line 2", "line 3", "line 4", "line 5"))
@@ -202,13 +203,14 @@ func TestSyncFourCases(t *testing.T) {
 		t.Errorf("newer upstream: %+v, want it to supersede %s", second, first.Candidate)
 	}
 	s.View(ctx, func(r *Reader) error {
-		if _, ok := r.Ref(SupersededRefPrefix + "beta/" + first.Candidate); !ok {
+		h, _ := ParseHash(first.Candidate)
+		if _, ok := r.Ref(SupersededRefPrefix + "plugins/demo/beta/" + first.Candidate); !ok || SupersededRef("demo:beta", h) != SupersededRefPrefix+"plugins/demo/beta/"+first.Candidate {
 			t.Error("superseded candidate not kept reachable")
 		}
 		return nil
 	})
-	before := headOf(t, s, "beta")
-	rv, err := s.RejectCandidate(ctx, "beta", "")
+	before := headOf(t, s, "demo:beta")
+	rv, err := s.RejectCandidate(ctx, "demo:beta", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,8 +228,8 @@ func TestSyncFourCases(t *testing.T) {
 	if r.Classification != ClassFastForward || r.Candidate == "" || r.NewVersion != 0 {
 		t.Fatalf("alpha with review: %+v", r)
 	}
-	localEdit(t, s, "alpha", skillMD("alpha", "moved"))
-	if _, err := s.AcceptCandidate(ctx, "alpha", ""); !errors.Is(err, ErrHeadMoved) {
+	localEdit(t, s, "demo:alpha", skillMD("alpha", "moved"))
+	if _, err := s.AcceptCandidate(ctx, "demo:alpha", ""); !errors.Is(err, ErrHeadMoved) {
 		t.Errorf("accept after the head moved: %v", err)
 	}
 
@@ -241,45 +243,64 @@ func TestSyncFourCases(t *testing.T) {
 	if _, ok := syncOnce(t, s, SyncOptions{})["delta"]; ok {
 		t.Error("removed skill reported twice")
 	}
-	headOf(t, s, "delta")
+	headOf(t, s, "demo:delta")
 }
 
-// TestPluginAddOwnership refuses a plugin whose skill name is taken, and
-// writes nothing.
-func TestPluginAddOwnership(t *testing.T) {
+// TestPluginAddSameSkillNames: two plugins shipping a skill of the same
+// name, and a managed skill of that name too, coexist, each addressable by
+// its store name with its own history.
+func TestPluginAddSameSkillNames(t *testing.T) {
 	ctx := context.Background()
 	s := newSyncStore(t)
+	managed := filepath.Join(t.TempDir(), "shared")
+	writeFile(t, filepath.Join(managed, "SKILL.md"), skillMD("shared", "managed"))
+	if _, err := s.Add(ctx, []string{managed}, defaultAdd()); err != nil {
+		t.Fatal(err)
+	}
 	one := filepath.Join(t.TempDir(), "one")
-	writeFile(t, filepath.Join(one, "skills", "shared", "SKILL.md"), skillMD("shared"))
+	writeFile(t, filepath.Join(one, "skills", "shared", "SKILL.md"), skillMD("shared", "of one"))
 	writeFile(t, filepath.Join(one, "skills", "solo", "SKILL.md"), skillMD("solo"))
 	two := filepath.Join(t.TempDir(), "two")
-	writeFile(t, filepath.Join(two, "skills", "shared", "SKILL.md"), skillMD("shared", "other"))
+	writeFile(t, filepath.Join(two, "skills", "shared", "SKILL.md"), skillMD("shared", "of two"))
 	writeFile(t, filepath.Join(two, "skills", "fresh", "SKILL.md"), skillMD("fresh"))
 	for _, dir := range []string{one, two} {
 		src, err := ParseSource(dir, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = s.AddPlugin(ctx, src, AddPluginOptions{})
-		if dir == one && err != nil {
-			t.Fatal(err)
-		}
-		if dir == two {
-			var oe *OwnershipError
-			if !errors.As(err, &oe) || oe.Owner != "plugin:one" {
-				t.Fatalf("second add: %v, want an ownership conflict with plugin one", err)
-			}
+		if _, err = s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+			t.Fatalf("add %s: %v", dir, err)
 		}
 	}
-	s.View(ctx, func(r *Reader) error {
-		if _, ok := r.Ref(SkillRef("fresh")); ok {
-			t.Error("refused add wrote skill fresh")
+	want := map[string]string{"shared": "managed", "one:shared": "of one", "two:shared": "of two", "one:solo": "", "two:fresh": ""}
+	err := s.View(ctx, func(r *Reader) error {
+		if got := r.Skills(); !slices.Equal(got, []string{"one:shared", "one:solo", "shared", "two:fresh", "two:shared"}) {
+			t.Errorf("skills %v", got)
 		}
-		if _, err := r.Plugin("two"); !errors.Is(err, ErrUnknownPlugin) {
-			t.Errorf("refused add recorded the plugin: %v", err)
+		for name, body := range want {
+			head, err := r.Head(name)
+			if err != nil {
+				return err
+			}
+			files, err := r.LoadFiles(head.Tree)
+			if err != nil {
+				return err
+			}
+			if got := string(FileMap(files)[SkillFile].Data); !strings.Contains(got, body) || head.Number != 1 {
+				t.Errorf("%s: v%d %q, want v1 with %q", name, head.Number, got, body)
+			}
+			if p, _ := SplitName(name); head.Plugin != p {
+				t.Errorf("%s: plugin trailer %q", name, head.Plugin)
+			}
 		}
 		return nil
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vr, err := s.Verify(ctx); err != nil || !vr.OK() {
+		t.Fatalf("verify: %v %+v", err, vr.Problems)
+	}
 }
 
 // TestSyncGitPlugin follows a git plugin through an upstream commit.
@@ -344,7 +365,7 @@ func TestSyncHighRiskNeedsReview(t *testing.T) {
 	if !rep.Failed() || !strings.Contains(rep.Plugins[0].Skills[0].Error, "refused") {
 		t.Errorf("critical update: %+v, want it refused", rep.Plugins[0].Skills[0])
 	}
-	if v := headOf(t, s, "setup"); v.Number != 1 {
+	if v := headOf(t, s, "plugin:setup"); v.Number != 1 {
 		t.Errorf("a refused update was published: %+v", v)
 	}
 }

@@ -77,9 +77,14 @@ func (s *Store) VerifyWith(ctx context.Context, opts VerifyOptions) (VerifyRepor
 				return err
 			}
 			switch {
-			case strings.HasPrefix(name, SkillRefPrefix):
+			case strings.HasPrefix(name, SkillRefPrefix) || strings.HasPrefix(name, PluginRefPrefix):
+				skill, ok := SkillNameOfRef(name)
+				if !ok {
+					v.problem(name, "not a skill ref: want %sNAME or %sPLUGIN/NAME", SkillRefPrefix, PluginRefPrefix)
+					continue
+				}
 				rep.Skills++
-				v.skill(strings.TrimPrefix(name, SkillRefPrefix), refs[name])
+				v.skill(skill, refs[name])
 			case name == StateRef:
 				v.state(refs[name])
 			default:
@@ -142,7 +147,7 @@ func (v *verifier) problem(where, format string, args ...any) {
 
 func (v *verifier) skill(name string, head Hash) {
 	ref := SkillRef(name)
-	if err := skillfs.CheckName(name); err != nil {
+	if err := CheckQualifiedName(name); err != nil {
 		v.problem(ref, "%v", err)
 	}
 	want := 0
@@ -205,7 +210,7 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 				continue
 			}
 			skill, _, _ := strings.Cut(where, "@")
-			verdict := discover.Check(f.Path, skill, data, discover.Lenient)
+			verdict := discover.Check(f.Path, ownName(skill), data, discover.Lenient)
 			for _, d := range verdict.Errors() {
 				v.problem(where, "%s", d)
 			}

@@ -3,12 +3,12 @@ package store
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -91,7 +91,7 @@ type VersionInfo struct {
 // the skill ref to it. It does not compare trees: callers decide whether a
 // new version is needed.
 func (tx *Tx) CommitVersion(name string, tree Hash, info VersionInfo) (Version, error) {
-	if err := skillfs.CheckName(name); err != nil {
+	if err := CheckQualifiedName(name); err != nil {
 		return Version{}, err
 	}
 	number := 1
@@ -238,13 +238,12 @@ func (r *Reader) WalkVersions(name string, fn func(Version) bool) error {
 	return nil
 }
 
-// Skills returns the names of every skill with a published ref, sorted.
+// Skills returns the store names of every skill with a published ref
+// (managed "NAME" and plugin "PLUGIN:NAME", not plugins' parts), sorted.
 func (r *Reader) Skills() []string {
-	refs := r.RefNames(SkillRefPrefix)
-	for i, ref := range refs {
-		refs[i] = strings.TrimPrefix(ref, SkillRefPrefix)
-	}
-	return refs
+	names := r.skillRefNames()
+	slices.Sort(names)
+	return names
 }
 
 // formatFindings renders findings as the commit body, one per line, in a

@@ -120,8 +120,8 @@ var errorRules = []errorRule{
 		return "use one of: " + strings.Join(asE[*store.AmbiguousSkillError](err).Typeable(), ", ")
 	}},
 	{match: as[*store.UnknownPluginError](), hint: hint("a qualified name is PLUGIN:NAME; run 'skillstore plugin list' to see the plugins")},
-	{match: as[*store.UnknownPluginSkillError](), hint: func(err error) string {
-		e := asE[*store.UnknownPluginSkillError](err)
+	{match: as[*store.PluginLacksSkillError](), hint: func(err error) string {
+		e := asE[*store.PluginLacksSkillError](err)
 		return fmt.Sprintf("run 'skillstore list' to see the skills (plugin %s's are named %s:NAME)", e.Plugin, e.Plugin)
 	}},
 	{match: as[*store.UnknownSkillError](), hint: hint("run 'skillstore list --all' to see the skills in the store")},
@@ -137,6 +137,8 @@ var errorRules = []errorRule{
 	{match: as[*store.CorruptRefError](), hint: hint("run 'skillstore verify' to see everything that is wrong")},
 	{match: is(store.ErrObjectNotFound), hint: hint("the store lost an object; run 'skillstore verify' to see everything that is wrong")},
 	{match: as[*store.OverlapError](), hint: hint("check out into a folder outside the store")},
+	{match: as[*store.SkillExistsError](), hint: hint("a managed skill NAME and a plugin's PLUGIN:NAME are different skills; remove or rename the one in the way first")},
+	{match: is(store.ErrUpgradeNeeded), hint: hint("run 'skillstore upgrade' (it moves the refs in place, history kept), then the command again")},
 
 	// Plugins.
 	{match: is(store.ErrUnknownPlugin), hint: hint("run 'skillstore plugin list' to see the plugins")},
@@ -162,6 +164,7 @@ var errorRules = []errorRule{
 	{match: is(remote.ErrRemoteRejected), hint: hint("if someone pushed meanwhile, run 'skillstore pull' and push again; otherwise check the server's branch protection and hooks")},
 	{match: func(err error) bool { return as[*remote.UnsafeRemoteError]()(err) || as[*remote.BadRefError]()(err) },
 		hint: hint("nothing was written; fix the history on the server, or pull with --allow-risk LEVEL if you trust a risk finding")},
+	{match: as[*remote.RemoteLayoutError](), hint: func(err error) string { return asE[*remote.RemoteLayoutError](err).Hint() }},
 	{match: is(remote.ErrNoRemote), hint: hint("add one with 'skillstore remote add origin URL'")},
 	{match: is(remote.ErrUnknownRemote), hint: hint("run 'skillstore remote list' to see the remotes")},
 	{match: is(remote.ErrRemoteExists), hint: hint("remove it first with 'skillstore remote rm NAME', or pick another name")},

@@ -124,7 +124,7 @@ func TestTerminalOutput(t *testing.T) {
 	}
 
 	// diff: coloured like git's
-	_, diff := onTerminal(t, 80, "diff", "big")
+	_, diff := onTerminal(t, 80, "diff", "notes:big")
 	for _, want := range []string{"\x1b[1mdiff --git a/SKILL.md b/SKILL.md\x1b[0m", "\x1b[36m@@", "\x1b[31m-Use the files.\x1b[0m", "\x1b[32m+Use the files, carefully.\x1b[0m"} {
 		if !strings.Contains(diff, want) {
 			t.Errorf("diff on a terminal lacks %q:\n%q", want, diff)
@@ -149,12 +149,12 @@ func TestTerminalOutput(t *testing.T) {
 	}
 
 	// never colour with --json, with NO_COLOR, or outside a terminal
-	_, js := onTerminal(t, 80, "diff", "--json", "big")
+	_, js := onTerminal(t, 80, "diff", "--json", "notes:big")
 	t.Setenv("NO_COLOR", "1")
-	_, nocolor := onTerminal(t, 80, "diff", "big")
+	_, nocolor := onTerminal(t, 80, "diff", "notes:big")
 	t.Setenv("NO_COLOR", "")
 	var piped bytes.Buffer
-	run([]string{"skillstore", "diff", "big"}, strings.NewReader(""), &piped, io.Discard)
+	run([]string{"skillstore", "diff", "notes:big"}, strings.NewReader(""), &piped, io.Discard)
 	for name, out := range map[string]string{"--json": js, "NO_COLOR": nocolor, "a pipe": piped.String()} {
 		if strings.Contains(out, "\x1b[") {
 			t.Errorf("colour with %s:\n%q", name, out)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/store"
@@ -150,6 +149,7 @@ func (tx remoteTx) pull(ctx context.Context, conn *remoteConn, opts PullOptions)
 	if err != nil {
 		return nil, err
 	}
+
 	allow := opts.AllowRisk
 	if allow == safety.RiskNone {
 		allow = safety.DefaultAllowedRisk
@@ -169,17 +169,20 @@ func (tx remoteTx) pull(ctx context.Context, conn *remoteConn, opts PullOptions)
 	}
 	for _, ref := range rr.names(refSkill) {
 		local, _ := tx.Ref(ref)
-		check.skillVersions(strings.TrimPrefix(ref, store.SkillRefPrefix), rr.refs[ref], local)
+		check.skillVersions(skillOfRef(ref), rr.refs[ref], local)
 	}
 	for _, ref := range rr.names(refCandidate) {
-		skill := strings.TrimPrefix(ref, store.CandidateRefPrefix)
-		published, _ := rr.refs[store.SkillRefPrefix+skill]
+		skill := skillOfRef(ref)
+		published, _ := rr.refs[store.SkillRef(skill)]
 		if published.IsZero() {
-			published, _ = tx.Ref(store.SkillRefPrefix + skill)
+			published, _ = tx.Ref(store.SkillRef(skill))
 		}
 		check.candidateRisk(skill, rr.refs[ref], published)
 	}
 	if err := check.err(rem.Name); err != nil {
+		return nil, err
+	}
+	if err := tx.checkRemoteLayout(rr); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -200,7 +203,7 @@ func (tx remoteTx) pull(ctx context.Context, conn *remoteConn, opts PullOptions)
 		}
 	}
 	for _, ref := range rr.names(refSkill) {
-		ps, err := tx.pullSkill(strings.TrimPrefix(ref, store.SkillRefPrefix), rr.refs[ref], rem, opts.SkillAware)
+		ps, err := tx.pullSkill(skillOfRef(ref), rr.refs[ref], rem, opts.SkillAware)
 		if err != nil {
 			return nil, err
 		}
@@ -225,7 +228,7 @@ func (tx remoteTx) pull(ctx context.Context, conn *remoteConn, opts PullOptions)
 		}
 	}
 	tx.updateTracking(rem.Name, rr)
-	rep.CandidatesWaiting = len(tx.RefNames(store.CandidateRefPrefix))
+	rep.CandidatesWaiting = len(tx.CandidateNames())
 	return rep, nil
 }
 
@@ -307,7 +310,7 @@ func (tx remoteTx) pullSkill(name string, remote store.Hash, rem Remote, skillAw
 // made with plain git) fast-forwards; one changed on both sides keeps
 // this store's, unless the remote recorded this store's as superseded.
 func (tx remoteTx) pullCandidate(ref string, rr *remoteRefs) (PullRef, bool) {
-	skill := strings.TrimPrefix(ref, store.CandidateRefPrefix)
+	skill := skillOfRef(ref)
 	remote := rr.refs[ref]
 	local, hasLocal := tx.Ref(ref)
 	if hasLocal && local == remote {
@@ -334,8 +337,8 @@ func (tx remoteTx) pullCandidate(ref string, rr *remoteRefs) (PullRef, bool) {
 	case tx.IsAncestor(remote, local):
 		return PullRef{}, false
 	}
-	if _, ok := rr.refs[store.SupersededRefPrefix+skill+"/"+local.String()]; ok {
-		tx.SetRef(store.SupersededRefPrefix+skill+"/"+local.String(), local)
+	if _, ok := rr.refs[store.SupersededRef(skill, local)]; ok {
+		tx.SetRef(store.SupersededRef(skill, local), local)
 		tx.SetRef(ref, remote)
 		return PullRef{Ref: ref, Action: RefSuperseded, Reason: "the remote superseded this store's candidate " + short(local)}, true
 	}
@@ -345,7 +348,7 @@ func (tx remoteTx) pullCandidate(ref string, rr *remoteRefs) (PullRef, bool) {
 // candidateDone reports whether candidate head h was accepted (it is in
 // the published history) or rejected or superseded here.
 func (r remoteTx) candidateDone(skill string, h store.Hash) bool {
-	if _, ok := r.Ref(store.SupersededRefPrefix + skill + "/" + h.String()); ok {
+	if _, ok := r.Ref(store.SupersededRef(skill, h)); ok {
 		return true
 	}
 	head, ok := r.Ref(store.SkillRef(skill))

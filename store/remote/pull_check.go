@@ -157,7 +157,7 @@ func (c *historyCheck) treeShape(ref string, h store.Hash) {
 // parents, the way verify does, until it reaches stop (a version this
 // store already holds, checked when it was written) or v1.
 func (c *historyCheck) skillVersions(skill string, tip, stop store.Hash) {
-	ref := store.SkillRefPrefix + skill
+	ref := store.SkillRef(skill)
 	want := 0
 	for h := tip; !h.IsZero(); {
 		if h == stop || c.versions[h] {
@@ -258,7 +258,7 @@ func (c *historyCheck) versionTree(where, skill string, tree store.Hash, previou
 		c.problem(where, "no %s at the top of the tree", store.SkillFile)
 		return rep, false
 	}
-	verdict := discover.Check(where+"/"+store.SkillFile, skill, md.Data, discover.Lenient)
+	verdict := discover.Check(where+"/"+store.SkillFile, store.OwnName(skill), md.Data, discover.Lenient)
 	if !verdict.Accepted() {
 		for _, d := range verdict.Errors() {
 			c.problem(where, "%s", d)

@@ -49,10 +49,12 @@ func (rr *remoteRefs) names(k refKind) []string {
 // could never produce refuses the whole remote.
 func splitAdvertised(remote string, adv map[string]store.Hash) (*remoteRefs, error) {
 	rr := &remoteRefs{remote: remote, refs: map[string]store.Hash{}}
-	var bad []string
+	var bad, old []string
 	for name, h := range adv {
 		kind, err := classifyRef(name)
 		switch {
+		case isLayout1Ref(name):
+			old = append(old, name)
 		case kind == refOther:
 			rr.ignored = append(rr.ignored, name)
 		case err != nil:
@@ -62,6 +64,10 @@ func splitAdvertised(remote string, adv map[string]store.Hash) (*remoteRefs, err
 		}
 	}
 	sort.Strings(rr.ignored)
+	if len(old) > 0 {
+		sort.Strings(old)
+		return nil, &RemoteLayoutError{Remote: remote, Layout: 1, Refs: old}
+	}
 	if len(bad) > 0 {
 		sort.Strings(bad)
 		return nil, &BadRefError{Remote: remote, Refs: bad}

@@ -353,18 +353,18 @@ func TestTwoMachinesAddTheSamePlugin(t *testing.T) {
 	alice, bob := stores[0], stores[1]
 	mustPush(t, alice, "")
 	rep := mustPull(t, bob, "")
-	if got := pullActions(rep); got["deploy"] != PullJoined {
+	if got := pullActions(rep); got["acme:deploy"] != PullJoined {
 		t.Fatalf("pull = %+v", rep.Skills)
 	}
 	if len(rep.Refs) != 1 || rep.Refs[0].Action != RefKeptLocal || rep.Refs[0].Ref != store.UpstreamRef("acme", "deploy") {
 		t.Errorf("refs = %+v", rep.Refs)
 	}
 	prep := mustPush(t, bob, "")
-	if !hasUpdate(prep, store.SkillRef("deploy"), PushFastForward) || !hasUpdate(prep, store.UpstreamRef("acme", "deploy"), PushSkip) {
+	if !hasUpdate(prep, store.SkillRef("acme:deploy"), PushFastForward) || !hasUpdate(prep, store.UpstreamRef("acme", "deploy"), PushSkip) {
 		t.Errorf("push = %+v", prep.Updates)
 	}
 	// Alice takes bob's join; her upstream line is the remote's.
-	if got := pullActions(mustPull(t, alice, "")); got["deploy"] != PullFastForward {
+	if got := pullActions(mustPull(t, alice, "")); got["acme:deploy"] != PullFastForward {
 		t.Errorf("alice's pull = %v", got)
 	}
 	// Sync still works on both after the join.
@@ -401,17 +401,17 @@ func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 	}
 	mustPush(t, alice, "")
 	mustPull(t, bob, "")
-	publishMD(t, alice, "deploy", "line one by alice", "line two", "line three")
+	publishMD(t, alice, "acme:deploy", "line one by alice", "line two", "line three")
 	mustPush(t, alice, "")
-	publishMD(t, bob, "deploy", "line one", "line two", "line three by bob")
-	if got := pullActions(mustPull(t, bob, "")); got["deploy"] != PullMerged {
+	publishMD(t, bob, "acme:deploy", "line one", "line two", "line three by bob")
+	if got := pullActions(mustPull(t, bob, "")); got["acme:deploy"] != PullMerged {
 		t.Fatalf("bob's pull = %v", got)
 	}
 	candidateMode := func() store.MergeMode {
 		t.Helper()
 		var mode store.MergeMode
 		err := bob.View(ctx, func(r *store.Reader) error {
-			c, err := r.Candidate("deploy")
+			c, err := r.Candidate("acme:deploy")
 			mode = c.Mode
 			return err
 		})
@@ -435,7 +435,7 @@ func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 		t.Fatalf("after an upstream change the candidate is %q, want the remote merge", got)
 	}
 
-	if _, err := bob.AcceptCandidate(ctx, "deploy", "reviewed"); err != nil {
+	if _, err := bob.AcceptCandidate(ctx, "acme:deploy", "reviewed"); err != nil {
 		t.Fatal(err)
 	}
 	r := syncOnce(t, bob, store.SyncOptions{})["deploy"]

@@ -257,7 +257,7 @@ func travelling(adv map[string]store.Hash) map[string]store.Hash {
 // planPush decides, ref by ref, what push does, and what it refuses.
 func (tx remoteTx) planPush(remote string, adv map[string]store.Hash) (updates, refused []PushUpdate) {
 	var local []string
-	for _, prefix := range []string{store.SkillRefPrefix, store.UpstreamRefPrefix, store.CandidateRefPrefix, store.SupersededRefPrefix, store.StateRef} {
+	for _, prefix := range []string{store.SkillRefPrefix, store.PluginRefPrefix, store.UpstreamRefPrefix, store.CandidateRefPrefix, store.SupersededRefPrefix, store.StateRef} {
 		local = append(local, tx.RefNames(prefix)...)
 	}
 	sort.Strings(local)
@@ -288,7 +288,7 @@ func (tx remoteTx) planPush(remote string, adv map[string]store.Hash) (updates, 
 		switch kind {
 		case refSkill:
 			u.Reason = "the remote has versions this store does not have: run 'skillstore pull' first"
-			if c, ok := tx.Ref(store.CandidateRef(strings.TrimPrefix(name, store.SkillRefPrefix))); ok && tx.HasObject(r) && tx.IsAncestor(r, c) {
+			if c, ok := tx.Ref(store.CandidateRef(skillOfRef(name))); ok && tx.HasObject(r) && tx.IsAncestor(r, c) {
 				u.Reason = "the merge with the remote's versions waits as a candidate: accept it, then push"
 			}
 		case refState:
@@ -322,6 +322,7 @@ func (tx remoteTx) planPush(remote string, adv map[string]store.Hash) (updates, 
 			updates = append(updates, PushUpdate{Ref: name, Action: PushDelete, Old: r.String(), Reason: "accepted or rejected in this store"})
 		}
 	}
+	updates = append(updates, tx.layout1Leftovers(adv, isLocal)...)
 	return updates, refused
 }
 
@@ -330,7 +331,7 @@ func (tx remoteTx) planPush(remote string, adv map[string]store.Hash) (updates, 
 // and this store is done with that candidate.
 func (tx remoteTx) leaseHolds(remote, name string, r store.Hash) bool {
 	seen, ok := tx.Ref(trackingRef(remote, name))
-	return ok && seen == r && tx.candidateDone(strings.TrimPrefix(name, store.CandidateRefPrefix), r)
+	return ok && seen == r && tx.candidateDone(skillOfRef(name), r)
 }
 
 func refName(name string) plumbing.ReferenceName { return plumbing.ReferenceName(name) }

@@ -152,7 +152,7 @@ func trackingRef(remote, ref string) string {
 // `git fetch NAME` in the store fills the same tracking refs as pull.
 func trackingFetchSpecs(name string) []config.RefSpec {
 	var specs []config.RefSpec
-	for _, p := range []string{store.SkillRefPrefix, store.CandidateRefPrefix, store.UpstreamRefPrefix} {
+	for _, p := range []string{store.SkillRefPrefix, store.PluginRefPrefix, store.CandidateRefPrefix, store.UpstreamRefPrefix} {
 		specs = append(specs, config.RefSpec("+"+p+"*:"+trackingRef(name, p)+"*"))
 	}
 	// A pattern, so plain git does not fail on a remote without a state.

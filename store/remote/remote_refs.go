@@ -41,30 +41,32 @@ func classifyRef(name string) (refKind, error) {
 	switch {
 	case name == store.StateRef:
 		return refState, nil
-	case strings.HasPrefix(name, store.SkillRefPrefix):
-		return refSkill, skillfs.CheckName(strings.TrimPrefix(name, store.SkillRefPrefix))
+	case strings.HasPrefix(name, store.SkillRefPrefix), strings.HasPrefix(name, store.PluginRefPrefix):
+		skill, ok := store.SkillNameOfRef(name)
+		if !ok {
+			return refSkill, fmt.Errorf("want %sNAME or %sPLUGIN/NAME", store.SkillRefPrefix, store.PluginRefPrefix)
+		}
+		return refSkill, store.CheckQualifiedName(skill)
 	case strings.HasPrefix(name, store.CandidateRefPrefix):
-		return refCandidate, skillfs.CheckName(strings.TrimPrefix(name, store.CandidateRefPrefix))
+		skill, ok := store.CandidateNameOfRef(name)
+		if !ok {
+			return refCandidate, fmt.Errorf("want %sNAME or %sPLUGIN/NAME (a candidate ref of ref layout 1?)", store.ManagedCandidateRefPrefix, store.PluginCandidateRefPrefix)
+		}
+		return refCandidate, store.CheckQualifiedName(skill)
 	case strings.HasPrefix(name, store.UpstreamRefPrefix):
 		return refUpstream, checkNamePair(strings.TrimPrefix(name, store.UpstreamRefPrefix), "plugin/skill")
 	case strings.HasPrefix(name, store.SupersededRefPrefix):
-		rest := strings.TrimPrefix(name, store.SupersededRefPrefix)
-		skill, commit, ok := strings.Cut(rest, "/")
+		skill, _, ok := store.SupersededNameOfRef(name)
 		if !ok {
-			return refSuperseded, fmt.Errorf("want %s<skill>/<commit>", store.SupersededRefPrefix)
+			return refSuperseded, fmt.Errorf("want %sskills/NAME/COMMIT or %splugins/PLUGIN/NAME/COMMIT", store.SupersededRefPrefix, store.SupersededRefPrefix)
 		}
-		if err := skillfs.CheckName(skill); err != nil {
-			return refSuperseded, err
-		}
-		if _, ok := store.ParseHash(commit); !ok {
-			return refSuperseded, fmt.Errorf("%q is not a commit id", commit)
-		}
-		return refSuperseded, nil
+		return refSuperseded, store.CheckQualifiedName(skill)
 	}
 	return refOther, nil
 }
 
-// checkNamePair checks "a/b" where both parts are skill-like names.
+// checkNamePair checks "a/b" where both parts are skill-like names (b may
+// be a plugin's parts, store.PluginPartsName).
 func checkNamePair(rest, form string) error {
 	a, b, ok := strings.Cut(rest, "/")
 	if !ok || strings.Contains(b, "/") {
@@ -73,7 +75,16 @@ func checkNamePair(rest, form string) error {
 	if err := skillfs.CheckName(a); err != nil {
 		return err
 	}
-	return skillfs.CheckName(b)
+	return store.CheckQualifiedName(store.QualifiedName(a, b))
+}
+
+// skillOfRef is the store name of a published or candidate ref.
+func skillOfRef(ref string) string {
+	if name, ok := store.SkillNameOfRef(ref); ok {
+		return name
+	}
+	name, _ := store.CandidateNameOfRef(ref)
+	return name
 }
 
 // isTracked reports whether a remote ref gets a tracking ref. Superseded

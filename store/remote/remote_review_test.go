@@ -32,20 +32,20 @@ func TestCandidateReviewedWithPlainGit(t *testing.T) {
 	if _, err := cron.AddPlugin(ctx, src, store.AddPluginOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	localEdit(t, cron, "deploy", skillMD("deploy", "line 1", "local line 2", "line 3"))
+	localEdit(t, cron, "plugin:deploy", skillMD("deploy", "line 1", "local line 2", "line 3"))
 	writeFile(t, md, skillMD("deploy", "line 1", "upstream line 2", "line 3"))
 	if r := syncOnce(t, cron, store.SyncOptions{})["deploy"]; r.Classification != store.ClassThreeWay || len(r.Conflicts) == 0 {
 		t.Fatalf("sync = %+v", r)
 	}
 	mustAddRemote(t, cron, "origin", url)
-	if rep := mustPush(t, cron, ""); !hasUpdate(rep, store.CandidateRef("deploy"), PushCreate) {
+	if rep := mustPush(t, cron, ""); !hasUpdate(rep, store.CandidateRef("plugin:deploy"), PushCreate) {
 		t.Fatalf("push = %+v", rep.Updates)
 	}
 
 	// The reviewer works with plain git only.
 	work := filepath.Join(t.TempDir(), "review")
 	remoteGit(t, "", "clone", "--quiet", url, work)
-	remoteGit(t, work, "checkout", "--quiet", "-b", "review", "origin/candidates/deploy")
+	remoteGit(t, work, "checkout", "--quiet", "-b", "review", "origin/candidates/plugins/plugin/deploy")
 	data, err := os.ReadFile(filepath.Join(work, "SKILL.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -55,21 +55,21 @@ func TestCandidateReviewedWithPlainGit(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(work, "SKILL.md"), skillMD("deploy", "line 1", "local and upstream line 2", "line 3"))
 	remoteGit(t, work, "commit", "--quiet", "-am", "resolve deploy")
-	remoteGit(t, work, "push", "--quiet", "origin", "review:candidates/deploy")
+	remoteGit(t, work, "push", "--quiet", "origin", "review:candidates/plugins/plugin/deploy")
 
 	rep := mustPull(t, cron, "")
 	if len(rep.Refs) != 1 || rep.Refs[0].Action != RefFastForward {
 		t.Fatalf("pull refs = %+v", rep.Refs)
 	}
-	v, err := cron.AcceptCandidate(ctx, "deploy", "reviewed")
+	v, err := cron.AcceptCandidate(ctx, "plugin:deploy", "reviewed")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fileOf(t, cron, "deploy", "SKILL.md"); !strings.Contains(got, "local and upstream line 2") {
+	if got := fileOf(t, cron, "plugin:deploy", "SKILL.md"); !strings.Contains(got, "local and upstream line 2") {
 		t.Errorf("accepted v%d:\n%s", v.Number, got)
 	}
 	prep := mustPush(t, cron, "")
-	if !hasUpdate(prep, store.CandidateRef("deploy"), PushDelete) || !hasUpdate(prep, store.SkillRef("deploy"), PushFastForward) {
+	if !hasUpdate(prep, store.CandidateRef("plugin:deploy"), PushDelete) || !hasUpdate(prep, store.SkillRef("plugin:deploy"), PushFastForward) {
 		t.Errorf("push after accept = %+v", prep.Updates)
 	}
 	if out := refValues(t, d.path("central.git"), store.CandidateRefPrefix); out != "" {
@@ -77,7 +77,7 @@ func TestCandidateReviewedWithPlainGit(t *testing.T) {
 	}
 	// The reviewer's branch is now merged: its head is in the published history.
 	remoteGit(t, work, "fetch", "--quiet", "origin")
-	remoteGit(t, work, "merge-base", "--is-ancestor", "review", "origin/skills/deploy")
+	remoteGit(t, work, "merge-base", "--is-ancestor", "review", "origin/plugins/plugin/deploy")
 	checkStore(t, cron.Dir())
 	remoteGit(t, d.path("central.git"), "fsck", "--strict", "--no-dangling")
 }
@@ -99,10 +99,10 @@ func TestPushLeaseProtectsReviewerCommits(t *testing.T) {
 	writeFile(t, filepath.Join(work, "notes.md"), "hand-made\n")
 	remoteGit(t, work, "add", ".")
 	remoteGit(t, work, "commit", "--quiet", "-m", "hand-made candidate")
-	remoteGit(t, work, "push", "--quiet", "origin", "c:candidates/deploy")
+	remoteGit(t, work, "push", "--quiet", "origin", "c:candidates/skills/deploy")
 	before := refValues(t, central, "refs/")
 	_, err := Push(ctx, bob, PushOptions{})
-	if err == nil || !strings.Contains(err.Error(), "refs/heads/candidates/deploy") {
+	if err == nil || !strings.Contains(err.Error(), "refs/heads/candidates/skills/deploy") {
 		t.Fatalf("push = %v", err)
 	}
 	if after := refValues(t, central, "refs/"); after != before {

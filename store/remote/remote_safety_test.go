@@ -68,7 +68,7 @@ func TestPullRefusesMaliciousRemote(t *testing.T) {
 		}, "over the size cap"},
 		{"huge-blob-in-candidate", func(t *testing.T, dir string, md store.Hash) {
 			big := gitObject(t, dir, "blob", []byte(strings.Repeat("A", 3<<20)))
-			evilVersion(t, dir, "refs/heads/candidates/evil", []skillfs.TreeEntry{{Name: "SKILL.md", Mode: skillfs.Regular, ID: md}, {Name: "big.bin", Mode: skillfs.Regular, ID: big}})
+			evilVersion(t, dir, "refs/heads/candidates/skills/evil", []skillfs.TreeEntry{{Name: "SKILL.md", Mode: skillfs.Regular, ID: md}, {Name: "big.bin", Mode: skillfs.Regular, ID: big}})
 		}, "over the size cap"},
 		{"submodule", func(t *testing.T, dir string, md store.Hash) {
 			evilVersion(t, dir, "refs/upstream/p/evil", []skillfs.TreeEntry{{Name: "SKILL.md", Mode: skillfs.Regular, ID: md}, {Name: "sub", Mode: skillfs.Gitlink, ID: md}})
@@ -182,7 +182,7 @@ func TestPullChecksWhatPlainGitFetched(t *testing.T) {
 	publishMD(t, src, "good", "fine")
 	md := gitObject(t, src.Dir(), "blob", []byte(skillMD("evil", "x")))
 	link := gitObject(t, src.Dir(), "blob", []byte("/etc/passwd"))
-	evilVersion(t, src.Dir(), "refs/heads/candidates/evil", []skillfs.TreeEntry{{Name: "SKILL.md", Mode: skillfs.Regular, ID: md}, {Name: "leak", Mode: skillfs.Symlink, ID: link}})
+	evilVersion(t, src.Dir(), "refs/heads/candidates/skills/evil", []skillfs.TreeEntry{{Name: "SKILL.md", Mode: skillfs.Regular, ID: md}, {Name: "leak", Mode: skillfs.Symlink, ID: link}})
 	victim := newActorStore(t, "victim")
 	mustAddRemote(t, victim, "origin", "file://"+src.Dir())
 	remoteGit(t, victim.Dir(), "fetch", "--quiet", "origin")

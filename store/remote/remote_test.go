@@ -49,7 +49,8 @@ func publish(t testing.TB, s *store.Store, skill string, files map[string]string
 // publishMD publishes a SKILL.md-only version with the given body lines.
 func publishMD(t testing.TB, s *store.Store, skill string, lines ...string) store.Version {
 	t.Helper()
-	return publish(t, s, skill, map[string]string{"SKILL.md": skillMD(skill, lines...)})
+	_, short := store.SplitName(skill)
+	return publish(t, s, skill, map[string]string{"SKILL.md": skillMD(short, lines...)})
 }
 
 func mustPush(t testing.TB, s *store.Store, remote string) *PushReport {

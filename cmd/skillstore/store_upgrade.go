@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+)
+
+func storeUpgradeCommand() *cli.Command {
+	return &cli.Command{
+		Name:     "upgrade",
+		Category: "inspection",
+		Usage:    "move the store to the current ref layout (every command does it first)",
+		Description: "upgrade moves a store made by an older release to the current ref layout, in place:\n" +
+			"plugins' skills move from refs/heads/skills/NAME to refs/heads/plugins/PLUGIN/NAME (their\n" +
+			"name is PLUGIN:NAME), candidates to refs/heads/candidates/skills/NAME or\n" +
+			"refs/heads/candidates/plugins/PLUGIN/NAME, superseded candidates likewise, and the state\n" +
+			"records the layout. History is kept: refs move, no commit is rewritten. The first command\n" +
+			"that opens the store does the same by itself; this runs it explicitly (--dry-run lists\n" +
+			"what would move). It is crash-safe: a kill leaves a store the next command upgrades.\n\n" +
+			"Exit codes: 0 done (or nothing to do); 1 error; 3 store busy.",
+		Flags: []cli.Flag{newJSONFlag(), dryRunFlag("list what would move, write nothing")},
+		Action: func(c *cli.Context) error {
+			s, err := openStoreForWrite(c)
+			if err != nil {
+				return err
+			}
+			rep, err := s.Upgrade(c.Context)
+			if err != nil {
+				return err
+			}
+			e := getEnv(c)
+			if c.Bool("json") {
+				return writeJSON(e.stdout, rep)
+			}
+			if !rep.Upgraded {
+				fmt.Fprintf(e.stdout, "the store is in layout %d already: nothing to do\n", rep.To)
+				return nil
+			}
+			for _, m := range rep.Refs {
+				fmt.Fprintf(e.stdout, "  %s -> %s\n", m.From, m.To)
+			}
+			for _, m := range rep.Records {
+				fmt.Fprintf(e.stdout, "  record %s -> %s\n", m.From, m.To)
+			}
+			fmt.Fprintf(e.stdout, "%s the store from layout %d to %d: %s, %s\n", dryRunWord(c, "upgraded", "would upgrade"), rep.From, rep.To, plural(len(rep.Refs), "ref"), plural(len(rep.Records), "record"))
+			noteDryRun(c)
+			return nil
+		},
+	}
+}
