@@ -6,7 +6,7 @@ FUZZTIME  ?= 10s
 BENCHTIME ?= 1x
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: all build test lint bench bench-scale fuzz demo update clean
+.PHONY: all build test lint bench bench-scale fuzz demo update clean e2e-claude
 
 all: build
 
@@ -38,8 +38,9 @@ lint:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -timeout 60m $(PKGS)
 
-## bench-scale: one-skill commands, list, import and start-up on stores of
-## 100, 1k, 10k and 50k synthetic skills, each beside its git reference, with
+## bench-scale: one-skill commands, list, import, export, gc and start-up on
+## stores of 100, 1k, 10k and 50k synthetic skills, each beside its git
+## reference (cp -a and rsync -a for export), with
 ## peak memory and growth between sizes. The stores are generated once under
 ## BENCH_CACHE. BENCH_SIZES=100,1000,10000 leaves out 50k (slow to generate);
 ## BENCH_OLD=path/to/skillstore adds an older binary to compare with.
@@ -61,6 +62,19 @@ fuzz:
 ## demo: a store in a temp dir, the bundled example plugin, a real sync
 demo: build
 	@bash testdata/demo/demo.sh $(abspath $(BIN))
+
+## e2e-claude: install Claude Code's CLI (npm package @anthropic-ai/claude-code,
+## CLAUDE_CODE_VERSION, default latest) into a cache folder and run the test that
+## has it validate, add and install an exported marketplace. The CLI runs with
+## HOME and CLAUDE_CONFIG_DIR in a temp folder, no login, no credentials; the
+## only network use is npm's download. `make test` runs the same test when
+## `claude` is on PATH, and skips it otherwise.
+CLAUDE_CODE_VERSION ?= latest
+CLAUDE_E2E_DIR      ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/skillstore-e2e/claude
+e2e-claude:
+	@command -v npm >/dev/null || { echo "e2e-claude needs node and npm (e.g. apt-get install nodejs npm)"; exit 1; }
+	npm install --no-save --no-audit --no-fund --prefix "$(CLAUDE_E2E_DIR)" @anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)
+	PATH="$(CLAUDE_E2E_DIR)/node_modules/.bin:$$PATH" $(GO) test ./cmd/skillstore -run '^TestClaudeCodeValidatesExport$$' -count=1 -v
 
 ## update: rewrite golden files (testscript scenarios and merge cases)
 update:

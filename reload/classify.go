@@ -27,7 +27,16 @@ type Change struct {
 // means the skill is not there: nil → tree is a first install, tree → nil a
 // removal, both cold. Symlinks count as entries like files; Ignored paths
 // (skillstore's bookkeeping, editor temporary files) never count.
-func Classify(old, new *Tree) Change {
+func Classify(old, new *Tree) Change { return ClassifyWith(old, new, nil) }
+
+// ClassifyWith is Classify where hot, when set, reports which files a
+// content-only edit keeps hot (default: SKILL.md at the folder's top). A
+// folder holding several skills, such as a plugin's, has one SKILL.md per
+// skill.
+func ClassifyWith(old, new *Tree, hot func(path string) bool) Change {
+	if hot == nil {
+		hot = func(p string) bool { return p == skillfs.SkillFile }
+	}
 	if old == nil && new == nil {
 		return Change{Class: Unchanged}
 	}
@@ -42,7 +51,7 @@ func Classify(old, new *Tree) Change {
 		newEntries = new.Entries
 	}
 	var paths []string
-	hot := old != nil && new != nil
+	isHot := old != nil && new != nil
 	i, j := 0, 0
 	for i < len(oldEntries) || j < len(newEntries) {
 		var o, n *skillfs.File
@@ -63,14 +72,14 @@ func Classify(old, new *Tree) Change {
 			continue
 		}
 		paths = append(paths, p)
-		if !isHotEdit(o, n) {
-			hot = false
+		if !isHotEdit(o, n, hot) {
+			isHot = false
 		}
 	}
 	switch {
 	case len(paths) == 0 && old != nil && new != nil:
 		return Change{Class: Unchanged}
-	case hot:
+	case isHot:
 		return Change{Class: Hot, Paths: paths}
 	}
 	return Change{Class: Cold, Paths: paths}
@@ -83,8 +92,8 @@ func pathOf(o, n *skillfs.File) string {
 	return n.Path
 }
 
-// isHotEdit reports whether an entry change is a content edit of SKILL.md
-// that keeps it the same kind of regular file.
-func isHotEdit(o, n *skillfs.File) bool {
-	return o != nil && n != nil && o.Path == skillfs.SkillFile && o.Mode == n.Mode && o.Mode != skillfs.Symlink
+// isHotEdit reports whether an entry change is a content edit of a file hot
+// accepts (SKILL.md) that keeps it the same kind of regular file.
+func isHotEdit(o, n *skillfs.File, hot func(string) bool) bool {
+	return o != nil && n != nil && hot(o.Path) && o.Mode == n.Mode && o.Mode != skillfs.Symlink
 }

@@ -98,6 +98,17 @@ type ExportOptions struct {
 	// IsVersion, when set, reports whether tree is a version of skill in
 	// the store, so a link to an older copy counts as managed.
 	IsVersion func(skill string, tree skillfs.ID) bool
+	// HotFile, when set, reports which files of the folder named skill a
+	// content-only edit keeps hot (see ClassifyWith); nil means SKILL.md
+	// at a folder's top.
+	HotFile func(skill, path string) bool
+	// Reading, when set, runs read, which calls the Load functions of a
+	// batch of skills (a few hundred), so that the caller serves them all
+	// from one read of its store (target opens one store.View per batch)
+	// instead of one per skill. If it returns an error without running
+	// read, export plans the batch without it (each Load then reports its
+	// own failure).
+	Reading func(read func() error) error
 }
 
 const (
@@ -131,12 +142,13 @@ type job struct {
 	kind      jobKind
 	name      string
 	files     []skillfs.File
-	tree      *Tree      // new tree (nil for removal)
+	tree      *Tree      // new tree (nil for removal; its entries hold no data)
 	verified  skillfs.ID // what the folder held when it was checked
 	link      string     // the link replaced (jobReplaceLink)
 	result    *Result
 	resultIdx int
 	stage     string
+	stageErr  error // staging failed (run reports it)
 }
 
 // Export writes skills into the target folder, one folder per skill, and
@@ -167,7 +179,7 @@ func Export(ctx context.Context, target string, skills []Skill, opts ExportOptio
 	if err != nil {
 		return nil, fmt.Errorf("export to %s: %w", target, err)
 	}
-	x := &exporter{target: target, opts: opts, rec: rec, report: &Report{Target: target, Atomic: true}}
+	x := &exporter{target: target, opts: opts, rec: rec, report: &Report{Target: target, Atomic: true}, stageAsPlanned: true}
 	if err := x.prepareDirs(); err != nil {
 		return nil, fmt.Errorf("export to %s: %w", target, err)
 	}
@@ -213,6 +225,9 @@ type exporter struct {
 	rec    *record
 	report *Report
 	dirty  bool // the record changed while planning
+	// stageAsPlanned: stage each batch of jobs as soon as it is planned
+	// (Export; Plan writes nothing).
+	stageAsPlanned bool
 }
 
 func (x *exporter) path(elem ...string) string {
@@ -246,34 +261,30 @@ func (x *exporter) plan(ctx context.Context, skills []Skill) ([]*job, error) {
 	var jobs []*job
 	inSet := make(map[string]bool, len(skills))
 	for _, s := range skills {
-		if err := ctx.Err(); err != nil {
+		inSet[s.Name] = true
+	}
+	// In batches: the caller reads a batch's files from one snapshot of
+	// its store (ExportOptions.Reading), and an export stages a batch and
+	// drops its files before reading the next, so its memory does not
+	// grow with the number of skills.
+	staged := make(chan struct{})
+	close(staged) // nothing staging yet
+	for start := 0; start < len(skills); start += planBatch {
+		batch := skills[start:min(start+planBatch, len(skills))]
+		planned, err := x.planBatch(ctx, batch)
+		if err != nil {
+			<-staged
+			for _, j := range jobs {
+				x.dropStage(j)
+			}
 			return nil, err
 		}
-		inSet[s.Name] = true
-		if e := x.rec.Skills[s.Name]; e != nil && !s.Tree.IsZero() && e.Tree == s.Tree && e.Pending.IsZero() && x.present(s.Name) {
-			x.add(Result{Skill: s.Name, Action: ActionUnchanged, OldTree: e.Tree, NewTree: s.Tree})
-			continue
+		if x.stageAsPlanned && len(planned) > 0 {
+			staged = x.stageInBackground(staged, planned)
 		}
-		// A skill that cannot be read or written (a damaged object, a tree
-		// a checkout cannot hold) fails alone; the target's other skills go on.
-		files, err := s.files()
-		var tree *Tree
-		if err == nil {
-			tree, err = NewTree(files)
-		}
-		if err != nil {
-			var old skillfs.ID
-			if e := x.rec.Skills[s.Name]; e != nil {
-				old = e.Tree
-			}
-			x.add(Result{Skill: s.Name, Action: ActionFailed, OldTree: old, NewTree: s.Tree, Error: err.Error()})
-			continue
-		}
-		s.Files = files
-		if j := x.planSkill(s, tree); j != nil {
-			jobs = append(jobs, j)
-		}
+		jobs = append(jobs, planned...)
 	}
+	<-staged
 	names := make([]string, 0, len(x.rec.Skills))
 	for name := range x.rec.Skills {
 		if !inSet[name] {
@@ -291,6 +302,38 @@ func (x *exporter) plan(ctx context.Context, skills []Skill) ([]*job, error) {
 		j.result = &x.report.Results[j.resultIdx]
 	}
 	return jobs, nil
+}
+
+// planUnchanged reports (as unchanged) skill s if export last wrote its
+// tree and the folder is there: its files need not be read.
+func (x *exporter) planUnchanged(s Skill) bool {
+	if e := x.rec.Skills[s.Name]; e != nil && !s.Tree.IsZero() && e.Tree == s.Tree && e.Pending.IsZero() && x.present(s.Name) {
+		x.add(Result{Skill: s.Name, Action: ActionUnchanged, OldTree: e.Tree, NewTree: s.Tree})
+		return true
+	}
+	return false
+}
+
+// planOne plans skill s, which planUnchanged did not take, reading its
+// files.
+func (x *exporter) planOne(s Skill) *job {
+	// A skill that cannot be read or written (a damaged object, a tree
+	// a checkout cannot hold) fails alone; the target's other skills go on.
+	files, err := s.files()
+	var tree *Tree
+	if err == nil {
+		tree, err = NewTree(files)
+	}
+	if err != nil {
+		var old skillfs.ID
+		if e := x.rec.Skills[s.Name]; e != nil {
+			old = e.Tree
+		}
+		x.add(Result{Skill: s.Name, Action: ActionFailed, OldTree: old, NewTree: s.Tree, Error: err.Error()})
+		return nil
+	}
+	s.Files = files
+	return x.planSkill(s, tree)
 }
 
 func (x *exporter) planSkill(s Skill, tree *Tree) *job {
@@ -333,7 +376,11 @@ func (x *exporter) planSkill(s Skill, tree *Tree) *job {
 			DiskTree: disk.ID, Paths: Classify(entry.tree(), disk).Paths})
 		return nil
 	}
-	change := Classify(disk, tree)
+	var hot func(string) bool
+	if x.opts.HotFile != nil {
+		hot = func(p string) bool { return x.opts.HotFile(s.Name, p) }
+	}
+	change := ClassifyWith(disk, tree, hot)
 	i := x.add(Result{Skill: s.Name, Action: Action(change.Class), OldTree: disk.ID, NewTree: tree.ID, Paths: change.Paths})
 	return &job{kind: jobReplace, name: s.Name, files: s.Files, tree: tree, verified: disk.ID, resultIdx: i}
 }

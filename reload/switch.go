@@ -37,15 +37,17 @@ func (x *exporter) run(ctx context.Context, jobs []*job) error {
 	for _, j := range jobs {
 		if err := ctx.Err(); err != nil {
 			fail(j, err)
+			x.dropStage(j)
 			continue
 		}
 		if j.kind != jobRemove {
-			stage, err := x.stage(j)
-			if err != nil {
-				fail(j, err)
+			if j.stage == "" && j.stageErr == nil {
+				x.stageAll([]*job{j})
+			}
+			if j.stageErr != nil {
+				fail(j, j.stageErr)
 				continue
 			}
-			j.stage = stage
 			entry := x.rec.Skills[j.name]
 			if entry == nil {
 				entry = &recordEntry{Files: map[string]string{}}
@@ -93,55 +95,6 @@ func (x *exporter) run(ctx context.Context, jobs []*job) error {
 		errs = append(errs, fmt.Errorf("record export: %w", err))
 	}
 	return errors.Join(errs...)
-}
-
-// stage writes j's files into a fresh folder under tmp/.
-func (x *exporter) stage(j *job) (string, error) {
-	dir, err := os.MkdirTemp(x.path(tmpDir), j.name+"-")
-	if err != nil {
-		return "", err
-	}
-	if err := os.Chmod(dir, 0o755); err != nil {
-		return "", err
-	}
-	if err := WriteFiles(dir, j.files); err != nil {
-		os.RemoveAll(dir)
-		return "", err
-	}
-	return dir, nil
-}
-
-// WriteFiles writes files into the existing folder dir: directories 0755,
-// files 0644 or 0755 (Executable), symlinks as links. Ignored files are not
-// written.
-func WriteFiles(dir string, files []skillfs.File) error {
-	for _, f := range files {
-		if err := skillfs.CheckPath(f.Path); err != nil {
-			return err
-		}
-		if skillfs.Ignored(f.Path) {
-			continue
-		}
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		switch f.Mode {
-		case skillfs.Symlink:
-			if err := os.Symlink(string(f.Data), p); err != nil {
-				return err
-			}
-		case skillfs.Executable:
-			if err := os.WriteFile(p, f.Data, 0o755); err != nil {
-				return err
-			}
-		default:
-			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // switchJob puts j's staged folder in place (or removes the folder) and

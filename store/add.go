@@ -93,6 +93,11 @@ type prepared struct {
 	AddResult
 	files []File
 	head  *Version // the latest version, if the skill exists
+	// description is SKILL.md's, for the summary of the new version.
+	description string
+	// tree, when set, is the tree of files, already queued (a bulk write
+	// drops files once it is: see writeTreeEarly).
+	tree Hash
 }
 
 func (o AddOptions) limits() safety.Limits {
@@ -162,14 +167,15 @@ func (s *Store) Import(ctx context.Context, root string, opts AddOptions) ([]Add
 // could be done at all. When several folders hold one skill, the first
 // is taken: give the canonical copy first (discover.Locate's order).
 func (s *Store) ImportDirs(ctx context.Context, dirs []string, opts AddOptions) ([]AddResult, error) {
-	var results []AddResult
+	results := make([]AddResult, 0, len(dirs))
+	defer limitMemory()()
 	err := s.Update(ctx, func(tx *Tx) error {
 		tx.boundMemory()
 		preps, err := tx.prepareAll(ctx, dirs, opts)
 		if err != nil {
 			return err
 		}
-		var good []prepared
+		good := preps[:0] // in place: a bulk import holds one list
 		for _, p := range preps {
 			if p.Err != nil || p.DuplicateOf != "" {
 				results = append(results, p.AddResult)
@@ -208,14 +214,18 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 		sums = loadSummaries(tx.s.summaryPath())
 	}
 	first := map[string]*prepared{}
-	var out []prepared
+	out := make([]prepared, 0, len(dirs)) // sized once: a bulk import's largest list
 	for _, dir := range dirs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		p := tx.prepare(dir, opts, cache, sums)
-		if p.Err == nil && !p.Unchanged && tx.pending.Spill != nil {
-			tx.queueBlobs(p.files)
+		if p.Err == nil && tx.pending.Spill != nil {
+			if p.Unchanged { // its tree is the latest version's
+				p.tree, p.files = p.Version.Tree, nil
+			} else {
+				tx.writeTreeEarly(&p)
+			}
 		}
 		if p.Err == nil {
 			if f, dup := first[p.Name]; dup {
@@ -240,8 +250,8 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 // sameFiles marks p, a later folder of the skill that f holds, as a
 // duplicate when their files are equal and as a failure otherwise.
 func sameFiles(f, p *prepared) {
-	a, errA := TreeHash(f.files)
-	b, errB := TreeHash(p.files)
+	a, errA := f.treeHash()
+	b, errB := p.treeHash()
 	if errA == nil && errB == nil && a == b {
 		p.DuplicateOf = f.Dir
 		return
@@ -312,6 +322,7 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 		return p
 	}
 	p.Name = verdict.Name
+	p.description = verdict.File.Frontmatter.Description
 	if err := skillfs.CheckName(p.Name); err != nil {
 		p.Err = fmt.Errorf("%s: %w", display, err)
 		return p
@@ -354,15 +365,18 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 
 // recordAll writes a version for every prepared folder that changed.
 func (tx *Tx) recordAll(preps []prepared, opts AddOptions) ([]AddResult, error) {
-	var out []AddResult
+	out := make([]AddResult, 0, len(preps))
 	for _, p := range preps {
 		if p.Unchanged {
 			out = append(out, p.AddResult)
 			continue
 		}
-		tree, err := tx.WriteTree(p.files)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p.Dir, err)
+		tree := p.tree
+		if tree.IsZero() {
+			var err error
+			if tree, err = tx.WriteTree(p.files); err != nil {
+				return nil, fmt.Errorf("%s: %w", p.Dir, err)
+			}
 		}
 		info := VersionInfo{Source: opts.Source, Reason: opts.Reason, Risk: p.Safety.Risk, Findings: p.Safety.Findings}
 		if info.Source == "" && p.head != nil {
@@ -376,6 +390,7 @@ func (tx *Tx) recordAll(preps []prepared, opts AddOptions) ([]AddResult, error) 
 		if err := tx.reviveIfRemoved(p.Name); err != nil {
 			return nil, err
 		}
+		tx.noteSummary(v, p.description)
 		p.Version = v
 		out = append(out, p.AddResult)
 	}

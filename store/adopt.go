@@ -62,6 +62,7 @@ func (s *Store) Adopt(ctx context.Context, skills []AdoptSkill, opts AddOptions)
 		}
 	}
 	pre := s.Prefetch(ctx, reqs)
+	defer pre.Close()
 	var out []AdoptResult
 	err := s.Update(ctx, func(tx *Tx) error {
 		tx.UsePrefetch(pre)
@@ -115,6 +116,15 @@ func (tx *Tx) adoptOne(ctx context.Context, sk AdoptSkill, opts AddOptions) Adop
 				return r
 			}
 			r.Err = fmt.Errorf("skill %s is plugin %s's already, with other files than %s: take them in with 'skillstore add --as %s %s'", name, id, sk.Dir, name, sk.Dir)
+			return r
+		}
+	}
+	if sk.Upstream.URL != "" && !p.Unchanged {
+		// The folder goes through the managed name on its way to the
+		// plugin: a managed skill already there with other files (written
+		// by hand, or from another source) must not get them as a version.
+		if _, taken := tx.Ref(SkillRef(p.Name)); taken {
+			r.Err = fmt.Errorf("the managed skill %s holds other files than %s, which comes from %s: not taken over; to keep both, run 'skillstore plugin add %s --skill %s', then 'skillstore add --as PLUGIN:%s %s'", p.Name, sk.Dir, sk.Upstream, sk.Upstream, p.Name, p.Name, sk.Dir)
 			return r
 		}
 	}

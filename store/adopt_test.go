@@ -83,3 +83,64 @@ func TestAdoptPrefersLockFileHash(t *testing.T) {
 		})
 	}
 }
+
+// TestAdoptInstallCommitAndManagedName: Claude Code records the commit a
+// plugin was installed from; it is the base even though a later commit is
+// closer to the edited copy. A managed skill of the same name holding other
+// files is never given the installed files as a version.
+func TestAdoptInstallCommitAndManagedName(t *testing.T) {
+	ctx := context.Background()
+	tmp := t.TempDir()
+	up := filepath.Join(tmp, "up")
+	gitCmd(t, tmp, "init", "-q", "-b", "main", up)
+	var commits []string
+	for _, body := range [][]string{{"a", "b", "c", "d"}, {"a", "b, revised upstream", "c", "d"}} {
+		writeFile(t, filepath.Join(up, "skills", "one", "SKILL.md"), skillMD("one", body...))
+		gitCmd(t, up, "add", "-A")
+		gitCmd(t, up, "-c", "user.name=U", "-c", "user.email=u@example.com", "commit", "-q", "-m", "change")
+		commits = append(commits, strings.TrimSpace(gitCmd(t, up, "rev-parse", "HEAD")))
+	}
+	installCommit, _ := ParseHash(commits[0])
+	installed := filepath.Join(tmp, "cache", "one")
+	writeFile(t, filepath.Join(installed, "SKILL.md"), skillMD("one", "a", "b, revised upstream", "c", "d, edited"))
+	src, err := ParseSource(up, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	s := newSyncStore(t)
+	res, err := s.Adopt(ctx, []AdoptSkill{{Dir: installed, Upstream: src, Hint: installCommit}}, AddOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res[0]; r.Err != nil || r.Link == nil {
+		t.Fatalf("result %+v", r)
+	} else if got := r.Link.Base.Commit.String(); got != commits[0] || !r.Link.LocalEdit {
+		t.Errorf("base %s (local edit %v), want the install commit %s with a local edit", got, r.Link.LocalEdit, commits[0])
+	}
+
+	s = newSyncStore(t)
+	mine := filepath.Join(tmp, "mine", "one")
+	writeFile(t, filepath.Join(mine, "SKILL.md"), skillMD("one", "my own skill"))
+	if _, err := s.Add(ctx, []string{mine}, AddOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = s.Adopt(ctx, []AdoptSkill{{Dir: installed, Upstream: src, Hint: installCommit}}, AddOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Err == nil || !strings.Contains(res[0].Err.Error(), "add --as PLUGIN:one") {
+		t.Fatalf("adopting over a managed skill of the same name: %+v", res[0])
+	}
+	var head Version
+	if err := s.View(ctx, func(r *Reader) error {
+		var err error
+		head, err = r.Head("one")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if head.Number != 1 {
+		t.Errorf("the managed skill got version %d from another source's folder", head.Number)
+	}
+}

@@ -55,3 +55,46 @@ func TestImportSpillsIntoPacks(t *testing.T) {
 		t.Errorf("list: %d skills, %v", len(list), err)
 	}
 }
+
+// TestImportSummariesAsRead: the summaries an import saves from what it
+// parsed equal the ones read back from the store (commit, tree, SKILL.md).
+func TestImportSummariesAsRead(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	root := t.TempDir()
+	for i := 0; i < 5; i++ {
+		writeSkill(t, root, fmt.Sprintf("sum-%d", i), fmt.Sprintf("Summary skill %d, 'quoted' and a #comment", i), nil)
+	}
+	res, err := s.Import(ctx, root, defaultAdd())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Err != nil {
+			t.Fatal(r.Err)
+		}
+	}
+	saved := loadSummaries(s.summaryPath())
+	if len(saved) != 5 {
+		t.Fatalf("%d summaries saved, want 5", len(saved))
+	}
+	err = s.View(ctx, func(r *Reader) error {
+		for name, got := range saved {
+			want, err := r.summarize(name, got.Commit)
+			if err != nil {
+				return err
+			}
+			if !got.Time.Equal(want.Time) {
+				t.Errorf("%s: time %v, read back %v", name, got.Time, want.Time)
+			}
+			got.Time = want.Time
+			if got != want {
+				t.Errorf("%s: saved %+v, read back %+v", name, got, want)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

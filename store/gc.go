@@ -2,9 +2,11 @@ package store
 
 import (
 	"context"
+	"path/filepath"
 	"time"
 
 	"github.com/skillstore/skillstore/internal/gitdb"
+	"github.com/skillstore/skillstore/internal/lockfile"
 )
 
 // DefaultGCGrace is how old an unreachable object must be before gc
@@ -18,16 +20,42 @@ type GCResult = gitdb.GCResult
 // GC packs every reachable object into one delta-compressed pack, packs the
 // refs, and deletes loose objects and old packs. Unreachable objects younger
 // than grace are kept (as loose objects, with their original time), older
-// ones are deleted. It holds the write lock throughout, so no writer has
-// objects in flight.
+// ones are deleted.
+//
+// Readers and writers go on while the pack is written: gc snapshots the
+// refs under the shared lock, writes the pack with no store lock held
+// (one gc at a time, under a lock of its own), and takes the exclusive
+// lock only to switch: put the pack in place, keep what writers made
+// reachable meanwhile, pack the refs and delete what the pack replaces.
 func (s *Store) GC(ctx context.Context, grace time.Duration) (GCResult, error) {
 	var res GCResult
-	err := s.Update(ctx, func(tx *Tx) error {
-		refs, err := tx.refs.All()
+	gl, err := lockfile.Acquire(ctx, filepath.Join(s.dir, metaDir, "gc.lock"), lockfile.Exclusive, s.opts.LockTimeout)
+	if err != nil {
+		return res, err
+	}
+	defer gl.Release()
+	var refs gitdb.Refs
+	err = s.View(ctx, func(r *Reader) error {
+		refs, err = r.refs.All()
+		return err
+	})
+	if err != nil {
+		return res, err
+	}
+	g, err := gitdb.PrepareGC(ctx, s.dir, refs, grace)
+	defer g.Close()
+	if err != nil {
+		return res, err
+	}
+	if s.opts.BeforeGCSwitch != nil {
+		s.opts.BeforeGCSwitch()
+	}
+	err = s.Update(ctx, func(tx *Tx) error {
+		current, err := tx.refs.All()
 		if err != nil {
 			return err
 		}
-		res, err = gitdb.GC(ctx, tx.s.dir, refs, tx.object, grace)
+		res, err = g.Finish(current)
 		tx.resetStorage() // packs changed under go-git's index
 		return err
 	})

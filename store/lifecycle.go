@@ -113,7 +113,7 @@ var ErrNoChange = errors.New("nothing to change")
 func (s *Store) SetStatus(ctx context.Context, name string, status Status, reason string) error {
 	return s.Update(ctx, func(tx *Tx) error {
 		if _, ok := tx.Ref(SkillRef(name)); !ok {
-			return &UnknownSkillError{Name: name}
+			return tx.unknownSkill(name)
 		}
 		rec, err := tx.SkillRecord(name)
 		if err != nil {
@@ -136,7 +136,7 @@ func (s *Store) SetStatus(ctx context.Context, name string, status Status, reaso
 func (s *Store) Purge(ctx context.Context, name, reason string) error {
 	return s.Update(ctx, func(tx *Tx) error {
 		if _, ok := tx.Ref(SkillRef(name)); !ok {
-			return &UnknownSkillError{Name: name}
+			return tx.unknownSkill(name)
 		}
 		tx.DeleteRef(SkillRef(name))
 		if _, ok := tx.Ref(CandidateRef(name)); ok {

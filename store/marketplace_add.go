@@ -156,7 +156,8 @@ func (tx *Tx) readEntry(ctx context.Context, e marketEntry, fetched gitfetch.Fet
 				fail(err)
 			}
 		default:
-			fail(fmt.Errorf("id %q: %w (from %s)", p.ID, ErrPluginExists, cur.Source))
+			fail(fmt.Errorf("id %q: %w: %s; this marketplace's %q is from %s (add it alone with SOURCE#%s and --id NEW)",
+				p.ID, ErrPluginExists, pluginOrigin(cur), e.name, pluginOrigin(p), e.name))
 		}
 		return nil
 	} else if !errors.Is(err, ErrUnknownPlugin) {
@@ -300,4 +301,12 @@ func entryName(p *Plugin) string {
 		return p.Source.Selector
 	}
 	return p.ID
+}
+
+// pluginOrigin says where a plugin comes from, for errors naming two.
+func pluginOrigin(p *Plugin) string {
+	if p.Marketplace != "" {
+		return fmt.Sprintf("%s of marketplace %s", p.Source, p.Marketplace)
+	}
+	return p.Source.String()
 }

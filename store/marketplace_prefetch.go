@@ -48,7 +48,5 @@ func (s *Store) prefetchEntries(ctx context.Context, src Source, pre *Prefetch) 
 			reqs = append(reqs, FetchRequest{Source: es})
 		}
 	}
-	for k, r := range s.Prefetch(ctx, reqs).results {
-		pre.results[k] = r
-	}
+	pre.merge(s.Prefetch(ctx, reqs))
 }

@@ -3,12 +3,14 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/lockfile"
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -29,10 +31,6 @@ const (
 type layoutRec struct {
 	Version int `json:"version"`
 }
-
-// ErrUpgradeNeeded is wrapped when a command that may not write (a dry
-// run) meets a store in an older layout.
-var ErrUpgradeNeeded = errors.New("the store is in an older layout: run 'skillstore upgrade' first")
 
 // UpgradeReport is what upgrading a store's layout did (or would do).
 type UpgradeReport struct {
@@ -89,6 +87,9 @@ func (s *Store) upgradeLocked(ctx context.Context, dryRun bool) (*UpgradeReport,
 	tx.switchOnState = true
 	if err := tx.commit(); err != nil {
 		return nil, fmt.Errorf("upgrade the store's layout: %w", err)
+	}
+	if err := writeLayoutMarker(s.dir); err != nil {
+		s.log.Debug("layout marker not written", "err", err)
 	}
 	s.log.Debug("store layout upgraded", "from", rep.From, "to", rep.To, "refs", len(rep.Refs), "records", len(rep.Records))
 	return rep, nil
@@ -149,6 +150,36 @@ func (r *Reader) LayoutOf(h Hash) (int, error) {
 // A store without state holds no plugin; it needs an upgrade only for
 // candidate or superseded refs of layout 1 (the rare full ref scan).
 func (r *Reader) needsUpgrade() (int, bool, error) {
+	if hasLayoutMarker(r.s.dir) {
+		return LayoutVersion, false, nil
+	}
+	v, needed, err := r.readLayout()
+	if err == nil && !needed && r.tx == nil {
+		_ = writeLayoutMarker(r.s.dir) // a cache: the next command skips the check
+	}
+	return v, needed, err
+}
+
+// The layout marker (skillstore/layout, local, never pushed) caches that
+// the repository's refs are in the current layout, so that every command
+// pays one stat instead of reading the state (or, in a store without
+// state, listing refs). It is written by init and after an upgrade's refs
+// and state are written, never before: a store without it is checked.
+const layoutMarkerFile = "layout"
+
+func layoutMarker() string { return fmt.Sprintf("%d\n", LayoutVersion) }
+
+func hasLayoutMarker(dir string) bool {
+	data, err := os.ReadFile(filepath.Join(dir, metaDir, layoutMarkerFile))
+	return err == nil && string(data) == layoutMarker()
+}
+
+func writeLayoutMarker(dir string) error {
+	return atomicfile.WriteFile(filepath.Join(dir, metaDir, layoutMarkerFile), []byte(layoutMarker()), 0o644)
+}
+
+// readLayout is needsUpgrade without the marker.
+func (r *Reader) readLayout() (int, bool, error) {
 	v, err := r.layoutVersion()
 	if err != nil {
 		return 0, false, err

@@ -147,8 +147,18 @@ func TestUpgradeLayout1Store(t *testing.T) {
 	if got := refList(t, dir); !slices.Contains(got, "refs/heads/skills/beta") {
 		t.Fatalf("the dry run moved refs: %v", got)
 	}
-	if err := s.DryRun().View(ctx, func(*Reader) error { return nil }); err != ErrUpgradeNeeded {
-		t.Errorf("dry-run view of a layout 1 store: %v, want ErrUpgradeNeeded", err)
+	// A dry-run read sees the store as upgraded, and writes nothing.
+	err = s.DryRun().View(ctx, func(r *Reader) error {
+		if _, err := r.Head("kit:beta"); err != nil {
+			t.Errorf("dry-run view of a layout 1 store: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := refList(t, dir); !slices.Contains(got, "refs/heads/skills/beta") {
+		t.Fatalf("the dry-run view moved refs: %v", got)
 	}
 	// Any command upgrades first: here a read.
 	if _, err := s.List(ctx, true); err != nil {
@@ -335,4 +345,39 @@ func upgradeProcess(t *testing.T, dir string) *exec.Cmd {
 		t.Fatal(err)
 	}
 	return cmd
+}
+
+// TestLayoutMarker: init writes the layout marker; a store without it
+// (deleted, or an older release's) is checked once and gets it back; the
+// upgrade writes it only after the refs and state.
+func TestLayoutMarker(t *testing.T) {
+	ctx := context.Background()
+	s := newSyncStore(t)
+	marker := filepath.Join(s.Dir(), "skillstore", layoutMarkerFile)
+	if !hasLayoutMarker(s.Dir()) {
+		t.Fatal("init wrote no layout marker")
+	}
+	if err := os.Remove(marker); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.List(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	if !hasLayoutMarker(s.Dir()) {
+		t.Error("a checked store did not get its marker back")
+	}
+	dir := layout1Store(t)
+	old, err := Open(ctx, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasLayoutMarker(dir) {
+		t.Fatal("the layout 1 fixture has a marker")
+	}
+	if _, err := old.DryRun().Upgrade(ctx); err != nil || hasLayoutMarker(dir) {
+		t.Errorf("a dry-run upgrade wrote the marker (%v)", err)
+	}
+	if _, err := old.Upgrade(ctx); err != nil || !hasLayoutMarker(dir) {
+		t.Errorf("the upgrade wrote no marker (%v)", err)
+	}
 }

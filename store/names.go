@@ -45,6 +45,9 @@ func IsPluginParts(name string) bool {
 // CheckQualifiedName checks both parts of a store name.
 func CheckQualifiedName(name string) error {
 	plugin, skill := SplitName(name)
+	if plugin == "" && strings.HasPrefix(name, ":") {
+		return &InvalidNameError{Name: name, Reason: "nothing before ':': a plugin's skill is PLUGIN:NAME"}
+	}
 	if plugin != "" {
 		if err := skillfs.CheckName(plugin); err != nil {
 			return &InvalidNameError{Name: name, Reason: "plugin id: " + err.(*InvalidNameError).Reason}

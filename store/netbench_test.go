@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -30,6 +29,17 @@ type latencyProxy struct {
 	wg     sync.WaitGroup
 	mu     sync.Mutex
 	conns  []net.Conn // closed at the end, so no copy outlives the proxy
+
+	// accepted counts connections; roundTrips counts, over all of them,
+	// each time the server answered after the client had sent something
+	// (the request, then each negotiation step): the round trips after
+	// the TCP handshake.
+	accepted, roundTrips atomic.Int64
+}
+
+// counts returns the connections and round trips since the last call.
+func (p *latencyProxy) counts() (conns, roundTrips int64) {
+	return p.accepted.Swap(0), p.roundTrips.Swap(0)
 }
 
 func newLatencyProxy(b *testing.B, target string) *latencyProxy {
@@ -64,9 +74,11 @@ func (p *latencyProxy) serve() {
 		if err != nil {
 			return
 		}
+		p.accepted.Add(1)
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
+			var clientSpoke atomic.Bool
 			d := time.Duration(p.delay.Load())
 			established := time.Now().Add(2 * d) // SYN, SYN-ACK
 			dials <- struct{}{}
@@ -80,8 +92,16 @@ func (p *latencyProxy) serve() {
 			p.conns = append(p.conns, c, up)
 			p.mu.Unlock()
 			p.wg.Add(1)
-			go func() { defer p.wg.Done(); delayedCopy(up, c, d, established); up.(*net.TCPConn).CloseWrite() }()
-			delayedCopy(c, up, d, time.Time{})
+			go func() {
+				defer p.wg.Done()
+				delayedCopy(up, c, d, established, func() { clientSpoke.Store(true) })
+				up.(*net.TCPConn).CloseWrite()
+			}()
+			delayedCopy(c, up, d, time.Time{}, func() {
+				if clientSpoke.Swap(false) {
+					p.roundTrips.Add(1)
+				}
+			})
 			c.Close()
 			up.Close()
 		}()
@@ -104,8 +124,9 @@ func dialPatiently(addr string) (net.Conn, error) {
 }
 
 // delayedCopy copies src to dst, each chunk written delay after it was
-// read (and not before notBefore+delay).
-func delayedCopy(dst io.Writer, src io.Reader, delay time.Duration, notBefore time.Time) {
+// read (and not before notBefore+delay); read is called as each chunk
+// is read.
+func delayedCopy(dst io.Writer, src io.Reader, delay time.Duration, notBefore time.Time, read func()) {
 	type chunk struct {
 		data []byte
 		due  time.Time
@@ -117,6 +138,7 @@ func delayedCopy(dst io.Writer, src io.Reader, delay time.Duration, notBefore ti
 			buf := make([]byte, 32<<10)
 			n, err := src.Read(buf)
 			if n > 0 {
+				read()
 				sent := time.Now()
 				if sent.Before(notBefore) {
 					sent = notBefore
@@ -168,7 +190,7 @@ func gitDaemon(b *testing.B, base string) string {
 
 // benchGitRepos makes n bare repositories under base, each a plugin of
 // three skills named after it, and returns their names.
-func benchGitRepos(b *testing.B, base string, n int) []string {
+func benchGitRepos(b testing.TB, base string, n int) []string {
 	b.Helper()
 	work := b.TempDir()
 	var names []string
@@ -211,83 +233,6 @@ func shell(dir, script string) func() error {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// BenchmarkSyncGitPluginsLatency: a cron sync of 50 unchanged git plugins
-// at a 40 ms round trip (20 ms each way), beside a shell loop of `git
-// fetch` over the same 50 repositories, `git fetch --multiple --jobs=8`,
-// and the slowest single plugin's sync. Goals: at most 0.5x the loop, and
-// within 2x of the slowest single plugin. sync-ms is the default bound
-// on concurrent fetches (DefaultFetchJobs), sync-50-jobs-ms all at once,
-// sync-no-latency-ms the same sync with the proxy adding nothing (what the
-// machine's CPU, the daemon's included, costs without any round trip).
-func BenchmarkSyncGitPluginsLatency(b *testing.B) {
-	needGit(b)
-	const plugins, oneWay = 50, 20 * time.Millisecond
-	base := b.TempDir()
-	names := benchGitRepos(b, base, plugins)
-	proxy := newLatencyProxy(b, gitDaemon(b, base))
-	url := func(name string) string { return "git://" + proxy.addr() + "/" + name + ".git" }
-
-	s := newSyncStore(b)
-	ref := filepath.Join(b.TempDir(), "ref.git")
-	runGit(b, filepath.Dir(ref), nil, "init", "-q", "--bare", ref)
-	for _, name := range names {
-		src, err := ParseSource(url(name), "")
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := s.AddPlugin(context.Background(), src, AddPluginOptions{ID: name}); err != nil {
-			b.Fatal(err)
-		}
-		runGit(b, ref, nil, "remote", "add", name, url(name))
-	}
-	runGit(b, ref, nil, append([]string{"fetch", "-q", "--multiple"}, names...)...)
-	// The steady state of a store that cron syncs: packed, as gc leaves it.
-	runGit(b, s.Dir(), nil, "repack", "-a", "-d", "-q")
-	runGit(b, s.Dir(), nil, "pack-refs", "--all")
-	proxy.delay.Store(int64(oneWay))
-
-	syncAll := func(jobs int) func() error {
-		return func() error {
-			s.opts.FetchJobs = jobs
-			rep, err := s.Sync(context.Background(), SyncOptions{})
-			if err == nil && rep.Failed() {
-				err = fmt.Errorf("sync failed: %+v", rep.Plugins)
-			}
-			return err
-		}
-	}
-	var ours, oneWave, floor, loop, jobs8, slowest time.Duration
-	b.ResetTimer()
-	for range b.N {
-		ours += timeIt(b, syncAll(0))
-		oneWave += timeIt(b, syncAll(plugins))
-		proxy.delay.Store(0) // the floor: the same sync with no latency at all
-		floor += timeIt(b, syncAll(0))
-		proxy.delay.Store(int64(oneWay))
-		loop += timeIt(b, shell(ref, "for r in "+strings.Join(names, " ")+"; do git fetch -q $r || exit 1; done"))
-		jobs8 += timeIt(b, shell(ref, "git fetch -q --multiple --jobs=8 "+strings.Join(names, " ")))
-		var worst time.Duration
-		for _, name := range names {
-			d := timeIt(b, func() error {
-				_, err := s.Sync(context.Background(), SyncOptions{Plugins: []string{name}})
-				return err
-			})
-			worst = max(worst, d)
-		}
-		slowest += worst
-	}
-	n := float64(b.N)
-	b.ReportMetric(ms(ours)/n, "sync-ms")
-	b.ReportMetric(ms(oneWave)/n, "sync-50-jobs-ms")
-	b.ReportMetric(ms(floor)/n, "sync-no-latency-ms")
-	b.ReportMetric(ms(loop)/n, "git-loop-ms")
-	b.ReportMetric(ms(jobs8)/n, "git-jobs8-ms")
-	b.ReportMetric(ms(slowest)/n, "slowest-one-ms")
-	b.ReportMetric(float64(ours)/float64(loop), "x-loop")
-	b.ReportMetric(float64(ours)/float64(jobs8), "x-jobs8")
-	b.ReportMetric(float64(ours)/float64(slowest), "x-slowest")
-}
 
 // BenchmarkListWhileSyncHung: `list` (Store.List) while a sync waits on a
 // git server that accepted the connection and never answers, beside the

@@ -41,6 +41,7 @@ var ErrPluginExists = errors.New("plugin already exists")
 // fetched before the write lock is taken, concurrently.
 func (s *Store) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) (*SyncReport, error) {
 	pre := s.Prefetch(ctx, []FetchRequest{{Source: src}})
+	defer pre.Close()
 	s.prefetchEntries(ctx, src, pre)
 	var rep *SyncReport
 	err := s.Update(ctx, func(tx *Tx) error {

@@ -15,12 +15,6 @@ import (
 	"github.com/skillstore/skillstore/internal/gitfetch"
 )
 
-// DefaultFetchJobs bounds how many git sources a sync or plugin add fetches
-// at once when Options.FetchJobs is zero. A cron sync of many plugins is
-// bound by round trips, not by CPU or bandwidth, so the bound is set by
-// what a server should see from one client rather than by the cores.
-const DefaultFetchJobs = 16
-
 // DefaultFetchTimeout is the connect and idle deadline of each fetch when
 // Options.FetchTimeout is zero (see gitfetch.Options).
 const DefaultFetchTimeout = gitfetch.DefaultTimeout
@@ -54,9 +48,32 @@ type fetchResult struct {
 // store by a prefetch, so dropping one leaves nothing behind). A
 // transaction given one with [Tx.UsePrefetch] takes each source's result
 // from it instead of fetching while it holds the lock, and writes the
-// objects of the results it uses.
+// objects of the results it uses. Close releases the store's pack files
+// the fetches read, once the results are used.
 type Prefetch struct {
 	results map[fetchKey]fetchResult
+	bases   []*gitfetch.SharedBase
+}
+
+// Close releases what the fetches held open; the results stay readable
+// (a read opens the packs again). A nil Prefetch may be closed.
+func (p *Prefetch) Close() {
+	if p == nil {
+		return
+	}
+	for _, b := range p.bases {
+		b.Close()
+	}
+	p.bases = nil
+}
+
+// merge takes other's results and what it holds open into p.
+func (p *Prefetch) merge(other *Prefetch) {
+	for k, r := range other.results {
+		p.results[k] = r
+	}
+	p.bases = append(p.bases, other.bases...)
+	other.bases = nil
 }
 
 // Commit returns the commit fetched for src; ok is false when src was not
@@ -85,7 +102,8 @@ func (p *Prefetch) lookup(src Source) (fetchResult, bool) {
 }
 
 // Prefetch fetches the git sources of reqs (folder sources are ignored)
-// concurrently, at most Options.FetchJobs at once, each within
+// concurrently, at most Options.FetchJobs at once (by default a bound per
+// kind of server, see fetch_jobs.go), each within
 // Options.FetchTimeout of silence, without taking the store lock: it only
 // reads the store's objects, which never change once written. A failed
 // fetch is recorded for its source, never stopping the others; only the
@@ -113,9 +131,11 @@ func (s *Store) prefetch(ctx context.Context, reqs []FetchRequest, progress func
 	if jobs <= 0 {
 		jobs = DefaultFetchJobs
 	}
+	todo, hostSlots := fetchSchedule(todo, s.opts.FetchJobs)
 	// One read-only view of the store's objects serves every fetch (see
 	// gitfetch.SharedBase); it is read with no lock held.
-	base := gitfetch.NewSharedBase(filesystem.NewStorageWithOptions(osfs.New(s.dir), cache.NewObjectLRU(16<<20), filesystem.Options{}))
+	base := gitfetch.NewSharedBase(s.dir, filesystem.NewStorageWithOptions(osfs.New(s.dir), cache.NewObjectLRU(16<<20), filesystem.Options{}))
+	p.bases = append(p.bases, base)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	queue := make(chan FetchRequest)
@@ -124,7 +144,11 @@ func (s *Store) prefetch(ctx context.Context, reqs []FetchRequest, progress func
 		go func() {
 			defer wg.Done()
 			for r := range queue {
+				host, _ := fetchHost(r.Source.URL, s.opts.FetchJobs)
+				slot := hostSlots[host]
+				slot <- struct{}{}
 				res := s.fetchUnlocked(ctx, base, r)
+				<-slot
 				mu.Lock()
 				p.results[keyOf(r.Source)] = res
 				if progress != nil {

@@ -1,6 +1,10 @@
 package store
 
-import "strings"
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
 
 // Parsing ref names back into store names (layout 2, see the README's
 // "Skill identity and ref layout"). Every namespace has a fixed depth, so a
@@ -115,3 +119,25 @@ func OwnName(name string) string {
 }
 
 func ownName(name string) string { return OwnName(name) }
+
+// UnknownPluginSkillError reports a qualified name "PLUGIN:NAME" whose
+// plugin the store does not have (it wraps ErrUnknownPlugin).
+type UnknownPluginSkillError struct{ Name, Plugin string }
+
+func (e *UnknownPluginSkillError) Error() string {
+	return fmt.Sprintf("unknown skill %q: the store has no plugin %q", e.Name, e.Plugin)
+}
+
+func (e *UnknownPluginSkillError) Unwrap() error { return ErrUnknownPlugin }
+
+// unknownSkill is the error for a store name with no published ref: an
+// *UnknownPluginSkillError when its plugin part names no plugin (nor any
+// skill kept from a removed one), else an *UnknownSkillError.
+func (r *Reader) unknownSkill(name string) error {
+	if plugin, _ := SplitName(name); plugin != "" {
+		if _, err := r.Plugin(plugin); errors.Is(err, ErrUnknownPlugin) && len(r.RefNames(PluginRefPrefix+plugin+"/")) == 0 {
+			return &UnknownPluginSkillError{Name: name, Plugin: plugin}
+		}
+	}
+	return &UnknownSkillError{Name: name}
+}

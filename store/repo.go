@@ -56,9 +56,14 @@ type Options struct {
 	// (default DefaultFetchTimeout): a server that accepts and never
 	// answers fails that source, not the sync.
 	FetchTimeout time.Duration
-	// FetchJobs bounds the git sources fetched at once (default
-	// DefaultFetchJobs).
+	// FetchJobs bounds the git sources fetched at once, in all and per
+	// server (zero: DefaultFetchJobs in all, and a bound per kind of
+	// server, see fetch_jobs.go).
 	FetchJobs int
+	// BeforeGCSwitch, when set, runs after gc has written its pack and
+	// before it takes the exclusive lock to switch to it (a test seam:
+	// readers and writers run meanwhile).
+	BeforeGCSwitch func()
 }
 
 // Store is an open store. Its methods take the store lock themselves, so a
@@ -121,6 +126,10 @@ func Init(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(filepath.Join(dir, metaDir), 0o755); err != nil {
 		return nil, fmt.Errorf("init %s: %w", dir, err)
 	}
+	// A new store is in the current ref layout (see layoutMarker).
+	if err := writeLayoutMarker(dir); err != nil {
+		return nil, fmt.Errorf("init %s: %w", dir, err)
+	}
 	// The format file is written last: its presence marks a finished init.
 	if err := atomicfile.WriteFile(filepath.Join(dir, metaDir, formatFile), []byte(formatVersion), 0o644); err != nil {
 		return nil, fmt.Errorf("init %s: %w", dir, err)
@@ -175,9 +184,6 @@ func (s *Store) View(ctx context.Context, fn func(r *Reader) error) error {
 	if errors.Is(err, errUpgradeFirst) {
 		// A store in an older layout is upgraded first, under the
 		// exclusive lock, then read (see upgradeLayout).
-		if s.dryRun {
-			return ErrUpgradeNeeded
-		}
 		if _, err := s.Upgrade(ctx); err != nil {
 			return err
 		}
@@ -204,8 +210,16 @@ func (s *Store) view(ctx context.Context, fn func(r *Reader) error, checkLayout 
 	if checkLayout {
 		if _, needed, err := r.needsUpgrade(); err != nil {
 			return err
-		} else if needed {
+		} else if needed && !s.dryRun {
 			return errUpgradeFirst
+		} else if needed {
+			// A dry run reads the store as upgraded, writing nothing: the
+			// upgrade is queued on a transaction that is never committed.
+			tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}}
+			r.tx = tx
+			if _, err := tx.upgradeLayout(); err != nil {
+				return err
+			}
 		}
 	}
 	err = fn(r)
@@ -226,27 +240,39 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 		return err
 	}
 	defer l.Release()
-	if !s.dryRun {
-		// A store in an older layout is upgraded first, as its own
-		// transaction (see upgradeLayout).
-		if _, err := s.upgradeLocked(ctx, false); err != nil {
-			return err
-		}
-	}
 	r, err := s.newReader()
 	if err != nil {
 		return err
+	}
+	_, needed, err := r.needsUpgrade()
+	if err != nil {
+		r.resetStorage()
+		r.refs.Close()
+		return err
+	}
+	if needed && !s.dryRun {
+		// A store in an older layout is upgraded first, as its own
+		// transaction (see upgradeLayout), then read afresh.
+		r.resetStorage()
+		r.refs.Close()
+		if _, err := s.upgradeLocked(ctx, false); err != nil {
+			return err
+		}
+		if r, err = s.newReader(); err != nil {
+			return err
+		}
 	}
 	defer r.resetStorage()
 	defer r.refs.Close()
 	tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}}
 	r.tx = tx
-	if s.dryRun {
+	if needed && s.dryRun {
 		// A dry run sees the store as upgraded; nothing is written.
 		if _, err := tx.upgradeLayout(); err != nil {
 			return err
 		}
 	}
+	defer tx.pending.Wait() // a pack still being written, before the lock is released
 	err = fn(tx)
 	if r.refErr != nil {
 		return r.refErr
@@ -458,6 +484,9 @@ type Tx struct {
 	// switchOnState makes commit write every ref at once, visible when
 	// the state ref moves (gitdb.SwitchRefs): for layout upgrades.
 	switchOnState bool
+	// written are summaries of versions this transaction wrote, known
+	// without reading them back (see noteSummary).
+	written map[string]Summary
 }
 
 // writeObject queues an object and returns its id.
@@ -502,6 +531,8 @@ func (tx *Tx) commit() error {
 		if skill, ok := SkillNameOfRef(name); ok && !IsPluginParts(skill) {
 			if h := tx.newRefs[name]; h.IsZero() {
 				sums[skill] = nil
+			} else if sum, ok := tx.written[skill]; ok && sum.Commit == h {
+				sums[skill] = &sum
 			} else if sum, err := tx.summarize(skill, h); err == nil {
 				sums[skill] = &sum
 			}

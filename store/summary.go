@@ -217,7 +217,7 @@ func (r *Reader) Summaries() (map[string]Summary, error) {
 func (r *Reader) Summary(name string) (Summary, error) {
 	head, ok := r.Ref(SkillRef(name))
 	if !ok {
-		return Summary{}, &UnknownSkillError{Name: name}
+		return Summary{}, r.unknownSkill(name)
 	}
 	return r.summarize(name, head)
 }

@@ -137,6 +137,7 @@ func (s *Store) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error)
 	if err != nil {
 		return nil, err
 	}
+	defer pre.Close()
 	var rep *SyncReport
 	err = s.Update(ctx, func(tx *Tx) error {
 		tx.UsePrefetch(pre)

@@ -58,7 +58,7 @@ func benchStore(b *testing.B, dirs []string) *Store {
 	return s
 }
 
-func runGit(b *testing.B, dir string, stdin []byte, args ...string) {
+func runGit(b testing.TB, dir string, stdin []byte, args ...string) {
 	b.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir

@@ -202,7 +202,7 @@ func ParseVersion(name string, c *Commit) (Version, error) {
 func (r *Reader) Head(name string) (Version, error) {
 	h, ok := r.Ref(SkillRef(name))
 	if !ok {
-		return Version{}, &UnknownSkillError{Name: name}
+		return Version{}, r.unknownSkill(name)
 	}
 	return r.VersionAt(name, h)
 }
@@ -220,7 +220,7 @@ func (r *Reader) Versions(name string) ([]Version, error) {
 func (r *Reader) WalkVersions(name string, fn func(Version) bool) error {
 	h, ok := r.Ref(SkillRef(name))
 	if !ok {
-		return &UnknownSkillError{Name: name}
+		return r.unknownSkill(name)
 	}
 	for !h.IsZero() {
 		v, err := r.VersionAt(name, h)

@@ -10,7 +10,7 @@ import (
 
 // genVersion names the layout of generated data: bump it when the skills
 // or the set-up steps change, so stale caches are not reused.
-const genVersion = "v1"
+const genVersion = "v2" // v2: ref layout 2 (plugin skills are PLUGIN:NAME)
 
 // skillName is the name of synthetic skill i.
 func skillName(i int) string { return fmt.Sprintf("skill-%05d", i) }
@@ -123,6 +123,10 @@ const (
 	diffSkill   = "skill-00001"
 	addSkill    = "skill-00002"
 	pluginSkill = "plug"
+	// pluginSkillName is its store name (the plugin folder is "plugin"),
+	// pluginCandidateRef the ref of its candidate.
+	pluginSkillName    = "plugin:" + pluginSkill
+	pluginCandidateRef = "refs/heads/candidates/plugins/plugin/" + pluginSkill
 )
 
 func newFixture(cache string, n int) *fixture {
@@ -183,15 +187,14 @@ func (f *fixture) setUpPlugin(b *bench) error {
 	if _, err := b.mustRun(b.bin, f.store, "plugin", "add", f.plugin); err != nil {
 		return err
 	}
-	// A local edit of the plugin's skill (notes.md), recorded as a version:
-	// --into says the folder is an edited copy of the plugin's skill.
+	// A local edit of the plugin's skill (notes.md), recorded as a version.
 	local := filepath.Join(f.dir, "edit", pluginSkill)
 	if err := os.MkdirAll(local, 0o755); err != nil {
 		return err
 	}
 	os.WriteFile(filepath.Join(local, "SKILL.md"), []byte(md), 0o644)
 	os.WriteFile(filepath.Join(local, "notes.md"), []byte("upstream notes\nlocal note\n"), 0o644)
-	_, err := b.mustRun(b.bin, f.store, "add", "--into", pluginSkill, local)
+	_, err := b.mustRun(b.bin, f.store, "add", "--as", pluginSkillName, local)
 	return err
 }
 

@@ -1,6 +1,7 @@
 // Command benchscale measures skillstore on synthetic stores of growing
 // size (skills of ~8 KB in 3 files) and prints each figure beside the git
-// command that does the same work on the same repository, with peak
+// command that does the same work on the same repository (for export, the
+// copy tools doing the same file work: cp -a, rsync -a), with peak
 // memory, and how each figure grows from one size to the next.
 //
 // The stores are generated once under -cache and reused by later runs;
@@ -145,7 +146,7 @@ func printTable(works []work, results map[string][]row, withOld bool) {
 	if withOld {
 		header += "old\tvs old (wall, cpu, mem)\t"
 	}
-	header += "git reference\tgit\tvs git (wall, cpu, mem)\tgrowth (wall, cpu, mem)\n"
+	header += "reference\tref\tvs ref (wall, cpu, mem)\tgrowth (wall, cpu, mem)\n"
 	fmt.Fprint(tw, header)
 	for _, w := range works {
 		rows := results[w.name]

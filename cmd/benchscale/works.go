@@ -17,12 +17,18 @@ type work struct {
 	args func(f *fixture, k int, tmp string) []string
 	// git are git's arguments (run with --git-dir on the store).
 	git func(f *fixture, k int, tmp string) []string
+	// ref, instead of git, is a whole reference command (program first).
+	ref func(f *fixture, k int, tmp string) []string
 	// before runs untimed before each repetition (both binaries).
 	before func(b *bench, f *fixture, k int, tmp string) error
 	// noStore: the command takes no --store (start-up).
 	noStore bool
 	// fresh: the work writes a new store each time (import).
 	fresh bool
+	// slow: from 10k skills the work runs once.
+	slow bool
+	// measure, when set, measures the work its own way (gc).
+	measure func(b *bench, f *fixture, reps int, tmp string) (row, error)
 }
 
 const oneSkill = "skill-00042"
@@ -34,7 +40,7 @@ func fixed(args ...string) func(*fixture, int, string) []string {
 }
 
 func allWorks() []work {
-	return []work{
+	works := []work{
 		{name: "start-up", noStore: true, args: fixed("--version"), git: fixed("--version")},
 		{name: "show", args: fixed("show", oneSkill), git: fixed("show", skillRef(oneSkill))},
 		{name: "log", args: fixed("log", oneSkill), git: fixed("log", skillRef(oneSkill))},
@@ -51,15 +57,17 @@ func allWorks() []work {
 			args: func(f *fixture, k int, tmp string) []string { return []string{"add", addSkillDir(tmp)} }},
 		{name: "rollback", before: addEdit, args: fixed("rollback", addSkill, "v1")},
 		{name: "candidates show", before: ensureCandidate,
-			args: fixed("candidates", "show", pluginSkill), git: fixed("show", "refs/heads/candidates/"+pluginSkill)},
+			args: fixed("candidates", "show", pluginSkillName), git: fixed("show", pluginCandidateRef)},
 		{name: "candidates accept", before: func(b *bench, f *fixture, k int, tmp string) error {
 			candidateRound++
 			return f.newCandidate(b, candidateRound)
 		},
-			args: fixed("candidates", "accept", pluginSkill)},
+			args: fixed("candidates", "accept", pluginSkillName)},
 		{name: "list", args: fixed("list"), git: fixed("for-each-ref", "--format=%(refname) %(contents:subject)")},
 		{name: "import", fresh: true},
 	}
+	works = append(works, exportWorks()...)
+	return append(works, gcWorks()...)
 }
 
 func selectWorks(all []work, names []string) []work {
@@ -101,10 +109,10 @@ var candidateRound = 1000
 // ensureCandidate makes a candidate for the plugin's skill unless one is
 // pending.
 func ensureCandidate(b *bench, f *fixture, k int, tmp string) error {
-	if _, err := os.Stat(filepath.Join(f.store, "refs", "heads", "candidates", pluginSkill)); err == nil {
+	if _, err := os.Stat(filepath.Join(f.store, filepath.FromSlash(pluginCandidateRef))); err == nil {
 		return nil
 	}
-	if _, err := b.runIn("", "git", "", nil, "--git-dir", f.store, "rev-parse", "--verify", "-q", "refs/heads/candidates/"+pluginSkill); err == nil {
+	if _, err := b.runIn("", "git", "", nil, "--git-dir", f.store, "rev-parse", "--verify", "-q", pluginCandidateRef); err == nil {
 		return nil
 	}
 	candidateRound++
@@ -117,7 +125,13 @@ func measureWork(b *bench, f *fixture, w work, reps int, tmp string) (row, error
 	if w.fresh {
 		return measureImport(b, f, reps, tmp)
 	}
+	if w.measure != nil {
+		return w.measure(b, f, reps, tmp)
+	}
 	r := row{work: w.name, n: f.n, refCommand: "-"}
+	if w.slow && f.n >= 10000 {
+		reps = 1
+	}
 	var ours, old, ref []sample
 	store := f.store
 	if w.noStore {
@@ -151,6 +165,15 @@ func measureWork(b *bench, f *fixture, w work, reps int, tmp string) (row, error
 				args = append([]string{"--git-dir", f.store}, args...)
 			}
 			s, err := b.run("git", "", args...)
+			if err != nil {
+				return r, err
+			}
+			ref = append(ref, s)
+		}
+		if w.ref != nil {
+			argv := w.ref(f, k, tmp)
+			r.refCommand = argv[0] + " " + argv[1]
+			s, err := b.run(argv[0], "", argv[1:]...)
 			if err != nil {
 				return r, err
 			}

@@ -283,7 +283,13 @@ func printAdopt(c *cli.Context, rep adoptReport) {
 	}
 	if len(rep.ClaudePlugins) > 0 {
 		fmt.Fprintf(w, "Claude Code still loads %s from its own plugin folders, which adopt left as they were;\n", strings.Join(rep.ClaudePlugins, ", "))
-		fmt.Fprintf(w, "  to have it load the store's versions, see README \"Moving to skillstore\"\n")
+		fmt.Fprintf(w, "  to have it load the store's versions (with your edits), export them as a marketplace:\n")
+		fmt.Fprintf(w, "  skillstore target add cc DIR --kind claude-marketplace && skillstore export cc\n")
+		fmt.Fprintf(w, "  claude plugin marketplace add DIR\n")
+		for _, key := range rep.ClaudePlugins {
+			plugin, _, _ := strings.Cut(key, "@")
+			fmt.Fprintf(w, "  claude plugin uninstall %s && claude plugin install %s@skillstore\n", key, plugin)
+		}
 	}
 	if len(rep.Targets) > 0 {
 		fmt.Fprintf(w, "next, to publish to the agents' folders:\n")

@@ -65,6 +65,38 @@ type skillEntry struct {
 	chars int
 }
 
+// skillFolder is one skill folder of a target: entry in dir, named with
+// prefix ("PLUGIN:" in a marketplace target's plugins).
+type skillFolder struct {
+	dir, prefix string
+	entry       os.DirEntry
+}
+
+// skillFolders lists a target's skill folders: its entries, or in a
+// marketplace target each plugin's skills/ entries.
+func skillFolders(t target.Target) []skillFolder {
+	var out []skillFolder
+	add := func(dir, prefix string) {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if !strings.HasPrefix(e.Name(), ".") {
+				out = append(out, skillFolder{dir: dir, prefix: prefix, entry: e})
+			}
+		}
+	}
+	if !t.IsMarketplace() {
+		add(t.Dir, "")
+		return out
+	}
+	plugins, _ := os.ReadDir(t.PluginsDir())
+	for _, p := range plugins {
+		if !strings.HasPrefix(p.Name(), ".") {
+			add(filepath.Join(t.PluginsDir(), p.Name(), "skills"), p.Name()+":")
+		}
+	}
+	return out
+}
+
 // measureTarget reads the SKILL.md of every skill folder in the target
 // (what the agent itself will read, whoever wrote it) and sums its cost.
 func measureTarget(t target.Target) contextCost {
@@ -73,13 +105,10 @@ func measureTarget(t target.Target) contextCost {
 		b := p.budget
 		cost.Budget = &b
 	}
-	entries, _ := os.ReadDir(t.Dir)
 	var skills []skillEntry
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(t.Dir, e.Name(), "SKILL.md"))
+	for _, f := range skillFolders(t) {
+		e, dir := f.entry, f.dir
+		data, err := os.ReadFile(filepath.Join(dir, e.Name(), "SKILL.md"))
 		if err != nil {
 			continue
 		}
@@ -91,6 +120,7 @@ func measureTarget(t target.Target) contextCost {
 		if name == "" {
 			name = e.Name()
 		}
+		name = f.prefix + name
 		text := sf.Frontmatter.Description
 		if cost.Budget != nil && cost.Budget.PerSkill > 0 {
 			text += sf.Frontmatter.WhenToUse

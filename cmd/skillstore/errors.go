@@ -138,7 +138,6 @@ var errorRules = []errorRule{
 	{match: is(store.ErrObjectNotFound), hint: hint("the store lost an object; run 'skillstore verify' to see everything that is wrong")},
 	{match: as[*store.OverlapError](), hint: hint("check out into a folder outside the store")},
 	{match: as[*store.SkillExistsError](), hint: hint("a managed skill NAME and a plugin's PLUGIN:NAME are different skills; remove or rename the one in the way first")},
-	{match: is(store.ErrUpgradeNeeded), hint: hint("run 'skillstore upgrade' (it moves the refs in place, history kept), then the command again")},
 
 	// Plugins.
 	{match: is(store.ErrUnknownPlugin), hint: hint("run 'skillstore plugin list' to see the plugins")},

@@ -88,6 +88,10 @@ func printExports(c *cli.Context, w io.Writer, exports []target.Exported) {
 		}
 		for _, r := range te.Results {
 			r := r
+			if te.Kind != "" && (r.Action == reload.ActionLocallyModified || r.Action == reload.ActionForeign) {
+				t.add(te.Target, r.Skill, string(r.Action), marketplaceLeftAlone(r))
+				continue
+			}
 			t.addFit(func(budget int) string { return exportDetail(r, budget, verbose) }, te.Target, r.Skill, string(r.Action))
 		}
 		if !te.Atomic && len(te.Results) > 0 && te.Error == "" {

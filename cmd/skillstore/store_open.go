@@ -18,7 +18,8 @@ import (
 // command's logger and --lock-timeout. GIT_COMMITTER_DATE (unix seconds or
 // RFC 3339), as with git, fixes the time recorded in commits.
 func storeOptions(c *cli.Context) (store.Options, error) {
-	opts := store.Options{Logger: getEnv(c).log, LockTimeout: c.Duration("lock-timeout"), FetchTimeout: c.Duration("fetch-timeout")}
+	opts := store.Options{Logger: getEnv(c).log, LockTimeout: c.Duration("lock-timeout"), FetchTimeout: c.Duration("fetch-timeout"), FetchJobs: c.Int("fetch-jobs")}
+	opts.BeforeGCSwitch = gcHold()
 	if d := os.Getenv("GIT_COMMITTER_DATE"); d != "" {
 		t, err := parseCommitDate(d)
 		if err != nil {

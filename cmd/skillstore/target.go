@@ -46,11 +46,20 @@ func targetCommand() *cli.Command {
 					"Examples:\n" +
 					"  skillstore target add claude\n" +
 					"  skillstore target add --project claude\n" +
-					"  skillstore target add work ~/work/.claude/skills --skills 'deploy*' --skills lint",
-				Flags: []cli.Flag{
+					"  skillstore target add work ~/work/.claude/skills --skills 'deploy*' --skills lint\n\n" +
+					"--kind claude-marketplace makes DIR a local Claude Code plugin marketplace:\n" +
+					"export writes DIR/.claude-plugin/marketplace.json and one folder per plugin\n" +
+					"under DIR/plugins/ (manifest, skills/NAME/, commands/, agents/, hooks/ ...).\n" +
+					"--marketplace names it (default skillstore; Anthropic's names are refused),\n" +
+					"--managed-plugin NAME carries the managed skills as one more plugin.\n" +
+					"--kind codex-marketplace does the same for Codex (.agents/plugins/marketplace.json,\n" +
+					".codex-plugin/plugin.json, skills and .mcp.json only). Example:\n" +
+					"  skillstore target add cc ~/skillstore-plugins --kind claude-marketplace\n" +
+					"  skillstore export cc && claude plugin marketplace add ~/skillstore-plugins",
+				Flags: append([]cli.Flag{
 					&cli.StringSliceFlag{Name: "skills", Usage: "export only skills matching `GLOB` (repeatable)"},
 					&cli.StringFlag{Name: "project", Usage: "add `AGENT`'s folder (claude, codex, agents) in the current project"},
-				},
+				}, targetKindFlags()...),
 				Action: runTargetAdd,
 			},
 			targetDetectCommand(),
@@ -97,12 +106,20 @@ func runTargetAdd(c *cli.Context) error {
 	if info, err := os.Stat(abs); err == nil && !info.IsDir() {
 		return withHint(fmt.Errorf("target %s: %s is not a folder", name, abs), "give the agent's skills folder, for example ~/.claude/skills")
 	}
+	t := target.Target{Name: name, Dir: abs, Skills: globs, Project: project}
+	if err := targetKind(c, &t); err != nil {
+		return err
+	}
 	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
-	if err := target.Add(c.Context, s, target.Target{Name: name, Dir: abs, Skills: globs, Project: project}); err != nil {
+	if err := target.Add(c.Context, s, t); err != nil {
 		return err
+	}
+	if t.IsMarketplace() {
+		fmt.Fprintf(getEnv(c).stdout, "added target %s: %s marketplace %s at %s\n%s\n", name, t.Kind, t.MarketplaceName(), abs, marketplaceAdded(t))
+		return nil
 	}
 	if project != "" {
 		rel, _ := filepath.Rel(project, abs)
@@ -144,6 +161,9 @@ func runTargetList(c *cli.Context) error {
 		skills := "*"
 		if len(t.Skills) > 0 {
 			skills = strings.Join(t.Skills, ", ")
+		}
+		if t.IsMarketplace() {
+			skills += " (" + t.Kind + " " + t.MarketplaceName() + ")"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", t.Name, t.Dir, skills)
 	}

@@ -227,6 +227,9 @@ func watchRoots(c *cli.Context, args []string, want func(string) bool) ([]reload
 		}
 		var roots []reload.Root
 		for _, t := range targets {
+			if t.IsMarketplace() {
+				continue // see targetWatchDir
+			}
 			r, err := targetRoot(t)
 			if err != nil {
 				return nil, err
@@ -269,6 +272,10 @@ func watchRoots(c *cli.Context, args []string, want func(string) bool) ([]reload
 
 // targetWatchDir is a target's folder, which must exist to be watched.
 func targetWatchDir(t target.Target) (string, error) {
+	if t.IsMarketplace() {
+		return "", withHint(fmt.Errorf("cannot watch target %s: the agent reads a marketplace's plugins from its own plugin cache, not from %s", t.Name, t.Dir),
+			"after 'skillstore export "+t.Name+"', run 'claude plugin marketplace update "+t.MarketplaceName()+"' and 'claude plugin update PLUGIN@"+t.MarketplaceName()+"'")
+	}
 	if _, err := os.Stat(t.Dir); err != nil {
 		return "", withHint(fmt.Errorf("cannot watch target %s: %w", t.Name, err), "run 'skillstore export "+t.Name+"' to create it")
 	}

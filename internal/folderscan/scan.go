@@ -160,7 +160,10 @@ func readFileLimited(path string, limit int64) ([]byte, error) {
 	defer f.Close()
 	var b bytes.Buffer
 	if info, err := f.Stat(); err == nil && info.Size() <= limit {
-		b.Grow(int(info.Size()))
+		// ReadFrom wants MinRead bytes free before each read: with them
+		// the buffer is not doubled at the end of the file, which a bulk
+		// import, holding many files at once, would pay twice over.
+		b.Grow(int(info.Size()) + bytes.MinRead)
 	}
 	_, err = io.Copy(&b, io.LimitReader(f, limit+1))
 	if b.Len() == 0 {

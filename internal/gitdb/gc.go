@@ -7,12 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -22,257 +19,351 @@ import (
 type GCResult struct {
 	Objects      int   `json:"objects"`
 	Deltas       int   `json:"deltas"`
+	ReusedDeltas int   `json:"reused_deltas"`
 	PackBytes    int64 `json:"pack_bytes"`
 	LooseRemoved int   `json:"loose_removed"`
 	PacksRemoved int   `json:"packs_removed"`
 	Pruned       int   `json:"pruned"`
 	Kept         int   `json:"kept_recent_unreachable"`
 	Refs         int   `json:"refs_packed"`
+	// Rescued counts objects that refs written during the gc reached
+	// only through old packs: written loose before those were deleted.
+	Rescued int `json:"rescued,omitempty"`
 }
 
-// gc delta settings, close to git gc --aggressive: long chains, and a
-// delta only when it is clearly smaller than the object.
-const (
-	gcMaxDepth = 50
-	gcWindow   = 4
-)
-
-type gcObject struct {
-	hash  ID
-	typ   ObjectType
-	data  []byte
-	group string
+// A GC runs in two steps so that the repository stays usable meanwhile:
+// PrepareGC writes the new pack aside with no lock held (it reads only
+// objects that no one deletes: only gc deletes, one gc at a time), then
+// Finish, under the caller's exclusive lock, puts the pack in place,
+// keeps what writers made reachable meanwhile, packs the refs and
+// deletes what the pack replaces. A process killed at any moment leaves
+// every reachable object readable: the new pack is in place (index
+// first) before anything is deleted.
+type GC struct {
+	dir   string
+	grace time.Duration
+	start time.Time
+	refs  Refs // the snapshot the pack holds the objects of
+	db    *DB
+	walk  *gcWalk
+	pack  *gcPack
+	// What was stored when gc started: only that is ever deleted.
+	loose map[ID]time.Time
+	packs []gcOldPack
+	res   GCResult
 }
 
-// GC packs every object reachable from refs into one delta-compressed
-// pack, packs the refs, and deletes loose objects and old packs.
-// Unreachable objects younger than grace are kept (as loose objects, with
-// their original time), older ones are deleted. read reads an object of
-// the repository. The caller holds the repository's write lock, so no
-// writer has objects in flight, and drops any pack index it caches.
-func GC(ctx context.Context, gitDir string, refs Refs, read func(ID) (Object, error), grace time.Duration) (GCResult, error) {
-	var res GCResult
-	now := time.Now()
-	objs, err := reachable(ctx, refs, read)
-	if err != nil {
-		return res, err
-	}
-	reached := make(map[ID]bool, len(objs))
-	for _, o := range objs {
-		reached[o.hash] = true
-	}
+type gcOldPack struct {
+	id      ID
+	base    string // path without extension
+	modTime time.Time
+}
 
-	// Inventory what is stored before writing anything.
-	loose, err := ListLoose(gitDir)
-	if err != nil {
-		return res, err
+// PrepareGC lists what the repository at gitDir stores and writes every
+// object reachable from refs into one new pack, not yet in place. It
+// takes no lock: the caller makes sure no other gc runs, and snapshots
+// refs consistently. Objects in old packs that refs do not reach and
+// that are younger than grace are written loose, carrying the pack's
+// time, so that a later gc expires them. Close the GC when done.
+func PrepareGC(ctx context.Context, gitDir string, refs Refs, grace time.Duration) (*GC, error) {
+	g := &GC{dir: gitDir, grace: grace, start: time.Now(), refs: refs, db: Open(gitDir)}
+	var err error
+	if g.loose, err = ListLoose(gitDir); err != nil {
+		return g, err
 	}
-	packs, err := ListPacks(gitDir)
-	if err != nil {
-		return res, err
+	stored := len(g.loose)
+	for _, p := range g.db.openPacks().packs {
+		stored += p.n
 	}
+	g.walk = newGCWalk(g.db, stored)
+	if g.walk.pr.skipped > 0 {
+		return g, fmt.Errorf("gc: objects/pack holds %d pack(s) whose index gc cannot read (run git fsck)", g.walk.pr.skipped)
+	}
+	for _, p := range g.walk.pr.packs {
+		info, err := p.f.Stat()
+		if err != nil {
+			return g, err
+		}
+		base := strings.TrimSuffix(p.f.Name(), ".pack")
+		id, _ := parseID(strings.TrimPrefix(filepath.Base(base), "pack-"))
+		g.packs = append(g.packs, gcOldPack{id: id, base: base, modTime: info.ModTime()})
+	}
+	if err := g.walk.walk(ctx, refs); err != nil {
+		return g, err
+	}
+	if err := g.keepRecentUnreachable(); err != nil {
+		return g, err
+	}
+	if len(g.walk.entries) == 0 {
+		return g, nil
+	}
+	pl := &gcPlanner{w: g.walk, level: zlib.DefaultCompression, searched: map[int32]bool{}}
+	if last, ok := readGCPackID(gitDir); ok {
+		for i, p := range g.packs {
+			if p.id == last {
+				pl.searched[int32(i)] = true
+			}
+		}
+	}
+	defer func() {
+		if pl.spill != nil {
+			pl.spill.Close()
+			os.Remove(pl.spill.Name())
+		}
+	}()
+	if err := pl.placeStored(); err != nil {
+		return g, err
+	}
+	if err := pl.searchDeltas(ctx); err != nil {
+		return g, err
+	}
+	if g.pack, err = pl.writePack(); err != nil {
+		return g, err
+	}
+	g.res.Objects, g.res.Deltas = g.pack.objects, g.pack.deltas
+	g.res.ReusedDeltas = g.pack.deltas - pl.newDelta
+	g.res.PackBytes = g.pack.size
+	return g, nil
+}
 
-	// Unreachable objects in packs younger than grace survive as loose
-	// objects carrying the pack's time, so the next gc can expire them.
-	for _, p := range packs {
-		if now.Sub(p.ModTime) >= grace {
+// keepRecentUnreachable writes loose the objects of old packs younger
+// than grace that the snapshot does not reach.
+func (g *GC) keepRecentUnreachable() error {
+	for i, p := range g.walk.pr.packs {
+		mtime := g.packs[i].modTime
+		if g.start.Sub(mtime) >= g.grace {
 			continue
 		}
-		for _, h := range p.Objects {
-			if reached[h] {
+		for j := 0; j < p.n; j++ {
+			h := p.idAt(j)
+			if _, ok := g.walk.index[h]; ok {
 				continue
 			}
-			if _, isLoose := loose[h]; isLoose {
+			if _, ok := g.loose[h]; ok {
 				continue
 			}
-			o, err := read(h)
+			o, err := g.db.Read(h)
 			if err != nil {
-				return res, err
+				return err
 			}
-			dir, err := WriteLoose(gitDir, h, o.Type, o.Data)
+			dir, err := WriteLoose(g.dir, h, o.Type, o.Data)
 			if err != nil {
-				return res, err
+				return err
 			}
-			if err := os.Chtimes(filepath.Join(dir, h.String()[2:]), p.ModTime, p.ModTime); err != nil {
-				return res, err
+			if err := os.Chtimes(filepath.Join(dir, h.String()[2:]), mtime, mtime); err != nil {
+				return err
 			}
-			loose[h] = p.ModTime
+			g.res.Kept++
 		}
 	}
+	return nil
+}
 
-	packObjs, deltas := deltify(objs)
-	res.Objects, res.Deltas = len(packObjs), deltas
+// Close releases the packs gc read and deletes a pack it wrote but did
+// not put in place.
+func (g *GC) Close() {
+	g.db.Close()
+	if g.pack != nil {
+		os.Remove(g.pack.packTmp)
+		os.Remove(g.pack.idxTmp)
+	}
+}
+
+// Finish puts the new pack in place and deletes what it replaces; the
+// caller holds the repository's exclusive lock, so current (the refs
+// now) does not change meanwhile, and drops any pack index it caches.
+// Objects that refs written since PrepareGC reach, and that only old
+// packs hold, are written loose first.
+func (g *GC) Finish(current Refs) (GCResult, error) {
+	res := g.res
+	packDir := filepath.Join(g.dir, "objects", "pack")
 	var newPack ID
-	if len(packObjs) > 0 {
-		if newPack, err = WritePack(gitDir, packObjs, zlib.BestCompression); err != nil {
+	if g.pack != nil {
+		newPack = g.pack.id
+		base := filepath.Join(packDir, "pack-"+newPack.String())
+		// The index first: go-git lists packs by their .pack file and
+		// fails on one without an index; git skips an index alone.
+		if err := os.Rename(g.pack.idxTmp, base+".idx"); err != nil {
+			return res, fmt.Errorf("gc: %w", err)
+		}
+		if err := os.Rename(g.pack.packTmp, base+".pack"); err != nil {
+			return res, fmt.Errorf("gc: %w", err)
+		}
+		g.pack = nil
+		if err := atomicfile.SyncDir(packDir); err != nil {
 			return res, err
 		}
-		if info, err := os.Stat(filepath.Join(gitDir, "objects", "pack", "pack-"+newPack.String()+".pack")); err == nil {
-			res.PackBytes = info.Size()
+	}
+	if g.pack == nil && newPack != (ID{}) {
+		if err := writeGCPackID(g.dir, newPack); err != nil {
+			return res, err
 		}
 	}
-	current, err := ReadRefs(gitDir)
+	rescued, err := g.rescue(current)
 	if err != nil {
 		return res, err
 	}
-	if err := PackAllRefs(gitDir); err != nil {
+	res.Rescued = len(rescued)
+	if err := PackAllRefs(g.dir); err != nil {
 		return res, err
 	}
 	res.Refs = len(current)
 
-	// Everything reachable is now in the new pack: delete the rest.
-	for _, p := range packs {
-		if p.ID == newPack {
+	// Everything reachable is in the new pack or rescued: delete the rest
+	// of what was stored when gc started.
+	g.db.Close()
+	for _, p := range g.packs {
+		if p.id == newPack {
 			continue
 		}
 		for _, ext := range []string{".pack", ".idx", ".rev", ".bitmap", ".keep"} {
-			if err := os.Remove(p.Base + ext); err == nil && ext == ".pack" {
+			if err := os.Remove(p.base + ext); err == nil && ext == ".pack" {
 				res.PacksRemoved++
 			}
 		}
 	}
-	for h, mtime := range loose {
+	now := time.Now()
+	for h, mtime := range g.loose {
+		_, reached := g.walk.index[h]
 		switch {
-		case reached[h]:
+		case rescued[h]:
+			continue
+		case reached:
 			res.LooseRemoved++
-		case now.Sub(mtime) >= grace:
+		case now.Sub(mtime) >= g.grace:
 			res.Pruned++
 		default:
 			res.Kept++
 			continue
 		}
-		if err := os.Remove(LoosePath(gitDir, h)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.Remove(LoosePath(g.dir, h)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return res, err
 		}
 	}
-	RemoveStaleTemps(gitDir, now, grace)
-	return res, atomicfile.SyncDir(filepath.Join(gitDir, "objects", "pack"))
+	RemoveStaleTemps(g.dir, now, g.grace)
+	return res, atomicfile.SyncDir(packDir)
 }
 
-// reachable lists every object reachable from the refs, commits newest
-// first per ref, each tree and blob grouped by its path so consecutive
-// versions of one file sit next to each other for delta compression.
-func reachable(ctx context.Context, refs Refs, read func(ID) (Object, error)) ([]gcObject, error) {
+// gcPackFile records the pack the last gc wrote, whose objects its delta
+// search compared already. git ignores unknown files in objects/info.
+func gcPackFile(gitDir string) string {
+	return filepath.Join(gitDir, "objects", "info", "skillstore-gc-pack")
+}
+
+func readGCPackID(gitDir string) (ID, bool) {
+	data, err := os.ReadFile(gcPackFile(gitDir))
+	if err != nil {
+		return ID{}, false
+	}
+	return parseID(strings.TrimSpace(string(data)))
+}
+
+func writeGCPackID(gitDir string, id ID) error {
+	dir := filepath.Dir(gcPackFile(gitDir))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("gc: %w", err)
+	}
+	if err := writeSynced(dir, "tmp_pack_id_", gcPackFile(gitDir), []byte(id.String()+"\n")); err != nil {
+		return fmt.Errorf("gc: %w", err)
+	}
+	return nil
+}
+
+// rescue walks what current reaches beyond the snapshot (refs moved or
+// added since PrepareGC, whose objects a writer may have found in an
+// old pack and not written again) and makes sure each such object
+// outlives the old packs: loose, or in a pack gc did not list.
+func (g *GC) rescue(current Refs) (map[ID]bool, error) {
+	out := map[ID]bool{}
+	db := Open(g.dir) // sees the packs written since gc started
+	defer db.Close()
+	old := map[*packFile]bool{}
+	listed := map[string]bool{}
+	for _, p := range g.packs {
+		listed[p.base+".pack"] = true
+	}
+	for _, p := range db.openPacks().packs {
+		old[p] = listed[p.f.Name()]
+	}
 	seen := map[ID]bool{}
-	var commits, trees, blobs []gcObject
-	var walkTree func(h ID, p string) error
-	walkTree = func(h ID, p string) error {
-		if seen[h] {
-			return nil
+	type item struct {
+		id   ID
+		blob bool
+	}
+	var stack []item
+	for name, h := range current {
+		if g.refs[name] != h {
+			stack = append(stack, item{id: h})
 		}
-		seen[h] = true
-		o, err := read(h)
-		if err != nil {
-			return err
+	}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[it.id] {
+			continue
 		}
-		trees = append(trees, gcObject{hash: h, typ: o.Type, data: o.Data, group: "tree:" + p})
-		entries, err := skillfs.ParseTree(o.Data)
-		if err != nil {
-			return fmt.Errorf("tree %s: %w", h, err)
+		seen[it.id] = true
+		if _, inNew := g.walk.index[it.id]; inNew {
+			continue // with all it reaches
 		}
-		for _, e := range entries {
-			ep := path.Join(p, e.Name)
-			switch e.Mode {
-			case skillfs.Dir:
-				if err := walkTree(e.ID, ep); err != nil {
-					return err
-				}
-			case skillfs.Gitlink:
-			default:
-				if seen[e.ID] {
-					continue
-				}
-				seen[e.ID] = true
-				b, err := read(e.ID)
-				if err != nil {
-					return err
-				}
-				blobs = append(blobs, gcObject{hash: e.ID, typ: b.Type, data: b.Data, group: "blob:" + ep})
+		// Where is it now?
+		safe := false
+		if db.mayBeLoose(it.id) {
+			if _, err := os.Stat(LoosePath(g.dir, it.id)); err == nil {
+				safe = true
 			}
 		}
-		return nil
-	}
-	for _, name := range refs.Names("") {
-		stack := []ID{refs[name]}
-		for len(stack) > 0 {
-			if err := ctx.Err(); err != nil {
+		for _, p := range db.openPacks().packs {
+			if _, ok := p.offset(it.id); ok && !old[p] {
+				safe = true
+			}
+		}
+		out[it.id] = true
+		if it.blob && safe {
+			continue
+		}
+		o, err := db.Read(it.id)
+		if err != nil {
+			return nil, fmt.Errorf("gc: object %s that a ref reaches: %w", it.id, err)
+		}
+		if !safe {
+			if _, err := WriteLoose(g.dir, it.id, o.Type, o.Data); err != nil {
 				return nil, err
 			}
-			h := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if seen[h] {
-				continue
+			if err := atomicfile.SyncDir(filepath.Dir(LoosePath(g.dir, it.id))); err != nil {
+				return nil, err
 			}
-			seen[h] = true
-			o, err := read(h)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
-			switch o.Type {
-			case CommitObject:
-			case TagObject: // an annotated tag fetched with a plugin: keep what it names
-				commits = append(commits, gcObject{hash: h, typ: o.Type, data: o.Data, group: "tag"})
-				if target, err := skillfs.ParseID(strings.TrimPrefix(strings.SplitN(string(o.Data), "\n", 2)[0], "object ")); err == nil {
-					stack = append(stack, target)
-				}
-				continue
-			case TreeObject:
-				seen[h] = false // walkTree marks it
-				if err := walkTree(h, ""); err != nil {
-					return nil, err
-				}
-				continue
-			default:
-				blobs = append(blobs, gcObject{hash: h, typ: o.Type, data: o.Data, group: "ref:" + name})
-				continue
-			}
-			c, err := ParseCommit(h, o.Data)
+		}
+		switch o.Type {
+		case CommitObject:
+			c, err := ParseCommit(it.id, o.Data)
 			if err != nil {
 				return nil, err
 			}
-			commits = append(commits, gcObject{hash: h, typ: o.Type, data: o.Data, group: "commit:" + name})
-			if err := walkTree(c.Tree, ""); err != nil {
-				return nil, err
+			stack = append(stack, item{id: c.Tree})
+			for _, p := range c.Parents {
+				stack = append(stack, item{id: p})
 			}
-			for i := len(c.Parents) - 1; i >= 0; i-- {
-				stack = append(stack, c.Parents[i])
+		case TagObject:
+			first, _, _ := strings.Cut(string(o.Data), "\n")
+			if target, err := skillfs.ParseID(strings.TrimPrefix(first, "object ")); err == nil {
+				stack = append(stack, item{id: target})
+			}
+		case TreeObject:
+			entries, err := skillfs.ParseTree(o.Data)
+			if err != nil {
+				return nil, fmt.Errorf("tree %s: %w", it.id, err)
+			}
+			for _, e := range entries {
+				switch e.Mode {
+				case skillfs.Gitlink:
+				case skillfs.Dir:
+					stack = append(stack, item{id: e.ID})
+				default:
+					stack = append(stack, item{id: e.ID, blob: true})
+				}
 			}
 		}
 	}
-	return append(append(commits, trees...), blobs...), nil
-}
-
-// deltify turns objects into pack entries, storing each as a delta against
-// one of the previous few objects of its group when that is much smaller,
-// with chains at most gcMaxDepth long. Bases always precede their deltas.
-func deltify(objs []gcObject) ([]PackObject, int) {
-	out := make([]PackObject, len(objs))
-	depth := make([]int, len(objs))
-	lastInGroup := map[string][]int{}
-	deltas := 0
-	for i, o := range objs {
-		out[i] = PackObject{ID: o.hash, Type: o.typ, Data: o.data}
-		best := -1
-		var bestDelta []byte
-		for _, j := range lastInGroup[o.group] {
-			if depth[j] >= gcMaxDepth || objs[j].typ != o.typ {
-				continue
-			}
-			d := packfile.DiffDelta(objs[j].data, o.data)
-			if len(d) < len(o.data)/2 && (bestDelta == nil || len(d) < len(bestDelta)) {
-				best, bestDelta = j, d
-			}
-		}
-		if best >= 0 {
-			out[i].Base, out[i].Delta = best, bestDelta
-			depth[i] = depth[best] + 1
-			deltas++
-		}
-		w := append(lastInGroup[o.group], i)
-		if len(w) > gcWindow {
-			w = w[1:]
-		}
-		lastInGroup[o.group] = w
-	}
-	return out, deltas
+	return out, nil
 }

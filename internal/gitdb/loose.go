@@ -25,6 +25,10 @@ type Buffer struct {
 	Spill *Spill
 	size  int   // bytes of data queued
 	err   error // a failed spill, returned by Flush
+	// spilling holds the objects of the pack a spill is writing in the
+	// background until it is written; spilled then says how it went.
+	spilling map[ID]Object
+	spilled  chan error
 }
 
 // Add queues data as an object of type t and returns its id.
@@ -33,7 +37,7 @@ func (b *Buffer) Add(t ObjectType, data []byte) ID {
 	if b.objs == nil {
 		b.objs = make(map[ID]Object)
 	}
-	if _, ok := b.objs[h]; !ok {
+	if _, ok := b.Get(h); !ok {
 		b.objs[h] = Object{Type: t, Data: data}
 		b.order = append(b.order, h)
 		b.size += len(data)
@@ -47,6 +51,9 @@ func (b *Buffer) Add(t ObjectType, data []byte) ID {
 // Get returns a queued object.
 func (b *Buffer) Get(h ID) (Object, bool) {
 	o, ok := b.objs[h]
+	if !ok && b.spilling != nil {
+		o, ok = b.spilling[h]
+	}
 	return o, ok
 }
 
@@ -61,6 +68,9 @@ const PackThreshold = 64
 func (b *Buffer) Flush(gitDir string, has func(ID) bool) error {
 	if b.err != nil {
 		return b.err
+	}
+	if err := b.waitSpill(); err != nil {
+		return err
 	}
 	return b.flush(gitDir, has, PackThreshold)
 }

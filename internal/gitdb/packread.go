@@ -167,6 +167,13 @@ func (pr *packReader) find(h ID) (*packFile, int64, bool) {
 }
 
 func (p *packFile) offset(h ID) (int64, bool) {
+	_, off, ok := p.lookup(h)
+	return off, ok
+}
+
+// lookup returns h's position in the index (for its CRC, see crcAt) and
+// its offset in the pack.
+func (p *packFile) lookup(h ID) (int, int64, bool) {
 	fan := func(i int) int { return int(binary.BigEndian.Uint32(p.idx[8+4*i:])) }
 	lo, hi := 0, fan(int(h[0]))
 	if h[0] > 0 {
@@ -177,24 +184,42 @@ func (p *packFile) offset(h ID) (int64, bool) {
 		mid := int(uint(lo+hi) >> 1)
 		switch c := bytes.Compare(names[mid*20:mid*20+20], h[:]); {
 		case c == 0:
-			offs := p.idx[idxHeaderSize+p.n*24:]
-			off := binary.BigEndian.Uint32(offs[mid*4:])
-			if off&0x80000000 == 0 {
-				return int64(off), true
-			}
-			large := p.idx[idxHeaderSize+p.n*28:]
-			i := int(off & 0x7fffffff)
-			if len(large) < i*8+8+40 {
-				return 0, false
-			}
-			return int64(binary.BigEndian.Uint64(large[i*8:])), true
+			off, ok := p.offsetAt(mid)
+			return mid, off, ok
 		case c < 0:
 			lo = mid + 1
 		default:
 			hi = mid
 		}
 	}
-	return 0, false
+	return 0, 0, false
+}
+
+// offsetAt returns the pack offset of the object at position i of the
+// index.
+func (p *packFile) offsetAt(i int) (int64, bool) {
+	off := binary.BigEndian.Uint32(p.idx[idxHeaderSize+p.n*24+i*4:])
+	if off&0x80000000 == 0 {
+		return int64(off), true
+	}
+	large := p.idx[idxHeaderSize+p.n*28:]
+	j := int(off & 0x7fffffff)
+	if len(large) < j*8+8+40 {
+		return 0, false
+	}
+	return int64(binary.BigEndian.Uint64(large[j*8:])), true
+}
+
+// crcAt returns the CRC-32 the index records for the entry at position i.
+func (p *packFile) crcAt(i int) uint32 {
+	return binary.BigEndian.Uint32(p.idx[idxHeaderSize+p.n*20+i*4:])
+}
+
+// idAt returns the object id at position i of the index.
+func (p *packFile) idAt(i int) ID {
+	var h ID
+	copy(h[:], p.idx[idxHeaderSize+i*20:])
+	return h
 }
 
 // packInflater is the reusable state of one read: a buffer over the pack

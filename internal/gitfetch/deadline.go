@@ -186,7 +186,7 @@ func httpTransport(timeout time.Duration) transport.Transport {
 		TLSHandshakeTimeout:   timeout,
 		ResponseHeaderTimeout: timeout,
 		IdleConnTimeout:       90 * time.Second,
-		MaxIdleConnsPerHost:   16,
+		MaxIdleConnsPerHost:   64,
 		ForceAttemptHTTP2:     true,
 	}
 	t, _ := httpClients.LoadOrStore(timeout, githttp.NewClient(&http.Client{Transport: rt}))

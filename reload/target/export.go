@@ -37,6 +37,9 @@ func (o Options) logger() *slog.Logger {
 type Exported struct {
 	Target string `json:"target"`
 	Dir    string `json:"dir"`
+	// Kind is the target's kind ("" for a skills folder); a marketplace
+	// target's results are its plugins and its catalog file.
+	Kind string `json:"kind,omitempty"`
 	// Atomic reports that the filesystem switched each folder in one
 	// atomic exchange (false: two renames).
 	Atomic  bool            `json:"atomic"`
@@ -84,14 +87,24 @@ func (e *ExportError) Unwrap() []error {
 // target or skill is reported in its entry and the others go on; the
 // error is then an *ExportError naming the failed ones.
 func Export(ctx context.Context, s *store.Store, targets []Target, opts Options) ([]Exported, error) {
-	published, err := Published(ctx, s)
+	published, reads, err := publishedReads(ctx, s)
 	if err != nil {
 		return nil, err
 	}
 	var failed []TargetError
 	eo := opts.export(ctx, s)
+	eo.Reading = reads.batch
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
+		if t.IsMarketplace() {
+			te, err := exportMarketplace(ctx, s, t, eo, false)
+			if err != nil {
+				failed = append(failed, TargetError{Target: t.Name, Err: err})
+			}
+			failed = append(failed, te.failedResults()...)
+			out = append(out, te)
+			continue
+		}
 		skills := t.wanted(published)
 		rep, err := reload.Export(ctx, t.Dir, skills, eo)
 		te := Exported{Target: t.Name, Dir: t.Dir, Results: []reload.Result{}}
@@ -115,11 +128,30 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 	return out, nil
 }
 
+// failedResults lists the folders of te that failed.
+func (te Exported) failedResults() []TargetError {
+	var out []TargetError
+	for _, r := range te.Results {
+		if r.Action == reload.ActionFailed {
+			out = append(out, TargetError{Target: te.Target, Skill: r.Skill, Err: errors.New(r.Error)})
+		}
+	}
+	return out
+}
+
 // Published lists the latest version of every active skill, with its tree
 // id and a loader for its files, so that export reads from the store only
 // the skills whose version changed.
 func Published(ctx context.Context, s *store.Store) ([]reload.Skill, error) {
+	out, _, err := publishedReads(ctx, s)
+	return out, err
+}
+
+// publishedReads is Published, with the storeReads its loaders read
+// through (give its batch to reload as ExportOptions.Reading).
+func publishedReads(ctx context.Context, s *store.Store) ([]reload.Skill, *storeReads, error) {
 	var out []reload.Skill
+	reads := &storeReads{s: s, ctx: ctx}
 	err := s.View(ctx, func(r *store.Reader) error {
 		infos, err := r.List(false)
 		if err != nil {
@@ -133,18 +165,10 @@ func Published(ctx context.Context, s *store.Store) ([]reload.Skill, error) {
 			out = append(out, reload.Skill{
 				Name: info.Name,
 				Tree: tree,
-				Load: func() ([]skillfs.File, error) {
-					var files []skillfs.File
-					err := s.View(ctx, func(r *store.Reader) error {
-						var err error
-						files, err = r.LoadFiles(tree)
-						return err
-					})
-					return files, err
-				},
+				Load: func() ([]skillfs.File, error) { return reads.load(tree) },
 			})
 		}
 		return nil
 	})
-	return out, err
+	return out, reads, err
 }

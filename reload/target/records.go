@@ -30,6 +30,15 @@ type Target struct {
 	// Project, for a project's target, is the project's root folder; the
 	// records file then holds Dir relative to it (see project.go).
 	Project string `json:"project,omitempty"`
+	// Kind is what export writes into Dir: "" one folder per skill, or a
+	// plugin marketplace ([KindClaudeMarketplace]; see marketplace.go).
+	Kind string `json:"kind,omitempty"`
+	// Marketplace is a marketplace target's name in its catalog (default
+	// [DefaultMarketplace]).
+	Marketplace string `json:"marketplace,omitempty"`
+	// ManagedPlugin, on a marketplace target, is the plugin that carries
+	// the managed skills (those no plugin owns); empty leaves them out.
+	ManagedPlugin string `json:"managed_plugin,omitempty"`
 }
 
 // Wants reports whether the target exports skill.
@@ -172,6 +181,9 @@ func Add(ctx context.Context, s *store.Store, t Target) error {
 	}
 	if !filepath.IsAbs(t.Dir) {
 		return fmt.Errorf("target %s: folder %q is not an absolute path", t.Name, t.Dir)
+	}
+	if err := t.checkKind(); err != nil {
+		return err
 	}
 	if Inside(t.Dir, s.Dir()) || Inside(s.Dir(), t.Dir) {
 		return &OverlapError{Name: t.Name, Dir: t.Dir, Store: s.Dir()}

@@ -36,6 +36,11 @@ func Status(ctx context.Context, s *store.Store, targets []Target, opts Options)
 	}
 	var out []SkillStatus
 	for _, t := range targets {
+		if t.IsMarketplace() {
+			// Its folders are plugins, not skills: export reports a plugin
+			// folder edited in place as locally-modified and leaves it alone.
+			continue
+		}
 		sts, err := reload.Status(ctx, t.Dir, opts.LockTimeout)
 		if err != nil {
 			return nil, err

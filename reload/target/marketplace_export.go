@@ -1,0 +1,336 @@
+package target
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/lockfile"
+	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/reload"
+	"github.com/skillstore/skillstore/store"
+)
+
+// catalogRecord is the file, in the target's bookkeeping folder, that
+// remembers the catalog export last wrote, so that a catalog someone else
+// wrote or edited is never overwritten.
+const (
+	catalogRecord = "catalog.json"
+	catalogLock   = "catalog.lock"
+)
+
+type catalogState struct {
+	// Written is the blob id of the catalog export last wrote.
+	Written skillfs.ID `json:"written"`
+}
+
+// exportMarketplace writes (or, with plan, only plans) marketplace target
+// t: the plugin folders first, each switched atomically by reload, then
+// the catalog, replaced atomically, listing the plugins whose folders are
+// now what export wrote. A crash between the two leaves the previous
+// catalog, which still describes folders that are whole; the next export
+// completes the change. The error is for what stopped the whole target
+// (also in te.Error); a plugin that failed is a result.
+func exportMarketplace(ctx context.Context, s *store.Store, t Target, eo reload.ExportOptions, plan bool) (Exported, error) {
+	te := Exported{Target: t.Name, Dir: t.Dir, Kind: t.Kind, Atomic: true, Results: []reload.Result{}}
+	fl := t.flavor()
+	eps, err := marketplacePlugins(ctx, s, t)
+	if err != nil {
+		te.Error = err.Error()
+		return te, err
+	}
+	var folders []reload.Skill
+	meta := map[string]*composed{}
+	for _, ep := range eps {
+		f, c, err := ep.folder(ctx, s, fl)
+		if err != nil {
+			// Still in the set, so that reload reports it failed and keeps
+			// the folder an earlier export wrote, instead of removing it.
+			folders = append(folders, reload.Skill{Name: ep.ID, Load: func() ([]skillfs.File, error) { return nil, err }})
+			continue
+		}
+		folders = append(folders, f)
+		meta[ep.ID] = c
+	}
+	pdir := t.PluginsDir()
+	// A plugin's loader opens its own View (it composes the folder from
+	// several trees), so it is not run inside a batch's View.
+	eo.Reading = nil
+	eo.HotFile = func(plugin, p string) bool {
+		if p == fl.manifestDir+"/plugin.json" && meta[plugin] != nil {
+			// The manifest carries the content's version: a change of
+			// that alone follows the content's own class.
+			return sameManifest(readManifest(pdir, plugin, fl), meta[plugin].Manifest)
+		}
+		return pluginHotFile(p)
+	}
+	var rep *reload.Report
+	if plan {
+		rep, err = reload.Plan(ctx, pdir, folders, eo)
+	} else {
+		var lock *lockfile.Lock
+		if lock, err = lockCatalog(ctx, t, eo); err == nil {
+			defer lock.Release()
+			rep, err = reload.Export(ctx, pdir, folders, eo)
+		}
+	}
+	if rep != nil {
+		te.Atomic, te.Results = rep.Atomic, rep.Results
+	}
+	if err != nil {
+		te.Error = err.Error()
+	}
+	if rep == nil {
+		return te, err
+	}
+	// Some plugins may have failed: the catalog still lists the others.
+	te.Results = append(te.Results, writeCatalog(t, fl, te.Results, meta, plan))
+	return te, err
+}
+
+func lockCatalog(ctx context.Context, t Target, eo reload.ExportOptions) (*lockfile.Lock, error) {
+	dir := filepath.Join(t.Dir, skillfs.BookkeepingDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("export to %s: %w", t.Dir, err)
+	}
+	// A marketplace folder may be a git repository people share: keep the
+	// bookkeeping out of it, as reload does in a target.
+	if ignore := filepath.Join(dir, ".gitignore"); !exists(ignore) {
+		_ = os.WriteFile(ignore, []byte("# written by skillstore: its bookkeeping is not part of the marketplace\n*\n"), 0o644)
+	}
+	timeout := eo.LockTimeout
+	if timeout == 0 {
+		timeout = defaultCatalogLockTimeout
+	}
+	lock, err := lockfile.Acquire(ctx, filepath.Join(dir, catalogLock), lockfile.Exclusive, timeout)
+	if err != nil {
+		return nil, fmt.Errorf("export to %s: %w", t.Dir, err)
+	}
+	return lock, nil
+}
+
+// defaultCatalogLockTimeout is reload's default wait for a target's lock.
+const defaultCatalogLockTimeout = 30 * time.Second
+
+// writeCatalog brings the catalog in line with the plugin folders and says
+// what it did as one more result, named after the catalog file: cold when
+// it changed (the agent must update the marketplace), unchanged, or
+// foreign / locally-modified when a catalog export did not write is there
+// (left alone).
+func writeCatalog(t Target, fl flavor, results []reload.Result, meta map[string]*composed, plan bool) reload.Result {
+	res := reload.Result{Skill: fl.catalog, Action: reload.ActionUnchanged}
+	file := filepath.Join(t.Dir, filepath.FromSlash(fl.catalog))
+	statePath := filepath.Join(t.Dir, skillfs.BookkeepingDir, catalogRecord)
+	var st catalogState
+	if data, err := os.ReadFile(statePath); err == nil {
+		_ = json.Unmarshal(data, &st)
+	}
+	cur, err := os.ReadFile(file)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return reload.Result{Skill: fl.catalog, Action: reload.ActionFailed, Error: err.Error()}
+	}
+	ours := exists && !st.Written.IsZero() && skillfs.BlobID(cur) == st.Written
+	var prev []byte
+	if ours {
+		prev = cur
+	}
+	data, err := catalogData(t, fl, results, meta, prev)
+	if err != nil {
+		return reload.Result{Skill: fl.catalog, Action: reload.ActionFailed, Error: err.Error()}
+	}
+	res.NewTree = skillfs.BlobID(data)
+	if exists {
+		res.OldTree = skillfs.BlobID(cur)
+	}
+	switch {
+	case exists && bytes.Equal(cur, data):
+		if !ours && !plan {
+			// Written by an export that crashed before its record: adopt it.
+			_ = saveCatalogState(statePath, res.NewTree)
+		}
+		return res
+	case exists && !ours && st.Written.IsZero():
+		res.Action, res.DiskTree = reload.ActionForeign, res.OldTree
+		return res
+	case exists && !ours:
+		res.Action, res.DiskTree = reload.ActionLocallyModified, res.OldTree
+		return res
+	}
+	res.Action, res.Paths = reload.ActionCold, []string{fl.catalog}
+	if plan {
+		return res
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err == nil {
+		err = atomicfile.WriteFile(file, data, 0o644)
+	}
+	if err == nil {
+		err = saveCatalogState(statePath, res.NewTree)
+	}
+	if err != nil {
+		return reload.Result{Skill: fl.catalog, Action: reload.ActionFailed, OldTree: res.OldTree, NewTree: res.NewTree, Error: err.Error()}
+	}
+	return res
+}
+
+func saveCatalogState(p string, written skillfs.ID) error {
+	data, err := json.Marshal(catalogState{Written: written})
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(p, append(data, '\n'), 0o644)
+}
+
+// catalogData is the catalog listing every plugin whose folder holds what
+// export wrote now; a plugin export skipped (edited in the target,
+// failed) keeps its entry from the previous catalog prev, if it had one.
+func catalogData(t Target, fl flavor, results []reload.Result, meta map[string]*composed, prev []byte) ([]byte, error) {
+	old := map[string]json.RawMessage{}
+	if prev != nil {
+		var c struct {
+			Plugins []json.RawMessage `json:"plugins"`
+		}
+		if json.Unmarshal(prev, &c) == nil {
+			for _, raw := range c.Plugins {
+				var e struct {
+					Name string `json:"name"`
+				}
+				if json.Unmarshal(raw, &e) == nil && e.Name != "" {
+					old[e.Name] = raw
+				}
+			}
+		}
+	}
+	entries := []any{}
+	for _, r := range results {
+		c := meta[r.Skill]
+		switch {
+		case r.Action == reload.ActionRemoved:
+		case c != nil && !r.Action.Skipped():
+			entries = append(entries, catalogEntry(fl, r.Skill, c))
+		case old[r.Skill] != nil:
+			entries = append(entries, old[r.Skill])
+		}
+	}
+	var doc any
+	if fl.manifestDir == ".codex-plugin" {
+		doc = codexCatalog{Name: t.MarketplaceName(), Interface: codexInterface{DisplayName: t.MarketplaceName() + " (skillstore)"}, Plugins: entries}
+	} else {
+		doc = claudeCatalog{Name: t.MarketplaceName(), Owner: claudeOwner{Name: "skillstore"},
+			Metadata: claudeMetadata{Description: "Plugins and skills exported by skillstore, with your edits"}, Plugins: entries}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// The catalogs' JSON forms, fields in the order the agents' docs show them.
+type (
+	claudeCatalog struct {
+		Name     string         `json:"name"`
+		Owner    claudeOwner    `json:"owner"`
+		Metadata claudeMetadata `json:"metadata"`
+		Plugins  []any          `json:"plugins"`
+	}
+	claudeOwner struct {
+		Name string `json:"name"`
+	}
+	claudeMetadata struct {
+		Description string `json:"description"`
+	}
+	claudeEntry struct {
+		Name        string `json:"name"`
+		Source      string `json:"source"`
+		Version     string `json:"version"`
+		Description string `json:"description"`
+	}
+	codexCatalog struct {
+		Name      string         `json:"name"`
+		Interface codexInterface `json:"interface"`
+		Plugins   []any          `json:"plugins"`
+	}
+	codexInterface struct {
+		DisplayName string `json:"displayName"`
+	}
+	codexEntry struct {
+		Name     string      `json:"name"`
+		Source   codexSource `json:"source"`
+		Policy   codexPolicy `json:"policy"`
+		Category string      `json:"category"`
+	}
+	codexSource struct {
+		Source string `json:"source"`
+		Path   string `json:"path"`
+	}
+	codexPolicy struct {
+		Installation   string `json:"installation"`
+		Authentication string `json:"authentication"`
+	}
+)
+
+// catalogEntry is one plugin's entry; Claude Code's repeats the manifest's
+// version (VERSION+skillstore.TREE8), as 'claude plugin tag' wants them to
+// agree.
+func catalogEntry(fl flavor, id string, c *composed) any {
+	src := "./" + pluginsDir + "/" + id
+	if fl.manifestDir == ".codex-plugin" {
+		return codexEntry{Name: id, Source: codexSource{Source: "local", Path: src},
+			Policy: codexPolicy{Installation: "AVAILABLE", Authentication: "ON_INSTALL"}, Category: "Productivity"}
+	}
+	return claudeEntry{Name: id, Source: src, Version: c.Version, Description: c.Description}
+}
+
+// entryVersion is version with the content's short tree id as semver
+// build metadata (VERSION+skillstore.TREE8), appended to any build
+// metadata version already has.
+func entryVersion(version string, tree skillfs.ID) string {
+	sep := "+"
+	if strings.Contains(version, "+") {
+		sep = "."
+	}
+	return version + sep + "skillstore." + tree.String()[:8]
+}
+
+// readManifest reads the plugin.json export last wrote in plugin's folder.
+func readManifest(pdir, plugin string, fl flavor) []byte {
+	data, _ := os.ReadFile(filepath.Join(pdir, plugin, filepath.FromSlash(fl.manifestDir), "plugin.json"))
+	return data
+}
+
+// sameManifest reports whether two manifests differ at most in their
+// version.
+func sameManifest(a, b []byte) bool {
+	var ma, mb map[string]json.RawMessage
+	if json.Unmarshal(a, &ma) != nil || json.Unmarshal(b, &mb) != nil {
+		return false
+	}
+	delete(ma, "version")
+	delete(mb, "version")
+	if len(ma) != len(mb) {
+		return false
+	}
+	for k, v := range ma {
+		if !bytes.Equal(v, mb[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}

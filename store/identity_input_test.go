@@ -1,0 +1,164 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestQualifiedNameErrors: a qualified name whose plugin the store lacks
+// is an *UnknownPluginSkillError (wrapping ErrUnknownPlugin, so the CLI
+// names the plugin list); a known plugin without that skill is an
+// *UnknownSkillError; a name that cannot be a ref component is an
+// *InvalidNameError before anything is read or written.
+func TestQualifiedNameErrors(t *testing.T) {
+	ctx := context.Background()
+	s := newSyncStore(t)
+	up := filepath.Join(t.TempDir(), "kit")
+	writeFile(t, filepath.Join(up, "skills", "alpha", "SKILL.md"), skillMD("alpha"))
+	src, err := ParseSource(up, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Log(ctx, "nope:alpha")
+	var ups *UnknownPluginSkillError
+	if !errors.As(err, &ups) || ups.Plugin != "nope" || !errors.Is(err, ErrUnknownPlugin) {
+		t.Errorf("log nope:alpha = %v, want an unknown plugin", err)
+	}
+	_, err = s.Log(ctx, "kit:beta")
+	var us *UnknownSkillError
+	if !errors.As(err, &us) || errors.Is(err, ErrUnknownPlugin) {
+		t.Errorf("log kit:beta = %v, want an unknown skill of a known plugin", err)
+	}
+	for _, bad := range []string{"Kit:alpha", "kit:Alpha", "kit:a/b", "kit:", ":alpha", "a:b:c", "kit:.."} {
+		if _, err := s.Log(ctx, bad); !errors.As(err, new(*InvalidNameError)) {
+			t.Errorf("log %q = %v, want an invalid name", bad, err)
+		}
+	}
+	if _, err := s.Add(ctx, []string{up + "/skills/alpha"}, AddOptions{As: "nope:alpha", AllowRisk: 2}); !errors.Is(err, ErrUnknownPlugin) {
+		t.Errorf("add --as nope:alpha = %v, want an unknown plugin", err)
+	}
+	if _, err := s.Add(ctx, []string{up + "/skills/alpha"}, AddOptions{As: "kit:other", AllowRisk: 2}); err == nil || !strings.Contains(err.Error(), `cannot be recorded as "kit:other"`) {
+		t.Errorf("add --as kit:other of alpha's folder = %v", err)
+	}
+}
+
+// TestSamePluginIDFromTwoMarketplaces: a plugin id taken by another
+// marketplace's plugin is refused with an error naming both, and nothing
+// of it is written; the id stays the first marketplace's.
+func TestSamePluginIDFromTwoMarketplaces(t *testing.T) {
+	ctx := context.Background()
+	s := newSyncStore(t)
+	var srcs []Source
+	for _, m := range []string{"one", "two"} {
+		dir := filepath.Join(t.TempDir(), m)
+		writeFile(t, filepath.Join(dir, ".claude-plugin", "marketplace.json"),
+			`{"name": "`+m+`", "owner": {"name": "x"}, "plugins": [{"name": "tool", "source": "./tool"}]}`)
+		writeFile(t, filepath.Join(dir, "tool", "skills", "lint", "SKILL.md"), skillMD("lint", "from "+m))
+		src, err := ParseSource(dir, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, src)
+	}
+	if _, err := s.AddPlugin(ctx, srcs[0], AddPluginOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.AddPlugin(ctx, srcs[1], AddPluginOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Plugins) != 1 || rep.Plugins[0].Error == "" {
+		t.Fatalf("second marketplace: %+v, want tool refused", rep.Plugins)
+	}
+	msg := rep.Plugins[0].Error
+	if !errors.Is(rep.Plugins[0].Err, ErrPluginExists) || !strings.Contains(msg, "marketplace "+marketplaceName(srcs[0])) || !strings.Contains(msg, srcs[1].URL) {
+		t.Errorf("error %q names not both marketplaces", msg)
+	}
+	err = s.View(ctx, func(r *Reader) error {
+		p, err := r.Plugin("tool")
+		if err != nil {
+			return err
+		}
+		if p.Marketplace != marketplaceName(srcs[0]) {
+			t.Errorf("tool is now from %s", p.Marketplace)
+		}
+		v, err := r.Head("tool:lint")
+		if err != nil {
+			return err
+		}
+		files, _ := r.LoadFiles(v.Tree)
+		if !strings.Contains(string(FileMap(files)[SkillFile].Data), "from one") || v.Number != 1 {
+			t.Errorf("tool:lint changed by the refused marketplace: v%d", v.Number)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRemovePluginNeverOverwritesManaged: removing a plugin whose skill
+// shares a managed skill's name keeps the plugin's skill as a removed
+// "PLUGIN:NAME" (the managed one untouched) and makes its other skill
+// managed; adding the plugin again revives the first and links the
+// second back, histories kept.
+func TestRemovePluginNeverOverwritesManaged(t *testing.T) {
+	ctx := context.Background()
+	s := newSyncStore(t)
+	mine := filepath.Join(t.TempDir(), "deploy")
+	writeFile(t, filepath.Join(mine, "SKILL.md"), skillMD("deploy", "mine"))
+	if _, err := s.Add(ctx, []string{mine}, defaultAdd()); err != nil {
+		t.Fatal(err)
+	}
+	up := filepath.Join(t.TempDir(), "ops")
+	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "theirs"))
+	writeFile(t, filepath.Join(up, "skills", "rollback", "SKILL.md"), skillMD("rollback"))
+	src, err := ParseSource(up, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	mineHead := headOf(t, s, "deploy")
+	if _, err := s.RemovePlugin(ctx, "ops"); err != nil {
+		t.Fatal(err)
+	}
+	status := func() map[string]Status {
+		infos, err := s.List(ctx, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]Status{}
+		for _, in := range infos {
+			out[in.Name] = in.Status
+		}
+		return out
+	}
+	want := map[string]Status{"deploy": StatusActive, "ops:deploy": StatusRemoved, "rollback": StatusActive}
+	if got := status(); !mapsEqual(got, want) {
+		t.Errorf("after plugin rm: %v, want %v", got, want)
+	}
+	if h := headOf(t, s, "deploy"); h.Commit != mineHead.Commit {
+		t.Errorf("the managed deploy changed: %+v", h)
+	}
+	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want = map[string]Status{"deploy": StatusActive, "ops:deploy": StatusActive, "ops:rollback": StatusActive}
+	if got := status(); !mapsEqual(got, want) {
+		t.Errorf("after adding ops again: %v, want %v", got, want)
+	}
+	if h := headOf(t, s, "ops:rollback"); h.Number != 1 {
+		t.Errorf("ops:rollback linked back as v%d, want its v1", h.Number)
+	}
+	if vr, err := s.Verify(ctx); err != nil || !vr.OK() {
+		t.Fatalf("verify: %v %+v", err, vr.Problems)
+	}
+}
