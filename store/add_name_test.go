@@ -139,7 +139,7 @@ func TestAddNeverWritesForeignFolderOntoPluginSkill(t *testing.T) {
 		t.Errorf("--as another skill of the plugin: %v", err)
 	}
 	as.As = "nope:skill-creator"
-	if _, err := s.Add(ctx, []string{foreign}, as); !errors.As(err, new(*UnknownPluginError)) || !errors.Is(err, ErrUnknownPlugin) {
+	if _, err := s.Add(ctx, []string{foreign}, as); !errors.As(err, new(*UnknownPluginSkillError)) || !errors.Is(err, ErrUnknownPlugin) {
 		t.Errorf("--as a plugin the store lacks: %v", err)
 	}
 

@@ -48,16 +48,6 @@ func (e *AmbiguousSkillError) Typeable() []string {
 	return out
 }
 
-// UnknownPluginError reports a qualified name whose plugin the store does
-// not have (no record, no ref). It wraps ErrUnknownPlugin.
-type UnknownPluginError struct{ Name, Plugin string }
-
-func (e *UnknownPluginError) Error() string {
-	return fmt.Sprintf("unknown skill %q: the store has no plugin %q", e.Name, e.Plugin)
-}
-
-func (e *UnknownPluginError) Unwrap() error { return ErrUnknownPlugin }
-
 // PluginLacksSkillError reports a qualified name whose plugin exists but
 // has no published skill of that name. It unwraps to an
 // *UnknownSkillError, so callers that only care about "no such skill"
@@ -72,7 +62,7 @@ func (e *PluginLacksSkillError) Unwrap() error { return &UnknownSkillError{Name:
 
 // ResolveSkill returns the store name of the published skill input names:
 // input itself when it is qualified and published, the managed NAME for
-// ":NAME", the one skill a short name fits, or an *AmbiguousSkillError, *UnknownPluginError
+// ":NAME", the one skill a short name fits, or an *AmbiguousSkillError, *UnknownPluginSkillError
 // (unknown plugin), *PluginLacksSkillError, *UnknownSkillError or *InvalidNameError.
 //
 // It costs a few ref lookups, whatever the store's size: the managed ref
@@ -134,7 +124,7 @@ func (r *Reader) resolveQualified(input, plugin, skill string) (string, error) {
 			return "", err
 		}
 		if len(skills) == 0 {
-			return "", &UnknownPluginError{Name: input, Plugin: plugin}
+			return "", &UnknownPluginSkillError{Name: input, Plugin: plugin}
 		}
 	}
 	return "", &PluginLacksSkillError{Name: input, Plugin: plugin, Skill: skill}
@@ -147,7 +137,7 @@ func (r *Reader) resolveQualified(input, plugin, skill string) (string, error) {
 // either comes back as typed, for the caller to say there is none.
 func (r *Reader) ResolveCandidateName(input string) (string, error) {
 	name, err := r.ResolveSkill(input)
-	if !errors.As(err, new(*UnknownSkillError)) || errors.As(err, new(*UnknownPluginError)) {
+	if !errors.As(err, new(*UnknownSkillError)) || errors.As(err, new(*UnknownPluginSkillError)) {
 		return name, err
 	}
 	plugin, skill := SplitName(strings.TrimPrefix(input, ManagedPrefix))

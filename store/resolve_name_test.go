@@ -66,7 +66,7 @@ func TestResolveSkillNames(t *testing.T) {
 		}
 	}
 	_, err := resolve("nope:access")
-	var up *UnknownPluginError
+	var up *UnknownPluginSkillError
 	if !errors.As(err, &up) || up.Plugin != "nope" || !errors.Is(err, ErrUnknownPlugin) {
 		t.Errorf("unknown plugin: %v", err)
 	}

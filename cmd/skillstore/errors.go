@@ -119,7 +119,7 @@ var errorRules = []errorRule{
 	{match: as[*store.AmbiguousSkillError](), hint: func(err error) string {
 		return "use one of: " + strings.Join(asE[*store.AmbiguousSkillError](err).Typeable(), ", ")
 	}},
-	{match: as[*store.UnknownPluginError](), hint: hint("a qualified name is PLUGIN:NAME; run 'skillstore plugin list' to see the plugins")},
+	{match: as[*store.UnknownPluginSkillError](), hint: hint("a qualified name is PLUGIN:NAME; run 'skillstore plugin list' to see the plugins")},
 	{match: as[*store.PluginLacksSkillError](), hint: func(err error) string {
 		e := asE[*store.PluginLacksSkillError](err)
 		return fmt.Sprintf("run 'skillstore list' to see the skills (plugin %s's are named %s:NAME)", e.Plugin, e.Plugin)
