@@ -32,11 +32,18 @@ type AddOptions struct {
 	// is SourceManaged and an existing one keeps its latest version's
 	// source (a local edit of a plugin's skill is still that plugin's).
 	Source string
-	// As records the one folder added as the skill of this store name
-	// (a plugin's skill "PLUGIN:NAME", which must exist, or a managed
-	// name) instead of the name its SKILL.md gives; that name must be As's
-	// own part.
+	// As records the one folder given as the managed skill of this name
+	// (its SKILL.md's name set to it), or, qualified, onto that existing
+	// plugin's skill as Into does.
 	As string
+	// Into names existing skills (qualified or unique short names) that
+	// folders are edited copies of: one folder and one name, that folder
+	// goes onto that skill; otherwise each folder goes onto the skill of
+	// Into whose short name is its own. See chooseAddName for the choice
+	// made without them.
+	Into []string
+	// intoByName is Into resolved, by short name (set by prepareAll).
+	intoByName map[string]string
 }
 
 // AddResult is the outcome for one skill folder.
@@ -106,9 +113,6 @@ func (o AddOptions) limits() safety.Limits {
 // names every failing folder.
 func (s *Store) Add(ctx context.Context, dirs []string, opts AddOptions) ([]AddResult, error) {
 	var results []AddResult
-	if opts.As != "" && len(dirs) != 1 {
-		return nil, fmt.Errorf("add --as names one skill: give one folder, not %d", len(dirs))
-	}
 	err := s.Update(ctx, func(tx *Tx) error {
 		preps, err := tx.prepareAll(ctx, dirs, opts)
 		if err != nil {
@@ -193,6 +197,12 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 	// A few folders are read whole for less than the store-wide caches
 	// cost to load and save (they grow with the store): they get an empty
 	// stat cache, not saved, and the summaries of their names alone.
+	if opts.As != "" && (len(dirs) != 1 || len(opts.Into) > 0) {
+		return nil, fmt.Errorf("--as names the skill of one folder (%d given), and cannot be used with --into", len(dirs))
+	}
+	if err := tx.resolveInto(&opts, dirs); err != nil {
+		return nil, err
+	}
 	few := len(dirs) <= fewFolders
 	var cache *StatCache
 	var sums map[string]Summary
@@ -225,6 +235,9 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 			}
 		}
 		out = append(out, p)
+	}
+	if err := intoUnused(opts, out); err != nil {
+		return nil, err
 	}
 	if !few {
 		if err := tx.saveStatCache(cache); err != nil {
@@ -277,7 +290,7 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 	// Fast path: the folder name is a skill whose latest tree is this very
 	// tree. It was validated and checked when it was recorded.
 	folder := filepath.Base(abs)
-	if tree, err := TreeHash(files); err == nil && opts.As == "" {
+	if tree, err := TreeHash(files); err == nil && opts.As == "" && len(opts.Into) == 0 {
 		if head, ok := tx.Ref(SkillRef(folder)); ok {
 			if sum, ok := sums[folder]; ok && sum.Commit == head && sum.Tree == tree {
 				p.Name, p.Unchanged = folder, true
@@ -314,10 +327,12 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 		p.Err = fmt.Errorf("%s: %w", display, err)
 		return p
 	}
-	if opts.As != "" {
-		if p.Name, p.Err = tx.addAs(display, p.Name, opts.As); p.Err != nil {
-			return p
-		}
+	if tree, err := TreeHash(p.files); err != nil {
+		p.Err = fmt.Errorf("%s: %w", dir, err)
+		return p
+	} else if err := tx.chooseAddName(&p, opts, tree); err != nil {
+		p.Err = err
+		return p
 	}
 
 	var previous []File
@@ -380,21 +395,4 @@ func (tx *Tx) recordAll(preps []prepared, opts AddOptions) ([]AddResult, error) 
 		out = append(out, p.AddResult)
 	}
 	return out, nil
-}
-
-// addAs checks that the skill named name in the SKILL.md at display may be
-// recorded as the store name as: its own part is name, and a plugin's
-// skill exists already (add never creates one).
-func (tx *Tx) addAs(display, name, as string) (string, error) {
-	if err := CheckQualifiedName(as); err != nil {
-		return "", err
-	}
-	plugin, short := SplitName(as)
-	if short != name {
-		return "", fmt.Errorf("%s names the skill %q: it cannot be recorded as %q", display, name, as)
-	}
-	if _, ok := tx.Ref(SkillRef(as)); plugin != "" && !ok {
-		return "", tx.unknownSkill(as)
-	}
-	return as, nil
 }

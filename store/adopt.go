@@ -92,6 +92,15 @@ func (tx *Tx) adoptOne(ctx context.Context, sk AdoptSkill, opts AddOptions) Adop
 		r.Err = p.Err
 		return r
 	}
+	if plugin, _ := SplitName(p.Name); plugin != "" {
+		// The folder holds a version of that plugin's skill (see
+		// chooseAddName): adopted already when it is the latest.
+		r.Plugin, r.Linked = plugin, true
+		if !p.Unchanged {
+			r.Err = fmt.Errorf("skill %s is plugin %s's already, with the files of an older version in %s: take them in with 'skillstore add --into %s %s'", p.Name, plugin, sk.Dir, p.Name, sk.Dir)
+		}
+		return r
+	}
 	if sk.Upstream.URL != "" {
 		// A plugin of that source that mirrors the skill already: the
 		// folder is compared with that plugin's skill "ID:NAME".

@@ -35,14 +35,14 @@ func candidatesCommand() *cli.Command {
 				ArgsUsage:   "SKILL",
 				Description: "Exit codes: 0 success, 1 error (no candidate), 2 usage error, 3 store lock busy.",
 				Flags:       []cli.Flag{newJSONFlag()},
-				Action:      oneArg("SKILL", runCandidateShow),
+				Action:      candidateSkillArg(runCandidateShow),
 			},
 			{
 				Name:        "diff",
 				Usage:       "show what accepting a candidate would change in the published version",
 				ArgsUsage:   "SKILL",
 				Description: "Exit codes: 0 success, 1 error (no candidate), 2 usage error, 3 store lock busy.",
-				Action:      oneArg("SKILL", runCandidateDiff),
+				Action:      candidateSkillArg(runCandidateDiff),
 			},
 			candidateCheckoutCommand(),
 			candidateEditCommand(),
@@ -61,7 +61,7 @@ func candidatesCommand() *cli.Command {
 					&cli.StringFlag{Name: "reason", Usage: "why (recorded on the version)"}, newJSONFlag(),
 					&cli.BoolFlag{Name: "export", Usage: "export into every target afterwards"},
 				},
-				Action: oneArg("SKILL", runCandidateAccept),
+				Action: candidateSkillArg(runCandidateAccept),
 			},
 			{
 				Name:      "reject",
@@ -76,7 +76,7 @@ func candidatesCommand() *cli.Command {
 					"one past both sides, so the next push fast-forwards the remote.\n\n" +
 					"Exit codes: 0 rejected, 1 error, 2 usage error, 3 store lock busy.",
 				Flags:  []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "why (recorded on the version)"}, newJSONFlag()},
-				Action: oneArg("SKILL", runCandidateReject),
+				Action: candidateSkillArg(runCandidateReject),
 			},
 			{
 				Name:      "resolve",
@@ -89,7 +89,7 @@ func candidatesCommand() *cli.Command {
 					&cli.StringFlag{Name: "from", Usage: "the resolved skill folder (required)"},
 					&cli.StringFlag{Name: "reason", Usage: "why (recorded on the commit)"},
 				},
-				Action: oneArg("SKILL", runCandidateResolve),
+				Action: candidateSkillArg(runCandidateResolve),
 			},
 		},
 	}

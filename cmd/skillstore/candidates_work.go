@@ -35,6 +35,9 @@ func candidateCheckoutCommand() *cli.Command {
 				return err
 			}
 			skill, dir := args[0], args[1]
+			if skill, err = resolveCandidateArg(c, s, skill); err != nil {
+				return err
+			}
 			if abs, err := filepath.Abs(dir); err == nil && (abs == s.Dir() || strings.HasPrefix(abs, s.Dir()+string(filepath.Separator))) {
 				return withHint(fmt.Errorf("%s is inside the store", dir), "check out into a folder outside the store")
 			}
@@ -207,6 +210,9 @@ func runCandidateEdit(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if args[0], err = resolveCandidateArg(c, s, args[0]); err != nil {
+		return err
+	}
 	w, err := openWorkFolder(c, s, args[0])
 	if err != nil {
 		return err
@@ -258,6 +264,9 @@ func runCandidateMergetool(c *cli.Context) error {
 	}
 	tool, err := configuredMergetool(c)
 	if err != nil {
+		return err
+	}
+	if args[0], err = resolveCandidateArg(c, s, args[0]); err != nil {
 		return err
 	}
 	w, err := openWorkFolder(c, s, args[0])

@@ -144,6 +144,9 @@ func runCapture(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if want, err = resolveCaptureArgs(c, s, want); err != nil {
+		return err
+	}
 	targets, err := readTargets(c, s, c.StringSlice("target"))
 	if err != nil {
 		return err

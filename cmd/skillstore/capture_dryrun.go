@@ -37,7 +37,10 @@ func runCaptureDryRun(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	want := c.Args().Slice()
+	want, err := resolveCaptureArgs(c, s, c.Args().Slice())
+	if err != nil {
+		return err
+	}
 	out := []captureDryRun{}
 	for _, st := range sts {
 		if st.State != reload.StateModified || (len(want) > 0 && !slices.Contains(want, st.Skill)) {

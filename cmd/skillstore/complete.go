@@ -69,7 +69,7 @@ var commandArgs = map[string][]argKind{
 }
 
 // flagArgs says what the value of a flag names, by flag name.
-var flagArgs = map[string]argKind{"target": argTarget, "skill": argSkill}
+var flagArgs = map[string]argKind{"target": argTarget, "skill": argSkill, "into": argSkill}
 
 // completeCommand is the hidden command the shell scripts of 'skillstore
 // completion' call: the words typed after "skillstore", the last one the
@@ -247,10 +247,7 @@ func storeNames(ctx context.Context, s *store.Store, kind argKind, cur string) (
 			return versionCompletions(ctx, s, name)
 		}
 		skills, err := s.List(ctx, false)
-		for _, sk := range skills {
-			out = append(out, sk.Name+"\t"+oneLine(sk.Description))
-		}
-		return out, err
+		return skillCompletions(skills), err
 	case argCandidate:
 		err := s.View(ctx, func(r *store.Reader) error {
 			cands, err := r.Candidates()
@@ -287,7 +284,11 @@ func storeNames(ctx context.Context, s *store.Store, kind argKind, cur string) (
 
 // versionCompletions completes NAME@ with the skill's versions, newest first.
 func versionCompletions(ctx context.Context, s *store.Store, name string) ([]string, error) {
-	versions, err := s.Log(ctx, name)
+	resolved, err := s.ResolveSkill(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	versions, err := s.Log(ctx, resolved)
 	var out []string
 	for _, v := range versions {
 		out = append(out, fmt.Sprintf("%s@v%d\t%s", name, v.Number, oneLine(v.Reason)))

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/transport"
 
@@ -115,6 +116,14 @@ var errorRules = []errorRule{
 		hint:    hint("wait for that command to finish, or raise --lock-timeout")},
 
 	// Skills and versions.
+	{match: as[*store.AmbiguousSkillError](), hint: func(err error) string {
+		return "use one of: " + strings.Join(asE[*store.AmbiguousSkillError](err).Typeable(), ", ")
+	}},
+	{match: as[*store.UnknownPluginSkillError](), hint: hint("a qualified name is PLUGIN:NAME; run 'skillstore plugin list' to see the plugins")},
+	{match: as[*store.PluginLacksSkillError](), hint: func(err error) string {
+		e := asE[*store.PluginLacksSkillError](err)
+		return fmt.Sprintf("run 'skillstore list' to see the skills (plugin %s's are named %s:NAME)", e.Plugin, e.Plugin)
+	}},
 	{match: as[*store.UnknownSkillError](), hint: hint("run 'skillstore list --all' to see the skills in the store")},
 	{match: as[*store.UnknownVersionError](), hint: func(err error) string {
 		return fmt.Sprintf("run 'skillstore log %s' to see its versions", asE[*store.UnknownVersionError](err).Skill)

@@ -362,7 +362,10 @@ func runPluginAdopt(c *cli.Context) error {
 	if c.NArg() != 2 {
 		return usageErrorf("plugin adopt needs PLUGIN and SKILL")
 	}
-	id, skill := c.Args().Get(0), c.Args().Get(1)
+	id, skill, err := pluginSkillArgs(c)
+	if err != nil {
+		return err
+	}
 	s, err := openStore(c)
 	if err != nil {
 		return err

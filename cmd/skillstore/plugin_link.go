@@ -37,7 +37,10 @@ func runPluginLink(c *cli.Context) error {
 	if c.NArg() != 2 {
 		return usageErrorf("plugin link needs PLUGIN and SKILL")
 	}
-	id, skill := c.Args().Get(0), c.Args().Get(1)
+	id, skill, err := pluginSkillArgs(c)
+	if err != nil {
+		return err
+	}
 	s, err := openStoreForWrite(c)
 	if err != nil {
 		return err

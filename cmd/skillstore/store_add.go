@@ -47,9 +47,8 @@ func storeAddCommand() *cli.Command {
 			"than 1000 files are rejected. Executable scripts, invisible Unicode in SKILL.md, long\n" +
 			"base64 blobs, curl|sh pipelines and 'ignore previous instructions' are flagged with\n" +
 			"a risk level recorded on the version (see 'skillstore show'). Findings above\n" +
-			"--allow-risk (default high) refuse the version.\n\n" + addExitCodes,
-		Flags: append(addFlags(), dryRunFlag("report what would be recorded, writing nothing"),
-			&cli.StringFlag{Name: "as", Usage: "record the one folder as this skill (PLUGIN:NAME for a plugin's skill, a local edit of it)"}),
+			"--allow-risk (default high) refuse the version.\n\n" + addNamesHelp + "\n\n" + addExitCodes,
+		Flags: append(addFlags(), append(nameFlags(), dryRunFlag("report what would be recorded, writing nothing"))...),
 		Action: func(c *cli.Context) error {
 			paths, err := storeArgs(c, 1, -1)
 			if err != nil {
@@ -64,7 +63,9 @@ func storeAddCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			opts.As = c.String("as")
+			if opts.As, opts.Into, err = nameOptions(c, len(paths)); err != nil {
+				return err
+			}
 			s, err := openStoreForWrite(c)
 			if err != nil {
 				return err
@@ -94,10 +95,10 @@ func storeImportCommand() *cli.Command {
 			"places is taken once, from its canonical copy: a repository before .agents/skills\n" +
 			"before an agent folder (.claude/skills) before the rest; identical copies are\n" +
 			"reported as warnings, differing ones as failures. A bad folder is reported and\n" +
-			"skipped; the others are recorded.\n\n" +
+			"skipped; the others are recorded. " + addNamesHelp + "\n\n" +
 			"Exit codes: 0 all recorded or unchanged; 1 some folders failed (the rest were\n" +
 			"recorded) or none was found; 2 usage; 3 store busy.",
-		Flags: append(addFlags(), dryRunFlag("report what would be recorded, writing nothing")),
+		Flags: append(addFlags(), append(nameFlags(), dryRunFlag("report what would be recorded, writing nothing"))...),
 		Action: func(c *cli.Context) error {
 			args, err := storeArgs(c, 1, 1)
 			if err != nil {
@@ -109,6 +110,9 @@ func storeImportCommand() *cli.Command {
 			}
 			dirs, err := locateSkills(c, args[0])
 			if err != nil {
+				return err
+			}
+			if opts.As, opts.Into, err = nameOptions(c, len(dirs)); err != nil {
 				return err
 			}
 			s, err := openStoreForWrite(c)

@@ -45,7 +45,11 @@ func storeDiffCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := s.Diff(c.Context, args[0], to)
+			from, err := resolveSpecArg(c, s, args[0])
+			if err != nil {
+				return err
+			}
+			res, err := s.Diff(c.Context, from, to)
 			if err != nil {
 				return err
 			}
@@ -78,7 +82,11 @@ func storeCheckoutCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			v, err := s.Checkout(c.Context, args[0], args[1], c.Bool("force"))
+			spec, err := resolveSpecArg(c, s, args[0])
+			if err != nil {
+				return err
+			}
+			v, err := s.Checkout(c.Context, spec, args[1], c.Bool("force"))
 			if errors.Is(err, store.ErrNotEmpty) {
 				return withHint(err, "nothing was written; pick an empty folder, or use --force to replace its content")
 			}

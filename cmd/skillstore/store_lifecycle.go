@@ -39,6 +39,9 @@ func storeRollbackCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if name, err = resolveNameArg(c, s, name); err != nil {
+				return err
+			}
 			v, err := s.Rollback(c.Context, name, spec, c.String("reason"))
 			if errors.Is(err, store.ErrNoChange) {
 				return withHint(err, "nothing was written")
@@ -79,16 +82,20 @@ func storeStatusCommand(name string, status store.Status) *cli.Command {
 			if err != nil {
 				return err
 			}
-			err = s.SetStatus(c.Context, args[0], status, c.String("reason"))
+			name, err := resolveNameArg(c, s, args[0])
+			if err != nil {
+				return err
+			}
+			err = s.SetStatus(c.Context, name, status, c.String("reason"))
 			e := getEnv(c)
 			if errors.Is(err, store.ErrNoChange) {
-				fmt.Fprintf(e.stdout, "%s is already %s\n", args[0], status)
+				fmt.Fprintf(e.stdout, "%s is already %s\n", name, status)
 				return nil
 			}
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "%s is now %s\n", args[0], status)
+			fmt.Fprintf(e.stdout, "%s is now %s\n", name, status)
 			return nil
 		},
 	}
@@ -122,6 +129,9 @@ func storeRmCommand() *cli.Command {
 			}
 			s, err := openStore(c)
 			if err != nil {
+				return err
+			}
+			if name, err = resolveNameArg(c, s, name); err != nil {
 				return err
 			}
 			e := getEnv(c)

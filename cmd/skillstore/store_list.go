@@ -13,7 +13,11 @@ import (
 )
 
 type skillJSON struct {
-	Name        string    `json:"name"`
+	// Name is the store name: PLUGIN:NAME for a plugin's skill.
+	Name string `json:"name"`
+	// Plugin is the plugin part of a qualified name, for scripts that
+	// group by plugin without splitting names.
+	Plugin      string    `json:"plugin,omitempty"`
 	Version     int       `json:"version"`
 	Status      string    `json:"status"`
 	Reason      string    `json:"reason,omitempty"`
@@ -26,7 +30,8 @@ type skillJSON struct {
 }
 
 func toSkillJSON(s store.SkillInfo) skillJSON {
-	return skillJSON{Name: s.Name, Version: s.Number, Status: string(s.Status), Reason: s.Reason, Source: s.Source,
+	plugin, _ := store.SplitName(s.Name)
+	return skillJSON{Name: s.Name, Plugin: plugin, Version: s.Number, Status: string(s.Status), Reason: s.Reason, Source: s.Source,
 		Description: s.Description, Commit: s.Commit.String(), Time: s.Time.UTC(), Risk: s.Risk.String()}
 }
 

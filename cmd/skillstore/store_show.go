@@ -14,7 +14,9 @@ import (
 	"github.com/skillstore/skillstore/store/safety"
 )
 
-const versionNames = "A version is NAME (the latest), NAME@vN, or NAME@<commit prefix> (4+ hex digits)."
+const versionNames = "A version is NAME (the latest), NAME@vN, or NAME@<commit prefix> (4+ hex digits).\n" +
+	"NAME is PLUGIN:NAME for a plugin's skill (or its short name when no other skill has\n" +
+	"it), NAME or :NAME for a managed skill."
 
 type versionJSON struct {
 	Skill         string           `json:"skill"`
@@ -36,6 +38,9 @@ func toVersionJSON(v store.Version) versionJSON {
 	fs := v.Findings
 	if fs == nil {
 		fs = []safety.Finding{}
+	}
+	if v.Plugin == "" { // a version recorded without the trailer: the name says
+		v.Plugin, _ = store.SplitName(v.Skill)
 	}
 	return versionJSON{Skill: v.Skill, Version: v.Number, Commit: v.Commit.String(), Tree: v.Tree.String(), Time: v.Time.UTC(),
 		Actor: v.Actor, Source: v.Source, Reason: v.Reason, MergeMode: v.MergeMode, Plugin: v.Plugin,
@@ -65,7 +70,11 @@ func storeShowCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			d, err := s.Show(c.Context, args[0])
+			spec, err := resolveSpecArg(c, s, args[0])
+			if err != nil {
+				return err
+			}
+			d, err := s.Show(c.Context, spec)
 			if err != nil {
 				return err
 			}
@@ -149,7 +158,11 @@ func storeLogCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			versions, err := s.Log(c.Context, args[0])
+			name, err := resolveNameArg(c, s, args[0])
+			if err != nil {
+				return err
+			}
+			versions, err := s.Log(c.Context, name)
 			if err != nil {
 				return err
 			}
@@ -202,10 +215,14 @@ func storeCatCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			data, err := s.Cat(c.Context, args[0], file)
+			spec, err := resolveSpecArg(c, s, args[0])
+			if err != nil {
+				return err
+			}
+			data, err := s.Cat(c.Context, spec, file)
 			var noFile *store.NoFileError
 			if errors.As(err, &noFile) {
-				return withHint(err, fmt.Sprintf("run 'skillstore show %s' for its files", args[0]))
+				return withHint(err, fmt.Sprintf("run 'skillstore show %s' for its files", spec))
 			}
 			if err != nil {
 				return err
@@ -218,7 +235,7 @@ func storeCatCommand() *cli.Command {
 					}
 					var pe *discover.ParseError
 					if errors.As(err, &pe) {
-						pe.File = args[0] + " " + shown
+						pe.File = spec + " " + shown
 					}
 					return err
 				}
