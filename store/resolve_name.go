@@ -61,8 +61,9 @@ func (e *PluginLacksSkillError) Error() string {
 func (e *PluginLacksSkillError) Unwrap() error { return &UnknownSkillError{Name: e.Name} }
 
 // ResolveSkill returns the store name of the published skill input names:
-// input itself when it is qualified and published, the managed NAME for
-// ":NAME", the one skill a short name fits, or an *AmbiguousSkillError, *UnknownPluginSkillError
+// input itself when it is qualified and published (a managed skill's
+// qualified name is its bare NAME; ":NAME" says so explicitly), else the
+// one plugin skill a short name fits, or an *AmbiguousSkillError, *UnknownPluginSkillError
 // (unknown plugin), *PluginLacksSkillError, *UnknownSkillError or *InvalidNameError.
 //
 // It costs a few ref lookups, whatever the store's size: the managed ref
@@ -86,10 +87,12 @@ func (r *Reader) ResolveSkill(input string) (string, error) {
 	if plugin != "" {
 		return r.resolveQualified(input, plugin, skill)
 	}
-	var matches []string
+	// A managed skill's qualified name is its bare name: it always
+	// names that skill, whatever plugins ship a skill of that name.
 	if _, ok := r.Ref(SkillRef(skill)); ok {
-		matches = append(matches, skill)
+		return skill, nil
 	}
+	var matches []string
 	ids, err := r.pluginsWithSkill(skill)
 	if err != nil {
 		return "", err

@@ -194,7 +194,7 @@ func writeSyncReport(w, errw io.Writer, rep *store.SyncReport, verbose bool) boo
 	for _, p := range rep.Plugins {
 		for _, sk := range p.Skills {
 			if sk.Error != "" {
-				fmt.Fprintf(errw, "skillstore: error: %s/%s: %s\n", p.Plugin, sk.Skill, sk.Error)
+				fmt.Fprintf(errw, "skillstore: error: %s: %s\n", store.QualifiedName(p.Plugin, sk.Skill), sk.Error)
 				continue
 			}
 			if !sk.Changed() {
@@ -206,7 +206,7 @@ func writeSyncReport(w, errw io.Writer, rep *store.SyncReport, verbose bool) boo
 				line = paint.status(word) + strings.TrimPrefix(line, word)
 			}
 			// Written raw: the colour is ours, the text escaped above.
-			fmt.Fprintf(rawWriter(w), "%s/%s: %s\n", escapeTerminal(p.Plugin), escapeTerminal(sk.Skill), line)
+			fmt.Fprintf(rawWriter(w), "%s: %s\n", escapeTerminal(store.QualifiedName(p.Plugin, sk.Skill)), line)
 		}
 		changed = writePartsReport(w, errw, p, verbose) || changed
 		if p.Error != "" && !strings.HasSuffix(p.Error, "failed: "+failedSkills(p)) {
