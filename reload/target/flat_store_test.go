@@ -30,7 +30,7 @@ func flatStore(t *testing.T) (context.Context, *store.Store, []Target, string, s
 		t.Fatal(err)
 	}
 	writeSkill(t, filepath.Join(tmp, "managed", "access"), "Managed.\n")
-	if _, err := s.Add(ctx, []string{filepath.Join(tmp, "managed", "access")}, store.AddOptions{AllowRisk: safety.DefaultAllowedRisk}); err != nil {
+	if _, err := s.Add(ctx, []string{filepath.Join(tmp, "managed", "access")}, store.AddOptions{AllowRisk: safety.DefaultAllowedRisk, As: "access"}); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(tmp, "agent")
