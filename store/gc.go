@@ -43,7 +43,9 @@ func (s *Store) GC(ctx context.Context, grace time.Duration) (GCResult, error) {
 		return res, err
 	}
 	g, err := gitdb.PrepareGC(ctx, s.dir, refs, grace)
-	defer g.Close()
+	if g != nil { // it holds what to clean up even when it fails
+		defer g.Close()
+	}
 	if err != nil {
 		return res, err
 	}

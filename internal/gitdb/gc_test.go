@@ -18,7 +18,9 @@ func runGC(t *testing.T, dir string, grace time.Duration) GCResult {
 		t.Fatal(err)
 	}
 	g, err := PrepareGC(context.Background(), dir, refs, grace)
-	defer g.Close()
+	if g != nil { // it holds what to clean up even when it fails
+		defer g.Close()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +144,9 @@ func TestGCFinishKeepsWhatRefsReachMeanwhile(t *testing.T) {
 		}
 	}
 	g, err := PrepareGC(context.Background(), dir, snapshot, 0)
-	defer g.Close()
+	if g != nil { // it holds what to clean up even when it fails
+		defer g.Close()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -169,7 +169,8 @@ func writeCatalog(t Target, fl flavor, results []reload.Result, meta map[string]
 	if plan {
 		return res
 	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err == nil {
+	err = os.MkdirAll(filepath.Dir(file), 0o755)
+	if err == nil {
 		err = atomicfile.WriteFile(file, data, 0o644)
 	}
 	if err == nil {
