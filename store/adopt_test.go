@@ -15,15 +15,7 @@ import (
 func TestAdoptPrefersLockFileHash(t *testing.T) {
 	ctx := context.Background()
 	tmp := t.TempDir()
-	up := filepath.Join(tmp, "up")
-	gitCmd(t, tmp, "init", "-q", "-b", "main", up)
-	var commits []string
-	for _, body := range [][]string{{"a", "b", "c", "d"}, {"a", "b, revised upstream", "c", "d"}} {
-		writeFile(t, filepath.Join(up, "skills", "one", "SKILL.md"), skillMD("one", body...))
-		gitCmd(t, up, "add", "-A")
-		gitCmd(t, up, "-c", "user.name=U", "-c", "user.email=u@example.com", "commit", "-q", "-m", "change")
-		commits = append(commits, strings.TrimSpace(gitCmd(t, up, "rev-parse", "HEAD")))
-	}
+	up, commits := twoCommitUpstream(t, tmp)
 	hint, ok := ParseHash(strings.TrimSpace(gitCmd(t, up, "rev-parse", commits[0]+":skills/one")))
 	if !ok {
 		t.Fatal("rev-parse the skill folder's tree")
@@ -91,15 +83,7 @@ func TestAdoptPrefersLockFileHash(t *testing.T) {
 func TestAdoptInstallCommitAndManagedName(t *testing.T) {
 	ctx := context.Background()
 	tmp := t.TempDir()
-	up := filepath.Join(tmp, "up")
-	gitCmd(t, tmp, "init", "-q", "-b", "main", up)
-	var commits []string
-	for _, body := range [][]string{{"a", "b", "c", "d"}, {"a", "b, revised upstream", "c", "d"}} {
-		writeFile(t, filepath.Join(up, "skills", "one", "SKILL.md"), skillMD("one", body...))
-		gitCmd(t, up, "add", "-A")
-		gitCmd(t, up, "-c", "user.name=U", "-c", "user.email=u@example.com", "commit", "-q", "-m", "change")
-		commits = append(commits, strings.TrimSpace(gitCmd(t, up, "rev-parse", "HEAD")))
-	}
+	up, commits := twoCommitUpstream(t, tmp)
 	installCommit, _ := ParseHash(commits[0])
 	installed := filepath.Join(tmp, "cache", "one")
 	writeFile(t, filepath.Join(installed, "SKILL.md"), skillMD("one", "a", "b, revised upstream", "c", "d, edited"))
@@ -143,4 +127,20 @@ func TestAdoptInstallCommitAndManagedName(t *testing.T) {
 	if head.Number != 1 {
 		t.Errorf("the managed skill got version %d from another source's folder", head.Number)
 	}
+}
+
+// twoCommitUpstream is a git repository under tmp whose skill "one"
+// changes in its second commit; it returns the repository and both commits.
+func twoCommitUpstream(t *testing.T, tmp string) (string, []string) {
+	t.Helper()
+	up := filepath.Join(tmp, "up")
+	gitCmd(t, tmp, "init", "-q", "-b", "main", up)
+	var commits []string
+	for _, body := range [][]string{{"a", "b", "c", "d"}, {"a", "b, revised upstream", "c", "d"}} {
+		writeFile(t, filepath.Join(up, "skills", "one", "SKILL.md"), skillMD("one", body...))
+		gitCmd(t, up, "add", "-A")
+		gitCmd(t, up, "-c", "user.name=U", "-c", "user.email=u@example.com", "commit", "-q", "-m", "change")
+		commits = append(commits, strings.TrimSpace(gitCmd(t, up, "rev-parse", "HEAD")))
+	}
+	return up, commits
 }

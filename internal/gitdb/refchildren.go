@@ -91,7 +91,9 @@ func sortedKeys(m map[string]bool) []string {
 
 // seekSortedLines returns the first ref line of sorted packed-refs data
 // whose name is at least key (nil when every name is smaller): a binary
-// search over line starts, as searchSortedLines does.
+// search over line starts. lo and hi are always line starts (or the end),
+// so every probe reads whole lines; a comment or peeled line belongs with
+// the ref line before it.
 func seekSortedLines(data []byte, key string) []byte {
 	want := []byte(key)
 	lo, hi := 0, len(data)

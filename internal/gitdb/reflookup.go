@@ -152,37 +152,13 @@ func refLineName(line []byte) []byte {
 }
 
 // searchSortedLines binary-searches the sorted ref lines of data for
-// name, skipping comment and peeled lines; nil when absent. lo and hi are
-// always line starts (or the end), so every probe reads whole lines.
+// name, skipping comment and peeled lines; nil when absent.
 func searchSortedLines(data []byte, name string) []byte {
-	want := []byte(name)
-	lo, hi := 0, len(data)
-	for lo < hi {
-		start := bytes.LastIndexByte(data[:lo+(hi-lo)/2], '\n') + 1
-		if start < lo {
-			start = lo
-		}
-		// The first ref line at or after start, before hi; a comment or
-		// peeled line belongs with the ref line before it.
-		line, next := lineFrom(data, start)
-		for refLineName(line) == nil && next < hi {
-			line, next = lineFrom(data, next)
-		}
-		ref := refLineName(line)
-		if ref == nil {
-			hi = start
-			continue
-		}
-		switch c := bytes.Compare(ref, want); {
-		case c == 0:
-			return line
-		case c < 0:
-			lo = next
-		default:
-			hi = start
-		}
+	line := seekSortedLines(data, name)
+	if line == nil || !bytes.Equal(refLineName(line), []byte(name)) {
+		return nil
 	}
-	return nil
+	return line
 }
 
 // lineFrom returns the line starting at i and where the next one starts.
