@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/manifest"
 )
 
 // writeAddReport prints what plugin add did: per plugin, added, already
@@ -59,7 +60,11 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 		}
 	}
 	for _, sk := range rep.Skipped {
-		fmt.Fprintf(e.stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, sk.Reason)
+		reason := sk.Reason
+		if reason == manifest.NoSkillsReason {
+			reason += fmt.Sprintf("; add it alone with SOURCE#%s to version those", sk.Name)
+		}
+		fmt.Fprintf(e.stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, reason)
 	}
 	printSyncWarnings(e.stderr, rep)
 	noteDryRun(c)
