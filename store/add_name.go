@@ -168,6 +168,11 @@ func (tx *Tx) chooseAddName(p *prepared, opts AddOptions, tree Hash) error {
 		p.Name = from[0]
 		return nil
 	}
+	// A folder 'checkout' wrote from one of them, edited since.
+	if q := tx.s.checkedOutFrom(p.Dir); q != "" && slices.Contains(owners, q) {
+		p.Name = q
+		return nil
+	}
 	return &ForeignFolderError{Dir: p.Dir, Name: p.Name, Skills: owners}
 }
 

@@ -214,3 +214,42 @@ func TestSetFrontmatterName(t *testing.T) {
 		}
 	}
 }
+
+// TestAddCheckedOutFolder: a folder 'checkout' wrote from a plugin's skill
+// and then edited is that skill's next version (it came from it); the
+// same edited files in a folder no checkout wrote are refused as foreign.
+func TestAddCheckedOutFolder(t *testing.T) {
+	ctx := context.Background()
+	up := filepath.Join(t.TempDir(), "up")
+	gitCmd(t, filepath.Dir(up), "init", "-q", "-b", "main", up)
+	writeFile(t, filepath.Join(up, "skills", "review", "SKILL.md"), skillMD("review", "upstream steps"))
+	gitCmd(t, up, "add", "-A")
+	gitCmd(t, up, "-c", "user.name=U", "-c", "user.email=u@example.com", "commit", "-q", "-m", "c")
+	s := newSyncStore(t)
+	src, err := ParseSource(up, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{ID: "kit"}); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "review")
+	if _, err := s.Checkout(ctx, "kit:review", dir, false); err != nil {
+		t.Fatal(err)
+	}
+	edited := skillMD("review", "upstream steps, and mine")
+	writeFile(t, filepath.Join(dir, "SKILL.md"), edited)
+	copyDir := filepath.Join(t.TempDir(), "review")
+	writeFile(t, filepath.Join(copyDir, "SKILL.md"), edited)
+
+	if _, err := s.Add(ctx, []string{copyDir}, defaultAdd()); !errors.As(err, new(*ForeignFolderError)) {
+		t.Fatalf("add of a folder no checkout wrote: %v, want a ForeignFolderError", err)
+	}
+	res, err := s.Add(ctx, []string{dir}, defaultAdd())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 || res[0].Version.Skill != "kit:review" || res[0].Version.Number != 2 {
+		t.Fatalf("add of the checked-out folder: %+v, want kit:review@v2", res)
+	}
+}

@@ -74,7 +74,11 @@ func (s *Store) Checkout(ctx context.Context, spec, dir string, force bool) (Ver
 	if err != nil {
 		return Version{}, err
 	}
-	return v, WriteTreeDir(dir, files, force)
+	if err := WriteTreeDir(dir, files, force); err != nil {
+		return v, err
+	}
+	s.noteCheckout(dir, v)
+	return v, nil
 }
 
 // OverlapError refuses a folder to write into that contains the store or

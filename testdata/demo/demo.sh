@@ -56,7 +56,7 @@ ss candidates accept code-review --reason "reviewed upstream 1.1.0"
 
 step "History: every version is a commit; git log alone tells the story"
 ss log code-review
-show git --git-dir "$SKILLSTORE_DIR" --no-pager log --format='%h %s' refs/heads/skills/code-review
+show git --git-dir "$SKILLSTORE_DIR" --no-pager log --format='%h %s' refs/heads/plugins/example/code-review
 
 step "A second sync does nothing"
 ss sync
@@ -76,5 +76,5 @@ ss status
 step "The store verifies, and plain git agrees"
 ss verify
 show git --git-dir "$SKILLSTORE_DIR" fsck --strict --no-progress
-echo "(the notice only says the store has no HEAD branch: skills live under refs/heads/skills/)"
+echo "(the notice only says the store has no HEAD branch: skills live under refs/heads/skills/ and refs/heads/plugins/)"
 printf '\ndemo done: the store was in %s (removed on exit)\n' "$work"
