@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestDemoRuns runs 'make demo''s script with the binary under test: the
+// TestDemoRuns runs 'make demo”s script with the binary under test: the
 // README's first command must keep working, and its story must still be
 // told (the edited skill becomes a clean candidate, the store verifies).
 func TestDemoRuns(t *testing.T) {
