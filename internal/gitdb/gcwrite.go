@@ -28,10 +28,10 @@ type gcPack struct {
 }
 
 // writePack writes every entry into a new pack, each entry's base before
-// it: entries copied from old packs in their old order (which keeps an
-// old pack's layout), then those gc wrote anew. Copied entries are
-// checked against the CRC their old index records, as git does when it
-// reuses pack data.
+// it: entries reused verbatim out of the old packs, in their old order
+// (which keeps an old pack's layout), then those gc wrote anew. Reused
+// entries are checked against the CRC their old index records (git's
+// documented pack-reuse check).
 func (pl *gcPlanner) writePack() (*gcPack, error) {
 	w := pl.w
 	if pl.spill != nil {
@@ -169,7 +169,7 @@ func (pl *gcPlanner) emit(pw *packStream, e *gcEntry) error {
 	if e.base >= 0 {
 		e.depth = w.entries[e.base].depth + 1
 		if e.depth > gcMaxChain {
-			// A copied delta on a base that became a delta itself, too
+			// A reused delta on a base that became a delta itself, too
 			// deep: stored whole.
 			o, err := w.db.Read(e.id)
 			if err != nil {
