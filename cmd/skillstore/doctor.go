@@ -191,22 +191,29 @@ func section(w io.Writer, heading string, lines []string) {
 	}
 }
 
+// doctorTargets opens the store and reads its targets, when there is a
+// store: doctor works without one (nil, nil then).
+func doctorTargets(c *cli.Context) (*store.Store, []target.Target) {
+	dir, err := storeDir(c)
+	if err != nil || !store.Exists(dir) {
+		return nil, nil
+	}
+	s, err := openStore(c)
+	if err != nil {
+		return nil, nil
+	}
+	targets, err := readTargets(c, s, nil)
+	if err != nil {
+		return nil, nil
+	}
+	return s, targets
+}
+
 // targetContextCosts measures every target of the store, when there is a
 // store; doctor works without one.
 func targetContextCosts(c *cli.Context) []contextCost {
 	out := []contextCost{}
-	dir, err := storeDir(c)
-	if err != nil || !store.Exists(dir) {
-		return out
-	}
-	s, err := openStore(c)
-	if err != nil {
-		return out
-	}
-	targets, err := readTargets(c, s, nil)
-	if err != nil {
-		return out
-	}
+	_, targets := doctorTargets(c)
 	for _, t := range targets {
 		out = append(out, measureTarget(t))
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/reload/target"
-	"github.com/skillstore/skillstore/store"
 )
 
 // targetCrossRefs finds, when there is a store with targets, the
@@ -15,16 +14,8 @@ import (
 // resolve (target.CrossReferences); doctor works without a store.
 func targetCrossRefs(c *cli.Context) []target.CrossRef {
 	out := []target.CrossRef{}
-	dir, err := storeDir(c)
-	if err != nil || !store.Exists(dir) {
-		return out
-	}
-	s, err := openStore(c)
-	if err != nil {
-		return out
-	}
-	targets, err := readTargets(c, s, nil)
-	if err != nil || len(targets) == 0 {
+	s, targets := doctorTargets(c)
+	if len(targets) == 0 {
 		return out
 	}
 	refs, err := target.CrossReferences(c.Context, s, targets)
