@@ -6,7 +6,7 @@ FUZZTIME  ?= 10s
 BENCHTIME ?= 1x
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: all build test lint bench bench-scale fuzz demo update clean e2e-claude
+.PHONY: all build test lint bench bench-scale fuzz demo update clean e2e-claude attack
 
 all: build
 
@@ -33,6 +33,11 @@ lint:
 	if ! cmp -s go.mod $$tmp/go.mod || ! cmp -s go.sum $$tmp/go.sum; then \
 	  echo "go mod tidy changes go.mod/go.sum: run it and commit the result"; \
 	  cp $$tmp/go.mod $$tmp/go.sum .; rm -rf $$tmp; exit 1; fi; rm -rf $$tmp
+
+## attack: replay every hostile input in testdata/attack against the binary
+## and print how many held, per class (also part of make test)
+attack:
+	$(GO) test ./cmd/skillstore -run '^TestAttacks$$' -count=1 -v | grep -v '^=== \|^    --- PASS\|^--- PASS'
 
 ## bench: every benchmark, printing skillstore's figures beside their references
 bench:
