@@ -64,6 +64,10 @@ type Options struct {
 	// before it takes the exclusive lock to switch to it (a test seam:
 	// readers and writers run meanwhile).
 	BeforeGCSwitch func()
+	// AfterPrefetch, when set, runs after sync has fetched its sources and
+	// before it takes the exclusive lock to apply them (a test seam: gc
+	// runs meanwhile).
+	AfterPrefetch func()
 }
 
 // Store is an open store. Its methods take the store lock themselves, so a

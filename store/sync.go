@@ -146,6 +146,9 @@ func (s *Store) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error)
 		return nil, err
 	}
 	defer pre.Close()
+	if s.opts.AfterPrefetch != nil {
+		s.opts.AfterPrefetch()
+	}
 	var rep *SyncReport
 	err = s.Update(ctx, func(tx *Tx) error {
 		tx.UsePrefetch(pre)

@@ -5,15 +5,21 @@ import (
 	"time"
 )
 
-// gcHoldEnv is a test seam: when it names a file, gc writes FILE.held
-// once its new pack is written and waits, before it takes the store's
-// exclusive lock to switch to the pack, until FILE is removed. Tests use
-// it to run readers and writers while gc holds no store lock.
-const gcHoldEnv = "SKILLSTORE_TEST_GC_HOLD"
+// Test seams: when one of these names a file, the command writes FILE.held
+// at the point named and waits there until FILE is removed. Tests use them
+// to run other processes at that moment.
+const (
+	// gcHoldEnv holds gc once its new pack is written, before it takes
+	// the store's exclusive lock to switch to the pack.
+	gcHoldEnv = "SKILLSTORE_TEST_GC_HOLD"
+	// syncHoldEnv holds sync once it has fetched its sources, before it
+	// takes the exclusive lock to apply them.
+	syncHoldEnv = "SKILLSTORE_TEST_SYNC_HOLD"
+)
 
-// gcHold returns the hook that holds gc before its switch, or nil.
-func gcHold() func() {
-	path := os.Getenv(gcHoldEnv)
+// testHold returns the hook that holds a command where env says, or nil.
+func testHold(env string) func() {
+	path := os.Getenv(env)
 	if path == "" {
 		return nil
 	}

@@ -19,7 +19,8 @@ import (
 // RFC 3339), as with git, fixes the time recorded in commits.
 func storeOptions(c *cli.Context) (store.Options, error) {
 	opts := store.Options{Logger: getEnv(c).log, LockTimeout: c.Duration("lock-timeout"), FetchTimeout: c.Duration("fetch-timeout"), FetchJobs: c.Int("fetch-jobs")}
-	opts.BeforeGCSwitch = gcHold()
+	opts.BeforeGCSwitch = testHold(gcHoldEnv)
+	opts.AfterPrefetch = testHold(syncHoldEnv)
 	if d := os.Getenv("GIT_COMMITTER_DATE"); d != "" {
 		t, err := parseCommitDate(d)
 		if err != nil {

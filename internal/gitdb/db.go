@@ -97,8 +97,31 @@ func (db *DB) ReadPacked(h ID, base func(ID) (Object, error)) (o Object, ok bool
 }
 
 // Read reads h, loose or packed. Errors name the object; a missing one
-// matches ErrObjectNotFound.
+// matches ErrObjectNotFound. An object missing from the view the DB took
+// is looked for once more in a fresh listing (see rescan).
 func (db *DB) Read(h ID) (Object, error) {
+	o, err := db.read(h)
+	if errors.Is(err, ErrObjectNotFound) {
+		db.rescan()
+		o, err = db.read(h)
+	}
+	return o, err
+}
+
+// rescan forgets the listing of loose objects and opens the packs written
+// since the DB listed objects/pack. Another process may have moved an
+// object meanwhile: gc packs loose objects into a new pack and deletes
+// them, and a fetch writes new packs. Git looks again on a miss for the
+// same reason. Packs already open stay open, so a read in progress is
+// never cut short.
+func (db *DB) rescan() {
+	db.loose = nil
+	if db.packs != nil {
+		db.packs = db.packs.withNewPacks(db.dir)
+	}
+}
+
+func (db *DB) read(h ID) (Object, error) {
 	o, err := db.ReadLoose(h)
 	if err == nil {
 		return o, nil
@@ -131,8 +154,17 @@ func (db *DB) Has(h ID) bool {
 
 // Size returns the size of object h's content without reading all of it
 // (a delta is inflated, not applied). A missing object matches
-// ErrObjectNotFound.
+// ErrObjectNotFound; like Read, it looks once more in a fresh listing.
 func (db *DB) Size(h ID) (int64, error) {
+	n, err := db.size(h)
+	if errors.Is(err, ErrObjectNotFound) {
+		db.rescan()
+		n, err = db.size(h)
+	}
+	return n, err
+}
+
+func (db *DB) size(h ID) (int64, error) {
 	if p, off, ok := db.openPacks().find(h); ok {
 		n, err := p.objectSize(off)
 		if err != nil {

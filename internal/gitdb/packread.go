@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -19,7 +21,8 @@ import (
 // inflated from one positioned read of the pack, deltas resolved.
 type packReader struct {
 	packs   []*packFile
-	skipped int // packs with an index it cannot read
+	skipped int             // packs with an index it cannot read
+	seen    map[string]bool // pack names listed (opened or skipped)
 	bases   baseCache
 }
 
@@ -73,17 +76,27 @@ type packFile struct {
 // openPacks opens every pack of gitDir that has a version 2 index, found
 // by its .idx; packs it cannot use are skipped (see [DB.ReadPacked]).
 func openPacks(gitDir string) *packReader {
-	pr := &packReader{}
+	pr := &packReader{seen: map[string]bool{}}
+	pr.addNew(gitDir)
+	return pr
+}
+
+// addNew opens the packs of gitDir that pr has not listed yet and reports
+// whether it found any.
+func (pr *packReader) addNew(gitDir string) bool {
 	dir := filepath.Join(gitDir, "objects", "pack")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return pr
+		return false
 	}
+	added := false
 	for _, e := range entries {
 		base, ok := strings.CutSuffix(e.Name(), ".idx")
-		if !ok || !strings.HasPrefix(base, "pack-") {
+		if !ok || !strings.HasPrefix(base, "pack-") || pr.seen[base] {
 			continue
 		}
+		pr.seen[base] = true
+		added = true
 		if p, err := openPackFile(filepath.Join(dir, base)); err == nil {
 			p.pr = pr
 			pr.packs = append(pr.packs, p)
@@ -91,7 +104,20 @@ func openPacks(gitDir string) *packReader {
 			pr.skipped++
 		}
 	}
-	return pr
+	return added
+}
+
+// withNewPacks returns a reader of pr's packs plus those written to gitDir
+// since pr listed it, or pr when there are none. pr itself is left as it
+// is: a gc walk indexes its packs by position. The old packs stay open
+// and mapped, so their objects still read after another process deletes
+// the files.
+func (pr *packReader) withNewPacks(gitDir string) *packReader {
+	fresh := &packReader{packs: slices.Clone(pr.packs), skipped: pr.skipped, seen: maps.Clone(pr.seen)}
+	if !fresh.addNew(gitDir) {
+		return pr
+	}
+	return fresh
 }
 
 const idxHeaderSize = 8 + 256*4
