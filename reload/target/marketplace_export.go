@@ -85,7 +85,7 @@ func exportMarketplace(ctx context.Context, s *store.Store, t Target, eo reload.
 		}
 	}
 	if rep != nil {
-		te.Atomic, te.Results = rep.Atomic, rep.Results
+		te.Atomic, te.Results, te.Warnings = rep.Atomic, rep.Results, rep.Warnings
 	}
 	if err != nil {
 		te.Error = err.Error()
