@@ -179,8 +179,9 @@ type job struct {
 // why it was skipped.
 //
 // The returned error is non-nil when the export could not run at all (the
-// target cannot be locked or read) or when writing some skill failed; the
-// Report is valid in the second case.
+// target cannot be locked or read, or its bookkeeping folder is refused:
+// safedir.ErrNotPlain) or when writing some skill failed; the Report is
+// valid in the second case.
 func Export(ctx context.Context, target string, skills []Skill, opts ExportOptions) (*Report, error) {
 	opts = opts.withDefaults()
 	if err := checkSkillNames(skills); err != nil {
