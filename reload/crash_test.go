@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -40,9 +39,9 @@ func crashSkills(version string) []Skill {
 // until it is killed.
 func exporterMain(target string) int {
 	if n, err := strconv.Atoi(os.Getenv(killAtEnv)); err == nil {
-		count := 0
-		exchangeDirs = func(a, b string) error {
-			err := atomicfile.Exchange(a, b)
+		count, exchange := 0, exchangeDirs
+		exchangeDirs = func(a, b loc) error {
+			err := exchange(a, b)
 			if count++; count == n {
 				syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			}

@@ -14,7 +14,11 @@
 // only changed skills, removes only skills it created, and never overwrites
 // a folder someone edited since ([ActionLocallyModified]); [Status] lists
 // such edits and [Adopt] marks a folder as export's own again once its
-// edit is stored.
+// edit is stored. The .skillstore folder can come with a cloned project, so
+// it is reached only through the target's directory handle, never following
+// a link: a .skillstore, or an entry of it, that is not a plain folder or
+// file is refused by name, and a record entry that is not one folder name
+// of the target is ignored with a warning (see book.go).
 //
 // A [Watcher] watches skill folders with inotify (or stat polling),
 // debounces each skill (bounded by [WatchOptions].MaxWait), checks that its

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/skillstore/skillstore/internal/lockfile"
+	"github.com/skillstore/skillstore/internal/safedir"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -89,6 +90,9 @@ type Report struct {
 	// Atomic is false when the filesystem could not exchange folders
 	// atomically and export fell back to two renames per skill.
 	Atomic bool `json:"atomic"`
+	// Warnings are about entries of the target's record that export
+	// ignored (see readRecord).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // ExportOptions tune Export. The zero value uses the defaults.
@@ -162,8 +166,8 @@ type job struct {
 	link      string     // the link replaced (jobReplaceLink)
 	result    *Result
 	resultIdx int
-	stage     string
-	stageErr  error // staging failed (run reports it)
+	stage     string // the staged folder's name in tmp/
+	stageErr  error  // staging failed (run reports it)
 }
 
 // Export writes skills into the target folder, one folder per skill, and
@@ -175,26 +179,26 @@ type job struct {
 // why it was skipped.
 //
 // The returned error is non-nil when the export could not run at all (the
-// target cannot be locked or read) or when writing some skill failed; the
-// Report is valid in the second case.
+// target cannot be locked or read, or its bookkeeping folder is refused:
+// safedir.ErrNotPlain) or when writing some skill failed; the Report is
+// valid in the second case.
 func Export(ctx context.Context, target string, skills []Skill, opts ExportOptions) (*Report, error) {
 	opts = opts.withDefaults()
 	if err := checkSkillNames(skills); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(target, 0o755); err != nil {
-		return nil, fmt.Errorf("export to %s: %w", target, err)
-	}
-	lock, err := lockTarget(ctx, target, lockfile.Exclusive, opts.LockTimeout)
+	b, lock, err := lockTarget(ctx, target, lockfile.Exclusive, opts.LockTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("export to %s: %w", target, err)
 	}
+	defer b.close()
 	defer lock.Release()
-	rec, err := readRecord(target)
+	rec, err := b.readRecord()
 	if err != nil {
 		return nil, fmt.Errorf("export to %s: %w", target, err)
 	}
-	x := &exporter{target: target, opts: opts, rec: rec, report: &Report{Target: target, Atomic: true}, stageAsPlanned: true}
+	x := &exporter{target: target, book: b, opts: opts, rec: rec, stageAsPlanned: true,
+		report: &Report{Target: target, Atomic: true, Warnings: rec.warnings()}}
 	if err := x.prepareDirs(); err != nil {
 		return nil, fmt.Errorf("export to %s: %w", target, err)
 	}
@@ -238,27 +242,49 @@ func CheckName(name string) error {
 
 type exporter struct {
 	target string
-	opts   ExportOptions
-	rec    *record
-	report *Report
-	dirty  bool // the record changed while planning
+	// book is the target's bookkeeping folder (nil for Plan, which
+	// writes nothing); tmp and retired are its folders, opened by
+	// prepareDirs.
+	book         *book
+	tmp, retired *safedir.Dir
+	opts         ExportOptions
+	rec          *record
+	report       *Report
+	dirty        bool // the record changed while planning
 	// stageAsPlanned: stage each batch of jobs as soon as it is planned
 	// (Export; Plan writes nothing).
 	stageAsPlanned bool
 }
 
-func (x *exporter) path(elem ...string) string {
-	return filepath.Join(append([]string{bookkeeping(x.target)}, elem...)...)
-}
-
-// prepareDirs creates tmp/ and retired/ and empties tmp/: with the target
-// lock held, anything staged there is left over from a crashed export.
+// prepareDirs opens tmp/ and retired/, creating them, and empties tmp/:
+// with the target lock held, anything staged there is left over from a
+// crashed export. A rescued/ that is there must be a plain folder too, so
+// a link there stops the export before anything moves.
 func (x *exporter) prepareDirs() error {
-	if err := os.RemoveAll(x.path(tmpDir)); err != nil {
+	var err error
+	if x.tmp, err = x.book.sub(tmpDir, true); err != nil {
 		return err
 	}
-	for _, d := range []string{tmpDir, retiredDir} {
-		if err := os.MkdirAll(x.path(d), 0o755); err != nil {
+	if err := emptyDir(x.tmp); err != nil {
+		return err
+	}
+	if x.retired, err = x.book.sub(retiredDir, true); err != nil {
+		return err
+	}
+	if _, err := x.book.sub(rescuedDir, false); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// emptyDir removes everything in d, following no link.
+func emptyDir(d *safedir.Dir) error {
+	names, err := d.Names()
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if err := d.RemoveAll(n); err != nil {
 			return err
 		}
 	}

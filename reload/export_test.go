@@ -203,9 +203,7 @@ func TestExportRecoversPendingSwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec.Skills["deploy"].Pending = mustTree(t, v2.Files...).ID
-	if err := writeRecord(target, rec); err != nil {
-		t.Fatal(err)
-	}
+	writeRecordT(t, target, rec)
 	os.RemoveAll(filepath.Join(target, "deploy"))
 	if err := os.MkdirAll(filepath.Join(target, "deploy"), 0o755); err != nil {
 		t.Fatal(err)
@@ -228,7 +226,7 @@ func TestExportRecoversPendingSwitch(t *testing.T) {
 func TestExportFallsBackWithoutExchange(t *testing.T) {
 	target := t.TempDir()
 	saved := exchangeDirs
-	exchangeDirs = func(a, b string) error { return atomicfile.ErrExchangeUnsupported }
+	exchangeDirs = func(a, b loc) error { return atomicfile.ErrExchangeUnsupported }
 	defer func() { exchangeDirs = saved }()
 	export(t, target, Skill{Name: "deploy", Files: skillFiles("v1\n", "v1")})
 	rep := export(t, target, Skill{Name: "deploy", Files: skillFiles("v2\n", "v1")})
@@ -311,7 +309,7 @@ func TestExportUndoesSwitchOverRacingEdit(t *testing.T) {
 	export(t, target, Skill{Name: "deploy", Files: skillFiles("v1\n", "v1")})
 	saved := exchangeDirs
 	defer func() { exchangeDirs = saved }()
-	exchangeDirs = func(a, b string) error {
+	exchangeDirs = func(a, b loc) error {
 		exchangeDirs = saved
 		writeTree(t, target, map[string]string{"deploy/SKILL.md": "edited during export\n"})
 		return saved(a, b)

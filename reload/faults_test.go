@@ -28,7 +28,7 @@ func TestFailedExportLeavesNoStaging(t *testing.T) {
 	export(t, target, Skill{Name: "deploy", Files: skillFiles("v1\n", "v1")})
 	saved := exchangeDirs
 	defer func() { exchangeDirs = saved }()
-	exchangeDirs = func(a, b string) error { return errors.New("injected switch failure") }
+	exchangeDirs = func(a, b loc) error { return errors.New("injected switch failure") }
 	rep, err := Export(context.Background(), target, []Skill{{Name: "deploy", Files: skillFiles("v2\n", "v1")}}, ExportOptions{})
 	if err == nil || actions(rep) != "deploy=failed" {
 		t.Fatalf("export = %s, %v; want deploy=failed and an error", actions(rep), err)

@@ -3,8 +3,6 @@ package reload
 import (
 	"errors"
 	"io/fs"
-	"os"
-	"path/filepath"
 )
 
 // bookkeepingIgnore keeps a target's bookkeeping folder out of git: a
@@ -15,11 +13,11 @@ import (
 // own ignore files.
 const bookkeepingIgnore = "# written by skillstore: its bookkeeping is not part of the project\n*\n"
 
-// ignoreBookkeeping writes the bookkeeping folder's .gitignore once.
-func ignoreBookkeeping(target string) error {
-	p := filepath.Join(bookkeeping(target), ".gitignore")
-	if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
-		return err
+// ignore writes the bookkeeping folder's .gitignore once. Whatever
+// already has that name is left as it is, a link included.
+func (b *book) ignore() error {
+	if _, err := b.dir.Mode(".gitignore"); !errors.Is(err, fs.ErrNotExist) {
+		return nil
 	}
-	return os.WriteFile(p, []byte(bookkeepingIgnore), 0o644)
+	return b.dir.WriteFile(".gitignore", []byte(bookkeepingIgnore), 0o644)
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/skillstore/skillstore/internal/lockfile"
@@ -24,20 +22,25 @@ func Plan(ctx context.Context, target string, skills []Skill, opts ExportOptions
 	}
 	// Hold the shared side of the target's lock, when the target has one,
 	// so the plan does not read an export half done.
-	if _, err := os.Stat(filepath.Join(bookkeeping(target), lockName)); err == nil {
-		lock, err := lockfile.Acquire(ctx, filepath.Join(bookkeeping(target), lockName), lockfile.Shared, opts.LockTimeout)
-		if err != nil {
+	rec := emptyRecord()
+	b, err := openBook(target, false)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("plan export to %s: %w", target, err)
+	}
+	if err == nil {
+		defer b.close()
+		if b.has(lockName) {
+			lock, err := b.lock(ctx, lockfile.Shared, opts.LockTimeout)
+			if err != nil {
+				return nil, fmt.Errorf("plan export to %s: %w", target, err)
+			}
+			defer lock.Release()
+		}
+		if rec, err = b.readRecord(); err != nil {
 			return nil, fmt.Errorf("plan export to %s: %w", target, err)
 		}
-		defer lock.Release()
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("plan export to %s: %w", target, err)
 	}
-	rec, err := readRecord(target)
-	if err != nil {
-		return nil, fmt.Errorf("plan export to %s: %w", target, err)
-	}
-	x := &exporter{target: target, opts: opts, rec: rec, report: &Report{Target: target, Atomic: true}}
+	x := &exporter{target: target, opts: opts, rec: rec, report: &Report{Target: target, Atomic: true, Warnings: rec.warnings()}}
 	before := rec.origins()
 	if _, err := x.plan(ctx, skills); err != nil {
 		return nil, fmt.Errorf("plan export to %s: %w", target, err)

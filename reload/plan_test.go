@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // TestPlanMatchesExportAndWritesNothing: Plan reports the actions Export
@@ -35,12 +37,12 @@ func TestPlanMatchesExportAndWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	skills = []Skill{{Name: "deploy", Files: skillFiles("v2\n", "one")}, {Name: "mine", Files: skillFiles("x\n", "x")}}
-	before := readFileT(t, filepath.Join(bookkeeping(target), recordFile))
+	before := readFileT(t, filepath.Join(filepath.Join(target, skillfs.BookkeepingDir), recordFile))
 	plan, err = Plan(ctx, target, skills, ExportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if after := readFileT(t, filepath.Join(bookkeeping(target), recordFile)); after != before {
+	if after := readFileT(t, filepath.Join(filepath.Join(target, skillfs.BookkeepingDir), recordFile)); after != before {
 		t.Fatal("Plan rewrote the target's record")
 	}
 	if got, want := actions(plan), actions(export(t, target, skills...)); got != want || got != "deploy=locally-modified mine=foreign" {
@@ -53,7 +55,7 @@ func TestPlanMatchesExportAndWritesNothing(t *testing.T) {
 func TestBookkeepingIgnoresItself(t *testing.T) {
 	target := t.TempDir()
 	export(t, target, Skill{Name: "deploy", Files: skillFiles("v1\n", "one")})
-	if got := readFileT(t, filepath.Join(bookkeeping(target), ".gitignore")); got != bookkeepingIgnore {
+	if got := readFileT(t, filepath.Join(filepath.Join(target, skillfs.BookkeepingDir), ".gitignore")); got != bookkeepingIgnore {
 		t.Fatalf(".gitignore = %q", got)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -54,45 +53,46 @@ func parseFolderName(name string) (stamp time.Time, tree skillfs.ID, skill strin
 // still in their grace period are not read (Status reports the changed
 // ones), so export reads each replaced folder once more, not once per run.
 func (x *exporter) sweepRetired() {
-	entries, err := os.ReadDir(x.path(retiredDir))
+	names, err := x.retired.Names()
 	if err != nil {
 		return
 	}
 	now := time.Now()
-	for _, e := range entries {
-		p := x.path(retiredDir, e.Name())
-		stamp, tree, skill, ok := parseFolderName(e.Name())
+	for _, name := range names {
+		old := loc{x.retired, name}
+		stamp, tree, skill, ok := parseFolderName(name)
 		if ok && now.Sub(stamp) < x.opts.Grace {
 			continue
 		}
 		if ok && !tree.IsZero() {
-			if disk, err := ReadTree(p); err != nil || disk.ID != tree {
-				x.opts.Logger.Debug("retired folder changed after export moved it; kept as a raced edit", "skill", skill, "dir", p)
-				_ = x.moveToRescued(p, e.Name())
+			if disk, err := ReadTree(old.path()); err != nil || disk.ID != tree {
+				x.opts.Logger.Debug("retired folder changed after export moved it; kept as a raced edit", "skill", skill, "dir", old.path())
+				_ = x.moveToRescued(old, name)
 				continue
 			}
 		}
-		os.RemoveAll(p)
+		_ = removeAll(old)
 	}
 }
 
-// moveToRescued moves the folder at p into rescued/ under name.
-func (x *exporter) moveToRescued(p, name string) error {
-	if err := os.MkdirAll(x.path(rescuedDir), 0o755); err != nil {
+// moveToRescued moves the folder at old into rescued/ under name.
+func (x *exporter) moveToRescued(old loc, name string) error {
+	rescued, err := x.book.sub(rescuedDir, true)
+	if err != nil {
 		return err
 	}
-	return os.Rename(p, x.path(rescuedDir, name))
+	return move(old, loc{rescued, name})
 }
 
-// removeIfUnchanged deletes the folder p if it still holds tree; a folder
-// written since (an edit racing the export through a file opened before
-// the switch) is kept in rescued/ instead.
-func (x *exporter) removeIfUnchanged(p, skill string, tree skillfs.ID) {
-	if disk, err := ReadTree(p); err == nil && disk.ID == tree {
-		os.RemoveAll(p)
+// removeIfUnchanged deletes the folder at old if it still holds tree; a
+// folder written since (an edit racing the export through a file opened
+// before the switch) is kept in rescued/ instead.
+func (x *exporter) removeIfUnchanged(old loc, skill string, tree skillfs.ID) {
+	if disk, err := ReadTree(old.path()); err == nil && disk.ID == tree {
+		_ = removeAll(old)
 		return
 	}
-	_ = x.moveToRescued(p, folderName(time.Now(), tree, skill))
+	_ = x.moveToRescued(old, folderName(time.Now(), tree, skill))
 }
 
 // Raced is an edit that raced an export: a folder export moved out of a
@@ -108,28 +108,32 @@ type Raced struct {
 	Disk skillfs.ID
 }
 
-// racedEdits lists the raced edits of target: changed folders in
-// retired/ and everything in rescued/. It needs the target lock (either
-// side).
-func racedEdits(target string) ([]Raced, error) {
+// racedEdits lists the raced edits of the target of b: changed folders
+// in retired/ and everything in rescued/. It needs the target lock (either
+// side). A retired/ or rescued/ that is not a plain folder is refused.
+func racedEdits(b *book) ([]Raced, error) {
 	var out []Raced
 	for _, sub := range []string{retiredDir, rescuedDir} {
-		dir := filepath.Join(bookkeeping(target), sub)
-		entries, err := os.ReadDir(dir)
+		dir, err := b.sub(sub, false)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range entries {
-			_, tree, skill, ok := parseFolderName(e.Name())
+		names, err := dir.Names()
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range names {
+			_, tree, skill, ok := parseFolderName(name)
 			if !ok || tree.IsZero() || CheckName(skill) != nil {
 				continue
 			}
-			p := filepath.Join(dir, e.Name())
-			// A folder that cannot be read is still listed (Disk zero):
-			// capture then says what is wrong with it.
+			p := dir.Join(name)
+			// A folder that cannot be read (or a link put in its place)
+			// is still listed (Disk zero): capture then says what is
+			// wrong with it.
 			disk, err := ReadTree(p)
 			if err == nil && sub == retiredDir && disk.ID == tree {
 				continue
@@ -143,12 +147,9 @@ func racedEdits(target string) ([]Raced, error) {
 
 // DropRaced deletes the raced edit in dir (as listed by Status) once
 // capture has stored it: files are what capture read. A folder that
-// changed again since is kept, and ErrFolderChanged returned.
+// changed again since is kept, and ErrFolderChanged returned. dir must be
+// a folder of the target's retired/ or rescued/.
 func DropRaced(ctx context.Context, target, dir string, files []skillfs.File, lockTimeout time.Duration) error {
-	book := bookkeeping(target) + string(filepath.Separator)
-	if !strings.HasPrefix(dir, book) {
-		return fmt.Errorf("drop raced edit %s: not in %s", dir, book)
-	}
 	want, err := NewTree(files)
 	if err != nil {
 		return fmt.Errorf("drop raced edit %s: %w", dir, err)
@@ -156,11 +157,20 @@ func DropRaced(ctx context.Context, target, dir string, files []skillfs.File, lo
 	if lockTimeout == 0 {
 		lockTimeout = defaultLockTimeout
 	}
-	lock, err := lockTarget(ctx, target, lockfile.Exclusive, lockTimeout)
+	b, lock, err := lockTarget(ctx, target, lockfile.Exclusive, lockTimeout)
 	if err != nil {
 		return fmt.Errorf("drop raced edit %s: %w", dir, err)
 	}
+	defer b.close()
 	defer lock.Release()
+	sub := filepath.Base(filepath.Dir(dir))
+	if (sub != retiredDir && sub != rescuedDir) || filepath.Dir(dir) != b.dir.Join(sub) {
+		return fmt.Errorf("drop raced edit %s: not in %s or %s of %s", dir, retiredDir, rescuedDir, b.dir.Path())
+	}
+	parent, err := b.sub(sub, false)
+	if err != nil {
+		return fmt.Errorf("drop raced edit %s: %w", dir, err)
+	}
 	disk, err := ReadTree(dir)
 	if err != nil {
 		return fmt.Errorf("drop raced edit %s: %w", dir, err)
@@ -168,5 +178,5 @@ func DropRaced(ctx context.Context, target, dir string, files []skillfs.File, lo
 	if disk.ID != want.ID {
 		return fmt.Errorf("drop raced edit %s: %w since it was read", dir, ErrFolderChanged)
 	}
-	return os.RemoveAll(dir)
+	return removeAll(loc{parent, filepath.Base(dir)})
 }

@@ -37,7 +37,11 @@ func ReadDir(dir string) ([]skillfs.File, error) {
 		return nil, fmt.Errorf("%s: %w (to %s)", dir, ErrLinkedFolder, target)
 	}
 	if !info.IsDir() {
-		return nil, fmt.Errorf("%s: not a directory", dir)
+		what := "a file"
+		if !info.Mode().IsRegular() {
+			what = fmt.Sprintf("%s (%s)", ErrUnsupportedFile, info.Mode().Type())
+		}
+		return nil, fmt.Errorf("%s: not a skill folder but %s", dir, what)
 	}
 	var files []skillfs.File
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

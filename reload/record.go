@@ -1,26 +1,27 @@
 package reload
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/skillstore/skillstore/internal/atomicfile"
-	"github.com/skillstore/skillstore/internal/lockfile"
+	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
-// Layout of a target's bookkeeping folder, <target>/.skillstore:
+// Layout of a target's bookkeeping folder, <target>/.skillstore (reached
+// only through the target's handle, see book.go):
 //
 //	exported.json  what export wrote, per skill (tree ID and entries)
-//	lock           flock taken by export (exclusive) and status (shared)
+//	lock           flock taken by export (exclusive) and status (shared);
+//	lock.gate      its gate (see package lockfile)
+//	.gitignore     keeps the folder out of a project's git status
 //	tmp/           versions being built; anything here after a crash is garbage
 //	retired/       replaced or removed versions, kept for a grace period so a
 //	               reader that opened the old folder can finish
@@ -44,6 +45,23 @@ const recordVersion = 1
 type record struct {
 	Version int                     `json:"version"`
 	Skills  map[string]*recordEntry `json:"skills"`
+	// ignored are the entries readRecord dropped.
+	ignored []ignoredEntry
+}
+
+// ignoredEntry is an entry of exported.json that names no folder of the
+// target: Why is the warning, naming the file.
+type ignoredEntry struct {
+	Name, Why string
+}
+
+// warnings lists why each ignored entry was.
+func (r *record) warnings() []string {
+	var out []string
+	for _, e := range r.ignored {
+		out = append(out, e.Why)
+	}
+	return out
 }
 
 type recordEntry struct {
@@ -90,13 +108,35 @@ func newRecordEntry(t *Tree, now time.Time) *recordEntry {
 	return e
 }
 
-func bookkeeping(target string) string { return filepath.Join(target, skillfs.BookkeepingDir) }
+func emptyRecord() *record {
+	return &record{Version: recordVersion, Skills: map[string]*recordEntry{}}
+}
 
+// readRecord reads target's record without its lock (see Origins). A
+// target export never wrote to (no folder, no bookkeeping, no record)
+// gives an empty record.
 func readRecord(target string) (*record, error) {
-	p := filepath.Join(bookkeeping(target), recordFile)
-	data, err := os.ReadFile(p)
+	b, err := openBook(target, false)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &record{Version: recordVersion, Skills: map[string]*recordEntry{}}, nil
+		return emptyRecord(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer b.close()
+	return b.readRecord()
+}
+
+// readRecord reads exported.json. An entry whose name is not one plain
+// folder name of the target (a path such as ../../victim, a hidden name,
+// an empty entry) is dropped, with a warning in the record's ignored: the
+// record is in a folder others can write, and export moves and removes
+// the folders it names.
+func (b *book) readRecord() (*record, error) {
+	p := b.dir.Join(recordFile)
+	data, err := b.dir.ReadFile(recordFile, safefile.RecordLimit)
+	if errors.Is(err, fs.ErrNotExist) {
+		return emptyRecord(), nil
 	}
 	if err != nil {
 		return nil, err
@@ -111,26 +151,29 @@ func readRecord(target string) (*record, error) {
 	if r.Skills == nil {
 		r.Skills = map[string]*recordEntry{}
 	}
+	for _, name := range slices.Sorted(maps.Keys(r.Skills)) {
+		why := ""
+		switch {
+		case CheckName(name) != nil:
+			why = fmt.Sprintf("%s: entry %q is not one folder name in the target; ignored", p, name)
+		case r.Skills[name] == nil:
+			why = fmt.Sprintf("%s: entry %q is empty; ignored", p, name)
+		default:
+			continue
+		}
+		r.ignored = append(r.ignored, ignoredEntry{Name: name, Why: why})
+		delete(r.Skills, name)
+	}
 	return &r, nil
 }
 
-func writeRecord(target string, r *record) error {
+// writeRecord replaces exported.json atomically.
+func (b *book) writeRecord(r *record) error {
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(bookkeeping(target), recordFile), append(data, '\n'), 0o644)
-}
-
-// lockTarget takes the target's lock, creating the bookkeeping folder.
-func lockTarget(ctx context.Context, target string, mode lockfile.Mode, timeout time.Duration) (*lockfile.Lock, error) {
-	if err := os.MkdirAll(bookkeeping(target), 0o755); err != nil {
-		return nil, err
-	}
-	if err := ignoreBookkeeping(target); err != nil {
-		return nil, err
-	}
-	return lockfile.Acquire(ctx, filepath.Join(bookkeeping(target), lockName), mode, timeout)
+	return b.dir.WriteFile(recordFile, append(data, '\n'), 0o644)
 }
 
 // Exported returns, for each skill that export created in target, the tree

@@ -110,21 +110,19 @@ func (x *exporter) stageAll(jobs []*job) {
 
 // stage writes j's files into a new folder under tmp/, named by the job's
 // place in the report (unique within the export; tmp/ is emptied under
-// the target lock before an export stages anything).
+// the target lock before an export stages anything), and returns its
+// name. The folder is made through tmp/'s handle; the files go in by path
+// below it, a folder this export just made.
 func (x *exporter) stage(j *job) (string, error) {
-	dir := x.path(tmpDir, strconv.Itoa(j.resultIdx)+"-"+j.name)
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	name := strconv.Itoa(j.resultIdx) + "-" + j.name
+	if err := x.tmp.Mkdir(name, 0o755); err != nil {
 		return "", err
 	}
-	if err := os.Chmod(dir, 0o755); err != nil {
-		os.RemoveAll(dir)
+	if err := WriteFiles(x.tmp.Join(name), j.files); err != nil {
+		_ = x.tmp.RemoveAll(name)
 		return "", err
 	}
-	if err := WriteFiles(dir, j.files); err != nil {
-		os.RemoveAll(dir)
-		return "", err
-	}
-	return dir, nil
+	return name, nil
 }
 
 // WriteFiles writes files into the existing folder dir: directories 0755,

@@ -40,6 +40,16 @@ const (
 	// own there (package target's collision policy for flat targets);
 	// Error says which skill holds the folder.
 	StateConflict State = "conflict"
+	// StateUnreadable: the folder cannot be read as a skill folder: it
+	// holds a FIFO, a socket or a device, it was replaced by a file, or it
+	// cannot be opened. Error names the entry. Export and capture leave
+	// it alone (capture reports it refused); the other skills go on.
+	StateUnreadable State = "unreadable"
+	// StateIgnored: an entry of the target's record (exported.json) that
+	// is not one plain folder name of the target (a path such as
+	// ../../x, a hidden name); export and status ignore it. Error says
+	// why.
+	StateIgnored State = "ignored"
 )
 
 // SkillStatus is the state of one exported skill in a target.
@@ -62,7 +72,7 @@ type SkillStatus struct {
 	Dir string `json:"dir,omitempty"`
 	// Link is where a linked folder points (linked only).
 	Link string `json:"link,omitempty"`
-	// Error says why a skill is in conflict (conflict only).
+	// Error says why a skill is in conflict, unreadable or ignored.
 	Error string `json:"error,omitempty"`
 }
 
@@ -70,60 +80,99 @@ type SkillStatus struct {
 // on disk, sorted by skill name. A target export never wrote to has no
 // skills. It waits up to lockTimeout for an export in progress to finish.
 func Status(ctx context.Context, target string, lockTimeout time.Duration) ([]SkillStatus, error) {
-	if _, err := os.Stat(filepath.Join(bookkeeping(target), recordFile)); errors.Is(err, fs.ErrNotExist) {
+	b, err := openBook(target, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("status of %s: %w", target, err)
+	}
+	defer b.close()
+	if !b.has(recordFile) {
 		return nil, nil
 	}
 	if lockTimeout == 0 {
 		lockTimeout = defaultLockTimeout
 	}
-	lock, err := lockTarget(ctx, target, lockfile.Shared, lockTimeout)
+	if err := b.ignore(); err != nil {
+		return nil, fmt.Errorf("status of %s: %w", target, err)
+	}
+	lock, err := b.lock(ctx, lockfile.Shared, lockTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("status of %s: %w", target, err)
 	}
 	defer lock.Release()
 	// With the lock held no export is staging: anything in tmp/ is left
 	// over from one that failed or was killed.
-	cleanStaging(target)
-	rec, err := readRecord(target)
+	if err := cleanStaging(b); err != nil {
+		return nil, fmt.Errorf("status of %s: %w", target, err)
+	}
+	rec, err := b.readRecord()
 	if err != nil {
 		return nil, fmt.Errorf("status of %s: %w", target, err)
 	}
+	out, err := recordedStatus(ctx, target, rec)
+	if err != nil {
+		return nil, err
+	}
+	raced, err := racedEdits(b)
+	if err != nil {
+		return nil, fmt.Errorf("status of %s: %w", target, err)
+	}
+	return append(out, racedStatus(rec, raced)...), nil
+}
+
+// recordedStatus compares each folder of rec with the disk, and lists the
+// record's ignored entries.
+func recordedStatus(ctx context.Context, target string, rec *record) ([]SkillStatus, error) {
 	names := make([]string, 0, len(rec.Skills))
 	for name := range rec.Skills {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	out := make([]SkillStatus, 0, len(names))
+	out := make([]SkillStatus, 0, len(names)+len(rec.ignored))
 	for _, name := range names {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		entry := rec.Skills[name]
-		st := SkillStatus{Skill: entry.Identity(name), Exported: entry.Tree, StoreTree: entry.StoreTree, State: StateClean}
-		if st.Skill != name {
-			st.Folder = name
-		}
-		disk, err := ReadTree(filepath.Join(target, name))
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			st.State = StateMissing
-		case errors.Is(err, ErrLinkedFolder):
-			st.State = StateLinked
-			st.Link, _ = os.Readlink(filepath.Join(target, name))
-		case err != nil:
-			return nil, fmt.Errorf("status of %s: %w", target, err)
-		case !entry.owns(disk.ID):
-			change := Classify(entry.tree(), disk)
-			st.State, st.Disk, st.Class, st.Paths = StateModified, disk.ID, change.Class, change.Paths
-		default:
-			st.Disk = disk.ID
-		}
-		out = append(out, st)
+		out = append(out, folderStatus(target, name, rec.Skills[name]))
 	}
-	raced, err := racedEdits(target)
-	if err != nil {
-		return nil, fmt.Errorf("status of %s: %w", target, err)
+	for _, e := range rec.ignored {
+		out = append(out, SkillStatus{Skill: e.Name, State: StateIgnored, Error: e.Why})
 	}
+	return out, nil
+}
+
+// folderStatus compares the folder name of target, which export last
+// wrote as entry, with the disk. A folder that cannot be read is
+// unreadable: it is this folder's state, not an end to the status.
+func folderStatus(target, name string, entry *recordEntry) SkillStatus {
+	st := SkillStatus{Skill: entry.Identity(name), Exported: entry.Tree, StoreTree: entry.StoreTree, State: StateClean}
+	if st.Skill != name {
+		st.Folder = name
+	}
+	dir := filepath.Join(target, name)
+	disk, err := ReadTree(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		st.State = StateMissing
+	case errors.Is(err, ErrLinkedFolder):
+		st.State = StateLinked
+		st.Link, _ = os.Readlink(dir)
+	case err != nil:
+		st.State, st.Error = StateUnreadable, err.Error()
+	case !entry.owns(disk.ID):
+		change := Classify(entry.tree(), disk)
+		st.State, st.Disk, st.Class, st.Paths = StateModified, disk.ID, change.Class, change.Paths
+	default:
+		st.Disk = disk.ID
+	}
+	return st
+}
+
+// racedStatus lists the raced edits, named after the record's skills.
+func racedStatus(rec *record, raced []Raced) []SkillStatus {
+	var out []SkillStatus
 	for _, r := range raced {
 		st := SkillStatus{Skill: r.Skill, State: StateRaced, Exported: r.Base, Disk: r.Disk, Class: Cold, Dir: r.Dir}
 		// A raced edit is named after its folder; the record says whose
@@ -136,20 +185,22 @@ func Status(ctx context.Context, target string, lockTimeout time.Duration) ([]Sk
 		}
 		out = append(out, st)
 	}
-	return out, nil
+	return out
 }
 
 // cleanStaging empties the target's tmp/ folder; the caller holds the
-// target lock, so no export is staging there. Best effort.
-func cleanStaging(target string) {
-	dir := filepath.Join(bookkeeping(target), tmpDir)
-	entries, err := os.ReadDir(dir)
+// target lock, so no export is staging there. A tmp/ that is not a plain
+// folder is refused; a removal that fails is left for the next export.
+func cleanStaging(b *book) error {
+	tmp, err := b.sub(tmpDir, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
 	if err != nil {
-		return
+		return err
 	}
-	for _, e := range entries {
-		os.RemoveAll(filepath.Join(dir, e.Name()))
-	}
+	_ = emptyDir(tmp)
+	return nil
 }
 
 // ErrFolderChanged is matched (errors.Is) when Adopt finds a skill folder
@@ -198,13 +249,16 @@ func AdoptFolders(ctx context.Context, target string, folders map[string][]skill
 	if lockTimeout == 0 {
 		lockTimeout = defaultLockTimeout
 	}
-	lock, err := lockTarget(ctx, target, lockfile.Exclusive, lockTimeout)
+	b, lock, err := lockTarget(ctx, target, lockfile.Exclusive, lockTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("adopt in %s: %w", target, err)
 	}
+	defer b.close()
 	defer lock.Release()
-	cleanStaging(target)
-	rec, err := readRecord(target)
+	if err := cleanStaging(b); err != nil {
+		return nil, fmt.Errorf("adopt in %s: %w", target, err)
+	}
+	rec, err := b.readRecord()
 	if err != nil {
 		return nil, fmt.Errorf("adopt in %s: %w", target, err)
 	}
@@ -228,5 +282,5 @@ func AdoptFolders(ctx context.Context, target string, folders map[string][]skill
 	if len(changed) == len(wants) {
 		return changed, nil
 	}
-	return changed, writeRecord(target, rec)
+	return changed, b.writeRecord(rec)
 }

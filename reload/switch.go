@@ -5,17 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/safedir"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
-
-// exchangeDirs is atomicfile.Exchange; tests replace it to exercise the fallback.
-var exchangeDirs = atomicfile.Exchange
 
 // run stages every new version, makes them durable with one filesystem
 // sync, records the intent, then switches the folders one by one and
@@ -23,7 +19,7 @@ var exchangeDirs = atomicfile.Exchange
 func (x *exporter) run(ctx context.Context, jobs []*job) error {
 	if len(jobs) == 0 {
 		if x.dirty {
-			return writeRecord(x.target, x.rec)
+			return x.book.writeRecord(x.rec)
 		}
 		return nil
 	}
@@ -62,7 +58,7 @@ func (x *exporter) run(ctx context.Context, jobs []*job) error {
 	err := atomicfile.SyncFS(x.target)
 	if err != nil {
 		err = fmt.Errorf("sync staged skills: %w", err)
-	} else if err = writeRecord(x.target, x.rec); err != nil {
+	} else if err = x.book.writeRecord(x.rec); err != nil {
 		err = fmt.Errorf("record export intent: %w", err)
 	}
 	if err != nil {
@@ -88,10 +84,10 @@ func (x *exporter) run(ctx context.Context, jobs []*job) error {
 			}
 		}
 	}
-	if err := atomicfile.SyncDir(x.target); err != nil {
+	if err := x.book.target.Sync(); err != nil {
 		errs = append(errs, err)
 	}
-	if err := writeRecord(x.target, x.rec); err != nil {
+	if err := x.book.writeRecord(x.rec); err != nil {
 		errs = append(errs, fmt.Errorf("record export: %w", err))
 	}
 	return errors.Join(errs...)
@@ -102,14 +98,14 @@ func (x *exporter) run(ctx context.Context, jobs []*job) error {
 // someone edited it after it was checked, the switch is undone and the skill
 // reported as locally modified, so an edit racing the export is kept.
 func (x *exporter) switchJob(j *job) error {
-	dst := filepath.Join(x.target, j.name)
+	dst, stage := loc{x.book.target, j.name}, loc{x.tmp, j.stage}
 	switch j.kind {
 	case jobInstall:
-		if err := atomicfile.RenameNoReplace(j.stage, dst); err != nil {
+		if err := moveNoReplace(stage, dst); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				j.result.Action = ActionForeign
 				j.result.Paths = nil
-				os.RemoveAll(j.stage)
+				_ = removeAll(stage)
 				return nil
 			}
 			return err
@@ -117,18 +113,18 @@ func (x *exporter) switchJob(j *job) error {
 		x.rec.Skills[j.name] = newRecordEntry(j.tree, time.Now()).with(j.origin)
 		return nil
 	case jobReplaceLink:
-		return x.switchLink(j, dst)
+		return x.switchLink(j, dst, stage)
 	case jobReplace:
-		old := j.stage
-		err := exchangeDirs(j.stage, dst)
-		if errors.Is(err, atomicfile.ErrExchangeUnsupported) {
+		old := stage
+		err := exchangeDirs(stage, dst)
+		if errors.Is(err, safedir.ErrExchangeUnsupported) {
 			x.report.Atomic = false
-			old = x.retiredPath(j.name, j.verified)
-			if err := os.Rename(dst, old); err != nil {
+			old = x.retiredLoc(j.name, j.verified)
+			if err := move(dst, old); err != nil {
 				return err
 			}
-			if err := os.Rename(j.stage, dst); err != nil {
-				os.Rename(old, dst)
+			if err := move(stage, dst); err != nil {
+				_ = move(old, dst)
 				return err
 			}
 		} else if err != nil {
@@ -144,12 +140,12 @@ func (x *exporter) switchJob(j *job) error {
 		x.retire(j.name, old, j.verified)
 		return nil
 	default: // jobRemove
-		old := x.retiredPath(j.name, j.verified)
-		if err := os.Rename(dst, old); err != nil {
+		old := x.retiredLoc(j.name, j.verified)
+		if err := move(dst, old); err != nil {
 			return err
 		}
 		if x.editedMeanwhile(j, old) {
-			if err := atomicfile.RenameNoReplace(old, dst); err != nil {
+			if err := moveNoReplace(old, dst); err != nil {
 				return x.rescue(j.name, j.verified, old, err)
 			}
 			return nil
@@ -164,8 +160,8 @@ func (x *exporter) switchJob(j *job) error {
 
 // editedMeanwhile reports whether the folder moved away to old differs
 // from what was checked before the switch, and marks the result if so.
-func (x *exporter) editedMeanwhile(j *job, old string) bool {
-	t, err := ReadTree(old)
+func (x *exporter) editedMeanwhile(j *job, old loc) bool {
+	t, err := ReadTree(old.path())
 	if err == nil && t.ID == j.verified {
 		return false
 	}
@@ -180,18 +176,18 @@ func (x *exporter) editedMeanwhile(j *job, old string) bool {
 // version it takes out again may have been written to as well (someone
 // opened a file in it after the switch, and may still write): it is
 // retired like a replaced version, so the sweep keeps it if it changed.
-func (x *exporter) undoReplace(j *job, old, dst string) error {
-	taken := j.stage
-	if old == j.stage {
+func (x *exporter) undoReplace(j *job, old, dst loc) error {
+	taken := loc{x.tmp, j.stage}
+	if old == taken {
 		if err := exchangeDirs(old, dst); err != nil {
 			return err
 		}
 	} else {
-		taken = j.stage + ".undo"
-		if err := os.Rename(dst, taken); err != nil {
+		taken.name += ".undo"
+		if err := move(dst, taken); err != nil {
 			return err
 		}
-		if err := os.Rename(old, dst); err != nil {
+		if err := move(old, dst); err != nil {
 			return err
 		}
 	}
@@ -206,48 +202,47 @@ func (x *exporter) dropStage(j *job) {
 	if j.stage == "" || j.tree == nil {
 		return
 	}
-	if _, err := os.Lstat(j.stage); err != nil {
+	stage := loc{x.tmp, j.stage}
+	if _, err := x.tmp.Mode(j.stage); err != nil {
 		return
 	}
-	if disk, err := ReadTree(j.stage); err == nil && disk.ID == j.tree.ID {
-		os.RemoveAll(j.stage)
+	if disk, err := ReadTree(stage.path()); err == nil && disk.ID == j.tree.ID {
+		_ = removeAll(stage)
 		return
 	}
-	_ = x.moveToRescued(j.stage, folderName(time.Now(), j.verified, j.name))
+	_ = x.moveToRescued(stage, folderName(time.Now(), j.verified, j.name))
 }
 
 // rescue moves an edited folder that could not be put back out of
 // retired/ (which is emptied after the grace period) into rescued/, which
 // export never deletes, and returns an error saying where it is.
-func (x *exporter) rescue(name string, base skillfs.ID, old string, cause error) error {
-	dir := x.path(rescuedDir, folderName(time.Now(), base, name))
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err == nil {
-		if err := os.Rename(old, dir); err == nil {
-			old = dir
-		}
+func (x *exporter) rescue(name string, base skillfs.ID, old loc, cause error) error {
+	kept, fname := old.path(), folderName(time.Now(), base, name)
+	if x.moveToRescued(old, fname) == nil {
+		kept = filepath.Join(x.book.dir.Join(rescuedDir), fname)
 	}
-	return fmt.Errorf("folder edited during export could not be put back (%v); it is kept at %s", cause, old)
+	return fmt.Errorf("folder edited during export could not be put back (%v); it is kept at %s", cause, kept)
 }
 
-// retiredPath names a folder in retired/ by the time it was retired, so
+// retiredLoc names a folder in retired/ by the time it was retired, so
 // the sweep knows when its grace period ends, and by the tree it holds,
 // so the sweep sees an edit that reached it after the switch.
-func (x *exporter) retiredPath(name string, tree skillfs.ID) string {
-	return x.path(retiredDir, folderName(time.Now(), tree, name))
+func (x *exporter) retiredLoc(name string, tree skillfs.ID) loc {
+	return loc{x.retired, folderName(time.Now(), tree, name)}
 }
 
 // retire moves a replaced version (holding tree) out of tmp/ into
 // retired/; when Grace is negative it is deleted at once unless it
 // changed since it was checked.
-func (x *exporter) retire(name, old string, tree skillfs.ID) {
+func (x *exporter) retire(name string, old loc, tree skillfs.ID) {
 	if x.opts.Grace < 0 {
 		x.removeIfUnchanged(old, name, tree)
 		return
 	}
-	if strings.HasPrefix(old, x.path(retiredDir)+string(filepath.Separator)) {
+	if old.dir == x.retired {
 		return
 	}
-	if err := os.Rename(old, x.retiredPath(name, tree)); err != nil {
+	if err := move(old, x.retiredLoc(name, tree)); err != nil {
 		x.removeIfUnchanged(old, name, tree)
 	}
 }

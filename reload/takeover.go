@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/safedir"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -90,11 +90,8 @@ func (x *exporter) managedCopy(name, dst, link string, want skillfs.ID) bool {
 	if info, err := os.Stat(resolved); err != nil || !info.IsDir() {
 		return false
 	}
-	parent := filepath.Dir(resolved)
-	if _, err := os.Stat(filepath.Join(bookkeeping(parent), recordFile)); err == nil {
-		if rec, err := readRecord(parent); err == nil && rec.Skills[filepath.Base(resolved)] != nil {
-			return true
-		}
+	if rec, err := readRecord(filepath.Dir(resolved)); err == nil && rec.Skills[filepath.Base(resolved)] != nil {
+		return true
 	}
 	disk, err := ReadTree(resolved)
 	if err != nil {
@@ -106,25 +103,25 @@ func (x *exporter) managedCopy(name, dst, link string, want skillfs.ID) bool {
 // switchLink puts j's staged folder where the link was, if the link still
 // points where it did when planned; otherwise the skill is reported
 // linked and nothing changes.
-func (x *exporter) switchLink(j *job, dst string) error {
-	if cur, err := os.Readlink(dst); err != nil || cur != j.link {
+func (x *exporter) switchLink(j *job, dst, stage loc) error {
+	if cur, err := os.Readlink(dst.path()); err != nil || cur != j.link {
 		j.result.Action, j.result.Paths = ActionLinked, nil
-		j.result.Error = fmt.Sprintf("%s changed during export; left alone", dst)
-		os.RemoveAll(j.stage)
+		j.result.Error = fmt.Sprintf("%s changed during export; left alone", dst.path())
+		_ = removeAll(stage)
 		return nil
 	}
-	err := exchangeDirs(j.stage, dst)
+	err := exchangeDirs(stage, dst)
 	switch {
 	case err == nil:
-		os.Remove(j.stage) // the link, now at the staging path
-	case errors.Is(err, atomicfile.ErrExchangeUnsupported):
+		_ = stage.dir.Remove(stage.name) // the link, now at the staging path
+	case errors.Is(err, safedir.ErrExchangeUnsupported):
 		x.report.Atomic = false
-		if err := os.Remove(dst); err != nil {
+		if err := dst.dir.Remove(dst.name); err != nil {
 			return err
 		}
-		if err := atomicfile.RenameNoReplace(j.stage, dst); err != nil {
+		if err := moveNoReplace(stage, dst); err != nil {
 			if !errors.Is(err, fs.ErrExist) {
-				_ = os.Symlink(j.link, dst)
+				_ = os.Symlink(j.link, dst.path())
 			}
 			return err
 		}

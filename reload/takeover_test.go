@@ -19,8 +19,9 @@ func TestExportTakesOverLinksToManagedCopies(t *testing.T) {
 	for _, exchange := range []bool{true, false} {
 		t.Run(map[bool]string{true: "exchange", false: "two renames"}[exchange], func(t *testing.T) {
 			if !exchange {
-				exchangeDirs = func(a, b string) error { return atomicfile.ErrExchangeUnsupported }
-				t.Cleanup(func() { exchangeDirs = atomicfile.Exchange })
+				saved := exchangeDirs
+				exchangeDirs = func(a, b loc) error { return atomicfile.ErrExchangeUnsupported }
+				t.Cleanup(func() { exchangeDirs = saved })
 			}
 			testLinkTakeover(t)
 		})

@@ -193,7 +193,8 @@ type ownedSkills struct {
 // so a storm of settles or a large target does not re-read it each time.
 func (w *Watcher) owned(target string) (map[string]bool, error) {
 	var stamp [3]int64
-	if info, err := os.Stat(filepath.Join(bookkeeping(target), recordFile)); err == nil {
+	// Lstat: a linked record is refused by readRecord, not stamped.
+	if info, err := os.Lstat(filepath.Join(target, skillfs.BookkeepingDir, recordFile)); err == nil && info.Mode().IsRegular() {
 		stamp = [3]int64{info.Size(), info.ModTime().UnixNano(), int64(inode(info))}
 	}
 	if c, ok := w.owners[target]; ok && c.stamp == stamp && stamp != [3]int64{} {

@@ -117,8 +117,33 @@ func pathWithin(p, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// WriteTreeDir writes files into dir atomically (see Checkout).
+// WriteTreeDir writes files into dir atomically (see Checkout). With
+// force a non-empty dir is replaced, but only when it holds one skill's
+// files, nothing else (see checkReplaceable): force deletes what it held.
 func WriteTreeDir(dir string, files []File, force bool) error {
+	mode := refuseNonEmpty
+	if force {
+		mode = replaceOneSkill
+	}
+	return writeTreeDir(dir, files, mode)
+}
+
+// ReplaceTreeDir writes files into dir, a folder of the store's own (a
+// candidate's work folder), replacing whatever it holds.
+func ReplaceTreeDir(dir string, files []File) error {
+	return writeTreeDir(dir, files, replaceAny)
+}
+
+// replaceMode is what writeTreeDir does with a non-empty folder.
+type replaceMode int
+
+const (
+	refuseNonEmpty  replaceMode = iota // ErrNotEmpty
+	replaceOneSkill                    // if it holds one skill's files
+	replaceAny                         // the store's own folder
+)
+
+func writeTreeDir(dir string, files []File, mode replaceMode) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -137,8 +162,14 @@ func WriteTreeDir(dir string, files []File, force bool) error {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	if !empty && !force {
+	switch {
+	case empty:
+	case mode == refuseNonEmpty:
 		return fmt.Errorf("%s: %w", dir, ErrNotEmpty)
+	case mode == replaceOneSkill:
+		if err := checkReplaceable(dir, abs, files); err != nil {
+			return err
+		}
 	}
 	parent := filepath.Dir(abs)
 	if err := os.MkdirAll(parent, 0o755); err != nil {

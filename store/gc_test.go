@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,6 +131,8 @@ func TestVerifyFindsBrokenHistory(t *testing.T) {
 func TestCheckoutIsAllOrNothing(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	os.MkdirAll(dir, 0o755)
+	// An earlier checkout of the skill, with a file added since.
+	os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("old"), 0o644)
 	os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("keep me"), 0o644)
 	files := []File{{Path: "SKILL.md", Mode: skillfs.Regular, Data: []byte("x")}, {Path: "s/run.sh", Mode: skillfs.Executable, Data: []byte("#!/bin/sh\n")}}
 	if err := WriteTreeDir(dir, files, false); err == nil {
@@ -219,5 +222,50 @@ func TestGCKeepsWhatAnnotatedTagsName(t *testing.T) {
 	gitCmd(t, s.Dir(), "fsck", "--strict")
 	if out := gitCmd(t, s.Dir(), "show", "kept:SKILL.md"); !strings.Contains(out, "name: tagged") {
 		t.Errorf("tagged tree lost: %s", out)
+	}
+}
+
+// TestCheckoutForceReplacesOnlyOneSkill: --force deletes what a folder
+// held, so a folder holding other skills (an agent's skills folder, its
+// parent), a target's bookkeeping, a repository, or no skill of its own (a
+// home folder) is refused and left byte for byte as it was.
+func TestCheckoutForceReplacesOnlyOneSkill(t *testing.T) {
+	files := []File{{Path: "SKILL.md", Mode: skillfs.Regular, Data: []byte("new")}}
+	for name, tree := range map[string]map[string]string{
+		"skills folder":  {"deploy/SKILL.md": "a", "lint/SKILL.md": "b"},
+		"its parent":     {"skills/deploy/SKILL.md": "a", "notes.txt": "n"},
+		"home":           {".bashrc": "x", "Documents/letter.txt": "y"},
+		"bookkeeping":    {"SKILL.md": "a", ".skillstore/exported.json": "{}"},
+		"repository":     {"SKILL.md": "a", ".git/HEAD": "ref: refs/heads/main\n"},
+		"skill in skill": {"SKILL.md": "a", "other/SKILL.md": "b"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "dir")
+			for p, data := range tree {
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
+				if err := os.WriteFile(filepath.Join(dir, p), []byte(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := WriteTreeDir(dir, files, true)
+			if !errors.Is(err, ErrNotOneSkill) || !strings.Contains(err.Error(), dir) {
+				t.Fatalf("err = %v, want ErrNotOneSkill naming the folder", err)
+			}
+			for p, data := range tree {
+				if got, err := os.ReadFile(filepath.Join(dir, p)); err != nil || string(got) != data {
+					t.Errorf("%s changed: %q, %v", p, got, err)
+				}
+			}
+		})
+	}
+	// A version that has a nested SKILL.md itself replaces its earlier
+	// checkout.
+	dir := filepath.Join(t.TempDir(), "dir")
+	nested := append(files, File{Path: "examples/SKILL.md", Mode: skillfs.Regular, Data: []byte("e")})
+	if err := WriteTreeDir(dir, nested, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteTreeDir(dir, nested, true); err != nil {
+		t.Errorf("replacing an earlier checkout of the same version: %v", err)
 	}
 }

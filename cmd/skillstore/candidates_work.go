@@ -24,7 +24,8 @@ func candidateCheckoutCommand() *cli.Command {
 		Usage:     "write a candidate's files, conflict markers included, into a folder",
 		ArgsUsage: "SKILL DIR",
 		Description: "Writes the files accept would publish (the candidate's head) into DIR, atomically,\n" +
-			"as 'skillstore checkout' does. Edit them, then record them with\n" +
+			"as 'skillstore checkout' does (--force replaces only one skill's folder, never a\n" +
+			"target's). Edit them, then record them with\n" +
 			"'skillstore candidates resolve SKILL --from DIR'.\n\n" +
 			"Exit codes: 0 written, 1 no candidate, DIR not empty (without --force) or error,\n" +
 			"2 usage error, 3 store lock busy.",
@@ -40,6 +41,9 @@ func candidateCheckoutCommand() *cli.Command {
 			}
 			if abs, err := filepath.Abs(dir); err == nil && (abs == s.Dir() || strings.HasPrefix(abs, s.Dir()+string(filepath.Separator))) {
 				return withHint(fmt.Errorf("%s is inside the store", dir), "check out into a folder outside the store")
+			}
+			if err := refuseTargetFolder(c, s, dir); err != nil {
+				return err
 			}
 			cf, err := readCandidateFiles(c, s, skill)
 			if err != nil {
@@ -154,7 +158,7 @@ func openWorkFolder(c *cli.Context, s *store.Store, skill string) (*workFolder, 
 	if err := os.MkdirAll(filepath.Dir(w.dir), 0o755); err != nil {
 		return nil, err
 	}
-	if err := store.WriteTreeDir(w.dir, cf.Head, true); err != nil {
+	if err := store.ReplaceTreeDir(w.dir, cf.Head); err != nil {
 		return nil, fmt.Errorf("candidate %s: write the work folder: %w", skill, err)
 	}
 	if err := os.WriteFile(filepath.Join(w.dir, workHeadFile), []byte(head+"\n"), 0o644); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -83,15 +84,21 @@ func runStatus(c *cli.Context) error {
 		return err
 	}
 	sts, err := target.Status(c.Context, s, targets, targetOptions(c))
-	if err != nil {
+	var failed *target.StatusError
+	if err != nil && !errors.As(err, &failed) {
 		return err
 	}
+	// A target whose folders could not be compared is the error; the
+	// others are shown first.
 	e := getEnv(c)
 	if c.Bool("json") {
 		if sts == nil {
 			sts = []target.SkillStatus{}
 		}
-		return writeJSON(e.stdout, sts)
+		if werr := writeJSON(e.stdout, sts); werr != nil {
+			return werr
+		}
+		return err
 	}
 	if len(targets) == 0 {
 		fmt.Fprintln(e.stdout, "no targets; add one with 'skillstore target add NAME DIR'")
@@ -120,6 +127,10 @@ func runStatus(c *cli.Context) error {
 			tw.add(st.Target, st.Skill, "conflict", st.Error)
 		case st.State == reload.StateRaced:
 			tw.add(st.Target, st.Skill, "raced", "edited while export replaced it; the edit is kept in "+st.Dir+": run 'skillstore capture'")
+		case st.State == reload.StateUnreadable:
+			tw.add(st.Target, st.Skill, "unreadable", st.Error+"; export and capture leave it alone: remove or fix that entry")
+		case st.State == reload.StateIgnored:
+			tw.add(st.Target, st.Skill, "ignored", st.Error)
 		case st.Outdated:
 			tw.add(st.Target, st.Skill, "outdated", "a newer version is published; run 'skillstore export'")
 		default:
@@ -128,10 +139,10 @@ func runStatus(c *cli.Context) error {
 		shown++
 	}
 	tw.write(e.stdout, newPainter(e.stdout), outputWidth(e.stdout, verbose))
-	if shown == 0 {
+	if shown == 0 && failed == nil {
 		fmt.Fprintf(e.stdout, "every exported skill is as export wrote it (%d skill folder(s) in %d target(s))\n", len(sts), len(targets))
 	}
-	return nil
+	return err
 }
 
 func runCapture(c *cli.Context) error {
@@ -196,7 +207,7 @@ func runCapture(c *cli.Context) error {
 			tw.addFit(func(budget int) string { return fileSummary(r.Paths, budget, verbose) }, r.Target, r.Skill, what)
 			continue
 		}
-		tw.add(append([]string{r.Target, r.Skill}, strings.Split(captureLine(r), "\t")...)...)
+		tw.add(append([]string{r.Target, captureSkill(r)}, strings.Split(captureLine(r), "\t")...)...)
 	}
 	tw.write(e.stdout, newPainter(e.stdout), outputWidth(e.stdout, verbose))
 	if !jsonOut && len(results) == 0 && len(notFound) == 0 {
@@ -216,6 +227,15 @@ func runCapture(c *cli.Context) error {
 		return silentExit(exitReview)
 	}
 	return nil
+}
+
+// captureSkill names the skill of a capture result; a whole target that
+// was refused has none.
+func captureSkill(r target.CaptureResult) string {
+	if r.Skill == "" {
+		return "-"
+	}
+	return r.Skill
 }
 
 // captureLine describes what capture did with one edit, after its target

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -106,10 +107,17 @@ func runCheck(c *cli.Context, plugins []string) error {
 		return err
 	}
 	rep := checkReport{DryRun: true, Plugins: []checkPlugin{}, LocalEdits: []localEdit{}}
+	targetsFailed := false
 	if len(targets) > 0 {
 		sts, err := target.Status(c.Context, dry, targets, targetOptions(c))
-		if err != nil {
+		var failed *target.StatusError
+		if err != nil && !errors.As(err, &failed) {
 			return fmt.Errorf("check (targets): %w", err)
+		}
+		if failed != nil {
+			// As sync does: the target is named, the rest is checked.
+			targetsFailed = true
+			fmt.Fprintf(e.stderr, "skillstore: error: check (targets): %v\n", failed)
 		}
 		for _, st := range sts {
 			if st.State == reload.StateModified {
@@ -146,7 +154,7 @@ func runCheck(c *cli.Context, plugins []string) error {
 		writeCheck(e.stdout, e.stderr, rep, c.Bool("verbose"))
 	}
 	switch {
-	case srep.Failed():
+	case srep.Failed() || targetsFailed:
 		return silentExit(exitError)
 	case rep.Pending:
 		return silentExit(exitReview)

@@ -97,6 +97,9 @@ func printExports(c *cli.Context, w io.Writer, exports []target.Exported) {
 		if !te.Atomic && len(te.Results) > 0 && te.Error == "" {
 			t.add(te.Target, "-", "note", "this filesystem cannot exchange folders atomically; folders were replaced by two renames")
 		}
+		for _, w := range te.Warnings {
+			t.add(te.Target, "-", "warning", w)
+		}
 	}
 	t.write(w, newPainter(w), outputWidth(w, verbose))
 }

@@ -73,7 +73,9 @@ func storeCheckoutCommand() *cli.Command {
 		Description: "checkout writes the version into DIR atomically: the files go to a temporary folder\n" +
 			"next to DIR, which then takes DIR's place in one rename, so DIR is never half\n" +
 			"written. A non-empty DIR is refused unless --force, which swaps it atomically and\n" +
-			"deletes its old content. " + versionNames + "\n\n" +
+			"deletes its old content; --force replaces only a folder holding one skill's files\n" +
+			"(its SKILL.md, no other skill, no .git or .skillstore), and a target's folder or\n" +
+			"one holding a target is always refused. " + versionNames + "\n\n" +
 			"Exit codes: 0 written; 1 DIR not empty (without --force), unknown version, or error;\n" +
 			"3 store busy.",
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "replace the content of a non-empty DIR"}},
@@ -84,6 +86,9 @@ func storeCheckoutCommand() *cli.Command {
 			}
 			spec, err := resolveSpecArg(c, s, args[0])
 			if err != nil {
+				return err
+			}
+			if err := refuseTargetFolder(c, s, args[1]); err != nil {
 				return err
 			}
 			v, err := s.Checkout(c.Context, spec, args[1], c.Bool("force"))

@@ -40,7 +40,10 @@ func syncCommand() *cli.Command {
 			"With targets (see 'skillstore target'), sync first records skills edited in\n" +
 			"the target folders as versions (like 'skillstore capture'), so an update never\n" +
 			"overwrites them, and at the end exports what it published (like 'skillstore export').\n" +
-			"An edit whose published version moved meanwhile becomes a three-way candidate.\n\n" +
+			"An edit whose published version moved meanwhile becomes a three-way candidate.\n" +
+			"A skill folder capture cannot read (a FIFO or socket in it, a file in its place)\n" +
+			"or a target whose bookkeeping folder is refused is named on stderr and left\n" +
+			"alone; the rest of sync goes on, and it exits 1.\n\n" +
 			"Output: nothing when nothing changed; one line per change otherwise; --json for a\n" +
 			"full report. Progress is shown only on a terminal. A skill export leaves alone\n" +
 			"(a foreign folder, one edited in a target) is reported by the first sync that\n" +
@@ -79,7 +82,7 @@ func syncPipeline(c *cli.Context, plugins []string) error {
 	if err != nil {
 		return fmt.Errorf("before sync: %w", err)
 	}
-	inReview, err := captureBeforeSync(c, s, targets)
+	inReview, notCaptured, err := captureBeforeSync(c, s, targets)
 	if err != nil {
 		return fmt.Errorf("before sync (capture): %w", err)
 	}
@@ -98,7 +101,7 @@ func syncPipeline(c *cli.Context, plugins []string) error {
 	}
 	exportErr := exportAfterSync(c, s, targets)
 	switch {
-	case rep.Failed() || exportErr != nil:
+	case rep.Failed() || exportErr != nil || notCaptured > 0:
 		if exportErr != nil {
 			fmt.Fprintf(e.stderr, "skillstore: error: after sync (export): %v\n", exportErr)
 		}
@@ -137,17 +140,18 @@ func syncPlugins(c *cli.Context, s *store.Store, plugins []string) (*store.SyncR
 // (actor local) before sync merges upstream updates, so the merge sees them.
 // A skill edited in a target whose published version also moved becomes a
 // three-way candidate (the folder stays as it is until it is reviewed); it
-// returns how many edits wait for review that way.
-func captureBeforeSync(c *cli.Context, s *store.Store, targets []target.Target) (int, error) {
+// returns how many edits wait for review that way, and how many folders
+// (or whole targets) capture refused: each is named on stderr, the rest
+// of sync goes on, and sync then exits 1.
+func captureBeforeSync(c *cli.Context, s *store.Store, targets []target.Target) (inReview, refused int, err error) {
 	if len(targets) == 0 {
-		return 0, nil
+		return 0, 0, nil
 	}
 	e := getEnv(c)
 	results, err := target.Capture(c.Context, s, targets, target.CaptureOptions{Options: targetOptions(c)})
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	inReview := 0
 	for _, r := range results {
 		switch {
 		case r.Outcome == target.Unchanged:
@@ -162,11 +166,17 @@ func captureBeforeSync(c *cli.Context, s *store.Store, targets []target.Target) 
 			default:
 				fmt.Fprintf(e.stdout, "%s/%s: %s\n", r.Target, r.Skill, strings.ReplaceAll(captureLine(r), "\t", ": "))
 			}
+		case r.Outcome == target.Refused && r.Skill == "":
+			refused++
+			fmt.Fprintf(e.stderr, "skillstore: error: before sync (capture): target %s: %s\n", r.Target, r.Error)
+		case r.Outcome == target.Refused:
+			refused++
+			fmt.Fprintf(e.stderr, "skillstore: error: before sync (capture): %s in target %s not captured: %s\n", r.Skill, r.Target, r.Error)
 		default:
 			fmt.Fprintf(e.stderr, "skillstore: note: %s in target %s not captured (%s): %s\n", r.Skill, r.Target, r.Outcome, r.Error)
 		}
 	}
-	return inReview, nil
+	return inReview, refused, nil
 }
 
 // exportAfterSync exports the published skills into every target once sync

@@ -13,12 +13,16 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/skillstore/skillstore/internal/safedir"
+	"github.com/skillstore/skillstore/internal/safefile"
 )
 
 // Mode is the side of the lock to take.
@@ -99,69 +103,108 @@ var (
 // A timeout of zero tries once. A waiting writer goes before readers that
 // arrive after it.
 //
+// The lock file and its gate are opened in their folder without following
+// a link, never blocking on a FIFO: anything but a regular file there is
+// refused with a *safedir.NotPlainError naming it, and nothing is written
+// to it (a planted link would otherwise have the holder's record
+// truncate the file it points at).
+//
 // A reader of a store it cannot write (a read-only mount, no write
 // permission) opens the lock file read-only, which flock allows; when the
 // lock file does not exist and cannot be created it reads without a lock,
 // since no writer can change the store through that path either.
 func Acquire(ctx context.Context, path string, mode Mode, timeout time.Duration) (*Lock, error) {
+	dir, err := safedir.Open(filepath.Dir(path))
+	if err != nil {
+		return nil, fmt.Errorf("open lock %s: %w", path, err)
+	}
+	defer dir.Close()
+	return AcquireIn(ctx, dir, filepath.Base(path), mode, timeout)
+}
+
+// AcquireIn is Acquire of the lock file name in the folder dir, for a
+// caller that opened the folder itself (a target's bookkeeping folder,
+// checked to be a plain folder of ours).
+func AcquireIn(ctx context.Context, dir *safedir.Dir, name string, mode Mode, timeout time.Duration) (*Lock, error) {
 	start := time.Now()
-	f, err := openLock(path, mode)
+	lf := lockFile{dir: dir, name: name, path: dir.Join(name)}
+	f, err := lf.open(mode)
 	if err != nil {
 		return nil, err
 	}
 	if f == nil {
-		return &Lock{path: path, mode: mode}, nil
+		return &Lock{path: lf.path, mode: mode}, nil
 	}
 	how := unix.LOCK_SH
 	if mode == Exclusive {
 		how = unix.LOCK_EX
 	}
 	if mode == Exclusive {
-		gate, err := os.OpenFile(path+gateSuffix, os.O_RDWR|os.O_CREATE, 0o644)
+		gate, err := dir.OpenFile(name+gateSuffix, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
 			f.Close()
-			return nil, fmt.Errorf("open lock %s: %w", path+gateSuffix, err)
+			return nil, lockError(dir.Join(name+gateSuffix), err)
 		}
 		defer gate.Close() // closing drops the gate once the lock is taken (or given up)
-		if err := poll(ctx, gate, unix.LOCK_EX, path, mode, start, timeout); err != nil {
+		if err := lf.poll(ctx, gate, unix.LOCK_EX, mode, start, timeout); err != nil {
 			f.Close()
 			return nil, err
 		}
 		_ = gate.Truncate(0)
 		_, _ = gate.WriteAt([]byte(strconv.Itoa(os.Getpid())+" "+command()+"\n"), 0)
 		defer gate.Truncate(0)
-	} else if !holdsShared(path) {
-		if err := passGate(ctx, path, start, timeout); err != nil {
+	} else if !holdsShared(lf.path) {
+		if err := lf.passGate(ctx, start, timeout); err != nil {
 			f.Close()
 			return nil, err
 		}
 	}
-	if err := poll(ctx, f, how, path, mode, start, timeout); err != nil {
+	if err := lf.poll(ctx, f, how, mode, start, timeout); err != nil {
 		f.Close()
 		return nil, err
 	}
-	l := &Lock{f: f, path: path, mode: mode}
+	l := &Lock{f: f, path: lf.path, mode: mode}
 	if mode == Exclusive {
 		// Best effort: the record only improves a waiter's error message.
 		_ = f.Truncate(0)
 		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+" "+command()+"\n"), 0)
 	} else {
 		sharedMu.Lock()
-		sharedHeld[path]++
+		sharedHeld[lf.path]++
 		sharedMu.Unlock()
 	}
 	return l, nil
 }
 
-// openLock opens the lock file; see Acquire for a reader on a read-only
+// lockFile is the lock file name in dir (path for messages and for the
+// process's count of shared holds).
+type lockFile struct {
+	dir        *safedir.Dir
+	name, path string
+}
+
+// lockError wraps an error of opening the lock file path; a refused entry
+// names itself already.
+func lockError(path string, err error) error {
+	if errors.Is(err, safedir.ErrNotPlain) {
+		return err
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("open lock %s: %w", path, err)
+}
+
+// open opens the lock file; see Acquire for a reader on a read-only
 // store (a nil file and no error: read without the lock).
-func openLock(path string, mode Mode) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+func (lf lockFile) open(mode Mode) (*os.File, error) {
+	f, err := lf.dir.OpenFile(lf.name, os.O_RDWR|os.O_CREATE, 0o644)
 	if err == nil {
 		return f, nil
 	}
 	if mode == Shared && readOnlyErr(err) {
-		f, rerr := os.Open(path)
+		f, rerr := lf.dir.OpenFile(lf.name, os.O_RDONLY, 0)
 		if rerr == nil {
 			return f, nil
 		}
@@ -169,11 +212,7 @@ func openLock(path string, mode Mode) (*os.File, error) {
 			return nil, nil
 		}
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return nil, fmt.Errorf("open lock %s: %w", path, err)
+	return nil, lockError(lf.path, err)
 }
 
 func readOnlyErr(err error) bool {
@@ -186,14 +225,17 @@ func holdsShared(path string) bool {
 	return sharedHeld[path] > 0
 }
 
-// passGate waits until no writer is waiting for the lock at path.
-func passGate(ctx context.Context, path string, start time.Time, timeout time.Duration) error {
-	gate, err := os.Open(path + gateSuffix)
+// passGate waits until no writer is waiting for the lock.
+func (lf lockFile) passGate(ctx context.Context, start time.Time, timeout time.Duration) error {
+	gate, err := lf.dir.OpenFile(lf.name+gateSuffix, os.O_RDONLY, 0)
+	if errors.Is(err, safedir.ErrNotPlain) {
+		return err
+	}
 	if err != nil {
 		return nil // no writer ever waited here, or a read-only store without one
 	}
 	defer gate.Close()
-	if err := poll(ctx, gate, unix.LOCK_SH, path, Shared, start, timeout); err != nil {
+	if err := lf.poll(ctx, gate, unix.LOCK_SH, Shared, start, timeout); err != nil {
 		return err
 	}
 	return unix.Flock(int(gate.Fd()), unix.LOCK_UN)
@@ -201,7 +243,7 @@ func passGate(ctx context.Context, path string, start time.Time, timeout time.Du
 
 // poll takes the flock how on f, retrying with a growing delay until
 // timeout has passed since start.
-func poll(ctx context.Context, f *os.File, how int, path string, mode Mode, start time.Time, timeout time.Duration) error {
+func (lf lockFile) poll(ctx context.Context, f *os.File, how int, mode Mode, start time.Time, timeout time.Duration) error {
 	delay := time.Millisecond
 	for {
 		err := unix.Flock(int(f.Fd()), how|unix.LOCK_NB)
@@ -213,21 +255,30 @@ func poll(ctx context.Context, f *os.File, how int, path string, mode Mode, star
 		}
 		waited := time.Since(start)
 		if waited >= timeout {
-			holder := ReadHolder(path)
+			holder := lf.holder(lf.name)
 			if holder.PID == 0 && mode == Shared {
-				holder = ReadHolder(path + gateSuffix) // a writer waiting for readers
+				holder = lf.holder(lf.name + gateSuffix) // a writer waiting for readers
 			}
-			return &BusyError{Path: path, Mode: mode, Waited: waited.Round(time.Millisecond), Holder: holder}
+			return &BusyError{Path: lf.path, Mode: mode, Waited: waited.Round(time.Millisecond), Holder: holder}
 		}
 		t := time.NewTimer(min(delay, timeout-waited))
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return fmt.Errorf("lock %s: %w", path, ctx.Err())
+			return fmt.Errorf("lock %s: %w", lf.path, ctx.Err())
 		case <-t.C:
 		}
 		delay = min(delay*2, 50*time.Millisecond)
 	}
+}
+
+// holder reads the writer recorded in the file name of the lock's folder.
+func (lf lockFile) holder(name string) Holder {
+	data, err := lf.dir.ReadFile(name, holderLimit)
+	if err != nil {
+		return Holder{}
+	}
+	return parseHolder(data)
 }
 
 // Mode returns the side of the lock held.
@@ -257,13 +308,22 @@ func (l *Lock) Release() error {
 	return nil
 }
 
+// holderLimit bounds what is read of a lock file: a pid and a command
+// line of at most a few hundred bytes.
+const holderLimit = 4 << 10
+
 // ReadHolder returns the writer recorded in the lock file at path, or the
 // zero Holder if none is recorded or the recorded process no longer exists.
+// A link, FIFO or folder at path records nothing.
 func ReadHolder(path string) Holder {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFileWith(path, holderLimit, safefile.Options{NoFollow: true})
 	if err != nil {
 		return Holder{}
 	}
+	return parseHolder(data)
+}
+
+func parseHolder(data []byte) Holder {
 	line, _, _ := strings.Cut(string(data), "\n")
 	pidText, cmd, _ := strings.Cut(line, " ")
 	pid, err := strconv.Atoi(pidText)

@@ -2,6 +2,7 @@ package target
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -38,7 +39,9 @@ const (
 	// capture or sync merges the edit.
 	NeedsMerge Outcome = "needs-merge"
 	// Refused: the folder does not validate, the safety check refused it,
-	// or it could not be read.
+	// or it could not be read (Error names the entry). With no Skill, the
+	// whole target was refused: its folders could not be compared (a
+	// bookkeeping folder that is a link, a busy lock); the others go on.
 	Refused Outcome = "refused"
 )
 
@@ -120,31 +123,20 @@ type captureJob struct {
 // whole capture; a skill that could not be captured is a result.
 func Capture(ctx context.Context, s *store.Store, targets []Target, opts CaptureOptions) ([]CaptureResult, error) {
 	sts, err := Status(ctx, s, targets, opts.Options)
-	if err != nil {
+	var failed *StatusError
+	if err != nil && !errors.As(err, &failed) {
 		return nil, err
 	}
-	dirs := map[string]string{}
-	for _, t := range targets {
-		dirs[t.Name] = t.Dir
-	}
-	var jobs []*captureJob
-	for _, st := range sts {
-		if (st.State != reload.StateModified && st.State != reload.StateRaced) ||
-			(len(opts.Only) > 0 && !slices.Contains(opts.Only, st.Skill) && !slices.Contains(opts.Only, st.Folder)) {
-			continue
+	jobs := captureJobs(sts, targets, opts.Only)
+	var results []CaptureResult
+	if failed != nil {
+		// A target whose folders could not be compared is refused alone.
+		for _, f := range failed.Failed {
+			results = append(results, CaptureResult{Target: f.Target, Outcome: Refused, Error: f.Err.Error()})
 		}
-		j := &captureJob{st: st, targetDir: dirs[st.Target], dir: filepath.Join(dirs[st.Target], st.folder()),
-			res: CaptureResult{Target: st.Target, Skill: st.Skill, Paths: st.Paths, Raced: st.State == reload.StateRaced}}
-		if j.res.Raced {
-			j.dir = st.Dir
-		}
-		if j.files, err = reload.ReadDir(j.dir); err != nil {
-			j.res.Outcome, j.res.Error = Refused, err.Error()
-		}
-		jobs = append(jobs, j)
 	}
 	if len(jobs) == 0 {
-		return nil, nil
+		return results, nil
 	}
 	err = s.Update(ctx, func(tx *store.Tx) error {
 		for i, j := range jobs {
@@ -164,11 +156,40 @@ func Capture(ctx context.Context, s *store.Store, targets []Target, opts Capture
 		return nil, err
 	}
 	settle(ctx, jobs, opts)
-	results := make([]CaptureResult, len(jobs))
-	for i, j := range jobs {
-		results[i] = j.res
+	for _, j := range jobs {
+		results = append(results, j.res)
 	}
 	return results, nil
+}
+
+// captureJobs lists the edited folders of sts to capture (those of only,
+// when set) and reads each: a folder that cannot be read (a FIFO in it, a
+// file in its place) is refused alone, naming the entry.
+func captureJobs(sts []SkillStatus, targets []Target, only []string) []*captureJob {
+	dirs := map[string]string{}
+	for _, t := range targets {
+		dirs[t.Name] = t.Dir
+	}
+	var jobs []*captureJob
+	for _, st := range sts {
+		if (st.State != reload.StateModified && st.State != reload.StateRaced && st.State != reload.StateUnreadable) ||
+			(len(only) > 0 && !slices.Contains(only, st.Skill) && !slices.Contains(only, st.Folder)) {
+			continue
+		}
+		j := &captureJob{st: st, targetDir: dirs[st.Target], dir: filepath.Join(dirs[st.Target], st.folder()),
+			res: CaptureResult{Target: st.Target, Skill: st.Skill, Paths: st.Paths, Raced: st.State == reload.StateRaced}}
+		if j.res.Raced {
+			j.dir = st.Dir
+		}
+		var err error
+		if st.State == reload.StateUnreadable {
+			j.res.Outcome, j.res.Error = Refused, st.Error
+		} else if j.files, err = reload.ReadDir(j.dir); err != nil {
+			j.res.Outcome, j.res.Error = Refused, err.Error()
+		}
+		jobs = append(jobs, j)
+	}
+	return jobs
 }
 
 // settle runs once the versions are stored: captured folders become

@@ -46,6 +46,9 @@ type Exported struct {
 	Atomic  bool            `json:"atomic"`
 	Results []reload.Result `json:"results"`
 	Error   string          `json:"error,omitempty"`
+	// Warnings are about entries of the target's export record that
+	// export ignored (reload.Report.Warnings).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // ExportError lists the targets, and the skills in a target, that an
@@ -141,7 +144,7 @@ func exportFlat(ctx context.Context, published []reload.Skill, t Target, eo relo
 	rep, err := reload.Export(ctx, t.Dir, skills, eo)
 	te := Exported{Target: t.Name, Dir: t.Dir, Results: []reload.Result{}}
 	if rep != nil {
-		te.Atomic, te.Results = rep.Atomic, withConflicts(rep.Results, conflicts)
+		te.Atomic, te.Results, te.Warnings = rep.Atomic, withConflicts(rep.Results, conflicts), rep.Warnings
 	}
 	if err != nil {
 		te.Error = err.Error()

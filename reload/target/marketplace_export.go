@@ -73,17 +73,19 @@ func exportMarketplace(ctx context.Context, s *store.Store, t Target, eo reload.
 		return pluginHotFile(p)
 	}
 	var rep *reload.Report
+	var k *reload.Bookkeeping // nil when planning
 	if plan {
 		rep, err = reload.Plan(ctx, pdir, folders, eo)
 	} else {
 		var lock *lockfile.Lock
-		if lock, err = lockCatalog(ctx, t, eo); err == nil {
+		if k, lock, err = lockCatalog(ctx, t, eo); err == nil {
+			defer k.Close()
 			defer lock.Release()
 			rep, err = reload.Export(ctx, pdir, folders, eo)
 		}
 	}
 	if rep != nil {
-		te.Atomic, te.Results = rep.Atomic, rep.Results
+		te.Atomic, te.Results, te.Warnings = rep.Atomic, rep.Results, rep.Warnings
 	}
 	if err != nil {
 		te.Error = err.Error()
@@ -92,29 +94,31 @@ func exportMarketplace(ctx context.Context, s *store.Store, t Target, eo reload.
 		return te, err
 	}
 	// Some plugins may have failed: the catalog still lists the others.
-	te.Results = append(te.Results, writeCatalog(t, fl, te.Results, meta, plan))
+	te.Results = append(te.Results, writeCatalog(t, k, fl, te.Results, meta, plan))
 	return te, err
 }
 
-func lockCatalog(ctx context.Context, t Target, eo reload.ExportOptions) (*lockfile.Lock, error) {
-	dir := filepath.Join(t.Dir, skillfs.BookkeepingDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("export to %s: %w", t.Dir, err)
-	}
-	// A marketplace folder may be a git repository people share: keep the
-	// bookkeeping out of it, as reload does in a target.
-	if ignore := filepath.Join(dir, ".gitignore"); !exists(ignore) {
-		_ = os.WriteFile(ignore, []byte("# written by skillstore: its bookkeeping is not part of the marketplace\n*\n"), 0o644)
+// lockCatalog takes the marketplace target's catalog lock in its
+// bookkeeping folder (reload's rules: a link or anything but a plain
+// folder or file there is refused by name). Release the lock, then close
+// the folder.
+func lockCatalog(ctx context.Context, t Target, eo reload.ExportOptions) (*reload.Bookkeeping, *lockfile.Lock, error) {
+	// A marketplace folder may be a git repository people share: the
+	// bookkeeping folder ignores itself, as in a target.
+	k, err := reload.OpenBookkeeping(t.Dir, true)
+	if err != nil {
+		return nil, nil, fmt.Errorf("export to %s: %w", t.Dir, err)
 	}
 	timeout := eo.LockTimeout
 	if timeout == 0 {
 		timeout = defaultCatalogLockTimeout
 	}
-	lock, err := lockfile.Acquire(ctx, filepath.Join(dir, catalogLock), lockfile.Exclusive, timeout)
+	lock, err := k.Lock(ctx, catalogLock, lockfile.Exclusive, timeout)
 	if err != nil {
-		return nil, fmt.Errorf("export to %s: %w", t.Dir, err)
+		k.Close()
+		return nil, nil, fmt.Errorf("export to %s: %w", t.Dir, err)
 	}
-	return lock, nil
+	return k, lock, nil
 }
 
 // defaultCatalogLockTimeout is reload's default wait for a target's lock.
@@ -125,14 +129,10 @@ const defaultCatalogLockTimeout = 30 * time.Second
 // it changed (the agent must update the marketplace), unchanged, or
 // foreign / locally-modified when a catalog export did not write is there
 // (left alone).
-func writeCatalog(t Target, fl flavor, results []reload.Result, meta map[string]*composed, plan bool) reload.Result {
+func writeCatalog(t Target, k *reload.Bookkeeping, fl flavor, results []reload.Result, meta map[string]*composed, plan bool) reload.Result {
 	res := reload.Result{Skill: fl.catalog, Action: reload.ActionUnchanged}
 	file := filepath.Join(t.Dir, filepath.FromSlash(fl.catalog))
-	statePath := filepath.Join(t.Dir, skillfs.BookkeepingDir, catalogRecord)
-	var st catalogState
-	if data, err := os.ReadFile(statePath); err == nil {
-		_ = json.Unmarshal(data, &st)
-	}
+	st := readCatalogState(t, k)
 	cur, err := os.ReadFile(file)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -155,7 +155,7 @@ func writeCatalog(t Target, fl flavor, results []reload.Result, meta map[string]
 	case exists && bytes.Equal(cur, data):
 		if !ours && !plan {
 			// Written by an export that crashed before its record: adopt it.
-			_ = saveCatalogState(statePath, res.NewTree)
+			_ = saveCatalogState(k, res.NewTree)
 		}
 		return res
 	case exists && !ours && st.Written.IsZero():
@@ -174,7 +174,7 @@ func writeCatalog(t Target, fl flavor, results []reload.Result, meta map[string]
 		err = atomicfile.WriteFile(file, data, 0o644)
 	}
 	if err == nil {
-		err = saveCatalogState(statePath, res.NewTree)
+		err = saveCatalogState(k, res.NewTree)
 	}
 	if err != nil {
 		return reload.Result{Skill: fl.catalog, Action: reload.ActionFailed, OldTree: res.OldTree, NewTree: res.NewTree, Error: err.Error()}
@@ -182,12 +182,30 @@ func writeCatalog(t Target, fl flavor, results []reload.Result, meta map[string]
 	return res
 }
 
-func saveCatalogState(p string, written skillfs.ID) error {
+// readCatalogState reads what export last wrote as the catalog, from the
+// bookkeeping folder k (opened here when planning, k nil). A missing or
+// unreadable record is none: the catalog is then not export's.
+func readCatalogState(t Target, k *reload.Bookkeeping) catalogState {
+	var st catalogState
+	if k == nil {
+		var err error
+		if k, err = reload.OpenBookkeeping(t.Dir, false); err != nil {
+			return st
+		}
+		defer k.Close()
+	}
+	if data, err := k.ReadFile(catalogRecord); err == nil {
+		_ = json.Unmarshal(data, &st)
+	}
+	return st
+}
+
+func saveCatalogState(k *reload.Bookkeeping, written skillfs.ID) error {
 	data, err := json.Marshal(catalogState{Written: written})
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(p, append(data, '\n'), 0o644)
+	return k.WriteFile(catalogRecord, append(data, '\n'))
 }
 
 // catalogData is the catalog listing every plugin whose folder holds what
@@ -329,9 +347,4 @@ func sameManifest(a, b []byte) bool {
 		}
 	}
 	return true
-}
-
-func exists(p string) bool {
-	_, err := os.Lstat(p)
-	return err == nil
 }

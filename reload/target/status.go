@@ -2,7 +2,9 @@ package target
 
 import (
 	"context"
+	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
@@ -46,6 +48,7 @@ func Status(ctx context.Context, s *store.Store, targets []Target, opts Options)
 		return nil, err
 	}
 	var out []SkillStatus
+	var failed []TargetError
 	for _, t := range targets {
 		if t.IsMarketplace() {
 			// Its folders are plugins, not skills: export reports a plugin
@@ -54,7 +57,9 @@ func Status(ctx context.Context, s *store.Store, targets []Target, opts Options)
 		}
 		sts, err := reload.Status(ctx, t.Dir, opts.LockTimeout)
 		if err != nil {
-			return nil, err
+			// This target alone: a refused bookkeeping folder, a busy lock.
+			failed = append(failed, TargetError{Target: t.Name, Err: err})
+			continue
 		}
 		var names []string
 		for n := range active {
@@ -89,7 +94,33 @@ func Status(ctx context.Context, s *store.Store, targets []Target, opts Options)
 			out = append(out, ts)
 		}
 	}
+	if len(failed) > 0 {
+		return out, &StatusError{Failed: failed}
+	}
 	return out, nil
+}
+
+// StatusError lists the targets whose folders Status could not compare;
+// the statuses of the other targets are returned with it.
+type StatusError struct {
+	Failed []TargetError
+}
+
+func (e *StatusError) Error() string {
+	parts := make([]string, len(e.Failed))
+	for i, f := range e.Failed {
+		parts[i] = fmt.Sprintf("target %s: %v", f.Target, f.Err)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Unwrap gives the targets' errors.
+func (e *StatusError) Unwrap() []error {
+	errs := make([]error, len(e.Failed))
+	for i, f := range e.Failed {
+		errs[i] = f.Err
+	}
+	return errs
 }
 
 // renamedTree computes the tree export writes for a renamed skill: the

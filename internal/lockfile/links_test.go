@@ -1,0 +1,68 @@
+package lockfile
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/skillstore/skillstore/internal/safedir"
+)
+
+// A lock file, or its gate, that someone replaced with a link (a project
+// committing a target's bookkeeping folder) is refused, naming it, and
+// the file it points at is never truncated or written.
+func TestLinkedLockOrGateIsRefusedUntouched(t *testing.T) {
+	for _, linked := range []string{"lock", "lock.gate"} {
+		for _, mode := range []Mode{Exclusive, Shared} {
+			t.Run(linked+"/"+mode.String(), func(t *testing.T) {
+				dir := t.TempDir()
+				victim := filepath.Join(t.TempDir(), "precious")
+				const content = "not a lock file\n"
+				if err := os.WriteFile(victim, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(victim, filepath.Join(dir, linked)); err != nil {
+					t.Fatal(err)
+				}
+				l, err := Acquire(context.Background(), filepath.Join(dir, "lock"), mode, time.Second)
+				if err == nil {
+					l.Release()
+				}
+				// A reader refuses a linked gate too: it would flock the
+				// file the link points at.
+				if !errors.Is(err, safedir.ErrNotPlain) || !strings.Contains(err.Error(), filepath.Join(dir, linked)) {
+					t.Fatalf("err = %v, want a refusal naming %s", err, linked)
+				}
+				if data, err := os.ReadFile(victim); err != nil || string(data) != content {
+					t.Fatalf("the file the link points at changed: %q, %v", data, err)
+				}
+			})
+		}
+	}
+}
+
+// A FIFO in place of the lock file is refused at once instead of hanging.
+func TestFIFOLockIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "lock"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := Acquire(context.Background(), filepath.Join(dir, "lock"), Exclusive, time.Second)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, safedir.ErrNotPlain) || !strings.Contains(err.Error(), "FIFO") {
+			t.Fatalf("err = %v, want a refusal of the FIFO", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Acquire blocked on a FIFO")
+	}
+}
