@@ -37,7 +37,10 @@ lint:
 ## attack: replay every hostile input in testdata/attack against the binary
 ## and print how many held, per class (also part of make test)
 attack:
-	$(GO) test ./cmd/skillstore -run '^TestAttacks$$' -count=1 -v | grep -v '^=== \|^    --- PASS\|^--- PASS'
+	@out=$$(mktemp); status=0; \
+	$(GO) test ./cmd/skillstore -run '^TestAttacks$$' -count=1 -v >$$out 2>&1 || status=$$?; \
+	if [ $$status -ne 0 ]; then grep -v '^=== ' $$out; fi; \
+	sed -n '/^attacks:/,/^[-o]/p' $$out | grep -v '^--- \|^ok'; rm -f $$out; exit $$status
 
 ## bench: every benchmark, printing skillstore's figures beside their references
 bench:
