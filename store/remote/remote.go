@@ -17,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/config"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/gitfetch"
 )
 
 // Remotes are kept in the store repository's own git config
@@ -117,10 +118,14 @@ func checkRemoteName(name string) error {
 
 // normalizeRemoteURL checks that raw is a git URL skillstore can reach
 // (file://, git://, http(s)://, ssh:// or user@host:path) or a local
-// repository path, which it makes absolute.
+// repository path, which it makes absolute, with no control character in
+// any part (gitfetch.CheckURL).
 func normalizeRemoteURL(raw string) (string, error) {
 	if raw == "" {
 		return "", errors.New("empty remote URL")
+	}
+	if err := gitfetch.CheckURL(raw); err != nil {
+		return "", fmt.Errorf("remote URL: %w", err)
 	}
 	if scpRE().MatchString(raw) {
 		return raw, nil

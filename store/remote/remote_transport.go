@@ -86,26 +86,33 @@ func sshAuth(user string) transport.AuthMethod {
 
 // wrap names the remote in an error and hides any credential in it.
 func (c *remoteConn) wrap(what string, err error) error {
+	e := &Error{Remote: c.rem.Name, err: err}
+	prefix := fmt.Sprintf("%s %s (%s): ", what, c.rem.Name, c.rem.Redacted())
 	msg := redactIn(err.Error(), c.rem.URL)
 	switch {
 	case errors.Is(err, transport.ErrRepositoryNotFound):
-		return fmt.Errorf("%s %s (%s): %w", what, c.rem.Name, c.rem.Redacted(), transport.ErrRepositoryNotFound)
+		e.msg = prefix + transport.ErrRepositoryNotFound.Error()
 	case errors.Is(err, transport.ErrAuthenticationRequired), errors.Is(err, transport.ErrAuthorizationFailed):
-		return fmt.Errorf("%s %s (%s): %s: %w", what, c.rem.Name, c.rem.Redacted(), msg, ErrRemoteAuth)
+		e.msg = prefix + msg + ": " + ErrRemoteAuth.Error()
+		e.err = fmt.Errorf("%w: %w", err, ErrRemoteAuth)
+	default:
+		e.msg = prefix + msg
 	}
-	return &redactedError{msg: fmt.Sprintf("%s %s (%s): %s", what, c.rem.Name, c.rem.Redacted(), msg), err: err}
+	return e
 }
 
-// redactedError is an error whose text had the remote's credentials
-// hidden; errors.Is and errors.As still see what it wraps (a
-// *gitfetch.TimeoutError, a *gitfetch.URLError).
-type redactedError struct {
-	msg string
-	err error
+// Error is a failure to reach a remote, or one the remote reported. Its
+// text names the remote with its URL's credentials hidden; errors.Is and
+// errors.As still see what it wraps (transport.ErrRepositoryNotFound, a
+// *gitfetch.TimeoutError).
+type Error struct {
+	Remote string
+	msg    string
+	err    error
 }
 
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
+func (e *Error) Error() string { return e.msg }
+func (e *Error) Unwrap() error { return e.err }
 
 // ErrRemoteAuth is wrapped when the remote refuses the credentials (or
 // there are none).
