@@ -182,7 +182,7 @@ var errorRules = []errorRule{
 	},
 		hint: hint("check the URL with 'skillstore remote list'; the repository must exist on the server (git init --bare)")},
 	{match: is(transport.ErrRepositoryNotFound), hint: hint("check the source's URL (a plugin's: 'skillstore plugin show PLUGIN'); the repository must exist and be readable")},
-	{match: as[*gitfetch.URLError](), hint: hint("nothing was used: give the URL without control characters; one that came from a file others write (a marketplace, a remote's config) is not to be trusted")},
+	{match: as[*gitfetch.URLError](), hint: hint("nothing was used: give the URL without control characters; a URL written that way is an attack on git's credential helpers, so do not trust where it came from")},
 
 	// Targets.
 	{match: as[*target.UnknownError](), hint: hint("run 'skillstore target list' to see the targets")},

@@ -14,16 +14,18 @@ type heldAt struct {
 }
 
 // reviewCut decides how far a skill's published ref may move from local
-// (zero for a skill new here) towards remote, a descendant of it: up to
-// the version before the first one that the safety check here (risks)
-// rates high or above, the rest waiting for review; all the way when
-// none is. This is sync's rule for an upstream update (decide: a
-// fast-forward whose risk is high becomes a candidate), applied to each
-// version a remote brings: a version that pull publishes is one sync
-// would have published. A new skill's v1 is taken whatever its risk, as
-// sync takes a plugin's first version (its mirror step): there is no
-// published version to hold it against, and versions above the allowed
-// risk were refused before this.
+// (zero for a skill new here) towards remote, a descendant of it: pull
+// never makes a version the safety check here (risks) rates high or above
+// the published one. The ref moves to the newest version that is not;
+// the versions after it, all rated high, wait for review in a candidate.
+// This is sync's rule for an upstream update (decide: a fast-forward to
+// a tree whose risk is high becomes a candidate) applied to what a
+// remote brings: sync judges the tree it would publish, not the upstream
+// states in between, and so does this. A new skill's v1 is taken
+// whatever its risk, as sync takes a plugin's first version (its mirror
+// step): there is no published version to hold it against, and versions
+// above the allowed risk were refused before this. A version a remote's
+// reviewer accepted is held here too: the review is this machine's.
 func (tx remoteTx) reviewCut(name string, local, remote store.Hash, risks map[store.Hash]safety.Report) (store.Hash, heldAt, error) {
 	var chain []store.Version // newest first
 	for h := remote; h != local && !h.IsZero(); {
@@ -40,17 +42,16 @@ func (tx remoteTx) reviewCut(name string, local, remote store.Hash, risks map[st
 			h = v.Parents[0]
 		}
 	}
-	cut := local
-	for i := len(chain) - 1; i >= 0; i-- {
-		v := chain[i]
+	var held heldAt
+	for i, v := range chain {
 		risk := risks[v.Commit].Risk
 		firstVersion := local.IsZero() && i == len(chain)-1
-		if risk >= safety.RiskHigh && !firstVersion {
-			return cut, heldAt{Version: v.Number, Level: risk}, nil
+		if risk < safety.RiskHigh || firstVersion {
+			return v.Commit, held, nil
 		}
-		cut = v.Commit
+		held = heldAt{Version: v.Number, Level: max(held.Level, risk)}
 	}
-	return cut, heldAt{}, nil
+	return local, held, nil
 }
 
 // maxHistoryWalk bounds the first-parent walk of reviewCut; the history
