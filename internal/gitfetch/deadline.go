@@ -180,6 +180,17 @@ func Transport(ep *transport.Endpoint, opts Options) (transport.Transport, error
 	return client.NewClient(ep)
 }
 
+// PushTransport picks the transport of a push: for a local path or a
+// file:// URL the same helpers as Transport; go-git's for the others,
+// without the response deadline of a fetch, since a server may run its
+// hooks for a long time before it answers a push.
+func PushTransport(ep *transport.Endpoint, opts Options) (transport.Transport, error) {
+	if ep.Protocol == "file" {
+		return localTransport{dir: opts.HelperDir}, nil
+	}
+	return client.NewClient(ep)
+}
+
 // httpClients keeps one HTTP transport per timeout, so connections to a
 // host are reused across the plugins of a sync.
 var httpClients sync.Map // time.Duration → transport.Transport

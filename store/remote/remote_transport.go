@@ -22,8 +22,8 @@ import (
 
 // A remote is reached with gitfetch's transports: a local path or file://
 // (git upload-pack and receive-pack run as helpers in the store, killed
-// and reaped when a session ends early), git://, http(s):// (with connect
-// and response deadlines) and ssh. Every URL passes gitfetch.CheckURL
+// and reaped when a session ends early), git://, http(s):// (a fetch with
+// connect and response deadlines) and ssh. Every URL passes gitfetch.CheckURL
 // first. Credentials come from where git keeps them and are never
 // written anywhere by skillstore:
 //   - http(s): the user and password of the URL, else `git credential
@@ -210,7 +210,7 @@ func (c *remoteConn) openFetch(ctx context.Context) (*gitfetch.Session, error) {
 func (c *remoteConn) receivePack(ctx context.Context) (transport.ReceivePackSession, *packp.AdvRefs, error) {
 	var sess transport.ReceivePackSession
 	var ar *packp.AdvRefs
-	tr, err := gitfetch.Transport(c.ep, c.opts)
+	tr, err := gitfetch.PushTransport(c.ep, c.opts)
 	if err != nil {
 		return nil, nil, c.wrap("push to", err)
 	}
