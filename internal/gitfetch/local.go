@@ -51,11 +51,16 @@ func (t localTransport) NewReceivePackSession(ep *transport.Endpoint, _ transpor
 // localProc is a running git upload-pack or receive-pack and its pipes.
 type localProc struct {
 	service string
-	path    string
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
 	stdout  *os.File // our end; closed by Close after the process is reaped
 	stderr  *headBuffer
+
+	// killMu orders kills before the reaping: once Close starts to wait
+	// for the process, its pid (and process group) may be reused, and
+	// nothing may be signalled any more.
+	killMu  sync.Mutex
+	reaping bool
 
 	mu       sync.Mutex
 	advRefs  *packp.AdvRefs
@@ -95,7 +100,7 @@ func startLocal(dir, service, path string) (*localProc, error) {
 		return nil, fmt.Errorf("%s %s: %w", service, path, err)
 	}
 	pw.Close() // the child holds its copy
-	return &localProc{service: service, path: path, cmd: cmd, stdin: stdin, stdout: pr, stderr: stderr}, nil
+	return &localProc{service: service, cmd: cmd, stdin: stdin, stdout: pr, stderr: stderr}, nil
 }
 
 // watch kills the process when ctx ends during the current step (a
@@ -110,7 +115,9 @@ func (p *localProc) watch(ctx context.Context) {
 }
 
 func (p *localProc) kill() {
-	if p.cmd.Process != nil {
+	p.killMu.Lock()
+	defer p.killMu.Unlock()
+	if !p.reaping && p.cmd.Process != nil {
 		killProcessGroup(p.cmd) // an error means it has exited already
 	}
 }
@@ -183,7 +190,11 @@ func (p *localProc) closeLocked() error {
 	p.stdin.Close()
 	if !p.finished {
 		p.kill()
-	} else {
+	}
+	p.killMu.Lock()
+	p.reaping = true
+	p.killMu.Unlock()
+	if p.finished {
 		// What it still says (a hook's output) must not block it.
 		io.Copy(io.Discard, p.stdout)
 	}
