@@ -63,8 +63,14 @@ func (r Remote) Redacted() string { return RedactURL(r.URL) }
 // "https://me:***@host/x"); a URL whose user part alone is a token
 // ("https://ghp_xxx@github.com/...") has it hidden too, except for the
 // conventional ssh user names. Anything that does not parse as a URL is
-// returned as is.
+// returned as is. A URL that holds a control character (which nothing
+// uses: see gitfetch.CheckURL) is shown with it escaped and its user part
+// unmasked, so that the masking never hides what is wrong with it.
 func RedactURL(raw string) string {
+	var bad *gitfetch.URLError
+	if errors.As(gitfetch.CheckURL(raw), &bad) {
+		return bad.URL
+	}
 	if !schemeRE().MatchString(raw) {
 		return raw
 	}
