@@ -80,10 +80,11 @@ func cmdHTTPServer(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("httpserver waitconn: no connection within 30s")
 		}
 	case "auth":
+		out := ts.Stdout() // this command's stdout, even when empty
 		srv.mu.Lock()
 		defer srv.mu.Unlock()
 		for _, h := range srv.auth {
-			fmt.Fprintln(ts.Stdout(), h)
+			fmt.Fprintln(out, h)
 		}
 	default:
 		ts.Fatalf("httpserver: unknown action %q", args[0])
