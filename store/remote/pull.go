@@ -39,10 +39,10 @@ const (
 	PullMerged      PullAction = "merge-candidate"      // both published: a clean merge waits for review
 	PullConflicted  PullAction = "conflicted-candidate" // both published: a merge with conflicts waits
 	PullPending     PullAction = "candidate-pending"    // the merge of these two versions already waits
-	// PullHeld: the remote was ahead, but the safety check here rates a
-	// version high; the versions before it were taken (NewVersion, if
-	// any), the rest waits in a remote-merge candidate for review, as
-	// sync holds a risky upstream update.
+	// PullHeld: the remote was ahead, but the safety check here rates
+	// its newest versions high: the versions before them were taken
+	// (NewVersion, if any), those wait in a remote-merge candidate for
+	// review, as sync holds a risky upstream update (see reviewCut).
 	PullHeld PullAction = "held-for-review"
 )
 
@@ -93,11 +93,11 @@ type PullSkill struct {
 }
 
 // HeldVersions are remote versions pull did not publish because the
-// safety check here rates one of them high; PullSkill.Candidate holds
-// the remote's newest.
+// safety check here rates them high; PullSkill.Candidate holds the
+// remote's newest.
 type HeldVersions struct {
 	From int    `json:"from"` // the first version held
-	Risk string `json:"risk"` // its risk level
+	Risk string `json:"risk"` // the highest risk level among them
 	// Pending is set when the candidate was there already.
 	Pending bool `json:"pending,omitempty"`
 }
