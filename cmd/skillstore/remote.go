@@ -491,10 +491,12 @@ func heldLine(remoteName string, sk remote.PullSkill) string {
 		line += fmt.Sprintf("took v%d; ", sk.NewVersion)
 	}
 	line += fmt.Sprintf("%s v%d", remoteName, sk.Held.From)
+	verb := "waits"
 	if sk.RemoteVersion > sk.Held.From {
 		line += fmt.Sprintf("..v%d", sk.RemoteVersion)
+		verb = "wait"
 	}
-	line += fmt.Sprintf(" rated %s by the safety check wait in candidate %s", sk.Held.Risk, shortID(sk.Candidate))
+	line += fmt.Sprintf(" rated %s by the safety check %s in candidate %s", sk.Held.Risk, verb, shortID(sk.Candidate))
 	if sk.Held.Pending {
 		line += " (already waiting)"
 	}
