@@ -2,24 +2,21 @@ package store
 
 import "github.com/go-git/go-git/v5/plumbing/transport"
 
-// Local and file:// sources name this machine's disk: a folder, or a git
-// repository in one. Only a person at this machine may point skillstore
-// at its own files, by naming them on the command line (plugin add,
-// plugin set). A source that comes from a file others can write (a
-// record pulled from a remote, a marketplace entry, another installer's
-// lock file) and names a local path is refused: it would make this
-// machine read, store and then push its own folders.
+// One rule for every source that comes from a file others can write (a
+// plugin record pulled from a remote, a marketplace entry, a cloned
+// project's lock file): a source on this machine (a folder, a repository
+// at a path or a file:// URL) is refused unless the user named it on the
+// command line. Else a teammate's record naming file:///home/me/private
+// would copy a private repository into the store, and from there to the
+// team's remote.
 
-// IsLocal reports whether the source is on this machine's disk: a folder
-// source, or a git source whose URL is a path or a file:// URL.
-func (s Source) IsLocal() bool {
-	return s.Kind == SourceFolder || IsLocalURL(s.URL)
-}
-
-// IsLocalURL reports whether fetching the git URL reads this machine's
-// disk (a path or a file:// URL), the way the fetch itself tells: by the
-// protocol of its endpoint. A URL that does not parse counts as local.
-func IsLocalURL(url string) bool {
-	ep, err := transport.NewEndpoint(url)
+// IsLocal reports whether src reads this machine's files: a folder, or a
+// git repository at a path or a file:// URL (as the fetch tells, by its
+// endpoint's protocol; a URL that does not parse counts as local).
+func (src Source) IsLocal() bool {
+	if src.Kind == SourceFolder {
+		return true
+	}
+	ep, err := transport.NewEndpoint(src.URL)
 	return err != nil || ep.Protocol == "file"
 }
