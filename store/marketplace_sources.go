@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 
+	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/store/manifest"
 )
 
@@ -13,6 +14,9 @@ func remoteEntrySource(r manifest.RemotePlugin) (Source, error) {
 	src := Source{Kind: SourceGit, URL: r.URL, Ref: r.Pin()}
 	if r.Repo != "" {
 		src.URL = GitHubURL(r.Repo)
+	}
+	if err := gitfetch.CheckURL(src.URL); err != nil {
+		return Source{}, err
 	}
 	if r.Path == "" {
 		return src, nil

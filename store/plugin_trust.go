@@ -87,8 +87,8 @@ func (s *Store) TrustPlugin(ctx context.Context, id string) (Source, error) {
 		if _, ok := m[id]; !ok {
 			return fmt.Errorf("plugin %q %w: it was added on this machine or approved already", id, ErrNotUntrusted)
 		}
-		if p.Source.Kind == SourceFolder {
-			return fmt.Errorf("plugin %q: a local-folder source that came from a remote cannot be approved; add the folder with 'skillstore plugin add' if it is yours", id)
+		if p.Source.IsLocal() {
+			return fmt.Errorf("plugin %q: a source on this machine's disk (%s) that came from a remote cannot be approved; add it with 'skillstore plugin add' if it is yours", id, p.Source.URL)
 		}
 		delete(m, id)
 		src = p.Source

@@ -176,8 +176,14 @@ func (s *Store) fetchUnlocked(ctx context.Context, base storage.Storer, r FetchR
 }
 
 func (s *Store) fetchOptions() gitfetch.Options {
-	return gitfetch.Options{Timeout: s.opts.FetchTimeout}
+	return gitfetch.Options{Timeout: s.opts.FetchTimeout, HelperDir: s.dir}
 }
+
+// FetchOptions are the network deadlines of the store's fetches
+// (Options.FetchTimeout) and the working folder of the git helper
+// processes they run (the store itself, never the caller's folder), for
+// package remote's pull.
+func (s *Store) FetchOptions() gitfetch.Options { return s.fetchOptions() }
 
 // UsePrefetch makes the transaction take the git sources p holds from it
 // instead of fetching them under the lock. Another sync may have moved a

@@ -118,6 +118,9 @@ func ParseSource(arg, ref string) (Source, error) {
 //     [GitHubURL](OWNER/REPO). Its refs are listed once, so that a typo is
 //     told apart at once ([ShorthandError]) from a folder that is missing.
 //
+// A source holding a control character anywhere is refused
+// (gitfetch.CheckURL) before any other use.
+//
 // After '#' comes a plugin of a marketplace (SOURCE#plugin), or a folder
 // inside the source when it holds a '/' (SOURCE#plugins/x, SOURCE#tools/
 // for a top-level folder: plugin names never hold a '/'), or both
@@ -128,6 +131,9 @@ func ParseSourceContext(ctx context.Context, arg, ref string) (Source, error) {
 	loc, frag, _ := strings.Cut(arg, "#")
 	if loc == "" {
 		return Source{}, fmt.Errorf("empty plugin source %q", arg)
+	}
+	if err := gitfetch.CheckURL(arg); err != nil {
+		return Source{}, fmt.Errorf("plugin source: %w", err)
 	}
 	sel, dir, err := parseFragment(arg, frag)
 	if err != nil {

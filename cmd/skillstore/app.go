@@ -87,7 +87,7 @@ func newApp(e *env) *cli.App {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "store", Usage: "store directory", EnvVars: []string{"SKILLSTORE_DIR"}, DefaultText: "$XDG_DATA_HOME/skillstore"},
 			&cli.DurationFlag{Name: "lock-timeout", Usage: "how long to wait for the store lock", Value: 30 * time.Second, EnvVars: []string{"SKILLSTORE_LOCK_TIMEOUT"}},
-			&cli.DurationFlag{Name: "fetch-timeout", Usage: "connect and idle deadline of each git fetch (sync, plugin add): a server silent that long fails its plugin, the others sync", Value: store.DefaultFetchTimeout, EnvVars: []string{"SKILLSTORE_FETCH_TIMEOUT"}},
+			&cli.DurationFlag{Name: "fetch-timeout", Usage: "connect and idle deadline of each git fetch (sync, plugin add, pull, clone): a server silent that long fails its plugin (or the pull), the others sync", Value: store.DefaultFetchTimeout, EnvVars: []string{"SKILLSTORE_FETCH_TIMEOUT"}},
 			&cli.IntFlag{Name: "fetch-jobs", Usage: "git sources fetched at once (sync, plugin add); 0: 8 per ssh host, 24 per git:// host, 4 local, 64 in all", EnvVars: []string{"SKILLSTORE_FETCH_JOBS"}},
 			&cli.BoolFlag{Name: "debug", Usage: "log debug information to stderr"},
 			// urfave adds --help only when it adds its own help command;

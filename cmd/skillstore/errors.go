@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/transport"
 
+	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
@@ -161,14 +162,27 @@ var errorRules = []errorRule{
 	// Remotes.
 	{match: as[*remote.PushRefusedError](), hint: hint("run 'skillstore pull', accept or resolve the merge candidates it reports, then push again")},
 	{match: is(remote.ErrRemoteRejected), hint: hint("if someone pushed meanwhile, run 'skillstore pull' and push again; otherwise check the server's branch protection and hooks")},
-	{match: func(err error) bool { return as[*remote.UnsafeRemoteError]()(err) || as[*remote.BadRefError]()(err) },
-		hint: hint("nothing was written; fix the history on the server, or pull with --allow-risk LEVEL if you trust a risk finding")},
+	{match: as[*remote.UnsafeRemoteError](), hint: func(err error) string {
+		if risk := asE[*remote.UnsafeRemoteError](err).RiskOnly; risk != safety.RiskNone {
+			return "nothing was written; review the findings, and if you trust them pull again with --allow-risk " + risk.String()
+		}
+		return "nothing was written; the history on the server breaks the store's rules (listed above): fix it there, no flag takes it in"
+	}},
+	{match: as[*remote.BadRefError](), hint: hint("nothing was written; delete or rename those refs on the server ('git push REMOTE :REF'), no flag takes them in")},
+	{match: as[*remote.TooManySkillsError](), hint: func(err error) string {
+		return fmt.Sprintf("check that the remote is the store you meant; if it is, rerun with --max-new-skills %d", asE[*remote.TooManySkillsError](err).New)
+	}},
 	{match: as[*remote.RemoteLayoutError](), hint: func(err error) string { return asE[*remote.RemoteLayoutError](err).Hint() }},
 	{match: is(remote.ErrNoRemote), hint: hint("add one with 'skillstore remote add origin URL'")},
 	{match: is(remote.ErrUnknownRemote), hint: hint("run 'skillstore remote list' to see the remotes")},
 	{match: is(remote.ErrRemoteExists), hint: hint("remove it first with 'skillstore remote rm NAME', or pick another name")},
 	{match: is(remote.ErrRemoteAuth), hint: hint("configure a git credential helper (git config --global credential.helper ...) or start an ssh agent")},
-	{match: is(transport.ErrRepositoryNotFound), hint: hint("check the URL with 'skillstore remote list'; the repository must exist on the server (git init --bare)")},
+	{match: func(err error) bool {
+		return as[*remote.Error]()(err) && errors.Is(err, transport.ErrRepositoryNotFound)
+	},
+		hint: hint("check the URL with 'skillstore remote list'; the repository must exist on the server (git init --bare)")},
+	{match: is(transport.ErrRepositoryNotFound), hint: hint("check the source's URL (a plugin's: 'skillstore plugin show PLUGIN'); the repository must exist and be readable")},
+	{match: as[*gitfetch.URLError](), hint: hint("nothing was used: give the URL without control characters; a URL written that way is an attack on git's credential helpers, so do not trust where it came from")},
 
 	// Targets.
 	{match: as[*target.UnknownError](), hint: hint("run 'skillstore target list' to see the targets")},

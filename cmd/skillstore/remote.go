@@ -67,9 +67,10 @@ func cloneCommand() *cli.Command {
 			"default) with URL as its remote 'origin', pulls everything (each fetched tree\n" +
 			"passes the same safety checks as local input) and verifies the result. On any\n" +
 			"failure nothing is left behind.\n\n" +
+			"Versions the safety check rates high wait for review as in pull.\n\n" +
 			"Exit codes: 0 cloned, 1 error (unreachable, refused by the safety checks, DIR\n" +
 			"not empty), 2 usage error.",
-		Flags:  []cli.Flag{allowRiskFlag(), newJSONFlag()},
+		Flags:  []cli.Flag{allowRiskFlag(), maxNewSkillsFlag(), newJSONFlag()},
 		Action: runClone,
 	}
 }
@@ -119,6 +120,12 @@ func pullCommand() *cli.Command {
 			"one past the higher of both sides' numbers. Candidates a reviewer extended on\n" +
 			"the server fast-forward. The state is merged record by record; conflicting\n" +
 			"records keep this store's and are reported; targets stay this machine's.\n" +
+			"A version the safety check here rates high is not published: the versions\n" +
+			"before it are, the rest waits as a candidate for review (held-for-review), as\n" +
+			"sync holds a risky upstream update. A pull that would create more than\n" +
+			"--max-new-skills skills is refused before anything is fetched. The fetch runs\n" +
+			"without the store lock, within --fetch-timeout, so list and show answer\n" +
+			"meanwhile.\n" +
 			"With --export the published skills are then exported to every target.\n\n" +
 			"Exit codes: 0 done, nothing waits for review; 1 refused or error; 2 usage\n" +
 			"error; 3 store lock busy; 4 done, candidates wait for review or state records\n" +
@@ -127,6 +134,7 @@ func pullCommand() *cli.Command {
 			&cli.BoolFlag{Name: "export", Usage: "export into every target afterwards"},
 			&cli.BoolFlag{Name: "skill-aware", Usage: "merge Markdown of diverged skills with the skill-aware rules (see merge-file --help); the candidate lists each resolution"},
 			allowRiskFlag(),
+			maxNewSkillsFlag(),
 			newJSONFlag(),
 			dryRunFlag("pull into a scratch copy of the store and report what would change, writing nothing here (with --export: what export would do)"),
 		},
@@ -136,6 +144,19 @@ func pullCommand() *cli.Command {
 
 func allowRiskFlag() cli.Flag {
 	return &cli.StringFlag{Name: "allow-risk", Usage: "highest safety risk level to accept in fetched versions (none, low, medium, high, critical)", Value: safety.DefaultAllowedRisk.String()}
+}
+
+func maxNewSkillsFlag() cli.Flag {
+	return &cli.IntFlag{Name: "max-new-skills", Usage: "most skills one pull may create in this store; a remote with more is refused before anything is fetched", Value: remote.DefaultMaxNewSkills}
+}
+
+// parseMaxNewSkills reads --max-new-skills, which must be positive.
+func parseMaxNewSkills(c *cli.Context) (int, error) {
+	n := c.Int("max-new-skills")
+	if n <= 0 {
+		return 0, usageErrorf("--max-new-skills %d is not positive: give how many skills one pull may create", n)
+	}
+	return n, nil
 }
 
 func parseAllowRisk(c *cli.Context) (safety.RiskLevel, error) {
@@ -228,6 +249,10 @@ func runClone(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	maxNew, err := parseMaxNewSkills(c)
+	if err != nil {
+		return err
+	}
 	dir := ""
 	if len(args) == 2 {
 		dir, err = filepath.Abs(args[1])
@@ -241,7 +266,7 @@ func runClone(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	s, rep, err := remote.Clone(c.Context, args[0], dir, opts, remote.CloneOptions{AllowRisk: risk})
+	s, rep, err := remote.Clone(c.Context, args[0], dir, opts, remote.CloneOptions{AllowRisk: risk, MaxNewSkills: maxNew})
 	switch {
 	case errors.Is(err, store.ErrStoreExists), errors.Is(err, store.ErrNotEmpty):
 		return withHint(err, "clone into a new or empty folder, or point --store elsewhere")
@@ -253,6 +278,11 @@ func runClone(c *cli.Context) error {
 		return writeJSON(e.stdout, rep)
 	}
 	fmt.Fprintf(e.stdout, "cloned %s into %s: %d skill(s), %d candidate(s) waiting; verified\n", rep.URL, s.Dir(), skillsOnly(rep.Skills), rep.CandidatesWaiting)
+	for _, sk := range rep.Skills {
+		if sk.Action == remote.PullHeld {
+			fmt.Fprintf(e.stdout, "%s: %s\n", sk.Skill, pullLine(rep.Remote, sk))
+		}
+	}
 	printPolicyWarnings(e.stderr, "remote "+rep.Remote, rep.Warnings)
 	return nil
 }
@@ -334,12 +364,16 @@ func runPull(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	maxNew, err := parseMaxNewSkills(c)
+	if err != nil {
+		return err
+	}
 	s, cleanup, err := openPullStore(c)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	opts := remote.PullOptions{AllowRisk: risk, SkillAware: c.Bool("skill-aware")}
+	opts := remote.PullOptions{AllowRisk: risk, SkillAware: c.Bool("skill-aware"), MaxNewSkills: maxNew}
 	if len(args) == 1 {
 		opts.Remote = args[0]
 	}
@@ -432,6 +466,8 @@ func pullLine(remoteName string, sk remote.PullSkill) string {
 		return fmt.Sprintf("joined, local v%d and %s v%d had the same files: v%d", sk.OldVersion, remoteName, sk.RemoteVersion, sk.NewVersion)
 	case remote.PullPending:
 		return fmt.Sprintf("candidate-pending, %s (merge of local v%d and %s v%d)", shortID(sk.Candidate), sk.OldVersion, remoteName, sk.RemoteVersion)
+	case remote.PullHeld:
+		return heldLine(remoteName, sk)
 	}
 	line := fmt.Sprintf("%s %s, local v%d and %s v%d", sk.Action, shortID(sk.Candidate), sk.OldVersion, remoteName, sk.RemoteVersion)
 	if n := len(sk.Conflicts); n > 0 {
@@ -446,6 +482,25 @@ func pullLine(remoteName string, sk remote.PullSkill) string {
 		line += fmt.Sprintf(" (supersedes candidate %s)", shortID(sk.Superseded))
 	}
 	return line
+}
+
+// heldLine says which remote versions wait for review and why.
+func heldLine(remoteName string, sk remote.PullSkill) string {
+	line := "held-for-review, "
+	if sk.NewVersion > 0 {
+		line += fmt.Sprintf("took v%d; ", sk.NewVersion)
+	}
+	line += fmt.Sprintf("%s v%d", remoteName, sk.Held.From)
+	verb := "waits"
+	if sk.RemoteVersion > sk.Held.From {
+		line += fmt.Sprintf("..v%d", sk.RemoteVersion)
+		verb = "wait"
+	}
+	line += fmt.Sprintf(" rated %s by the safety check %s in candidate %s", sk.Held.Risk, verb, shortID(sk.Candidate))
+	if sk.Held.Pending {
+		line += " (already waiting)"
+	}
+	return line + fmt.Sprintf(": review with 'skillstore candidates show %s'", sk.Skill)
 }
 
 // remoteArgs returns the arguments after checking their number, and lets

@@ -27,6 +27,10 @@ type Options struct {
 	// A slow but steady transfer is never cut off. Zero means
 	// DefaultTimeout.
 	Timeout time.Duration
+	// HelperDir is the working folder of the git processes a fetch from
+	// a local repository runs (see [Command]): the store. "" is the
+	// system's temporary folder.
+	HelperDir string
 }
 
 func (o Options) timeout() time.Duration {
@@ -103,15 +107,18 @@ func (w *watchdog) stop() {
 	w.cancel()
 }
 
-// explain turns an error that followed the watchdog's expiry into a
-// TimeoutError naming the step; other errors pass through.
+// explain turns an error that followed the watchdog's expiry, or a
+// network timeout of the same deadline (an HTTP client's wait for
+// response headers), into a TimeoutError naming the step; other errors
+// pass through.
 func (w *watchdog) explain(err error) error {
 	if err == nil {
 		return nil
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.expired {
+	var netErr net.Error
+	if w.expired || errors.As(err, &netErr) && netErr.Timeout() {
 		return &TimeoutError{URL: w.url, Step: w.step, Timeout: w.timeout}
 	}
 	return err
@@ -131,22 +138,18 @@ func (p progressReader) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// openSession opens an upload-pack session within the watchdog's deadline.
-// Some transports dial without a context (git://, ssh://): the dial runs
-// on its own goroutine, which is left to the system's connect timeout when
-// the deadline passes first.
-func openSession(w *watchdog, ep *transport.Endpoint) (transport.UploadPackSession, error) {
-	tr, err := transportFor(ep, w.timeout)
-	if err != nil {
-		return nil, err
-	}
+// openSession opens an upload-pack session on tr within the watchdog's
+// deadline. Some transports dial without a context (git://, ssh://): the
+// dial runs on its own goroutine, which is left to the system's connect
+// timeout when the deadline passes first.
+func openSession(w *watchdog, tr transport.Transport, ep *transport.Endpoint, auth transport.AuthMethod) (transport.UploadPackSession, error) {
 	type opened struct {
 		s   transport.UploadPackSession
 		err error
 	}
 	done := make(chan opened, 1)
 	go func() {
-		s, err := tr.NewUploadPackSession(ep, nil)
+		s, err := tr.NewUploadPackSession(ep, auth)
 		done <- opened{s, err}
 	}()
 	select {
@@ -162,11 +165,28 @@ func openSession(w *watchdog, ep *transport.Endpoint) (transport.UploadPackSessi
 	}
 }
 
-// transportFor picks the transport of an endpoint: go-git's, except for
-// HTTP(S), whose client gets dial, TLS and response-header deadlines.
-func transportFor(ep *transport.Endpoint, timeout time.Duration) (transport.Transport, error) {
-	if ep.Protocol == "http" || ep.Protocol == "https" {
-		return httpTransport(timeout), nil
+// Transport picks the transport of an endpoint: for a local path or a
+// file:// URL, git upload-pack and receive-pack run as helpers in
+// opts.HelperDir and killed when a session ends early (see
+// localTransport); for HTTP(S), a client with dial, TLS and
+// response-header deadlines of opts.Timeout; go-git's for git:// and ssh.
+func Transport(ep *transport.Endpoint, opts Options) (transport.Transport, error) {
+	switch ep.Protocol {
+	case "file":
+		return localTransport{dir: opts.HelperDir}, nil
+	case "http", "https":
+		return httpTransport(opts.timeout()), nil
+	}
+	return client.NewClient(ep)
+}
+
+// PushTransport picks the transport of a push: for a local path or a
+// file:// URL the same helpers as Transport; go-git's for the others,
+// without the response deadline of a fetch, since a server may run its
+// hooks for a long time before it answers a push.
+func PushTransport(ep *transport.Endpoint, opts Options) (transport.Transport, error) {
+	if ep.Protocol == "file" {
+		return localTransport{dir: opts.HelperDir}, nil
 	}
 	return client.NewClient(ep)
 }

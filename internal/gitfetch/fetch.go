@@ -18,13 +18,10 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
-	"github.com/go-git/go-git/v5/plumbing/protocol/packp/sideband"
 	"github.com/go-git/go-git/v5/plumbing/storer"
-	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/go-git/go-git/v5/storage"
 	"github.com/go-git/go-git/v5/storage/memory"
 
@@ -200,23 +197,12 @@ func Fetch(ctx context.Context, base storage.Storer, url, ref string, have skill
 			return Fetched{Commit: h, objects: fs}, nil
 		}
 	}
-	ep, err := transport.NewEndpoint(url)
+	sess, err := Open(ctx, url, nil, opts)
 	if err != nil {
 		return Fetched{}, fmt.Errorf("fetch %s: %w", url, err)
 	}
-	w := newWatchdog(ctx, url, opts.timeout())
-	defer w.stop()
-	sess, err := openSession(w, ep)
-	if err != nil {
-		return Fetched{}, fmt.Errorf("fetch %s: %w", url, w.explain(err))
-	}
 	defer sess.Close()
-	w.progress("listing refs")
-	adv, err := sess.AdvertisedReferencesContext(w.ctx)
-	if err != nil {
-		return Fetched{}, fmt.Errorf("fetch %s: %w", url, w.explain(err))
-	}
-	w.progress("")
+	adv := sess.Refs()
 	refs, err := advertisedRefs(adv)
 	if err != nil {
 		return Fetched{}, fmt.Errorf("fetch %s: %w", url, err)
@@ -244,8 +230,8 @@ func Fetch(ctx context.Context, base storage.Storer, url, ref string, have skill
 		}
 		wants = []plumbing.Hash{tip}
 	}
-	if err := fetchPack(w, sess, adv, fs, wants, have); err != nil {
-		return Fetched{}, fmt.Errorf("fetch %s %s: %w", url, name.Short(), w.explain(err))
+	if err := fetchPack(sess, fs, wants, have); err != nil {
+		return Fetched{}, fmt.Errorf("fetch %s %s: %w", url, name.Short(), err)
 	}
 	if pin != "" {
 		return findPin(fs, url, pin)
@@ -288,7 +274,7 @@ func advertisedRefs(adv *packp.AdvRefs) ([]*plumbing.Reference, error) {
 // fetchPack asks the server for the wanted commits the store lacks,
 // offering have, and reads the pack into fs. Nothing is asked (and the
 // connection closes after the ref listing) when every want is here.
-func fetchPack(w *watchdog, sess transport.UploadPackSession, adv *packp.AdvRefs, fs *fetchStorer, wants []plumbing.Hash, have skillfs.ID) error {
+func fetchPack(sess *Session, fs *fetchStorer, wants []plumbing.Hash, have skillfs.ID) (err error) {
 	var missing []plumbing.Hash
 	for _, h := range wants {
 		if fs.HasEncodedObject(h) != nil && !slices.Contains(missing, h) {
@@ -298,32 +284,23 @@ func fetchPack(w *watchdog, sess transport.UploadPackSession, adv *packp.AdvRefs
 	if len(missing) == 0 {
 		return nil
 	}
-	req := packp.NewUploadPackRequestFromCapabilities(adv.Capabilities)
-	if adv.Capabilities.Supports(capability.NoProgress) {
+	req := packp.NewUploadPackRequestFromCapabilities(sess.Refs().Capabilities)
+	if sess.Refs().Capabilities.Supports(capability.NoProgress) {
 		req.Capabilities.Set(capability.NoProgress)
 	}
 	req.Wants = missing
 	if !have.IsZero() && hasCommit(fs, have) {
 		req.Haves = []plumbing.Hash{plumbing.Hash(have)}
 	}
-	w.progress("waiting for the pack")
-	resp, err := sess.UploadPack(w.ctx, req)
-	if errors.Is(err, transport.ErrEmptyUploadPackRequest) {
-		return nil
-	}
+	pw, err := fs.PackfileWriter()
 	if err != nil {
 		return err
 	}
-	defer resp.Close()
-	w.progress("receiving the pack")
-	var pack io.Reader = progressReader{r: resp, w: w}
-	switch {
-	case req.Capabilities.Supports(capability.Sideband64k):
-		pack = sideband.NewDemuxer(sideband.Sideband64k, pack)
-	case req.Capabilities.Supports(capability.Sideband):
-		pack = sideband.NewDemuxer(sideband.Sideband, pack)
+	if err := sess.FetchPack(req, pw); err != nil {
+		pw.Close()
+		return err
 	}
-	return packfile.UpdateObjectStorage(fs, pack)
+	return pw.Close()
 }
 
 // pickRemoteRef finds what ref names among a remote's references: a branch,

@@ -3,8 +3,6 @@ package gitfetch
 import (
 	"context"
 	"fmt"
-
-	"github.com/go-git/go-git/v5/plumbing/transport"
 )
 
 // RefNames lists the branch and tag names (short: "main", "v1.2",
@@ -13,22 +11,12 @@ import (
 // .../tree/feature/x/skills, where either may hold a '/'. It has the same
 // connect deadline as [Fetch].
 func RefNames(ctx context.Context, url string, opts Options) ([]string, error) {
-	ep, err := transport.NewEndpoint(url)
+	sess, err := Open(ctx, url, nil, opts)
 	if err != nil {
 		return nil, fmt.Errorf("list the refs of %s: %w", url, err)
 	}
-	w := newWatchdog(ctx, url, opts.timeout())
-	defer w.stop()
-	sess, err := openSession(w, ep)
-	if err != nil {
-		return nil, fmt.Errorf("list the refs of %s: %w", url, w.explain(err))
-	}
 	defer sess.Close()
-	w.progress("listing refs")
-	adv, err := sess.AdvertisedReferencesContext(w.ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list the refs of %s: %w", url, w.explain(err))
-	}
+	adv := sess.Refs()
 	refs, err := advertisedRefs(adv)
 	if err != nil {
 		return nil, fmt.Errorf("list the refs of %s: %w", url, err)

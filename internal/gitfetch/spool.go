@@ -37,23 +37,21 @@ type packSpool struct {
 	refused error
 }
 
-// Write spools p once the guard has passed it. After a refusal the rest
-// of the (compressed) stream is read and dropped rather than failed, so
-// that the transport ends normally (go-git's local transport waits for
-// git-upload-pack, which would block writing into a pipe nobody reads);
-// Close then reports the refusal.
+// Write spools p once the guard has passed it. A refusal fails the
+// write, which ends the fetch at once: the session kills the server's
+// process instead of reading the rest (see Session.FetchPack).
 func (s *packSpool) Write(p []byte) (int, error) {
 	if s.written += int64(len(p)); s.written > maxSpooledPack {
 		return 0, fmt.Errorf("the fetched pack is larger than %d bytes", maxSpooledPack)
 	}
 	if s.refused != nil {
-		return len(p), nil
+		return 0, s.refused
 	}
 	if _, err := s.guard.Write(p); err != nil {
 		if s.refused = s.guard.Close(); s.refused == nil {
 			s.refused = err
 		}
-		return len(p), nil
+		return 0, s.refused
 	}
 	return s.file.Write(p)
 }

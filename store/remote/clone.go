@@ -19,6 +19,8 @@ type CloneOptions struct {
 	Remote string
 	// AllowRisk is passed to the pull (see PullOptions).
 	AllowRisk safety.RiskLevel
+	// MaxNewSkills is passed to the pull (see PullOptions).
+	MaxNewSkills int
 }
 
 // Clone creates a new store at dir from the store at url: a bare
@@ -77,7 +79,7 @@ func cloneInto(ctx context.Context, url, dir string, opts store.Options, copts C
 	if _, err := Add(ctx, s, copts.Remote, url); err != nil {
 		return nil, nil, err
 	}
-	rep, err := Pull(ctx, s, PullOptions{Remote: copts.Remote, AllowRisk: copts.AllowRisk}) // a clone is a pull into an empty store
+	rep, err := Pull(ctx, s, PullOptions{Remote: copts.Remote, AllowRisk: copts.AllowRisk, MaxNewSkills: copts.MaxNewSkills}) // a clone is a pull into an empty store
 	if err != nil {
 		return nil, nil, err
 	}

@@ -11,8 +11,15 @@
 // store ([store.Tx.MergeDiverged]), accepted or rejected like any other.
 // [Clone] makes a new store by a pull into an empty one.
 //
-// Add, Remove, Push and Pull take an open *store.Store and run inside its
-// write transaction (store.Store.Update), so a push or pull holds the
-// store lock throughout and a refused remote writes nothing. go-git is used here only
-// to speak git's network protocols.
+// Add, Remove, Push and Pull take an open *store.Store. Add, Remove and
+// Push run inside its write transaction (store.Store.Update). Pull reads
+// what it needs under the shared lock, fetches with no lock held, within
+// the store's fetch deadlines (store.Options.FetchTimeout), and takes the
+// write lock only to store, check and integrate what arrived: a slow or
+// hung server never keeps readers or other writers waiting, and a refused
+// remote writes nothing. Every URL passes gitfetch.CheckURL before use,
+// and git's helpers (credential fill, upload-pack and receive-pack for a
+// remote on this machine's disk) run in the store with only the user's
+// global and system git configuration. go-git is used here only to speak
+// git's network protocols.
 package remote

@@ -75,7 +75,7 @@ func TestPulledPluginsWaitForTrust(t *testing.T) {
 		t.Errorf("sync fetched an unapproved source:\n%s", out)
 	}
 
-	if _, err := victim.TrustPlugin(ctx, "home-secrets"); err == nil || !strings.Contains(err.Error(), "local-folder source") {
+	if _, err := victim.TrustPlugin(ctx, "home-secrets"); err == nil || !strings.Contains(err.Error(), "a source on this machine's disk") {
 		t.Errorf("trust of a remote folder source = %v, want refused", err)
 	}
 	if _, err := victim.TrustPlugin(ctx, "gitp"); err != nil {

@@ -22,6 +22,9 @@ type PullOptions struct {
 	// rules (merge.Options.SkillAware); the remote-merge candidate lists
 	// every resolution, and is always reviewed, never published by pull.
 	SkillAware bool
+	// MaxNewSkills caps the skills one pull may create in this store;
+	// zero means DefaultMaxNewSkills, a negative number no cap.
+	MaxNewSkills int
 }
 
 // PullAction is what pull did with one skill.
@@ -36,6 +39,11 @@ const (
 	PullMerged      PullAction = "merge-candidate"      // both published: a clean merge waits for review
 	PullConflicted  PullAction = "conflicted-candidate" // both published: a merge with conflicts waits
 	PullPending     PullAction = "candidate-pending"    // the merge of these two versions already waits
+	// PullHeld: the remote was ahead, but the safety check here rates
+	// its newest versions high: the versions before them were taken
+	// (NewVersion, if any), those wait in a remote-merge candidate for
+	// review, as sync holds a risky upstream update (see reviewCut).
+	PullHeld PullAction = "held-for-review"
 )
 
 // RefAction is what pull did with one ref of the remote.
@@ -80,6 +88,18 @@ type PullSkill struct {
 	Conflicts     []string   `json:"conflicts,omitempty"`
 	// MergeResolved lists what the skill-aware rules resolved.
 	MergeResolved []string `json:"merge_resolved,omitempty"`
+	// Held says what waits for review (Action PullHeld).
+	Held *HeldVersions `json:"held,omitempty"`
+}
+
+// HeldVersions are remote versions pull did not publish because the
+// safety check here rates them high; PullSkill.Candidate holds the
+// remote's newest.
+type HeldVersions struct {
+	From int    `json:"from"` // the first version held
+	Risk string `json:"risk"` // the highest risk level among them
+	// Pending is set when the candidate was there already.
+	Pending bool `json:"pending,omitempty"`
 }
 
 // PullRef is what pull did with a ref other than a published skill.
@@ -110,21 +130,36 @@ func (r *PullReport) Changed() bool {
 // the remote ahead fast-forwards, this store ahead stays, and two diverged
 // published histories become a candidate holding their three-way merge
 // (refs/heads/candidates/<skill>, accepted with [store.Store.AcceptRemoteMerge]):
-// nothing published is ever overwritten. The state is merged record by
-// record (see [StateMerge]). It holds the store's write lock throughout;
-// a refused remote writes nothing.
+// nothing published is ever overwritten. A version the safety check here
+// rates high waits for review the same way instead of being published
+// (see reviewCut). The state is merged record by record (see
+// [StateMerge]).
+//
+// The network phase runs with no store lock held, within the store's
+// fetch deadlines (store.Options.FetchTimeout), as sync's fetches do: the
+// pack is received into a temporary file, and only then is the write
+// lock taken to store, check and integrate it. A refused remote writes
+// nothing.
 func Pull(ctx context.Context, s *store.Store, opts PullOptions) (*PullReport, error) {
+	snap, err := snapshot(ctx, s, opts.Remote)
+	if err != nil {
+		return nil, err
+	}
+	fetched, err := fetchUnlocked(ctx, s, snap, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer fetched.close()
 	var rep *PullReport
-	err := s.Update(ctx, func(tx *store.Tx) error {
-		rem, err := find(s, opts.Remote)
+	err = s.Update(ctx, func(tx *store.Tx) error {
+		rem, err := find(s, snap.rem.Name)
 		if err != nil {
 			return err
 		}
-		conn, err := dialRemote(rem)
-		if err != nil {
-			return err
+		if rem.URL != snap.rem.URL {
+			return fmt.Errorf("remote %s: its URL changed while the pull fetched: pull again", rem.Name)
 		}
-		rep, err = remoteTx{tx}.pull(ctx, conn, opts)
+		rep, err = remoteTx{tx}.pull(ctx, rem, fetched, opts)
 		return err
 	})
 	if err != nil {
@@ -133,8 +168,8 @@ func Pull(ctx context.Context, s *store.Store, opts PullOptions) (*PullReport, e
 	return rep, nil
 }
 
-func (tx remoteTx) pull(ctx context.Context, conn *remoteConn, opts PullOptions) (rep *PullReport, err error) {
-	// A refused or failed pull takes back the pack it fetched: nothing of
+func (tx remoteTx) pull(ctx context.Context, rem Remote, fetched *pullFetch, opts PullOptions) (rep *PullReport, err error) {
+	// A refused or failed pull takes back the pack it stored: nothing of
 	// a malicious remote stays in the store, not even unreachable objects
 	// (which `git fsck --strict` would still inspect).
 	before := packNames(tx.Store().Dir())
@@ -144,8 +179,7 @@ func (tx remoteTx) pull(ctx context.Context, conn *remoteConn, opts PullOptions)
 		}
 	}()
 	defer tx.KeepPacksOpen()()
-	rem := conn.rem
-	rr, err := tx.fetchRemote(ctx, conn)
+	rr, err := tx.storeFetched(rem, fetched)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +237,7 @@ func (tx remoteTx) pull(ctx context.Context, conn *remoteConn, opts PullOptions)
 		}
 	}
 	for _, ref := range rr.names(refSkill) {
-		ps, err := tx.pullSkill(skillOfRef(ref), rr.refs[ref], rem, opts.SkillAware)
+		ps, err := tx.pullSkill(skillOfRef(ref), rr.refs[ref], rem, opts.SkillAware, check.risks)
 		if err != nil {
 			return nil, err
 		}
@@ -232,6 +266,23 @@ func (tx remoteTx) pull(ctx context.Context, conn *remoteConn, opts PullOptions)
 	return rep, nil
 }
 
+// storeFetched writes the pack the network phase received into the
+// object database and checks that every object the remote's refs name
+// is there now.
+func (tx remoteTx) storeFetched(rem Remote, fetched *pullFetch) (*remoteRefs, error) {
+	if fetched.pack != nil {
+		if err := tx.StorePack(fetched.pack); err != nil {
+			return nil, fmt.Errorf("fetch from %s: %w", rem.Name, err)
+		}
+	}
+	for _, h := range fetched.wants {
+		if !tx.HasObject(h) {
+			return nil, fmt.Errorf("fetch from %s: the remote did not send %s", rem.Name, h)
+		}
+	}
+	return fetched.rr, nil
+}
+
 // pullLine integrates a ref whose values form a line (an upstream
 // snapshot chain): new and fast-forward are taken, anything else keeps
 // this store's value.
@@ -250,8 +301,9 @@ func (tx remoteTx) pullLine(ref string, remote store.Hash) (PullRef, bool) {
 	return PullRef{Ref: ref, Action: RefKeptLocal, Reason: "both sides took different snapshots; this store's stays (its published versions name the base they took in)"}, true
 }
 
-// pullSkill integrates one published skill.
-func (tx remoteTx) pullSkill(name string, remote store.Hash, rem Remote, skillAware bool) (PullSkill, error) {
+// pullSkill integrates one published skill. risks are the safety
+// reports computed here for the fetched versions.
+func (tx remoteTx) pullSkill(name string, remote store.Hash, rem Remote, skillAware bool, risks map[store.Hash]safety.Report) (PullSkill, error) {
 	ps := PullSkill{Skill: name}
 	ref := store.SkillRef(name)
 	rv, err := tx.VersionAt(name, remote)
@@ -260,28 +312,75 @@ func (tx remoteTx) pullSkill(name string, remote store.Hash, rem Remote, skillAw
 	}
 	ps.RemoteVersion = rv.Number
 	local, ok := tx.Ref(ref)
-	if !ok {
-		tx.SetRef(ref, remote)
-		ps.Action, ps.NewVersion = PullNew, rv.Number
-		return ps, nil
-	}
-	if local == remote {
+	if ok && local == remote {
 		return PullSkill{}, nil
+	}
+	if ok && tx.IsAncestor(remote, local) {
+		lv, err := tx.VersionAt(name, local)
+		ps.Action, ps.OldVersion = PullLocalAhead, lv.Number
+		return ps, err
+	}
+	if !ok || tx.IsAncestor(local, remote) {
+		return tx.pullAhead(ps, local, rv, rem, risks)
 	}
 	lv, err := tx.VersionAt(name, local)
 	if err != nil {
 		return ps, err
 	}
 	ps.OldVersion = lv.Number
-	switch {
-	case tx.IsAncestor(local, remote):
-		tx.SetRef(ref, remote)
-		ps.Action, ps.NewVersion = PullFastForward, rv.Number
-		return ps, nil
-	case tx.IsAncestor(remote, local):
-		ps.Action = PullLocalAhead
+	return tx.pullDiverged(ps, lv, rv, rem, skillAware)
+}
+
+// pullAhead takes the versions of a skill the remote has ahead of this
+// store (local is zero for a skill new here): all of them, or, when the
+// safety check rates one high, those before it, the rest waiting for
+// review in a candidate (see reviewCut).
+func (tx remoteTx) pullAhead(ps PullSkill, local store.Hash, rv store.Version, rem Remote, risks map[store.Hash]safety.Report) (PullSkill, error) {
+	name, ref := rv.Skill, store.SkillRef(rv.Skill)
+	if !local.IsZero() {
+		lv, err := tx.VersionAt(name, local)
+		if err != nil {
+			return ps, err
+		}
+		ps.OldVersion = lv.Number
+	}
+	cut, held, err := tx.reviewCut(name, local, rv.Commit, risks)
+	if err != nil {
+		return ps, err
+	}
+	if cut != local {
+		tx.SetRef(ref, cut)
+		cv, err := tx.VersionAt(name, cut)
+		if err != nil {
+			return ps, err
+		}
+		ps.Action, ps.NewVersion = PullFastForward, cv.Number
+		if local.IsZero() {
+			ps.Action = PullNew
+		}
+	}
+	if held.Level == safety.RiskNone {
 		return ps, nil
 	}
+	lv, err := tx.VersionAt(name, cut)
+	if err != nil {
+		return ps, err
+	}
+	dm, err := tx.MergeDiverged(lv, rv, rem.Name, false)
+	if err != nil {
+		return ps, err
+	}
+	if dm.Joined.Number > 0 { // the held versions come back to files published here
+		ps.Action, ps.NewVersion = PullJoined, dm.Joined.Number
+		return ps, nil
+	}
+	ps.Action, ps.Candidate = PullHeld, dm.Candidate.String()
+	ps.Held = &HeldVersions{From: held.Version, Risk: held.Level.String(), Pending: dm.Pending}
+	return ps, nil
+}
+
+// pullDiverged joins a skill published differently here and there.
+func (tx remoteTx) pullDiverged(ps PullSkill, lv, rv store.Version, rem Remote, skillAware bool) (PullSkill, error) {
 	dm, err := tx.MergeDiverged(lv, rv, rem.Name, skillAware)
 	if err != nil {
 		return ps, err

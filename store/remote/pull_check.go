@@ -39,6 +39,10 @@ type historyCheck struct {
 	// candidates the remote brings: their Risk trailers are not believed.
 	risks    map[store.Hash]safety.Report
 	problems []string
+	// riskProblems counts the problems that are risk findings above the
+	// allowed level, the highest of which is maxRisk.
+	riskProblems int
+	maxRisk      safety.RiskLevel
 	// warnings are the validation policy's warnings about the newest
 	// fetched version of each skill: reported, never refusing the pull.
 	warnings []discover.Diagnostic
@@ -286,6 +290,8 @@ func (c *historyCheck) allowedRisk(where string, rep safety.Report) (safety.Repo
 			}
 		}
 		c.problem(where, "risk %s is above the allowed %s (%s)", rep.Risk, c.allow, strings.Join(found, "; "))
+		c.riskProblems++
+		c.maxRisk = max(c.maxRisk, rep.Risk)
 		return rep, false
 	}
 	return rep, true
@@ -329,7 +335,11 @@ func (c *historyCheck) err(remote string) error {
 		return nil
 	}
 	sort.Strings(c.problems)
-	return &UnsafeRemoteError{Remote: remote, Problems: c.problems}
+	e := &UnsafeRemoteError{Remote: remote, Problems: c.problems}
+	if c.riskProblems == len(c.problems) {
+		e.RiskOnly = c.maxRisk
+	}
+	return e
 }
 
 // UnsafeRemoteError refuses history a remote served that the store's
@@ -337,6 +347,11 @@ func (c *historyCheck) err(remote string) error {
 type UnsafeRemoteError struct {
 	Remote   string
 	Problems []string
+	// RiskOnly is set when every problem is a content risk above the
+	// allowed level: it is the highest, which --allow-risk would accept.
+	// A problem of form (a symlink, a huge file, a broken history) no
+	// flag accepts, and leaves it zero.
+	RiskOnly safety.RiskLevel
 }
 
 func (e *UnsafeRemoteError) Error() string { return problem.Format(e.Summary(), e.Details()) }

@@ -2,7 +2,6 @@ package remote
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,12 +9,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/store"
 
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
-	"github.com/go-git/go-git/v5/plumbing/protocol/packp/sideband"
-	"github.com/go-git/go-git/v5/plumbing/transport"
 )
 
 // maxFetchBytes caps what one fetch may download, so a hostile server
@@ -75,73 +73,178 @@ func splitAdvertised(remote string, adv map[string]store.Hash) (*remoteRefs, err
 	return rr, nil
 }
 
-// fetchRemote downloads the objects of the remote's skillstore refs into
-// the store's object database. It writes no ref: the caller checks what
-// arrived and only then points refs at it. Objects that end up
-// unreferenced (a refused fetch, a kill) are pruned by gc after its grace
-// period.
-func (tx remoteTx) fetchRemote(ctx context.Context, conn *remoteConn) (*remoteRefs, error) {
-	sess, ar, err := conn.uploadPack(ctx)
+// pullSnapshot is what a pull reads of the store, under the shared
+// lock, before it goes on the network with no lock held.
+type pullSnapshot struct {
+	rem   Remote
+	haves []store.Hash
+	// known are the skills this store has a ref of (published, candidate
+	// or upstream snapshot): a skill not among them is one the pull
+	// creates.
+	known map[string]bool
+}
+
+// snapshot reads the remote named name ("": the only one, or
+// DefaultRemote) and what the store can offer it.
+func snapshot(ctx context.Context, s *store.Store, name string) (*pullSnapshot, error) {
+	snap := &pullSnapshot{known: map[string]bool{}}
+	err := s.View(ctx, func(r *store.Reader) error {
+		rem, err := find(s, name)
+		if err != nil {
+			return err
+		}
+		snap.rem, snap.haves = rem, haves(r, rem.Name)
+		for _, ref := range r.RefNames("refs/") {
+			if skill, ok := skillOfAnyRef(ref); ok {
+				snap.known[skill] = true
+			}
+		}
+		return nil
+	})
+	return snap, err
+}
+
+// pullFetch is what the network phase of a pull brought: the remote's
+// refs, and the pack of the objects this store lacked, spooled to an
+// unlinked temporary file (nil when nothing was asked).
+type pullFetch struct {
+	rr    *remoteRefs
+	wants []store.Hash
+	pack  *os.File
+}
+
+func (f *pullFetch) close() {
+	if f != nil && f.pack != nil {
+		f.pack.Close()
+	}
+}
+
+// fetchUnlocked connects to the remote, reads its refs, refuses a remote
+// with refs skillstore never writes or that would create more skills
+// than the pull allows, and receives the pack of what this store lacks.
+// It holds no store lock, as sync's fetches do (store.Prefetch): readers
+// and writers go on while a slow server is waited for, and the fetch
+// deadlines (store.Options.FetchTimeout) fail a server that accepts and
+// never answers. The pack passes a gitdb.PackGuard as it arrives: an
+// object over the size cap ends the transfer there, and a local
+// remote's git process is killed and reaped, not waited for.
+func fetchUnlocked(ctx context.Context, s *store.Store, snap *pullSnapshot, opts PullOptions) (*pullFetch, error) {
+	conn, err := dialRemote(snap.rem, s.FetchOptions())
+	if err != nil {
+		return nil, err
+	}
+	sess, err := conn.openFetch(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if sess == nil {
-		return &remoteRefs{remote: conn.rem.Name, refs: map[string]store.Hash{}}, nil // an empty repository
+		return &pullFetch{rr: &remoteRefs{remote: snap.rem.Name, refs: map[string]store.Hash{}}}, nil // an empty repository
 	}
 	defer sess.Close()
-	rr, err := splitAdvertised(conn.rem.Name, advertisedRefs(ar))
+	rr, err := splitAdvertised(snap.rem.Name, advertisedRefs(sess.Refs()))
 	if err != nil {
 		return nil, err
 	}
+	if err := checkNewSkills(rr, snap.known, opts.maxNewSkills()); err != nil {
+		return nil, err
+	}
+	f := &pullFetch{rr: rr, wants: missingObjects(s.Dir(), rr)}
+	if len(f.wants) == 0 {
+		return f, nil
+	}
+	req := packp.NewUploadPackRequestFromCapabilities(sess.Refs().Capabilities)
+	if sess.Refs().Capabilities.Supports(capability.NoProgress) {
+		_ = req.Capabilities.Set(capability.NoProgress)
+	}
+	req.Wants = toGitAll(f.wants)
+	req.Haves = toGitAll(snap.haves)
+	spool, err := newPullSpool()
+	if err != nil {
+		return nil, err
+	}
+	if err := sess.FetchPack(req, spool); err != nil {
+		spool.file.Close()
+		return nil, conn.wrap("fetch from", err)
+	}
+	if err := spool.finish(); err != nil {
+		spool.file.Close()
+		return nil, conn.wrap("fetch from", err)
+	}
+	f.pack = spool.file
+	return f, nil
+}
+
+// missingObjects are the advertised ref values the store at gitDir does
+// not hold, sorted. Objects never change once written, so they are read
+// without the lock (as sync's prefetch reads them): one gc may delete
+// meanwhile is only asked for again.
+func missingObjects(gitDir string, rr *remoteRefs) []store.Hash {
+	db := gitdb.Open(gitDir)
+	defer db.Close()
 	seen := map[store.Hash]bool{}
 	var wants []store.Hash
 	for _, h := range rr.refs {
-		if !seen[h] && !tx.HasObject(h) {
+		if !seen[h] && !db.Has(h) {
 			wants = append(wants, h)
 		}
 		seen[h] = true
 	}
-	if len(wants) == 0 {
-		return rr, nil
-	}
 	sort.Slice(wants, func(i, j int) bool { return wants[i].String() < wants[j].String() })
-	req := packp.NewUploadPackRequestFromCapabilities(ar.Capabilities)
-	if ar.Capabilities.Supports(capability.NoProgress) {
-		_ = req.Capabilities.Set(capability.NoProgress)
-	}
-	req.Wants = toGitAll(wants)
-	req.Haves = toGitAll(tx.haves(conn.rem.Name))
-	reader, err := sess.UploadPack(ctx, req)
-	if errors.Is(err, transport.ErrEmptyUploadPackRequest) {
-		return rr, nil
-	}
+	return wants
+}
+
+// pullSpool is where the pack of a pull is received: an unlinked
+// temporary file, behind a size cap and a gitdb.PackGuard, so that the
+// pack is stored (tx.StorePack) once the lock is taken.
+type pullSpool struct {
+	file  *os.File
+	guard *gitdb.PackGuard
+	left  int64
+}
+
+func newPullSpool() (*pullSpool, error) {
+	f, err := os.CreateTemp("", "skillstore-pull-*.pack")
 	if err != nil {
-		return nil, conn.wrap("fetch from", err)
+		return nil, fmt.Errorf("spool the fetched pack: %w", err)
 	}
-	defer reader.Close()
-	in := sidebandReader(req.Capabilities, reader)
-	if err := tx.StorePack(&cappedReader{r: in, left: maxFetchBytes}); err != nil {
-		return nil, conn.wrap("fetch from", err)
+	os.Remove(f.Name()) // nothing is left behind, even on a crash
+	return &pullSpool{file: f, guard: gitdb.NewPackGuard(), left: maxFetchBytes}, nil
+}
+
+// Write fails at once on a refusal: the transfer stops there.
+func (s *pullSpool) Write(p []byte) (int, error) {
+	if s.left -= int64(len(p)); s.left < 0 {
+		return 0, fmt.Errorf("the remote sent more than %d bytes", int64(maxFetchBytes))
 	}
-	for _, h := range wants {
-		if !tx.HasObject(h) {
-			return nil, fmt.Errorf("fetch from %s: the remote did not send %s", conn.rem.Name, h)
+	if _, err := s.guard.Write(p); err != nil {
+		if gerr := s.guard.Close(); gerr != nil {
+			return 0, gerr
 		}
+		return 0, err
 	}
-	return rr, nil
+	return s.file.Write(p)
+}
+
+// finish takes the guard's verdict and rewinds the file for reading.
+func (s *pullSpool) finish() error {
+	if err := s.guard.Close(); err != nil {
+		return err
+	}
+	_, err := s.file.Seek(0, io.SeekStart)
+	return err
 }
 
 // haves are the commits this store can tell the server it has: the tips
 // of its own travelling refs and of what it last saw on the remote.
-func (tx remoteTx) haves(remote string) []store.Hash {
+func haves(r *store.Reader, remote string) []store.Hash {
 	seen := map[store.Hash]bool{}
 	var out []store.Hash
 	add := func(prefix string) {
-		for _, name := range tx.RefNames(prefix) {
+		for _, name := range r.RefNames(prefix) {
 			if kind, _ := classifyRef(name); kind == refOther && prefix != RemoteRefPrefix+remote+"/" {
 				continue
 			}
-			h, _ := tx.Ref(name)
+			h, _ := r.Ref(name)
 			if !seen[h] {
 				seen[h] = true
 				out = append(out, h)
@@ -153,31 +256,6 @@ func (tx remoteTx) haves(remote string) []store.Hash {
 	add(store.StateRef)
 	add(RemoteRefPrefix + remote + "/")
 	return out
-}
-
-func sidebandReader(caps *capability.List, r io.Reader) io.Reader {
-	switch {
-	case caps.Supports(capability.Sideband64k):
-		return sideband.NewDemuxer(sideband.Sideband64k, r)
-	case caps.Supports(capability.Sideband):
-		return sideband.NewDemuxer(sideband.Sideband, r)
-	}
-	return r
-}
-
-// cappedReader fails once more than left bytes were read.
-type cappedReader struct {
-	r    io.Reader
-	left int64
-}
-
-func (c *cappedReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.left -= int64(n)
-	if c.left < 0 {
-		return n, fmt.Errorf("the remote sent more than %d bytes", int64(maxFetchBytes))
-	}
-	return n, err
 }
 
 // packNames lists the packs of the repository by file name.

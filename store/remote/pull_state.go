@@ -43,8 +43,9 @@ type StateMerge struct {
 	Untrusted []string `json:"untrusted,omitempty"`
 	// Refused are plugins this machine never syncs although their records
 	// are taken (so that a push keeps them for the machine they belong to):
-	// a local-folder source from a remote would make this machine mirror,
-	// and push, a folder of its own disk. They stay untrusted for good.
+	// a local source from a remote (a folder, a path or file:// URL of a
+	// git repository: store.Source.IsLocal) would make this machine mirror,
+	// and push, files of its own disk. They stay untrusted for good.
 	Refused []StateConflict `json:"refused,omitempty"`
 }
 
@@ -206,7 +207,7 @@ func isLocalRecord(path string) bool {
 // pluginFromRemote looks at a plugin record pull is about to take from the
 // remote (path, this store's blob local and the remote's remote): a new
 // plugin or a changed source is added to untrusted, to wait for approval;
-// for a local-folder source, which can never be approved, the reason is
+// for a local source, which can never be approved, the reason is
 // returned too.
 func (tx remoteTx) pluginFromRemote(path string, local, remote store.Hash, untrusted map[string]store.Source) string {
 	id, ok := strings.CutPrefix(strings.TrimSuffix(path, recordExt), "plugins/")
@@ -228,9 +229,13 @@ func (tx remoteTx) pluginFromRemote(path string, local, remote store.Hash, untru
 	}
 	theirs, _ := source(remote)
 	ours, ok := source(local)
-	if theirs.Kind == store.SourceFolder && (!ok || ours != theirs) {
+	if theirs.IsLocal() && (!ok || ours != theirs) {
 		untrusted[id] = theirs
-		return fmt.Sprintf("never synced here: its source is a local folder (%s), and a remote cannot make this machine read its own folders", theirs.URL)
+		what := "a local folder"
+		if theirs.Kind == store.SourceGit {
+			what = "a repository on this machine's disk"
+		}
+		return fmt.Sprintf("never synced here: its source is %s (%s), and a remote cannot make this machine read its own files; add it with 'skillstore plugin add' if it is yours", what, theirs.URL)
 	}
 	if !ok || ours != theirs {
 		untrusted[id] = theirs

@@ -126,7 +126,7 @@ func Push(ctx context.Context, s *store.Store, opts PushOptions) (*PushReport, e
 			}
 			return err
 		}
-		conn, err := dialRemote(rem)
+		conn, err := dialRemote(rem, s.FetchOptions())
 		if err != nil {
 			return err
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/config"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/gitfetch"
 )
 
 // Remotes are kept in the store repository's own git config
@@ -62,8 +63,14 @@ func (r Remote) Redacted() string { return RedactURL(r.URL) }
 // "https://me:***@host/x"); a URL whose user part alone is a token
 // ("https://ghp_xxx@github.com/...") has it hidden too, except for the
 // conventional ssh user names. Anything that does not parse as a URL is
-// returned as is.
+// returned as is. A URL that holds a control character (which nothing
+// uses: see gitfetch.CheckURL) is shown with it escaped and its user part
+// unmasked, so that the masking never hides what is wrong with it.
 func RedactURL(raw string) string {
+	var bad *gitfetch.URLError
+	if errors.As(gitfetch.CheckURL(raw), &bad) {
+		return bad.URL
+	}
 	if !schemeRE().MatchString(raw) {
 		return raw
 	}
@@ -117,10 +124,14 @@ func checkRemoteName(name string) error {
 
 // normalizeRemoteURL checks that raw is a git URL skillstore can reach
 // (file://, git://, http(s)://, ssh:// or user@host:path) or a local
-// repository path, which it makes absolute.
+// repository path, which it makes absolute, with no control character in
+// any part (gitfetch.CheckURL).
 func normalizeRemoteURL(raw string) (string, error) {
 	if raw == "" {
 		return "", errors.New("empty remote URL")
+	}
+	if err := gitfetch.CheckURL(raw); err != nil {
+		return "", fmt.Errorf("remote URL: %w", err)
 	}
 	if scpRE().MatchString(raw) {
 		return raw, nil

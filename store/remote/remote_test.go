@@ -174,6 +174,10 @@ func TestRedactURL(t *testing.T) {
 		"ssh://git@host/x.git":          "ssh://git@host/x.git",
 		"git@github.com:o/r.git":        "git@github.com:o/r.git",
 		"/srv/skills.git":               "/srv/skills.git",
+		// A URL nothing uses shows what is wrong with it.
+		"http://me%0ahost=github.com@127.0.0.1/x.git": "http://me%0ahost=github.com@127.0.0.1/x.git",
+		"http://me:s3cret@host/x\n.git":               `http://me:***@host/x\n.git`,
+		"/srv/ski\x1bls.git":                          `/srv/ski\x1bls.git`,
 	} {
 		if got := RedactURL(in); got != want {
 			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)

@@ -9,19 +9,23 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"unicode"
 
+	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/store"
 
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
 	"github.com/go-git/go-git/v5/plumbing/transport"
-	"github.com/go-git/go-git/v5/plumbing/transport/client"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
 	gitssh "github.com/go-git/go-git/v5/plumbing/transport/ssh"
 )
 
-// A remote is reached with go-git's transports: file (and plain paths),
-// git://, http(s):// and ssh. Credentials come from where git keeps them
-// and are never written anywhere by skillstore:
+// A remote is reached with gitfetch's transports: a local path or file://
+// (git upload-pack and receive-pack run as helpers in the store, killed
+// and reaped when a session ends early), git://, http(s):// (a fetch with
+// connect and response deadlines) and ssh. Every URL passes gitfetch.CheckURL
+// first. Credentials come from where git keeps them and are never
+// written anywhere by skillstore:
 //   - http(s): the user and password of the URL, else `git credential
 //     fill` (credential helpers, ~/.git-credentials, the OS keychain)
 //     once the server asks for them;
@@ -31,24 +35,26 @@ import (
 
 // remoteConn is an endpoint and the credentials to reach it.
 type remoteConn struct {
-	rem    Remote
-	ep     *transport.Endpoint
-	client transport.Transport
-	auth   transport.AuthMethod
+	rem  Remote
+	ep   *transport.Endpoint
+	opts gitfetch.Options // deadlines, and where git helpers run
+	auth transport.AuthMethod
 	// helperTried records that git's credential helpers were asked.
 	helperTried bool
 }
 
-func dialRemote(rem Remote) (*remoteConn, error) {
+// dialRemote checks the remote's URL ([gitfetch.CheckURL]: the URL in the
+// git config may have been written by hand, not by Add) and prepares to
+// reach it; nothing is sent yet.
+func dialRemote(rem Remote, opts gitfetch.Options) (*remoteConn, error) {
+	if err := gitfetch.CheckURL(rem.URL); err != nil {
+		return nil, fmt.Errorf("remote %s: %w", rem.Name, err)
+	}
 	ep, err := transport.NewEndpoint(rem.URL)
 	if err != nil {
 		return nil, fmt.Errorf("remote %s (%s): %s", rem.Name, rem.Redacted(), redactIn(err.Error(), rem.URL))
 	}
-	c, err := client.NewClient(ep)
-	if err != nil {
-		return nil, fmt.Errorf("remote %s (%s): %s", rem.Name, rem.Redacted(), redactIn(err.Error(), rem.URL))
-	}
-	rc := &remoteConn{rem: rem, ep: ep, client: c}
+	rc := &remoteConn{rem: rem, ep: ep, opts: opts}
 	if ep.Protocol == "ssh" {
 		rc.auth = sshAuth(ep.User)
 	}
@@ -80,15 +86,33 @@ func sshAuth(user string) transport.AuthMethod {
 
 // wrap names the remote in an error and hides any credential in it.
 func (c *remoteConn) wrap(what string, err error) error {
+	e := &Error{Remote: c.rem.Name, err: err}
+	prefix := fmt.Sprintf("%s %s (%s): ", what, c.rem.Name, c.rem.Redacted())
 	msg := redactIn(err.Error(), c.rem.URL)
 	switch {
 	case errors.Is(err, transport.ErrRepositoryNotFound):
-		return fmt.Errorf("%s %s (%s): %w", what, c.rem.Name, c.rem.Redacted(), transport.ErrRepositoryNotFound)
+		e.msg = prefix + transport.ErrRepositoryNotFound.Error()
 	case errors.Is(err, transport.ErrAuthenticationRequired), errors.Is(err, transport.ErrAuthorizationFailed):
-		return fmt.Errorf("%s %s (%s): %s: %w", what, c.rem.Name, c.rem.Redacted(), msg, ErrRemoteAuth)
+		e.msg = prefix + msg + ": " + ErrRemoteAuth.Error()
+		e.err = fmt.Errorf("%w: %w", err, ErrRemoteAuth)
+	default:
+		e.msg = prefix + msg
 	}
-	return fmt.Errorf("%s %s (%s): %s", what, c.rem.Name, c.rem.Redacted(), msg)
+	return e
 }
+
+// Error is a failure to reach a remote, or one the remote reported. Its
+// text names the remote with its URL's credentials hidden; errors.Is and
+// errors.As still see what it wraps (transport.ErrRepositoryNotFound, a
+// *gitfetch.TimeoutError).
+type Error struct {
+	Remote string
+	msg    string
+	err    error
+}
+
+func (e *Error) Error() string { return e.msg }
+func (e *Error) Unwrap() error { return e.err }
 
 // ErrRemoteAuth is wrapped when the remote refuses the credentials (or
 // there are none).
@@ -105,7 +129,7 @@ func (c *remoteConn) retryAuth(ctx context.Context, fn func() error) error {
 		return err
 	}
 	c.helperTried = true
-	user, pass, ok := gitCredentialFill(ctx, c.ep)
+	user, pass, ok := gitCredentialFill(ctx, c.ep, c.opts.HelperDir)
 	if !ok {
 		return err
 	}
@@ -114,8 +138,12 @@ func (c *remoteConn) retryAuth(ctx context.Context, fn func() error) error {
 }
 
 // gitCredentialFill asks `git credential fill` for the endpoint's
-// credentials, without prompting on a terminal.
-func gitCredentialFill(ctx context.Context, ep *transport.Endpoint) (user, pass string, ok bool) {
+// credentials, without prompting on a terminal. git runs as a helper
+// (gitfetch.Command): in the store, with only the user's global and
+// system configuration, never the caller's folder's. A field holding a
+// line break or another control character is never sent: it could add
+// lines to the request (CheckURL refuses such URLs before this).
+func gitCredentialFill(ctx context.Context, ep *transport.Endpoint, dir string) (user, pass string, ok bool) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return "", "", false
 	}
@@ -123,13 +151,20 @@ func gitCredentialFill(ctx context.Context, ep *transport.Endpoint) (user, pass 
 	if ep.Port != 0 {
 		host = fmt.Sprintf("%s:%d", ep.Host, ep.Port)
 	}
-	in := fmt.Sprintf("protocol=%s\nhost=%s\npath=%s\n", ep.Protocol, host, strings.TrimPrefix(ep.Path, "/"))
+	fields := [][2]string{{"protocol", ep.Protocol}, {"host", host}, {"path", strings.TrimPrefix(ep.Path, "/")}}
 	if ep.User != "" {
-		in += "username=" + ep.User + "\n"
+		fields = append(fields, [2]string{"username", ep.User})
 	}
-	cmd := exec.CommandContext(ctx, "git", "credential", "fill")
-	cmd.Stdin = strings.NewReader(in + "\n")
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=")
+	var in strings.Builder
+	for _, f := range fields {
+		if strings.ContainsFunc(f[1], isControl) {
+			return "", "", false
+		}
+		in.WriteString(f[0] + "=" + f[1] + "\n")
+	}
+	cmd := gitfetch.Command(ctx, dir, "credential", "fill")
+	cmd.Stdin = strings.NewReader(in.String() + "\n")
+	cmd.Env = append(cmd.Env, "GIT_ASKPASS=", "SSH_ASKPASS=")
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	if err := cmd.Run(); err != nil {
@@ -147,28 +182,27 @@ func gitCredentialFill(ctx context.Context, ep *transport.Endpoint) (user, pass 
 	return user, pass, user != "" || pass != ""
 }
 
-// uploadPack opens a fetch session and reads the remote's refs.
-func (c *remoteConn) uploadPack(ctx context.Context) (transport.UploadPackSession, *packp.AdvRefs, error) {
-	var sess transport.UploadPackSession
-	var ar *packp.AdvRefs
+// isControl reports a character that must never reach a line protocol.
+func isControl(r rune) bool { return unicode.IsControl(r) }
+
+// openFetch opens a fetch session (gitfetch.Open: connect and list the
+// refs within the fetch deadline), once more with git's credentials when
+// an http(s) server asks for them. An empty repository gives a nil
+// session.
+func (c *remoteConn) openFetch(ctx context.Context) (*gitfetch.Session, error) {
+	var sess *gitfetch.Session
 	err := c.retryAuth(ctx, func() error {
 		var err error
-		if sess, err = c.client.NewUploadPackSession(c.ep, c.auth); err != nil {
-			return err
-		}
-		if ar, err = sess.AdvertisedReferencesContext(ctx); err != nil {
-			sess.Close()
-			return err
-		}
-		return nil
+		sess, err = gitfetch.Open(ctx, c.rem.URL, c.auth, c.opts)
+		return err
 	})
 	if errors.Is(err, transport.ErrEmptyRemoteRepository) {
-		return nil, nil, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, nil, c.wrap("fetch from", err)
+		return nil, c.wrap("fetch from", err)
 	}
-	return sess, ar, nil
+	return sess, nil
 }
 
 // receivePack opens a push session and reads the remote's refs. An empty
@@ -176,9 +210,13 @@ func (c *remoteConn) uploadPack(ctx context.Context) (transport.UploadPackSessio
 func (c *remoteConn) receivePack(ctx context.Context) (transport.ReceivePackSession, *packp.AdvRefs, error) {
 	var sess transport.ReceivePackSession
 	var ar *packp.AdvRefs
-	err := c.retryAuth(ctx, func() error {
+	tr, err := gitfetch.PushTransport(c.ep, c.opts)
+	if err != nil {
+		return nil, nil, c.wrap("push to", err)
+	}
+	err = c.retryAuth(ctx, func() error {
 		var err error
-		if sess, err = c.client.NewReceivePackSession(c.ep, c.auth); err != nil {
+		if sess, err = tr.NewReceivePackSession(c.ep, c.auth); err != nil {
 			return err
 		}
 		if ar, err = sess.AdvertisedReferencesContext(ctx); err != nil {
