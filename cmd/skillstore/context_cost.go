@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/reload/target"
 )
 
@@ -108,7 +109,8 @@ func measureTarget(t target.Target) contextCost {
 	var skills []skillEntry
 	for _, f := range skillFolders(t) {
 		e, dir := f.entry, f.dir
-		data, err := os.ReadFile(filepath.Join(dir, e.Name(), "SKILL.md"))
+		// Whoever wrote the folder: a regular file, bounded, never a FIFO.
+		data, err := safefile.ReadFile(filepath.Join(dir, e.Name(), "SKILL.md"), discover.MaxFileSize)
 		if err != nil {
 			continue
 		}

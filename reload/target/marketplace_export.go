@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/lockfile"
+	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
@@ -130,13 +131,20 @@ func writeCatalog(t Target, fl flavor, results []reload.Result, meta map[string]
 	file := filepath.Join(t.Dir, filepath.FromSlash(fl.catalog))
 	statePath := filepath.Join(t.Dir, skillfs.BookkeepingDir, catalogRecord)
 	var st catalogState
-	if data, err := os.ReadFile(statePath); err == nil {
+	// The target is a folder others can write: the record is read only as
+	// a regular file that is no link, the catalog only as a regular file,
+	// both bounded.
+	if data, err := safefile.ReadFileWith(statePath, safefile.RecordLimit, safefile.Options{NoFollow: true}); err == nil {
 		_ = json.Unmarshal(data, &st)
 	}
-	cur, err := os.ReadFile(file)
+	cur, err := safefile.ReadFile(file, safefile.RecordLimit)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return reload.Result{Skill: fl.catalog, Action: reload.ActionFailed, Error: err.Error()}
+		msg := err.Error()
+		if errors.Is(err, safefile.ErrNotRegular) || errors.Is(err, safefile.ErrTooLarge) {
+			msg += ": left alone; remove it and export again"
+		}
+		return reload.Result{Skill: fl.catalog, Action: reload.ActionFailed, Error: msg}
 	}
 	ours := exists && !st.Written.IsZero() && skillfs.BlobID(cur) == st.Written
 	var prev []byte
@@ -307,7 +315,7 @@ func entryVersion(version string, tree skillfs.ID) string {
 
 // readManifest reads the plugin.json export last wrote in plugin's folder.
 func readManifest(pdir, plugin string, fl flavor) []byte {
-	data, _ := os.ReadFile(filepath.Join(pdir, plugin, filepath.FromSlash(fl.manifestDir), "plugin.json"))
+	data, _ := safefile.ReadFile(filepath.Join(pdir, plugin, filepath.FromSlash(fl.manifestDir), "plugin.json"), safefile.ManifestLimit)
 	return data
 }
 
