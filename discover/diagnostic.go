@@ -3,6 +3,8 @@ package discover
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // Severity says whether a diagnostic stops a skill from being used.
@@ -52,11 +54,14 @@ type Diagnostic struct {
 
 // String formats d as "file:line: severity: message", the format compilers
 // use, so editors can jump to the location. ":line" is omitted when unknown.
+// The file is quoted as git quotes a path (skillfs.QuotePath): a folder
+// name holding a newline stays on the diagnostic's line.
 func (d Diagnostic) String() string {
+	file := skillfs.QuotePath(d.File)
 	if d.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s: %s", d.File, d.Line, d.Severity, d.Message)
+		return fmt.Sprintf("%s:%d: %s: %s", file, d.Line, d.Severity, d.Message)
 	}
-	return fmt.Sprintf("%s: %s: %s", d.File, d.Severity, d.Message)
+	return fmt.Sprintf("%s: %s: %s", file, d.Severity, d.Message)
 }
 
 // HasErrors reports whether any diagnostic is an error.

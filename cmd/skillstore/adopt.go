@@ -241,30 +241,30 @@ func printAdopt(c *cli.Context, rep adoptReport) {
 		if len(sk.Also) > 0 {
 			where += " (same files in " + strings.Join(sk.Also, ", ") + ")"
 		}
-		fmt.Fprintf(w, "%s: %s\n", sk.Name, where)
+		printf(w, "%s: %s\n", sk.Name, where)
 		if sk.ClaudePlugin != "" {
-			fmt.Fprintf(w, "  installed by Claude Code as plugin %s\n", sk.ClaudePlugin)
+			printf(w, "  installed by Claude Code as plugin %s\n", sk.ClaudePlugin)
 		}
 		if sk.Note != "" {
-			fmt.Fprintf(w, "  error: %s\n", sk.Note)
+			printf(w, "  error: %s\n", sk.Note)
 		}
 		if r.Err != nil {
-			fmt.Fprintf(w, "  error: %v\n", r.Err)
+			printf(w, "  error: %v\n", r.Err)
 			continue
 		}
 		if r.Imported > 0 {
-			fmt.Fprintf(w, "  %s as managed skill %s@v%d\n", dryRunWord(c, "imported", "would import"), sk.Name, r.Imported)
+			printf(w, "  %s as managed skill %s@v%d\n", dryRunWord(c, "imported", "would import"), sk.Name, r.Imported)
 		} else {
-			fmt.Fprintf(w, "  the store holds these files already\n")
+			printf(w, "  the store holds these files already\n")
 		}
 		if sk.Source == "" {
 			continue
 		}
 		if r.PluginAdded {
-			fmt.Fprintf(w, "  %s plugin %s from %s\n", dryRunWord(c, "added", "would add"), r.Plugin, sk.Source)
+			printf(w, "  %s plugin %s from %s\n", dryRunWord(c, "added", "would add"), r.Plugin, sk.Source)
 		}
 		if r.Linked {
-			fmt.Fprintf(w, "  plugin %s's skill already\n", r.Plugin)
+			printf(w, "  plugin %s's skill already\n", r.Plugin)
 			continue
 		}
 		if l := r.Link; l != nil {
@@ -272,29 +272,29 @@ func printAdopt(c *cli.Context, rep adoptReport) {
 			if !l.Base.Exact {
 				match = fmt.Sprintf("closest: %d file(s), %d line(s) differ", l.Base.Files, l.Base.Distance)
 			}
-			fmt.Fprintf(w, "  %s to plugin %s at upstream commit %s (%s)\n", dryRunWord(c, "linked", "would link"), r.Plugin, l.Base.Commit, match)
+			printf(w, "  %s to plugin %s at upstream commit %s (%s)\n", dryRunWord(c, "linked", "would link"), r.Plugin, l.Base.Commit, match)
 			if l.LocalEdit {
-				fmt.Fprintf(w, "  the installed files differ from it: kept as a local edit\n")
+				printf(w, "  the installed files differ from it: kept as a local edit\n")
 			}
 		}
 	}
 	for _, sk := range rep.Skipped {
-		fmt.Fprintf(w, "skipped %s: %s\n", sk.Path, sk.Reason)
+		printf(w, "skipped %s: %s\n", sk.Path, sk.Reason)
 	}
 	if len(rep.ClaudePlugins) > 0 {
-		fmt.Fprintf(w, "Claude Code still loads %s from its own plugin folders, which adopt left as they were;\n", strings.Join(rep.ClaudePlugins, ", "))
-		fmt.Fprintf(w, "  to have it load the store's versions (with your edits), export them as a marketplace:\n")
-		fmt.Fprintf(w, "  skillstore target add cc DIR --kind claude-marketplace && skillstore export cc\n")
-		fmt.Fprintf(w, "  claude plugin marketplace add DIR\n")
+		printf(w, "Claude Code still loads %s from its own plugin folders, which adopt left as they were;\n", strings.Join(rep.ClaudePlugins, ", "))
+		printf(w, "  to have it load the store's versions (with your edits), export them as a marketplace:\n")
+		printf(w, "  skillstore target add cc DIR --kind claude-marketplace && skillstore export cc\n")
+		printf(w, "  claude plugin marketplace add DIR\n")
 		for _, key := range rep.ClaudePlugins {
 			plugin, _, _ := strings.Cut(key, "@")
-			fmt.Fprintf(w, "  claude plugin uninstall %s && claude plugin install %s@skillstore\n", key, plugin)
+			printf(w, "  claude plugin uninstall %s && claude plugin install %s@skillstore\n", key, plugin)
 		}
 	}
 	if len(rep.Targets) > 0 {
-		fmt.Fprintf(w, "next, to publish to the agents' folders:\n")
+		printf(w, "next, to publish to the agents' folders:\n")
 		for _, t := range rep.Targets {
-			fmt.Fprintf(w, "  %s\n", t)
+			printf(w, "  %s\n", t)
 		}
 	}
 	noteDryRun(c)

@@ -28,35 +28,35 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 		return silentExit(exitError)
 	}
 	for _, r := range rep.Renamed {
-		fmt.Fprintf(e.stdout, "plugin %s is now %s (renamed by the marketplace; history kept)\n", r.From, r.To)
+		printf(e.stdout, "plugin %s is now %s (renamed by the marketplace; history kept)\n", r.From, r.To)
 	}
 	for _, m := range rep.Moved {
-		fmt.Fprintf(e.stdout, "plugin %s now follows %s (was %s); the next sync fetches it\n", m.Plugin, m.To, m.From)
+		printf(e.stdout, "plugin %s now follows %s (was %s); the next sync fetches it\n", m.Plugin, m.To, m.From)
 	}
 	switch n := len(rep.AlreadyAdded); {
 	case n == 1:
-		fmt.Fprintf(e.stdout, "plugin %s is already added from %s\n", rep.AlreadyAdded[0], src)
+		printf(e.stdout, "plugin %s is already added from %s\n", rep.AlreadyAdded[0], src)
 	case n > 1: // one line, however long the marketplace
-		fmt.Fprintf(e.stdout, "%d plugins are already added from %s: %s\n", n, src, strings.Join(rep.AlreadyAdded, ", "))
+		printf(e.stdout, "%d plugins are already added from %s: %s\n", n, src, strings.Join(rep.AlreadyAdded, ", "))
 	}
 	for _, p := range rep.Plugins {
 		if p.Error != "" {
 			continue
 		}
-		fmt.Fprintf(e.stdout, "%s plugin %s from %s: %d skill(s)\n", dryRunWord(c, "added", "would add"), p.Plugin, p.Source, len(p.Skills))
+		printf(e.stdout, "%s plugin %s from %s: %d skill(s)\n", dryRunWord(c, "added", "would add"), p.Plugin, p.Source, len(p.Skills))
 		for _, sk := range p.Skills {
 			if sk.Classification != store.ClassNew {
 				// A skill linked back to the plugin it left: synced like any update.
-				fmt.Fprintf(e.stdout, "  %s linked back: %s\n", sk.Skill, syncLine(sk, false))
+				printf(e.stdout, "  %s linked back: %s\n", sk.Skill, syncLine(sk, false))
 				continue
 			}
-			fmt.Fprintf(e.stdout, "  %s v%d\n", sk.Skill, sk.NewVersion)
+			printf(e.stdout, "  %s v%d\n", sk.Skill, sk.NewVersion)
 		}
 		if p.Parts != nil && p.Parts.Error == "" {
-			fmt.Fprintf(e.stdout, "  %s: %s\n", partsLabel(p.Parts.Skill), partsLine(*p.Parts, false))
+			printf(e.stdout, "  %s: %s\n", partsLabel(p.Parts.Skill), partsLine(*p.Parts, false))
 		}
 		if p.Note != "" {
-			fmt.Fprintf(e.stderr, "skillstore: note: plugin %s: %s\n", p.Plugin, p.Note)
+			printf(e.stderr, "skillstore: note: plugin %s: %s\n", p.Plugin, p.Note)
 		}
 	}
 	for _, sk := range rep.Skipped {
@@ -64,7 +64,7 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 		if reason == manifest.NoSkillsReason {
 			reason += fmt.Sprintf("; add it alone with SOURCE#%s to version those", sk.Name)
 		}
-		fmt.Fprintf(e.stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, reason)
+		printf(e.stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, reason)
 	}
 	printSyncWarnings(e.stderr, rep)
 	noteDryRun(c)
@@ -77,7 +77,7 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 		}
 	}
 	if total := len(rep.Plugins) + len(rep.AlreadyAdded) + len(rep.Skipped); total > 1 {
-		fmt.Fprintf(e.stderr, "skillstore: %d plugin(s) of %s failed (nothing written for them); %d added\n", failed, src, len(rep.Plugins)-failed)
+		printf(e.stderr, "skillstore: %d plugin(s) of %s failed (nothing written for them); %d added\n", failed, src, len(rep.Plugins)-failed)
 	}
 	return silentExit(exitError)
 }

@@ -75,10 +75,12 @@ type Finding struct {
 	Message string    `json:"message"`
 }
 
+// The path is quoted as git quotes a path (skillfs.QuotePath): a file name
+// holding a newline stays on the finding's line.
 func (f Finding) String() string {
-	loc := f.Path
+	loc := skillfs.QuotePath(f.Path)
 	if f.Line > 0 {
-		loc = fmt.Sprintf("%s:%d", f.Path, f.Line)
+		loc = fmt.Sprintf("%s:%d", loc, f.Line)
 	}
 	return fmt.Sprintf("%s: %s: %s", f.Level, loc, f.Message)
 }
@@ -111,11 +113,12 @@ func (e *RejectedError) Error() string { return problem.Format(e.Summary(), e.De
 // Summary names the rejected skill.
 func (e *RejectedError) Summary() string { return e.Skill + " rejected by the safety check" }
 
-// Details are the problems, "path: reason" each.
+// Details are the problems, "path: reason" each, the path quoted as git
+// quotes a path (skillfs.QuotePath).
 func (e *RejectedError) Details() []string {
 	out := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
-		out[i] = p.Path + ": " + p.Reason
+		out[i] = skillfs.QuotePath(p.Path) + ": " + p.Reason
 	}
 	return out
 }
