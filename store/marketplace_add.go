@@ -64,7 +64,7 @@ func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.L
 		entries = append(entries, marketEntry{plugin: p, name: pl.Name, line: layout.Lines[pl.Name]})
 	}
 	for _, r := range layout.Remote {
-		s, err := remoteEntrySource(r)
+		s, err := remoteEntrySource(r, opts.AllowLocal)
 		if err != nil {
 			rep.Plugins = append(rep.Plugins, failedReport(r.Name, mkt, &manifest.EntryError{Plugin: r.Name, Line: r.Line, Err: err}))
 			continue

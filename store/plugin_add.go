@@ -22,6 +22,11 @@ type AddPluginOptions struct {
 	// to leave out (see [Plugin.Selects]); empty means all. Sync keeps to
 	// the selection.
 	Skills []string
+	// AllowLocal names the sources on this machine (paths or file://
+	// URLs, each covering the folders below it) that a marketplace's
+	// entries may use; every other local entry is refused (see
+	// CheckNamedSource). Only the user names them, on the command line.
+	AllowLocal []string
 }
 
 // ErrPluginExists is wrapped when a plugin id is already taken.
@@ -42,7 +47,7 @@ var ErrPluginExists = errors.New("plugin already exists")
 func (s *Store) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) (*SyncReport, error) {
 	pre := s.Prefetch(ctx, []FetchRequest{{Source: src}})
 	defer pre.Close()
-	s.prefetchEntries(ctx, src, pre)
+	s.prefetchEntries(ctx, src, pre, opts.AllowLocal)
 	var rep *SyncReport
 	err := s.Update(ctx, func(tx *Tx) error {
 		tx.UsePrefetch(pre)

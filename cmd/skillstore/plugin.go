@@ -53,7 +53,10 @@ func pluginCommand() *cli.Command {
 					"fails (unreachable, missing ref, bad manifest, conflict) is reported and nothing\n" +
 					"is written for it; plugins without skills are skipped with a note. Adding the\n" +
 					"marketplace again adds its new plugins, follows its \"renames\" (the plugin keeps\n" +
-					"its history) and sources it moved ($SKILLSTORE_GITHUB_URL replaces https://github.com).\n\n" +
+					"its history) and sources it moved ($SKILLSTORE_GITHUB_URL replaces https://github.com).\n" +
+					"An entry whose url is on this machine (file://, a path) is refused: the\n" +
+					"marketplace's author, not you, named it. --allow-local DIR|URL (repeatable)\n" +
+					"takes the local entries at or below what it names.\n\n" +
 					"Exit codes: 0 added; 1 error (bad manifest, ownership conflict, fetch or safety\n" +
 					"failure; for a marketplace: some plugin failed, the others were added, --json\n" +
 					"lists each); 2 usage error; 3 store lock busy.",
@@ -63,6 +66,7 @@ func pluginCommand() *cli.Command {
 					&cli.StringFlag{Name: "path", Usage: "the folder inside SOURCE that holds the plugin or marketplace (e.g. plugins/x)"},
 					&cli.BoolFlag{Name: "review", Usage: "always review this plugin's updates: fast-forwards become candidates"},
 					&cli.StringSliceFlag{Name: "skill", Usage: "mirror only the skills NAME matches (repeatable; globs, !NAME leaves out)"},
+					&cli.StringSliceFlag{Name: "allow-local", Usage: "let marketplace entries use repositories on this machine at or below DIR or file:// URL (repeatable)"},
 					newJSONFlag(), dryRunFlag("fetch and report what would be added, writing nothing"),
 				},
 				Action: runPluginAdd,
@@ -207,7 +211,7 @@ func runPluginAdd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep, err := s.AddPlugin(c.Context, src, store.AddPluginOptions{ID: c.String("id"), Review: c.Bool("review"), Skills: c.StringSlice("skill")})
+	rep, err := s.AddPlugin(c.Context, src, store.AddPluginOptions{ID: c.String("id"), Review: c.Bool("review"), Skills: c.StringSlice("skill"), AllowLocal: c.StringSlice("allow-local")})
 	if err != nil {
 		return err
 	}
