@@ -135,9 +135,20 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 		tx.NoteState(fmt.Sprintf("plugin %s: added from %s", p.ID, p.Source), Trailer{Key: TrailerPlugin, Value: p.ID})
 		pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}}
 		up, err := tx.readUpstream(ctx, p, nil)
+		var left []SkillReport
+		if err == nil {
+			if left = tx.leaveOutColliding(up); len(left) > 0 {
+				unclaim(p, left)
+				err = tx.putPlugin(p)
+			}
+		}
 		if err == nil {
 			err = tx.syncPlugin(p, up, SyncOptions{}, newCommitCache(tx.Reader), &pr)
 		}
+		if partsLeftOut(err, &pr) {
+			err = nil
+		}
+		pr.Skills = append(pr.Skills, left...)
 		if err != nil {
 			var msgs []string
 			for _, s := range pr.Skills {

@@ -47,7 +47,10 @@ func pluginCommand() *cli.Command {
 					"it is added again under the same id (history kept, the upstream their merge\n" +
 					"base again). --skill NAME (repeatable; a glob such as 'doc*', or '!NAME' to\n" +
 					"leave one out) mirrors only those skills, and sync keeps to that selection;\n" +
-					"a NAME that matches no skill is an error listing the skills there are.\n\n" +
+					"a NAME that matches no skill is an error listing the skills there are.\n" +
+					"A skill (or the plugin's parts) holding two names that are one on macOS and\n" +
+					"Windows (SKILL.md and skill.md, the NFC and NFD spellings of a name) is left\n" +
+					"out with an error naming both; the rest of the plugin is added.\n\n" +
 					"A marketplace's entries in other repositories (github, url, git-subdir) are\n" +
 					"fetched, at their sha, else their ref. Each plugin is added on its own: one that\n" +
 					"fails (unreachable, missing ref, bad manifest, conflict) is reported and nothing\n" +

@@ -10,19 +10,38 @@ import (
 	"github.com/skillstore/skillstore/store/manifest"
 )
 
+// leftOutParts are the skills (and the parts) of an added plugin that plugin
+// add left out, each with its error.
+func leftOutParts(p store.PluginReport) []store.SkillReport {
+	if p.Error != "" {
+		return nil
+	}
+	var out []store.SkillReport
+	for _, sk := range p.Skills {
+		if sk.Error != "" {
+			out = append(out, sk)
+		}
+	}
+	if p.Parts != nil && p.Parts.Error != "" {
+		out = append(out, *p.Parts)
+	}
+	return out
+}
+
 // writeAddReport prints what plugin add did: per plugin, added, already
 // there, renamed, moved, skipped (stderr notes) or failed (stderr errors,
 // with hints). Any failure exits 1, after the report.
 func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) error {
 	e := getEnv(c)
-	failed := 0
+	failed, leftOut := 0, 0
 	for _, p := range rep.Plugins {
 		if p.Error != "" {
 			failed++
 		}
+		leftOut += len(leftOutParts(p))
 	}
 	if c.Bool("json") {
-		if err := writeJSON(e.stdout, rep); err != nil || failed == 0 {
+		if err := writeJSON(e.stdout, rep); err != nil || failed+leftOut == 0 {
 			return err
 		}
 		return silentExit(exitError)
@@ -43,8 +62,18 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 		if p.Error != "" {
 			continue
 		}
-		printf(e.stdout, "%s plugin %s from %s: %d skill(s)\n", dryRunWord(c, "added", "would add"), p.Plugin, p.Source, len(p.Skills))
+		left := leftOutParts(p)
+		added := 0
 		for _, sk := range p.Skills {
+			if sk.Error == "" {
+				added++
+			}
+		}
+		printf(e.stdout, "%s plugin %s from %s: %d skill(s)\n", dryRunWord(c, "added", "would add"), p.Plugin, p.Source, added)
+		for _, sk := range p.Skills {
+			if sk.Error != "" {
+				continue // left out: an error below
+			}
 			if sk.Classification != store.ClassNew {
 				// A skill linked back to the plugin it left: synced like any update.
 				printf(e.stdout, "  %s linked back: %s\n", sk.Skill, syncLine(sk, false))
@@ -58,6 +87,13 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 		if p.Note != "" {
 			printf(e.stderr, "skillstore: note: plugin %s: %s\n", p.Plugin, p.Note)
 		}
+		for _, sk := range left {
+			label := store.QualifiedName(p.Plugin, sk.Skill)
+			if sk.Skill == store.PluginPartsUnit(p.Plugin) {
+				label = partsLabel(sk.Skill)
+			}
+			printf(e.stderr, "skillstore: error: %s: %s\n", label, sk.Error)
+		}
 	}
 	for _, sk := range rep.Skipped {
 		reason := sk.Reason
@@ -68,6 +104,9 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 	}
 	printSyncWarnings(e.stderr, rep)
 	noteDryRun(c)
+	if failed == 0 && leftOut > 0 {
+		return silentExit(exitError) // the rest was added; what was left out is named above
+	}
 	if failed == 0 {
 		return nil
 	}

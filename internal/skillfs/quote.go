@@ -23,7 +23,7 @@ func QuotePath(p string) string {
 	if !NeedsQuote(p) && !strings.ContainsAny(p, `"\`) {
 		return p
 	}
-	return quoteC(p)
+	return quoteC(p, false)
 }
 
 // QuoteText is QuotePath for free text that holds names (a message, a
@@ -33,7 +33,7 @@ func QuoteText(s string) string {
 	if !NeedsQuote(s) {
 		return s
 	}
-	return quoteC(s)
+	return quoteC(s, false)
 }
 
 // NeedsQuote reports whether s holds a control character (a newline or a
@@ -74,8 +74,15 @@ func UnsafeRune(r rune) bool {
 // quoteEscapes are the characters git quotes by name.
 var quoteEscapes = map[byte]string{'\a': `\a`, '\b': `\b`, '\t': `\t`, '\n': `\n`, '\v': `\v`, '\f': `\f`, '\r': `\r`, '"': `\"`, '\\': `\\`}
 
-// quoteC is s in double quotes, escaped as git's quote_c_style does.
-func quoteC(s string) string {
+// QuoteBytes is s quoted with every byte that is not printable ASCII
+// escaped, as git prints a path by default (core.quotePath=true): two
+// spellings of one name that look alike ("é" as one code point, and as
+// "e" and a combining accent) then print apart.
+func QuoteBytes(s string) string { return quoteC(s, true) }
+
+// quoteC is s in double quotes, escaped as git's quote_c_style does; with
+// allBytes, every byte above 0x7f too.
+func quoteC(s string, allBytes bool) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
@@ -83,7 +90,7 @@ func quoteC(s string) string {
 		switch e, named := quoteEscapes[s[i]]; {
 		case named:
 			b.WriteString(e)
-		case r == utf8.RuneError && size == 1, UnsafeRune(r):
+		case r == utf8.RuneError && size == 1, UnsafeRune(r), allBytes && r >= 0x80:
 			for _, c := range []byte(s[i : i+size]) {
 				fmt.Fprintf(&b, `\%03o`, c)
 			}
