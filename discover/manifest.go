@@ -5,9 +5,10 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/skillstore/skillstore/internal/safefile"
 )
 
 // ManifestFile lists a project's skill folders, one path per line,
@@ -23,15 +24,16 @@ const ManifestFile = ".skillstore-skills"
 // and a diagnostic for every line it ignores.
 func readManifest(dir projectDir) ([]Root, []Diagnostic) {
 	file := filepath.Join(dir.path, ManifestFile)
-	data, err := os.ReadFile(file)
+	// A cloned project's file: read only as a regular file, bounded.
+	data, err := safefile.ReadFile(file, MaxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	if errors.Is(err, safefile.ErrTooLarge) {
+		return nil, []Diagnostic{warningAt(file, 0, "file is over %d bytes; a skill list is one folder per line", MaxFileSize)}
+	}
 	if err != nil {
 		return nil, []Diagnostic{warningAt(file, 0, "cannot read the project's skill list: %v; its folders are not searched", unwrapPathError(err))}
-	}
-	if len(data) > MaxFileSize {
-		return nil, []Diagnostic{warningAt(file, 0, "file is over %d bytes; a skill list is one folder per line", MaxFileSize)}
 	}
 	var roots []Root
 	var diags []Diagnostic

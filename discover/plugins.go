@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/skillstore/skillstore/internal/safefile"
 )
 
 // claudePluginsFile is where Claude Code records the plugins it installed,
@@ -30,7 +31,7 @@ type installedPlugin struct {
 // A plugin installed for a project counts only when wd is inside that
 // project. A missing file means no plugins.
 func readInstalledPlugins(file, wd string) ([]Root, []Diagnostic) {
-	data, err := os.ReadFile(file)
+	data, err := safefile.ReadFile(file, safefile.RecordLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

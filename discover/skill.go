@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/skillstore/skillstore/internal/safefile"
 )
 
 // SkillFileName is the file that makes a folder a skill.
@@ -137,7 +139,16 @@ func readSkillFile(file, display string) ([]byte, *Diagnostic) {
 		d := errorAt(display, 0, format, args...)
 		return nil, &d
 	}
-	f, err := os.Open(file)
+	// Only a regular file, opened without blocking: a FIFO named SKILL.md
+	// in a cloned project must not hang discovery, nor a link to a device
+	// feed it without end.
+	f, err := safefile.Open(file, safefile.Options{})
+	if errors.Is(err, safefile.ErrNotRegular) {
+		if info, serr := os.Stat(file); serr == nil && info.IsDir() {
+			return fail("%s is a directory; it must be a file", SkillFileName)
+		}
+		return fail("cannot read: %v; %s must be a regular file", unwrapPathError(err), SkillFileName)
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			if other := misnamedSkillFile(filepath.Dir(file)); other != "" {
@@ -151,9 +162,6 @@ func readSkillFile(file, display string) ([]byte, *Diagnostic) {
 	info, err := f.Stat()
 	if err != nil {
 		return fail("cannot read: %v", unwrapPathError(err))
-	}
-	if info.IsDir() {
-		return fail("%s is a directory; it must be a file", SkillFileName)
 	}
 	if info.Size() > MaxFileSize {
 		return fail("file is %d bytes, over the %d-byte limit for SKILL.md; move long material into references/ files", info.Size(), MaxFileSize)

@@ -88,7 +88,7 @@ func Validate(path, folderName string, sf *SkillFile, mode Mode) []Diagnostic {
 	v.unknownKeys()
 	v.claudeCodeFields()
 	v.body()
-	return v.diags
+	return collapse(v.diags)
 }
 
 // EffectiveName is the name agents use for a skill: its frontmatter name,

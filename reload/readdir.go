@@ -3,10 +3,12 @@ package reload
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -94,7 +96,14 @@ func readFile(p, rel string) (skillfs.File, error) {
 	if err != nil {
 		return skillfs.File{}, err
 	}
-	data, err := os.ReadFile(p)
+	// Only a regular file, opened without blocking: a FIFO put in the
+	// target's folder after the walk listed it is refused, not waited on.
+	f, err := safefile.Open(p, safefile.Options{NoFollow: true})
+	if err != nil {
+		return skillfs.File{}, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
 	if err != nil {
 		return skillfs.File{}, err
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -129,9 +130,10 @@ func checkSkill(dir string, files []skillfs.File) []discover.Diagnostic {
 	}
 	data := f.Data
 	if f.Mode == skillfs.Symlink {
-		// Agents follow the link.
+		// Agents follow the link. It may lead to a FIFO or a device: the
+		// file is read only when regular, and bounded.
 		var err error
-		if data, err = os.ReadFile(filepath.Join(resolveDir(dir), skillfs.SkillFile)); err != nil {
+		if data, err = safefile.ReadFile(filepath.Join(resolveDir(dir), skillfs.SkillFile), discover.MaxFileSize); err != nil {
 			return []discover.Diagnostic{{Severity: discover.SeverityError, File: path, Message: fmt.Sprintf("cannot read through the symlink: %v", err)}}
 		}
 	}

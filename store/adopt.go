@@ -178,7 +178,8 @@ func (tx *Tx) pluginForSource(ctx context.Context, src Source) (string, bool, er
 	case len(layout.Plugins) == 0 && len(layout.Remote) == 1 && src.Selector != "":
 		// A marketplace entry that lives in another repository: the
 		// plugin's source is that repository.
-		entry, err := remoteEntrySource(layout.Remote[0])
+		// The entry is its marketplace author's word: no local source.
+		entry, err := remoteEntrySource(layout.Remote[0], nil)
 		if err != nil {
 			return "", false, fmt.Errorf("source %s: plugin %s: %w", src, src.Selector, err)
 		}

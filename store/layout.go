@@ -21,7 +21,7 @@ func readLayout(fsys manifest.PluginFS, src Source) (*manifest.Layout, error) {
 // frontmatter's name when it is a valid skill name, else the source's base
 // name. It is "" when there is no such SKILL.md.
 func rootSkillName(fsys manifest.PluginFS, src Source) string {
-	data, err := fsys.ReadFile(skillfs.SkillFile)
+	data, err := manifest.ReadRegular(fsys, skillfs.SkillFile, discover.MaxFileSize)
 	if err != nil {
 		return ""
 	}

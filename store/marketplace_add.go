@@ -64,7 +64,7 @@ func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.L
 		entries = append(entries, marketEntry{plugin: p, name: pl.Name, line: layout.Lines[pl.Name]})
 	}
 	for _, r := range layout.Remote {
-		s, err := remoteEntrySource(r)
+		s, err := remoteEntrySource(r, opts.AllowLocal)
 		if err != nil {
 			rep.Plugins = append(rep.Plugins, failedReport(r.Name, mkt, &manifest.EntryError{Plugin: r.Name, Line: r.Line, Err: err}))
 			continue
@@ -182,14 +182,16 @@ func (tx *Tx) recordEntry(r readyEntry, cc *commitCache, rep *SyncReport) {
 	p := r.plugin
 	restore := tx.savepoint()
 	pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}}
-	if err := tx.recordPlugin(p, r.up, cc, &pr); err != nil {
+	left := tx.leaveOutColliding(r.up)
+	if err := tx.recordPlugin(p, r.up, cc, &pr); err != nil && !partsLeftOut(err, &pr) {
 		restore() // nothing of this plugin is written
 		rep.Plugins = append(rep.Plugins, failedReport(p.ID, p.Source.String(), &manifest.EntryError{Plugin: r.name, Line: r.line, Err: err}))
 		return
 	}
-	if len(r.up.skills) == 0 {
+	if len(r.up.skills) == 0 && len(left) == 0 {
 		pr.Note = noSkillsYet
 	}
+	pr.Skills = append(pr.Skills, left...)
 	rep.Plugins = append(rep.Plugins, pr)
 }
 

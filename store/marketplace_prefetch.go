@@ -14,7 +14,7 @@ import (
 // few fetches rather than of all of them. It reads the marketplace from
 // pre's fetch of src (or from the folder); when src is no marketplace, or
 // cannot be read, it does nothing: the transaction reports that.
-func (s *Store) prefetchEntries(ctx context.Context, src Source, pre *Prefetch) {
+func (s *Store) prefetchEntries(ctx context.Context, src Source, pre *Prefetch, allowLocal []string) {
 	var fsys manifest.PluginFS
 	switch src.Kind {
 	case SourceGit:
@@ -44,7 +44,7 @@ func (s *Store) prefetchEntries(ctx context.Context, src Source, pre *Prefetch) 
 	}
 	var reqs []FetchRequest
 	for _, r := range layout.Remote {
-		if es, err := remoteEntrySource(r); err == nil {
+		if es, err := remoteEntrySource(r, allowLocal); err == nil {
 			reqs = append(reqs, FetchRequest{Source: es})
 		}
 	}

@@ -33,11 +33,12 @@ func TestMarketplaceMovesPin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil || rep.Failed() || len(rep.Plugins) != 1 {
+	local := AddPluginOptions{AllowLocal: []string{up}} // the entry's repository, named
+	if rep, err := s.AddPlugin(ctx, src, local); err != nil || rep.Failed() || len(rep.Plugins) != 1 {
 		t.Fatalf("add: %+v %v", rep, err)
 	}
 	writeMarket(t, market, "", entry(second))
-	rep, err := s.AddPlugin(ctx, src, AddPluginOptions{})
+	rep, err := s.AddPlugin(ctx, src, local)
 	if err != nil || len(rep.Moved) != 1 || rep.Moved[0].Plugin != "tool" || !strings.HasSuffix(rep.Moved[0].To, " at "+second) {
 		t.Fatalf("add again: %+v %v", rep, err)
 	}
@@ -111,7 +112,7 @@ func TestMarketplaceEntryMovesToAnotherRepository(t *testing.T) {
 	if err != nil || len(rep.Plugins) != 1 || !strings.Contains(rep.Plugins[0].Error, "the marketplace lists tool in another repository now: add the marketplace again") {
 		t.Fatalf("sync: %+v %v", rep, err)
 	}
-	again, err := s.AddPlugin(ctx, src, AddPluginOptions{})
+	again, err := s.AddPlugin(ctx, src, AddPluginOptions{AllowLocal: []string{"file://" + up}})
 	if err != nil || len(again.Moved) != 1 || again.Moved[0].To != "file://"+up {
 		t.Fatalf("add again: %+v %v", again, err)
 	}

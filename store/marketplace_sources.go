@@ -9,11 +9,17 @@ import (
 
 // remoteEntrySource is the source of a marketplace entry that lives in
 // another git repository: its URL, the commit it pins (else its ref) and
-// the folder of a git-subdir entry.
-func remoteEntrySource(r manifest.RemotePlugin) (Source, error) {
+// the folder of a git-subdir entry. A URL on this machine is refused
+// unless allowed covers it (CheckNamedSource): the entry is the
+// marketplace author's word, not the user's. A GitHub entry is not
+// checked: its URL is GitHub's, or the one $SKILLSTORE_GITHUB_URL, which
+// the user set, gives.
+func remoteEntrySource(r manifest.RemotePlugin, allowed []string) (Source, error) {
 	src := Source{Kind: SourceGit, URL: r.URL, Ref: r.Pin()}
 	if r.Repo != "" {
 		src.URL = GitHubURL(r.Repo)
+	} else if err := CheckNamedSource(src, allowed); err != nil {
+		return Source{}, fmt.Errorf(`"url": %w`, err)
 	}
 	if err := gitfetch.CheckURL(src.URL); err != nil {
 		return Source{}, err

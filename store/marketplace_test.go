@@ -215,7 +215,10 @@ func TestAddDirectoryMarketplace(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	rep, err := s.AddPlugin(ctx, src, AddPluginOptions{})
+	// The entries' repositories are on this machine, beside the
+	// marketplace: the user names them (--allow-local).
+	local := []string{filepath.Dir(d.market)}
+	rep, err := s.AddPlugin(ctx, src, AddPluginOptions{AllowLocal: local})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +331,7 @@ func TestAddDirectoryMarketplace(t *testing.T) {
 	}
 
 	// Adding it again changes nothing: the plugins are there already.
-	again, err := s.AddPlugin(ctx, src, AddPluginOptions{})
+	again, err := s.AddPlugin(ctx, src, AddPluginOptions{AllowLocal: local})
 	if err != nil {
 		t.Fatal(err)
 	}

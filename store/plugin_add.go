@@ -22,6 +22,11 @@ type AddPluginOptions struct {
 	// to leave out (see [Plugin.Selects]); empty means all. Sync keeps to
 	// the selection.
 	Skills []string
+	// AllowLocal names the sources on this machine (paths or file://
+	// URLs, each covering the folders below it) that a marketplace's
+	// entries may use; every other local entry is refused (see
+	// CheckNamedSource). Only the user names them, on the command line.
+	AllowLocal []string
 }
 
 // ErrPluginExists is wrapped when a plugin id is already taken.
@@ -42,7 +47,7 @@ var ErrPluginExists = errors.New("plugin already exists")
 func (s *Store) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) (*SyncReport, error) {
 	pre := s.Prefetch(ctx, []FetchRequest{{Source: src}})
 	defer pre.Close()
-	s.prefetchEntries(ctx, src, pre)
+	s.prefetchEntries(ctx, src, pre, opts.AllowLocal)
 	var rep *SyncReport
 	err := s.Update(ctx, func(tx *Tx) error {
 		tx.UsePrefetch(pre)
@@ -130,9 +135,20 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 		tx.NoteState(fmt.Sprintf("plugin %s: added from %s", p.ID, p.Source), Trailer{Key: TrailerPlugin, Value: p.ID})
 		pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}}
 		up, err := tx.readUpstream(ctx, p, nil)
+		var left []SkillReport
+		if err == nil {
+			if left = tx.leaveOutColliding(up); len(left) > 0 {
+				unclaim(p, left)
+				err = tx.putPlugin(p)
+			}
+		}
 		if err == nil {
 			err = tx.syncPlugin(p, up, SyncOptions{}, newCommitCache(tx.Reader), &pr)
 		}
+		if partsLeftOut(err, &pr) {
+			err = nil
+		}
+		pr.Skills = append(pr.Skills, left...)
 		if err != nil {
 			var msgs []string
 			for _, s := range pr.Skills {

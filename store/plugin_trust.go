@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/safefile"
 )
 
 // untrustedName is the local file (never pushed) listing the plugins whose
@@ -29,7 +29,7 @@ func (r *Reader) Untrusted() (map[string]Source, error) {
 }
 
 func readUntrusted(path string) (map[string]Source, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.RecordLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]Source{}, nil
 	}

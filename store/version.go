@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -247,7 +248,9 @@ func (r *Reader) Skills() []string {
 }
 
 // formatFindings renders findings as the commit body, one per line, in a
-// form parseFindings reads back.
+// form parseFindings reads back. A path that holds a newline (or any
+// character to escape) is quoted (skillfs.QuotePath), so a file name can
+// never add a line, a trailer among them, to the commit message.
 func formatFindings(fs []safety.Finding) string {
 	if len(fs) == 0 {
 		return ""
@@ -265,9 +268,20 @@ var findingLine = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^- (none|low|medium|high|critical): ([^:]+?)(?::(\d+))?: (.*)$`)
 })
 
+// quotedFindingLine is a finding line whose path is quoted: the level,
+// then what follows the path's closing quote.
+var quotedFindingLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^- (none|low|medium|high|critical): (".*)$`)
+})
+var findingRest = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?::(\d+))?: (.*)$`) })
+
 func parseFindings(body string) []safety.Finding {
 	var out []safety.Finding
 	for _, line := range strings.Split(body, "\n") {
+		if f, ok := parseQuotedFinding(line); ok {
+			out = append(out, f)
+			continue
+		}
 		m := findingLine().FindStringSubmatch(line)
 		if m == nil {
 			continue
@@ -277,4 +291,23 @@ func parseFindings(body string) []safety.Finding {
 		out = append(out, safety.Finding{Level: level, Path: m[2], Line: n, Message: m[4]})
 	}
 	return out
+}
+
+// parseQuotedFinding reads a finding line whose path formatFindings quoted.
+func parseQuotedFinding(line string) (safety.Finding, bool) {
+	m := quotedFindingLine().FindStringSubmatch(line)
+	if m == nil {
+		return safety.Finding{}, false
+	}
+	path, rest, ok := skillfs.UnquotePrefix(m[2])
+	if !ok {
+		return safety.Finding{}, false
+	}
+	r := findingRest().FindStringSubmatch(rest)
+	if r == nil {
+		return safety.Finding{}, false
+	}
+	level, _ := safety.ParseRiskLevel(m[1])
+	n, _ := strconv.Atoi(r[1])
+	return safety.Finding{Level: level, Path: path, Line: n, Message: r[2]}, true
 }

@@ -33,12 +33,17 @@ func adoptCommand() *cli.Command {
 			"in several agent folders are one skill. Nothing in the agents' folders is changed;\n" +
 			"every entry left out is listed with its reason, and the 'target add' commands to\n" +
 			"run next are printed.\n\n" +
+			"A source on this machine (sourceType local, a file:// URL) that the project's\n" +
+			"lock file names is not followed (the skill is taken in as managed) unless\n" +
+			"--allow-local names it or a folder above it; the records in your home are your\n" +
+			"own word: their local sources are followed, each listed (in --dry-run too).\n\n" +
 			"Exit codes: 0 all taken over (stray files, listed, do not count); 1 some entries\n" +
 			"failed or were skipped (the rest were taken over);\n" +
 			"2 usage; 3 store busy.",
 		Flags: append(addFlags(), dryRunFlag("print what would happen, skill by skill, writing nothing"),
 			&cli.StringFlag{Name: "home", Usage: "the home folder to read (default $HOME)"},
-			&cli.StringFlag{Name: "project", Usage: "also read this project's .agents/skills, .claude/skills and skills-lock.json"}),
+			&cli.StringFlag{Name: "project", Usage: "also read this project's .agents/skills, .claude/skills and skills-lock.json"},
+			&cli.StringSliceFlag{Name: "allow-local", Usage: "follow the project's local sources at or below DIR or file:// URL (repeatable)"}),
 		Action: runAdopt,
 	}
 }
@@ -56,9 +61,12 @@ type adoptReport struct {
 
 type adoptSkillReport struct {
 	*adoptEntry
-	Source string             `json:"source,omitempty"`
-	Note   string             `json:"note,omitempty"`
-	Result *store.AdoptResult `json:"result"`
+	Source string `json:"source,omitempty"`
+	// LocalFrom is the record in the home, the user's own, that named
+	// Source when Source is on this machine: adopt followed it.
+	LocalFrom string             `json:"local_source_named_by,omitempty"`
+	Note      string             `json:"note,omitempty"`
+	Result    *store.AdoptResult `json:"result"`
 }
 
 func runAdopt(c *cli.Context) error {
@@ -104,12 +112,15 @@ func runAdopt(c *cli.Context) error {
 	rep := adoptReport{Skipped: skips, DryRun: c.Bool("dry-run")}
 	var todo []store.AdoptSkill
 	var kept []*adoptEntry
-	var sources, notes []string
+	var sources, notes, localFrom []string
 	for _, e := range entries {
 		sk := store.AdoptSkill{Dir: e.Dir}
-		label, note := "", ""
+		label, note, from := "", "", ""
 		if l, ok := locks[e.Name]; ok {
 			src, err := lockSource(c.Context, l)
+			if err == nil {
+				from, err = sourceTrust(src, l.File, lockFiles[0], c.StringSlice("allow-local"))
+			}
 			if err != nil {
 				// Taken in as managed all the same: nothing is lost.
 				note = fmt.Sprintf("%s names a source that cannot be used (%v): taken in as a managed skill", l.File, err)
@@ -124,6 +135,7 @@ func runAdopt(c *cli.Context) error {
 		kept = append(kept, e)
 		sources = append(sources, label)
 		notes = append(notes, note)
+		localFrom = append(localFrom, from)
 	}
 	claudeEntries, claudeTodo, claudeLabels, claudeSkips := claudePluginSkills(c.Context, home, project)
 	rep.Skipped = append(rep.Skipped, claudeSkips...)
@@ -132,6 +144,11 @@ func runAdopt(c *cli.Context) error {
 		kept = append(kept, e)
 		sources = append(sources, claudeLabels[i])
 		notes = append(notes, "")
+		from := ""
+		if claudeTodo[i].Upstream.IsLocal() {
+			from = filepath.Join(home, ".claude", "plugins", "known_marketplaces.json")
+		}
+		localFrom = append(localFrom, from)
 		rep.ClaudePlugins = appendOnce(rep.ClaudePlugins, e.ClaudePlugin)
 	}
 	s, err := openStoreForWrite(c)
@@ -149,7 +166,7 @@ func runAdopt(c *cli.Context) error {
 	}
 	failed := 0
 	for i := range results {
-		rep.Skills = append(rep.Skills, adoptSkillReport{adoptEntry: kept[i], Source: sources[i], Note: notes[i], Result: &results[i]})
+		rep.Skills = append(rep.Skills, adoptSkillReport{adoptEntry: kept[i], Source: sources[i], LocalFrom: localFrom[i], Note: notes[i], Result: &results[i]})
 		if results[i].Err != nil || notes[i] != "" {
 			failed++
 		}
@@ -180,6 +197,22 @@ func appendOnce(list []string, s string) []string {
 		return list
 	}
 	return append(list, s)
+}
+
+// sourceTrust applies the rule for sources named by files others can
+// write (store.CheckNamedSource) to src, which the lock file file names:
+// a project's lock file may name a source on this machine only when
+// --allow-local (allowed) covers it; the lock file in the home (homeLock)
+// is the user's own record, and its local sources are followed. from is
+// that record when src is local and followed, for the report to list.
+func sourceTrust(src store.Source, file, homeLock string, allowed []string) (from string, err error) {
+	if file != homeLock {
+		return "", store.CheckNamedSource(src, allowed)
+	}
+	if src.IsLocal() {
+		return file, nil
+	}
+	return "", nil
 }
 
 // lockSource is the plugin source a lock file entry names.
@@ -241,30 +274,33 @@ func printAdopt(c *cli.Context, rep adoptReport) {
 		if len(sk.Also) > 0 {
 			where += " (same files in " + strings.Join(sk.Also, ", ") + ")"
 		}
-		fmt.Fprintf(w, "%s: %s\n", sk.Name, where)
+		printf(w, "%s: %s\n", sk.Name, where)
 		if sk.ClaudePlugin != "" {
-			fmt.Fprintf(w, "  installed by Claude Code as plugin %s\n", sk.ClaudePlugin)
+			printf(w, "  installed by Claude Code as plugin %s\n", sk.ClaudePlugin)
 		}
 		if sk.Note != "" {
-			fmt.Fprintf(w, "  error: %s\n", sk.Note)
+			printf(w, "  error: %s\n", sk.Note)
 		}
 		if r.Err != nil {
-			fmt.Fprintf(w, "  error: %v\n", r.Err)
+			printf(w, "  error: %v\n", r.Err)
 			continue
 		}
 		if r.Imported > 0 {
-			fmt.Fprintf(w, "  %s as managed skill %s@v%d\n", dryRunWord(c, "imported", "would import"), sk.Name, r.Imported)
+			printf(w, "  %s as managed skill %s@v%d\n", dryRunWord(c, "imported", "would import"), sk.Name, r.Imported)
 		} else {
-			fmt.Fprintf(w, "  the store holds these files already\n")
+			printf(w, "  the store holds these files already\n")
 		}
 		if sk.Source == "" {
 			continue
 		}
+		if sk.LocalFrom != "" {
+			printf(w, "  %s the local source %s, which your own record %s names\n", dryRunWord(c, "followed", "would follow"), sk.Source, sk.LocalFrom)
+		}
 		if r.PluginAdded {
-			fmt.Fprintf(w, "  %s plugin %s from %s\n", dryRunWord(c, "added", "would add"), r.Plugin, sk.Source)
+			printf(w, "  %s plugin %s from %s\n", dryRunWord(c, "added", "would add"), r.Plugin, sk.Source)
 		}
 		if r.Linked {
-			fmt.Fprintf(w, "  plugin %s's skill already\n", r.Plugin)
+			printf(w, "  plugin %s's skill already\n", r.Plugin)
 			continue
 		}
 		if l := r.Link; l != nil {
@@ -272,29 +308,29 @@ func printAdopt(c *cli.Context, rep adoptReport) {
 			if !l.Base.Exact {
 				match = fmt.Sprintf("closest: %d file(s), %d line(s) differ", l.Base.Files, l.Base.Distance)
 			}
-			fmt.Fprintf(w, "  %s to plugin %s at upstream commit %s (%s)\n", dryRunWord(c, "linked", "would link"), r.Plugin, l.Base.Commit, match)
+			printf(w, "  %s to plugin %s at upstream commit %s (%s)\n", dryRunWord(c, "linked", "would link"), r.Plugin, l.Base.Commit, match)
 			if l.LocalEdit {
-				fmt.Fprintf(w, "  the installed files differ from it: kept as a local edit\n")
+				printf(w, "  the installed files differ from it: kept as a local edit\n")
 			}
 		}
 	}
 	for _, sk := range rep.Skipped {
-		fmt.Fprintf(w, "skipped %s: %s\n", sk.Path, sk.Reason)
+		printf(w, "skipped %s: %s\n", sk.Path, sk.Reason)
 	}
 	if len(rep.ClaudePlugins) > 0 {
-		fmt.Fprintf(w, "Claude Code still loads %s from its own plugin folders, which adopt left as they were;\n", strings.Join(rep.ClaudePlugins, ", "))
-		fmt.Fprintf(w, "  to have it load the store's versions (with your edits), export them as a marketplace:\n")
-		fmt.Fprintf(w, "  skillstore target add cc DIR --kind claude-marketplace && skillstore export cc\n")
-		fmt.Fprintf(w, "  claude plugin marketplace add DIR\n")
+		printf(w, "Claude Code still loads %s from its own plugin folders, which adopt left as they were;\n", strings.Join(rep.ClaudePlugins, ", "))
+		printf(w, "  to have it load the store's versions (with your edits), export them as a marketplace:\n")
+		printf(w, "  skillstore target add cc DIR --kind claude-marketplace && skillstore export cc\n")
+		printf(w, "  claude plugin marketplace add DIR\n")
 		for _, key := range rep.ClaudePlugins {
 			plugin, _, _ := strings.Cut(key, "@")
-			fmt.Fprintf(w, "  claude plugin uninstall %s && claude plugin install %s@skillstore\n", key, plugin)
+			printf(w, "  claude plugin uninstall %s && claude plugin install %s@skillstore\n", key, plugin)
 		}
 	}
 	if len(rep.Targets) > 0 {
-		fmt.Fprintf(w, "next, to publish to the agents' folders:\n")
+		printf(w, "next, to publish to the agents' folders:\n")
 		for _, t := range rep.Targets {
-			fmt.Fprintf(w, "  %s\n", t)
+			printf(w, "  %s\n", t)
 		}
 	}
 	noteDryRun(c)

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/manifest"
@@ -50,11 +51,8 @@ var knownClaudeInstallVersions = map[int]bool{1: true, 2: true}
 
 // readClaudeInstalls reads installed_plugins.json: nil when it is absent.
 func readClaudeInstalls(path string) ([]claudeInstall, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	data, err := readRecordFile(path)
+	if data == nil || err != nil {
 		return nil, err
 	}
 	var rec struct {
@@ -116,11 +114,8 @@ type claudeMarketplace struct {
 // readClaudeMarketplaceRecords reads known_marketplaces.json: nil when it
 // is absent.
 func readClaudeMarketplaceRecords(path string) (map[string]claudeMarketplace, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	data, err := readRecordFile(path)
+	if data == nil || err != nil {
 		return nil, err
 	}
 	var rec map[string]claudeMarketplace
@@ -222,7 +217,9 @@ func installedSkills(installPath, home string) ([]manifest.SkillDir, error) {
 		return nil, fmt.Errorf("install path: %w", err)
 	}
 	defer root.Close()
-	layout, err := manifest.Read(root.FS().(manifest.PluginFS), manifest.Options{RootName: filepath.Base(installPath)})
+	// Through folderscan's RootFS: a manifest there is read only when it
+	// is a regular file of bounded size.
+	layout, err := manifest.Read(folderscan.NewRootFS(root), manifest.Options{RootName: filepath.Base(installPath)})
 	if err != nil {
 		return nil, fmt.Errorf("install path %s: %w", installPath, err)
 	}

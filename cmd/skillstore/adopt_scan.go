@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/skillstore/skillstore/internal/safefile"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // What 'adopt' reads of an existing installation: the agents' skill
@@ -170,13 +174,16 @@ func sameFiles(a, b string) bool {
 	return true
 }
 
+// folderFiles reads every file of an installed skill folder: regular files
+// only (a FIFO would block the read), each of at most the safety check's
+// size cap; nil when any cannot be read, so the folder compares unequal.
 func folderFiles(dir string) map[string][]byte {
 	out := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		data, err := os.ReadFile(p)
+		data, err := safefile.ReadFileWith(p, safety.DefaultLimits.MaxFileSize, safefile.Options{NoFollow: true})
 		if err != nil {
 			return err
 		}
@@ -196,13 +203,26 @@ type lockFileError struct{ Where, Msg string }
 
 func (e *lockFileError) Error() string { return e.Where + ": " + e.Msg }
 
+// readRecordFile reads a record another tool wrote (an 'npx skills' lock
+// file, Claude Code's plugin records), which may sit in a project someone
+// else made: only a regular file of at most safefile.RecordLimit bytes is
+// read, and a FIFO never blocks the read. A missing file is (nil, nil).
+func readRecordFile(path string) ([]byte, error) {
+	data, err := safefile.ReadFile(path, safefile.RecordLimit)
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case (errors.Is(err, safefile.ErrNotRegular) || errors.Is(err, safefile.ErrTooLarge)) && errors.As(err, &pe):
+		return nil, &lockFileError{Where: path, Msg: pe.Err.Error() + ": not read, nothing in it is used (replace it with the record itself)"}
+	}
+	return data, err
+}
+
 // readLockFile reads an 'npx skills' lock file; a missing one is no error.
 func readLockFile(path string) (map[string]lockSkill, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	data, err := readRecordFile(path)
+	if data == nil || err != nil {
 		return nil, err
 	}
 	var lock struct {

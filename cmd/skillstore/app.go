@@ -183,7 +183,7 @@ func report(stderr io.Writer, err error) int {
 	if errors.As(err, &silent) {
 		return int(silent)
 	}
-	code, message, hints := explain(err)
+	code, lines, hints := explain(err)
 	var ce *cliError
 	var ec cli.ExitCoder
 	switch {
@@ -195,14 +195,16 @@ func report(stderr io.Writer, err error) int {
 	case errors.As(err, &ec):
 		code = ec.ExitCode()
 	}
+	// The lines are quoted already: the newlines between them are ours.
+	message := quoted(strings.Join(lines, "\n"))
 	if colorEnabled(stderr) {
 		// The colour goes to the terminal as is; the message is escaped.
-		fmt.Fprintf(rawWriter(stderr), "skillstore: %serror:%s %s\n", sgrRed, sgrReset, escapeTerminal(message))
+		fmt.Fprintf(rawWriter(stderr), "skillstore: %serror:%s %s\n", sgrRed, sgrReset, escapeTerminal(string(message)))
 	} else {
-		fmt.Fprintf(stderr, "skillstore: error: %s\n", message)
+		printf(stderr, "skillstore: error: %s\n", message)
 	}
 	for _, h := range hints {
-		fmt.Fprintf(stderr, "skillstore: hint: %s\n", h)
+		printf(stderr, "skillstore: hint: %s\n", h)
 	}
 	return code
 }

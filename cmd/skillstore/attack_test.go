@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // TestAttacks replays the hostile inputs in testdata/attack against the
@@ -37,9 +40,18 @@ func TestAttacks(t *testing.T) {
 			classes[class] = c
 		}
 		c.tried++
+		bound, err := scenarioBound(file)
+		if err != nil {
+			t.Fatal(err)
+		}
 		held := t.Run(name, func(t *testing.T) {
+			var deadline time.Time
+			if bound > 0 {
+				deadline = time.Now().Add(bound)
+			}
 			testscript.Run(t, testscript.Params{
 				Files:               []string{file},
+				Deadline:            deadline,
 				RequireExplicitExec: true,
 				RequireUniqueNames:  true,
 				UpdateScripts:       *update,
@@ -71,4 +83,27 @@ func TestAttacks(t *testing.T) {
 		}
 	}
 	fmt.Fprintf(os.Stdout, "attacks: %d of %d held; %d of %d classes held whole\n%s", held, tried, classesHeld, len(names), b.String())
+}
+
+// boundLine declares, in a scenario's leading comment, the time within
+// which it must end: "# bound: 30s". An attack that makes skillstore hang
+// (a FIFO read) or crawl (a quadratic walk) then fails at the bound, its
+// processes stopped, instead of holding the suite until the test timeout.
+var boundLine = regexp.MustCompile(`(?m)^#\s*bound:\s*(\S+)\s*$`)
+
+// scenarioBound is the bound file declares, 0 for none.
+func scenarioBound(file string) (time.Duration, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return 0, err
+	}
+	m := boundLine.FindSubmatch(txtar.Parse(data).Comment)
+	if m == nil {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(string(m[1]))
+	if err != nil {
+		return 0, fmt.Errorf("%s: bound %q: %w", file, m[1], err)
+	}
+	return d, nil
 }

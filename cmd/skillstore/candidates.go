@@ -158,7 +158,7 @@ func runCandidatesList(c *cli.Context) error {
 		return writeJSON(e.stdout, cands)
 	}
 	if len(cands) == 0 {
-		fmt.Fprintln(e.stdout, "no candidates wait for review")
+		printLine(e.stdout, "no candidates wait for review")
 		return nil
 	}
 	t := newTable(5)
@@ -196,54 +196,54 @@ func runCandidateShow(c *cli.Context, skill string) error {
 }
 
 func writeCandidate(w io.Writer, c store.Candidate) {
-	fmt.Fprintf(w, "candidate %s  (%s)\n", c.Skill, candidateState(c))
-	fmt.Fprintf(w, "  classification: %s\n", c.Mode)
+	printf(w, "candidate %s  (%s)\n", c.Skill, candidateState(c))
+	printf(w, "  classification: %s\n", c.Mode)
 	base := "none"
 	if !c.Base.IsZero() {
 		base = c.Base.String()[:12]
 	}
 	if c.Mode == store.MergeModeRemote {
-		fmt.Fprintf(w, "  remote:         %s\n", c.Remote)
-		fmt.Fprintf(w, "  base:           %s (last version both sides published)\n", base)
-		fmt.Fprintf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
-		fmt.Fprintf(w, "  theirs:         %s's v%s (%s)\n", c.Remote, c.RemoteVersion, c.Upstream.String()[:12])
+		printf(w, "  remote:         %s\n", c.Remote)
+		printf(w, "  base:           %s (last version both sides published)\n", base)
+		printf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
+		printf(w, "  theirs:         %s's v%s (%s)\n", c.Remote, c.RemoteVersion, c.Upstream.String()[:12])
 	} else if c.Mode == store.MergeModeLocalEdit {
-		fmt.Fprintf(w, "  base:           %s (the version export wrote into the target)\n", base)
-		fmt.Fprintf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
-		fmt.Fprintf(w, "  theirs:         the edit in the target (%s, by %s)\n", c.Upstream.String()[:12], c.EditAuthor)
+		printf(w, "  base:           %s (the version export wrote into the target)\n", base)
+		printf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
+		printf(w, "  theirs:         the edit in the target (%s, by %s)\n", c.Upstream.String()[:12], c.EditAuthor)
 	} else {
 		plugin := c.Plugin
 		if c.PluginVersion != "" {
 			plugin += " " + c.PluginVersion
 		}
-		fmt.Fprintf(w, "  plugin:         %s\n", plugin)
-		fmt.Fprintf(w, "  base:           %s (last accepted upstream)\n", base)
-		fmt.Fprintf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
-		fmt.Fprintf(w, "  theirs:         upstream %s\n", c.Upstream.String()[:12])
+		printf(w, "  plugin:         %s\n", plugin)
+		printf(w, "  base:           %s (last accepted upstream)\n", base)
+		printf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
+		printf(w, "  theirs:         upstream %s\n", c.Upstream.String()[:12])
 	}
 	head := c.Head.String()[:12]
 	if c.Resolved {
 		head += " (resolution on top of merge " + c.Merge.String()[:12] + ")"
 	}
-	fmt.Fprintf(w, "  head:           %s\n", head)
+	printf(w, "  head:           %s\n", head)
 	if len(c.MergeResolved) > 0 {
-		fmt.Fprintf(w, "  rules resolved: %s (skill-aware merge: review them)\n", strings.Join(c.MergeResolved, ", "))
+		printf(w, "  rules resolved: %s (skill-aware merge: review them)\n", strings.Join(c.MergeResolved, ", "))
 	}
 	if len(c.Conflicts) == 0 {
-		fmt.Fprintf(w, "  conflicts:      none\n")
+		printf(w, "  conflicts:      none\n")
 	} else {
-		fmt.Fprintf(w, "  conflicts:      %s\n", strings.Join(c.Conflicts, ", "))
+		printf(w, "  conflicts:      %s\n", strings.Join(c.Conflicts, ", "))
 		markers := "none left"
 		if len(c.Markers) > 0 {
 			markers = strings.Join(c.Markers, ", ")
 		}
-		fmt.Fprintf(w, "  markers:        %s\n", markers)
+		printf(w, "  markers:        %s\n", markers)
 	}
 	if c.Risk != "" {
-		fmt.Fprintf(w, "  risk:           %s\n", c.Risk)
+		printf(w, "  risk:           %s\n", c.Risk)
 	}
 	if c.Stale {
-		fmt.Fprintf(w, "  the published version moved since: run 'skillstore sync' for a new candidate\n")
+		printf(w, "  the published version moved since: run 'skillstore sync' for a new candidate\n")
 	}
 }
 
@@ -287,7 +287,7 @@ func runCandidateAccept(c *cli.Context, skill string) error {
 	if c.Bool("json") {
 		return writeJSON(e.stdout, toVersionJSON(v))
 	}
-	fmt.Fprintf(e.stdout, "accepted candidate %s: published %s\n", skill, v.Name())
+	printf(e.stdout, "accepted candidate %s: published %s\n", skill, v.Name())
 	return explainNextExport(c, s, v, changes)
 }
 
@@ -303,7 +303,7 @@ func runCandidateReject(c *cli.Context, skill string) error {
 	if c.Bool("json") {
 		return writeJSON(getEnv(c).stdout, toVersionJSON(v))
 	}
-	fmt.Fprintf(getEnv(c).stdout, "rejected candidate %s: %s keeps the published files; this upstream will not be proposed again\n", skill, v.Name())
+	printf(getEnv(c).stdout, "rejected candidate %s: %s keeps the published files; this upstream will not be proposed again\n", skill, v.Name())
 	return nil
 }
 
@@ -323,6 +323,6 @@ func runCandidateResolve(c *cli.Context, skill string) error {
 	if len(cand.Markers) > 0 {
 		markers = "conflict markers left in " + strings.Join(cand.Markers, ", ")
 	}
-	fmt.Fprintf(getEnv(c).stdout, "candidate %s now at %s; %s\n", skill, cand.Head.String()[:12], markers)
+	printf(getEnv(c).stdout, "candidate %s now at %s; %s\n", skill, cand.Head.String()[:12], markers)
 	return nil
 }

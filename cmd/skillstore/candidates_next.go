@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -27,14 +26,14 @@ func explainNextExport(c *cli.Context, s *store.Store, v store.Version, changes 
 	}
 	out := getEnv(c).stdout
 	if len(names) == 0 {
-		fmt.Fprintf(out, "no target exports %s; add one with 'skillstore target add'\n", v.Skill)
+		printf(out, "no target exports %s; add one with 'skillstore target add'\n", v.Skill)
 		return nil
 	}
 	class := "cold: restart the agent"
 	if onlySkillText(changes) {
 		class = "hot: agents re-read SKILL.md"
 	}
-	fmt.Fprintf(out, "next: 'skillstore export' writes %s into %s (%s); or accept with --export\n", v.Name(), strings.Join(names, ", "), class)
+	printf(out, "next: 'skillstore export' writes %s into %s (%s); or accept with --export\n", v.Name(), strings.Join(names, ", "), class)
 	return nil
 }
 
@@ -64,9 +63,9 @@ func acceptAndExport(c *cli.Context, s *store.Store, v store.Version) error {
 		}
 		return err
 	}
-	fmt.Fprintf(e.stdout, "accepted candidate %s: published %s\n", v.Skill, v.Name())
+	printf(e.stdout, "accepted candidate %s: published %s\n", v.Skill, v.Name())
 	if len(targets) == 0 {
-		fmt.Fprintf(e.stdout, "no targets to export to; add one with 'skillstore target add'\n")
+		printf(e.stdout, "no targets to export to; add one with 'skillstore target add'\n")
 	}
 	printExports(c, e.stdout, exported)
 	return err

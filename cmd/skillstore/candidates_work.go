@@ -57,9 +57,9 @@ func candidateCheckoutCommand() *cli.Command {
 				return err
 			}
 			out := getEnv(c).stdout
-			fmt.Fprintf(out, "checked out candidate %s (%s) into %s\n", skill, shortHash(cf.Candidate.Head), dir)
+			printf(out, "checked out candidate %s (%s) into %s\n", skill, shortHash(cf.Candidate.Head), dir)
 			if len(cf.Candidate.Markers) > 0 {
-				fmt.Fprintf(out, "conflict markers in %s: edit them, then run 'skillstore candidates resolve %s --from %s'\n",
+				printf(out, "conflict markers in %s: edit them, then run 'skillstore candidates resolve %s --from %s'\n",
 					strings.Join(cf.Candidate.Markers, ", "), skill, dir)
 			}
 			return nil
@@ -149,7 +149,7 @@ func openWorkFolder(c *cli.Context, s *store.Store, skill string) (*workFolder, 
 	head := cf.Candidate.Head.String()
 	if recorded, err := os.ReadFile(filepath.Join(w.dir, workHeadFile)); err == nil && !c.Bool("restart") {
 		if strings.TrimSpace(string(recorded)) == head {
-			fmt.Fprintf(getEnv(c).stderr, "skillstore: going on with the unfinished resolution in %s\n", w.dir)
+			printf(getEnv(c).stderr, "skillstore: going on with the unfinished resolution in %s\n", w.dir)
 			return w, nil
 		}
 		return nil, withHint(fmt.Errorf("candidate %s changed since the unfinished resolution in %s began", skill, w.dir),
@@ -188,11 +188,11 @@ func (w *workFolder) record(c *cli.Context, s *store.Store, reason string) error
 	cand, err := s.ResolveCandidate(c.Context, skill, w.dir, reason)
 	switch {
 	case errors.Is(err, store.ErrNoChange):
-		fmt.Fprintf(out, "candidate %s: nothing changed; accept it with 'skillstore candidates accept %s'\n", skill, skill)
+		printf(out, "candidate %s: nothing changed; accept it with 'skillstore candidates accept %s'\n", skill, skill)
 	case err != nil:
 		return candidateErr(skill, err)
 	default:
-		fmt.Fprintf(out, "candidate %s resolved at %s; accept it with 'skillstore candidates accept %s'\n", skill, shortHash(cand.Head), skill)
+		printf(out, "candidate %s resolved at %s; accept it with 'skillstore candidates accept %s'\n", skill, shortHash(cand.Head), skill)
 	}
 	return os.RemoveAll(w.dir)
 }
@@ -279,7 +279,7 @@ func runCandidateMergetool(c *cli.Context) error {
 	}
 	conflicted := w.withMarkers()
 	if len(conflicted) == 0 {
-		fmt.Fprintf(getEnv(c).stdout, "candidate %s has no conflict markers left\n", args[0])
+		printf(getEnv(c).stdout, "candidate %s has no conflict markers left\n", args[0])
 		return w.record(c, s, c.String("reason"))
 	}
 	sides := w.dir + ".sides"

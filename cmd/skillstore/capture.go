@@ -101,7 +101,7 @@ func runStatus(c *cli.Context) error {
 		return err
 	}
 	if len(targets) == 0 {
-		fmt.Fprintln(e.stdout, "no targets; add one with 'skillstore target add NAME DIR'")
+		printLine(e.stdout, "no targets; add one with 'skillstore target add NAME DIR'")
 		return nil
 	}
 	verbose := c.Bool("verbose")
@@ -140,7 +140,7 @@ func runStatus(c *cli.Context) error {
 	}
 	tw.write(e.stdout, newPainter(e.stdout), outputWidth(e.stdout, verbose))
 	if shown == 0 && failed == nil {
-		fmt.Fprintf(e.stdout, "every exported skill is as export wrote it (%d skill folder(s) in %d target(s))\n", len(sts), len(targets))
+		printf(e.stdout, "every exported skill is as export wrote it (%d skill folder(s) in %d target(s))\n", len(sts), len(targets))
 	}
 	return err
 }
@@ -211,7 +211,7 @@ func runCapture(c *cli.Context) error {
 	}
 	tw.write(e.stdout, newPainter(e.stdout), outputWidth(e.stdout, verbose))
 	if !jsonOut && len(results) == 0 && len(notFound) == 0 {
-		fmt.Fprintln(e.stdout, "no local edits to capture")
+		printLine(e.stdout, "no local edits to capture")
 	}
 	if len(notFound) > 0 {
 		return withHint(fmt.Errorf("no local edits of %s in any target", strings.Join(notFound, ", ")), "run 'skillstore status' to see the edited skills")
@@ -222,7 +222,7 @@ func runCapture(c *cli.Context) error {
 	}
 	if review > 0 {
 		if !jsonOut {
-			fmt.Fprintf(e.stderr, "skillstore: %d edit(s) wait for review as candidates: run 'skillstore candidates list'\n", review)
+			printf(e.stderr, "skillstore: %d edit(s) wait for review as candidates: run 'skillstore candidates list'\n", review)
 		}
 		return silentExit(exitReview)
 	}
@@ -239,7 +239,8 @@ func captureSkill(r target.CaptureResult) string {
 }
 
 // captureLine describes what capture did with one edit, after its target
-// and skill.
+// and skill; a tab separates two columns, so the paths and the error in it
+// are quoted (quoteText).
 func captureLine(r target.CaptureResult) string {
 	raced := ""
 	if r.Raced {
@@ -247,7 +248,7 @@ func captureLine(r target.CaptureResult) string {
 	}
 	switch r.Outcome {
 	case target.Captured:
-		return fmt.Sprintf("captured as %s%s\t%s", r.Version, raced, strings.Join(r.Paths, ", "))
+		return fmt.Sprintf("captured as %s%s\t%s", r.Version, raced, strings.Join(quoteAll(r.Paths), ", "))
 	case target.Unchanged:
 		return "already stored as " + r.Version + raced
 	case target.Integrated:
@@ -255,7 +256,7 @@ func captureLine(r target.CaptureResult) string {
 	case target.Candidate, target.CandidatePending:
 		merged := "clean"
 		if n := len(r.Conflicts); n > 0 {
-			merged = fmt.Sprintf("%d conflict(s): %s", n, strings.Join(r.Conflicts, ", "))
+			merged = fmt.Sprintf("%d conflict(s): %s", n, strings.Join(quoteAll(r.Conflicts), ", "))
 		}
 		what := "merged with " + r.Version + " into candidate " + shortID(r.Candidate)
 		if r.Outcome == target.CandidatePending {
@@ -263,5 +264,5 @@ func captureLine(r target.CaptureResult) string {
 		}
 		return fmt.Sprintf("%s\t%s%s (%s); review it with 'skillstore candidates show %s'", r.Outcome, what, raced, merged, r.Skill)
 	}
-	return fmt.Sprintf("%s\t%s", r.Outcome, r.Error)
+	return fmt.Sprintf("%s\t%s", r.Outcome, quoteText(r.Error))
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -64,7 +63,7 @@ func runCaptureDryRun(c *cli.Context) error {
 	}
 	t.write(e.stdout, newPainter(e.stdout), outputWidth(e.stdout, verbose))
 	if len(out) == 0 {
-		fmt.Fprintln(e.stdout, "no local edits to capture")
+		printLine(e.stdout, "no local edits to capture")
 	}
 	noteDryRun(c)
 	return nil

@@ -117,7 +117,7 @@ func runCheck(c *cli.Context, plugins []string) error {
 		if failed != nil {
 			// As sync does: the target is named, the rest is checked.
 			targetsFailed = true
-			fmt.Fprintf(e.stderr, "skillstore: error: check (targets): %v\n", failed)
+			printf(e.stderr, "skillstore: error: check (targets): %v\n", failed)
 		}
 		for _, st := range sts {
 			if st.State == reload.StateModified {
@@ -173,7 +173,7 @@ func writeCheck(w, errw io.Writer, rep checkReport, verbose bool) {
 	}
 	for _, cp := range rep.Plugins {
 		if cp.Error != "" {
-			fmt.Fprintf(errw, "skillstore: error: plugin %s: %s\n", cp.Plugin, cp.Error)
+			printf(errw, "skillstore: error: plugin %s: %s\n", cp.Plugin, cp.Error)
 		}
 		if cp.Skipped != "" {
 			if verbose {
@@ -187,7 +187,7 @@ func writeCheck(w, errw io.Writer, rep checkReport, verbose bool) {
 		}
 		for _, sk := range cp.Skills {
 			if sk.Error != "" {
-				fmt.Fprintf(errw, "skillstore: error: %s/%s: %s\n", cp.Plugin, sk.Skill, sk.Error)
+				printf(errw, "skillstore: error: %s/%s: %s\n", cp.Plugin, sk.Skill, sk.Error)
 				continue
 			}
 			t.add(cp.Plugin+"/"+sk.Skill, sk.Action, checkDetail(sk))
@@ -196,9 +196,9 @@ func writeCheck(w, errw io.Writer, rep checkReport, verbose bool) {
 	t.write(w, p, outputWidth(w, verbose))
 	switch {
 	case !rep.Pending:
-		fmt.Fprintln(w, "nothing to do")
+		printLine(w, "nothing to do")
 	case rep.CandidatesWaiting > 0:
-		fmt.Fprintf(errw, "skillstore: %d candidate(s) would wait for review: run 'skillstore candidates list' after sync\n", rep.CandidatesWaiting)
+		printf(errw, "skillstore: %d candidate(s) would wait for review: run 'skillstore candidates list' after sync\n", rep.CandidatesWaiting)
 	}
 }
 

@@ -86,7 +86,12 @@ func completeCommand() *cli.Command {
 				words = []string{""}
 			}
 			for _, cand := range completeWords(c, words) {
-				fmt.Fprintln(getEnv(c).stdout, cand)
+				// The tab is ours: name and description are quoted apart.
+				if name, desc, ok := strings.Cut(cand, "\t"); ok {
+					printf(getEnv(c).stdout, "%s\t%s\n", name, desc)
+				} else {
+					printLine(getEnv(c).stdout, cand)
+				}
 			}
 			return nil
 		},

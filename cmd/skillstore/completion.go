@@ -1,7 +1,7 @@
 package main
 
 import (
-	"fmt"
+	"io"
 
 	"github.com/urfave/cli/v2"
 )
@@ -93,11 +93,11 @@ func completionCommand() *cli.Command {
 			e := getEnv(c)
 			switch c.Args().First() {
 			case "bash":
-				fmt.Fprint(e.stdout, bashCompletion)
+				io.WriteString(e.stdout, bashCompletion) // ours, as it is
 			case "zsh":
-				fmt.Fprint(e.stdout, zshCompletion)
+				io.WriteString(e.stdout, zshCompletion) // ours, as it is
 			case "fish":
-				fmt.Fprint(e.stdout, fishCompletion)
+				io.WriteString(e.stdout, fishCompletion) // ours, as it is
 			default:
 				return withHint(usageErrorf("unknown shell %q", c.Args().First()), "supported shells: bash, zsh, fish")
 			}

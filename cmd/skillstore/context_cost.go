@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/reload/target"
 )
 
@@ -108,7 +109,8 @@ func measureTarget(t target.Target) contextCost {
 	var skills []skillEntry
 	for _, f := range skillFolders(t) {
 		e, dir := f.entry, f.dir
-		data, err := os.ReadFile(filepath.Join(dir, e.Name(), "SKILL.md"))
+		// Whoever wrote the folder: a regular file, bounded, never a FIFO.
+		data, err := safefile.ReadFile(filepath.Join(dir, e.Name(), "SKILL.md"), discover.MaxFileSize)
 		if err != nil {
 			continue
 		}
@@ -165,18 +167,18 @@ func writeContextCosts(w io.Writer, costs []contextCost) {
 	if len(costs) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "\nContext cost per target (name and description of every skill, always loaded):")
+	printf(w, "\nContext cost per target (name and description of every skill, always loaded):\n")
 	for _, c := range costs {
 		line := fmt.Sprintf("  %s (%s): %s, %d characters, ~%d tokens", c.Target, displayPath(c.Dir), plural(c.Skills, "skill"), c.Chars, c.Tokens)
 		if b := c.Budget; b != nil {
 			line += fmt.Sprintf(" of %s's %d (%d%%)", b.Agent, b.Chars, c.Chars*100/b.Chars)
 		}
-		fmt.Fprintln(w, line)
+		printLine(w, line)
 		if c.OverBy > 0 {
-			fmt.Fprintf(w, "    over budget by %d characters (%s)\n", c.OverBy, c.Budget.Basis)
+			printf(w, "    over budget by %d characters (%s)\n", c.OverBy, c.Budget.Basis)
 		}
 		for _, s := range c.Shortened {
-			fmt.Fprintf(w, "    shortened: %s (%d characters): %s\n", s.Skill, s.Chars, s.Reason)
+			printf(w, "    shortened: %s (%d characters): %s\n", s.Skill, s.Chars, s.Reason)
 		}
 	}
 }

@@ -160,7 +160,7 @@ func runDiscover(c *cli.Context) error {
 		return writeJSON(e.stdout, out)
 	}
 	if len(res.Skills) == 0 {
-		fmt.Fprintln(e.stdout, "no skills found; run 'skillstore doctor' to see where skillstore looked")
+		printLine(e.stdout, "no skills found; run 'skillstore doctor' to see where skillstore looked")
 		return nil
 	}
 	writeSkillTable(e.stdout, res.Skills)
@@ -172,17 +172,17 @@ func runDiscover(c *cli.Context) error {
 func writeSkillTable(w io.Writer, skills []*discover.Skill) {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tLAYER\tSTATUS\tORIGIN\tSHADOWED BY")
+	printf(tw, "NAME\tLAYER\tSTATUS\tORIGIN\tSHADOWED BY\n")
 	for _, s := range skills {
 		by := ""
 		if s.ShadowedBy != nil {
 			by = s.ShadowedBy.Layer.String() + " " + displayPath(s.ShadowedBy.Dir)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.QualifiedName(), s.Layer, status(s), displayPath(s.Dir), by)
+		printf(tw, "%s\t%s\t%s\t%s\t%s\n", s.QualifiedName(), s.Layer, status(s), displayPath(s.Dir), by)
 	}
 	tw.Flush()
 	// An empty last column leaves padding behind; trim it.
 	for _, line := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
-		fmt.Fprintln(w, strings.TrimRight(line, " "))
+		printLine(w, strings.TrimRight(line, " "))
 	}
 }

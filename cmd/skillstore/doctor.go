@@ -117,7 +117,7 @@ func runDoctor(c *cli.Context) error {
 }
 
 func writeDoctor(w io.Writer, res *discover.Result, diags []discover.Diagnostic, sum doctorSummary) {
-	fmt.Fprintln(w, "Roots (highest priority first):")
+	printLine(w, "Roots (highest priority first):")
 	counts := map[string]int{}
 	for _, s := range res.Skills {
 		counts[s.Root]++
@@ -127,15 +127,15 @@ func writeDoctor(w io.Writer, res *discover.Result, diags []discover.Diagnostic,
 		if !r.Exists {
 			state = "absent"
 		}
-		fmt.Fprintf(w, "  %-8s %s (%s)\n", r.Layer, displayPath(r.Path), state)
+		printf(w, "  %-8s %s (%s)\n", r.Layer, displayPath(r.Path), state)
 	}
 
 	if len(res.Skills) > 0 {
-		fmt.Fprintln(w, "\nSkills:")
+		printf(w, "\nSkills:\n")
 		var b strings.Builder
 		writeSkillTable(&b, res.Skills)
 		for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
-			fmt.Fprintln(w, "  "+line)
+			printLine(w, "  "+line)
 		}
 	}
 
@@ -176,7 +176,7 @@ func writeDoctor(w io.Writer, res *discover.Result, diags []discover.Diagnostic,
 	}
 	section(w, "Diagnostics:", lines)
 
-	fmt.Fprintf(w, "\n%s: %d active, %d shadowed, %d broken; %s, %s\n",
+	printf(w, "\n%s: %d active, %d shadowed, %d broken; %s, %s\n",
 		plural(sum.Skills, "skill"), sum.Active, sum.Shadowed, sum.Broken, plural(sum.Errors, "error"), plural(sum.Warnings, "warning"))
 }
 
@@ -185,9 +185,9 @@ func section(w io.Writer, heading string, lines []string) {
 	if len(lines) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "\n"+heading)
+	printf(w, "\n%s\n", heading)
 	for _, l := range lines {
-		fmt.Fprintln(w, l)
+		printLine(w, l)
 	}
 }
 

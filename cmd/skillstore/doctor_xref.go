@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
@@ -32,14 +31,14 @@ func writeCrossRefs(w io.Writer, refs []target.CrossRef) {
 	if len(refs) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "\nCross-references that do not resolve in flat targets (the agent knows a skill by its folder name there):")
+	printf(w, "\nCross-references that do not resolve in flat targets (the agent knows a skill by its folder name there):\n")
 	for _, r := range refs {
 		sees := "no skill of that name is exported there"
 		if r.Sees != "" {
 			sees = "the agent sees it as " + r.Sees
 		}
-		fmt.Fprintf(w, "  %s: %s (%s:%d) refers to %s; %s\n", r.Target, r.Skill, r.File, r.Line, r.Ref, sees)
+		printf(w, "  %s: %s (%s:%d) refers to %s; %s\n", r.Target, r.Skill, r.File, r.Line, r.Ref, sees)
 	}
-	fmt.Fprintln(w, "  Plugins whose skills refer to each other as PLUGIN:NAME keep working when exported as a Claude Code plugin:")
-	fmt.Fprintln(w, "  add a target of kind claude-marketplace and narrow the flat target's skills.")
+	printLine(w, "  Plugins whose skills refer to each other as PLUGIN:NAME keep working when exported as a Claude Code plugin:")
+	printLine(w, "  add a target of kind claude-marketplace and narrow the flat target's skills.")
 }

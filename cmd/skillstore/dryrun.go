@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/urfave/cli/v2"
 
@@ -30,7 +29,7 @@ func openStoreForWrite(c *cli.Context) (*store.Store, error) {
 // says nothing was written.
 func noteDryRun(c *cli.Context) {
 	if c.Bool("dry-run") && !c.Bool("json") {
-		fmt.Fprintln(getEnv(c).stdout, "dry run: nothing was written")
+		printLine(getEnv(c).stdout, "dry run: nothing was written")
 	}
 }
 

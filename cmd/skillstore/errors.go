@@ -196,9 +196,11 @@ var errorRules = []errorRule{
 }
 
 // explain applies the first rule of errorRules that matches err: the exit
-// code (exitError unless the rule says otherwise), the message and a hint.
-func explain(err error) (code int, message string, hints []string) {
-	code, message = exitError, problem.Expand(err) // a list of problems, one per line
+// code (exitError unless the rule says otherwise), the message's lines and
+// a hint. A list of problems is one line each; every piece of text from
+// the error is quoted (quoteText), so a name in it never adds a line.
+func explain(err error) (code int, lines []string, hints []string) {
+	code, lines = exitError, problem.ExpandLines(err, quoteText)
 	for _, r := range errorRules {
 		if !r.match(err) {
 			continue
@@ -207,12 +209,12 @@ func explain(err error) (code int, message string, hints []string) {
 			code = r.code
 		}
 		if r.message != nil {
-			message = r.message(err)
+			lines = []string{quoteText(r.message(err))}
 		}
 		if r.hint != nil {
 			hints = append(hints, r.hint(err))
 		}
 		break
 	}
-	return code, message, hints
+	return code, lines, hints
 }

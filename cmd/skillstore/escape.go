@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // escapeTerminal makes s safe to print on a terminal: it shows, as Go
@@ -46,18 +48,10 @@ func needsEscape(s string) bool {
 	return false
 }
 
-// unsafeRune reports a character escapeTerminal shows escaped.
+// unsafeRune reports a character escapeTerminal shows escaped: those
+// skillfs.UnsafeRune reports but tab and newline.
 func unsafeRune(r rune) bool {
-	switch {
-	case r == '\n' || r == '\t':
-		return false
-	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
-		return true
-	case r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2060 && r <= 0x2069,
-		r == 0x061c, r == 0x180e, r == 0xfeff, r >= 0xe0000 && r <= 0xe007f:
-		return true
-	}
-	return false
+	return r != '\n' && r != '\t' && skillfs.UnsafeRune(r)
 }
 
 // termWriter is the stdout and stderr of every command: what is written

@@ -61,7 +61,12 @@ func TestHumanOutputEscapesTerminalControls(t *testing.T) {
 		if strings.ContainsAny(out+errOut, "\x1b\x07") {
 			t.Errorf("%v printed a raw escape sequence:\n%q", args, out)
 		}
-		if (args[0] == "list" || args[0] == "search" || args[0] == "prompt") && !strings.Contains(out, `\x1b`) {
+		// A name or description is quoted as git quotes a path; the
+		// prompt (XML for an agent) is escaped as text.
+		if (args[0] == "list" || args[0] == "search") && !strings.Contains(out, `"Tidy up \033]52;c;Y3VybCB4fHNo\a and \033[2J the notes."`) {
+			t.Errorf("%v does not show the escape quoted:\n%q", args, out)
+		}
+		if args[0] == "prompt" && !strings.Contains(out, `\x1b`) {
 			t.Errorf("%v does not show the escape as text:\n%q", args, out)
 		}
 	}

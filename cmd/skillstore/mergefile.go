@@ -138,7 +138,7 @@ func mergeFile(c *cli.Context, labels []string) error {
 			name = p
 		}
 		for _, r := range res.Resolutions {
-			fmt.Fprintf(e.stderr, "skillstore: resolved %s:%s\n", name, r)
+			printf(e.stderr, "skillstore: resolved %s:%s\n", name, r)
 		}
 	}
 	if c.Bool("stdout") {

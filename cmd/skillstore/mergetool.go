@@ -66,7 +66,7 @@ func (t mergetool) run(c *cli.Context, w *workFolder, sides, path string) error 
 		}
 		env[side.name] = p
 	}
-	fmt.Fprintf(e.stdout, "%s: running %s\n", path, t.name)
+	printf(e.stdout, "%s: running %s\n", path, t.name)
 	if t.cmd == "" {
 		return t.runBuiltin(c, w, sides, path)
 	}
@@ -79,7 +79,7 @@ func (t mergetool) run(c *cli.Context, w *workFolder, sides, path string) error 
 	var exit *exec.ExitError
 	switch {
 	case errors.As(err, &exit) && t.trustExit:
-		fmt.Fprintf(e.stdout, "%s: %s exited %d: left unresolved\n", path, t.name, exit.ExitCode())
+		printf(e.stdout, "%s: %s exited %d: left unresolved\n", path, t.name, exit.ExitCode())
 		return w.unresolved("mergetool", []string{path})
 	case err != nil && !errors.As(err, &exit):
 		return fmt.Errorf("merge tool %s: %w", t.name, err)

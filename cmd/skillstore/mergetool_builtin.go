@@ -54,7 +54,7 @@ func (t mergetool) runBuiltin(c *cli.Context, w *workFolder, sides, path string)
 	cmd := exec.CommandContext(c.Context, "git", "-C", repo, "mergetool", "--no-prompt", "--tool="+t.name, "--", path)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
 	if err := cmd.Run(); err != nil {
-		fmt.Fprintf(e.stdout, "%s: git mergetool --tool=%s failed (%v): left unresolved\n", path, t.name, err)
+		printf(e.stdout, "%s: git mergetool --tool=%s failed (%v): left unresolved\n", path, t.name, err)
 		return w.unresolved("mergetool", []string{path})
 	}
 	if data, err = os.ReadFile(inRepo); err != nil {

@@ -97,7 +97,7 @@ func runNew(c *cli.Context) error {
 	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), data, 0o644); err != nil {
 		return fmt.Errorf("new %s: %w", name, err)
 	}
-	fmt.Fprintf(getEnv(c).stdout, "created %s: edit it, then record it with 'skillstore add %s'\n", filepath.Join(dir, "SKILL.md"), dir)
+	printf(getEnv(c).stdout, "created %s: edit it, then record it with 'skillstore add %s'\n", filepath.Join(dir, "SKILL.md"), dir)
 	return nil
 }
 

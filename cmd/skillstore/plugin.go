@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -48,13 +47,19 @@ func pluginCommand() *cli.Command {
 					"it is added again under the same id (history kept, the upstream their merge\n" +
 					"base again). --skill NAME (repeatable; a glob such as 'doc*', or '!NAME' to\n" +
 					"leave one out) mirrors only those skills, and sync keeps to that selection;\n" +
-					"a NAME that matches no skill is an error listing the skills there are.\n\n" +
+					"a NAME that matches no skill is an error listing the skills there are.\n" +
+					"A skill (or the plugin's parts) holding two names that are one on macOS and\n" +
+					"Windows (SKILL.md and skill.md, the NFC and NFD spellings of a name) is left\n" +
+					"out with an error naming both; the rest of the plugin is added.\n\n" +
 					"A marketplace's entries in other repositories (github, url, git-subdir) are\n" +
 					"fetched, at their sha, else their ref. Each plugin is added on its own: one that\n" +
 					"fails (unreachable, missing ref, bad manifest, conflict) is reported and nothing\n" +
 					"is written for it; plugins without skills are skipped with a note. Adding the\n" +
 					"marketplace again adds its new plugins, follows its \"renames\" (the plugin keeps\n" +
-					"its history) and sources it moved ($SKILLSTORE_GITHUB_URL replaces https://github.com).\n\n" +
+					"its history) and sources it moved ($SKILLSTORE_GITHUB_URL replaces https://github.com).\n" +
+					"An entry whose url is on this machine (file://, a path) is refused: the\n" +
+					"marketplace's author, not you, named it. --allow-local DIR|URL (repeatable)\n" +
+					"takes the local entries at or below what it names.\n\n" +
 					"Exit codes: 0 added; 1 error (bad manifest, ownership conflict, fetch or safety\n" +
 					"failure; for a marketplace: some plugin failed, the others were added, --json\n" +
 					"lists each); 2 usage error; 3 store lock busy.",
@@ -64,6 +69,7 @@ func pluginCommand() *cli.Command {
 					&cli.StringFlag{Name: "path", Usage: "the folder inside SOURCE that holds the plugin or marketplace (e.g. plugins/x)"},
 					&cli.BoolFlag{Name: "review", Usage: "always review this plugin's updates: fast-forwards become candidates"},
 					&cli.StringSliceFlag{Name: "skill", Usage: "mirror only the skills NAME matches (repeatable; globs, !NAME leaves out)"},
+					&cli.StringSliceFlag{Name: "allow-local", Usage: "let marketplace entries use repositories on this machine at or below DIR or file:// URL (repeatable)"},
 					newJSONFlag(), dryRunFlag("fetch and report what would be added, writing nothing"),
 				},
 				Action: runPluginAdd,
@@ -175,9 +181,9 @@ func pluginCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					fmt.Fprintf(getEnv(c).stdout, "removed plugin %s; its skills stay as managed skills: %s\n", id, strings.Join(p.Skills, ", "))
+					printf(getEnv(c).stdout, "removed plugin %s; its skills stay as managed skills: %s\n", id, strings.Join(p.Skills, ", "))
 					if len(p.Skills) > 0 {
-						fmt.Fprintf(getEnv(c).stdout, "adding plugin %s again links them back to it\n", id)
+						printf(getEnv(c).stdout, "adding plugin %s again links them back to it\n", id)
 					}
 					return nil
 				}),
@@ -208,7 +214,7 @@ func runPluginAdd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep, err := s.AddPlugin(c.Context, src, store.AddPluginOptions{ID: c.String("id"), Review: c.Bool("review"), Skills: c.StringSlice("skill")})
+	rep, err := s.AddPlugin(c.Context, src, store.AddPluginOptions{ID: c.String("id"), Review: c.Bool("review"), Skills: c.StringSlice("skill"), AllowLocal: c.StringSlice("allow-local")})
 	if err != nil {
 		return err
 	}
@@ -252,12 +258,12 @@ func showPlugins(c *cli.Context, id string) error {
 		return writeJSON(e.stdout, infos)
 	}
 	if len(infos) == 0 {
-		fmt.Fprintln(e.stdout, "no plugins; add one with 'skillstore plugin add SOURCE'")
+		printLine(e.stdout, "no plugins; add one with 'skillstore plugin add SOURCE'")
 		return nil
 	}
 	for i, info := range infos {
 		if i > 0 {
-			fmt.Fprintln(e.stdout)
+			printLine(e.stdout)
 		}
 		writePlugin(e.stdout, info, id != "")
 	}
@@ -269,28 +275,28 @@ func writePlugin(w io.Writer, info *store.PluginInfo, details bool) {
 	if ref == "" && info.Source.Kind == store.SourceGit {
 		ref = "HEAD"
 	}
-	fmt.Fprintf(w, "%s  %s  %s %s", info.ID, info.StateName, info.Source.Kind, info.Source)
+	printf(w, "%s  %s  %s %s", info.ID, info.StateName, info.Source.Kind, info.Source)
 	if ref != "" {
-		fmt.Fprintf(w, "  ref %s", ref)
+		printf(w, "  ref %s", ref)
 	}
 	if info.Commit != "" {
-		fmt.Fprintf(w, "  at %s", info.Commit[:12])
+		printf(w, "  at %s", info.Commit[:12])
 	}
-	fmt.Fprintln(w)
+	printLine(w)
 	if info.SourceError != "" {
-		fmt.Fprintf(w, "  source: %s (sync skips it until it is back)\n", info.SourceError)
+		printf(w, "  source: %s (sync skips it until it is back)\n", info.SourceError)
 	}
 	if info.Marketplace != "" {
-		fmt.Fprintf(w, "  marketplace: %s\n", info.Marketplace)
+		printf(w, "  marketplace: %s\n", info.Marketplace)
 	}
 	if details {
 		if info.Name != "" || info.Version != "" {
-			fmt.Fprintf(w, "  manifest: %s %s\n", info.Name, info.Version)
+			printf(w, "  manifest: %s %s\n", info.Name, info.Version)
 		}
-		fmt.Fprintf(w, "  review: %v\n", info.Review)
+		printf(w, "  review: %v\n", info.Review)
 	}
 	if len(info.Select) > 0 {
-		fmt.Fprintf(w, "  selection: %s\n", store.SelectionText(info.Select))
+		printf(w, "  selection: %s\n", store.SelectionText(info.Select))
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, st := range info.Status {
@@ -305,15 +311,15 @@ func writePlugin(w io.Writer, info *store.PluginInfo, details bool) {
 		if len(notes) > 0 {
 			status += " (" + strings.Join(notes, ", ") + ")"
 		}
-		fmt.Fprintf(tw, "  %s\tv%d\t%s\n", st.Skill, st.Version, status)
+		printf(tw, "  %s\tv%d\t%s\n", st.Skill, st.Version, status)
 	}
 	tw.Flush()
 	writePartsRow(w, info)
 	for _, a := range info.Adopted {
-		fmt.Fprintf(w, "  %s  adopted (managed)\n", a)
+		printf(w, "  %s  adopted (managed)\n", a)
 	}
 	for _, r := range info.Removed {
-		fmt.Fprintf(w, "  %s  removed upstream (kept)\n", r)
+		printf(w, "  %s  removed upstream (kept)\n", r)
 	}
 }
 
@@ -324,14 +330,14 @@ func pluginPause(c *cli.Context, id string, paused bool) error {
 	}
 	_, err = s.PausePlugin(c.Context, id, paused)
 	if errors.Is(err, store.ErrNoChange) {
-		fmt.Fprintf(getEnv(c).stdout, "plugin %s is already %s\n", id, map[bool]string{true: "paused", false: "running"}[paused])
+		printf(getEnv(c).stdout, "plugin %s is already %s\n", id, map[bool]string{true: "paused", false: "running"}[paused])
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	verb := map[bool]string{true: "paused (sync skips it)", false: "resumed"}[paused]
-	fmt.Fprintf(getEnv(c).stdout, "plugin %s %s\n", id, verb)
+	printf(getEnv(c).stdout, "plugin %s %s\n", id, verb)
 	return nil
 }
 
@@ -347,14 +353,14 @@ func pluginDisable(c *cli.Context, id string, disable bool) error {
 		p, err = s.EnablePlugin(c.Context, id)
 	}
 	if errors.Is(err, store.ErrNoChange) {
-		fmt.Fprintf(getEnv(c).stdout, "plugin %s is already %s\n", id, map[bool]string{true: "disabled", false: "enabled"}[disable])
+		printf(getEnv(c).stdout, "plugin %s is already %s\n", id, map[bool]string{true: "disabled", false: "enabled"}[disable])
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	verb := map[bool]string{true: "disabled", false: "enabled"}[disable]
-	fmt.Fprintf(getEnv(c).stdout, "plugin %s %s with its skills: %s\n", id, verb, strings.Join(p.Skills, ", "))
+	printf(getEnv(c).stdout, "plugin %s %s with its skills: %s\n", id, verb, strings.Join(p.Skills, ", "))
 	return nil
 }
 
@@ -373,20 +379,20 @@ func runPluginAdopt(c *cli.Context) error {
 	e := getEnv(c)
 	err = s.AdoptSkill(c.Context, id, skill)
 	if errors.Is(err, store.ErrNoChange) {
-		fmt.Fprintf(e.stdout, "%s is already adopted from plugin %s (a managed skill)\n", skill, id)
+		printf(e.stdout, "%s is already adopted from plugin %s (a managed skill)\n", skill, id)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s is a managed skill now; sync of plugin %s no longer touches it\n", skill, id)
+	printf(e.stdout, "%s is a managed skill now; sync of plugin %s no longer touches it\n", skill, id)
 	var rec store.SkillRecord
 	err = s.View(c.Context, func(r *store.Reader) error {
 		rec, err = r.SkillRecord(skill)
 		return err
 	})
 	if err == nil && rec.Status == store.StatusDisabled {
-		fmt.Fprintf(e.stdout, "note: %s is disabled (%s); enable it with 'skillstore enable %s'\n", skill, rec.Reason, skill)
+		printf(e.stdout, "note: %s is disabled (%s); enable it with 'skillstore enable %s'\n", skill, rec.Reason, skill)
 	}
 	return err
 }

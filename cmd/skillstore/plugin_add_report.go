@@ -10,53 +10,89 @@ import (
 	"github.com/skillstore/skillstore/store/manifest"
 )
 
+// leftOutParts are the skills (and the parts) of an added plugin that plugin
+// add left out, each with its error.
+func leftOutParts(p store.PluginReport) []store.SkillReport {
+	if p.Error != "" {
+		return nil
+	}
+	var out []store.SkillReport
+	for _, sk := range p.Skills {
+		if sk.Error != "" {
+			out = append(out, sk)
+		}
+	}
+	if p.Parts != nil && p.Parts.Error != "" {
+		out = append(out, *p.Parts)
+	}
+	return out
+}
+
 // writeAddReport prints what plugin add did: per plugin, added, already
 // there, renamed, moved, skipped (stderr notes) or failed (stderr errors,
 // with hints). Any failure exits 1, after the report.
 func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) error {
 	e := getEnv(c)
-	failed := 0
+	failed, leftOut := 0, 0
 	for _, p := range rep.Plugins {
 		if p.Error != "" {
 			failed++
 		}
+		leftOut += len(leftOutParts(p))
 	}
 	if c.Bool("json") {
-		if err := writeJSON(e.stdout, rep); err != nil || failed == 0 {
+		if err := writeJSON(e.stdout, rep); err != nil || failed+leftOut == 0 {
 			return err
 		}
 		return silentExit(exitError)
 	}
 	for _, r := range rep.Renamed {
-		fmt.Fprintf(e.stdout, "plugin %s is now %s (renamed by the marketplace; history kept)\n", r.From, r.To)
+		printf(e.stdout, "plugin %s is now %s (renamed by the marketplace; history kept)\n", r.From, r.To)
 	}
 	for _, m := range rep.Moved {
-		fmt.Fprintf(e.stdout, "plugin %s now follows %s (was %s); the next sync fetches it\n", m.Plugin, m.To, m.From)
+		printf(e.stdout, "plugin %s now follows %s (was %s); the next sync fetches it\n", m.Plugin, m.To, m.From)
 	}
 	switch n := len(rep.AlreadyAdded); {
 	case n == 1:
-		fmt.Fprintf(e.stdout, "plugin %s is already added from %s\n", rep.AlreadyAdded[0], src)
+		printf(e.stdout, "plugin %s is already added from %s\n", rep.AlreadyAdded[0], src)
 	case n > 1: // one line, however long the marketplace
-		fmt.Fprintf(e.stdout, "%d plugins are already added from %s: %s\n", n, src, strings.Join(rep.AlreadyAdded, ", "))
+		printf(e.stdout, "%d plugins are already added from %s: %s\n", n, src, strings.Join(rep.AlreadyAdded, ", "))
 	}
 	for _, p := range rep.Plugins {
 		if p.Error != "" {
 			continue
 		}
-		fmt.Fprintf(e.stdout, "%s plugin %s from %s: %d skill(s)\n", dryRunWord(c, "added", "would add"), p.Plugin, p.Source, len(p.Skills))
+		left := leftOutParts(p)
+		added := 0
 		for _, sk := range p.Skills {
+			if sk.Error == "" {
+				added++
+			}
+		}
+		printf(e.stdout, "%s plugin %s from %s: %d skill(s)\n", dryRunWord(c, "added", "would add"), p.Plugin, p.Source, added)
+		for _, sk := range p.Skills {
+			if sk.Error != "" {
+				continue // left out: an error below
+			}
 			if sk.Classification != store.ClassNew {
 				// A skill linked back to the plugin it left: synced like any update.
-				fmt.Fprintf(e.stdout, "  %s linked back: %s\n", sk.Skill, syncLine(sk, false))
+				printf(e.stdout, "  %s linked back: %s\n", sk.Skill, syncLine(sk, false))
 				continue
 			}
-			fmt.Fprintf(e.stdout, "  %s v%d\n", sk.Skill, sk.NewVersion)
+			printf(e.stdout, "  %s v%d\n", sk.Skill, sk.NewVersion)
 		}
 		if p.Parts != nil && p.Parts.Error == "" {
-			fmt.Fprintf(e.stdout, "  %s: %s\n", partsLabel(p.Parts.Skill), partsLine(*p.Parts, false))
+			printf(e.stdout, "  %s: %s\n", partsLabel(p.Parts.Skill), partsLine(*p.Parts, false))
 		}
 		if p.Note != "" {
-			fmt.Fprintf(e.stderr, "skillstore: note: plugin %s: %s\n", p.Plugin, p.Note)
+			printf(e.stderr, "skillstore: note: plugin %s: %s\n", p.Plugin, p.Note)
+		}
+		for _, sk := range left {
+			label := store.QualifiedName(p.Plugin, sk.Skill)
+			if sk.Skill == store.PluginPartsUnit(p.Plugin) {
+				label = partsLabel(sk.Skill)
+			}
+			printf(e.stderr, "skillstore: error: %s: %s\n", label, sk.Error)
 		}
 	}
 	for _, sk := range rep.Skipped {
@@ -64,10 +100,13 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 		if reason == manifest.NoSkillsReason {
 			reason += fmt.Sprintf("; add it alone with SOURCE#%s to version those", sk.Name)
 		}
-		fmt.Fprintf(e.stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, reason)
+		printf(e.stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, reason)
 	}
 	printSyncWarnings(e.stderr, rep)
 	noteDryRun(c)
+	if failed == 0 && leftOut > 0 {
+		return silentExit(exitError) // the rest was added; what was left out is named above
+	}
 	if failed == 0 {
 		return nil
 	}
@@ -77,7 +116,7 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 		}
 	}
 	if total := len(rep.Plugins) + len(rep.AlreadyAdded) + len(rep.Skipped); total > 1 {
-		fmt.Fprintf(e.stderr, "skillstore: %d plugin(s) of %s failed (nothing written for them); %d added\n", failed, src, len(rep.Plugins)-failed)
+		printf(e.stderr, "skillstore: %d plugin(s) of %s failed (nothing written for them); %d added\n", failed, src, len(rep.Plugins)-failed)
 	}
 	return silentExit(exitError)
 }

@@ -48,7 +48,7 @@ func runPluginLink(c *cli.Context) error {
 	e := getEnv(c)
 	res, err := s.LinkSkill(c.Context, id, skill)
 	if errors.Is(err, store.ErrNoChange) {
-		fmt.Fprintf(e.stdout, "%s is plugin %s's skill already\n", skill, id)
+		printf(e.stdout, "%s is plugin %s's skill already\n", skill, id)
 		return nil
 	}
 	if err != nil {
@@ -66,18 +66,18 @@ func runPluginLink(c *cli.Context) error {
 		match += "; the search stopped at its limit"
 	}
 	if b.Commit.IsZero() {
-		fmt.Fprintf(e.stdout, "%s %s to plugin %s at its folder's current files (%s)\n", dryRunWord(c, "linked", "would link"), skill, id, match)
+		printf(e.stdout, "%s %s to plugin %s at its folder's current files (%s)\n", dryRunWord(c, "linked", "would link"), skill, id, match)
 	} else {
-		fmt.Fprintf(e.stdout, "%s %s to plugin %s at upstream commit %s (%s; %d commit(s) searched)\n",
+		printf(e.stdout, "%s %s to plugin %s at upstream commit %s (%s; %d commit(s) searched)\n",
 			dryRunWord(c, "linked", "would link"), skill, id, b.Commit, match, b.Walked)
 	}
 	if res.LocalEdit {
-		fmt.Fprintf(e.stdout, "the difference from that commit is kept as a local edit: upstream's later changes come as a three-way candidate\n")
+		printf(e.stdout, "the difference from that commit is kept as a local edit: upstream's later changes come as a three-way candidate\n")
 	}
 	if res.SelectChanged {
-		fmt.Fprintf(e.stdout, "plugin %s's selection is now %s\n", id, store.SelectionText(res.Select))
+		printf(e.stdout, "plugin %s's selection is now %s\n", id, store.SelectionText(res.Select))
 	}
-	fmt.Fprintf(e.stdout, "%s v%d records the base; the next 'skillstore sync %s' brings upstream's later changes\n", skill, res.Version, id)
+	printf(e.stdout, "%s v%d records the base; the next 'skillstore sync %s' brings upstream's later changes\n", skill, res.Version, id)
 	noteDryRun(c)
 	return nil
 }

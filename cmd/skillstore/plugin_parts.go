@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"strings"
 
@@ -27,14 +26,14 @@ func writePartsReport(w, errw io.Writer, p store.PluginReport, verbose bool) boo
 	}
 	if sk.Error != "" {
 		if strings.HasSuffix(p.Error, "failed: "+failedSkills(p)) {
-			fmt.Fprintf(errw, "skillstore: error: %s: %s\n", escapeTerminal(partsLabel(sk.Skill)), escapeTerminal(sk.Error))
+			printf(errw, "skillstore: error: %s: %s\n", partsLabel(sk.Skill), sk.Error)
 		}
 		return false
 	}
 	if !sk.Changed() {
 		return false
 	}
-	fmt.Fprintf(w, "%s: %s\n", escapeTerminal(partsLabel(sk.Skill)), escapeTerminal(partsLine(*sk, verbose)))
+	printf(w, "%s: %s\n", partsLabel(sk.Skill), partsLine(*sk, verbose))
 	return true
 }
 
@@ -72,7 +71,7 @@ func writePartsRow(w io.Writer, info *store.PluginInfo) {
 	if st.Modified {
 		notes = append(notes, "modified")
 	}
-	fmt.Fprintf(w, "  %s  v%d  %s (%s)\n", st.Skill, st.Version, st.Status, strings.Join(notes, ", "))
+	printf(w, "  %s  v%d  %s (%s)\n", st.Skill, st.Version, st.Status, strings.Join(notes, ", "))
 }
 
 // withParts is a plugin's skill reports followed by its parts' report, for

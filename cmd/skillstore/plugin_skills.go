@@ -57,13 +57,13 @@ func runPluginSkills(c *cli.Context, id string) error {
 		if c.Bool("json") {
 			return writeJSON(e.stdout, list)
 		}
-		fmt.Fprintf(e.stdout, "%s  selection: %s", id, store.SelectionText(list.Select))
+		printf(e.stdout, "%s  selection: %s", id, store.SelectionText(list.Select))
 		if list.Commit != "" {
-			fmt.Fprintf(e.stdout, "  upstream at %s", list.Commit[:12])
+			printf(e.stdout, "  upstream at %s", list.Commit[:12])
 		}
-		fmt.Fprintln(e.stdout)
+		printLine(e.stdout)
 		if list.UpstreamError != "" {
-			fmt.Fprintf(e.stdout, "  upstream not readable: %s\n", list.UpstreamError)
+			printf(e.stdout, "  upstream not readable: %s\n", list.UpstreamError)
 		}
 		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 		for _, sk := range list.Skills {
@@ -71,7 +71,7 @@ func runPluginSkills(c *cli.Context, id string) error {
 			if sk.Version > 0 {
 				version = fmt.Sprintf("v%d", sk.Version)
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", sk.Skill, version, skillStateText[sk.State])
+			printf(tw, "  %s\t%s\t%s\n", sk.Skill, version, skillStateText[sk.State])
 		}
 		return tw.Flush()
 	}
@@ -83,15 +83,15 @@ func runPluginSkills(c *cli.Context, id string) error {
 		return writeJSON(e.stdout, ch)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stdout, "plugin %s: the selection is already %s\n", id, store.SelectionText(ch.After))
+		printf(e.stdout, "plugin %s: the selection is already %s\n", id, store.SelectionText(ch.After))
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "plugin %s: selection %s -> %s\n", id, store.SelectionText(ch.Before), store.SelectionText(ch.After))
+	printf(e.stdout, "plugin %s: selection %s -> %s\n", id, store.SelectionText(ch.Before), store.SelectionText(ch.After))
 	for _, sk := range ch.Managed {
-		fmt.Fprintf(e.stdout, "  %s: a managed skill now (history kept; selecting it again links it back)\n", sk)
+		printf(e.stdout, "  %s: a managed skill now (history kept; selecting it again links it back)\n", sk)
 	}
 	for _, sk := range ch.Next {
-		fmt.Fprintf(e.stdout, "  %s: selected; the next sync mirrors it ('skillstore sync %s')\n", sk, id)
+		printf(e.stdout, "  %s: selected; the next sync mirrors it ('skillstore sync %s')\n", sk, id)
 	}
 	return nil
 }
@@ -154,10 +154,10 @@ func runPluginSet(c *cli.Context, id string) error {
 		return writeJSON(e.stdout, ch)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stdout, "plugin %s already follows %s\n", id, sourceText(ch.After))
+		printf(e.stdout, "plugin %s already follows %s\n", id, sourceText(ch.After))
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "plugin %s: %s; the next sync follows it ('skillstore sync %s')\n", id, ch.Describe(), id)
+	printf(e.stdout, "plugin %s: %s; the next sync follows it ('skillstore sync %s')\n", id, ch.Describe(), id)
 	return nil
 }
 

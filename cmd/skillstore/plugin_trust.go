@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 )
 
@@ -29,7 +27,7 @@ func pluginTrustCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(getEnv(c).stdout, "plugin %s trusted: sync fetches %s from now on\n", id, src)
+			printf(getEnv(c).stdout, "plugin %s trusted: sync fetches %s from now on\n", id, src)
 			return nil
 		}),
 	}

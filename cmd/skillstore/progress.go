@@ -23,7 +23,7 @@ func withProgress(c *cli.Context, label string, fn func() error) error {
 	}
 	start := time.Now()
 	raw := rawWriter(e.stderr) // the control sequences are ours; the label is escaped
-	show := func() { fmt.Fprintf(raw, "\r\x1b[K%s (%ds)", escapeTerminal(label), int(time.Since(start).Seconds())) }
+	show := func() { fmt.Fprintf(raw, "\r\x1b[K%s (%ds)", quoteText(label), int(time.Since(start).Seconds())) }
 	// Without a delay the first line is written before the work starts,
 	// so even instant work shows it (tests rely on that).
 	shown := progressDelay <= 0

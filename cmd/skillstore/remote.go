@@ -183,7 +183,7 @@ func runRemoteAdd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(getEnv(c).stdout, "added remote %s %s\n", rem.Name, rem.Redacted())
+	printf(getEnv(c).stdout, "added remote %s %s\n", rem.Name, rem.Redacted())
 	return nil
 }
 
@@ -214,12 +214,12 @@ func runRemoteList(c *cli.Context) error {
 		return writeJSON(e.stdout, views)
 	}
 	if len(views) == 0 {
-		fmt.Fprintln(e.stdout, "no remotes; add one with 'skillstore remote add NAME URL'")
+		printLine(e.stdout, "no remotes; add one with 'skillstore remote add NAME URL'")
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	for _, v := range views {
-		fmt.Fprintf(tw, "%s\t%s\n", v.Name, v.URL)
+		printf(tw, "%s\t%s\n", v.Name, v.URL)
 	}
 	return tw.Flush()
 }
@@ -236,7 +236,7 @@ func runRemoteRm(c *cli.Context) error {
 	if err := remote.Remove(c.Context, s, args[0]); err != nil {
 		return err
 	}
-	fmt.Fprintf(getEnv(c).stdout, "removed remote %s\n", args[0])
+	printf(getEnv(c).stdout, "removed remote %s\n", args[0])
 	return nil
 }
 
@@ -277,10 +277,10 @@ func runClone(c *cli.Context) error {
 	if c.Bool("json") {
 		return writeJSON(e.stdout, rep)
 	}
-	fmt.Fprintf(e.stdout, "cloned %s into %s: %d skill(s), %d candidate(s) waiting; verified\n", rep.URL, s.Dir(), skillsOnly(rep.Skills), rep.CandidatesWaiting)
+	printf(e.stdout, "cloned %s into %s: %d skill(s), %d candidate(s) waiting; verified\n", rep.URL, s.Dir(), skillsOnly(rep.Skills), rep.CandidatesWaiting)
 	for _, sk := range rep.Skills {
 		if sk.Action == remote.PullHeld {
-			fmt.Fprintf(e.stdout, "%s: %s\n", sk.Skill, pullLine(rep.Remote, sk))
+			printf(e.stdout, "%s: %s\n", sk.Skill, pullLine(rep.Remote, sk))
 		}
 	}
 	printPolicyWarnings(e.stderr, "remote "+rep.Remote, rep.Warnings)
@@ -337,13 +337,13 @@ func writePushReport(w io.Writer, rep *remote.PushReport) {
 	for _, u := range rep.Updates {
 		switch u.Action {
 		case remote.PushCreate:
-			fmt.Fprintf(w, "%s: %screate %s\n", shortRef(u.Ref), prefix, shortID(u.New))
+			printf(w, "%s: %screate %s\n", shortRef(u.Ref), prefix, shortID(u.New))
 		case remote.PushDelete:
-			fmt.Fprintf(w, "%s: %sdelete %s (%s)\n", shortRef(u.Ref), prefix, shortID(u.Old), u.Reason)
+			printf(w, "%s: %sdelete %s (%s)\n", shortRef(u.Ref), prefix, shortID(u.Old), u.Reason)
 		case remote.PushSkip:
-			fmt.Fprintf(w, "%s: skipped (%s)\n", shortRef(u.Ref), u.Reason)
+			printf(w, "%s: skipped (%s)\n", shortRef(u.Ref), u.Reason)
 		default:
-			fmt.Fprintf(w, "%s: %s%s %s..%s\n", shortRef(u.Ref), prefix, u.Action, shortID(u.Old), shortID(u.New))
+			printf(w, "%s: %s%s %s..%s\n", shortRef(u.Ref), prefix, u.Action, shortID(u.Old), shortID(u.New))
 		}
 	}
 }
@@ -390,7 +390,7 @@ func runPull(c *cli.Context) error {
 			return err
 		}
 		if len(targets) == 0 {
-			fmt.Fprintln(e.stderr, "skillstore: no targets to export to; add one with 'skillstore target add NAME DIR'")
+			printLine(e.stderr, "skillstore: no targets to export to; add one with 'skillstore target add NAME DIR'")
 		} else {
 			out.Export, exportErr = exportOrPlan(c)(c.Context, s, targets, targetOptions(c))
 		}
@@ -412,7 +412,7 @@ func runPull(c *cli.Context) error {
 		return exportErr
 	case rep.CandidatesWaiting > 0 || len(rep.State.Conflicts) > 0:
 		if rep.Changed() && !c.Bool("json") {
-			fmt.Fprintf(e.stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", rep.CandidatesWaiting)
+			printf(e.stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", rep.CandidatesWaiting)
 		}
 		return silentExit(exitReview)
 	}
@@ -422,14 +422,14 @@ func runPull(c *cli.Context) error {
 // writePullReport prints one line per change; nothing when nothing changed.
 func writePullReport(w io.Writer, rep *remote.PullReport) {
 	for _, sk := range rep.Skills {
-		fmt.Fprintf(w, "%s: %s\n", sk.Skill, pullLine(rep.Remote, sk))
+		printf(w, "%s: %s\n", sk.Skill, pullLine(rep.Remote, sk))
 	}
 	for _, r := range rep.Refs {
 		line := fmt.Sprintf("%s: %s", shortRef(r.Ref), r.Action)
 		if r.Reason != "" {
 			line += " (" + r.Reason + ")"
 		}
-		fmt.Fprintln(w, line)
+		printLine(w, line)
 	}
 	switch rep.State.Action {
 	case remote.StateFastForward, remote.StateMerged:
@@ -437,19 +437,19 @@ func writePullReport(w io.Writer, rep *remote.PullReport) {
 		if len(rep.State.Taken) > 0 {
 			line += ", took " + strings.Join(rep.State.Taken, ", ")
 		}
-		fmt.Fprintln(w, line)
+		printLine(w, line)
 	}
 	for _, sc := range rep.State.Conflicts {
-		fmt.Fprintf(w, "state: conflict in %s: %s\n", sc.Record, sc.Reason)
+		printf(w, "state: conflict in %s: %s\n", sc.Record, sc.Reason)
 	}
 	refused := map[string]bool{}
 	for _, sc := range rep.State.Refused {
 		refused[sc.Record] = true
-		fmt.Fprintf(w, "state: %s: %s\n", sc.Record, sc.Reason)
+		printf(w, "state: %s: %s\n", sc.Record, sc.Reason)
 	}
 	for _, id := range rep.State.Untrusted {
 		if !refused["plugins/"+id] {
-			fmt.Fprintf(w, "plugin %s came from the remote: sync will not fetch it until you run 'skillstore plugin trust %s'\n", id, id)
+			printf(w, "plugin %s came from the remote: sync will not fetch it until you run 'skillstore plugin trust %s'\n", id, id)
 		}
 	}
 }

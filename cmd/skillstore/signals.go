@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -42,7 +41,7 @@ func signalContext(stderr io.Writer) (context.Context, func()) {
 			case <-sigs:
 			case <-time.After(stopGrace):
 			}
-			fmt.Fprintf(stderr, "skillstore: error: stopped by %v\n", sig)
+			printf(stderr, "skillstore: error: stopped by %v\n", sig)
 			os.Exit(exitSignalled)
 		}
 	}()

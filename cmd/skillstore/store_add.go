@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -155,7 +156,7 @@ func locateSkills(c *cli.Context, root string) ([]string, error) {
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	for _, d := range relativeDiagnostics(diags) {
-		fmt.Fprintf(getEnv(c).stderr, "skillstore: %s\n", d)
+		printf(getEnv(c).stderr, "skillstore: %s\n", d)
 	}
 	if len(found) == 0 {
 		return nil, fmt.Errorf("no skill folders (folders with a %s) under %s", discover.SkillFileName, root)
@@ -201,7 +202,7 @@ func printAddResults(c *cli.Context, results []store.AddResult) error {
 	}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
-			fmt.Fprintf(e.stderr, "skillstore: %s\n", d)
+			printf(e.stderr, "skillstore: %s\n", d)
 		}
 		printAddResult(e.stdout, e.stderr, r, c.Bool("dry-run"))
 	}
@@ -212,20 +213,21 @@ func printAddResults(c *cli.Context, results []store.AddResult) error {
 func printAddResult(stdout, stderr io.Writer, r store.AddResult, dryRun bool) {
 	switch {
 	case r.Err != nil:
-		fmt.Fprintf(stderr, "skillstore: error: %s\n", problem.Expand(r.Err))
+		// Quoted piece by piece: the newlines between problems are ours.
+		printf(stderr, "skillstore: error: %s\n", quoted(strings.Join(problem.ExpandLines(r.Err, quoteText), "\n")))
 	case r.DuplicateOf != "":
-		fmt.Fprintf(stderr, "skillstore: warning: %s holds the same files as %s; %s is taken once, from %s\n",
+		printf(stderr, "skillstore: warning: %s holds the same files as %s; %s is taken once, from %s\n",
 			displayPath(r.Dir), displayPath(r.DuplicateOf), r.Name, displayPath(r.DuplicateOf))
 	case r.Unchanged:
-		fmt.Fprintf(stdout, "%s: nothing new (same files as v%d)\n", r.Name, r.Version.Number)
+		printf(stdout, "%s: nothing new (same files as v%d)\n", r.Name, r.Version.Number)
 	default:
 		verb := "recorded"
 		if dryRun {
 			verb = "would be recorded"
 		}
-		fmt.Fprintf(stdout, "%s %s (commit %s, risk %s)\n", r.Version.Name(), verb, shortHash(r.Version.Commit), r.Version.Risk)
+		printf(stdout, "%s %s (commit %s, risk %s)\n", r.Version.Name(), verb, shortHash(r.Version.Commit), r.Version.Risk)
 		for _, f := range r.Safety.Findings {
-			fmt.Fprintf(stdout, "  %s\n", f)
+			printf(stdout, "  %s\n", f)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/urfave/cli/v2"
 
@@ -98,7 +97,7 @@ func storeCheckoutCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(getEnv(c).stdout, "checked out %s into %s\n", v.Name(), args[1])
+			printf(getEnv(c).stdout, "checked out %s into %s\n", v.Name(), args[1])
 			return nil
 		},
 	}
@@ -118,7 +117,7 @@ func writeDiff(c *cli.Context, res store.DiffResult) error {
 		return writeJSON(e.stdout, res)
 	}
 	if len(res.Changes) == 0 {
-		fmt.Fprintf(e.stdout, "no differences between %s and %s\n", res.From, res.To)
+		printf(e.stdout, "no differences between %s and %s\n", res.From, res.To)
 		return nil
 	}
 	if c.Bool("stat") {

@@ -35,7 +35,7 @@ func storeInitCommand() *cli.Command {
 				}
 				return err
 			}
-			fmt.Fprintf(getEnv(c).stdout, "initialized an empty store at %s\n", dir)
+			printf(getEnv(c).stdout, "initialized an empty store at %s\n", dir)
 			return nil
 		},
 	}

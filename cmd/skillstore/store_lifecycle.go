@@ -53,11 +53,11 @@ func storeRollbackCommand() *cli.Command {
 				return writeJSON(getEnv(c).stdout, toVersionJSON(v))
 			}
 			if c.Bool("dry-run") {
-				fmt.Fprintf(getEnv(c).stdout, "%s would be recorded (commit %s): %s\n", v.Name(), shortHash(v.Commit), v.Reason)
+				printf(getEnv(c).stdout, "%s would be recorded (commit %s): %s\n", v.Name(), shortHash(v.Commit), v.Reason)
 				noteDryRun(c)
 				return nil
 			}
-			fmt.Fprintf(getEnv(c).stdout, "%s recorded (commit %s): %s\n", v.Name(), shortHash(v.Commit), v.Reason)
+			printf(getEnv(c).stdout, "%s recorded (commit %s): %s\n", v.Name(), shortHash(v.Commit), v.Reason)
 			return nil
 		},
 	}
@@ -89,13 +89,13 @@ func storeStatusCommand(name string, status store.Status) *cli.Command {
 			err = s.SetStatus(c.Context, name, status, c.String("reason"))
 			e := getEnv(c)
 			if errors.Is(err, store.ErrNoChange) {
-				fmt.Fprintf(e.stdout, "%s is already %s\n", name, status)
+				printf(e.stdout, "%s is already %s\n", name, status)
 				return nil
 			}
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "%s is now %s\n", name, status)
+			printf(e.stdout, "%s is now %s\n", name, status)
 			return nil
 		},
 	}
@@ -139,18 +139,18 @@ func storeRmCommand() *cli.Command {
 				if err := s.Purge(c.Context, name, c.String("reason")); err != nil {
 					return err
 				}
-				fmt.Fprintf(e.stdout, "%s purged; 'skillstore gc' deletes its objects once they are older than the grace period\n", name)
+				printf(e.stdout, "%s purged; 'skillstore gc' deletes its objects once they are older than the grace period\n", name)
 				return nil
 			}
 			err = s.SetStatus(c.Context, name, store.StatusRemoved, c.String("reason"))
 			if errors.Is(err, store.ErrNoChange) {
-				fmt.Fprintf(e.stdout, "%s is already removed\n", name)
+				printf(e.stdout, "%s is already removed\n", name)
 				return nil
 			}
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "%s removed (history kept; 'skillstore enable %s' restores it)\n", name, name)
+			printf(e.stdout, "%s removed (history kept; 'skillstore enable %s' restores it)\n", name, name)
 			return nil
 		},
 	}

@@ -62,16 +62,16 @@ func storeListCommand() *cli.Command {
 				return writeJSON(e.stdout, out)
 			}
 			if len(skills) == 0 {
-				fmt.Fprintln(e.stdout, "no skills yet; record one with 'skillstore add PATH'")
+				printLine(e.stdout, "no skills yet; record one with 'skillstore add PATH'")
 				return nil
 			}
 			// Buffered: tabwriter writes each cell apart, a system call
 			// each, which was a quarter of listing 50,000 skills.
 			bw := bufio.NewWriterSize(e.stdout, 64<<10)
 			tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tVERSION\tSTATUS\tSOURCE\tDESCRIPTION")
+			printf(tw, "NAME\tVERSION\tSTATUS\tSOURCE\tDESCRIPTION\n")
 			for _, sk := range skills {
-				fmt.Fprintf(tw, "%s\tv%d\t%s\t%s\t%s\n", sk.Name, sk.Number, sk.Status, sk.Source, oneLineTrunc(sk.Description, 60))
+				printf(tw, "%s\tv%d\t%s\t%s\t%s\n", sk.Name, sk.Number, sk.Status, sk.Source, oneLineTrunc(sk.Description, 60))
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -119,7 +119,7 @@ func storeSearchCommand() *cli.Command {
 			} else {
 				tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 				for _, m := range matches {
-					fmt.Fprintf(tw, "%s\tv%d\t%s\n", m.Name, m.Number, oneLineTrunc(m.Description, 70))
+					printf(tw, "%s\tv%d\t%s\n", m.Name, m.Number, oneLineTrunc(m.Description, 70))
 				}
 				tw.Flush()
 			}

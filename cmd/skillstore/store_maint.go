@@ -47,10 +47,10 @@ func storeVerifyCommand() *cli.Command {
 				}
 			} else {
 				for _, p := range rep.Problems {
-					fmt.Fprintln(e.stdout, p)
+					printLine(e.stdout, p)
 				}
 				for _, w := range rep.Warnings {
-					fmt.Fprintf(e.stderr, "skillstore: %s\n", w)
+					printf(e.stderr, "skillstore: %s\n", w)
 				}
 			}
 			if !rep.OK() {
@@ -58,7 +58,7 @@ func storeVerifyCommand() *cli.Command {
 					"a ref can be repaired with plain git (git update-ref), or restored from a clone of the store")
 			}
 			if !c.Bool("json") {
-				fmt.Fprintf(e.stdout, "ok: %s, %s, %s verified\n", plural(rep.Skills, "skill"), plural(rep.Versions, "version"), plural(rep.Refs, "ref"))
+				printf(e.stdout, "ok: %s, %s, %s verified\n", plural(rep.Skills, "skill"), plural(rep.Versions, "version"), plural(rep.Refs, "ref"))
 			}
 			return nil
 		},
@@ -100,8 +100,8 @@ func storeGCCommand() *cli.Command {
 			if c.Bool("json") {
 				return writeJSON(e.stdout, res)
 			}
-			fmt.Fprintf(e.stdout, "packed %s (%d as deltas) into %d bytes and %s\n", plural(res.Objects, "object"), res.Deltas, res.PackBytes, plural(res.Refs, "ref"))
-			fmt.Fprintf(e.stdout, "removed %s and %s; pruned %s (%d younger than %s kept)\n",
+			printf(e.stdout, "packed %s (%d as deltas) into %d bytes and %s\n", plural(res.Objects, "object"), res.Deltas, res.PackBytes, plural(res.Refs, "ref"))
+			printf(e.stdout, "removed %s and %s; pruned %s (%d younger than %s kept)\n",
 				plural(res.LooseRemoved, "loose object"), plural(res.PacksRemoved, "old pack"), plural(res.Pruned, "unreachable object"), res.Kept, c.Duration("grace"))
 			return nil
 		},

@@ -97,45 +97,45 @@ func storeShowCommand() *cli.Command {
 			}
 			v := d.Version
 			tw := tabwriter.NewWriter(e.stdout, 0, 4, 1, ' ', 0)
-			fmt.Fprintf(tw, "skill:\t%s\n", v.Skill)
-			fmt.Fprintf(tw, "version:\tv%d of v%d\n", v.Number, d.Latest)
-			fmt.Fprintf(tw, "commit:\t%s\n", v.Commit)
-			fmt.Fprintf(tw, "date:\t%s\n", v.Time.UTC().Format(time.RFC3339))
-			fmt.Fprintf(tw, "actor:\t%s\n", v.Actor)
+			printf(tw, "skill:\t%s\n", v.Skill)
+			printf(tw, "version:\tv%d of v%d\n", v.Number, d.Latest)
+			printf(tw, "commit:\t%s\n", v.Commit)
+			printf(tw, "date:\t%s\n", v.Time.UTC().Format(time.RFC3339))
+			printf(tw, "actor:\t%s\n", v.Actor)
 			if v.Reason != "" {
-				fmt.Fprintf(tw, "reason:\t%s\n", v.Reason)
+				printf(tw, "reason:\t%s\n", v.Reason)
 			}
-			fmt.Fprintf(tw, "source:\t%s\n", v.Source)
+			printf(tw, "source:\t%s\n", v.Source)
 			if v.Plugin != "" {
-				fmt.Fprintf(tw, "plugin:\t%s %s\n", v.Plugin, v.PluginVersion)
+				printf(tw, "plugin:\t%s %s\n", v.Plugin, v.PluginVersion)
 			}
-			fmt.Fprintf(tw, "merge mode:\t%s\n", v.MergeMode)
+			printf(tw, "merge mode:\t%s\n", v.MergeMode)
 			status := string(d.Record.Status)
 			if d.Record.Reason != "" {
 				status += " (" + d.Record.Reason + ")"
 			}
-			fmt.Fprintf(tw, "status:\t%s\n", status)
-			fmt.Fprintf(tw, "risk:\t%s\n", v.Risk)
+			printf(tw, "status:\t%s\n", status)
+			printf(tw, "risk:\t%s\n", v.Risk)
 			tw.Flush()
 			if len(v.Findings) > 0 {
-				fmt.Fprintln(e.stdout, "findings:")
+				printLine(e.stdout, "findings:")
 				for _, f := range v.Findings {
-					fmt.Fprintf(e.stdout, "  %s\n", f)
+					printf(e.stdout, "  %s\n", f)
 				}
 			}
 			if d.Frontmatter != "" {
-				fmt.Fprintln(e.stdout, "frontmatter:")
+				printLine(e.stdout, "frontmatter:")
 				for _, line := range strings.Split(d.Frontmatter, "\n") {
-					fmt.Fprintf(e.stdout, "  %s\n", line)
+					printf(e.stdout, "  %s\n", line)
 				}
 			}
-			fmt.Fprintln(e.stdout, "files:")
+			printLine(e.stdout, "files:")
 			width := 1
 			for _, f := range d.Files {
 				width = max(width, len(fmt.Sprint(f.Size)))
 			}
 			for _, f := range d.Files {
-				fmt.Fprintf(e.stdout, "  %s %*d %s\n", f.ModeString(), width, f.Size, f.Path)
+				printf(e.stdout, "  %s %*d %s\n", f.ModeString(), width, f.Size, f.Path)
 			}
 			return nil
 		},
@@ -176,12 +176,12 @@ func storeLogCommand() *cli.Command {
 			}
 			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 			for _, v := range versions {
-				line := fmt.Sprintf("v%d\t%s\t%s\t%s\t%s\trisk %s", v.Number, v.Time.UTC().Format("2006-01-02 15:04:05"),
+				printf(tw, "v%d\t%s\t%s\t%s\t%s\trisk %s", v.Number, v.Time.UTC().Format("2006-01-02 15:04:05"),
 					shortHash(v.Commit), v.Actor, v.MergeMode, v.Risk)
 				if v.Reason != "" {
-					line += "\t" + v.Reason // no trailing padding when there is no reason
+					printf(tw, "\t%s", v.Reason) // no trailing padding when there is no reason
 				}
-				fmt.Fprintln(tw, line)
+				printLine(tw)
 			}
 			return tw.Flush()
 		},

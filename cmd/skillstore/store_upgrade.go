@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 )
 
@@ -34,16 +32,16 @@ func storeUpgradeCommand() *cli.Command {
 				return writeJSON(e.stdout, rep)
 			}
 			if !rep.Upgraded {
-				fmt.Fprintf(e.stdout, "the store is in layout %d already: nothing to do\n", rep.To)
+				printf(e.stdout, "the store is in layout %d already: nothing to do\n", rep.To)
 				return nil
 			}
 			for _, m := range rep.Refs {
-				fmt.Fprintf(e.stdout, "  %s -> %s\n", m.From, m.To)
+				printf(e.stdout, "  %s -> %s\n", m.From, m.To)
 			}
 			for _, m := range rep.Records {
-				fmt.Fprintf(e.stdout, "  record %s -> %s\n", m.From, m.To)
+				printf(e.stdout, "  record %s -> %s\n", m.From, m.To)
 			}
-			fmt.Fprintf(e.stdout, "%s the store from layout %d to %d: %s, %s\n", dryRunWord(c, "upgraded", "would upgrade"), rep.From, rep.To, plural(len(rep.Refs), "ref"), plural(len(rep.Records), "record"))
+			printf(e.stdout, "%s the store from layout %d to %d: %s, %s\n", dryRunWord(c, "upgraded", "would upgrade"), rep.From, rep.To, plural(len(rep.Refs), "ref"), plural(len(rep.Records), "record"))
 			noteDryRun(c)
 			return nil
 		},

@@ -103,12 +103,12 @@ func syncPipeline(c *cli.Context, plugins []string) error {
 	switch {
 	case rep.Failed() || exportErr != nil || notCaptured > 0:
 		if exportErr != nil {
-			fmt.Fprintf(e.stderr, "skillstore: error: after sync (export): %v\n", exportErr)
+			printf(e.stderr, "skillstore: error: after sync (export): %v\n", exportErr)
 		}
 		return silentExit(exitError)
 	case rep.CandidatesWaiting > 0 || inReview > 0:
 		if changed || inReview > 0 {
-			fmt.Fprintf(e.stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", rep.CandidatesWaiting+inReview)
+			printf(e.stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", rep.CandidatesWaiting+inReview)
 		}
 		return silentExit(exitReview)
 	}
@@ -123,10 +123,10 @@ func syncPlugins(c *cli.Context, s *store.Store, plugins []string) (*store.SyncR
 	raw := rawWriter(e.stderr) // the control sequences are ours; names are escaped
 	if progress {
 		opts.Progress = func(plugin string, done, total int) {
-			fmt.Fprintf(raw, "\r\x1b[Ksyncing %s (%d/%d)", escapeTerminal(plugin), done+1, total)
+			fmt.Fprintf(raw, "\r\x1b[Ksyncing %s (%d/%d)", quoteText(plugin), done+1, total)
 		}
 		opts.FetchProgress = func(url string, done, total int) {
-			fmt.Fprintf(raw, "\r\x1b[Kfetching: %d/%d done (last %s)", done, total, escapeTerminal(url))
+			fmt.Fprintf(raw, "\r\x1b[Kfetching: %d/%d done (last %s)", done, total, quoteText(url))
 		}
 	}
 	rep, err := s.Sync(c.Context, opts)
@@ -162,18 +162,18 @@ func captureBeforeSync(c *cli.Context, s *store.Store, targets []target.Target) 
 			switch {
 			case c.Bool("json"):
 			case r.Outcome == target.Captured:
-				fmt.Fprintf(e.stdout, "captured %s from target %s (%s)\n", r.Version, r.Target, fileSummary(r.Paths, -1, c.Bool("verbose")))
+				printf(e.stdout, "captured %s from target %s (%s)\n", r.Version, r.Target, fileSummary(r.Paths, -1, c.Bool("verbose")))
 			default:
-				fmt.Fprintf(e.stdout, "%s/%s: %s\n", r.Target, r.Skill, strings.ReplaceAll(captureLine(r), "\t", ": "))
+				printf(e.stdout, "%s/%s: %s\n", r.Target, r.Skill, strings.ReplaceAll(captureLine(r), "\t", ": "))
 			}
 		case r.Outcome == target.Refused && r.Skill == "":
 			refused++
-			fmt.Fprintf(e.stderr, "skillstore: error: before sync (capture): target %s: %s\n", r.Target, r.Error)
+			printf(e.stderr, "skillstore: error: before sync (capture): target %s: %s\n", r.Target, r.Error)
 		case r.Outcome == target.Refused:
 			refused++
-			fmt.Fprintf(e.stderr, "skillstore: error: before sync (capture): %s in target %s not captured: %s\n", r.Skill, r.Target, r.Error)
+			printf(e.stderr, "skillstore: error: before sync (capture): %s in target %s not captured: %s\n", r.Skill, r.Target, r.Error)
 		default:
-			fmt.Fprintf(e.stderr, "skillstore: note: %s in target %s not captured (%s): %s\n", r.Skill, r.Target, r.Outcome, r.Error)
+			printf(e.stderr, "skillstore: note: %s in target %s not captured (%s): %s\n", r.Skill, r.Target, r.Outcome, r.Error)
 		}
 	}
 	return inReview, refused, nil
@@ -204,23 +204,23 @@ func writeSyncReport(w, errw io.Writer, rep *store.SyncReport, verbose bool) boo
 	for _, p := range rep.Plugins {
 		for _, sk := range p.Skills {
 			if sk.Error != "" {
-				fmt.Fprintf(errw, "skillstore: error: %s: %s\n", store.QualifiedName(p.Plugin, sk.Skill), sk.Error)
+				printf(errw, "skillstore: error: %s: %s\n", store.QualifiedName(p.Plugin, sk.Skill), sk.Error)
 				continue
 			}
 			if !sk.Changed() {
 				continue
 			}
 			changed = true
-			line := escapeTerminal(syncLine(sk, verbose))
+			line := quoteText(syncLine(sk, verbose))
 			if word, _, _ := strings.Cut(line, ","); statusColors[word] != "" {
 				line = paint.status(word) + strings.TrimPrefix(line, word)
 			}
 			// Written raw: the colour is ours, the text escaped above.
-			fmt.Fprintf(rawWriter(w), "%s: %s\n", escapeTerminal(store.QualifiedName(p.Plugin, sk.Skill)), line)
+			fmt.Fprintf(rawWriter(w), "%s: %s\n", quoteText(store.QualifiedName(p.Plugin, sk.Skill)), line)
 		}
 		changed = writePartsReport(w, errw, p, verbose) || changed
 		if p.Error != "" && !strings.HasSuffix(p.Error, "failed: "+failedSkills(p)) {
-			fmt.Fprintf(errw, "skillstore: error: plugin %s: %s\n", p.Plugin, p.Error)
+			printf(errw, "skillstore: error: plugin %s: %s\n", p.Plugin, p.Error)
 		}
 	}
 	return changed

@@ -37,11 +37,12 @@ func (t *table) addFit(fit func(budget int) string, cells ...string) {
 
 // write prints the rows to w; width is the terminal's width (0: unknown).
 func (t *table) write(w io.Writer, p painter, width int) error {
-	// Cells are escaped here and the table written raw, so that the
-	// colours are the terminal's to show and nothing in a cell is.
+	// Cells are quoted here (quoteText: a cell is one line, with no tab)
+	// and the table written raw, so that the colours are the terminal's
+	// to show and nothing in a cell is.
 	for ri := range t.rows {
 		for i, c := range t.rows[ri].cells {
-			t.rows[ri].cells[i] = escapeTerminal(c)
+			t.rows[ri].cells[i] = quoteText(c)
 		}
 	}
 	var widths []int
@@ -73,7 +74,7 @@ func (t *table) write(w io.Writer, p painter, width int) error {
 			if width > 0 {
 				budget = max(width-used-1, 20)
 			}
-			lastText = escapeTerminal(r.fit(budget))
+			lastText = quoteText(r.fit(budget))
 		}
 		if last == t.statusCol {
 			lastText = p.status(lastText)
@@ -103,6 +104,7 @@ func outputWidth(w io.Writer, verbose bool) int {
 // least one), or, when the width is unknown (budget < 0), all of up to
 // three and the first two of more.
 func fileSummary(paths []string, budget int, verbose bool) string {
+	paths = quoteAll(paths)
 	if verbose || len(paths) <= 1 {
 		return strings.Join(paths, ", ")
 	}

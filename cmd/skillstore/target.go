@@ -118,15 +118,15 @@ func runTargetAdd(c *cli.Context) error {
 		return err
 	}
 	if t.IsMarketplace() {
-		fmt.Fprintf(getEnv(c).stdout, "added target %s: %s marketplace %s at %s\n%s\n", name, t.Kind, t.MarketplaceName(), abs, marketplaceAdded(t))
+		printf(getEnv(c).stdout, "added target %s: %s marketplace %s at %s\n%s\n", name, t.Kind, t.MarketplaceName(), abs, marketplaceAdded(t))
 		return nil
 	}
 	if project != "" {
 		rel, _ := filepath.Rel(project, abs)
-		fmt.Fprintf(getEnv(c).stdout, "added target %s: %s in project %s\n", name, filepath.ToSlash(rel), project)
+		printf(getEnv(c).stdout, "added target %s: %s in project %s\n", name, filepath.ToSlash(rel), project)
 		return nil
 	}
-	fmt.Fprintf(getEnv(c).stdout, "added target %s: %s\n", name, abs)
+	printf(getEnv(c).stdout, "added target %s: %s\n", name, abs)
 	return nil
 }
 
@@ -152,11 +152,11 @@ func runTargetList(c *cli.Context) error {
 		return writeJSON(e.stdout, views)
 	}
 	if len(targets) == 0 {
-		fmt.Fprintln(e.stdout, "no targets; add one with 'skillstore target add NAME DIR'")
+		printLine(e.stdout, "no targets; add one with 'skillstore target add NAME DIR'")
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tDIR\tSKILLS")
+	printf(tw, "NAME\tDIR\tSKILLS\n")
 	for _, t := range targets {
 		skills := "*"
 		if len(t.Skills) > 0 {
@@ -165,7 +165,7 @@ func runTargetList(c *cli.Context) error {
 		if t.IsMarketplace() {
 			skills += " (" + t.Kind + " " + t.MarketplaceName() + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", t.Name, t.Dir, skills)
+		printf(tw, "%s\t%s\t%s\n", t.Name, t.Dir, skills)
 	}
 	return tw.Flush()
 }
@@ -182,7 +182,7 @@ func runTargetRm(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(getEnv(c).stdout, "removed target %s; its folder %s is left as it is\n", t.Name, t.Dir)
+	printf(getEnv(c).stdout, "removed target %s; its folder %s is left as it is\n", t.Name, t.Dir)
 	return nil
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,7 +127,7 @@ func runTargetDetect(c *cli.Context) error {
 		return writeJSON(e.stdout, found)
 	}
 	if len(found) == 0 {
-		fmt.Fprintln(e.stdout, "no agent found: add a folder with 'skillstore target add NAME DIR'")
+		printLine(e.stdout, "no agent found: add a folder with 'skillstore target add NAME DIR'")
 		return nil
 	}
 	t := newTable(-1)

@@ -46,12 +46,13 @@ func targetKind(c *cli.Context, t *target.Target) error {
 }
 
 // marketplaceAdded tells how to add a new marketplace target to its agent,
-// once.
-func marketplaceAdded(t target.Target) string {
+// once: several lines, each name in them quoted (quoteText).
+func marketplaceAdded(t target.Target) quoted {
+	name, dir := quoteText(t.Name), quoteText(t.Dir)
 	if t.Kind == target.KindCodexMarketplace {
-		return fmt.Sprintf("after 'skillstore export %s', add it to Codex once: codex plugin marketplace add %s", t.Name, t.Dir)
+		return quoted(fmt.Sprintf("after 'skillstore export %s', add it to Codex once: codex plugin marketplace add %s", name, dir))
 	}
-	return fmt.Sprintf("after 'skillstore export %s', add it to Claude Code once:\n  claude plugin marketplace add %s\n  claude plugin install PLUGIN@%s", t.Name, t.Dir, t.MarketplaceName())
+	return quoted(fmt.Sprintf("after 'skillstore export %s', add it to Claude Code once:\n  claude plugin marketplace add %s\n  claude plugin install PLUGIN@%s", name, dir, quoteText(t.MarketplaceName())))
 }
 
 // marketplaceLeftAlone says why export left a plugin folder or the catalog

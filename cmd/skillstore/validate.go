@@ -89,9 +89,9 @@ func runValidate(c *cli.Context) error {
 		}
 	} else {
 		for _, d := range report.Diagnostics {
-			fmt.Fprintln(e.stdout, d)
+			printLine(e.stdout, d)
 		}
-		fmt.Fprintln(e.stdout, validateSummary(len(report.Skills), report.Errors, report.Warnings))
+		printLine(e.stdout, validateSummary(len(report.Skills), report.Errors, report.Warnings))
 	}
 	if report.Errors > 0 {
 		return silentExit(exitError)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/skillstore/skillstore/discover"
@@ -14,9 +13,9 @@ import (
 func printPolicyWarnings(w io.Writer, where string, diags []discover.Diagnostic) {
 	for _, d := range diags {
 		if where != "" {
-			fmt.Fprintf(w, "skillstore: %s: %s\n", where, d)
+			printf(w, "skillstore: %s: %s\n", where, d)
 		} else {
-			fmt.Fprintf(w, "skillstore: %s\n", d)
+			printf(w, "skillstore: %s\n", d)
 		}
 	}
 }

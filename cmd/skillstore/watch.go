@@ -56,7 +56,11 @@ func watchCommand() *cli.Command {
 			"  SKILLSTORE_SKILL_DIR  the skill folder\n" +
 			"  SKILLSTORE_ACTION     added, updated or removed\n" +
 			"  SKILLSTORE_CLASS      hot or cold (a removal is cold)\n" +
-			"  SKILLSTORE_CHANGED    the changed paths, one per line\n" +
+			"  SKILLSTORE_CHANGED    the changed paths, one per line; a path holding a\n" +
+			"                        control character (a newline, a tab), a double quote\n" +
+			"                        or a backslash is quoted as git quotes it (\"a\\nb\"),\n" +
+			"                        so each line is one path\n" +
+			"  SKILLSTORE_CHANGED_JSON  the changed paths exactly, as a JSON array of strings\n" +
 			"  SKILLSTORE_OLD_TREE, SKILLSTORE_NEW_TREE  git tree ids (empty when absent)\n" +
 			"  SKILLSTORE_EVENT_ID   the event's id\n" +
 			"  SKILLSTORE_EVENT      the event as its JSON line\n" +
@@ -135,10 +139,10 @@ func runWatch(c *cli.Context) error {
 				if err := audit.Write(ev); err != nil {
 					// Auditing must never stop the reloads: say so once.
 					auditFailed = true
-					fmt.Fprintf(e.stderr, "skillstore: warning: cannot write the audit file %s, events are no longer audited there: %v\n", audit.Path(), err)
+					printf(e.stderr, "skillstore: warning: cannot write the audit file %s, events are no longer audited there: %v\n", audit.Path(), err)
 				}
 			}
-			fmt.Fprintln(out, eventLine(ev))
+			printLine(out, eventLine(ev))
 			count++
 			if f.maxEvents > 0 && count >= f.maxEvents {
 				cancel()
@@ -168,9 +172,9 @@ func runWatch(c *cli.Context) error {
 	for i, r := range roots {
 		dirs[i] = r.Dir
 	}
-	fmt.Fprintf(e.stderr, "skillstore: watching %s (%s, debounce %s, max-wait %s)\n", strings.Join(dirs, ", "), mode, f.debounce, maxWait)
+	printf(e.stderr, "skillstore: watching %s (%s, debounce %s, max-wait %s)\n", strings.Join(dirs, ", "), mode, f.debounce, maxWait)
 	if audit != nil {
-		fmt.Fprintf(e.stderr, "skillstore: auditing to %s\n", audit.Path())
+		printf(e.stderr, "skillstore: auditing to %s\n", audit.Path())
 	}
 	if f.pidFile != "" {
 		if err := atomicfile.WriteFile(f.pidFile, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
@@ -282,21 +286,42 @@ func targetWatchDir(t target.Target) (string, error) {
 	return t.Dir, nil
 }
 
-// eventLine is the human line printed for an event.
+// eventLine is the human line printed for an event: one line, the skill's
+// folder name, each path and the error quoted apart (quoteText).
 func eventLine(ev reload.Event) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s %s", ev.Skill, ev.Action, ev.Class)
+	fmt.Fprintf(&b, "%s %s %s", quoteText(ev.Skill), ev.Action, ev.Class)
 	if ev.Class == "" {
 		b.WriteString("unreadable")
 	}
 	if len(ev.Paths) > 0 {
-		fmt.Fprintf(&b, " (%s)", strings.Join(ev.Paths, ", "))
+		paths := make([]string, len(ev.Paths))
+		for i, p := range ev.Paths {
+			paths[i] = quoteText(p)
+		}
+		fmt.Fprintf(&b, " (%s)", strings.Join(paths, ", "))
 	}
 	fmt.Fprintf(&b, ": %s", ev.Outcome)
 	if ev.Error != "" {
-		fmt.Fprintf(&b, ": %s", ev.Error)
+		fmt.Fprintf(&b, ": %s", quoteText(ev.Error))
 	}
 	return b.String()
+}
+
+// changedEnv is SKILLSTORE_CHANGED and SKILLSTORE_CHANGED_JSON for paths:
+// one path per line, each quoted as git quotes a path when it must be (a
+// name holding a newline is one line, never two), and the exact paths as
+// a JSON array.
+func changedEnv(paths []string) []string {
+	lines := make([]string, len(paths))
+	for i, p := range paths {
+		lines[i] = skillfs.QuotePath(p)
+	}
+	exact, _ := json.Marshal(paths)
+	if paths == nil {
+		exact = []byte("[]")
+	}
+	return []string{"SKILLSTORE_CHANGED=" + strings.Join(lines, "\n"), "SKILLSTORE_CHANGED_JSON=" + string(exact)}
 }
 
 // execHook runs argv for every event, never through a shell, with the
@@ -311,12 +336,12 @@ func execHook(argv []string, stdout, stderr io.Writer) reload.ReloadFunc {
 			"SKILLSTORE_SKILL_DIR="+ev.Dir,
 			"SKILLSTORE_ACTION="+string(ev.Action),
 			"SKILLSTORE_CLASS="+string(ev.Class),
-			"SKILLSTORE_CHANGED="+strings.Join(ev.Paths, "\n"),
 			"SKILLSTORE_OLD_TREE="+treeEnv(ev.OldTree),
 			"SKILLSTORE_NEW_TREE="+treeEnv(ev.NewTree),
 			"SKILLSTORE_EVENT_ID="+ev.ID,
 			"SKILLSTORE_EVENT="+string(data),
 		)
+		cmd.Env = append(cmd.Env, changedEnv(ev.Paths)...)
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("%s: %w", argv[0], err)
 		}

@@ -1,20 +1,20 @@
 package folderscan
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"syscall"
 
+	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/store/manifest"
 )
 
 // ErrNotRegular is returned for a manifest that is not a regular file: a
 // FIFO, a device or a socket there would block a read forever or stream
 // without end.
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = safefile.ErrNotRegular
 
 // maxManifestSize bounds a manifest read from a plugin folder.
 const maxManifestSize = 4 << 20
@@ -45,7 +45,7 @@ func (f *RootFS) ReadFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, info.Mode().Type())}
+		return nil, safefile.NotRegular(name, info.Mode())
 	}
 	file, err := f.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -56,7 +56,7 @@ func (f *RootFS) ReadFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, info.Mode().Type())}
+		return nil, safefile.NotRegular(name, info.Mode())
 	}
 	data, err := io.ReadAll(io.LimitReader(file, maxManifestSize+1))
 	if err != nil {

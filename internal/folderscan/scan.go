@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillstore/skillstore/internal/gitdb"
+	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -151,9 +152,10 @@ func LoadData(dir string, files []skillfs.File, limits safety.Limits) error {
 }
 
 // readFileLimited reads at most limit+1 bytes, so a file that grows while
-// being read cannot exhaust memory.
+// being read cannot exhaust memory. It opens only a regular file, without
+// blocking: a FIFO swapped in after the walk's lstat is refused, not waited on.
 func readFileLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.Options{NoFollow: true})
 	if err != nil {
 		return nil, err
 	}

@@ -17,19 +17,64 @@ import (
 
 // TreeFS is a read-only [manifest.PluginFS] over a git tree, so a fetched plugin's
 // layout is read straight from the store's objects without a checkout.
+//
+// Each folder's tree object is decoded once and indexed by entry name, so
+// reading a plugin costs O(entries) however its files are looked up:
+// go-git's Tree.FindEntry decodes every folder on the way again on each
+// call (its own cache skips folders one level down), which made a folder
+// of 100,000 files cost 100,000 decodes of that folder. A TreeFS is safe
+// for use by one goroutine at a time.
 type TreeFS struct {
 	s    storer.EncodedObjectStorer
 	root *object.Tree
+	dirs map[string]*treeDir // decoded folders by slash path, "." the root
+}
+
+// treeDir is one decoded folder with its entries indexed by name.
+type treeDir struct {
+	tree   *object.Tree
+	byName map[string]int // entry name -> index in tree.Entries
 }
 
 // NewTreeFS returns the files of tree, read from s, as a [manifest.PluginFS].
 func NewTreeFS(s storer.EncodedObjectStorer, tree *object.Tree) *TreeFS {
-	return &TreeFS{s: s, root: tree}
+	return &TreeFS{s: s, root: tree, dirs: map[string]*treeDir{".": newTreeDir(tree)}}
 }
 
 var (
 	_ manifest.PluginFS = (*TreeFS)(nil)
 )
+
+func newTreeDir(tree *object.Tree) *treeDir {
+	d := &treeDir{tree: tree, byName: make(map[string]int, len(tree.Entries))}
+	for i, e := range tree.Entries {
+		d.byName[e.Name] = i
+	}
+	return d
+}
+
+// dir is the decoded folder at the clean slash path name, decoded on first
+// use (with the folders above it) and kept.
+func (t *TreeFS) dir(name string) (*treeDir, error) {
+	if d, ok := t.dirs[name]; ok {
+		return d, nil
+	}
+	parent, err := t.dir(path.Dir(name))
+	if err != nil {
+		return nil, err
+	}
+	i, ok := parent.byName[path.Base(name)]
+	if !ok || parent.tree.Entries[i].Mode != filemode.Dir {
+		return nil, fs.ErrNotExist
+	}
+	tree, err := object.GetTree(t.s, parent.tree.Entries[i].Hash)
+	if err != nil {
+		return nil, err
+	}
+	d := newTreeDir(tree)
+	t.dirs[name] = d
+	return d, nil
+}
 
 func (t *TreeFS) entry(op, name string) (*object.TreeEntry, error) {
 	if !fs.ValidPath(name) {
@@ -38,11 +83,15 @@ func (t *TreeFS) entry(op, name string) (*object.TreeEntry, error) {
 	if name == "." {
 		return &object.TreeEntry{Name: ".", Mode: filemode.Dir, Hash: t.root.Hash}, nil
 	}
-	e, err := t.root.FindEntry(name)
+	d, err := t.dir(path.Dir(name))
 	if err != nil {
 		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
 	}
-	return e, nil
+	i, ok := d.byName[path.Base(name)]
+	if !ok {
+		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
+	}
+	return &d.tree.Entries[i], nil
 }
 
 // TreeID is the git object id of the entry at name (a subtree's id for a
@@ -98,19 +147,16 @@ func (t *TreeFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if e.Mode != filemode.Dir {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
 	}
-	tree := t.root
-	if name != "." {
-		if tree, err = t.root.Tree(name); err != nil {
-			return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
-		}
+	d, err := t.dir(name)
+	if err != nil {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
 	}
-	out := make([]fs.DirEntry, 0, len(tree.Entries))
-	for i := range tree.Entries {
-		info, err := t.info(&tree.Entries[i])
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, fs.FileInfoToDirEntry(info))
+	// An entry's size is looked up only when its Info is asked for: a
+	// walk that stops early (at a file-count cap) or skips a folder's
+	// files pays nothing for them.
+	out := make([]fs.DirEntry, len(d.tree.Entries))
+	for i := range d.tree.Entries {
+		out[i] = treeDirEntry{t: t, e: &d.tree.Entries[i]}
 	}
 	return out, nil
 }
@@ -154,19 +200,7 @@ func (t *TreeFS) blob(e *object.TreeEntry) ([]byte, error) {
 }
 
 func (t *TreeFS) info(e *object.TreeEntry) (fs.FileInfo, error) {
-	fi := &treeInfo{name: path.Base(e.Name)}
-	switch e.Mode {
-	case filemode.Dir:
-		fi.mode = fs.ModeDir | 0o755
-	case filemode.Symlink:
-		fi.mode = fs.ModeSymlink | 0o777
-	case filemode.Executable:
-		fi.mode = 0o755
-	case filemode.Submodule:
-		fi.mode = fs.ModeIrregular
-	default:
-		fi.mode = 0o644
-	}
+	fi := &treeInfo{name: path.Base(e.Name), mode: entryMode(e.Mode)}
 	if fi.mode.IsRegular() || fi.mode&fs.ModeSymlink != 0 {
 		size, err := t.s.EncodedObjectSize(e.Hash)
 		if err != nil {
@@ -176,6 +210,33 @@ func (t *TreeFS) info(e *object.TreeEntry) (fs.FileInfo, error) {
 	}
 	return fi, nil
 }
+
+// entryMode is the fs.FileMode of a git tree entry's mode.
+func entryMode(m filemode.FileMode) fs.FileMode {
+	switch m {
+	case filemode.Dir:
+		return fs.ModeDir | 0o755
+	case filemode.Symlink:
+		return fs.ModeSymlink | 0o777
+	case filemode.Executable:
+		return 0o755
+	case filemode.Submodule:
+		return fs.ModeIrregular
+	}
+	return 0o644
+}
+
+// treeDirEntry is a folder entry whose FileInfo (and the object size it
+// needs) is made when asked for.
+type treeDirEntry struct {
+	t *TreeFS
+	e *object.TreeEntry
+}
+
+func (d treeDirEntry) Name() string               { return d.e.Name }
+func (d treeDirEntry) IsDir() bool                { return d.e.Mode == filemode.Dir }
+func (d treeDirEntry) Type() fs.FileMode          { return entryMode(d.e.Mode).Type() }
+func (d treeDirEntry) Info() (fs.FileInfo, error) { return d.t.info(d.e) }
 
 type treeInfo struct {
 	name string

@@ -47,15 +47,36 @@ func Lines(summary string, details []string) string {
 // context that wrapping added ("add deploy: ...") stays in front of the
 // summary. A message without a List is returned as it is.
 func Expand(err error) string {
+	return strings.Join(ExpandLines(err, func(s string) string { return s }), "\n")
+}
+
+// ExpandLines is [Expand] as lines, with each piece of text that came from
+// the error (the context and summary, each detail, what follows the list)
+// passed through quote before the lines are made: a terminal quotes names
+// that hold a newline this way, and a detail can then never split into two
+// lines. A message without a List is one line.
+func ExpandLines(err error, quote func(string) string) []string {
 	msg := err.Error()
 	var l List
 	if !errors.As(err, &l) {
-		return msg
+		return []string{quote(msg)}
 	}
 	one := l.Error()
 	i := strings.LastIndex(msg, one)
 	if i < 0 {
-		return msg
+		return []string{quote(msg)}
 	}
-	return msg[:i] + Lines(l.Summary(), l.Details()) + msg[i+len(one):]
+	head, tail := msg[:i]+l.Summary(), msg[i+len(one):]
+	details := l.Details()
+	if len(details) == 0 {
+		return []string{quote(head + tail)}
+	}
+	lines := []string{quote(head) + ":"}
+	for _, d := range details {
+		lines = append(lines, "  "+quote(d))
+	}
+	if tail != "" {
+		lines[len(lines)-1] += quote(tail)
+	}
+	return lines
 }

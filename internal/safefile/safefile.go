@@ -58,7 +58,7 @@ func Open(path string, o Options) (*os.File, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w: %s", ErrNotRegular, describe(fi.Mode()))}
+		return nil, NotRegular(path, fi.Mode())
 	}
 	if err := clearNonblock(f); err != nil {
 		f.Close()
@@ -107,6 +107,13 @@ func Size(n int64) string {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// NotRegular is the error Open returns for a path that names something of
+// mode m other than a regular file ("open PATH: not a regular file: a
+// FIFO"), for readers that find it out another way (an lstat, a git tree).
+func NotRegular(path string, m fs.FileMode) error {
+	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w: %s", ErrNotRegular, describe(m))}
 }
 
 func describe(m fs.FileMode) string {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // InvalidNameError reports a malformed name: a skill's, and in the store a
@@ -38,3 +39,87 @@ func CheckName(name string) error {
 	}
 	return nil
 }
+
+// FoldName is the form under which two names are equal when some file
+// system git checks out to takes them for one file: macOS (APFS and HFS+,
+// by default insensitive to case and to Unicode normalization) and Windows
+// (NTFS, insensitive to case). SKILL.md, skill.md and Skill.MD fold to one
+// name; so do "é" written as one code point (NFC) and as "e" and a
+// combining accent (NFD). It drops the code points HFS+ ignores, writes
+// each common Latin letter with one accent as its letter and the accent
+// (latinComposed, as NFD does), and folds case rune by rune (Unicode simple
+// case folding: each rune becomes the smallest of its fold orbit, so K and
+// the Kelvin sign fold alike). Not covered, and documented so: letters
+// that decompose in several steps (Ǟ, Vietnamese ế), compositions outside
+// Latin, and full case folding ("ß" and "ss", which NTFS keeps apart too).
+func FoldName(name string) string {
+	if isASCIIString(name) {
+		return foldASCII(name)
+	}
+	dec := latinDecompositions()
+	var b strings.Builder
+	for _, r := range stripHFSIgnorable(name) {
+		if d, ok := dec[r]; ok {
+			b.WriteRune(foldRune(d[0]))
+			b.WriteRune(d[1])
+			continue
+		}
+		b.WriteRune(foldRune(r))
+	}
+	return b.String()
+}
+
+func foldASCII(s string) string {
+	// The smallest rune of an ASCII letter's fold orbit is its capital
+	// (K's orbit also holds the Kelvin sign, above both).
+	return strings.ToUpper(s)
+}
+
+// foldRune is the smallest rune of r's simple case folding orbit.
+func foldRune(r rune) rune {
+	least := r
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		least = min(least, f)
+	}
+	return least
+}
+
+// latinComposed lists, for each combining accent, the ASCII letters it
+// composes with and the letters they compose to, in the same order: every
+// letter of Latin-1 Supplement, Latin Extended-A and Latin Extended-B
+// whose canonical decomposition is an ASCII letter and one accent.
+var latinComposed = []struct {
+	accent          rune
+	bases, composed string
+}{
+	{0x0300, "AEIOUaeiouNn", "ÀÈÌÒÙàèìòùǸǹ"},                                           // grave
+	{0x0301, "AEIOUYaeiouyCcLlNnRrSsZzGg", "ÁÉÍÓÚÝáéíóúýĆćĹĺŃńŔŕŚśŹźǴǵ"},               // acute
+	{0x0302, "AEIOUaeiouCcGgHhJjSsWwYy", "ÂÊÎÔÛâêîôûĈĉĜĝĤĥĴĵŜŝŴŵŶŷ"},                   // circumflex
+	{0x0303, "ANOanoIiUu", "ÃÑÕãñõĨĩŨũ"},                                               // tilde
+	{0x0304, "AaEeIiOoUuYy", "ĀāĒēĪīŌōŪūȲȳ"},                                           // macron
+	{0x0306, "AaEeGgIiOoUu", "ĂăĔĕĞğĬĭŎŏŬŭ"},                                           // breve
+	{0x0307, "CcEeGgIZzAaOo", "ĊċĖėĠġİŻżȦȧȮȯ"},                                         // dot above
+	{0x0308, "AEIOUaeiouyY", "ÄËÏÖÜäëïöüÿŸ"},                                           // diaeresis
+	{0x030a, "AaUu", "ÅåŮů"},                                                           // ring above
+	{0x030b, "OoUu", "ŐőŰű"},                                                           // double acute
+	{0x030c, "CcDdEeLlNnRrSsTtZzAaIiOoUuGgKkjHh", "ČčĎďĚěĽľŇňŘřŠšŤťŽžǍǎǏǐǑǒǓǔǦǧǨǩǰȞȟ"}, // caron
+	{0x030f, "AaEeIiOoRrUu", "ȀȁȄȅȈȉȌȍȐȑȔȕ"},                                           // double grave
+	{0x0311, "AaEeIiOoRrUu", "ȂȃȆȇȊȋȎȏȒȓȖȗ"},                                           // inverted breve
+	{0x031b, "OoUu", "ƠơƯư"},                                                           // horn
+	{0x0326, "SsTt", "ȘșȚț"},                                                           // comma below
+	{0x0327, "CcGgKkLlNnRrSsTtEe", "ÇçĢģĶķĻļŅņŖŗŞşŢţȨȩ"},                               // cedilla
+	{0x0328, "AaEeIiUuOo", "ĄąĘęĮįŲųǪǫ"},                                               // ogonek
+}
+
+// latinDecompositions maps each letter of latinComposed to its letter and
+// accent; built on first use.
+var latinDecompositions = sync.OnceValue(func() map[rune][2]rune {
+	m := map[rune][2]rune{}
+	for _, c := range latinComposed {
+		composed := []rune(c.composed)
+		for i, base := range c.bases {
+			m[composed[i]] = [2]rune{base, c.accent}
+		}
+	}
+	return m
+})

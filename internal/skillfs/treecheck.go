@@ -112,3 +112,44 @@ func isASCIIString(s string) bool {
 	}
 	return true
 }
+
+// CollisionError reports two paths of one tree that are one name on
+// macOS's and Windows's file systems (see FoldName): a checkout there
+// keeps one of them, or mixes the two.
+type CollisionError struct {
+	A, B string
+}
+
+func (e *CollisionError) Error() string {
+	a, b := QuotePath(e.A), QuotePath(e.B)
+	if !isASCIIString(e.A) || !isASCIIString(e.B) {
+		a, b = QuoteBytes(e.A), QuoteBytes(e.B) // two spellings may look alike
+	}
+	return fmt.Sprintf("%s and %s are one name on macOS and Windows (letter case or Unicode normalization differs): rename one", a, b)
+}
+
+// CheckCollisions reports the first two of paths (slash-separated, as a
+// tree holds them) whose names collide under FoldName at the same place: two
+// files (SKILL.md and skill.md), or a folder and another folder or file
+// (Docs/a and docs/b collide as Docs and docs), as a *CollisionError
+// naming both. Nil when none do. It costs one FoldName per path component.
+func CheckCollisions(paths []string) error {
+	seen := map[string]string{} // folded path (or folder) -> the path as given
+	for _, p := range paths {
+		for end := 0; end < len(p); {
+			next := strings.IndexByte(p[end+1:], '/')
+			if next < 0 {
+				end = len(p)
+			} else {
+				end += 1 + next
+			}
+			part := p[:end]
+			key := FoldName(part)
+			if prev, ok := seen[key]; ok && prev != part {
+				return &CollisionError{A: prev, B: part}
+			}
+			seen[key] = part
+		}
+	}
+	return nil
+}

@@ -2,6 +2,7 @@ package skillfs
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"strings"
@@ -94,4 +95,46 @@ func gitFsckRefuses(t *testing.T, tree []byte, blob string) bool {
 	commit := strings.TrimSpace(git(nil, "-c", "user.name=t", "-c", "user.email=t@t", "commit-tree", id, "-m", "m"))
 	git(nil, "update-ref", "refs/heads/main", commit)
 	return strings.HasPrefix(git(nil, "fsck", "--strict"), "refused")
+}
+
+// Names that macOS or Windows take for one are reported with both paths;
+// names that differ there are not.
+func TestCheckCollisions(t *testing.T) {
+	collide := [][]string{
+		{"SKILL.md", "skill.md"},
+		{"SKILL.md", "Skill.MD"},
+		{"caf\u00e9.md", "cafe\u0301.md"},               // NFC and NFD
+		{"CAF\u00c9.md", "cafe\u0301.md"},               // and case
+		{"docs/a.md", "Docs/b.md"},                      // two folders
+		{"ref", "REF/x.md"},                             // a file and a folder
+		{"Ke\u0301lvin", "\u212ae\u0301lvin"},           // the Kelvin sign folds to K
+		{"a\u200db.md", "ab.md"},                        // HFS+ ignores U+200D
+		{"scripts/\u0160um.sh", "scripts/s\u030cum.sh"}, // Latin Extended-A
+	}
+	for _, c := range collide {
+		err := CheckCollisions(c)
+		var ce *CollisionError
+		if !errors.As(err, &ce) || ce.A == "" || ce.B == "" || ce.A == ce.B {
+			t.Errorf("CheckCollisions(%q) = %v, want a collision naming both", c, err)
+			continue
+		}
+		named := func(p string) bool {
+			return strings.Contains(err.Error(), QuotePath(p)) || strings.Contains(err.Error(), QuoteBytes(p))
+		}
+		if !named(ce.A) || !named(ce.B) {
+			t.Errorf("%v does not name both paths", err)
+		}
+	}
+	apart := [][]string{
+		{"SKILL.md", "references/SKILL.md"}, // different folders
+		{"a.md", "b.md"},
+		{"stra\u00dfe.md", "strasse.md"}, // full case folding is not applied (NTFS keeps them apart)
+		{"docs/a.md", "docs/b.md"},       // one folder, listed twice
+		{"\u00e9.md", "\u00e8.md"},       // different accents
+	}
+	for _, c := range apart {
+		if err := CheckCollisions(c); err != nil {
+			t.Errorf("CheckCollisions(%q) = %v, want none", c, err)
+		}
+	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/lockfile"
+	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
@@ -133,10 +134,16 @@ func writeCatalog(t Target, k *reload.Bookkeeping, fl flavor, results []reload.R
 	res := reload.Result{Skill: fl.catalog, Action: reload.ActionUnchanged}
 	file := filepath.Join(t.Dir, filepath.FromSlash(fl.catalog))
 	st := readCatalogState(t, k)
-	cur, err := os.ReadFile(file)
+	// The catalog is in a folder others can write: read only as a regular
+	// file, bounded (the record goes through the bookkeeping handle).
+	cur, err := safefile.ReadFile(file, safefile.RecordLimit)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return reload.Result{Skill: fl.catalog, Action: reload.ActionFailed, Error: err.Error()}
+		msg := err.Error()
+		if errors.Is(err, safefile.ErrNotRegular) || errors.Is(err, safefile.ErrTooLarge) {
+			msg += ": left alone; remove it and export again"
+		}
+		return reload.Result{Skill: fl.catalog, Action: reload.ActionFailed, Error: msg}
 	}
 	ours := exists && !st.Written.IsZero() && skillfs.BlobID(cur) == st.Written
 	var prev []byte
@@ -325,7 +332,7 @@ func entryVersion(version string, tree skillfs.ID) string {
 
 // readManifest reads the plugin.json export last wrote in plugin's folder.
 func readManifest(pdir, plugin string, fl flavor) []byte {
-	data, _ := os.ReadFile(filepath.Join(pdir, plugin, filepath.FromSlash(fl.manifestDir), "plugin.json"))
+	data, _ := safefile.ReadFile(filepath.Join(pdir, plugin, filepath.FromSlash(fl.manifestDir), "plugin.json"), safefile.ManifestLimit)
 	return data
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -15,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
 )
@@ -275,7 +275,7 @@ func load(tx *store.Tx) (map[string]Target, error) {
 
 func read(s *store.Store) (map[string]Target, error) {
 	p := s.LocalPath(recordsFile)
-	data, err := os.ReadFile(p)
+	data, err := safefile.ReadFile(p, safefile.RecordLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]Target{}, nil
 	}

@@ -27,6 +27,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -59,7 +60,14 @@ type Error struct {
 	Err  error
 }
 
-func (e *Error) Error() string { return e.File + ": " + e.Err.Error() }
+func (e *Error) Error() string {
+	err := e.Err
+	// A file system's error names the file again ("open F: ..."): once is enough.
+	if pe, ok := err.(*fs.PathError); ok && pe.Path == e.File {
+		err = pe.Err
+	}
+	return e.File + ": " + err.Error()
+}
 func (e *Error) Unwrap() error { return e.Err }
 
 // Layout is what a plugin source provides: one plugin, or several when the
@@ -150,7 +158,7 @@ func readPluginNamed(fsys PluginFS, root string, skills []string, rootName strin
 		if !exists(fsys, file) {
 			continue
 		}
-		data, err := fsys.ReadFile(file)
+		data, err := ReadRegular(fsys, file, safefile.ManifestLimit)
 		if err != nil {
 			return nil, &Error{File: file, Err: err}
 		}
@@ -375,6 +383,33 @@ func notExistText(err error) error {
 		return errors.New("no such folder")
 	}
 	return err
+}
+
+// ReadRegular reads name from fsys when it is a regular file (no symlink,
+// FIFO or device) of at most limit bytes. A plugin's files come from its
+// author, who can make a manifest a blob of gigabytes or, in a folder, a
+// FIFO; the size is checked before the read (a git tree knows it) and
+// again after it. The error wraps safefile.ErrNotRegular or
+// safefile.ErrTooLarge.
+func ReadRegular(fsys PluginFS, name string, limit int64) ([]byte, error) {
+	info, err := fsys.Lstat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, safefile.NotRegular(name, info.Mode())
+	}
+	if info.Size() > limit {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w: %d bytes, over %s", safefile.ErrTooLarge, info.Size(), safefile.Size(limit))}
+	}
+	data, err := fsys.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w: over %s", safefile.ErrTooLarge, safefile.Size(limit))}
+	}
+	return data, nil
 }
 
 func exists(fsys PluginFS, name string) bool {

@@ -7,6 +7,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/skillstore/skillstore/internal/safefile"
 )
 
 // marketplaceManifest is the part of .claude-plugin/marketplace.json we read.
@@ -55,7 +57,7 @@ func (e *EntryError) Unwrap() error { return e.Err }
 
 func readMarketplace(fsys PluginFS, selector string) (*Layout, error) {
 	file := MarketplaceManifest
-	data, err := fsys.ReadFile(file)
+	data, err := ReadRegular(fsys, file, safefile.RecordLimit)
 	if err != nil {
 		return nil, &Error{File: file, Err: err}
 	}

@@ -57,7 +57,7 @@ func TestRulesMissedBefore(t *testing.T) {
 		{"OSC 52 in a reference", file("references/clip.md", "see \x1b]52;c;cm0gLXJmIH4=\x07 here\n"),
 			"high: references/clip.md:1: terminal control character 0x1B (can rewrite what a terminal shows)"},
 		{"escape in a file name", file("a\x1b[2Jb.md", "plain\n"),
-			"high: a\x1b[2Jb.md: file name holds a control, invisible or bidirectional character (can rewrite what a terminal shows)"},
+			`high: "a\033[2Jb.md": ` + "file name holds a control, invisible or bidirectional character (can rewrite what a terminal shows)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ package safety
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -75,10 +76,12 @@ type Finding struct {
 	Message string    `json:"message"`
 }
 
+// The path is quoted as git quotes a path (skillfs.QuotePath): a file name
+// holding a newline stays on the finding's line.
 func (f Finding) String() string {
-	loc := f.Path
+	loc := skillfs.QuotePath(f.Path)
 	if f.Line > 0 {
-		loc = fmt.Sprintf("%s:%d", f.Path, f.Line)
+		loc = fmt.Sprintf("%s:%d", loc, f.Line)
 	}
 	return fmt.Sprintf("%s: %s: %s", f.Level, loc, f.Message)
 }
@@ -99,8 +102,9 @@ type Problem struct {
 }
 
 // RejectedError is returned when a tree holds something a store never
-// accepts: a symlink, a path escaping the folder, a special file, or too
-// many or too large files. Nothing is written.
+// accepts: a symlink, a path escaping the folder, a special file, two
+// names that are one on macOS and Windows, or too many or too large files.
+// Nothing is written.
 type RejectedError struct {
 	Skill    string
 	Problems []Problem
@@ -111,11 +115,12 @@ func (e *RejectedError) Error() string { return problem.Format(e.Summary(), e.De
 // Summary names the rejected skill.
 func (e *RejectedError) Summary() string { return e.Skill + " rejected by the safety check" }
 
-// Details are the problems, "path: reason" each.
+// Details are the problems, "path: reason" each, the path quoted as git
+// quotes a path (skillfs.QuotePath).
 func (e *RejectedError) Details() []string {
 	out := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
-		out[i] = p.Path + ": " + p.Reason
+		out[i] = skillfs.QuotePath(p.Path) + ": " + p.Reason
 	}
 	return out
 }
@@ -152,6 +157,20 @@ type Report struct {
 	Findings []Finding
 }
 
+// collision is the first two paths of files that a checkout on macOS or
+// Windows would take for one (skillfs.CheckCollisions), nil for none.
+func collision(files []skillfs.File) *skillfs.CollisionError {
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+	}
+	var c *skillfs.CollisionError
+	if errors.As(skillfs.CheckCollisions(paths), &c) {
+		return c
+	}
+	return nil
+}
+
 // Check runs the safety check on a tree about to become a version of
 // skill. files need Data (except that oversized files may have only Size);
 // previous is the tree of the version it replaces (nil for a new skill), so
@@ -180,6 +199,9 @@ func Check(skill string, files []skillfs.File, previous []skillfs.File, limits L
 		if size := max(f.Size, int64(len(f.Data))); size > limits.MaxFileSize {
 			problems = append(problems, Problem{Path: f.Path, Reason: fmt.Sprintf("%d bytes is over the size cap of %d bytes", size, limits.MaxFileSize)})
 		}
+	}
+	if c := collision(files); c != nil {
+		problems = append(problems, Problem{Path: c.A, Reason: fmt.Sprintf("collides with %s: one name on macOS and Windows (letter case or Unicode normalization differs); rename one", skillfs.QuotePath(c.B))})
 	}
 	if len(problems) > 0 {
 		sort.Slice(problems, func(i, j int) bool { return problems[i].Path < problems[j].Path })

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // FileStat counts the lines a change adds and deletes, as git diff --stat
@@ -41,17 +43,19 @@ func Stats(changes []FileChange) []FileStat {
 // with a bar of + and - scaled to width columns, then a summary line.
 func WriteStat(w io.Writer, stats []FileStat, width int) error {
 	nameWidth, most := 0, 0
-	for _, s := range stats {
-		nameWidth = max(nameWidth, len(s.Path))
+	names := make([]string, len(stats)) // quoted as git quotes a path
+	for i, s := range stats {
+		names[i] = skillfs.QuotePath(s.Path)
+		nameWidth = max(nameWidth, len(names[i]))
 		most = max(most, s.Insertions+s.Deletions)
 	}
 	countWidth := len(fmt.Sprint(most))
 	bar := max(width-nameWidth-countWidth-5, 10)
 	var ins, del int
-	for _, s := range stats {
+	for i, s := range stats {
 		ins, del = ins+s.Insertions, del+s.Deletions
 		if s.Binary {
-			fmt.Fprintf(w, " %-*s | Bin\n", nameWidth, s.Path)
+			fmt.Fprintf(w, " %-*s | Bin\n", nameWidth, names[i])
 			continue
 		}
 		plus, minus := s.Insertions, s.Deletions
@@ -62,7 +66,7 @@ func WriteStat(w io.Writer, stats []FileStat, width int) error {
 		if graph != "" {
 			graph = " " + graph
 		}
-		fmt.Fprintf(w, " %-*s | %*d%s\n", nameWidth, s.Path, countWidth, s.Insertions+s.Deletions, graph)
+		fmt.Fprintf(w, " %-*s | %*d%s\n", nameWidth, names[i], countWidth, s.Insertions+s.Deletions, graph)
 	}
 	_, err := fmt.Fprintln(w, statSummary(len(stats), ins, del))
 	return err

@@ -231,7 +231,9 @@ func splitLines(s string) []string {
 	return out
 }
 
-// Write prints changes the way git diff does.
+// Write prints changes the way git diff does, paths quoted as git quotes
+// them (skillfs.QuotePath): a file named "x\n+++ b/y" is one quoted path,
+// not a forged header line.
 func Write(w io.Writer, changes []FileChange) error {
 	for _, c := range changes {
 		a, b := c.OldPath, c.NewPath
@@ -241,14 +243,14 @@ func Write(w io.Writer, changes []FileChange) error {
 		if b == "" {
 			b = a
 		}
-		fmt.Fprintf(w, "diff --git a/%s b/%s\n", a, b)
+		fmt.Fprintf(w, "diff --git %s %s\n", skillfs.QuotePath("a/"+a), skillfs.QuotePath("b/"+b))
 		switch c.Kind {
 		case ChangeAdded:
 			fmt.Fprintf(w, "new file mode %s\n", c.NewMode)
 		case ChangeRemoved:
 			fmt.Fprintf(w, "deleted file mode %s\n", c.OldMode)
 		case ChangeRenamed:
-			fmt.Fprintf(w, "rename from %s\nrename to %s\n", c.OldPath, c.NewPath)
+			fmt.Fprintf(w, "rename from %s\nrename to %s\n", skillfs.QuotePath(c.OldPath), skillfs.QuotePath(c.NewPath))
 		}
 		if c.ModeChanged() {
 			fmt.Fprintf(w, "old mode %s\nnew mode %s\n", c.OldMode, c.NewMode)
@@ -260,7 +262,7 @@ func Write(w io.Writer, changes []FileChange) error {
 		if c.Patch == "" {
 			continue
 		}
-		from, to := "a/"+a, "b/"+b
+		from, to := skillfs.QuotePath("a/"+a), skillfs.QuotePath("b/"+b)
 		if c.Kind == ChangeAdded {
 			from = "/dev/null"
 		}

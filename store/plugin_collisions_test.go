@@ -1,0 +1,63 @@
+package store
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A skill whose files collide on macOS and Windows is refused alone: plugin
+// add leaves it out and adds the other skill; a sync that brings a
+// colliding name into a published skill refuses that skill's update (its
+// published version stays) and takes the other's.
+func TestCollidingNamesRefuseTheSkillOnly(t *testing.T) {
+	up := t.TempDir()
+	writeFile(t, filepath.Join(up, "skills", "a", "SKILL.md"), skillMD("a", "one"))
+	writeFile(t, filepath.Join(up, "skills", "b", "SKILL.md"), skillMD("b", "one"))
+	writeFile(t, filepath.Join(up, "skills", "c", "SKILL.md"), skillMD("c", "one"))
+	writeFile(t, filepath.Join(up, "skills", "c", "Skill.MD"), "the other one\n")
+	gitCommitAll(t, up, "one")
+	src, err := ParseSource("file://"+up, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSyncStore(t)
+	rep, err := s.AddPlugin(context.Background(), src, AddPluginOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, sk := range rep.Plugins[0].Skills {
+		got[sk.Skill] = sk.Error
+	}
+	if got["a"] != "" || got["b"] != "" || !strings.Contains(got["c"], "skills/c/SKILL.md and skills/c/Skill.MD are one name on macOS and Windows") {
+		t.Fatalf("plugin add: %q", got)
+	}
+
+	writeFile(t, filepath.Join(up, "skills", "a", "SKILL.md"), skillMD("a", "two"))
+	writeFile(t, filepath.Join(up, "skills", "a", "skill.md"), "lower case\n")
+	writeFile(t, filepath.Join(up, "skills", "b", "SKILL.md"), skillMD("b", "two"))
+	if err := os.Remove(filepath.Join(up, "skills", "c", "Skill.MD")); err != nil {
+		t.Fatal(err)
+	}
+	gitCommitAll(t, up, "two")
+	srep, err := s.Sync(context.Background(), SyncOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := map[string]SkillReport{}
+	for _, sk := range srep.Plugins[0].Skills {
+		res[sk.Skill] = sk
+	}
+	if a := res["a"]; !strings.Contains(a.Error, "SKILL.md: collides with skill.md") || a.NewVersion != 0 {
+		t.Errorf("sync of a: %+v, want refused", a)
+	}
+	if b := res["b"]; b.Error != "" || b.NewVersion != 2 {
+		t.Errorf("sync of b: %+v, want v2", b)
+	}
+	if c := res["c"]; c.Error != "" || c.NewVersion != 1 {
+		t.Errorf("sync of c, its names fixed upstream: %+v, want v1", c)
+	}
+}
