@@ -85,7 +85,9 @@ func (t *TreeFS) entry(op, name string) (*object.TreeEntry, error) {
 	}
 	d, err := t.dir(path.Dir(name))
 	if err != nil {
-		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
+		// A folder whose tree object cannot be read is no missing path:
+		// the caller must not take it for one.
+		return nil, &fs.PathError{Op: op, Path: name, Err: err}
 	}
 	i, ok := d.byName[path.Base(name)]
 	if !ok {

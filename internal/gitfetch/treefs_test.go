@@ -12,6 +12,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+
+	"github.com/skillstore/skillstore/store/manifest"
 )
 
 // wideRepo makes a git repository whose one commit holds skills/a/SKILL.md
@@ -112,5 +114,56 @@ func TestTreeFSDecodesEachFolderOnce(t *testing.T) {
 	}
 	if _, err := fsys.ReadDir("skills/a/SKILL.md"); err == nil {
 		t.Error("ReadDir of a file succeeded")
+	}
+}
+
+// A skill folder whose tree object cannot be read (lost, or moved by
+// another process the reader cannot see) is an error for the layout, not
+// a missing skill: taken for absence, sync reported such skills as
+// removed upstream.
+func TestUnreadableFolderIsNoMissingSkill(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "up")
+	for _, name := range []string{"a", "b"} {
+		md := filepath.Join(dir, "skills", name, "SKILL.md")
+		if err := os.MkdirAll(filepath.Dir(md), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(md, []byte("---\nname: "+name+"\ndescription: A skill.\n---\nbody\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitRun(t, dir, "init", "-q", "-b", "main")
+	gitRun(t, dir, "add", "-A")
+	gitRun(t, dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "two skills")
+	b := strings.TrimSpace(gitRun(t, dir, "rev-parse", "HEAD:skills/b"))
+	if err := os.Remove(filepath.Join(dir, ".git", "objects", b[:2], b[2:])); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := git.PlainOpen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := repo.Head()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := repo.CommitObject(head.Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := c.Tree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := NewTreeFS(repo.Storer, root)
+	if _, err := fsys.Lstat("skills/b/SKILL.md"); err == nil || os.IsNotExist(err) {
+		t.Errorf("Lstat in an unreadable folder = %v, want an error that is not 'does not exist'", err)
+	}
+	layout, err := manifest.Read(fsys, manifest.Options{})
+	if err == nil {
+		t.Fatalf("layout of a tree with an unreadable skill folder = %+v, want an error", layout.Plugins[0].Skills)
+	}
+	if !strings.Contains(err.Error(), "skills/b") {
+		t.Errorf("error %q does not name the folder skills/b", err)
 	}
 }

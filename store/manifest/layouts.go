@@ -71,7 +71,11 @@ func defaultSkills(fsys PluginFS, root, rootName string, manifest bool) (Kind, [
 		}
 		return KindSkillsTree, dirs, err
 	}
-	if isFile(fsys, path.Join(root, skillfs.SkillFile)) {
+	single, err := isFile(fsys, path.Join(root, skillfs.SkillFile))
+	if err != nil {
+		return "", nil, err
+	}
+	if single {
 		name := rootName
 		if root != "." {
 			name = path.Base(root)

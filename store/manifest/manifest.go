@@ -26,6 +26,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -122,7 +123,9 @@ func ReadLayout(fsys PluginFS, selector string) (*Layout, error) {
 // matches none gets [ErrNoSkills], which lists them.
 func Read(fsys PluginFS, opts Options) (*Layout, error) {
 	selector := opts.Selector
-	if exists(fsys, MarketplaceManifest) {
+	if ok, err := exists(fsys, MarketplaceManifest); err != nil {
+		return nil, err
+	} else if ok {
 		return readMarketplace(fsys, selector)
 	}
 	p, err := readPluginNamed(fsys, ".", nil, opts.RootName)
@@ -155,7 +158,9 @@ func readPluginNamed(fsys PluginFS, root string, skills []string, rootName strin
 	var paths []string
 	for _, m := range []string{ClaudePluginManifest, CodexPluginManifest} {
 		file := path.Join(root, m)
-		if !exists(fsys, file) {
+		if ok, err := exists(fsys, file); err != nil {
+			return nil, &Error{File: file, Err: err}
+		} else if !ok {
 			continue
 		}
 		data, err := ReadRegular(fsys, file, safefile.ManifestLimit)
@@ -246,7 +251,9 @@ func skillDirs(fsys PluginFS, root, rel string, explicit bool) ([]SkillDir, erro
 	if !info.IsDir() {
 		return nil, fmt.Errorf("skills path %q is not a folder", rel)
 	}
-	if isFile(fsys, path.Join(dir, skillfs.SkillFile)) {
+	if ok, err := isFile(fsys, path.Join(dir, skillfs.SkillFile)); err != nil {
+		return nil, fmt.Errorf("skills path %q: %w", rel, err)
+	} else if ok {
 		return []SkillDir{{Name: path.Base(dir), Path: dir}}, nil
 	}
 	entries, err := fsys.ReadDir(dir)
@@ -268,12 +275,19 @@ func skillDirs(fsys PluginFS, root, rel string, explicit bool) ([]SkillDir, erro
 			if st, err := fsys.Lstat(target); err != nil || !st.IsDir() {
 				continue
 			}
-			if isFile(fsys, path.Join(target, skillfs.SkillFile)) {
+			if ok, err := isFile(fsys, path.Join(target, skillfs.SkillFile)); err != nil {
+				return nil, fmt.Errorf("skill folder %s: %w", sub, err)
+			} else if ok {
 				out = append(out, SkillDir{Name: e.Name(), Path: target})
 			}
 			continue
 		}
-		if e.IsDir() && isFile(fsys, path.Join(sub, skillfs.SkillFile)) {
+		if !e.IsDir() {
+			continue
+		}
+		if ok, err := isFile(fsys, path.Join(sub, skillfs.SkillFile)); err != nil {
+			return nil, fmt.Errorf("skill folder %s: %w", sub, err)
+		} else if ok {
 			out = append(out, SkillDir{Name: e.Name(), Path: sub})
 		}
 	}
@@ -412,12 +426,25 @@ func ReadRegular(fsys PluginFS, name string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-func exists(fsys PluginFS, name string) bool {
+// exists reports whether name is in fsys. Only "does not exist" counts as
+// absence: any other error (an object of a git tree that cannot be read, a
+// folder that cannot be listed) is returned, so a skill whose folder cannot
+// be read fails its plugin instead of reading as removed upstream.
+func exists(fsys PluginFS, name string) (bool, error) {
 	_, err := fsys.Lstat(name)
-	return err == nil
+	return err == nil, absent(err)
 }
 
-func isFile(fsys PluginFS, name string) bool {
+// isFile reports whether name is a regular file in fsys (errors as exists).
+func isFile(fsys PluginFS, name string) (bool, error) {
 	info, err := fsys.Lstat(name)
-	return err == nil && info.Mode().IsRegular()
+	return err == nil && info.Mode().IsRegular(), absent(err)
+}
+
+// absent is err unless it says the path is not there.
+func absent(err error) error {
+	if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil
+	}
+	return err
 }

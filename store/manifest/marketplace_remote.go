@@ -137,7 +137,9 @@ func ReadEntryPlugin(fsys PluginFS, name string, skills []string) (*PluginLayout
 		return p, nil
 	}
 	selector := ""
-	if exists(fsys, MarketplaceManifest) {
+	if ok, err := exists(fsys, MarketplaceManifest); err != nil {
+		return nil, err
+	} else if ok {
 		selector = name
 	}
 	layout, err := ReadLayout(fsys, selector)
