@@ -79,7 +79,8 @@ type Result struct {
 	// modified or foreign (zero if it is missing or unreadable).
 	DiskTree skillfs.ID `json:"disk_tree,omitzero"`
 	Error    string     `json:"error,omitempty"`
-	// Link is where a replaced symbolic link pointed (link-replaced only).
+	// Link is where a replaced symbolic link pointed (link-replaced), or
+	// where one left alone points (foreign).
 	Link string `json:"link,omitempty"`
 }
 

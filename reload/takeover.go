@@ -54,6 +54,11 @@ func (x *exporter) planUnrecorded(s Skill, tree *Tree, dst string) *job {
 		if j := x.planLinkReplace(s, tree, dst); j != nil {
 			return j
 		}
+		// Reported with where it points, for the hint to name
+		// --replace-links (an installer's link, left alone without it).
+		link, _ := os.Readlink(dst)
+		x.add(Result{Skill: s.Name, Action: ActionForeign, NewTree: tree.ID, DiskTree: disk.TreeID(), Link: link})
+		return nil
 	}
 	x.add(Result{Skill: s.Name, Action: ActionForeign, NewTree: tree.ID, DiskTree: disk.TreeID()})
 	return nil

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // Taking an installation over (skillstore adopt): skill folders another
@@ -25,6 +28,22 @@ type AdoptSkill struct {
 	// gitCommitSha), which is the base when it holds the skill. Zero when
 	// unknown.
 	Hint Hash
+	// SkillPath is the skill's folder (or its SKILL.md) inside the
+	// upstream repository, as the installer recorded it (a lock file's
+	// skillPath): it picks the plugin of a source holding several. ""
+	// when unknown.
+	SkillPath string
+	// Name is the skill's name as the installer recorded it (the lock
+	// file's key); "" means the folder's name.
+	Name string
+}
+
+// name is the skill's name as installed.
+func (sk AdoptSkill) name() string {
+	if sk.Name != "" {
+		return sk.Name
+	}
+	return filepath.Base(sk.Dir)
 }
 
 // AdoptResult is what Adopt did with one AdoptSkill.
@@ -40,9 +59,25 @@ type AdoptResult struct {
 	PluginAdded bool        `json:"plugin_added,omitempty"`
 	Link        *LinkResult `json:"link,omitempty"`
 	// Linked reports that the skill was that plugin's already.
-	Linked bool   `json:"linked_already,omitempty"`
-	Err    error  `json:"-"`
-	Error  string `json:"error,omitempty"`
+	Linked bool `json:"linked_already,omitempty"`
+	// Installed is, for a skill the plugin had already with other files
+	// than the installed ones, the upstream commit they came from; Edit
+	// is what became of the installed copy's edits on top of it (nil:
+	// none, the copy is that older upstream version).
+	Installed *Base      `json:"installed,omitempty"`
+	Edit      *AdoptEdit `json:"edit,omitempty"`
+	Err       error      `json:"-"`
+	Error     string     `json:"error,omitempty"`
+}
+
+// AdoptEdit is an installed copy's local edit merged with the version the
+// store publishes (see [Tx.MergeLocalEdit]).
+type AdoptEdit struct {
+	Outcome   LocalMergeOutcome `json:"outcome"`
+	Candidate string            `json:"candidate,omitempty"`
+	Conflicts []string          `json:"conflicts,omitempty"`
+	// OnVersion is the published version the candidate merges with.
+	OnVersion int `json:"on_version"`
 }
 
 // Adopt imports each folder as a managed skill (unless the store holds
@@ -81,6 +116,17 @@ func (s *Store) Adopt(ctx context.Context, skills []AdoptSkill, opts AddOptions)
 
 func (tx *Tx) adoptOne(ctx context.Context, sk AdoptSkill, opts AddOptions) AdoptResult {
 	r := AdoptResult{Dir: sk.Dir}
+	if sk.Upstream.URL != "" {
+		// A plugin of that repository that mirrors the skill already.
+		pl, err := tx.findAdoptPlugin(sk, sk.name())
+		if err != nil {
+			r.Err = err
+			return r
+		}
+		if pl != nil && pl.Owns(sk.name()) {
+			return tx.adoptOwned(ctx, sk, pl, opts)
+		}
+	}
 	preps, err := tx.prepareAll(ctx, []string{sk.Dir}, opts)
 	if err != nil {
 		r.Err = err
@@ -100,24 +146,6 @@ func (tx *Tx) adoptOne(ctx context.Context, sk AdoptSkill, opts AddOptions) Adop
 			r.Err = fmt.Errorf("skill %s is plugin %s's already, with the files of an older version in %s: take them in with 'skillstore add --into %s %s'", p.Name, plugin, sk.Dir, p.Name, sk.Dir)
 		}
 		return r
-	}
-	if sk.Upstream.URL != "" {
-		// A plugin of that source that mirrors the skill already: the
-		// folder is compared with that plugin's skill "ID:NAME".
-		if id := tx.pluginOwning(sk.Upstream, p.Name); id != "" {
-			name := QualifiedName(id, p.Name)
-			as := opts
-			as.As = name
-			if again, err := tx.prepareAll(ctx, []string{sk.Dir}, as); err == nil && again[0].Err == nil {
-				p = again[0]
-			}
-			r.Name, r.Plugin, r.Linked = name, id, true
-			if p.Unchanged {
-				return r
-			}
-			r.Err = fmt.Errorf("skill %s is plugin %s's already, with other files than %s: take them in with 'skillstore add --as %s %s'", name, id, sk.Dir, name, sk.Dir)
-			return r
-		}
 	}
 	if sk.Upstream.URL != "" && !p.Unchanged {
 		// The folder goes through the managed name on its way to the
@@ -139,7 +167,7 @@ func (tx *Tx) adoptOne(ctx context.Context, sk AdoptSkill, opts AddOptions) Adop
 	if sk.Upstream.URL == "" {
 		return r
 	}
-	id, added, err := tx.pluginForSource(ctx, sk.Upstream)
+	id, added, err := tx.pluginForSkill(ctx, sk, p.Name)
 	if err != nil {
 		r.Err = err
 		return r
@@ -154,74 +182,55 @@ func (tx *Tx) adoptOne(ctx context.Context, sk AdoptSkill, opts AddOptions) Adop
 	return r
 }
 
-// pluginForSource is the id of the plugin with source src, added with an
-// empty selection (and src fetched) when the store has none.
-func (tx *Tx) pluginForSource(ctx context.Context, src Source) (string, bool, error) {
-	plugins, err := tx.Plugins()
+// adoptOwned takes over an installed copy of a skill plugin pl mirrors
+// already. The same files as the published version need nothing; other
+// files are looked up in the plugin's upstream history (the installer's
+// hint first): an older upstream version needs nothing either (export
+// replaces it), and one edited on top of it is a local edit, merged with
+// the published version into a candidate (MergeLocalEdit), so that no
+// edit is lost and no upstream change undone.
+func (tx *Tx) adoptOwned(ctx context.Context, sk AdoptSkill, pl *Plugin, opts AddOptions) AdoptResult {
+	name := QualifiedName(pl.ID, sk.name())
+	r := AdoptResult{Dir: sk.Dir, Name: name, Plugin: pl.ID, Linked: true}
+	into := opts
+	into.Into, into.As = []string{name}, ""
+	preps, err := tx.prepareAll(ctx, []string{sk.Dir}, into)
+	if err == nil {
+		err = preps[0].Err
+	}
+	if err != nil || preps[0].Unchanged {
+		r.Err = err
+		return r
+	}
+	files := preps[0].files
+	if files == nil { // queued already (a large transaction): read back
+		if files, err = tx.LoadFiles(preps[0].tree); err != nil {
+			r.Err = fmt.Errorf("%s: %w", sk.Dir, err)
+			return r
+		}
+	}
+	tree, err := TreeHash(skillfs.WithoutIgnored(files))
 	if err != nil {
-		return "", false, err
+		r.Err = fmt.Errorf("%s: %w", sk.Dir, err)
+		return r
 	}
-	for _, p := range plugins {
-		if p.Source == src {
-			return p.ID, false, nil
-		}
-	}
-	layout, fetched, _, done, err := tx.readSource(ctx, src)
+	_, _, base, err := tx.gitBase(pl, sk.name(), tree, files, sk.Hint)
 	if err != nil {
-		return "", false, err
+		r.Err = fmt.Errorf("skill %s is plugin %s's already, and the files in %s are no upstream version of it (%w): to record them as its next version, 'skillstore add --into %s %s'", name, pl.ID, sk.Dir, err, name, sk.Dir)
+		return r
 	}
-	done()
-	name, market := "", ""
-	switch {
-	case len(layout.Plugins) == 1:
-		name = layout.Plugins[0].Name
-	case len(layout.Plugins) == 0 && len(layout.Remote) == 1 && src.Selector != "":
-		// A marketplace entry that lives in another repository: the
-		// plugin's source is that repository.
-		// The entry is its marketplace author's word: no local source.
-		entry, err := remoteEntrySource(layout.Remote[0], nil)
-		if err != nil {
-			return "", false, fmt.Errorf("source %s: plugin %s: %w", src, src.Selector, err)
-		}
-		for _, p := range plugins {
-			if p.Source == entry {
-				return p.ID, false, nil
-			}
-		}
-		if fetched, err = tx.fetchEntry(ctx, entry); err != nil {
-			return "", false, fmt.Errorf("source %s: plugin %s: %w", src, src.Selector, err)
-		}
-		market = marketplaceName(src)
-		src, name = entry, layout.Remote[0].Name
-	default:
-		return "", false, fmt.Errorf("source %s holds %d plugins: add the one to link with 'skillstore plugin add', then run adopt again", src, len(layout.Plugins)+len(layout.Remote))
+	r.Installed = base
+	if tree == base.Tree {
+		return r // an older upstream version: export replaces it
 	}
-	id := pluginID("", name, src)
-	if _, err := tx.Plugin(id); err == nil {
-		return "", false, fmt.Errorf("plugin %q: %w (from another source than %s)", id, ErrPluginExists, src)
-	}
-	p := &Plugin{ID: id, Source: src, Skills: []string{}, Select: []string{"!*"}, Marketplace: market}
-	if src.Kind == SourceGit {
-		tx.SetRef(SourceRef(id), fetched.Commit)
-	}
-	if err := tx.putPlugin(p); err != nil {
-		return "", false, err
-	}
-	tx.NoteState(fmt.Sprintf("plugin %s: added from %s to adopt its installed skills", id, src), Trailer{Key: TrailerPlugin, Value: id})
-	return id, true, nil
-}
-
-// pluginOwning is the id of a plugin with source src that owns skill,
-// "" for none.
-func (tx *Tx) pluginOwning(src Source, skill string) string {
-	plugins, err := tx.Plugins()
+	lm, err := tx.MergeLocalEdit(LocalEdit{Skill: name, Where: sk.Dir, Base: base.Tree, Files: files, Reason: opts.Reason})
 	if err != nil {
-		return ""
+		r.Err = err
+		return r
 	}
-	for _, p := range plugins {
-		if p.Source == src && p.Owns(skill) {
-			return p.ID
-		}
+	r.Edit = &AdoptEdit{Outcome: lm.Outcome, Conflicts: lm.Conflicts, OnVersion: lm.Head.Number}
+	if !lm.Candidate.IsZero() {
+		r.Edit.Candidate = lm.Candidate.String()
 	}
-	return ""
+	return r
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillstore/skillstore/store/manifest"
 )
 
 // TestAdoptPrefersLockFileHash: a copy installed at commit 1 and edited
@@ -143,4 +145,53 @@ func twoCommitUpstream(t *testing.T, tmp string) (string, []string) {
 		commits = append(commits, strings.TrimSpace(gitCmd(t, up, "rev-parse", "HEAD")))
 	}
 	return up, commits
+}
+
+// TestAdoptPath: a lock file's skillPath names the skill's SKILL.md or its
+// folder; one that leaves the repository is not used.
+func TestAdoptPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"skills/pdf/SKILL.md":  "skills/pdf",
+		"skills/pdf":           "skills/pdf",
+		"skills/pdf/":          "skills/pdf",
+		`skills\pdf\SKILL.md`:  "skills/pdf",
+		"SKILL.md":             "",
+		"skills/MYSKILL.md":    "skills/MYSKILL.md",
+		"../outside/SKILL.md":  "",
+		"/etc/skills/SKILL.md": "",
+		"":                     "",
+	} {
+		if got := (AdoptSkill{SkillPath: in}).adoptPath(); got != want {
+			t.Errorf("adoptPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestPluginHolding: the plugin whose "skills" lists the folder, else the
+// one plugin with a skill of that name (a skill moved upstream since the
+// install); none, or two by name, is an error naming the plugins.
+func TestPluginHolding(t *testing.T) {
+	layout := &manifest.Layout{Plugins: []manifest.PluginLayout{
+		{Name: "documents", Skills: []manifest.SkillDir{{Name: "docx", Path: "skills/docx"}, {Name: "setup", Path: "skills/setup-docs"}}},
+		{Name: "examples", Skills: []manifest.SkillDir{{Name: "canvas", Path: "skills/canvas"}, {Name: "setup", Path: "skills/setup"}}},
+		{Name: "api", Skills: []manifest.SkillDir{{Name: "api", Path: "skills/api"}}},
+	}}
+	src := Source{Kind: SourceGit, URL: "https://example.com/acme/skills.git"}
+	for _, c := range []struct{ skill, dir, want string }{
+		{"canvas", "skills/canvas", "examples"},
+		{"setup", "skills/setup-docs", "documents"},
+		{"setup", "skills/setup", "examples"},
+		{"canvas", "old/canvas", "examples"},
+		{"docx", "", "documents"},
+		{"setup", "", ""},
+		{"nope", "skills/nope", ""},
+	} {
+		pl, err := pluginHolding(src, layout, c.skill, c.dir)
+		switch {
+		case c.want == "" && (err == nil || !strings.Contains(err.Error(), "holds 3 plugins (documents, examples, api)")):
+			t.Errorf("%s at %q: %v, %v; want an error naming the plugins", c.skill, c.dir, pl, err)
+		case c.want != "" && (err != nil || pl.Name != c.want):
+			t.Errorf("%s at %q: %v, %v; want %s", c.skill, c.dir, pl, err, c.want)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -49,8 +50,10 @@ func TestQualifiedNameErrors(t *testing.T) {
 }
 
 // TestSamePluginIDFromTwoMarketplaces: a plugin id taken by another
-// marketplace's plugin is refused with an error naming both, and nothing
-// of it is written; the id stays the first marketplace's.
+// marketplace's plugin does not keep the second marketplace's plugin out:
+// it goes in as NAME-MARKETPLACE (the marketplace's "name"), the report
+// says which name was taken by whom, the first plugin is untouched, and
+// adding the second marketplace again finds its plugin under that id.
 func TestSamePluginIDFromTwoMarketplaces(t *testing.T) {
 	ctx := context.Background()
 	s := newSyncStore(t)
@@ -58,7 +61,7 @@ func TestSamePluginIDFromTwoMarketplaces(t *testing.T) {
 	for _, m := range []string{"one", "two"} {
 		dir := filepath.Join(t.TempDir(), m)
 		writeFile(t, filepath.Join(dir, ".claude-plugin", "marketplace.json"),
-			`{"name": "`+m+`", "owner": {"name": "x"}, "plugins": [{"name": "tool", "source": "./tool"}]}`)
+			`{"name": "`+m+`-market", "owner": {"name": "x"}, "plugins": [{"name": "tool", "source": "./tool"}]}`)
 		writeFile(t, filepath.Join(dir, "tool", "skills", "lint", "SKILL.md"), skillMD("lint", "from "+m))
 		src, err := ParseSource(dir, "")
 		if err != nil {
@@ -73,30 +76,42 @@ func TestSamePluginIDFromTwoMarketplaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Plugins) != 1 || rep.Plugins[0].Error == "" {
-		t.Fatalf("second marketplace: %+v, want tool refused", rep.Plugins)
+	if len(rep.Plugins) != 1 || rep.Plugins[0].Error != "" || rep.Plugins[0].Plugin != "tool-two-market" {
+		t.Fatalf("second marketplace: %+v, want tool added as tool-two-market", rep.Plugins)
 	}
-	msg := rep.Plugins[0].Error
-	if !errors.Is(rep.Plugins[0].Err, ErrPluginExists) || !strings.Contains(msg, "marketplace "+marketplaceName(srcs[0])) || !strings.Contains(msg, srcs[1].URL) {
-		t.Errorf("error %q names not both marketplaces", msg)
+	if pr := rep.Plugins[0]; pr.Entry != "tool" || !strings.Contains(pr.IDTakenBy, "marketplace "+marketplaceName(srcs[0])) {
+		t.Errorf("report says entry %q taken by %q, want tool taken by the first marketplace's", pr.Entry, pr.IDTakenBy)
+	}
+	again, err := s.AddPlugin(ctx, srcs[1], AddPluginOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.Plugins) != 0 || !slices.Equal(again.AlreadyAdded, []string{"tool-two-market"}) {
+		t.Errorf("second marketplace again: plugins %+v, already %v; want tool-two-market already added", again.Plugins, again.AlreadyAdded)
 	}
 	err = s.View(ctx, func(r *Reader) error {
-		p, err := r.Plugin("tool")
-		if err != nil {
-			return err
+		for id, want := range map[string]string{"tool": "from one", "tool-two-market": "from two"} {
+			p, err := r.Plugin(id)
+			if err != nil {
+				return err
+			}
+			if p.Marketplace != marketplaceName(srcs[map[string]int{"tool": 0, "tool-two-market": 1}[id]]) {
+				t.Errorf("%s is from %s", id, p.Marketplace)
+			}
+			v, err := r.Head(id + ":lint")
+			if err != nil {
+				return err
+			}
+			files, _ := r.LoadFiles(v.Tree)
+			if !strings.Contains(string(FileMap(files)[SkillFile].Data), want) || v.Number != 1 {
+				t.Errorf("%s:lint is not %q v1: v%d", id, want, v.Number)
+			}
 		}
-		if p.Marketplace != marketplaceName(srcs[0]) {
-			t.Errorf("tool is now from %s", p.Marketplace)
+		plugins, err := r.Plugins()
+		if len(plugins) != 2 {
+			t.Errorf("%d plugins, want 2", len(plugins))
 		}
-		v, err := r.Head("tool:lint")
-		if err != nil {
-			return err
-		}
-		files, _ := r.LoadFiles(v.Tree)
-		if !strings.Contains(string(FileMap(files)[SkillFile].Data), "from one") || v.Number != 1 {
-			t.Errorf("tool:lint changed by the refused marketplace: v%d", v.Number)
-		}
-		return nil
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)

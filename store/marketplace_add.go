@@ -39,6 +39,9 @@ type marketEntry struct {
 	name   string // the entry's name
 	line   int    // its line in marketplace.json, 0 when unknown
 	remote bool
+	// takenBy is the origin of the plugin holding the entry's name, when
+	// the entry got a qualified id instead (see plugin_ids.go).
+	takenBy string
 }
 
 // addMarketplace adds the plugins of a marketplace one by one: each is
@@ -50,7 +53,7 @@ type marketEntry struct {
 func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.Layout, fetched gitfetch.Fetched, opts AddPluginOptions) (*SyncReport, error) {
 	mkt := marketplaceName(src)
 	if n := len(layout.Plugins) + len(layout.Remote); opts.ID != "" && n > 1 {
-		return nil, fmt.Errorf("plugin source %s holds %d plugins: --id needs one, picked with %s#<plugin>", src, n, src.URL)
+		return nil, idForOneError(src, opts.ID, layout.PluginNames())
 	}
 	rep := &SyncReport{Plugins: []PluginReport{}, Skipped: slices.Clone(layout.Skipped)}
 	for _, f := range layout.Failed {
@@ -76,6 +79,7 @@ func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.L
 	if err != nil {
 		return nil, err
 	}
+	ids := newEntryIDs(marketplaceQualifier(layout.Name, src), entries)
 	sel, err := newSkillSelection(opts.Skills)
 	if err != nil {
 		return nil, err
@@ -90,6 +94,12 @@ func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.L
 		}
 		if renamed[e.plugin.ID] {
 			continue
+		}
+		if opts.ID == "" {
+			if err := tx.resolveEntryID(&e, ids); err != nil {
+				rep.Plugins = append(rep.Plugins, failedReport(e.name, mkt, &manifest.EntryError{Plugin: e.name, Line: e.line, Err: err}))
+				continue
+			}
 		}
 		if up := tx.readEntry(ctx, e, fetched, fetches, src.Selector != "", sel, rep); up != nil {
 			ready = append(ready, readyEntry{e, up})
@@ -182,6 +192,9 @@ func (tx *Tx) recordEntry(r readyEntry, cc *commitCache, rep *SyncReport) {
 	p := r.plugin
 	restore := tx.savepoint()
 	pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}}
+	if r.takenBy != "" {
+		pr.Entry, pr.IDTakenBy = r.name, r.takenBy
+	}
 	left := tx.leaveOutColliding(r.up)
 	if err := tx.recordPlugin(p, r.up, cc, &pr); err != nil && !partsLeftOut(err, &pr) {
 		restore() // nothing of this plugin is written
@@ -297,8 +310,12 @@ func (tx *Tx) savepoint() (restore func()) {
 }
 
 // entryName is the marketplace entry a plugin added from a marketplace came
-// from: its selector (entries in the marketplace's source), else its id.
+// from: the name recorded when its id is another, else its selector
+// (entries in the marketplace's source), else its id.
 func entryName(p *Plugin) string {
+	if p.Entry != "" {
+		return p.Entry
+	}
 	if p.Source.Selector != "" {
 		return p.Source.Selector
 	}

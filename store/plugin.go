@@ -43,6 +43,10 @@ type Plugin struct {
 	// EntrySkills is the marketplace entry's "skills" list of a plugin that
 	// lives in another repository: it wins over that plugin's manifest.
 	EntrySkills []string `json:"entry_skills,omitempty"`
+	// Entry is the marketplace entry's name when the plugin's id is not
+	// that name (see plugin_ids.go), so adding the marketplace again
+	// finds the plugin.
+	Entry string `json:"entry,omitempty"`
 }
 
 // Owns reports whether the plugin owns skill (adopted skills excluded).

@@ -75,7 +75,7 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 		return nil, err
 	}
 	if opts.ID != "" && len(layout.Plugins) > 1 {
-		return nil, fmt.Errorf("plugin source %s holds %d plugins: --id needs one, picked with %s#<plugin>", src, len(layout.Plugins), src.URL)
+		return nil, idForOneError(src, opts.ID, layout.PluginNames())
 	}
 	var plugins []*Plugin
 	var errs []error
@@ -164,16 +164,4 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 		rep.Plugins = append(rep.Plugins, pr)
 	}
 	return rep, nil
-}
-
-// pluginID picks a plugin's id: --id, the manifest's name, else the
-// source's base name without ".git".
-func pluginID(flag, name string, src Source) string {
-	if flag != "" {
-		return flag
-	}
-	if name != "" {
-		return name
-	}
-	return sourceBaseName(Source{URL: src.URL})
 }

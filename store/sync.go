@@ -74,6 +74,11 @@ type PluginReport struct {
 	Error   string        `json:"error,omitempty"`
 	// Note is a remark on an added plugin ("it holds no skills yet").
 	Note string `json:"note,omitempty"`
+	// Entry is the marketplace entry's name when plugin add gave the
+	// plugin another id, because IDTakenBy (a plugin of another source)
+	// holds that name.
+	Entry     string `json:"entry,omitempty"`
+	IDTakenBy string `json:"id_taken_by,omitempty"`
 	// Parts is the sync of the plugin's parts, "PLUGIN:_plugin" (see
 	// plugin_parts.go); nil when the plugin has none.
 	Parts *SkillReport `json:"parts,omitempty"`

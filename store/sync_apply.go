@@ -25,7 +25,13 @@ func (tx *Tx) pendingCandidate(name string, head, u Hash) (Hash, pendingCandidat
 		return candHead, otherCandidate, nil
 	case err != nil:
 		return ZeroHash, noCandidate, err
-	case MergeMode(m.Trailer(TrailerMergeMode)) == MergeModeRemote:
+	case MergeMode(m.Trailer(TrailerMergeMode)) == MergeModeRemote,
+		MergeMode(m.Trailer(TrailerMergeMode)) == MergeModeLocalEdit:
+		// A local edit merged with the published version (a target's, or
+		// an installed copy adopt took over) holds what no upstream
+		// update has: the update waits behind it, as behind pull's merge,
+		// and is merged once it is reviewed (as MergeLocalEdit waits
+		// behind an update's candidate).
 		return candHead, remoteMergeCandidate, nil
 	case m.Parents[0] == head && m.Parents[1] == u:
 		return candHead, sameCandidate, nil

@@ -26,10 +26,12 @@ func adoptCommand() *cli.Command {
 			"and known_marketplaces.json (Claude Code's installed plugins: each installed skill\n" +
 			"becomes PLUGIN:SKILL of the plugin from its marketplace's repository, on the commit\n" +
 			"Claude Code installed, gitCommitSha). A skill whose lock file names a\n" +
-			"source (github, git URL, local) becomes that plugin's skill (the plugin added, or\n" +
-			"an existing one with the same source reused) on the upstream commit it was\n" +
-			"installed from: the lock file's skillFolderHash, else the closest commit; a local\n" +
-			"edit is kept on top. Other skills are imported as managed skills. Identical copies\n" +
+			"source (github, git URL, local) becomes a skill of the plugin whose tree holds its\n" +
+			"skillPath (a plugin of that repository the store has reused, whatever it selects;\n" +
+			"else that plugin added) on the upstream commit it was installed from: the lock\n" +
+			"file's skillFolderHash, else the closest commit; a local edit is kept on top (a\n" +
+			"candidate when the plugin mirrors the skill already). Other skills are imported as\n" +
+			"managed skills. Identical copies\n" +
 			"in several agent folders are one skill. Nothing in the agents' folders is changed;\n" +
 			"every entry left out is listed with its reason, and the 'target add' commands to\n" +
 			"run next are printed.\n\n" +
@@ -126,6 +128,7 @@ func runAdopt(c *cli.Context) error {
 				note = fmt.Sprintf("%s names a source that cannot be used (%v): taken in as a managed skill", l.File, err)
 			} else {
 				sk.Upstream, label = src, src.String()
+				sk.SkillPath, sk.Name = l.SkillPath, e.Name
 				if h, ok := store.ParseHash(l.SkillFolderHash); ok {
 					sk.Hint = h
 				}
@@ -287,7 +290,7 @@ func printAdopt(c *cli.Context, rep adoptReport) {
 		}
 		if r.Imported > 0 {
 			printf(w, "  %s as managed skill %s@v%d\n", dryRunWord(c, "imported", "would import"), sk.Name, r.Imported)
-		} else {
+		} else if r.Installed == nil {
 			printf(w, "  the store holds these files already\n")
 		}
 		if sk.Source == "" {
@@ -301,6 +304,7 @@ func printAdopt(c *cli.Context, rep adoptReport) {
 		}
 		if r.Linked {
 			printf(w, "  plugin %s's skill already\n", r.Plugin)
+			printInstalled(c, r)
 			continue
 		}
 		if l := r.Link; l != nil {
@@ -334,4 +338,31 @@ func printAdopt(c *cli.Context, rep adoptReport) {
 		}
 	}
 	noteDryRun(c)
+}
+
+// printInstalled says what adopt made of an installed copy of a skill the
+// store had already, with other files: an older upstream version, or one
+// edited on top of it, whose edit is merged with the published version.
+func printInstalled(c *cli.Context, r *store.AdoptResult) {
+	w := getEnv(c).stdout
+	if r.Installed == nil {
+		return
+	}
+	if r.Edit == nil {
+		printf(w, "  the installed copy is upstream commit %s, older: 'skillstore export' replaces it\n", r.Installed.Commit)
+		return
+	}
+	printf(w, "  the installed copy is upstream commit %s with local edits:", r.Installed.Commit)
+	switch e := r.Edit; e.Outcome {
+	case store.LocalCandidate, store.LocalPending:
+		state := "clean"
+		if len(e.Conflicts) > 0 {
+			state = fmt.Sprintf("%d conflict(s): %s", len(e.Conflicts), strings.Join(e.Conflicts, ", "))
+		}
+		printf(w, " candidate %s merges them with v%d, %s\n", shortID(e.Candidate), e.OnVersion, state)
+	case store.LocalIntegrated:
+		printf(w, " v%d holds them already\n", e.OnVersion)
+	case store.LocalBlocked:
+		printf(w, " not merged yet: review the skill's pending candidate first, then run adopt again\n")
+	}
 }

@@ -134,6 +134,9 @@ func exportAction(r reload.Result, budget int, verbose bool) string {
 		tail := "); run 'skillstore capture " + r.Skill + "'"
 		return "left alone: edited in the target (" + files(len("left alone: edited in the target (")+len(tail)) + tail
 	case reload.ActionForeign:
+		if r.Link != "" {
+			return "left alone: a symbolic link to " + r.Link + " that export did not create; 'skillstore export --replace-links' replaces it if it points at a copy skillstore manages"
+		}
 		return "left alone: export did not create this folder; move it away to let export write the skill"
 	case reload.ActionFailed, reload.ActionConflict:
 		return r.Error

@@ -70,6 +70,9 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 			}
 		}
 		printf(e.stdout, "%s plugin %s from %s: %d skill(s)\n", dryRunWord(c, "added", "would add"), p.Plugin, p.Source, added)
+		if p.IDTakenBy != "" {
+			printf(e.stdout, "  named %s: the id %s is taken by %s\n", p.Plugin, p.Entry, p.IDTakenBy)
+		}
 		for _, sk := range p.Skills {
 			if sk.Error != "" {
 				continue // left out: an error below

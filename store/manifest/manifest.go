@@ -86,6 +86,22 @@ type Layout struct {
 	Renames map[string]string
 	// Lines gives each marketplace entry's line in marketplace.json.
 	Lines map[string]int
+	// Name is a marketplace's "name" in marketplace.json, as written
+	// there: check it before using it as a name.
+	Name string
+}
+
+// PluginNames lists the names of the plugins in the layout, in this
+// source and in other repositories.
+func (l *Layout) PluginNames() []string {
+	var out []string
+	for _, p := range l.Plugins {
+		out = append(out, p.Name)
+	}
+	for _, r := range l.Remote {
+		out = append(out, r.Name)
+	}
+	return out
 }
 
 // PluginLayout is one plugin found in a source.

@@ -69,7 +69,7 @@ func readMarketplace(fsys PluginFS, selector string) (*Layout, error) {
 		return nil, &Error{File: file, Err: fmt.Errorf(`"plugins" lists no plugin`)}
 	}
 	lines := entryLines(data)
-	layout := &Layout{Renames: readRenames(m.Renames), Lines: map[string]int{}}
+	layout := &Layout{Renames: readRenames(m.Renames), Lines: map[string]int{}, Name: m.Name}
 	var names []string
 	seen := map[string]bool{}
 	for i, raw := range m.Plugins {
