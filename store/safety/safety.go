@@ -3,8 +3,8 @@
 // remote store or an edit captured from a target.
 //
 // [Check] rejects outright what a store never holds (a [RejectedError]:
-// symlinks, paths escaping the folder, special files, too many or too large
-// files, see [Limits]) and otherwise grades the rest: each [Finding] (a
+// symlinks leading out of the folder, paths escaping it, special files,
+// too many or too large files, see [Limits]) and otherwise grades the rest: each [Finding] (a
 // script added or changed, a download piped into a shell, a prompt
 // injection, a hidden base64 payload, invisible characters in SKILL.md) has
 // a [RiskLevel], and the highest one is the tree's risk. Callers refuse a
@@ -102,8 +102,10 @@ type Problem struct {
 }
 
 // RejectedError is returned when a tree holds something a store never
-// accepts: a symlink, a path escaping the folder, a special file, two
-// names that are one on macOS and Windows, or too many or too large files.
+// accepts: a symlink that leaves the folder, is absolute or loops (see
+// skillfs.CheckLinks; a link inside the folder is kept as git keeps it), a
+// path escaping the folder, a special file, two names that are one on
+// macOS and Windows, or too many or too large files.
 // Nothing is written.
 type RejectedError struct {
 	Skill    string
@@ -190,8 +192,7 @@ func Check(skill string, files []skillfs.File, previous []skillfs.File, limits L
 		switch f.Mode {
 		case skillfs.Regular, skillfs.Executable:
 		case skillfs.Symlink:
-			problems = append(problems, Problem{Path: f.Path, Reason: fmt.Sprintf("symlink (to %q); copy the file instead", f.Data)})
-			continue
+			continue // checked with the others below
 		default:
 			problems = append(problems, Problem{Path: f.Path, Reason: "device, socket, fifo or submodule; only regular files are stored"})
 			continue
@@ -199,6 +200,9 @@ func Check(skill string, files []skillfs.File, previous []skillfs.File, limits L
 		if size := max(f.Size, int64(len(f.Data))); size > limits.MaxFileSize {
 			problems = append(problems, Problem{Path: f.Path, Reason: fmt.Sprintf("%d bytes is over the size cap of %d bytes", size, limits.MaxFileSize)})
 		}
+	}
+	for _, e := range skillfs.CheckLinks(files) {
+		problems = append(problems, Problem{Path: e.Path, Reason: fmt.Sprintf("symlink to %q %s", e.Target, e.Reason)})
 	}
 	if c := collision(files); c != nil {
 		problems = append(problems, Problem{Path: c.A, Reason: fmt.Sprintf("collides with %s: one name on macOS and Windows (letter case or Unicode normalization differs); rename one", skillfs.QuotePath(c.B))})
