@@ -249,13 +249,8 @@ func (tx *Tx) upstreamParts(p *Plugin, up *upstream, hasUnit bool) (*upstreamSki
 	if !hasUnit && p.Marketplace == "" && p.Source.Selector == "" && !anyComponent(files) {
 		return nil, nil
 	}
-	paths := make([]string, len(files))
-	for i, f := range files {
-		paths[i] = f.Path
-	}
-	if err := skillfs.CheckCollisions(paths); err != nil {
-		return nil, err // the parts are refused, named by both paths (see plugin_collisions.go)
-	}
+	// Names that collide are refused by the safety check, which leaves
+	// the parts out with both paths named (see intake.go).
 	tree := hashFolder(files)
 	return &upstreamSkill{name: PluginPartsName, path: root, tree: tree, files: files, parts: true}, nil
 }

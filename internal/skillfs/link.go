@@ -238,3 +238,31 @@ func reaches(edges map[string][]string, start string) bool {
 	}
 	return false
 }
+
+// CheckWritable is what a writer of files into a folder (export,
+// checkout) checks first, so that it never makes a link out of the folder
+// and never writes through a link: every symlink passes CheckLinks, and
+// no path lies below a symlink of the same list (a tree git accepts never
+// has one; a list built by hand might).
+func CheckWritable(files []File) error {
+	links := map[string]bool{}
+	for _, f := range files {
+		if f.Mode == Symlink {
+			links[FoldName(f.Path)] = true
+		}
+	}
+	if len(links) == 0 {
+		return nil
+	}
+	for _, f := range files {
+		for d := path.Dir(f.Path); d != "."; d = path.Dir(d) {
+			if links[FoldName(d)] {
+				return fmt.Errorf("%s: below the symlink %s: never written through a link", QuotePath(f.Path), QuotePath(d))
+			}
+		}
+	}
+	if errs := CheckLinks(files); len(errs) > 0 {
+		return errs[0]
+	}
+	return nil
+}
