@@ -63,7 +63,7 @@ func pluginCommand() *cli.Command {
 					"Exit codes: 0 added; 1 error (bad manifest, ownership conflict, fetch or safety\n" +
 					"failure; for a marketplace: some plugin failed, the others were added, --json\n" +
 					"lists each); 2 usage error; 3 store lock busy.",
-				Flags: []cli.Flag{
+				Flags: append([]cli.Flag{
 					&cli.StringFlag{Name: "id", Usage: "plugin id in the store (default: the manifest's name)"},
 					&cli.StringFlag{Name: "ref", Usage: "branch, tag or commit of a git source (a commit pins it); default: the branch its HEAD points at (a detached HEAD needs --ref)"},
 					&cli.StringFlag{Name: "path", Usage: "the folder inside SOURCE that holds the plugin or marketplace (e.g. plugins/x)"},
@@ -71,7 +71,7 @@ func pluginCommand() *cli.Command {
 					&cli.StringSliceFlag{Name: "skill", Usage: "mirror only the skills NAME matches (repeatable; globs, !NAME leaves out)"},
 					&cli.StringSliceFlag{Name: "allow-local", Usage: "let marketplace entries use repositories on this machine at or below DIR or file:// URL (repeatable)"},
 					newJSONFlag(), dryRunFlag("fetch and report what would be added, writing nothing"),
-				},
+				}, intakeFlags()...),
 				Action: runPluginAdd,
 			},
 			{
@@ -214,7 +214,11 @@ func runPluginAdd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep, err := s.AddPlugin(c.Context, src, store.AddPluginOptions{ID: c.String("id"), Review: c.Bool("review"), Skills: c.StringSlice("skill"), AllowLocal: c.StringSlice("allow-local")})
+	strict, allow, err := intakeOptions(c)
+	if err != nil {
+		return err
+	}
+	rep, err := s.AddPlugin(c.Context, src, store.AddPluginOptions{ID: c.String("id"), Review: c.Bool("review"), Skills: c.StringSlice("skill"), AllowLocal: c.StringSlice("allow-local"), Strict: strict, AllowRisk: allow})
 	if err != nil {
 		return err
 	}

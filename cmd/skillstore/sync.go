@@ -51,11 +51,11 @@ func syncCommand() *cli.Command {
 			"Exit codes: 0 done, nothing waits for review; 1 a plugin or skill failed (the\n" +
 			"others were still synced); 2 usage error; 3 store lock busy (another skillstore\n" +
 			"command holds it); 4 done, candidates (or merged target edits) wait for review.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "review", Usage: "turn fast-forwards into candidates for this run"},
 			&cli.BoolFlag{Name: "skill-aware", Usage: "merge Markdown in three-way updates with the skill-aware rules (see merge-file --help); the candidate lists each resolution"},
 			newJSONFlag(), verboseFlag(), dryRunFlag("report what sync would do, as 'skillstore check' does, writing nothing"),
-		},
+		}, intakeFlags()...),
 		Action: runSync,
 	}
 }
@@ -118,7 +118,11 @@ func syncPipeline(c *cli.Context, plugins []string) error {
 // syncPlugins runs the store's sync, with a progress line on a terminal.
 func syncPlugins(c *cli.Context, s *store.Store, plugins []string) (*store.SyncReport, error) {
 	e := getEnv(c)
-	opts := store.SyncOptions{Plugins: plugins, Review: c.Bool("review"), SkillAware: c.Bool("skill-aware")}
+	strict, allow, err := intakeOptions(c)
+	if err != nil {
+		return nil, err
+	}
+	opts := store.SyncOptions{Plugins: plugins, Review: c.Bool("review"), SkillAware: c.Bool("skill-aware"), Strict: strict, AllowRisk: allow}
 	progress := isTerminal(e.stderr) && !c.Bool("json")
 	raw := rawWriter(e.stderr) // the control sequences are ours; names are escaped
 	if progress {
@@ -207,7 +211,7 @@ func writeSyncReport(w, errw io.Writer, rep *store.SyncReport, verbose bool) boo
 				printf(errw, "skillstore: error: %s: %s\n", store.QualifiedName(p.Plugin, sk.Skill), sk.Error)
 				continue
 			}
-			if !sk.Changed() {
+			if !sk.Changed() || sk.Classification == store.ClassLeftOut {
 				continue
 			}
 			changed = true
@@ -219,6 +223,7 @@ func writeSyncReport(w, errw io.Writer, rep *store.SyncReport, verbose bool) boo
 			fmt.Fprintf(rawWriter(w), "%s: %s\n", quoteText(store.QualifiedName(p.Plugin, sk.Skill)), line)
 		}
 		changed = writePartsReport(w, errw, p, verbose) || changed
+		printLeftOut(errw, p)
 		if p.Error != "" && !strings.HasSuffix(p.Error, "failed: "+failedSkills(p)) {
 			printf(errw, "skillstore: error: plugin %s: %s\n", p.Plugin, p.Error)
 		}

@@ -99,6 +99,9 @@ var DefaultLimits = Limits{MaxFileSize: 2 << 20, MaxFiles: 1000}
 type Problem struct {
 	Path   string
 	Reason string
+	// Shown, when set, is how Path is printed (already quoted): two
+	// spellings that look alike show their bytes.
+	Shown string
 }
 
 // RejectedError is returned when a tree holds something a store never
@@ -122,7 +125,11 @@ func (e *RejectedError) Summary() string { return e.Skill + " rejected by the sa
 func (e *RejectedError) Details() []string {
 	out := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
-		out[i] = skillfs.QuotePath(p.Path) + ": " + p.Reason
+		shown := p.Shown
+		if shown == "" {
+			shown = skillfs.QuotePath(p.Path)
+		}
+		out[i] = shown + ": " + p.Reason
 	}
 	return out
 }
@@ -205,7 +212,11 @@ func Check(skill string, files []skillfs.File, previous []skillfs.File, limits L
 		problems = append(problems, Problem{Path: e.Path, Reason: fmt.Sprintf("symlink to %q %s", e.Target, e.Reason)})
 	}
 	if c := collision(files); c != nil {
-		problems = append(problems, Problem{Path: c.A, Reason: fmt.Sprintf("collides with %s: one name on macOS and Windows (letter case or Unicode normalization differs); rename one", skillfs.QuotePath(c.B))})
+		a, b := skillfs.QuotePath(c.A), skillfs.QuotePath(c.B)
+		if !isASCII([]byte(c.A + c.B)) {
+			a, b = skillfs.QuoteBytes(c.A), skillfs.QuoteBytes(c.B) // two spellings may look alike
+		}
+		problems = append(problems, Problem{Path: c.A, Shown: a, Reason: fmt.Sprintf("collides with %s: one name on macOS and Windows (letter case or Unicode normalization differs); rename one", b)})
 	}
 	if len(problems) > 0 {
 		sort.Slice(problems, func(i, j int) bool { return problems[i].Path < problems[j].Path })
