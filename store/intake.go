@@ -11,6 +11,7 @@ import (
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/manifest"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -196,6 +197,16 @@ func leaveOut(err error, sr *SkillReport) bool {
 	return true
 }
 
+// layoutLeftOut is the report of a skill folder the layout could not take
+// (manifest.PluginLayout.LeftOut): a name a store cannot hold, or a
+// symlinked folder leading out of the plugin. Its reason stands for its
+// content in the held memo.
+func layoutLeftOut(d manifest.SkillDir, p *Plugin, opts SyncOptions) SkillReport {
+	sr := SkillReport{Skill: d.Name, Classification: ClassLeftOut, LeftOut: []LeftOut{{Kind: LeftOutRefused, Reason: d.LeftOut}}}
+	opts.markHeld(&sr, QualifiedName(p.ID, d.Name), skillfs.BlobID([]byte(d.Path+"\x00"+d.LeftOut)))
+	return sr
+}
+
 // LeftOutParts counts the parts of the report that were left out, whole
 // skills and files, except those a previous sync left out already (Again).
 func (r *SyncReport) LeftOutParts() int {
@@ -251,6 +262,9 @@ func (tx *Tx) saveHeld(rep *SyncReport) error {
 	}
 	m := tx.readHeld()
 	for _, p := range rep.Plugins {
+		if p.Skipped != "" || p.Error != "" && len(p.Skills) == 0 && p.Parts == nil {
+			continue // not read this time: what it held stays as it was
+		}
 		maps.DeleteFunc(m, func(k, _ string) bool { return strings.HasPrefix(k, p.Plugin+":") })
 	}
 	for _, p := range rep.Plugins {

@@ -340,6 +340,11 @@ func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCa
 		}
 		pr.Skills = append(pr.Skills, sr)
 	}
+	for _, d := range up.layout.LeftOut {
+		if p.Selects(d.Name) && !slices.Contains(p.Adopted, d.Name) {
+			pr.Skills = append(pr.Skills, layoutLeftOut(d, p, opts))
+		}
+	}
 	for _, name := range p.Skills {
 		if _, ok := up.skills[name]; ok || slices.Contains(next.Removed, name) {
 			continue
