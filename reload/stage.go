@@ -126,9 +126,14 @@ func (x *exporter) stage(j *job) (string, error) {
 }
 
 // WriteFiles writes files into the existing folder dir: directories 0755,
-// files 0644 or 0755 (Executable), symlinks as links. Ignored files are not
-// written.
+// files 0644 or 0755 (Executable), symlinks as relative links, each of
+// which must resolve inside dir (skillfs.CheckWritable: a list with a link
+// out of the folder, or a path below a link, is refused before anything
+// is written). Ignored files are not written.
 func WriteFiles(dir string, files []skillfs.File) error {
+	if err := skillfs.CheckWritable(files); err != nil {
+		return err
+	}
 	made := map[string]bool{dir: true} // folders known to exist
 	for _, f := range files {
 		if err := skillfs.CheckPath(f.Path); err != nil {

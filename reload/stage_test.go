@@ -85,3 +85,38 @@ func TestExportWithoutBatchRead(t *testing.T) {
 		t.Errorf("%d loads, %d results (%v)", loads, len(rep.Results), rep.Results[0])
 	}
 }
+
+// TestWriteFilesKeepsLinksInside: a link that stays in the folder is
+// written as the same relative link; a list with a link out of the folder,
+// or a file below a link (writing through it), writes nothing.
+func TestWriteFilesKeepsLinksInside(t *testing.T) {
+	md := skillfs.File{Path: "SKILL.md", Data: []byte("---\nname: x\ndescription: d\n---\n")}
+	dir := t.TempDir()
+	if err := WriteFiles(dir, []skillfs.File{md, {Path: "AGENTS.md", Mode: skillfs.Symlink, Data: []byte("SKILL.md")}}); err != nil {
+		t.Fatal(err)
+	}
+	if target, err := os.Readlink(filepath.Join(dir, "AGENTS.md")); err != nil || target != "SKILL.md" {
+		t.Errorf("link = %q, %v", target, err)
+	}
+
+	outside := t.TempDir()
+	for name, files := range map[string][]skillfs.File{
+		"link out": {md, {Path: "up", Mode: skillfs.Symlink, Data: []byte("../" + filepath.Base(outside))}},
+		"absolute": {md, {Path: "abs", Mode: skillfs.Symlink, Data: []byte(outside)}},
+		"through a link": {md, {Path: "d", Mode: skillfs.Symlink, Data: []byte("SKILL.md")},
+			{Path: "d/x", Data: []byte("written through the link")}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := WriteFiles(dir, files); err == nil {
+				t.Fatal("written")
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Errorf("wrote %d entries before refusing", len(entries))
+			}
+			if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+				t.Errorf("wrote into the folder outside")
+			}
+		})
+	}
+}

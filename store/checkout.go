@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // ErrNotEmpty is returned by Checkout for a non-empty target folder
@@ -183,6 +184,9 @@ func writeTreeDir(dir string, files []File, mode replaceMode) error {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return err
 	}
+	if err := skillfs.CheckWritable(files); err != nil {
+		return fmt.Errorf("checkout into %s: %w", dir, err)
+	}
 	for _, f := range files {
 		p := filepath.Join(tmp, filepath.FromSlash(f.Path))
 		if err := checkTreePath(f.Path); err != nil {
@@ -190,6 +194,13 @@ func writeTreeDir(dir string, files []File, mode replaceMode) error {
 		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
+		}
+		if f.Mode == skillfs.Symlink {
+			// Relative and inside the folder (CheckWritable above).
+			if err := os.Symlink(string(f.Data), p); err != nil {
+				return err
+			}
+			continue
 		}
 		perm := os.FileMode(0o644)
 		if f.Executable() {

@@ -123,8 +123,12 @@ func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.L
 		ready = kept
 	}
 	cc := newCommitCache(tx.Reader)
+	sopts, err := opts.syncOptions(tx)
+	if err != nil {
+		return nil, err
+	}
 	for _, r := range ready {
-		tx.recordEntry(r, cc, rep)
+		tx.recordEntry(r, cc, sopts, rep)
 	}
 	sort.SliceStable(rep.Plugins, func(i, j int) bool { return rep.Plugins[i].Plugin < rep.Plugins[j].Plugin })
 	return rep, nil
@@ -187,24 +191,28 @@ func (tx *Tx) readEntry(ctx context.Context, e marketEntry, fetched gitfetch.Fet
 }
 
 // recordEntry records one marketplace plugin read by readEntry and mirrors
-// its skills; one that fails leaves nothing written and is reported in rep.
-func (tx *Tx) recordEntry(r readyEntry, cc *commitCache, rep *SyncReport) {
+// its skills (its parts left out are in its report, see intake.go); one
+// that fails leaves nothing written and is reported in rep.
+func (tx *Tx) recordEntry(r readyEntry, cc *commitCache, opts SyncOptions, rep *SyncReport) {
 	p := r.plugin
 	restore := tx.savepoint()
 	pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}}
 	if r.takenBy != "" {
 		pr.Entry, pr.IDTakenBy = r.name, r.takenBy
 	}
-	left := tx.leaveOutColliding(r.up)
-	if err := tx.recordPlugin(p, r.up, cc, &pr); err != nil && !partsLeftOut(err, &pr) {
+	if err := tx.recordPlugin(p, r.up, cc, opts, &pr); err != nil {
 		restore() // nothing of this plugin is written
-		rep.Plugins = append(rep.Plugins, failedReport(p.ID, p.Source.String(), &manifest.EntryError{Plugin: r.name, Line: r.line, Err: err}))
+		fr := failedReport(p.ID, p.Source.String(), &manifest.EntryError{Plugin: r.name, Line: r.line, Err: err})
+		fr.Skills, fr.Parts = pr.Skills, pr.Parts // --strict: what would have been left out
+		if !errors.Is(err, ErrStrict) {
+			fr.Skills, fr.Parts = []SkillReport{}, nil
+		}
+		rep.Plugins = append(rep.Plugins, fr)
 		return
 	}
-	if len(r.up.skills) == 0 && len(left) == 0 {
+	if len(r.up.skills) == 0 {
 		pr.Note = noSkillsYet
 	}
-	pr.Skills = append(pr.Skills, left...)
 	rep.Plugins = append(rep.Plugins, pr)
 }
 
@@ -247,7 +255,7 @@ func (tx *Tx) fetchEntry(ctx context.Context, src Source) (gitfetch.Fetched, err
 
 // recordPlugin records a new plugin and mirrors its skills; an error means
 // the caller must drop what it queued.
-func (tx *Tx) recordPlugin(p *Plugin, up *upstream, cc *commitCache, pr *PluginReport) error {
+func (tx *Tx) recordPlugin(p *Plugin, up *upstream, cc *commitCache, opts SyncOptions, pr *PluginReport) error {
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(up.skills)) {
 		if err := tx.claimSkill(p, name); err != nil {
@@ -268,9 +276,9 @@ func (tx *Tx) recordPlugin(p *Plugin, up *upstream, cc *commitCache, pr *PluginR
 		return err
 	}
 	tx.NoteState(fmt.Sprintf("plugin %s: added from %s (marketplace %s)", p.ID, p.Source, p.Marketplace), Trailer{Key: TrailerPlugin, Value: p.ID})
-	err := tx.syncPlugin(p, up, SyncOptions{}, cc, pr)
-	if err == nil {
-		return nil
+	err := tx.syncPlugin(p, up, opts, cc, pr)
+	if err == nil || errors.Is(err, ErrStrict) {
+		return err
 	}
 	var msgs []string
 	for _, s := range pr.Skills {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // AddPluginOptions tune AddPlugin.
@@ -27,6 +28,17 @@ type AddPluginOptions struct {
 	// entries may use; every other local entry is refused (see
 	// CheckNamedSource). Only the user names them, on the command line.
 	AllowLocal []string
+	// Strict makes each plugin all or nothing: when a part of it would be
+	// left out, nothing of it is written (see SyncOptions.Strict).
+	Strict bool
+	// AllowRisk is the highest risk level taken in (zero: the default);
+	// see SyncOptions.AllowRisk.
+	AllowRisk safety.RiskLevel
+}
+
+// syncOptions are the options of the first sync of a plugin being added.
+func (o AddPluginOptions) syncOptions(tx *Tx) (SyncOptions, error) {
+	return tx.withAccepted(SyncOptions{Strict: o.Strict, AllowRisk: o.AllowRisk})
 }
 
 // ErrPluginExists is wrapped when a plugin id is already taken.
@@ -36,11 +48,14 @@ var ErrPluginExists = errors.New("plugin already exists")
 // a marketplace unless the source names one with "#name") and mirrors their
 // skills: each skill's upstream tree becomes a snapshot on
 // refs/upstream/<plugin>/<skill> that is also the skill's first version.
-// For one plugin it is all or nothing: an ownership conflict, a bad
-// manifest or a tree the safety check refuses writes nothing. A
-// marketplace is added plugin by plugin (see addMarketplace): the report
-// lists the ones that failed ([SyncReport.Failed]), with nothing written
-// for them, beside the ones added.
+// A part the intake refuses (a skill that fails validation or is above
+// the allowed risk, a file the store never holds: see intake.go) is left
+// out, named in the report, and the rest goes in; with opts.Strict the
+// plugin is all or nothing. An ownership conflict or a bad manifest
+// writes nothing for the plugin. A marketplace is added plugin by plugin
+// (see addMarketplace): the report lists the ones that failed
+// ([SyncReport.Failed]), with nothing written for them, beside the ones
+// added.
 //
 // A git source, and the repositories a marketplace's entries live in, are
 // fetched before the write lock is taken, concurrently.
@@ -68,7 +83,11 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 	market := statErr == nil
 	done()
 	if market {
-		return tx.addMarketplace(ctx, src, layout, fetched, opts)
+		rep, err := tx.addMarketplace(ctx, src, layout, fetched, opts)
+		if err == nil {
+			err = tx.saveHeld(rep)
+		}
+		return rep, err
 	}
 	selections, err := selectLayout(src, layout, opts.Skills)
 	if err != nil {
@@ -125,6 +144,10 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 		return nil, errors.Join(errs...)
 	}
 	rep := &SyncReport{Plugins: []PluginReport{}, Skipped: layout.Skipped, AlreadyAdded: already}
+	sopts, err := opts.syncOptions(tx)
+	if err != nil {
+		return nil, err
+	}
 	for _, p := range plugins {
 		if src.Kind == SourceGit {
 			tx.SetRef(SourceRef(p.ID), fetched.Commit)
@@ -135,20 +158,12 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 		tx.NoteState(fmt.Sprintf("plugin %s: added from %s", p.ID, p.Source), Trailer{Key: TrailerPlugin, Value: p.ID})
 		pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}}
 		up, err := tx.readUpstream(ctx, p, nil)
-		var left []SkillReport
 		if err == nil {
-			if left = tx.leaveOutColliding(up); len(left) > 0 {
-				unclaim(p, left)
-				err = tx.putPlugin(p)
-			}
+			err = tx.syncPlugin(p, up, sopts, newCommitCache(tx.Reader), &pr)
 		}
-		if err == nil {
-			err = tx.syncPlugin(p, up, SyncOptions{}, newCommitCache(tx.Reader), &pr)
+		if errors.Is(err, ErrStrict) {
+			return nil, fmt.Errorf("plugin %s: %w", p.ID, err)
 		}
-		if partsLeftOut(err, &pr) {
-			err = nil
-		}
-		pr.Skills = append(pr.Skills, left...)
 		if err != nil {
 			var msgs []string
 			for _, s := range pr.Skills {
@@ -163,5 +178,5 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 		}
 		rep.Plugins = append(rep.Plugins, pr)
 	}
-	return rep, nil
+	return rep, tx.saveHeld(rep)
 }

@@ -31,8 +31,11 @@ func TestCollidingNamesRefuseTheSkillOnly(t *testing.T) {
 	got := map[string]string{}
 	for _, sk := range rep.Plugins[0].Skills {
 		got[sk.Skill] = sk.Error
+		if len(sk.LeftOut) > 0 {
+			got[sk.Skill] = string(sk.LeftOut[0].Kind) + ": " + sk.LeftOut[0].Reason
+		}
 	}
-	if got["a"] != "" || got["b"] != "" || !strings.Contains(got["c"], "skills/c/SKILL.md and skills/c/Skill.MD are one name on macOS and Windows") {
+	if got["a"] != "" || got["b"] != "" || !strings.Contains(got["c"], "refused: c rejected by the safety check: SKILL.md: collides with Skill.MD: one name on macOS and Windows") {
 		t.Fatalf("plugin add: %q", got)
 	}
 
@@ -51,8 +54,8 @@ func TestCollidingNamesRefuseTheSkillOnly(t *testing.T) {
 	for _, sk := range srep.Plugins[0].Skills {
 		res[sk.Skill] = sk
 	}
-	if a := res["a"]; !strings.Contains(a.Error, "SKILL.md: collides with skill.md") || a.NewVersion != 0 {
-		t.Errorf("sync of a: %+v, want refused", a)
+	if a := res["a"]; a.Classification != ClassLeftOut || !strings.Contains(a.LeftOut[0].Reason, "SKILL.md: collides with skill.md") || a.NewVersion != 0 {
+		t.Errorf("sync of a: %+v, want held back", a)
 	}
 	if b := res["b"]; b.Error != "" || b.NewVersion != 2 {
 		t.Errorf("sync of b: %+v, want v2", b)

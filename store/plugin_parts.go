@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/skillstore/skillstore/internal/folderscan"
@@ -154,7 +155,7 @@ func (w *partsWalk) dir(dir string) error {
 	for _, e := range entries {
 		p := w.join(dir, e.Name())
 		rel := w.rel(p)
-		if skillfs.IgnoredEntry(e.Name(), e.IsDir()) || rel == ciDir || rel == manifest.MarketplaceManifest {
+		if skillfs.IgnoredEntry(e.Name(), e.IsDir()) || rel == ciDir || rel == manifest.MarketplaceManifest || w.skills[p] {
 			continue
 		}
 		if len(w.files) > w.limits.MaxFiles {
@@ -235,9 +236,9 @@ func (tx *Tx) upstreamParts(p *Plugin, up *upstream, hasUnit bool) (*upstreamSki
 	if root == "" {
 		root = "."
 	}
-	dirs := make([]string, len(up.layout.Skills))
-	for i, d := range up.layout.Skills {
-		dirs[i] = d.Path
+	var dirs []string
+	for _, d := range append(slices.Clone(up.layout.Skills), up.layout.LeftOut...) {
+		dirs = append(dirs, d.Path) // a left-out folder is reported as a skill, not as parts
 	}
 	files, err := collectParts(fsys, root, dirs, safety.DefaultLimits)
 	if err != nil {
@@ -249,13 +250,8 @@ func (tx *Tx) upstreamParts(p *Plugin, up *upstream, hasUnit bool) (*upstreamSki
 	if !hasUnit && p.Marketplace == "" && p.Source.Selector == "" && !anyComponent(files) {
 		return nil, nil
 	}
-	paths := make([]string, len(files))
-	for i, f := range files {
-		paths[i] = f.Path
-	}
-	if err := skillfs.CheckCollisions(paths); err != nil {
-		return nil, err // the parts are refused, named by both paths (see plugin_collisions.go)
-	}
+	// Names that collide are refused by the safety check, which leaves
+	// the parts out with both paths named (see intake.go).
 	tree := hashFolder(files)
 	return &upstreamSkill{name: PluginPartsName, path: root, tree: tree, files: files, parts: true}, nil
 }

@@ -36,6 +36,10 @@ type upstreamSkill struct {
 	files []File
 	// parts marks a plugin's parts (see plugin_parts.go), not a skill.
 	parts bool
+	// intaken is set once intake left out what the store never holds;
+	// leftOut lists those files (see intake.go).
+	intaken bool
+	leftOut []LeftOut
 }
 
 // readSource opens a source and reads the layout of all its plugins, for
@@ -245,9 +249,19 @@ func (tx *Tx) loadUpstreamFiles(sk *upstreamSkill) ([]File, error) {
 	if sk.files != nil {
 		return sk.files, nil
 	}
-	files, err := tx.LoadFiles(sk.tree)
+	files, err := tx.Files(sk.tree)
 	if err != nil {
 		return nil, fmt.Errorf("skill %s: %w", sk.name, err)
+	}
+	for i := range files {
+		if files[i].Mode == skillfs.Gitlink {
+			continue // no blob: a commit of another repository, which intake leaves out
+		}
+		data, err := tx.Blob(files[i].ID)
+		if err != nil {
+			return nil, fmt.Errorf("skill %s: %s: %w", sk.name, files[i].Path, err)
+		}
+		files[i].Data, files[i].Size = data, int64(len(data))
 	}
 	sk.files = files
 	return files, nil

@@ -40,6 +40,19 @@ type SyncOptions struct {
 	// (before the lock is taken; from the fetching goroutines, one call at
 	// a time).
 	FetchProgress func(url string, done, total int)
+	// Strict makes a plugin all or nothing: when any part of it would be
+	// left out (see intake.go), nothing of it is written and it fails.
+	Strict bool
+	// AllowRisk is the highest risk level taken in (zero: the default,
+	// safety.DefaultAllowedRisk); a skill above it is left out, or held at
+	// its published version. 'plugin trust PLUGIN:SKILL' accepts one tree.
+	AllowRisk safety.RiskLevel
+
+	// accepted are the acceptances 'plugin trust PLUGIN:SKILL' recorded,
+	// and held the skills the last run left out whole (see heldName),
+	// read once per run.
+	accepted map[string]Acceptance
+	held     map[string]string
 }
 
 // SyncReport is what a sync did, per plugin and skill.
@@ -111,19 +124,40 @@ type SkillReport struct {
 	// the published version (plugin parts only: every change to them is
 	// cold, see reload.ClassifyParts).
 	Paths []string `json:"paths,omitempty"`
+
+	// LeftOut lists what was left out (see intake.go): the whole skill
+	// (Classification ClassLeftOut: a new skill is not added, an update
+	// is held at the published version), or files of the upstream tree
+	// the new snapshot goes in without (reported by the sync that first
+	// meets them).
+	LeftOut []LeftOut `json:"left_out,omitempty"`
+	// RiskAccepted is set when a 'plugin trust PLUGIN:SKILL' acceptance of
+	// this very tree let a risk above the allowed one in.
+	RiskAccepted bool `json:"risk_accepted,omitempty"`
+
+	// held is the store name and upstream tree of a skill left out whole,
+	// for the held memo (see saveHeld).
+	held [2]string
 }
 
 // Changed reports whether the skill's sync wrote anything a person should hear of.
 func (s SkillReport) Changed() bool {
 	switch s.Classification {
 	case ClassUnchanged, ClassPending:
-		return s.Superseded != "" || s.Error != ""
+		return s.Superseded != "" || s.Error != "" || len(s.LeftOut) > 0
+	case ClassLeftOut:
+		// Held back again, for the same upstream tree: nothing new.
+		return slices.ContainsFunc(s.LeftOut, func(l LeftOut) bool { return !l.Again })
 	}
 	return true
 }
 
-// Failed reports whether any plugin or skill failed.
+// Failed reports whether any plugin or skill failed, or a part was left
+// out: both make sync (and plugin add) exit 1, the rest having gone in.
 func (r *SyncReport) Failed() bool {
+	if r.LeftOutParts() > 0 {
+		return true
+	}
 	for _, p := range r.Plugins {
 		if p.Error != "" {
 			return true
@@ -188,6 +222,9 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 		}
 		plugins = picked
 	}
+	if opts, err = tx.withAccepted(opts); err != nil {
+		return nil, err
+	}
 	rep := &SyncReport{Plugins: []PluginReport{}}
 	// Plugins whose source came from a remote wait for a person's
 	// approval (plugin trust): their sources are never read.
@@ -232,7 +269,10 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 				readErrs[p.ID] = err.Error()
 			}
 			if err == nil {
-				err = tx.syncPlugin(p, up, opts, cc, &pr)
+				restore := tx.savepoint()
+				if err = tx.syncPlugin(p, up, opts, cc, &pr); errors.Is(err, ErrStrict) {
+					restore() // all or nothing: nothing of this plugin is written
+				}
 			}
 			if err != nil {
 				if ctx.Err() != nil {
@@ -251,6 +291,9 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 	}
 	ahead.stop()
 	tx.recordSourceErrors(synced, readErrs)
+	if err := tx.saveHeld(rep); err != nil {
+		tx.s.log.Debug("held skills not saved", "err", err)
+	}
 	if err := tx.saveStatCache(cache); err != nil {
 		tx.s.log.Debug("stat cache not saved", "err", err)
 	}
@@ -294,7 +337,18 @@ func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCa
 		if sr.Error != "" {
 			failed = append(failed, name)
 		}
+		if sr.Classification == ClassLeftOut {
+			if _, published := tx.Ref(SkillRef(QualifiedName(p.ID, name))); !published {
+				// Not added: owned from the sync that takes it in.
+				next.Skills = slices.DeleteFunc(next.Skills, func(s string) bool { return s == name })
+			}
+		}
 		pr.Skills = append(pr.Skills, sr)
+	}
+	for _, d := range up.layout.LeftOut {
+		if p.Selects(d.Name) && !slices.Contains(p.Adopted, d.Name) {
+			pr.Skills = append(pr.Skills, layoutLeftOut(d, p, opts))
+		}
 	}
 	for _, name := range p.Skills {
 		if _, ok := up.skills[name]; ok || slices.Contains(next.Removed, name) {
@@ -304,6 +358,9 @@ func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCa
 		pr.Skills = append(pr.Skills, SkillReport{Skill: name, Classification: ClassRemoved})
 	}
 	partsErr := tx.syncParts(&next, up, opts, cc, pr)
+	if opts.Strict && (len(failed) > 0 || partsErr != nil || pluginLeftOut(pr)) {
+		return strictFailure(pr, failed, partsErr)
+	}
 	if !pluginEqual(p, &next) {
 		tx.NoteState(fmt.Sprintf("plugin %s: sync", p.ID), Trailer{Key: TrailerPlugin, Value: p.ID})
 		if err := tx.putPlugin(&next); err != nil {

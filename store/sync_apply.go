@@ -41,8 +41,8 @@ func (tx *Tx) pendingCandidate(name string, head, u Hash) (Hash, pendingCandidat
 
 // applyMirror publishes a new skill's upstream tree as v1, taking the
 // snapshot in.
-func (tx *Tx) applyMirror(p *Plugin, up *upstream, name string, sk *upstreamSkill, upRef string, sr *SkillReport) error {
-	checked, err := tx.checkUpstream(sk, nil, sr)
+func (tx *Tx) applyMirror(p *Plugin, up *upstream, name string, sk *upstreamSkill, upRef string, allow safety.RiskLevel, sr *SkillReport) error {
+	checked, err := tx.checkUpstream(sk, nil, sr, allow)
 	if err != nil {
 		return err
 	}

@@ -26,11 +26,17 @@ const (
 // candidate's merge, "PATH:LINE RULE"; one trailer per conflict.
 const TrailerMergeResolved = "Merge-Resolved"
 
-// syncSkill brings one owned skill up to date with its upstream tree.
+// syncSkill brings one owned skill up to date with its upstream tree. A
+// tree refused for its content leaves the skill out (see leaveOut): the
+// report says so, with no error.
 func (tx *Tx) syncSkill(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncOptions, cc *commitCache) SkillReport {
 	sr := SkillReport{Skill: sk.name}
 	if err := tx.syncSkillTo(p, up, sk, opts, cc, &sr); err != nil {
-		sr.Error = skillError(err)
+		if !leaveOut(err, &sr) {
+			sr.Error = skillError(err)
+		} else {
+			opts.markHeld(&sr, QualifiedName(p.ID, sk.name), sk.tree)
+		}
 	}
 	return sr
 }
@@ -44,13 +50,25 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	prevU, hasPrevU := tx.Ref(upRef)
 	head, hasHead := tx.Ref(SkillRef(name))
 	var prevTree Hash
+	var prevC *Commit
 	if hasPrevU {
 		c, err := cc.get(prevU)
 		if err != nil {
 			return err
 		}
-		prevTree = c.Tree
+		prevTree, prevC = c.Tree, c
 	}
+	// A tree other than the last snapshot's may hold files the store never
+	// keeps: they are left out before anything looks at it (intake.go).
+	if !hasHead || !hasPrevU || prevTree != sk.tree {
+		if err := tx.intake(sk); err != nil {
+			return err
+		}
+	}
+	// The snapshot records the files it left out: a new list (or a new
+	// tree) is a new snapshot, reported; the same one is quiet.
+	newSnapshot := !hasPrevU || prevTree != sk.tree || !sameLeftOut(prevC, sk.leftOut)
+	allow, accepted := opts.allowed(p, sk)
 
 	// The upstream ref is queued before the published and candidate refs,
 	// so a sync killed between the two leaves a snapshot the next run
@@ -58,7 +76,8 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	tx.SetRef(upRef, prevU)
 	if !hasHead {
 		sr.Classification = decide(skillState{}).Class
-		return tx.applyMirror(p, up, name, sk, upRef, sr)
+		sr.LeftOut, sr.RiskAccepted = sk.leftOut, accepted
+		return tx.applyMirror(p, up, name, sk, upRef, allow, sr)
 	}
 
 	headC, err := cc.get(head)
@@ -73,9 +92,9 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 
 	u := prevU
 	var checked *safety.Report
-	if !hasPrevU || prevTree != sk.tree {
+	if newSnapshot {
 		// A new upstream tree: check it, then snapshot it.
-		s, err := tx.checkUpstream(sk, tx.filesOrNil(headC.Tree), sr)
+		s, err := tx.checkUpstream(sk, tx.filesOrNil(headC.Tree), sr, allow)
 		if err != nil {
 			return err
 		}
@@ -83,6 +102,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 		if u, err = tx.writeSnapshot(p, up, sk, upRef, prevU, hasPrevU); err != nil {
 			return err
 		}
+		sr.LeftOut = sk.leftOut
 	}
 	sr.Upstream = u.String()
 
@@ -110,15 +130,16 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	if d.Class == ClassFastForward || d.Class == ClassThreeWay {
 		// Only now is the risk of an unchanged upstream tree needed.
 		if checked == nil {
-			s, err := tx.checkUpstream(sk, tx.filesOrNil(state.Ours), sr)
+			s, err := tx.checkUpstream(sk, tx.filesOrNil(state.Ours), sr, allow)
 			if err != nil {
 				return err
 			}
 			checked = &s
 		}
 		state.Risk = checked.Risk
+		state.RiskAccepted = accepted && checked.Risk > safety.DefaultAllowedRisk
 		d = decide(state)
-		sr.Risk = checked.Risk.String()
+		sr.Risk, sr.RiskAccepted = checked.Risk.String(), state.RiskAccepted
 	}
 	sr.Classification = d.Class
 	supersede := func() {
@@ -194,7 +215,7 @@ func versionNumber(name string, c *Commit) (int, error) {
 // (discover.Check, lenient) on an upstream tree. A tree the store never
 // accepts, or one above the allowed risk, is an error; the policy's
 // warnings go to sr.
-func (tx *Tx) checkUpstream(sk *upstreamSkill, previous []File, sr *SkillReport) (safety.Report, error) {
+func (tx *Tx) checkUpstream(sk *upstreamSkill, previous []File, sr *SkillReport, allow safety.RiskLevel) (safety.Report, error) {
 	files, err := tx.loadUpstreamFiles(sk)
 	if err != nil {
 		return safety.Report{}, err
@@ -213,8 +234,8 @@ func (tx *Tx) checkUpstream(sk *upstreamSkill, previous []File, sr *SkillReport)
 		}
 		sr.Warnings = append(sr.Warnings, v.Warnings()...)
 	}
-	if rep.Risk > safety.DefaultAllowedRisk {
-		return safety.Report{}, &safety.RiskRefusedError{Skill: sk.name, Risk: rep.Risk, Allowed: safety.DefaultAllowedRisk, Findings: rep.Findings}
+	if rep.Risk > allow {
+		return safety.Report{}, &safety.RiskRefusedError{Skill: sk.name, Risk: rep.Risk, Allowed: allow, Findings: rep.Findings}
 	}
 	return rep, nil
 }
@@ -321,7 +342,7 @@ func upstreamTrailers(p *Plugin, up *upstream, sk *upstreamSkill) []Trailer {
 	if !up.fetched.Commit.IsZero() {
 		t = append(t, Trailer{TrailerSourceCommit, up.fetched.Commit.String()})
 	}
-	return t
+	return append(t, leftOutTrailers(sk)...)
 }
 
 func hashOrNone(h Hash) string {

@@ -17,6 +17,7 @@ const (
 	ClassThreeWay       Class = "three-way"         // all three differ: a candidate
 	ClassPending        Class = "candidate-pending" // a candidate for this very update already waits
 	ClassRemoved        Class = "removed-upstream"  // the upstream no longer has the skill
+	ClassLeftOut        Class = "left-out"          // refused whole: not added, or held at its published version (see intake.go)
 )
 
 // pendingCandidate is what waits on a skill's candidate branch, as far as
@@ -53,6 +54,9 @@ type skillState struct {
 	// fast-forward consults it (a high risk holds it for review), so the
 	// caller may leave it unset until decide says ClassFastForward.
 	Risk safety.RiskLevel
+	// RiskAccepted: a person accepted this very tree's risk ('plugin
+	// trust PLUGIN:SKILL'), so it is not held for review again.
+	RiskAccepted bool
 }
 
 // step is the one write sync makes for a decision.
@@ -90,7 +94,7 @@ func decide(s skillState) decision {
 		return decision{Class: ClassAlreadyApplied, Step: stepAdvanceBase, Supersede: true}
 	case s.Candidate == sameCandidate:
 		return decision{Class: ClassPending, Step: stepNone}
-	case s.Ours == s.Base && (s.Review || s.Risk >= safety.RiskHigh):
+	case s.Ours == s.Base && (s.Review || s.Risk >= safety.RiskHigh && !s.RiskAccepted):
 		return decision{Class: ClassFastForward, Step: stepReview, Supersede: true}
 	case s.Ours == s.Base:
 		return decision{Class: ClassFastForward, Step: stepPublish, Supersede: true}

@@ -26,6 +26,8 @@ func TestDecide(t *testing.T) {
 		{"fast-forward, medium risk", skillState{Published: true, Base: b, Ours: b, Theirs: u, Risk: safety.RiskMedium}, decision{ClassFastForward, stepPublish, true}},
 		{"fast-forward, high risk", skillState{Published: true, Base: b, Ours: b, Theirs: u, Risk: safety.RiskHigh}, decision{ClassFastForward, stepReview, true}},
 		{"fast-forward, review policy", skillState{Published: true, Base: b, Ours: b, Theirs: u, Review: true}, decision{ClassFastForward, stepReview, true}},
+		{"fast-forward, critical risk a person accepted for this tree", skillState{Published: true, Base: b, Ours: b, Theirs: u, Risk: safety.RiskCritical, RiskAccepted: true}, decision{ClassFastForward, stepPublish, true}},
+		{"fast-forward, accepted risk under the review policy", skillState{Published: true, Base: b, Ours: b, Theirs: u, Risk: safety.RiskCritical, RiskAccepted: true, Review: true}, decision{ClassFastForward, stepReview, true}},
 		{"three-way", skillState{Published: true, Base: b, Ours: p, Theirs: u}, decision{ClassThreeWay, stepMerge, true}},
 		{"three-way, no common base", skillState{Published: true, Ours: p, Theirs: u}, decision{ClassThreeWay, stepMerge, true}},
 		{"three-way, risk does not matter", skillState{Published: true, Base: b, Ours: p, Theirs: u, Risk: safety.RiskHigh, Review: true}, decision{ClassThreeWay, stepMerge, true}},

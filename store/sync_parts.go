@@ -53,7 +53,7 @@ func (tx *Tx) syncParts(p *Plugin, up *upstream, opts SyncOptions, cc *commitCac
 	if sr.Error != "" {
 		return fmt.Errorf("plugin parts: %s", sr.Error)
 	}
-	if sr.Changed() && sr.Classification != ClassAlreadyApplied {
+	if sr.Changed() && sr.Classification != ClassAlreadyApplied && sr.Classification != ClassLeftOut {
 		after := sk.tree
 		if h, ok := ParseHash(sr.Candidate); ok {
 			if c, err := cc.get(h); err == nil {

@@ -338,7 +338,8 @@ func TestSyncGitPlugin(t *testing.T) {
 }
 
 // TestSyncHighRiskNeedsReview turns a fast-forward that brings a high-risk
-// finding into a candidate, and refuses a critical one outright.
+// finding into a candidate, and holds a critical one back: the skill is
+// left out of the update at its published version, not the plugin.
 func TestSyncHighRiskNeedsReview(t *testing.T) {
 	ctx := context.Background()
 	s := newSyncStore(t)
@@ -362,8 +363,10 @@ func TestSyncHighRiskNeedsReview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rep.Failed() || !strings.Contains(rep.Plugins[0].Skills[0].Error, "refused") {
-		t.Errorf("critical update: %+v, want it refused", rep.Plugins[0].Skills[0])
+	held := rep.Plugins[0].Skills[0]
+	if !rep.Failed() || held.Error != "" || held.Classification != ClassLeftOut || len(held.LeftOut) != 1 ||
+		held.LeftOut[0].Kind != LeftOutRisk || held.LeftOut[0].Risk != "critical" || !strings.Contains(held.LeftOut[0].Reason, "refused") {
+		t.Errorf("critical update: %+v, want it held back", held)
 	}
 	if v := headOf(t, s, "plugin:setup"); v.Number != 1 {
 		t.Errorf("a refused update was published: %+v", v)

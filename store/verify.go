@@ -185,8 +185,9 @@ func (v *verifier) skill(name string, head Hash) {
 	}
 }
 
-// versionTree checks a version's tree: complete, regular files only, and a
-// SKILL.md the validation policy accepts. The policy's warnings are kept
+// versionTree checks a version's tree: complete, files and symlinks that
+// stay inside it only (skillfs.CheckLinks), and a SKILL.md the validation
+// policy accepts. The policy's warnings are kept
 // for the latest version only (latest), the one agents get.
 func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 	if v.seen[tree] {
@@ -202,9 +203,10 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 		return
 	}
 	hasSkill := false
+	v.links(where, files)
 	for _, f := range files {
-		if f.Mode != skillfs.Regular && f.Mode != skillfs.Executable {
-			v.problem(where, "%s has mode %s; only regular files belong in a version", f.Path, f.ModeString())
+		if !f.Mode.IsFile() {
+			v.problem(where, "%s has mode %s; only files and symlinks inside the folder belong in a version", f.Path, f.ModeString())
 		}
 		if err := checkTreePath(f.Path); err != nil {
 			v.problem(where, "%v", err)
@@ -310,5 +312,25 @@ func (v *verifier) commitRef(name string, h Hash) {
 		if _, err := v.r.object(f.ID); err != nil {
 			v.problem(name, "%s: %v", f.Path, err)
 		}
+	}
+}
+
+// links checks a version's symlinks as the intake does (skillfs.CheckLinks):
+// a link leading out of the folder, or looping, has no place in a version.
+func (v *verifier) links(where string, files []File) {
+	var withTargets []File
+	for _, f := range files {
+		if f.Mode == skillfs.Symlink {
+			data, err := v.r.Blob(f.ID)
+			if err != nil {
+				v.problem(where, "%s: %v", f.Path, err)
+				continue
+			}
+			f.Data = data
+		}
+		withTargets = append(withTargets, f)
+	}
+	for _, e := range skillfs.CheckLinks(withTargets) {
+		v.problem(where, "%v", e)
 	}
 }

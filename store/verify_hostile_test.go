@@ -67,3 +67,27 @@ func TestVerifyRunsGitFsckTreeRules(t *testing.T) {
 		t.Errorf("verify of a tree with two SKILL.md: %v", rep.Problems)
 	}
 }
+
+// TestVerifyChecksLinks: a version may hold a symlink that stays in its
+// folder; one that leaves it (written with plain git) fails verify.
+func TestVerifyChecksLinks(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	md := gitPlumb(t, s.Dir(), []byte(skillMD("linked")), "hash-object", "-w", "--stdin")
+	for name, target := range map[string]string{"inside": "SKILL.md", "outside": "../../.ssh/id_rsa"} {
+		link := gitPlumb(t, s.Dir(), []byte(target), "hash-object", "-w", "--stdin")
+		tree := gitPlumb(t, s.Dir(), rawEntries("100644", "SKILL.md", md, "120000", "link", link), "hash-object", "-w", "-t", "tree", "--stdin")
+		commit := gitPlumb(t, s.Dir(), nil, "commit-tree", tree, "-m", "linked v1\n\nSkill-Version: 1\nSource: managed")
+		gitPlumb(t, s.Dir(), nil, "update-ref", SkillRef("linked"), commit)
+		rep, err := s.Verify(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case name == "inside" && !rep.OK():
+			t.Errorf("verify of a link inside: %v", rep.Problems)
+		case name == "outside" && (rep.OK() || !strings.Contains(rep.Problems[0].String(), `link: symlink to "../../.ssh/id_rsa" leaves the folder`)):
+			t.Errorf("verify of a link out: %v", rep.Problems)
+		}
+	}
+}

@@ -80,7 +80,7 @@ func checkAction(sk store.SkillReport) string {
 		return "removed"
 	case store.ClassAlreadyApplied:
 		return "already-applied"
-	case store.ClassUnchanged, store.ClassPending:
+	case store.ClassUnchanged, store.ClassPending, store.ClassLeftOut:
 		return string(sk.Classification)
 	}
 	switch {
@@ -152,6 +152,9 @@ func runCheck(c *cli.Context, plugins []string) error {
 		}
 	} else {
 		writeCheck(e.stdout, e.stderr, rep, c.Bool("verbose"))
+		for _, p := range srep.Plugins {
+			printLeftOut(e.stderr, p) // as sync names them
+		}
 	}
 	switch {
 	case srep.Failed() || targetsFailed:
@@ -222,6 +225,8 @@ func checkDetail(sk checkSkill) string {
 		return detail + ": would wait for review"
 	case string(store.ClassPending):
 		return "a candidate for this update already waits for review"
+	case string(store.ClassLeftOut):
+		return "would be left out (named below)"
 	}
 	if sk.Superseded != "" {
 		return "would supersede candidate " + sk.Superseded[:min(12, len(sk.Superseded))]

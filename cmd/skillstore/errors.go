@@ -141,6 +141,8 @@ var errorRules = []errorRule{
 	{match: as[*store.SkillExistsError](), hint: hint("a managed skill NAME and a plugin's PLUGIN:NAME are different skills; remove or rename the one in the way first")},
 
 	// Plugins.
+	{match: is(store.ErrStrict), hint: hint("without --strict the rest of the plugin goes in, and only those parts are left out, each named")},
+	{match: is(store.ErrNothingToAccept), hint: hint("nothing holds it back: 'skillstore sync' takes it in as it is")},
 	{match: is(store.ErrUnknownPlugin), hint: hint("run 'skillstore plugin list' to see the plugins")},
 	{match: as[*store.SelectionError](), hint: hint("name skills the source has, or globs such as 'doc*' (quote them); 'skillstore plugin skills PLUGIN' lists a plugin's")},
 	{match: as[*store.OwnershipError](), hint: hint("adopt or remove the existing skill first, leave it out with --skill '!NAME' (then 'skillstore plugin link PLUGIN NAME' makes a managed copy the plugin's, history kept), or add only another plugin of the source with SOURCE#PLUGIN")},

@@ -47,6 +47,11 @@ func configuredMergetool(c *cli.Context) (mergetool, error) {
 func (t mergetool) run(c *cli.Context, w *workFolder, sides, path string) error {
 	e := getEnv(c)
 	env := map[string]string{"MERGED": filepath.Join(w.dir, filepath.FromSlash(path))}
+	if fi, err := os.Lstat(env["MERGED"]); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		// A symlink's conflict is its target: no tool writes through it.
+		printf(e.stdout, "%s: a symlink; resolve it by hand (left unresolved)\n", path)
+		return w.unresolved("mergetool", []string{path})
+	}
 	for _, side := range []struct {
 		name string
 		data []byte

@@ -48,9 +48,14 @@ func pluginCommand() *cli.Command {
 					"base again). --skill NAME (repeatable; a glob such as 'doc*', or '!NAME' to\n" +
 					"leave one out) mirrors only those skills, and sync keeps to that selection;\n" +
 					"a NAME that matches no skill is an error listing the skills there are.\n" +
-					"A skill (or the plugin's parts) holding two names that are one on macOS and\n" +
-					"Windows (SKILL.md and skill.md, the NFC and NFD spellings of a name) is left\n" +
-					"out with an error naming both; the rest of the plugin is added.\n\n" +
+					"The smallest bad part is left out, never the plugin: a file a store never\n" +
+					"holds (a symlink that leaves its folder, is absolute or loops; a FIFO; a\n" +
+					"submodule; a file over 2 MiB) is left out of its skill; a skill that fails\n" +
+					"validation, holds two names that are one on macOS and Windows, or is rated\n" +
+					"above --allow-risk (default high) is left out whole. Each is named on stderr\n" +
+					"with what takes it in ('plugin trust PLUGIN:SKILL' for a risk); the rest goes\n" +
+					"in, and the exit code is 1. A symlink that stays in its folder is kept as git\n" +
+					"keeps it. --strict makes each plugin all or nothing.\n\n" +
 					"A marketplace's entries in other repositories (github, url, git-subdir) are\n" +
 					"fetched, at their sha, else their ref. Each plugin is added on its own: one that\n" +
 					"fails (unreachable, missing ref, bad manifest, conflict) is reported and nothing\n" +
@@ -60,10 +65,10 @@ func pluginCommand() *cli.Command {
 					"An entry whose url is on this machine (file://, a path) is refused: the\n" +
 					"marketplace's author, not you, named it. --allow-local DIR|URL (repeatable)\n" +
 					"takes the local entries at or below what it names.\n\n" +
-					"Exit codes: 0 added; 1 error (bad manifest, ownership conflict, fetch or safety\n" +
-					"failure; for a marketplace: some plugin failed, the others were added, --json\n" +
-					"lists each); 2 usage error; 3 store lock busy.",
-				Flags: []cli.Flag{
+					"Exit codes: 0 added; 1 error (bad manifest, ownership conflict, fetch failure,\n" +
+					"a part left out; for a marketplace: some plugin failed, the others were added,\n" +
+					"--json lists each); 2 usage error; 3 store lock busy.",
+				Flags: append([]cli.Flag{
 					&cli.StringFlag{Name: "id", Usage: "plugin id in the store (default: the manifest's name)"},
 					&cli.StringFlag{Name: "ref", Usage: "branch, tag or commit of a git source (a commit pins it); default: the branch its HEAD points at (a detached HEAD needs --ref)"},
 					&cli.StringFlag{Name: "path", Usage: "the folder inside SOURCE that holds the plugin or marketplace (e.g. plugins/x)"},
@@ -71,7 +76,7 @@ func pluginCommand() *cli.Command {
 					&cli.StringSliceFlag{Name: "skill", Usage: "mirror only the skills NAME matches (repeatable; globs, !NAME leaves out)"},
 					&cli.StringSliceFlag{Name: "allow-local", Usage: "let marketplace entries use repositories on this machine at or below DIR or file:// URL (repeatable)"},
 					newJSONFlag(), dryRunFlag("fetch and report what would be added, writing nothing"),
-				},
+				}, intakeFlags()...),
 				Action: runPluginAdd,
 			},
 			{
@@ -214,7 +219,11 @@ func runPluginAdd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep, err := s.AddPlugin(c.Context, src, store.AddPluginOptions{ID: c.String("id"), Review: c.Bool("review"), Skills: c.StringSlice("skill"), AllowLocal: c.StringSlice("allow-local")})
+	strict, allow, err := intakeOptions(c)
+	if err != nil {
+		return err
+	}
+	rep, err := s.AddPlugin(c.Context, src, store.AddPluginOptions{ID: c.String("id"), Review: c.Bool("review"), Skills: c.StringSlice("skill"), AllowLocal: c.StringSlice("allow-local"), Strict: strict, AllowRisk: allow})
 	if err != nil {
 		return err
 	}

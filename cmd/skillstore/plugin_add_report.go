@@ -10,20 +10,18 @@ import (
 	"github.com/skillstore/skillstore/store/manifest"
 )
 
-// leftOutParts are the skills (and the parts) of an added plugin that plugin
-// add left out, each with its error.
-func leftOutParts(p store.PluginReport) []store.SkillReport {
+// failedParts are the skills (and the parts) of an added plugin whose
+// sync failed for a reason other than their content (what intake leaves
+// out is printed by printLeftOut), each with its error.
+func failedParts(p store.PluginReport) []store.SkillReport {
 	if p.Error != "" {
 		return nil
 	}
 	var out []store.SkillReport
-	for _, sk := range p.Skills {
+	for _, sk := range withParts(p) {
 		if sk.Error != "" {
 			out = append(out, sk)
 		}
-	}
-	if p.Parts != nil && p.Parts.Error != "" {
-		out = append(out, *p.Parts)
 	}
 	return out
 }
@@ -33,12 +31,12 @@ func leftOutParts(p store.PluginReport) []store.SkillReport {
 // with hints). Any failure exits 1, after the report.
 func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) error {
 	e := getEnv(c)
-	failed, leftOut := 0, 0
+	failed, leftOut := 0, rep.LeftOutParts()
 	for _, p := range rep.Plugins {
 		if p.Error != "" {
 			failed++
 		}
-		leftOut += len(leftOutParts(p))
+		leftOut += len(failedParts(p))
 	}
 	if c.Bool("json") {
 		if err := writeJSON(e.stdout, rep); err != nil || failed+leftOut == 0 {
@@ -62,10 +60,10 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 		if p.Error != "" {
 			continue
 		}
-		left := leftOutParts(p)
+		left := failedParts(p)
 		added := 0
 		for _, sk := range p.Skills {
-			if sk.Error == "" {
+			if sk.Error == "" && sk.Classification != store.ClassLeftOut {
 				added++
 			}
 		}
@@ -74,8 +72,8 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 			printf(e.stdout, "  named %s: the id %s is taken by %s\n", p.Plugin, p.Entry, p.IDTakenBy)
 		}
 		for _, sk := range p.Skills {
-			if sk.Error != "" {
-				continue // left out: an error below
+			if sk.Error != "" || sk.Classification == store.ClassLeftOut {
+				continue // left out or failed: named on stderr below
 			}
 			if sk.Classification != store.ClassNew {
 				// A skill linked back to the plugin it left: synced like any update.
@@ -84,7 +82,7 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 			}
 			printf(e.stdout, "  %s v%d\n", sk.Skill, sk.NewVersion)
 		}
-		if p.Parts != nil && p.Parts.Error == "" {
+		if p.Parts != nil && p.Parts.Error == "" && p.Parts.Classification != store.ClassLeftOut {
 			printf(e.stdout, "  %s: %s\n", partsLabel(p.Parts.Skill), partsLine(*p.Parts, false))
 		}
 		if p.Note != "" {
@@ -97,6 +95,7 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 			}
 			printf(e.stderr, "skillstore: error: %s: %s\n", label, sk.Error)
 		}
+		printLeftOut(e.stderr, p)
 	}
 	for _, sk := range rep.Skipped {
 		reason := sk.Reason
@@ -116,6 +115,7 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 	for _, p := range rep.Plugins {
 		if p.Err != nil {
 			report(e.stderr, p.Err)
+			printLeftOut(e.stderr, p) // --strict: what would have been left out
 		}
 	}
 	if total := len(rep.Plugins) + len(rep.AlreadyAdded) + len(rep.Skipped); total > 1 {

@@ -30,8 +30,8 @@ func writePartsReport(w, errw io.Writer, p store.PluginReport, verbose bool) boo
 		}
 		return false
 	}
-	if !sk.Changed() {
-		return false
+	if !sk.Changed() || sk.Classification == store.ClassLeftOut {
+		return false // left out: printLeftOut names it
 	}
 	printf(w, "%s: %s\n", partsLabel(sk.Skill), partsLine(*sk, verbose))
 	return true

@@ -48,14 +48,22 @@ func syncCommand() *cli.Command {
 			"full report. Progress is shown only on a terminal. A skill export leaves alone\n" +
 			"(a foreign folder, one edited in a target) is reported by the first sync that\n" +
 			"meets it, not by every one. File lists are summarised; --verbose lists them all.\n\n" +
-			"Exit codes: 0 done, nothing waits for review; 1 a plugin or skill failed (the\n" +
-			"others were still synced); 2 usage error; 3 store lock busy (another skillstore\n" +
-			"command holds it); 4 done, candidates (or merged target edits) wait for review.",
-		Flags: []cli.Flag{
+			"A part that cannot be taken in is left out, not the plugin: a file a store never\n" +
+			"holds (a symlink out of its folder, a FIFO, a file over 2 MiB) is left out of its\n" +
+			"skill, and a skill that fails validation or is rated above --allow-risk (default\n" +
+			"high) is left out, or held at its published version. Each is named on stderr\n" +
+			"with what takes it in, by the first sync that meets it for that upstream content;\n" +
+			"a later sync takes it in once fixed upstream. 'plugin trust PLUGIN:SKILL' accepts\n" +
+			"a risky skill's findings. --strict makes each plugin all or nothing.\n\n" +
+			"Exit codes: 0 done, nothing waits for review; 1 a plugin or skill failed, or a part\n" +
+			"was left out (the others were still synced); 2 usage error; 3 store lock busy\n" +
+			"(another skillstore command holds it); 4 done, candidates (or merged target edits)\n" +
+			"wait for review.",
+		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "review", Usage: "turn fast-forwards into candidates for this run"},
 			&cli.BoolFlag{Name: "skill-aware", Usage: "merge Markdown in three-way updates with the skill-aware rules (see merge-file --help); the candidate lists each resolution"},
 			newJSONFlag(), verboseFlag(), dryRunFlag("report what sync would do, as 'skillstore check' does, writing nothing"),
-		},
+		}, intakeFlags()...),
 		Action: runSync,
 	}
 }
@@ -118,7 +126,11 @@ func syncPipeline(c *cli.Context, plugins []string) error {
 // syncPlugins runs the store's sync, with a progress line on a terminal.
 func syncPlugins(c *cli.Context, s *store.Store, plugins []string) (*store.SyncReport, error) {
 	e := getEnv(c)
-	opts := store.SyncOptions{Plugins: plugins, Review: c.Bool("review"), SkillAware: c.Bool("skill-aware")}
+	strict, allow, err := intakeOptions(c)
+	if err != nil {
+		return nil, err
+	}
+	opts := store.SyncOptions{Plugins: plugins, Review: c.Bool("review"), SkillAware: c.Bool("skill-aware"), Strict: strict, AllowRisk: allow}
 	progress := isTerminal(e.stderr) && !c.Bool("json")
 	raw := rawWriter(e.stderr) // the control sequences are ours; names are escaped
 	if progress {
@@ -207,7 +219,7 @@ func writeSyncReport(w, errw io.Writer, rep *store.SyncReport, verbose bool) boo
 				printf(errw, "skillstore: error: %s: %s\n", store.QualifiedName(p.Plugin, sk.Skill), sk.Error)
 				continue
 			}
-			if !sk.Changed() {
+			if !sk.Changed() || sk.Classification == store.ClassLeftOut {
 				continue
 			}
 			changed = true
@@ -219,6 +231,7 @@ func writeSyncReport(w, errw io.Writer, rep *store.SyncReport, verbose bool) boo
 			fmt.Fprintf(rawWriter(w), "%s: %s\n", quoteText(store.QualifiedName(p.Plugin, sk.Skill)), line)
 		}
 		changed = writePartsReport(w, errw, p, verbose) || changed
+		printLeftOut(errw, p)
 		if p.Error != "" && !strings.HasSuffix(p.Error, "failed: "+failedSkills(p)) {
 			printf(errw, "skillstore: error: plugin %s: %s\n", p.Plugin, p.Error)
 		}

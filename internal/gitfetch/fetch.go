@@ -411,3 +411,9 @@ func peelToCommit(objects storer.EncodedObjectStorer, h skillfs.ID) (skillfs.ID,
 	}
 	return skillfs.ZeroID, fmt.Errorf("%s: tag chain too long", h)
 }
+
+// Stored reads commit, which base already holds (a source fetched by an
+// earlier run), as a fetch's result: no network, and no new objects.
+func Stored(base storage.Storer, commit skillfs.ID) Fetched {
+	return Fetched{Commit: commit, objects: newFetchStorer(base)}
+}

@@ -112,12 +112,20 @@ type PluginLayout struct {
 	Manifest string     // the manifest that described it ("" for a plain tree)
 	Kind     Kind       // the layout its skills were found in
 	Skills   []SkillDir // sorted by name
+	// LeftOut are skill folders the layout cannot take (a name a store
+	// cannot hold, a symlinked folder that leads out of the plugin or
+	// loops), each with its reason: the smallest part refused, not the
+	// plugin. Sorted by name.
+	LeftOut []SkillDir
 }
 
 // SkillDir is one skill folder inside a source.
 type SkillDir struct {
 	Name string // folder name, used as the skill name
 	Path string // slash-separated path from the source root
+	// LeftOut, when set, says why the folder cannot be a skill (see
+	// PluginLayout.LeftOut).
+	LeftOut string
 }
 
 // SkippedPlugin is a marketplace entry whose files are not in the source.
@@ -168,8 +176,26 @@ func readPlugin(fsys PluginFS, root string, skills []string) (*PluginLayout, err
 }
 
 // readPluginNamed is readPlugin; rootName names a single skill at the
-// source's top (see [Options.RootName]).
+// source's top (see [Options.RootName]). The folders it found that cannot
+// be skills go to LeftOut.
 func readPluginNamed(fsys PluginFS, root string, skills []string, rootName string) (*PluginLayout, error) {
+	p, err := readPluginDirs(fsys, root, skills, rootName)
+	if err != nil {
+		return nil, err
+	}
+	all := p.Skills
+	p.Skills = nil
+	for _, d := range all {
+		if d.LeftOut != "" {
+			p.LeftOut = append(p.LeftOut, d)
+		} else {
+			p.Skills = append(p.Skills, d)
+		}
+	}
+	return p, nil
+}
+
+func readPluginDirs(fsys PluginFS, root string, skills []string, rootName string) (*PluginLayout, error) {
 	p := &PluginLayout{Root: root}
 	var paths []string
 	for _, m := range []string{ClaudePluginManifest, CodexPluginManifest} {
@@ -280,13 +306,20 @@ func skillDirs(fsys PluginFS, root, rel string, explicit bool) ([]SkillDir, erro
 	for _, e := range entries {
 		sub := path.Join(dir, e.Name())
 		if e.Type()&fs.ModeSymlink != 0 {
-			// A symlinked skill folder must stay inside the root.
+			// A symlinked skill folder must stay inside the root; one
+			// that does not is left out alone.
 			target, err := resolveInRoot(fsys, ".", sub)
-			if err != nil {
-				return nil, err
+			if err == nil && !within(root, target) {
+				err = ErrPathEscapes
 			}
-			if !within(root, target) {
-				return nil, fmt.Errorf("skill folder %s is a symlink to %s, outside the plugin root: %w", sub, target, ErrPathEscapes)
+			if err != nil {
+				link, _ := fsys.ReadLink(sub)
+				why := "outside the plugin root"
+				if !errors.Is(err, ErrPathEscapes) {
+					why = err.Error()
+				}
+				out = append(out, SkillDir{Name: e.Name(), Path: sub, LeftOut: fmt.Sprintf("skill folder %s is a symlink to %q, %s (never followed)", sub, link, why)})
+				continue
 			}
 			if st, err := fsys.Lstat(target); err != nil || !st.IsDir() {
 				continue
@@ -307,9 +340,9 @@ func skillDirs(fsys PluginFS, root, rel string, explicit bool) ([]SkillDir, erro
 			out = append(out, SkillDir{Name: e.Name(), Path: sub})
 		}
 	}
-	for _, d := range out {
-		if err := skillfs.CheckName(d.Name); err != nil {
-			return nil, fmt.Errorf("skill folder %q: %w", d.Path, err)
+	for i, d := range out {
+		if err := skillfs.CheckName(d.Name); err != nil && d.LeftOut == "" {
+			out[i].LeftOut = fmt.Sprintf("skill folder %q: %v; a store names a skill by its folder", d.Path, err)
 		}
 	}
 	return out, nil

@@ -155,6 +155,9 @@ func summary(l *manifest.Layout) []string {
 		for _, sk := range p.Skills {
 			s += " " + sk.Name + "=" + sk.Path
 		}
+		for _, sk := range p.LeftOut {
+			s += " !" + sk.Name + "=" + sk.Path
+		}
 		out = append(out, s)
 	}
 	for _, sk := range l.Skipped {

@@ -103,6 +103,7 @@ func (c *historyCheck) treeShape(ref string, h store.Hash) {
 	}
 	c.trees[h] = true
 	files := 0
+	var listed []store.File // paths, and symlinks with their targets
 	var walk func(h store.Hash, prefix string) bool
 	walk = func(h store.Hash, prefix string) bool {
 		raw, err := c.typed(h, gitdb.TreeObject)
@@ -131,11 +132,13 @@ func (c *historyCheck) treeShape(ref string, h store.Hash) {
 				}
 				continue
 			case skillfs.Regular, skillfs.Executable:
+				listed = append(listed, store.File{Path: p, Mode: e.Mode})
 			case skillfs.Symlink:
-				c.problem(ref, "%s is a symlink; a store holds regular files only", p)
-				return false
+				if !c.linkTarget(ref, p, e.ID, &listed) {
+					return false
+				}
 			default:
-				c.problem(ref, "%s has mode %o (submodule or special file); a store holds regular files only", p, uint32(e.Mode))
+				c.problem(ref, "%s has mode %o (submodule or special file); a store holds files and symlinks inside the folder only", p, uint32(e.Mode))
 				return false
 			}
 			if files++; files > c.limits.MaxFiles {
@@ -154,7 +157,30 @@ func (c *historyCheck) treeShape(ref string, h store.Hash) {
 		}
 		return true
 	}
-	walk(h, "")
+	if walk(h, "") {
+		for _, e := range skillfs.CheckLinks(listed) {
+			c.problem(ref, "tree %s: %v", short(h), e)
+		}
+	}
+}
+
+// linkTarget reads the target of the symlink p (blob id), bounded, into
+// listed, for the check of the tree's links.
+func (c *historyCheck) linkTarget(ref, p string, id store.Hash, listed *[]store.File) bool {
+	size, err := c.size(id)
+	if err == nil && size > skillfs.MaxLinkTarget {
+		err = fmt.Errorf("a symlink target of %d bytes", size)
+	}
+	var target []byte
+	if err == nil {
+		target, err = c.typed(id, gitdb.BlobObject)
+	}
+	if err != nil {
+		c.problem(ref, "%s: blob %s: %v", p, short(id), err)
+		return false
+	}
+	*listed = append(*listed, store.File{Path: p, Mode: skillfs.Symlink, Data: target})
+	return true
 }
 
 // versions checks the published history of skill from tip down its first

@@ -54,7 +54,15 @@ func TestPullRefusesMaliciousRemote(t *testing.T) {
 		{"symlink", func(t *testing.T, dir string, md store.Hash) {
 			link := gitObject(t, dir, "blob", []byte("/etc/passwd"))
 			evilVersion(t, dir, "refs/heads/skills/evil", []skillfs.TreeEntry{{Name: "SKILL.md", Mode: skillfs.Regular, ID: md}, {Name: "leak", Mode: skillfs.Symlink, ID: link}})
-		}, "leak is a symlink"},
+		}, `leak: symlink to "/etc/passwd" is absolute`},
+		{"symlink-up-in-upstream", func(t *testing.T, dir string, md store.Hash) {
+			link := gitObject(t, dir, "blob", []byte("../../.ssh/id_rsa"))
+			evilVersion(t, dir, "refs/upstream/p/evil", []skillfs.TreeEntry{{Name: "SKILL.md", Mode: skillfs.Regular, ID: md}, {Name: "key", Mode: skillfs.Symlink, ID: link}})
+		}, `key: symlink to "../../.ssh/id_rsa" leaves the folder`},
+		{"symlink-loop", func(t *testing.T, dir string, md store.Hash) {
+			link := gitObject(t, dir, "blob", []byte("."))
+			evilVersion(t, dir, "refs/heads/skills/evil", []skillfs.TreeEntry{{Name: "SKILL.md", Mode: skillfs.Regular, ID: md}, {Name: "self", Mode: skillfs.Symlink, ID: link}})
+		}, `self: symlink to "." loops`},
 		{"dotdot", func(t *testing.T, dir string, md store.Hash) {
 			sub := gitObject(t, dir, "tree", skillfs.EncodeTree([]skillfs.TreeEntry{{Name: "bashrc", Mode: skillfs.Regular, ID: md}}))
 			evilVersion(t, dir, "refs/heads/skills/evil", []skillfs.TreeEntry{{Name: "SKILL.md", Mode: skillfs.Regular, ID: md}, {Name: "..", Mode: skillfs.Dir, ID: sub}})
@@ -191,10 +199,41 @@ func TestPullChecksWhatPlainGitFetched(t *testing.T) {
 	}
 	_, err := Pull(context.Background(), victim, PullOptions{})
 	var unsafe *UnsafeRemoteError
-	if !errors.As(err, &unsafe) || !strings.Contains(err.Error(), "leak is a symlink") {
+	if !errors.As(err, &unsafe) || !strings.Contains(err.Error(), `leak: symlink to "/etc/passwd" is absolute`) {
 		t.Fatalf("pull = %v", err)
 	}
 	if out := refValues(t, victim.Dir(), store.CandidateRefPrefix); out != "" {
 		t.Errorf("candidate taken: %s", out)
 	}
+}
+
+// TestPullTakesLinksInside: a version holding a symlink that stays in its
+// folder (AGENTS.md to SKILL.md, as git keeps it) is pulled as it is, and
+// the store still verifies.
+func TestPullTakesLinksInside(t *testing.T) {
+	src := newActorStore(t, "alice")
+	dir := src.Dir()
+	md := gitObject(t, dir, "blob", []byte(skillMD("linked", "fine")))
+	link := gitObject(t, dir, "blob", []byte("SKILL.md"))
+	evilVersion(t, dir, "refs/heads/skills/linked", []skillfs.TreeEntry{{Name: "SKILL.md", Mode: skillfs.Regular, ID: md}, {Name: "AGENTS.md", Mode: skillfs.Symlink, ID: link}})
+	victim := newActorStore(t, "bob")
+	mustAddRemote(t, victim, "origin", "file://"+dir)
+	if _, err := Pull(context.Background(), victim, PullOptions{}); err != nil {
+		t.Fatalf("pull = %v", err)
+	}
+	var files []store.File
+	err := victim.View(context.Background(), func(r *store.Reader) error {
+		v, err := r.Head("linked")
+		if err == nil {
+			files, err = r.LoadFiles(v.Tree)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, ok := skillfs.Find(files, "AGENTS.md"); !ok || f.Mode != skillfs.Symlink || string(f.Data) != "SKILL.md" {
+		t.Errorf("pulled files %+v, want AGENTS.md a link to SKILL.md", files)
+	}
+	checkStore(t, victim.Dir())
 }

@@ -3,8 +3,8 @@
 // remote store or an edit captured from a target.
 //
 // [Check] rejects outright what a store never holds (a [RejectedError]:
-// symlinks, paths escaping the folder, special files, too many or too large
-// files, see [Limits]) and otherwise grades the rest: each [Finding] (a
+// symlinks leading out of the folder, paths escaping it, special files,
+// too many or too large files, see [Limits]) and otherwise grades the rest: each [Finding] (a
 // script added or changed, a download piped into a shell, a prompt
 // injection, a hidden base64 payload, invisible characters in SKILL.md) has
 // a [RiskLevel], and the highest one is the tree's risk. Callers refuse a
@@ -99,11 +99,16 @@ var DefaultLimits = Limits{MaxFileSize: 2 << 20, MaxFiles: 1000}
 type Problem struct {
 	Path   string
 	Reason string
+	// Shown, when set, is how Path is printed (already quoted): two
+	// spellings that look alike show their bytes.
+	Shown string
 }
 
 // RejectedError is returned when a tree holds something a store never
-// accepts: a symlink, a path escaping the folder, a special file, two
-// names that are one on macOS and Windows, or too many or too large files.
+// accepts: a symlink that leaves the folder, is absolute or loops (see
+// skillfs.CheckLinks; a link inside the folder is kept as git keeps it), a
+// path escaping the folder, a special file, two names that are one on
+// macOS and Windows, or too many or too large files.
 // Nothing is written.
 type RejectedError struct {
 	Skill    string
@@ -120,7 +125,11 @@ func (e *RejectedError) Summary() string { return e.Skill + " rejected by the sa
 func (e *RejectedError) Details() []string {
 	out := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
-		out[i] = skillfs.QuotePath(p.Path) + ": " + p.Reason
+		shown := p.Shown
+		if shown == "" {
+			shown = skillfs.QuotePath(p.Path)
+		}
+		out[i] = shown + ": " + p.Reason
 	}
 	return out
 }
@@ -190,8 +199,7 @@ func Check(skill string, files []skillfs.File, previous []skillfs.File, limits L
 		switch f.Mode {
 		case skillfs.Regular, skillfs.Executable:
 		case skillfs.Symlink:
-			problems = append(problems, Problem{Path: f.Path, Reason: fmt.Sprintf("symlink (to %q); copy the file instead", f.Data)})
-			continue
+			continue // checked with the others below
 		default:
 			problems = append(problems, Problem{Path: f.Path, Reason: "device, socket, fifo or submodule; only regular files are stored"})
 			continue
@@ -200,8 +208,15 @@ func Check(skill string, files []skillfs.File, previous []skillfs.File, limits L
 			problems = append(problems, Problem{Path: f.Path, Reason: fmt.Sprintf("%d bytes is over the size cap of %d bytes", size, limits.MaxFileSize)})
 		}
 	}
+	for _, e := range skillfs.CheckLinks(files) {
+		problems = append(problems, Problem{Path: e.Path, Reason: fmt.Sprintf("symlink to %q %s", e.Target, e.Reason)})
+	}
 	if c := collision(files); c != nil {
-		problems = append(problems, Problem{Path: c.A, Reason: fmt.Sprintf("collides with %s: one name on macOS and Windows (letter case or Unicode normalization differs); rename one", skillfs.QuotePath(c.B))})
+		a, b := skillfs.QuotePath(c.A), skillfs.QuotePath(c.B)
+		if !isASCII([]byte(c.A + c.B)) {
+			a, b = skillfs.QuoteBytes(c.A), skillfs.QuoteBytes(c.B) // two spellings may look alike
+		}
+		problems = append(problems, Problem{Path: c.A, Shown: a, Reason: fmt.Sprintf("collides with %s: one name on macOS and Windows (letter case or Unicode normalization differs); rename one", b)})
 	}
 	if len(problems) > 0 {
 		sort.Slice(problems, func(i, j int) bool { return problems[i].Path < problems[j].Path })

@@ -31,7 +31,7 @@ func TestCheckRejects(t *testing.T) {
 		`../up: path escapes the skill folder or is not a plain relative path`,
 		`SKILL.md: 45 bytes is over the size cap of 10 bytes`,
 		`big.bin: 11 bytes is over the size cap of 10 bytes`,
-		`leak: symlink (to "/etc/passwd"); copy the file instead`,
+		`leak: symlink to "/etc/passwd" is absolute (never followed, never stored)`,
 		`pipe: device, socket, fifo or submodule; only regular files are stored`,
 	}
 	if got := rej.Details(); !reflect.DeepEqual(got, want) {
@@ -46,6 +46,30 @@ func TestCheckRejects(t *testing.T) {
 	var list problem.List
 	if !errors.As(err, &list) {
 		t.Error("a RejectedError is not a problem.List")
+	}
+}
+
+// TestCheckKeepsLinksInside: a symlink that stays in the folder is kept,
+// as git keeps it (mode 120000); one that leaves it or loops is refused.
+func TestCheckKeepsLinksInside(t *testing.T) {
+	agents := skillfs.File{Path: "AGENTS.md", Mode: skillfs.Symlink, Data: []byte("CLAUDE.md")}.WithID()
+	rep, err := safety.Check("x", []skillfs.File{file("SKILL.md", plainSkill), file("CLAUDE.md", "# rules\n"), agents}, nil, safety.DefaultLimits)
+	if err != nil || rep.Risk != safety.RiskNone {
+		t.Fatalf("an in-folder link: %v, %+v", err, rep)
+	}
+	loop := skillfs.File{Path: "refs/self", Mode: skillfs.Symlink, Data: []byte(".")}.WithID()
+	out := skillfs.File{Path: "refs/up", Mode: skillfs.Symlink, Data: []byte("../../shared/x.md")}.WithID()
+	_, err = safety.Check("x", []skillfs.File{file("SKILL.md", plainSkill), file("refs/a.md", "a"), loop, out}, nil, safety.DefaultLimits)
+	var rej *safety.RejectedError
+	if !errors.As(err, &rej) {
+		t.Fatalf("err = %v, want a RejectedError", err)
+	}
+	want := []string{
+		`refs/self: symlink to "." loops (a chain of links, or a link to a folder that holds it)`,
+		`refs/up: symlink to "../../shared/x.md" leaves the folder (never followed, never stored)`,
+	}
+	if got := rej.Details(); !reflect.DeepEqual(got, want) {
+		t.Errorf("details\n got %q\nwant %q", got, want)
 	}
 }
 

@@ -93,7 +93,12 @@ func scanText(p string, data []byte, isSkillMD bool) []Finding {
 	// break between the words does not hide one.
 	if containsAny(lower, ignoreWords) {
 		for _, m := range ignorePrior().FindAllIndex(data, maxFindLines) {
-			add(1+bytes.Count(data[:m[0]], []byte("\n")), RiskCritical, "ignore", "tells the agent to ignore previous instructions (prompt injection)")
+			line := 1 + bytes.Count(data[:m[0]], []byte("\n"))
+			if quotedWarning(data, lower, m[0], m[1]) {
+				add(line, RiskMedium, "ignore", "quotes a prompt-injection phrase in a warning (not an instruction; check the quote)")
+				continue
+			}
+			add(line, RiskCritical, "ignore", "tells the agent to ignore previous instructions (prompt injection)")
 		}
 		sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	}
