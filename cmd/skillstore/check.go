@@ -193,7 +193,10 @@ func writeCheck(c *cli.Context, rep checkReport, exports []target.Exported, fail
 		addCaptureRow(t, errw, r, verbose)
 	}
 	for _, cp := range rep.Plugins {
-		if cp.Error != "" {
+		// As sync: a plugin's error that only lists its failed skills is
+		// not printed again; a failure of its parts is the plugin's error.
+		listsSkills := strings.HasSuffix(cp.Error, "failed: "+checkFailedSkills(cp))
+		if cp.Error != "" && !listsSkills {
 			printf(errw, "skillstore: error: plugin %s: %s\n", cp.Plugin, cp.Error)
 		}
 		if cp.Skipped != "" {
@@ -208,7 +211,9 @@ func writeCheck(c *cli.Context, rep checkReport, exports []target.Exported, fail
 		}
 		for _, sk := range cp.Skills {
 			if sk.Error != "" {
-				printf(errw, "skillstore: error: %s: %s\n", syncName(cp.Plugin, sk.SkillReport), sk.Error)
+				if !store.IsPluginParts(sk.Skill) || listsSkills {
+					printf(errw, "skillstore: error: %s: %s\n", syncName(cp.Plugin, sk.SkillReport), sk.Error)
+				}
 				continue
 			}
 			t.add(syncName(cp.Plugin, sk.SkillReport), sk.Action, checkDetail(sk))
@@ -222,6 +227,17 @@ func writeCheck(c *cli.Context, rep checkReport, exports []target.Exported, fail
 	case rep.CandidatesWaiting > 0:
 		printf(errw, "skillstore: %d candidate(s) would wait for review: run 'skillstore candidates list' after sync\n", rep.CandidatesWaiting)
 	}
+}
+
+// checkFailedSkills is failedSkills for a check's plugin.
+func checkFailedSkills(cp checkPlugin) string {
+	var names []string
+	for _, sk := range cp.Skills {
+		if sk.Error != "" && !store.IsPluginParts(sk.Skill) {
+			names = append(names, sk.Skill)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // addCaptureRow adds what the capture before sync would do with one
