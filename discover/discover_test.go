@@ -264,7 +264,7 @@ func TestWalkRules(t *testing.T) {
 		"$ROOT/root/bad-yaml/SKILL.md:3: error: invalid YAML in frontmatter: mapping values are not allowed in this context; a value containing ': ' must be quoted",
 		"$ROOT/root/dangling: warning: broken symlink: no such file or directory",
 		"$ROOT/root/filelink/SKILL.md: error: symlink points outside its root $ROOT/root (to $ROOT/outside/escaped/SKILL.md); not followed, copy the file into the skill",
-		"$ROOT/root/linked/SKILL.md:2: warning: name \"real\" does not match its folder \"linked\"; rename the folder or set 'name: linked'",
+		"$ROOT/root/linked/SKILL.md:2: warning: name \"real\" does not match its folder \"linked\", which GitHub Copilot (VS Code) and OpenCode require; rename the folder or set 'name: linked'",
 		"$ROOT/root/loop/self: warning: symlink cycle: it points to its own ancestor $ROOT/root; not followed",
 		"$ROOT/root/lower/skill.md: warning: found skill.md; agents only load a file named exactly SKILL.md, rename it",
 		"$ROOT/root/out: warning: symlink points outside its root $ROOT/root (to $ROOT/outside/escaped); not followed, copy or move the skill into the root",

@@ -15,9 +15,12 @@
 // [Check] is skillstore's one validation policy: every command that takes a
 // skill in or checks one calls it, so what one accepts, all accept. It
 // parses and checks a file in one of two [Mode]s. [Strict] applies the
-// specification and Anthropic's validators; [Lenient] accepts what Claude
-// Code or Codex loads (a missing name defaults to the folder, an over-long
-// or missing description is a warning naming the agent concerned). Findings
+// specification and Anthropic's validators; [Lenient] accepts what the
+// agents load: every key Claude Code, Codex, GitHub Copilot, Cursor, Gemini
+// CLI or OpenCode documents ([KeyAgents]; agents.go lists them with their
+// docs), and it warns only where an agent would skip or cut the skill, or
+// ignore part of it, naming the agent (a missing name defaults to the
+// folder, an over-long or missing description is a warning). Findings
 // are [Diagnostic]s printed as "file:line: severity: message"; its
 // [Verdict] says whether the skill is accepted (no errors: warnings never
 // refuse). [ValidateFile] is the same check without the verdict.

@@ -34,7 +34,6 @@ func ExampleValidateFile() {
 	// Output:
 	// lenient
 	//   deploy/SKILL.md:2: error: name "Deploy" must be lowercase letters, digits and single hyphens (a-z, 0-9, '-'), not starting or ending with '-'; try "deploy"
-	//   deploy/SKILL.md:4: warning: unknown frontmatter key "owner"; the Agent Skills spec allows name, description, license, compatibility, metadata, allowed-tools; move it under metadata: or remove it
 	// strict
 	//   deploy/SKILL.md:2: error: name "Deploy" must be lowercase letters, digits and single hyphens (a-z, 0-9, '-'), not starting or ending with '-'; try "deploy"
 	//   deploy/SKILL.md:4: error: unknown frontmatter key "owner"; the Agent Skills spec allows name, description, license, compatibility, metadata, allowed-tools; move it under metadata: or remove it

@@ -72,13 +72,13 @@ func TestExtendedFrontmatterFields(t *testing.T) {
 	}
 	var spelling []string
 	for _, d := range diags {
-		if strings.Contains(d.Message, "is read as") {
+		if strings.Contains(d.Message, "is read here as") {
 			spelling = append(spelling, d.String())
 		}
 	}
 	wantSpelling := []string{
-		"release/SKILL.md:6: warning: allowed_tools is read as allowed-tools, the spelling of the Agent Skills spec and Claude Code's docs; agents may ignore this spelling, rename it",
-		"release/SKILL.md:7: warning: disable_model_invocation is read as disable-model-invocation, the spelling of the Agent Skills spec and Claude Code's docs; agents may ignore this spelling, rename it",
+		"release/SKILL.md:6: warning: allowed_tools is read here as allowed-tools, but Claude Code reads only the spelling its docs use and ignores this one; rename it allowed-tools",
+		"release/SKILL.md:7: warning: disable_model_invocation is read here as disable-model-invocation, but Claude Code reads only the spelling its docs use and ignores this one; rename it disable-model-invocation",
 	}
 	if !reflect.DeepEqual(spelling, wantSpelling) {
 		t.Errorf("spelling warnings:\n%s", strings.Join(spelling, "\n"))
@@ -125,6 +125,35 @@ func TestBody(t *testing.T) {
 			}
 		case err != nil || string(got) != c.want:
 			t.Errorf("Body(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+}
+
+// TestEveryDocumentedKeyIsKnown: each key an agent documents (agents.go)
+// is typed, never an unknown key, and the lenient policy takes a skill
+// that sets it without a word.
+func TestEveryDocumentedKeyIsKnown(t *testing.T) {
+	values := map[string]string{
+		"metadata": "\n  owner: me", "hooks": "\n  Stop: []", "background": "false", "user-invocable": "true",
+		"disable-model-invocation": "false", "context": "fork", "effort": "high", "shell": "bash",
+	}
+	for _, a := range agentKeys {
+		for _, k := range a.keys {
+			if k == "name" || k == "description" {
+				continue
+			}
+			v, ok := values[k]
+			if !ok {
+				v = "x"
+			}
+			data := "---\nname: k\ndescription: K.\ncontext: fork\n" + k + ": " + v + "\n---\nbody\n"
+			if k == "context" {
+				data = "---\nname: k\ndescription: K.\ncontext: fork\n---\nbody\n"
+			}
+			sf, diags := ValidateFile("k/SKILL.md", "k", []byte(data), Lenient)
+			if sf == nil || len(sf.Frontmatter.Unknown) != 0 || len(diags) != 0 {
+				t.Errorf("%s key %q: unknown %v, findings %v", a.agent, k, sf.Frontmatter.Unknown, diags)
+			}
 		}
 	}
 }

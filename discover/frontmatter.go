@@ -36,6 +36,7 @@ type Frontmatter struct {
 	Effort                 string   `json:"effort,omitempty"`
 	Context                string   `json:"context,omitempty"`
 	Agent                  string   `json:"agent,omitempty"`
+	Background             *bool    `json:"background,omitempty"`
 	Hooks                  any      `json:"hooks,omitempty"`
 	Paths                  []string `json:"paths,omitempty"`
 	Shell                  string   `json:"shell,omitempty"`
@@ -65,9 +66,10 @@ var keySpellings = map[string]string{
 // the only ones its reference validator (skills-ref) accepts.
 var SpecKeys = []string{"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
 
-// ClaudeCodeKeys are the frontmatter keys Claude Code adds to the spec.
+// ClaudeCodeKeys are the frontmatter keys Claude Code adds to the spec
+// (agents.go lists every agent's).
 var ClaudeCodeKeys = []string{"when_to_use", "argument-hint", "arguments", "disable-model-invocation",
-	"user-invocable", "disallowed-tools", "model", "effort", "context", "agent", "hooks", "paths", "shell"}
+	"user-invocable", "disallowed-tools", "model", "effort", "context", "agent", "background", "hooks", "paths", "shell"}
 
 // IsSpecKey reports whether k is defined by the Agent Skills specification.
 func IsSpecKey(k string) bool {
@@ -97,111 +99,134 @@ func (f *SkillFile) decodeFrontmatter(m *yaml.Node) error {
 		if first, dup := f.keyLines[key]; dup && !respelled[key] {
 			return &ParseError{Line: line, Msg: fmt.Sprintf("key %q is repeated (first at line %d); keep one", key, first)}
 		} else if dup {
-			f.issue(k, true, "%s repeats the key given in another spelling at line %d; this one is ignored, remove one", key, first)
+			f.issue(k, ruleIgnored, "%s repeats the key given in another spelling at line %d; this one is ignored, remove one", key, first)
 			continue
 		}
 		f.keyLines[key] = line
-		before := len(f.issues)
 		if canon, ok := keySpellings[key]; ok {
 			if first, both := f.keyLines[canon]; both {
-				f.issue(k, true, "%s repeats %s (line %d) in another spelling; this one is ignored, remove one", key, canon, first)
+				f.issue(k, ruleIgnored, "%s repeats %s (line %d) in another spelling; this one is ignored, remove one", key, canon, first)
 				continue
 			}
 			respelled[canon] = true
-			f.issue(k, true, "%s is read as %s, the spelling of the Agent Skills spec and Claude Code's docs; agents may ignore this spelling, rename it", key, canon)
+			f.issue(k, ruleIgnored, "%s is read here as %s, but %s reads only the spelling its docs use and ignores this one; rename it %s", key, canon, AgentNameClaudeCode, canon)
 			f.keyLines[canon] = line
 			key = canon
 		}
-		switch key {
-		case "name":
-			fm.Name = f.str(key, v)
-		case "description":
-			fm.Description = f.str(key, v)
-		case "license":
-			fm.License = f.str(key, v)
-		case "compatibility":
-			fm.Compatibility = f.str(key, v)
-		case "metadata":
-			fm.Metadata = f.metadata(v)
-		case "allowed-tools":
-			fm.AllowedTools = f.list(key, v, splitTools)
-		case "when_to_use":
-			fm.WhenToUse = f.str(key, v)
-		case "argument-hint":
-			fm.ArgumentHint = f.argumentHint(v)
-		case "arguments":
-			fm.Arguments = f.list(key, v, strings.Fields)
-		case "disable-model-invocation":
-			fm.DisableModelInvocation = f.boolean(key, v)
-		case "user-invocable":
-			fm.UserInvocable = f.boolean(key, v)
-		case "disallowed-tools":
-			fm.DisallowedTools = f.list(key, v, splitTools)
-		case "model":
-			fm.Model = f.str(key, v)
-		case "effort":
-			fm.Effort = f.str(key, v)
-		case "context":
-			fm.Context = f.str(key, v)
-		case "agent":
-			fm.Agent = f.str(key, v)
-		case "hooks":
-			fm.Hooks = decodeAny(v)
-			if v.Kind != yaml.MappingNode && !isNull(v) {
-				f.issue(v, false, "hooks must be a mapping of hook events to handlers, found %s", describeNode(v))
-			}
-		case "paths":
-			fm.Paths = f.list(key, v, splitComma)
-		case "shell":
-			fm.Shell = f.str(key, v)
-		default:
-			fm.Unknown = append(fm.Unknown, Field{Key: key, Line: line, Value: decodeAny(v)})
-		}
-		// A badly typed Claude Code extension does not stop other agents
-		// (or, as far as its docs say, Claude Code) from loading the skill:
-		// it is a warning in lenient mode.
-		if !IsSpecKey(key) {
-			for i := before; i < len(f.issues); i++ {
-				f.issues[i].soft = true
-			}
-		}
+		f.decodeKey(fm, key, line, v)
 	}
 	return nil
 }
 
-func (f *SkillFile) issue(n *yaml.Node, soft bool, format string, args ...any) {
-	f.issues = append(f.issues, fieldIssue{line: f.fileLine(n.Line), msg: fmt.Sprintf(format, args...), soft: soft})
+// decodeKey types the value of one documented key, or keeps an unknown
+// key's value in fm.Unknown.
+func (f *SkillFile) decodeKey(fm *Frontmatter, key string, line int, v *yaml.Node) {
+	switch key {
+	case "name":
+		fm.Name = f.str(key, v)
+	case "description":
+		fm.Description = f.str(key, v)
+	case "license":
+		fm.License = f.str(key, v)
+	case "compatibility":
+		fm.Compatibility = f.str(key, v)
+	case "metadata":
+		fm.Metadata = f.metadata(v)
+	case "allowed-tools":
+		fm.AllowedTools = f.list(key, v, splitTools)
+	case "when_to_use":
+		fm.WhenToUse = f.str(key, v)
+	case "argument-hint":
+		fm.ArgumentHint = f.argumentHint(v)
+	case "arguments":
+		fm.Arguments = f.list(key, v, strings.Fields)
+	case "disable-model-invocation":
+		fm.DisableModelInvocation = f.boolean(key, v)
+	case "user-invocable":
+		fm.UserInvocable = f.boolean(key, v)
+	case "disallowed-tools":
+		fm.DisallowedTools = f.list(key, v, splitTools)
+	case "model":
+		fm.Model = f.str(key, v)
+	case "effort":
+		fm.Effort = f.str(key, v)
+	case "context":
+		fm.Context = f.str(key, v)
+	case "agent":
+		fm.Agent = f.str(key, v)
+	case "background":
+		fm.Background = f.boolean(key, v)
+	case "hooks":
+		fm.Hooks = decodeAny(v)
+		if v.Kind != yaml.MappingNode && !isNull(v) {
+			f.typeIssue(v, key, "hooks must be a mapping of hook events to handlers, found %s", describeNode(v))
+		}
+	case "paths":
+		fm.Paths = f.list(key, v, splitComma)
+	case "shell":
+		fm.Shell = f.str(key, v)
+	default:
+		fm.Unknown = append(fm.Unknown, Field{Key: key, Line: line, Value: decodeAny(v)})
+	}
+}
+
+func (f *SkillFile) issue(n *yaml.Node, rule ruling, format string, args ...any) {
+	f.issues = append(f.issues, fieldIssue{line: f.fileLine(n.Line), msg: fmt.Sprintf(format, args...), rule: rule})
+}
+
+// inertKeys are documented keys no agent acts on (Claude Code, OpenCode
+// and Cursor accept them and read nothing from them).
+var inertKeys = map[string]bool{"license": true, "compatibility": true}
+
+// typeIssue records a value of key that is not of its documented type.
+// A name or description agents cannot read as a string makes Codex and
+// OpenCode skip the skill (a list or mapping: no agent reads it); a key
+// an agent acts on is ignored by that agent, which the message says; the
+// strict policy refuses all of them.
+func (f *SkillFile) typeIssue(n *yaml.Node, key, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	switch {
+	case (key == "name" || key == "description") && n.Kind != yaml.ScalarNode:
+		f.issue(n, ruleBroken, "%s", msg)
+	case key == "name" || key == "description":
+		f.issue(n, ruleSkipped, "%s: %s a skill whose %s is not a string", msg, agentsDo([]string{AgentNameCodex, AgentNameOpenCode}, "skips", "skip"), key)
+	case inertKeys[key]:
+		f.issue(n, ruleSpec, "%s", msg)
+	default:
+		f.issue(n, ruling{SeverityWarning, SeverityError}, "%s: %s it", msg, agentsDo(KeyAgents(key), "ignores", "ignore"))
+	}
 }
 
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
 
-// str reads a string field. A number or boolean is kept as its text with a
-// soft issue (quote it); a list or mapping is a hard issue.
+// str reads a string field. A number or boolean is kept as its text (quote
+// it); a list or mapping is read as nothing.
 func (f *SkillFile) str(key string, v *yaml.Node) string {
 	switch {
 	case isNull(v):
 		return ""
 	case v.Kind == yaml.ScalarNode:
 		if t := v.ShortTag(); t != "!!str" && t != "!!binary" {
-			f.issue(v, true, "%s should be a string, found the %s %s; quote it", key, scalarKind(v), v.Value)
+			f.typeIssue(v, key, "%s should be a string, found the %s %s; quote it", key, scalarKind(v), v.Value)
 		}
 		return v.Value
 	}
-	f.issue(v, false, "%s must be a string, found %s", key, describeNode(v))
+	f.typeIssue(v, key, "%s must be a string, found %s", key, describeNode(v))
 	return ""
 }
 
 // argumentHint reads argument-hint. Claude Code's docs write it
 // unquoted, "argument-hint: [pr-number]", which YAML reads as a list; the
-// hint is then kept as the text the author wrote, "[pr-number]".
+// hint is then kept as the text the author wrote, "[pr-number]". Claude
+// Code reads it so; only the strict policy (tools that expect the spec's
+// strings) remarks on it.
 func (f *SkillFile) argumentHint(v *yaml.Node) string {
 	if v.Kind != yaml.SequenceNode {
 		return f.str("argument-hint", v)
 	}
 	items := f.list("argument-hint", v, nil)
 	hint := "[" + strings.Join(items, ", ") + "]"
-	f.issues = append(f.issues, fieldIssue{line: f.fileLine(v.Line), warn: true,
-		msg: fmt.Sprintf("argument-hint is a YAML list, the form Claude Code's docs use, read as the text %q; tools that expect a string may refuse it, quote it: 'argument-hint: %q'", hint, hint)})
+	f.issue(v, ruleSpecNote, "argument-hint is a YAML list, the form Claude Code's docs use, read as the text %q; tools that expect a string may refuse it, quote it: 'argument-hint: %q'", hint, hint)
 	return hint
 }
 
@@ -217,17 +242,19 @@ func (f *SkillFile) list(key string, v *yaml.Node, split func(string) []string) 
 		out := make([]string, 0, len(v.Content))
 		for _, item := range v.Content {
 			if item.Kind != yaml.ScalarNode {
-				f.issue(item, false, "%s entries must be strings, found %s", key, describeNode(item))
+				f.typeIssue(item, key, "%s entries must be strings, found %s", key, describeNode(item))
 				continue
 			}
 			out = append(out, item.Value)
 		}
 		return out
 	}
-	f.issue(v, false, "%s must be a string or a list of strings, found %s", key, describeNode(v))
+	f.typeIssue(v, key, "%s must be a string or a list of strings, found %s", key, describeNode(v))
 	return nil
 }
 
+// boolean reads a boolean field as Claude Code does: true, false, yes, no,
+// on, off, 1 or 0 in any letter case, quoted or not.
 func (f *SkillFile) boolean(key string, v *yaml.Node) *bool {
 	if isNull(v) {
 		return nil
@@ -235,53 +262,71 @@ func (f *SkillFile) boolean(key string, v *yaml.Node) *bool {
 	if v.Kind == yaml.ScalarNode {
 		var b bool
 		switch strings.ToLower(v.Value) {
-		case "true":
+		case "true", "yes", "on", "1":
 			b = true
-		case "false":
+		case "false", "no", "off", "0":
 		default:
-			f.issue(v, false, "%s must be true or false, found %s", key, describeNode(v))
+			f.typeIssue(v, key, "%s must be true or false, found %s", key, describeNode(v))
 			return nil
-		}
-		if v.ShortTag() != "!!bool" {
-			f.issue(v, true, "%s should be the boolean %s, not a string; remove the quotes", key, v.Value)
 		}
 		return &b
 	}
-	f.issue(v, false, "%s must be true or false, found %s", key, describeNode(v))
+	f.typeIssue(v, key, "%s must be true or false, found %s", key, describeNode(v))
 	return nil
 }
 
-// metadata reads the spec's string-to-string map. Scalars of other types
-// are kept as their text (a soft issue); nested values are a hard issue.
+// metadata reads the spec's string-to-string map. Codex reads one key of
+// it, short-description, as a string, and skips a skill whose metadata is
+// not a mapping or whose short-description is not a string; Claude Code
+// drops a metadata that is not a mapping. The other values are for tools:
+// the spec wants strings, agents load the skill whatever they are.
 func (f *SkillFile) metadata(v *yaml.Node) map[string]string {
 	if isNull(v) {
 		return nil
 	}
 	if v.Kind != yaml.MappingNode {
-		f.issue(v, false, "metadata must be a mapping of string keys to string values, found %s", describeNode(v))
+		f.issue(v, ruleSkipped, "metadata must be a mapping of string keys to string values, found %s: %s skips a skill whose metadata is not a mapping, %s drops it",
+			describeNode(v), AgentNameCodex, AgentNameClaudeCode)
 		return nil
 	}
 	out := make(map[string]string, len(v.Content)/2)
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, val := v.Content[i], v.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
-			f.issue(k, false, "metadata keys must be strings, found %s", describeNode(k))
+			f.issue(k, ruleSpec, "metadata keys must be strings, found %s", describeNode(k))
 			continue
+		}
+		rule := ruleSpec
+		if isShortDescription(k.Value) {
+			rule = ruleSkipped
 		}
 		switch {
 		case val.Kind != yaml.ScalarNode:
-			f.issue(val, false, "metadata.%s must be a string, found %s", k.Value, describeNode(val))
+			f.issue(val, rule, "metadata.%s must be a string, found %s%s", k.Value, describeNode(val), codexSkips(rule))
 		case isNull(val):
-			f.issue(val, true, "metadata.%s is empty; give it a string value or remove it", k.Value)
+			f.issue(val, ruleSpec, "metadata.%s is empty; give it a string value or remove it", k.Value)
 			out[k.Value] = ""
 		default:
 			if t := val.ShortTag(); t != "!!str" {
-				f.issue(val, true, "metadata.%s must be a string, found the %s %s; quote it", k.Value, scalarKind(val), val.Value)
+				f.issue(val, rule, "metadata.%s must be a string, found the %s %s; quote it%s", k.Value, scalarKind(val), val.Value, codexSkips(rule))
 			}
 			out[k.Value] = val.Value
 		}
 	}
 	return out
+}
+
+// isShortDescription reports whether a metadata key is the one Codex reads.
+func isShortDescription(k string) bool {
+	return k == "short-description" || k == "shortDescription" || k == "short_description"
+}
+
+// codexSkips says so when the ruling is that Codex skips the skill.
+func codexSkips(r ruling) string {
+	if r == ruleSkipped {
+		return " (" + AgentNameCodex + " skips a skill whose short-description is not a string)"
+	}
+	return ""
 }
 
 // decodeAny turns a node into plain Go values (maps, slices, strings,

@@ -52,14 +52,12 @@ func (f *SkillFile) KeyLine(key string) int {
 	return 1
 }
 
-// fieldIssue is a problem with one field's type. soft issues are warnings
-// in lenient mode (the value was coerced, e.g. a number used as a string);
-// warn issues are warnings in both modes (the spec has no rule about them).
+// fieldIssue is a problem with one field's type or spelling, reported by
+// each mode as its ruling says.
 type fieldIssue struct {
 	line int
 	msg  string
-	soft bool
-	warn bool
+	rule ruling
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}

@@ -42,9 +42,10 @@ func (v Verdict) bySeverity(s Severity) []Diagnostic {
 //
 // data is the SKILL.md of a folder named folder; path is used only in
 // diagnostics. In [Lenient] mode (the default everywhere) a skill is
-// accepted when Claude Code or Codex would load it; what one of them
-// truncates, defaults or skips is a warning that names the agent. [Strict]
-// applies the Agent Skills specification: those warnings become errors.
+// accepted when an agent would load it; what an agent skips, cuts,
+// defaults or ignores is a warning that names the agent, and nothing else
+// is said (agents.go). [Strict] applies the Agent Skills specification:
+// those warnings become errors, and so does what only the spec forbids.
 func Check(path, folder string, data []byte, mode Mode) Verdict {
 	sf, diags := ValidateFile(path, folder, data, mode)
 	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Line < diags[j].Line })

@@ -31,9 +31,8 @@ func TestCheckPolicy(t *testing.T) {
 			in:        "---\ndescription: " + longDesc + "\nargument-hint: [model]\n---\nbody\n",
 			lenientOK: true, strictOK: false, wantName: "claude-api",
 			lenientWarns: []string{
-				"name is missing; Claude Code uses the folder name \"claude-api\", Codex skips",
-				"description is 1068 characters, over the Agent Skills spec's limit of 1024: Claude Code loads it, Codex may shorten or skip it",
-				"argument-hint is a YAML list",
+				"name is missing; Claude Code uses the folder name \"claude-api\", Codex, Gemini CLI, OpenCode and GitHub Copilot skip",
+				"description is 1068 characters, over the Agent Skills spec's limit of 1024: Claude Code loads it, Codex skips a skill whose description is that long",
 			},
 			strictErrFrag: "description is 1068 characters, over the limit of 1024",
 		},
@@ -46,7 +45,7 @@ func TestCheckPolicy(t *testing.T) {
 			name: "missing description", folder: "nodesc",
 			in:        "---\nname: nodesc\n---\nbody\n",
 			lenientOK: true, strictOK: false, wantName: "nodesc",
-			lenientWarns:  []string{"description is missing; Claude Code uses the body's first paragraph, Codex skips"},
+			lenientWarns:  []string{"description is missing; Claude Code uses the body's first paragraph, Codex, Gemini CLI, OpenCode and GitHub Copilot skip"},
 			strictErrFrag: "description is missing",
 		},
 		{
@@ -55,10 +54,29 @@ func TestCheckPolicy(t *testing.T) {
 			lenientOK: true, strictOK: true, wantName: "pr",
 		},
 		{
+			// Claude Code's docs write it so; only the strict policy remarks on it.
 			name: "argument-hint list alone", folder: "pr",
 			in:        "---\nname: pr\ndescription: Review a PR.\nargument-hint: [pr-number]\n---\nbody\n",
 			lenientOK: true, strictOK: true, wantName: "pr",
-			lenientWarns: []string{"argument-hint is a YAML list, the form Claude Code's docs use, read as the text \"[pr-number]\""},
+		},
+		{
+			// What an agent documents is no finding: Claude Code's background
+			// (for context: fork), VS Code's argument-hint, user-invocable,
+			// disable-model-invocation, Codex's metadata.short-description.
+			name: "every key an agent documents", folder: "fork",
+			in: "---\nname: fork\ndescription: Forks.\ncontext: fork\nbackground: false\nagent: Explore\n" +
+				"argument-hint: \"[dir]\"\nuser-invocable: true\ndisable-model-invocation: false\nlicense: MIT\n" +
+				"compatibility: git\nmetadata:\n  short-description: Forks.\n  tags: [a, b]\n---\nbody\n",
+			lenientOK: true, strictOK: false, wantName: "fork",
+			strictErrFrag: "metadata.tags must be a string, found a list",
+		},
+		{
+			// A catalog skill with a YAML list under metadata: agents load
+			// it, the spec wants strings.
+			name: "a list under metadata", folder: "pdf",
+			in:        "---\nname: pdf\ndescription: Read PDFs.\nmetadata:\n  keywords:\n    - pdf\n    - documents\n---\nbody\n",
+			lenientOK: true, strictOK: false, wantName: "pdf",
+			strictErrFrag: "metadata.keywords must be a string, found a list",
 		},
 		{
 			name: "description of the wrong type is refused by both", folder: "x",

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -14,16 +15,17 @@ import (
 type Mode int
 
 const (
-	// Lenient accepts what Claude Code or Codex loads: a missing name (the
-	// folder name is used), a missing description, a description over the
-	// spec's 1,024 characters, a name that differs from its folder and
-	// unknown keys are warnings that name the agent concerned. It is the
-	// default of every command (see Check).
+	// Lenient accepts what the agents load: every key an agent documents
+	// (agents.go lists them, with the docs), a missing name (the folder
+	// name is used), a missing or long description, any metadata. It warns
+	// only where an agent would skip or cut the skill, or ignore part of
+	// it, and names the agent. It is the default of every command (see
+	// Check).
 	Lenient Mode = iota
 	// Strict applies the Agent Skills specification and Anthropic's
-	// validators: every rule is an error, unknown keys included (Claude
-	// Code's own keys are warnings), no XML tags in name or description,
-	// and no reserved words in names.
+	// validators: every rule is an error, unknown keys included (the keys
+	// agents add are warnings naming those agents), no XML tags in name or
+	// description, and no reserved words in names.
 	Strict
 )
 
@@ -74,13 +76,7 @@ func ValidateFile(path, folderName string, data []byte, mode Mode) (*SkillFile, 
 func Validate(path, folderName string, sf *SkillFile, mode Mode) []Diagnostic {
 	v := validator{path: path, mode: mode, sf: sf}
 	for _, is := range sf.issues {
-		if is.warn {
-			v.add(warningAt(path, is.line, "%s", is.msg))
-		} else if is.soft {
-			v.rule(is.line, "%s", is.msg)
-		} else {
-			v.add(errorAt(path, is.line, "%s", is.msg))
-		}
+		v.report(is.line, is.rule, "%s", is.msg)
 	}
 	v.name(folderName)
 	v.description()
@@ -109,11 +105,13 @@ type validator struct {
 
 func (v *validator) add(d Diagnostic) { v.diags = append(v.diags, d) }
 
-// rule reports a rule that is an error in strict mode and a warning in lenient mode.
-func (v *validator) rule(line int, format string, args ...any) {
-	if v.mode == Strict {
+// report adds a finding with the severity r has in the validator's mode
+// (none: not reported).
+func (v *validator) report(line int, r ruling, format string, args ...any) {
+	switch r.in(v.mode) {
+	case SeverityError:
 		v.add(errorAt(v.path, line, format, args...))
-	} else {
+	case SeverityWarning:
 		v.add(warningAt(v.path, line, format, args...))
 	}
 }
@@ -125,7 +123,8 @@ func (v *validator) name(folder string) {
 		if v.mode == Strict {
 			v.add(errorAt(v.path, line, "name is missing; add 'name: %s' to the frontmatter", suggestName(folder)))
 		} else {
-			v.add(warningAt(v.path, line, "name is missing; Claude Code uses the folder name %q, Codex skips a skill without one; add 'name: %s' to the frontmatter", folder, suggestName(folder)))
+			v.add(warningAt(v.path, line, "name is missing; Claude Code uses the folder name %q, %s a skill without one; add 'name: %s' to the frontmatter",
+				folder, agentsDo(skipsWithoutNameOrDescription, "skips", "skip"), suggestName(folder)))
 		}
 		v.checkName(folder, line, "folder name")
 		return
@@ -134,11 +133,12 @@ func (v *validator) name(folder string) {
 		return
 	}
 	if folder != "" && fm.Name != folder {
-		v.rule(line, "name %q does not match its folder %q; rename the folder or set 'name: %s'", fm.Name, folder, folder)
+		v.report(line, ruleSkipped, "name %q does not match its folder %q, which %s require; rename the folder or set 'name: %s'",
+			fm.Name, folder, joinAgents([]string{AgentNameCopilot + " (VS Code)", AgentNameOpenCode}), folder)
 	}
 	for _, w := range ReservedNameWords {
 		if strings.Contains(fm.Name, w) {
-			v.rule(line, "name %q contains the reserved word %q, which Anthropic's API rejects; choose another name", fm.Name, w)
+			v.report(line, ruleSpec, "name %q contains the reserved word %q, which Anthropic's API rejects; choose another name", fm.Name, w)
 		}
 	}
 }
@@ -199,7 +199,8 @@ func (v *validator) description() {
 		if v.mode == Strict {
 			v.add(errorAt(v.path, line, "description is missing; add 'description:' saying what the skill does and when to use it"))
 		} else {
-			v.add(warningAt(v.path, line, "description is missing; Claude Code uses the body's first paragraph, Codex skips a skill without one; add 'description:' saying what it does and when to use it"))
+			v.add(warningAt(v.path, line, "description is missing; Claude Code uses the body's first paragraph, %s a skill without one; add 'description:' saying what it does and when to use it",
+				agentsDo(skipsWithoutNameOrDescription, "skips", "skip")))
 		}
 		return
 	}
@@ -207,11 +208,14 @@ func (v *validator) description() {
 		if v.mode == Strict {
 			v.add(errorAt(v.path, line, "description is %d characters, over the limit of %d; shorten it and move detail into the body", n, MaxDescriptionLen))
 		} else {
-			v.add(warningAt(v.path, line, "description is %d characters, over the Agent Skills spec's limit of %d: Claude Code loads it, Codex may shorten or skip it; shorten it and move detail into the body", n, MaxDescriptionLen))
+			v.add(warningAt(v.path, line, "description is %d characters, over the Agent Skills spec's limit of %d: Claude Code loads it, Codex skips a skill whose description is that long; shorten it and move detail into the body", n, MaxDescriptionLen))
 		}
 	}
+	if n := utf8.RuneCountInString(d) + utf8.RuneCountInString(v.sf.Frontmatter.WhenToUse); n > ClaudeCodeListingLimit {
+		v.report(line, ruleIgnored, "description and when_to_use are %d characters: Claude Code cuts them to %d in the skill listing it shows the model; put the key use cases first", n, ClaudeCodeListingLimit)
+	}
 	if tag := xmlTagRE().FindString(d); tag != "" {
-		v.rule(line, "description contains the XML tag %s, which Anthropic's validators reject; reword it", tag)
+		v.report(line, ruleSpec, "description contains the XML tag %s, which Anthropic's validators reject; reword it", tag)
 	}
 }
 
@@ -219,7 +223,7 @@ func (v *validator) description() {
 // modes was found on line.
 func (v *validator) hardIssueAt(line int) bool {
 	for _, is := range v.sf.issues {
-		if is.line == line && !is.soft && !is.warn {
+		if is.line == line && is.rule == ruleBroken {
 			return true
 		}
 	}
@@ -230,25 +234,38 @@ func (v *validator) compatibility() {
 	c := v.sf.Frontmatter.Compatibility
 	line := v.sf.KeyLine("compatibility")
 	if _, present := v.sf.keyLines["compatibility"]; present && strings.TrimSpace(c) == "" {
-		v.add(warningAt(v.path, line, "compatibility is empty; remove it or say what environment the skill needs"))
+		v.report(line, ruleSpecNote, "compatibility is empty; remove it or say what environment the skill needs")
 	}
 	if n := utf8.RuneCountInString(c); n > MaxCompatibilityLen {
-		v.add(errorAt(v.path, line, "compatibility is %d characters, over the limit of %d; shorten it", n, MaxCompatibilityLen))
+		v.report(line, ruleSpec, "compatibility is %d characters, over the limit of %d; shorten it", n, MaxCompatibilityLen)
 	}
 }
 
+// unknownKeys reports the keys no agent documents: the strict policy
+// refuses them; agents ignore them, so the lenient one says nothing,
+// except of a near miss of a documented key, which its agents ignore.
+// The strict policy also names the agents of each documented key the
+// spec lacks.
 func (v *validator) unknownKeys() {
 	for _, u := range v.sf.Frontmatter.Unknown {
-		hint := "move it under metadata: or remove it"
-		v.rule(u.Line, "unknown frontmatter key %q; the Agent Skills spec allows %s; %s", u.Key, strings.Join(SpecKeys, ", "), hint)
+		if near := nearKey(u.Key); near != "" {
+			v.report(u.Line, ruling{SeverityWarning, SeverityError}, "unknown frontmatter key %q: %s it; did you mean %q?", u.Key, agentsDo(KeyAgents(near), "ignores", "ignore"), near)
+			continue
+		}
+		v.report(u.Line, ruleSpec, "unknown frontmatter key %q; the Agent Skills spec allows %s; move it under metadata: or remove it", u.Key, strings.Join(SpecKeys, ", "))
 	}
 	if v.mode != Strict {
 		return
 	}
+	var keys []string
 	for _, k := range ClaudeCodeKeys {
-		if line, ok := v.sf.keyLines[k]; ok {
-			v.add(warningAt(v.path, line, "key %q is a Claude Code extension, not part of the Agent Skills spec; other agents ignore it", k))
+		if _, ok := v.sf.keyLines[k]; ok {
+			keys = append(keys, k)
 		}
+	}
+	sort.Slice(keys, func(i, j int) bool { return v.sf.keyLines[keys[i]] < v.sf.keyLines[keys[j]] })
+	for _, k := range keys {
+		v.add(warningAt(v.path, v.sf.keyLines[k], "key %q is not part of the Agent Skills spec: %s it, other agents ignore it", k, agentsDo(KeyAgents(k), "reads", "read")))
 	}
 }
 
@@ -270,23 +287,27 @@ func (v *validator) claudeCodeFields() {
 				return
 			}
 		}
-		v.add(warningAt(v.path, v.sf.KeyLine(key), "%s %q is not one Claude Code knows (%s)", key, val, strings.Join(allowed, ", ")))
+		v.add(warningAt(v.path, v.sf.KeyLine(key), "%s %q is not one Claude Code knows (%s): Claude Code ignores it", key, val, strings.Join(allowed, ", ")))
 	}
 	check("context", fm.Context, claudeContexts)
 	check("effort", fm.Effort, claudeEfforts)
 	check("shell", fm.Shell, claudeShells)
 	if fm.Agent != "" && fm.Context != "fork" {
-		v.add(warningAt(v.path, v.sf.KeyLine("agent"), "agent is only used with 'context: fork'; add it or remove agent"))
+		v.add(warningAt(v.path, v.sf.KeyLine("agent"), "agent is only used with 'context: fork': Claude Code ignores it; add 'context: fork' or remove agent"))
+	}
+	if fm.Background != nil && fm.Context != "fork" {
+		v.add(warningAt(v.path, v.sf.KeyLine("background"), "background is only used with 'context: fork': Claude Code ignores it; add 'context: fork' or remove background"))
 	}
 	if fm.DisableModelInvocation != nil && *fm.DisableModelInvocation && fm.UserInvocable != nil && !*fm.UserInvocable {
-		v.add(warningAt(v.path, v.sf.KeyLine("user-invocable"), "disable-model-invocation: true with user-invocable: false means nothing can ever invoke this skill"))
+		v.add(warningAt(v.path, v.sf.KeyLine("user-invocable"), "disable-model-invocation: true with user-invocable: false means nothing can ever invoke this skill in %s",
+			joinAgents([]string{AgentNameClaudeCode, AgentNameCopilot + " (VS Code)"})))
 	}
 }
 
 func (v *validator) body() {
 	body := v.sf.Body
 	if len(bytes.TrimSpace(body)) == 0 {
-		v.add(warningAt(v.path, v.sf.BodyLine, "body is empty; write the skill's instructions after the frontmatter"))
+		v.report(v.sf.BodyLine, ruleSpecNote, "body is empty; write the skill's instructions after the frontmatter")
 		return
 	}
 	n := bytes.Count(body, []byte("\n"))
@@ -294,6 +315,6 @@ func (v *validator) body() {
 		n++
 	}
 	if n > MaxBodyLines {
-		v.add(warningAt(v.path, v.sf.BodyLine, "body is %d lines, over the recommended %d; move detail into references/ files", n, MaxBodyLines))
+		v.report(v.sf.BodyLine, ruleSpecNote, "body is %d lines, over the recommended %d; move detail into references/ files", n, MaxBodyLines)
 	}
 }

@@ -34,15 +34,15 @@ func TestValidateFileModes(t *testing.T) {
 		{
 			name: "missing name", folder: "pdf",
 			in:       "---\ndescription: Read PDFs.\n---\nbody\n",
-			lenient:  "s/SKILL.md:1: warning: name is missing; Claude Code uses the folder name \"pdf\", Codex skips a skill without one; add 'name: pdf' to the frontmatter\n",
+			lenient:  "s/SKILL.md:1: warning: name is missing; Claude Code uses the folder name \"pdf\", Codex, Gemini CLI, OpenCode and GitHub Copilot skip a skill without one; add 'name: pdf' to the frontmatter\n",
 			strict:   "s/SKILL.md:1: error: name is missing; add 'name: pdf' to the frontmatter\n",
 			wantName: "pdf",
 		},
 		{
 			name: "name mismatch", folder: "pdf-tools",
 			in:       "---\nname: pdf\ndescription: Read PDFs.\n---\nbody\n",
-			lenient:  "s/SKILL.md:2: warning: name \"pdf\" does not match its folder \"pdf-tools\"; rename the folder or set 'name: pdf-tools'\n",
-			strict:   "s/SKILL.md:2: error: name \"pdf\" does not match its folder \"pdf-tools\"; rename the folder or set 'name: pdf-tools'\n",
+			lenient:  "s/SKILL.md:2: warning: name \"pdf\" does not match its folder \"pdf-tools\", which GitHub Copilot (VS Code) and OpenCode require; rename the folder or set 'name: pdf-tools'\n",
+			strict:   "s/SKILL.md:2: error: name \"pdf\" does not match its folder \"pdf-tools\", which GitHub Copilot (VS Code) and OpenCode require; rename the folder or set 'name: pdf-tools'\n",
 			wantName: "pdf",
 		},
 		{
@@ -69,57 +69,85 @@ func TestValidateFileModes(t *testing.T) {
 		{
 			name: "reserved word", folder: "claude-helper",
 			in:       "---\nname: claude-helper\ndescription: d\n---\nbody\n",
-			lenient:  "s/SKILL.md:2: warning: name \"claude-helper\" contains the reserved word \"claude\", which Anthropic's API rejects; choose another name\n",
+			lenient:  "", // Claude Code loads it (Anthropic's own claude-api skill)
 			strict:   "s/SKILL.md:2: error: name \"claude-helper\" contains the reserved word \"claude\", which Anthropic's API rejects; choose another name\n",
 			wantName: "claude-helper",
 		},
 		{
 			name: "missing description", folder: "pdf",
 			in:       "---\nname: pdf\n---\nbody\n",
-			lenient:  "s/SKILL.md:1: warning: description is missing; Claude Code uses the body's first paragraph, Codex skips a skill without one; add 'description:' saying what it does and when to use it\n",
+			lenient:  "s/SKILL.md:1: warning: description is missing; Claude Code uses the body's first paragraph, Codex, Gemini CLI, OpenCode and GitHub Copilot skip a skill without one; add 'description:' saying what it does and when to use it\n",
 			strict:   "s/SKILL.md:1: error: description is missing; add 'description:' saying what the skill does and when to use it\n",
 			wantName: "pdf",
 		},
 		{
 			name: "xml in description", folder: "pdf",
 			in:       "---\nname: pdf\ndescription: Use <b>always</b>.\n---\nbody\n",
-			lenient:  "s/SKILL.md:3: warning: description contains the XML tag <b>, which Anthropic's validators reject; reword it\n",
+			lenient:  "", // every agent loads it
 			strict:   "s/SKILL.md:3: error: description contains the XML tag <b>, which Anthropic's validators reject; reword it\n",
 			wantName: "pdf",
 		},
 		{
 			name: "long description and compatibility", folder: "pdf",
 			in:       "---\nname: pdf\ndescription: " + strings.Repeat("d", 1025) + "\ncompatibility: " + strings.Repeat("c", 501) + "\n---\nbody\n",
-			lenient:  "s/SKILL.md:3: warning: description is 1025 characters, over the Agent Skills spec's limit of 1024: Claude Code loads it, Codex may shorten or skip it; shorten it and move detail into the body\ns/SKILL.md:4: error: compatibility is 501 characters, over the limit of 500; shorten it\n",
+			lenient:  "s/SKILL.md:3: warning: description is 1025 characters, over the Agent Skills spec's limit of 1024: Claude Code loads it, Codex skips a skill whose description is that long; shorten it and move detail into the body\n",
 			strict:   "s/SKILL.md:3: error: description is 1025 characters, over the limit of 1024; shorten it and move detail into the body\ns/SKILL.md:4: error: compatibility is 501 characters, over the limit of 500; shorten it\n",
 			wantName: "pdf",
 		},
 		{
 			name: "unknown and claude keys", folder: "pdf",
 			in:       "---\nname: pdf\ndescription: d\nversion: 2\nmodel: haiku\n---\nbody\n",
-			lenient:  "s/SKILL.md:4: warning: unknown frontmatter key \"version\"; the Agent Skills spec allows name, description, license, compatibility, metadata, allowed-tools; move it under metadata: or remove it\n",
-			strict:   "s/SKILL.md:4: error: unknown frontmatter key \"version\"; the Agent Skills spec allows name, description, license, compatibility, metadata, allowed-tools; move it under metadata: or remove it\ns/SKILL.md:5: warning: key \"model\" is a Claude Code extension, not part of the Agent Skills spec; other agents ignore it\n",
+			lenient:  "", // agents ignore a key they do not know
+			strict:   "s/SKILL.md:4: error: unknown frontmatter key \"version\"; the Agent Skills spec allows name, description, license, compatibility, metadata, allowed-tools; move it under metadata: or remove it\ns/SKILL.md:5: warning: key \"model\" is not part of the Agent Skills spec: Claude Code reads it, other agents ignore it\n",
 			wantName: "pdf",
 		},
 		{
 			name: "metadata types", folder: "pdf",
 			in:       "---\nname: pdf\ndescription: d\nmetadata:\n  version: 1.0\n  tags: [a, b]\n---\nbody\n",
-			lenient:  "s/SKILL.md:5: warning: metadata.version must be a string, found the number 1.0; quote it\ns/SKILL.md:6: error: metadata.tags must be a string, found a list\n",
+			lenient:  "", // agents load any metadata; the spec wants strings
 			strict:   "s/SKILL.md:5: error: metadata.version must be a string, found the number 1.0; quote it\ns/SKILL.md:6: error: metadata.tags must be a string, found a list\n",
 			wantName: "pdf",
 		},
 		{
 			name: "wrong field types", folder: "pdf",
 			in:       "---\nname: pdf\ndescription: [a, b]\nuser-invocable: maybe\n---\nbody\n",
-			lenient:  "s/SKILL.md:3: error: description must be a string, found a list\ns/SKILL.md:4: warning: user-invocable must be true or false, found the string \"maybe\"\n",
-			strict:   "s/SKILL.md:3: error: description must be a string, found a list\ns/SKILL.md:4: error: user-invocable must be true or false, found the string \"maybe\"\ns/SKILL.md:4: warning: key \"user-invocable\" is a Claude Code extension, not part of the Agent Skills spec; other agents ignore it\n",
+			lenient:  "s/SKILL.md:3: error: description must be a string, found a list\ns/SKILL.md:4: warning: user-invocable must be true or false, found the string \"maybe\": Claude Code and GitHub Copilot ignore it\n",
+			strict:   "s/SKILL.md:3: error: description must be a string, found a list\ns/SKILL.md:4: error: user-invocable must be true or false, found the string \"maybe\": Claude Code and GitHub Copilot ignore it\ns/SKILL.md:4: warning: key \"user-invocable\" is not part of the Agent Skills spec: Claude Code and GitHub Copilot read it, other agents ignore it\n",
 			wantName: "pdf",
 		},
 		{
 			name: "body checks", folder: "pdf",
 			in:       "---\nname: pdf\ndescription: d\n---\n" + strings.Repeat("line\n", 501),
-			lenient:  "s/SKILL.md:5: warning: body is 501 lines, over the recommended 500; move detail into references/ files\n",
+			lenient:  "", // agents load it whole
 			strict:   "s/SKILL.md:5: warning: body is 501 lines, over the recommended 500; move detail into references/ files\n",
+			wantName: "pdf",
+		},
+		{
+			name: "what Claude Code documents: background with context fork, booleans as it reads them", folder: "pdf",
+			in:       "---\nname: pdf\ndescription: d\ncontext: fork\nbackground: no\ndisable-model-invocation: Yes\n---\nbody\n",
+			lenient:  "",
+			strict:   "s/SKILL.md:4: warning: key \"context\" is not part of the Agent Skills spec: Claude Code and GitHub Copilot read it, other agents ignore it\ns/SKILL.md:5: warning: key \"background\" is not part of the Agent Skills spec: Claude Code reads it, other agents ignore it\ns/SKILL.md:6: warning: key \"disable-model-invocation\" is not part of the Agent Skills spec: Claude Code, GitHub Copilot and Cursor read it, other agents ignore it\n",
+			wantName: "pdf",
+		},
+		{
+			name: "a near miss of a documented key is ignored by its agents", folder: "pdf",
+			in:       "---\nname: pdf\ndescription: d\nuser-invokable: false\nlicence: MIT\n---\nbody\n",
+			lenient:  "s/SKILL.md:4: warning: unknown frontmatter key \"user-invokable\": Claude Code and GitHub Copilot ignore it; did you mean \"user-invocable\"?\ns/SKILL.md:5: warning: unknown frontmatter key \"licence\": Claude Code, GitHub Copilot, Cursor and OpenCode ignore it; did you mean \"license\"?\n",
+			strict:   "s/SKILL.md:4: error: unknown frontmatter key \"user-invokable\": Claude Code and GitHub Copilot ignore it; did you mean \"user-invocable\"?\ns/SKILL.md:5: error: unknown frontmatter key \"licence\": Claude Code, GitHub Copilot, Cursor and OpenCode ignore it; did you mean \"license\"?\n",
+			wantName: "pdf",
+		},
+		{
+			name: "what Codex skips: metadata that is no mapping, a short-description that is no string", folder: "pdf",
+			in:       "---\nname: pdf\ndescription: d\nmetadata:\n  short-description: [a]\n---\nbody\n",
+			lenient:  "s/SKILL.md:5: warning: metadata.short-description must be a string, found a list (Codex skips a skill whose short-description is not a string)\n",
+			strict:   "s/SKILL.md:5: error: metadata.short-description must be a string, found a list (Codex skips a skill whose short-description is not a string)\n",
+			wantName: "pdf",
+		},
+		{
+			name: "Claude Code cuts description and when_to_use in its listing", folder: "pdf",
+			in:       "---\nname: pdf\ndescription: " + strings.Repeat("d", 1000) + "\nwhen_to_use: " + strings.Repeat("w", 600) + "\n---\nbody\n",
+			lenient:  "s/SKILL.md:3: warning: description and when_to_use are 1600 characters: Claude Code cuts them to 1536 in the skill listing it shows the model; put the key use cases first\n",
+			strict:   "s/SKILL.md:3: warning: description and when_to_use are 1600 characters: Claude Code cuts them to 1536 in the skill listing it shows the model; put the key use cases first\ns/SKILL.md:4: warning: key \"when_to_use\" is not part of the Agent Skills spec: Claude Code reads it, other agents ignore it\n",
 			wantName: "pdf",
 		},
 		{

@@ -128,6 +128,12 @@ type ExportOptions struct {
 	// read, export plans the batch without it (each Load then reports its
 	// own failure).
 	Reading func(read func() error) error
+	// Adopted, for Plan only, lists folders of the target that a step
+	// before it would have adopted (AdoptFolders) had it not been a dry
+	// run: the plan reads the target's record as that adoption would have
+	// left it, so a dry run of capture then export says what the real
+	// ones would do. Export ignores it.
+	Adopted *Adoption
 }
 
 const (

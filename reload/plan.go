@@ -39,6 +39,18 @@ func Plan(ctx context.Context, target string, skills []Skill, opts ExportOptions
 		if rec, err = b.readRecord(); err != nil {
 			return nil, fmt.Errorf("plan export to %s: %w", target, err)
 		}
+		if err := checkDirs(b); err != nil {
+			return nil, fmt.Errorf("plan export to %s: %w", target, err)
+		}
+	}
+	if a := opts.Adopted; a != nil && len(a.Folders) > 0 {
+		wants, err := a.trees()
+		if err != nil {
+			return nil, fmt.Errorf("plan export to %s: %w", target, err)
+		}
+		if _, err := a.into(rec, target, wants); err != nil {
+			return nil, fmt.Errorf("plan export to %s: %w", target, err)
+		}
 	}
 	x := &exporter{target: target, opts: opts, rec: rec, report: &Report{Target: target, Atomic: true, Warnings: rec.warnings()}}
 	before := rec.origins()
@@ -48,4 +60,17 @@ func Plan(ctx context.Context, target string, skills []Skill, opts ExportOptions
 	sort.Slice(x.report.Results, func(i, j int) bool { return x.report.Results[i].Skill < x.report.Results[j].Skill })
 	identify(x.report.Results, skills, before)
 	return x.report, nil
+}
+
+// checkDirs refuses, as Export's prepareDirs does, a bookkeeping folder
+// whose tmp/, retired/ or rescued/ is not a plain folder skillstore made
+// (a link, say), creating and emptying nothing: so a plan fails where the
+// export would.
+func checkDirs(b *book) error {
+	for _, name := range []string{tmpDir, retiredDir, rescuedDir} {
+		if _, err := b.sub(name, false); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }

@@ -231,20 +231,21 @@ func AdoptSkills(ctx context.Context, target string, folders map[string][]skillf
 	return AdoptFolders(ctx, target, folders, nil, lockTimeout)
 }
 
+// Adoption is what AdoptFolders records in one target: folders by name,
+// each with the files it was read with, and the origins of some of them.
+type Adoption struct {
+	Folders map[string][]skillfs.File
+	Origins map[string]Origin
+}
+
 // AdoptFolders is AdoptSkills that also records each folder's origin
 // (origins[name]; a folder without one keeps its recorded skill name, and
 // its store tree is forgotten, to be learnt again by the next export).
 func AdoptFolders(ctx context.Context, target string, folders map[string][]skillfs.File, origins map[string]Origin, lockTimeout time.Duration) (changed []string, err error) {
-	wants := make(map[string]*Tree, len(folders))
-	for name, files := range folders {
-		if err := CheckName(name); err != nil {
-			return nil, err
-		}
-		want, err := NewTree(files)
-		if err != nil {
-			return nil, fmt.Errorf("adopt %s: %w", name, err)
-		}
-		wants[name] = want
+	a := Adoption{Folders: folders, Origins: origins}
+	wants, err := a.trees()
+	if err != nil {
+		return nil, err
 	}
 	if lockTimeout == 0 {
 		lockTimeout = defaultLockTimeout
@@ -262,6 +263,36 @@ func AdoptFolders(ctx context.Context, target string, folders map[string][]skill
 	if err != nil {
 		return nil, fmt.Errorf("adopt in %s: %w", target, err)
 	}
+	if changed, err = a.into(rec, target, wants); err != nil {
+		return nil, err
+	}
+	if len(changed) == len(wants) {
+		return changed, nil
+	}
+	return changed, b.writeRecord(rec)
+}
+
+// trees checks the folders' names and builds the tree of each.
+func (a Adoption) trees() (map[string]*Tree, error) {
+	wants := make(map[string]*Tree, len(a.Folders))
+	for name, files := range a.Folders {
+		if err := CheckName(name); err != nil {
+			return nil, err
+		}
+		want, err := NewTree(files)
+		if err != nil {
+			return nil, fmt.Errorf("adopt %s: %w", name, err)
+		}
+		wants[name] = want
+	}
+	return wants, nil
+}
+
+// into records in rec each folder of target whose files on disk are still
+// its wants tree, and returns the others (changed since they were read).
+// Both AdoptFolders and a plan given ExportOptions.Adopted use it, so a
+// dry run's plan reads the record the real adoption would write.
+func (a Adoption) into(rec *record, target string, wants map[string]*Tree) (changed []string, err error) {
 	now := time.Now()
 	for name, want := range wants {
 		disk, err := ReadTree(filepath.Join(target, name))
@@ -272,15 +303,12 @@ func AdoptFolders(ctx context.Context, target string, folders map[string][]skill
 			changed = append(changed, name)
 			continue
 		}
-		o, ok := origins[name]
+		o, ok := a.Origins[name]
 		if old := rec.Skills[name]; !ok && old != nil {
 			o = Origin{StoreName: old.StoreName}
 		}
 		rec.Skills[name] = newRecordEntry(disk, now).with(o)
 	}
 	sort.Strings(changed)
-	if len(changed) == len(wants) {
-		return changed, nil
-	}
-	return changed, b.writeRecord(rec)
+	return changed, nil
 }

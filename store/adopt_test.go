@@ -40,9 +40,10 @@ func TestAdoptPrefersLockFileHash(t *testing.T) {
 		{"without the hash", ZeroHash, commits[1], false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSyncStore(t)
+			real := newSyncStore(t)
+			s := real
 			if tc.dry {
-				s = s.DryRun()
+				s = real.DryRun()
 			}
 			res, err := s.Adopt(ctx, []AdoptSkill{{Dir: installed, Upstream: src, Hint: tc.hint}}, AddOptions{})
 			if err != nil {
@@ -61,8 +62,9 @@ func TestAdoptPrefersLockFileHash(t *testing.T) {
 			if !r.Link.LocalEdit {
 				t.Error("the edit against the base is not kept as a local edit")
 			}
+			// The store on disk (a dry run's own reads see its writes).
 			var names []string
-			if err := s.View(ctx, func(rd *Reader) error {
+			if err := real.View(ctx, func(rd *Reader) error {
 				ps, err := rd.Plugins()
 				for _, p := range ps {
 					names = append(names, p.ID)

@@ -154,7 +154,7 @@ func (r *Reader) needsUpgrade() (int, bool, error) {
 		return LayoutVersion, false, nil
 	}
 	v, needed, err := r.readLayout()
-	if err == nil && !needed && r.tx == nil {
+	if err == nil && !needed && r.tx == nil && !r.s.dryRun {
 		_ = writeLayoutMarker(r.s.dir) // a cache: the next command skips the check
 	}
 	return v, needed, err

@@ -81,7 +81,7 @@ type txStorer struct {
 }
 
 func (s txStorer) pending(h Hash, t plumbing.ObjectType) (plumbing.EncodedObject, bool) {
-	o, ok := s.tx.pending.Get(h)
+	o, ok := s.tx.unsavedObject(h)
 	if !ok || (t != plumbing.AnyObject && toGitType(o.Type) != t) {
 		return nil, false
 	}
@@ -99,14 +99,14 @@ func (s txStorer) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbin
 }
 
 func (s txStorer) HasEncodedObject(h plumbing.Hash) error {
-	if _, ok := s.tx.pending.Get(fromGit(h)); ok {
+	if _, ok := s.tx.unsavedObject(fromGit(h)); ok {
 		return nil
 	}
 	return s.Storer.HasEncodedObject(h)
 }
 
 func (s txStorer) EncodedObjectSize(h plumbing.Hash) (int64, error) {
-	if o, ok := s.tx.pending.Get(fromGit(h)); ok {
+	if o, ok := s.tx.unsavedObject(fromGit(h)); ok {
 		return int64(len(o.Data)), nil
 	}
 	return s.Storer.EncodedObjectSize(h)

@@ -77,8 +77,10 @@ type Store struct {
 	dir  string
 	opts Options
 	log  *slog.Logger
-	// dryRun discards every transaction instead of committing it (dryrun.go).
+	// dryRun keeps every transaction's writes in dry, in memory, instead
+	// of committing them (dryrun.go).
 	dryRun bool
+	dry    *dryWrites
 	risks  *localRiskCache // see localrisk.go; shared by a DryRun view
 	// identity resolves the actor once (Identity).
 	identity func() Identity
@@ -288,7 +290,7 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 		return err
 	}
 	if s.dryRun {
-		return nil
+		return tx.keepDry()
 	}
 	return tx.commit()
 }
@@ -331,9 +333,12 @@ func (r *Reader) Ref(name string) (Hash, bool) {
 	return r.storedRef(name)
 }
 
-// storedRef returns the value a ref has in the repository, before the
-// transaction's updates.
+// storedRef returns the value a ref has in the repository (as a dry run
+// left it), before the transaction's updates.
 func (r *Reader) storedRef(name string) (Hash, bool) {
+	if h, ok := r.s.dry.ref(name); ok {
+		return h, !h.IsZero()
+	}
 	h, ok, err := r.refs.Lookup(name)
 	if err != nil && r.refErr == nil {
 		r.refErr = err
@@ -353,14 +358,15 @@ func (r *Reader) allRefs() gitdb.Refs {
 
 // RefNames returns the sorted names of the refs starting with prefix.
 func (r *Reader) RefNames(prefix string) []string {
-	if r.tx == nil || len(r.tx.newRefs) == 0 {
+	unsaved := r.unsavedRefs()
+	if len(unsaved) == 0 {
 		return r.allRefs().Names(prefix)
 	}
 	merged := gitdb.Refs{}
 	for k, v := range r.allRefs() {
 		merged[k] = v
 	}
-	for k, v := range r.tx.newRefs {
+	for k, v := range unsaved {
 		if v.IsZero() {
 			delete(merged, k)
 		} else {
@@ -406,6 +412,9 @@ func (r *Reader) object(h Hash) (gitdb.Object, error) {
 			return o, nil
 		}
 	}
+	if o, ok := r.s.dry.object(h); ok {
+		return o, nil
+	}
 	if o, err := r.db.ReadLoose(h); err == nil {
 		return o, nil
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -445,6 +454,9 @@ func (r *Reader) hasObject(h Hash) bool {
 		if _, ok := r.tx.pending.Get(h); ok {
 			return true
 		}
+	}
+	if _, ok := r.s.dry.object(h); ok {
+		return true
 	}
 	return r.hasStored(h)
 }

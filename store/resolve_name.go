@@ -181,22 +181,23 @@ func (r *Reader) ResolveSpec(spec string) (string, error) {
 	return resolved, nil
 }
 
-// refChildren is gitdb.RefReader.Children seeing the transaction's own
-// ref updates inside Update; ids whose refs are all deleted may remain
+// refChildren is gitdb.RefReader.Children seeing the unsaved ref updates
+// (a dry run's, the transaction's own inside Update); ids whose refs are all deleted may remain
 // (callers look up the full name).
 func (r *Reader) refChildren(prefix string) ([]string, error) {
 	ids, err := r.refs.Children(prefix)
 	if err != nil {
 		return nil, err
 	}
-	if r.tx == nil || len(r.tx.newRefs) == 0 {
+	unsaved := r.unsavedRefs()
+	if len(unsaved) == 0 {
 		return ids, nil
 	}
 	seen := map[string]bool{}
 	for _, id := range ids {
 		seen[id] = true
 	}
-	for name, h := range r.tx.newRefs {
+	for name, h := range unsaved {
 		rest, ok := strings.CutPrefix(name, prefix)
 		if !ok || h.IsZero() {
 			continue
@@ -211,21 +212,22 @@ func (r *Reader) refChildren(prefix string) ([]string, error) {
 }
 
 // pluginsWithSkill returns the ids of the plugins with a published skill
-// of short name skill (gitdb.RefReader.ChildrenWith), seeing the
-// transaction's own ref updates inside Update.
+// of short name skill (gitdb.RefReader.ChildrenWith), seeing the unsaved
+// ref updates (a dry run's, the transaction's own inside Update).
 func (r *Reader) pluginsWithSkill(skill string) ([]string, error) {
 	ids, err := r.refs.ChildrenWith(PluginRefPrefix, skill)
 	if err != nil {
 		return nil, err
 	}
-	if r.tx == nil || len(r.tx.newRefs) == 0 {
+	unsaved := r.unsavedRefs()
+	if len(unsaved) == 0 {
 		return ids, nil
 	}
 	has := map[string]bool{}
 	for _, id := range ids {
 		has[id] = true
 	}
-	for name, h := range r.tx.newRefs {
+	for name, h := range unsaved {
 		rest, ok := strings.CutPrefix(name, PluginRefPrefix)
 		if !ok {
 			continue

@@ -205,7 +205,8 @@ func (r *Reader) Summaries() (map[string]Summary, error) {
 		changed = true
 	}
 	// Rewrite what changed, and compact once appends left many stale lines.
-	if changed || len(cached) != len(out) || lines > len(out)+len(out)/8+64 {
+	// A dry run's summaries may name versions it never wrote: not cached.
+	if !r.s.dryRun && (changed || len(cached) != len(out) || lines > len(out)+len(out)/8+64) {
 		if err := saveSummaries(r.s.summaryPath(), out); err != nil {
 			r.s.log.Debug("summary cache not saved", "err", err)
 		}

@@ -28,6 +28,10 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	log    *slog.Logger
+	// syncDone, when set, is given every run of sync's pipeline (sync,
+	// check, plugin resume) once it is complete: a test seam, for the
+	// scenario harness that checks that check says what sync then does.
+	syncDone func(*syncRun)
 }
 
 // commands lists every command, in the order of the help's categories.
@@ -61,12 +65,17 @@ func commands() []*cli.Command {
 // run executes the CLI and returns the process exit code. Streams are
 // injected so the testscript harness and tests never touch os.Std*.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signalContext(stderr)
+	return runEnv(args, &env{stdin: stdin, stdout: stdout, stderr: stderr})
+}
+
+// runEnv is run with the process's streams (and test seams) in e.
+func runEnv(args []string, e *env) int {
+	ctx, stop := signalContext(e.stderr)
 	defer stop()
-	out, errOut := &termWriter{raw: stdout}, &termWriter{raw: stderr}
+	out, errOut := &termWriter{raw: e.stdout}, &termWriter{raw: e.stderr}
 	defer out.flush()
 	defer errOut.flush()
-	e := &env{stdin: stdin, stdout: out, stderr: errOut, log: slog.New(slog.DiscardHandler)}
+	e.stdout, e.stderr, e.log = out, errOut, slog.New(slog.DiscardHandler)
 	app := newApp(e)
 	return report(errOut, app.RunContext(ctx, permuteArgs(app, args)))
 }

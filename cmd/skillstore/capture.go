@@ -65,7 +65,7 @@ func captureCommand() *cli.Command {
 			&cli.StringFlag{Name: "reason", Usage: "why the skill was edited (recorded on the version)"},
 			&cli.StringSliceFlag{Name: "target", Usage: "capture only from target `NAME` (repeatable)"},
 			newJSONFlag(), verboseFlag(),
-			dryRunFlag("report the edited skills capture would record, writing nothing"),
+			dryRunFlag("report what capture would record, writing nothing"),
 		},
 		Action: runCapture,
 	}
@@ -145,13 +145,13 @@ func runStatus(c *cli.Context) error {
 	return err
 }
 
+// runCapture is capture, and with --dry-run its dry run: the same code on
+// a dry-run store, where capture records nothing in the store or the
+// targets (store.DryRun; target.Capture leaves the folders alone).
 func runCapture(c *cli.Context) error {
-	if c.Bool("dry-run") {
-		return runCaptureDryRun(c)
-	}
 	want := c.Args().Slice()
-	jsonOut := c.Bool("json")
-	s, err := openStore(c)
+	jsonOut, dry := c.Bool("json"), c.Bool("dry-run")
+	s, err := openStoreForWrite(c)
 	if err != nil {
 		return err
 	}
@@ -175,10 +175,15 @@ func runCapture(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if jsonOut {
-		if results == nil {
-			results = []target.CaptureResult{}
+	if results == nil {
+		results = []target.CaptureResult{}
+	}
+	for i := range results {
+		if dry && results[i].Outcome == target.Candidate {
+			results[i].Candidate = "" // a commit that was never written
 		}
+	}
+	if jsonOut {
 		if err := writeJSON(e.stdout, results); err != nil {
 			return err
 		}
@@ -203,26 +208,27 @@ func runCapture(c *cli.Context) error {
 			continue
 		}
 		if r.Outcome == target.Captured {
-			what, _, _ := strings.Cut(captureLine(r), "\t")
+			what, _, _ := strings.Cut(captureLine(r, dry), "\t")
 			tw.addFit(func(budget int) string { return fileSummary(r.Paths, budget, verbose) }, r.Target, r.Skill, what)
 			continue
 		}
-		tw.add(append([]string{r.Target, captureSkill(r)}, strings.Split(captureLine(r), "\t")...)...)
+		tw.add(append([]string{r.Target, captureSkill(r)}, strings.Split(captureLine(r, dry), "\t")...)...)
 	}
 	tw.write(e.stdout, newPainter(e.stdout), outputWidth(e.stdout, verbose))
 	if !jsonOut && len(results) == 0 && len(notFound) == 0 {
 		printLine(e.stdout, "no local edits to capture")
 	}
+	noteDryRun(c)
 	if len(notFound) > 0 {
 		return withHint(fmt.Errorf("no local edits of %s in any target", strings.Join(notFound, ", ")), "run 'skillstore status' to see the edited skills")
 	}
 	if failed > 0 {
-		return withHint(fmt.Errorf("%d edited skill(s) not captured", failed),
+		return withHint(fmt.Errorf("%d edited skill(s) %s", failed, dryRunWord(c, "not captured", "would not be captured")),
 			"a skill that needs a merge is merged once the pending candidate is accepted or rejected; fix a refused one in the target and capture again")
 	}
 	if review > 0 {
 		if !jsonOut {
-			printf(e.stderr, "skillstore: %d edit(s) wait for review as candidates: run 'skillstore candidates list'\n", review)
+			printf(e.stderr, "skillstore: %d edit(s) %s for review as candidates: run 'skillstore candidates list'\n", review, dryRunWord(c, "wait", "would wait"))
 		}
 		return silentExit(exitReview)
 	}
@@ -238,17 +244,21 @@ func captureSkill(r target.CaptureResult) string {
 	return r.Skill
 }
 
-// captureLine describes what capture did with one edit, after its target
-// and skill; a tab separates two columns, so the paths and the error in it
-// are quoted (quoteText).
-func captureLine(r target.CaptureResult) string {
+// captureLine describes what capture did with one edit (would do, in a
+// dry run), after its target and skill; a tab separates two columns, so
+// the paths and the error in it are quoted (quoteText).
+func captureLine(r target.CaptureResult, dry bool) string {
 	raced := ""
 	if r.Raced {
 		raced = " (an edit made while export replaced the folder)"
 	}
 	switch r.Outcome {
 	case target.Captured:
-		return fmt.Sprintf("captured as %s%s\t%s", r.Version, raced, strings.Join(quoteAll(r.Paths), ", "))
+		what := "captured as "
+		if dry {
+			what = "would capture as "
+		}
+		return fmt.Sprintf("%s%s%s\t%s", what, r.Version, raced, strings.Join(quoteAll(r.Paths), ", "))
 	case target.Unchanged:
 		return "already stored as " + r.Version + raced
 	case target.Integrated:
@@ -259,8 +269,11 @@ func captureLine(r target.CaptureResult) string {
 			merged = fmt.Sprintf("%d conflict(s): %s", n, strings.Join(quoteAll(r.Conflicts), ", "))
 		}
 		what := "merged with " + r.Version + " into candidate " + shortID(r.Candidate)
-		if r.Outcome == target.CandidatePending {
+		switch {
+		case r.Outcome == target.CandidatePending:
 			what = "candidate " + shortID(r.Candidate) + " made from this edit still waits"
+		case dry:
+			what = "would merge with " + r.Version + " into a candidate"
 		}
 		return fmt.Sprintf("%s\t%s%s (%s); review it with 'skillstore candidates show %s'", r.Outcome, what, raced, merged, r.Skill)
 	}

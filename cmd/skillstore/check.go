@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -19,10 +18,14 @@ func checkCommand() *cli.Command {
 		Category:  "plugins",
 		Usage:     "show what sync would do, writing nothing",
 		ArgsUsage: "[PLUGIN...]",
-		Description: "Fetches every enabled, unpaused plugin (or those named) and runs sync's own\n" +
-			"classification in a transaction that is never committed: nothing is written\n" +
-			"to the store (refs, state, objects, caches) or to any target. Prints, per\n" +
-			"plugin and skill, what sync would do:\n" +
+		Description: "Runs sync's own pipeline on a dry run: capture of the skills edited in the\n" +
+			"targets, fetch and classification of every enabled, unpaused plugin (or those\n" +
+			"named), export. Every step makes its decisions with sync's code and keeps what\n" +
+			"it would write in memory, so each later step sees it as sync would; nothing is\n" +
+			"written to the store (refs, state, objects, caches) or to any target. Prints\n" +
+			"under the names sync prints (PLUGIN:SKILL), per skill, what sync would do:\n" +
+			"  capture          an edit made in a target would be recorded first (or merged\n" +
+			"                   into a candidate, when the published version also moved)\n" +
 			"  publish          a fast-forward would be published (v1 -> v2)\n" +
 			"  candidate        an update would wait for review (three-way clean, or a\n" +
 			"                   fast-forward under --review, the plugin's policy or a risk)\n" +
@@ -30,10 +33,11 @@ func checkCommand() *cli.Command {
 			"  new              a new upstream skill would be added\n" +
 			"  removed          the upstream no longer has the skill (it is kept)\n" +
 			"  already-applied  the published files already match; the base would advance\n" +
-			"and the edits made in targets that sync would capture first. 'skillstore sync\n" +
-			"--dry-run' is the same.\n\n" +
-			"Exit codes: 0 nothing pending; 1 a plugin failed; 2 usage error; 3 store lock\n" +
-			"busy; 4 sync would change something, or candidates wait for review.",
+			"then what export would write into each target. 'skillstore sync --dry-run' is\n" +
+			"the same. --json says whether anything is pending (\"pending\").\n\n" +
+			"Exit codes: the ones the sync that follows would give: 0 nothing would wait\n" +
+			"for review; 1 a plugin, skill, capture or export would fail; 2 usage error;\n" +
+			"3 store lock busy; 4 candidates would wait for review.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "review", Usage: "as sync --review: fast-forwards would become candidates"},
 			&cli.BoolFlag{Name: "skill-aware", Usage: "as sync --skill-aware"},
@@ -43,8 +47,10 @@ func checkCommand() *cli.Command {
 	}
 }
 
-// checkSkill is one skill's line of a check.
+// checkSkill is one skill's line of a check: the name sync prints, what
+// sync would do, and sync's report of it.
 type checkSkill struct {
+	Name   string `json:"name"`
 	Action string `json:"action"`
 	store.SkillReport
 }
@@ -62,17 +68,26 @@ type localEdit struct {
 	Paths  []string `json:"paths"`
 }
 
+// checkReport is check --json: what sync would do, in sync's words.
 type checkReport struct {
 	DryRun            bool          `json:"dry_run"`
 	Pending           bool          `json:"pending"`
 	Plugins           []checkPlugin `json:"plugins"`
 	LocalEdits        []localEdit   `json:"local_edits"`
 	CandidatesWaiting int           `json:"candidates_waiting"`
+	// Captured and Exported are what the capture before sync and the
+	// export after it would do, as sync --json reports them (candidate
+	// commits left out: they were never written).
+	Captured []target.CaptureResult `json:"captured"`
+	Exported []target.Exported      `json:"exported"`
 }
 
 // checkAction names what sync would do with a skill, in the words of
 // check's help.
 func checkAction(sk store.SkillReport) string {
+	if sk.Error != "" {
+		return "failed"
+	}
 	switch sk.Classification {
 	case store.ClassNew:
 		return "new"
@@ -92,9 +107,9 @@ func checkAction(sk store.SkillReport) string {
 	return "candidate"
 }
 
-// runCheck is 'check' and 'sync --dry-run': sync on a dry-run store, and
-// the target edits capture would record first (read with Status, which
-// writes nothing).
+// runCheck is 'check' and 'sync --dry-run': sync's pipeline on a dry-run
+// store, printed as what sync would do, with the exit code sync would
+// give.
 func runCheck(c *cli.Context, plugins []string) error {
 	e := getEnv(c)
 	s, err := openStore(c)
@@ -102,43 +117,54 @@ func runCheck(c *cli.Context, plugins []string) error {
 		return err
 	}
 	dry := s.DryRun()
-	targets, err := readTargets(c, dry, nil)
+	run, err := runSyncPipeline(c, dry, plugins)
 	if err != nil {
 		return err
 	}
-	rep := checkReport{DryRun: true, Plugins: []checkPlugin{}, LocalEdits: []localEdit{}}
-	targetsFailed := false
-	if len(targets) > 0 {
-		sts, err := target.Status(c.Context, dry, targets, targetOptions(c))
-		var failed *target.StatusError
-		if err != nil && !errors.As(err, &failed) {
-			return fmt.Errorf("check (targets): %w", err)
+	rep := newCheckReport(dry, run)
+	if c.Bool("json") {
+		if err := writeJSON(e.stdout, rep); err != nil {
+			return err
 		}
-		if failed != nil {
-			// As sync does: the target is named, the rest is checked.
-			targetsFailed = true
-			printf(e.stderr, "skillstore: error: check (targets): %v\n", failed)
-		}
-		for _, st := range sts {
-			if st.State == reload.StateModified {
-				rep.LocalEdits = append(rep.LocalEdits, localEdit{Target: st.Target, Skill: st.Skill, Paths: st.Paths})
+	} else {
+		writeCheck(c, rep, exportsToShow(dry, run.Exported), run.exitCode() == exitError)
+		if run.SyncReport != nil {
+			for _, p := range run.Plugins {
+				printLeftOut(e.stderr, p) // as sync names them
 			}
 		}
 	}
-	srep, err := syncPlugins(c, dry, plugins)
-	if err != nil {
-		return err
+	return exitWith(run.exitCode())
+}
+
+// newCheckReport is check's report of a dry run: the skills sync would
+// report (every one but those unchanged), named as sync names them.
+func newCheckReport(dry *store.Store, run *syncRun) checkReport {
+	rep := checkReport{DryRun: true, Plugins: []checkPlugin{}, LocalEdits: []localEdit{},
+		CandidatesWaiting: run.CandidatesWaiting, Captured: []target.CaptureResult{}, Exported: run.Exported}
+	for _, r := range run.Captured {
+		if r.Outcome == target.Candidate {
+			r.Candidate = "" // a commit that was never written
+		}
+		rep.Captured = append(rep.Captured, r)
+		if r.Skill != "" && r.Outcome != target.Unchanged {
+			rep.LocalEdits = append(rep.LocalEdits, localEdit{Target: r.Target, Skill: r.Skill, Paths: r.Paths})
+		}
 	}
-	rep.CandidatesWaiting = srep.CandidatesWaiting
-	rep.Pending = len(rep.LocalEdits) > 0 || srep.CandidatesWaiting > 0
-	for _, p := range srep.Plugins {
+	rep.Pending = len(rep.LocalEdits) > 0 || run.CandidatesWaiting > 0 || exportsChange(run.Exported)
+	for _, p := range run.Plugins {
 		cp := checkPlugin{Plugin: p.Plugin, Skipped: p.Skipped, Error: p.Error, Skills: []checkSkill{}}
 		for _, sk := range withParts(p) {
 			if sk.Classification == store.ClassUnchanged && sk.Error == "" && sk.Superseded == "" {
 				continue
 			}
-			cs := checkSkill{Action: checkAction(sk), SkillReport: sk}
-			cs.Candidate = "" // a commit that was never written
+			cs := checkSkill{Name: store.QualifiedName(p.Plugin, sk.Skill), Action: checkAction(sk), SkillReport: sk}
+			if store.IsPluginParts(sk.Skill) {
+				cs.Name = sk.Skill
+			}
+			if sk.Classification != store.ClassPending {
+				cs.Candidate = "" // a commit that was never written
+			}
 			cp.Skills = append(cp.Skills, cs)
 			if sk.Changed() {
 				rep.Pending = true
@@ -146,36 +172,36 @@ func runCheck(c *cli.Context, plugins []string) error {
 		}
 		rep.Plugins = append(rep.Plugins, cp)
 	}
-	if c.Bool("json") {
-		if err := writeJSON(e.stdout, rep); err != nil {
-			return err
-		}
-	} else {
-		writeCheck(e.stdout, e.stderr, rep, c.Bool("verbose"))
-		for _, p := range srep.Plugins {
-			printLeftOut(e.stderr, p) // as sync names them
-		}
-	}
-	switch {
-	case srep.Failed() || targetsFailed:
-		return silentExit(exitError)
-	case rep.Pending:
-		return silentExit(exitReview)
-	}
-	return nil
+	return rep
 }
 
-func writeCheck(w, errw io.Writer, rep checkReport, verbose bool) {
+// exportsChange reports whether an export would change a target folder.
+func exportsChange(out []target.Exported) bool {
+	for _, te := range out {
+		for _, r := range te.Results {
+			if r.Action == reload.ActionHot || r.Action == reload.ActionCold || r.Action == reload.ActionRemoved {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writeCheck prints a check: a row per skill (and per target edit) sync
+// would report, then the export's lines as sync prints them.
+func writeCheck(c *cli.Context, rep checkReport, exports []target.Exported, failed bool) {
+	e, verbose := getEnv(c), c.Bool("verbose")
+	w, errw := e.stdout, e.stderr
 	p := newPainter(w)
 	t := newTable(1)
-	for _, e := range rep.LocalEdits {
-		e := e
-		t.addFit(func(budget int) string {
-			return "edited in target " + e.Target + " (" + fileSummary(e.Paths, budget, verbose) + "); sync would capture it first"
-		}, e.Skill, "capture")
+	for _, r := range rep.Captured {
+		addCaptureRow(t, errw, r, verbose)
 	}
 	for _, cp := range rep.Plugins {
-		if cp.Error != "" {
+		// As sync: a plugin's error that only lists its failed skills is
+		// not printed again; a failure of its parts is the plugin's error.
+		listsSkills := strings.HasSuffix(cp.Error, "failed: "+checkFailedSkills(cp))
+		if cp.Error != "" && !listsSkills {
 			printf(errw, "skillstore: error: plugin %s: %s\n", cp.Plugin, cp.Error)
 		}
 		if cp.Skipped != "" {
@@ -190,18 +216,58 @@ func writeCheck(w, errw io.Writer, rep checkReport, verbose bool) {
 		}
 		for _, sk := range cp.Skills {
 			if sk.Error != "" {
-				printf(errw, "skillstore: error: %s/%s: %s\n", cp.Plugin, sk.Skill, sk.Error)
+				if !store.IsPluginParts(sk.Skill) || listsSkills {
+					printf(errw, "skillstore: error: %s: %s\n", syncName(cp.Plugin, sk.SkillReport), sk.Error)
+				}
 				continue
 			}
-			t.add(cp.Plugin+"/"+sk.Skill, sk.Action, checkDetail(sk))
+			t.add(syncName(cp.Plugin, sk.SkillReport), sk.Action, checkDetail(sk))
 		}
 	}
 	t.write(w, p, outputWidth(w, verbose))
+	printExports(c, w, exports)
 	switch {
-	case !rep.Pending:
+	case !rep.Pending && !failed:
 		printLine(w, "nothing to do")
 	case rep.CandidatesWaiting > 0:
 		printf(errw, "skillstore: %d candidate(s) would wait for review: run 'skillstore candidates list' after sync\n", rep.CandidatesWaiting)
+	}
+}
+
+// checkFailedSkills is failedSkills for a check's plugin.
+func checkFailedSkills(cp checkPlugin) string {
+	var names []string
+	for _, sk := range cp.Skills {
+		if sk.Error != "" && !store.IsPluginParts(sk.Skill) {
+			names = append(names, sk.Skill)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// addCaptureRow adds what the capture before sync would do with one
+// edited folder: a row, or (a refusal) a line on stderr as sync prints it.
+func addCaptureRow(t *table, errw io.Writer, r target.CaptureResult, verbose bool) {
+	switch {
+	case r.Outcome == target.Unchanged:
+	case r.Outcome == target.Refused && r.Skill == "":
+		printf(errw, "skillstore: error: before sync (capture): target %s: %s\n", r.Target, r.Error)
+	case r.Outcome == target.Refused:
+		printf(errw, "skillstore: error: before sync (capture): %s in target %s not captured: %s\n", r.Skill, r.Target, r.Error)
+	case r.Outcome == target.Captured:
+		t.addFit(func(budget int) string {
+			return "edited in target " + r.Target + " (" + fileSummary(r.Paths, budget, verbose) + "); sync would capture it first as " + r.Version
+		}, r.Skill, "capture")
+	case r.InReview():
+		detail := "edited in target " + r.Target + " while " + r.Version + " was published: sync would merge it into a candidate for review"
+		if n := len(r.Conflicts); n > 0 {
+			detail += fmt.Sprintf(" with %d conflict(s): %s", n, strings.Join(r.Conflicts, ", "))
+		}
+		t.add(r.Skill, "capture", detail)
+	case r.Outcome == target.Integrated:
+		t.add(r.Skill, "capture", "edited in target "+r.Target+"; "+r.Version+" already holds the edit: export would replace the folder")
+	default:
+		t.add(r.Skill, "capture", fmt.Sprintf("edited in target %s; not captured (%s): %s", r.Target, r.Outcome, r.Error))
 	}
 }
 

@@ -1,17 +1,17 @@
 package main
 
 import (
-	"context"
-
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
 )
 
 // dryRunFlag is --dry-run on a command that writes: the command runs its
-// usual code on a store whose transactions are discarded (store.DryRun)
-// and reports what it would have done.
+// usual code on a dry-run store, whose transactions keep their writes in
+// memory (store.DryRun), and whose exports and captures leave the targets
+// alone (target.Export, target.Capture), and reports what it would have
+// done. (pull, which writes fetched packs before it decides, runs on a
+// scratch copy of the store instead: pull_dryrun.go.)
 func dryRunFlag(usage string) *cli.BoolFlag {
 	return &cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: usage}
 }
@@ -39,13 +39,4 @@ func dryRunWord(c *cli.Context, done, would string) string {
 		return would
 	}
 	return done
-}
-
-// exportOrPlan is target.Export, or under --dry-run target.Plan, which
-// makes the same decisions and writes nothing.
-func exportOrPlan(c *cli.Context) func(context.Context, *store.Store, []target.Target, target.Options) ([]target.Exported, error) {
-	if c.Bool("dry-run") {
-		return target.Plan
-	}
-	return target.Export
 }

@@ -46,8 +46,10 @@ func exportCommand() *cli.Command {
 	}
 }
 
+// runExport is export, and with --dry-run its plan: target.Export on a
+// dry-run store writes nothing (see target.Plan).
 func runExport(c *cli.Context) error {
-	s, err := openStore(c)
+	s, err := openStoreForWrite(c)
 	if err != nil {
 		return err
 	}
@@ -59,7 +61,7 @@ func runExport(c *cli.Context) error {
 		return withHint(errors.New("no targets to export to"), "add one with 'skillstore target add NAME DIR'")
 	}
 	e := getEnv(c)
-	out, err := exportOrPlan(c)(c.Context, s, targets, targetOptions(c))
+	out, err := target.Export(c.Context, s, targets, targetOptions(c))
 	if c.Bool("json") {
 		if jerr := writeJSON(e.stdout, out); jerr != nil {
 			return jerr

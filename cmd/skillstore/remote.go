@@ -392,7 +392,11 @@ func runPull(c *cli.Context) error {
 		if len(targets) == 0 {
 			printLine(e.stderr, "skillstore: no targets to export to; add one with 'skillstore target add NAME DIR'")
 		} else {
-			out.Export, exportErr = exportOrPlan(c)(c.Context, s, targets, targetOptions(c))
+			export := target.Export
+			if c.Bool("dry-run") {
+				export = target.Plan // the scratch copy is no dry-run store
+			}
+			out.Export, exportErr = export(c.Context, s, targets, targetOptions(c))
 		}
 	}
 	if c.Bool("json") {

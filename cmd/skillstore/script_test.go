@@ -24,19 +24,26 @@ func TestMain(m *testing.M) {
 		os.Setenv("GORACE", "atexit_sleep_ms=0")
 	}
 	testscript.Main(m, map[string]func(){
-		"skillstore": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		"skillstore": func() { os.Exit(scriptMain(os.Args)) },
 	})
 }
 
-// TestScripts runs the end-to-end scenarios in testdata/script.
+// TestScripts runs the end-to-end scenarios in testdata/script; each
+// sync in them is compared with the check run just before it
+// (checksync_script_test.go).
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
-		Setup:               setupScript,
-		Cmds:                scriptCmds,
+		Setup: func(e *testscript.Env) error {
+			if err := setupScript(e); err != nil {
+				return err
+			}
+			return setupCheckSync(e)
+		},
+		Cmds: scriptCmds,
 		Condition: func(cond string) (bool, error) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

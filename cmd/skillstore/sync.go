@@ -77,50 +77,46 @@ func runSync(c *cli.Context) error {
 
 // syncPipeline runs capture, sync of the plugins named (all when none)
 // and export, printing what happened; `sync` and `plugin resume` use it.
+// With --dry-run it is check: the same pipeline on a dry-run store.
 func syncPipeline(c *cli.Context, plugins []string) error {
 	if c.Bool("dry-run") {
 		return runCheck(c, plugins)
 	}
-	e := getEnv(c)
 	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
-	targets, err := readTargets(c, s, nil)
-	if err != nil {
-		return fmt.Errorf("before sync: %w", err)
+	run, err := runSyncPipeline(c, s, plugins)
+	if run == nil {
+		return err
 	}
-	inReview, notCaptured, err := captureBeforeSync(c, s, targets)
-	if err != nil {
-		return fmt.Errorf("before sync (capture): %w", err)
+	e := getEnv(c)
+	changed := false
+	if c.Bool("json") {
+		if err == nil {
+			if jerr := writeJSON(e.stdout, run); jerr != nil {
+				return jerr
+			}
+		}
+	} else {
+		writeCaptures(c, run.Captured)
+		if run.SyncReport != nil {
+			changed = writeSyncReport(e.stdout, e.stderr, run.SyncReport, c.Bool("verbose"))
+			printSyncWarnings(e.stderr, run.SyncReport)
+		}
+		printExports(c, e.stdout, exportsToShow(s, run.Exported))
 	}
-	rep, err := syncPlugins(c, s, plugins)
 	if err != nil {
 		return err
 	}
-	changed := false
-	if c.Bool("json") {
-		if err := writeJSON(e.stdout, rep); err != nil {
-			return err
-		}
-	} else {
-		changed = writeSyncReport(e.stdout, e.stderr, rep, c.Bool("verbose"))
-		printSyncWarnings(e.stderr, rep)
+	if run.exportErr != nil {
+		printf(e.stderr, "skillstore: error: after sync (export): %v\n", run.exportErr)
 	}
-	exportErr := exportAfterSync(c, s, targets)
-	switch {
-	case rep.Failed() || exportErr != nil || notCaptured > 0:
-		if exportErr != nil {
-			printf(e.stderr, "skillstore: error: after sync (export): %v\n", exportErr)
-		}
-		return silentExit(exitError)
-	case rep.CandidatesWaiting > 0 || inReview > 0:
-		if changed || inReview > 0 {
-			printf(e.stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", rep.CandidatesWaiting+inReview)
-		}
-		return silentExit(exitReview)
+	code := run.exitCode()
+	if code == exitReview && (changed || run.inReview() > 0) {
+		printf(e.stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", run.CandidatesWaiting+run.inReview())
 	}
-	return nil
+	return exitWith(code)
 }
 
 // syncPlugins runs the store's sync, with a progress line on a terminal.
@@ -148,64 +144,38 @@ func syncPlugins(c *cli.Context, s *store.Store, plugins []string) (*store.SyncR
 	return rep, err
 }
 
-// captureBeforeSync records the local edits made in targets as versions
-// (actor local) before sync merges upstream updates, so the merge sees them.
-// A skill edited in a target whose published version also moved becomes a
-// three-way candidate (the folder stays as it is until it is reviewed); it
-// returns how many edits wait for review that way, and how many folders
-// (or whole targets) capture refused: each is named on stderr, the rest
-// of sync goes on, and sync then exits 1.
-func captureBeforeSync(c *cli.Context, s *store.Store, targets []target.Target) (inReview, refused int, err error) {
-	if len(targets) == 0 {
-		return 0, 0, nil
-	}
+// writeCaptures prints what the capture before sync did with each edited
+// folder: captured and merged edits on stdout, refusals on stderr.
+func writeCaptures(c *cli.Context, results []target.CaptureResult) {
 	e := getEnv(c)
-	results, err := target.Capture(c.Context, s, targets, target.CaptureOptions{Options: targetOptions(c)})
-	if err != nil {
-		return 0, 0, err
-	}
 	for _, r := range results {
 		switch {
 		case r.Outcome == target.Unchanged:
+		case r.Outcome == target.Captured:
+			printf(e.stdout, "captured %s from target %s (%s)\n", r.Version, r.Target, fileSummary(r.Paths, -1, c.Bool("verbose")))
 		case r.OK() || r.InReview():
-			if r.InReview() {
-				inReview++
-			}
-			switch {
-			case c.Bool("json"):
-			case r.Outcome == target.Captured:
-				printf(e.stdout, "captured %s from target %s (%s)\n", r.Version, r.Target, fileSummary(r.Paths, -1, c.Bool("verbose")))
-			default:
-				printf(e.stdout, "%s/%s: %s\n", r.Target, r.Skill, strings.ReplaceAll(captureLine(r), "\t", ": "))
-			}
+			printf(e.stdout, "%s/%s: %s\n", r.Target, r.Skill, strings.ReplaceAll(captureLine(r, false), "\t", ": "))
 		case r.Outcome == target.Refused && r.Skill == "":
-			refused++
 			printf(e.stderr, "skillstore: error: before sync (capture): target %s: %s\n", r.Target, r.Error)
 		case r.Outcome == target.Refused:
-			refused++
 			printf(e.stderr, "skillstore: error: before sync (capture): %s in target %s not captured: %s\n", r.Skill, r.Target, r.Error)
 		default:
 			printf(e.stderr, "skillstore: note: %s in target %s not captured (%s): %s\n", r.Skill, r.Target, r.Outcome, r.Error)
 		}
 	}
-	return inReview, refused, nil
 }
 
-// exportAfterSync exports the published skills into every target once sync
-// has written its results, printing only what changed.
-func exportAfterSync(c *cli.Context, s *store.Store, targets []target.Target) error {
-	if len(targets) == 0 {
-		return nil
+// exportsToShow keeps, of an export's results, the ones a person should
+// hear of: changes, and what export left alone the first time it does
+// (see dropRepeats).
+func exportsToShow(s *store.Store, out []target.Exported) []target.Exported {
+	shown := make([]target.Exported, len(out))
+	for i, te := range out {
+		te.Results = slices.DeleteFunc(slices.Clone(te.Results), func(r reload.Result) bool { return r.Action == reload.ActionUnchanged })
+		shown[i] = te
 	}
-	out, err := target.Export(c.Context, s, targets, targetOptions(c))
-	if !c.Bool("json") {
-		for i := range out {
-			out[i].Results = slices.DeleteFunc(out[i].Results, func(r reload.Result) bool { return r.Action == reload.ActionUnchanged })
-		}
-		dropRepeats(s, out)
-		printExports(c, getEnv(c).stdout, out)
-	}
-	return err
+	dropRepeats(s, shown)
+	return shown
 }
 
 // writeSyncReport prints one line per change and per error, nothing when
@@ -216,7 +186,7 @@ func writeSyncReport(w, errw io.Writer, rep *store.SyncReport, verbose bool) boo
 	for _, p := range rep.Plugins {
 		for _, sk := range p.Skills {
 			if sk.Error != "" {
-				printf(errw, "skillstore: error: %s: %s\n", store.QualifiedName(p.Plugin, sk.Skill), sk.Error)
+				printf(errw, "skillstore: error: %s: %s\n", syncName(p.Plugin, sk), sk.Error)
 				continue
 			}
 			if !sk.Changed() || sk.Classification == store.ClassLeftOut {
@@ -228,7 +198,7 @@ func writeSyncReport(w, errw io.Writer, rep *store.SyncReport, verbose bool) boo
 				line = paint.status(word) + strings.TrimPrefix(line, word)
 			}
 			// Written raw: the colour is ours, the text escaped above.
-			fmt.Fprintf(rawWriter(w), "%s: %s\n", quoteText(store.QualifiedName(p.Plugin, sk.Skill)), line)
+			fmt.Fprintf(rawWriter(w), "%s: %s\n", quoteText(syncName(p.Plugin, sk)), line)
 		}
 		changed = writePartsReport(w, errw, p, verbose) || changed
 		printLeftOut(errw, p)

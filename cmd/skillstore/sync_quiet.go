@@ -20,8 +20,8 @@ import (
 const reportedFile = "sync-left-alone.json"
 
 // dropRepeats removes from exports the left-alone results the previous
-// sync already reported, and records the current ones. Recording is best
-// effort: if it fails, the next sync reports them again.
+// sync already reported, and records the current ones (not in a dry run).
+// Recording is best effort: if it fails, the next sync reports them again.
 func dropRepeats(s *store.Store, exports []target.Exported) {
 	path := s.LocalPath(reportedFile)
 	before := map[string]bool{}
@@ -44,6 +44,9 @@ func dropRepeats(s *store.Store, exports []target.Exported) {
 			now = append(now, key)
 			return before[key]
 		})
+	}
+	if s.IsDryRun() {
+		return // check says what sync would report, and remembers nothing
 	}
 	slices.Sort(now)
 	if data, err := json.Marshal(now); err == nil {

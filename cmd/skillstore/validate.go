@@ -19,15 +19,19 @@ func validateCommand() *cli.Command {
 		ArgsUsage: "PATH...",
 		Description: "PATH is a skill folder, a SKILL.md file, or a tree of skill folders.\n" +
 			"Every finding is printed as 'file:line: severity: message', then a summary line.\n\n" +
-			"Without --strict, skills are judged as agents load them: a missing name\n" +
-			"defaults to the folder name, a name that differs from its folder and unknown\n" +
-			"frontmatter keys are warnings. --strict applies the spec and Anthropic's\n" +
-			"validators: those become errors, as do XML tags in name or description and the\n" +
-			"reserved words \"anthropic\" and \"claude\" in names.\n\n" +
+			"Without --strict, skills are judged as agents load them: every frontmatter key\n" +
+			"that Claude Code, Codex, GitHub Copilot, Cursor, Gemini CLI or OpenCode documents\n" +
+			"is accepted, and a warning is given only where an agent would skip the skill,\n" +
+			"cut it or ignore part of it, naming the agent (a missing name or description, a\n" +
+			"description over 1,024 characters, a name that differs from its folder, a key\n" +
+			"spelled otherwise than documented). --strict applies the spec and Anthropic's\n" +
+			"validators: those become errors, as do keys the spec does not define (those an\n" +
+			"agent documents are warnings naming it), XML tags in name or description and\n" +
+			"the reserved words \"anthropic\" and \"claude\" in names.\n\n" +
 			"Exit codes: 0 no errors (warnings allowed), 1 at least one error or a PATH\n" +
 			"that cannot be read, 2 usage error.",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "strict", Usage: "apply the spec strictly: warnings about names and keys become errors"},
+			&cli.BoolFlag{Name: "strict", Usage: "apply the Agent Skills spec: what it does not allow is an error, though agents load it"},
 			newJSONFlag(),
 		},
 		Action: runValidate,

@@ -155,7 +155,7 @@ func Capture(ctx context.Context, s *store.Store, targets []Target, opts Capture
 	if err != nil {
 		return nil, err
 	}
-	settle(ctx, jobs, opts)
+	settle(ctx, jobs, opts, s.IsDryRun())
 	for _, j := range jobs {
 		results = append(results, j.res)
 	}
@@ -194,13 +194,18 @@ func captureJobs(sts []SkillStatus, targets []Target, only []string) []*captureJ
 
 // settle runs once the versions are stored: captured folders become
 // export's own again (one lock per target), and raced edits that are now
-// in the store are deleted from the target's bookkeeping folder.
-func settle(ctx context.Context, jobs []*captureJob, opts CaptureOptions) {
+// in the store are deleted from the target's bookkeeping folder. A dry
+// run writes nothing into the targets: it records the adoptions in
+// opts.Pending for the export plan that follows.
+func settle(ctx context.Context, jobs []*captureJob, opts CaptureOptions, dryRun bool) {
 	adopt := map[string]map[string][]skillfs.File{}
 	origins := map[string]map[string]reload.Origin{}
 	for _, j := range jobs {
 		switch {
 		case j.res.Raced && (j.res.OK() || j.res.InReview()):
+			if dryRun {
+				continue
+			}
 			if err := reload.DropRaced(ctx, j.targetDir, j.dir, j.files, opts.LockTimeout); err != nil {
 				opts.logger().Debug("raced edit changed again; status will show it", "dir", j.dir, "err", err)
 			}
@@ -221,6 +226,12 @@ func settle(ctx context.Context, jobs []*captureJob, opts CaptureOptions) {
 		}
 	}
 	for dir, folders := range adopt {
+		if dryRun {
+			if opts.Pending != nil {
+				opts.Pending.addAdoption(dir, folders, origins[dir])
+			}
+			continue
+		}
 		// Adopt exactly what was stored: a folder changed again since
 		// stays modified.
 		changed, err := reload.AdoptFolders(ctx, dir, folders, origins[dir], opts.LockTimeout)

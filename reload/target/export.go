@@ -25,6 +25,10 @@ type Options struct {
 	// link to a copy skillstore manages (export --replace-links; see
 	// reload.ExportOptions.ReplaceLinks).
 	ReplaceLinks bool
+	// Pending, in a dry run, holds what capture would have recorded in
+	// the target folders, for the export plan that follows (see Pending).
+	// Nil outside a dry run.
+	Pending *Pending
 }
 
 func (o Options) logger() *slog.Logger {
@@ -89,8 +93,23 @@ func (e *ExportError) Unwrap() []error {
 // Export writes the active published skills into each target (those its
 // patterns want), touching only skills whose version changed. A failing
 // target or skill is reported in its entry and the others go on; the
-// error is then an *ExportError naming the failed ones.
+// error is then an *ExportError naming the failed ones. On a dry-run store
+// (store.DryRun) it is Plan: versions a dry run never wrote must never
+// reach a target.
 func Export(ctx context.Context, s *store.Store, targets []Target, opts Options) ([]Exported, error) {
+	return export(ctx, s, targets, opts, s.IsDryRun())
+}
+
+// Plan reports what Export would write into each target, writing nothing
+// (see [reload.Plan]): export --dry-run, and sync's export in a dry run
+// (check). Its results and error are the ones Export would give.
+func Plan(ctx context.Context, s *store.Store, targets []Target, opts Options) ([]Exported, error) {
+	return export(ctx, s, targets, opts, true)
+}
+
+// export is Export, or Plan when plan is set: the same decisions, made by
+// the same code, with the writes left out.
+func export(ctx context.Context, s *store.Store, targets []Target, opts Options, plan bool) ([]Exported, error) {
 	published, reads, err := publishedReads(ctx, s)
 	if err != nil {
 		return nil, err
@@ -103,13 +122,17 @@ func Export(ctx context.Context, s *store.Store, targets []Target, opts Options)
 		var te Exported
 		if t.IsMarketplace() {
 			var err error
-			if te, err = exportMarketplace(ctx, s, t, eo, false); err != nil {
+			if te, err = exportMarketplace(ctx, s, t, eo, plan); err != nil {
 				failed = append(failed, TargetError{Target: t.Name, Err: err})
 			}
 			failed = append(failed, te.failedResults()...)
 		} else {
+			teo := eo
+			if plan {
+				teo.Adopted = opts.Pending.adopted(t.Dir)
+			}
 			var tf []TargetError
-			te, tf = exportFlat(ctx, published, t, eo)
+			te, tf = exportFlat(ctx, published, t, teo, plan)
 			failed = append(failed, tf...)
 		}
 		out = append(out, te)
@@ -126,7 +149,7 @@ func exportPublished(ctx context.Context, published []reload.Skill, targets []Ta
 	var failed []TargetError
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
-		te, tf := exportFlat(ctx, published, t, eo)
+		te, tf := exportFlat(ctx, published, t, eo, false)
 		failed = append(failed, tf...)
 		out = append(out, te)
 	}
@@ -137,11 +160,16 @@ func exportPublished(ctx context.Context, published []reload.Skill, targets []Ta
 }
 
 // exportFlat exports into a folder of skill folders, under the collision
-// policy's folder names, and lists what failed.
-func exportFlat(ctx context.Context, published []reload.Skill, t Target, eo reload.ExportOptions) (Exported, []TargetError) {
+// policy's folder names (only plans it when plan is set), and lists what
+// failed.
+func exportFlat(ctx context.Context, published []reload.Skill, t Target, eo reload.ExportOptions, plan bool) (Exported, []TargetError) {
 	var failed []TargetError
 	skills, conflicts := t.wanted(published)
-	rep, err := reload.Export(ctx, t.Dir, skills, eo)
+	write := reload.Export
+	if plan {
+		write = reload.Plan
+	}
+	rep, err := write(ctx, t.Dir, skills, eo)
 	te := Exported{Target: t.Name, Dir: t.Dir, Results: []reload.Result{}}
 	if rep != nil {
 		te.Atomic, te.Results, te.Warnings = rep.Atomic, withConflicts(rep.Results, conflicts), rep.Warnings

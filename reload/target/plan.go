@@ -1,38 +1,51 @@
 package target
 
 import (
-	"context"
+	"sync"
 
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
-	"github.com/skillstore/skillstore/store"
 )
 
-// Plan reports what Export would write into each target, writing nothing
-// (see [reload.Plan]): export --dry-run, and what sync --dry-run and
-// check say export would do afterwards.
-func Plan(ctx context.Context, s *store.Store, targets []Target, opts Options) ([]Exported, error) {
-	published, reads, err := publishedReads(ctx, s)
-	if err != nil {
-		return nil, err
+// Pending is the targets' side of a dry run, as store.DryRun is the
+// store's: the writes into target folders a dry run leaves out, kept so
+// the steps after it decide as they would after the real writes. Capture
+// on a dry-run store records here the folders it would have marked as
+// export's own again (reload.AdoptFolders); the export plan that follows
+// reads the target's record as that would have left it. A raced edit's
+// folder, which capture would delete, matters to no later step.
+type Pending struct {
+	mu    sync.Mutex
+	adopt map[string]*reload.Adoption // by target folder
+}
+
+// NewPending returns an empty Pending for one dry run.
+func NewPending() *Pending { return &Pending{adopt: map[string]*reload.Adoption{}} }
+
+// addAdoption records what AdoptFolders would have recorded in target.
+func (p *Pending) addAdoption(target string, folders map[string][]skillfs.File, origins map[string]reload.Origin) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	a := p.adopt[target]
+	if a == nil {
+		a = &reload.Adoption{Folders: map[string][]skillfs.File{}, Origins: map[string]reload.Origin{}}
+		p.adopt[target] = a
 	}
-	eo := opts.export(ctx, s)
-	eo.Reading = reads.batch
-	out := make([]Exported, 0, len(targets))
-	for _, t := range targets {
-		if t.IsMarketplace() {
-			te, _ := exportMarketplace(ctx, s, t, eo, true) // te.Error says it
-			out = append(out, te)
-			continue
-		}
-		skills, conflicts := t.wanted(published)
-		te := Exported{Target: t.Name, Dir: t.Dir, Atomic: true, Results: []reload.Result{}}
-		rep, err := reload.Plan(ctx, t.Dir, skills, eo)
-		if err != nil {
-			te.Error = err.Error()
-		} else {
-			te.Results = withConflicts(rep.Results, conflicts)
-		}
-		out = append(out, te)
+	for name, files := range folders {
+		a.Folders[name] = files
 	}
-	return out, nil
+	for name, o := range origins {
+		a.Origins[name] = o
+	}
+}
+
+// adopted is what the dry run would have adopted in target (nil: none, or
+// no dry run).
+func (p *Pending) adopted(target string) *reload.Adoption {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.adopt[target]
 }
