@@ -38,11 +38,11 @@ func checkCommand() *cli.Command {
 			"Exit codes: the ones the sync that follows would give: 0 nothing would wait\n" +
 			"for review; 1 a plugin, skill, capture or export would fail; 2 usage error;\n" +
 			"3 store lock busy; 4 candidates would wait for review.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "review", Usage: "as sync --review: fast-forwards would become candidates"},
 			&cli.BoolFlag{Name: "skill-aware", Usage: "as sync --skill-aware"},
 			newJSONFlag(), verboseFlag(),
-		},
+		}, intakeFlags()...),
 		Action: func(c *cli.Context) error { return runCheck(c, c.Args().Slice()) },
 	}
 }
