@@ -91,7 +91,8 @@ type Report struct {
 	// atomically and export fell back to two renames per skill.
 	Atomic bool `json:"atomic"`
 	// Warnings are about entries of the target's record that export
-	// ignored (see readRecord).
+	// ignored (see readRecord), and links this system could not write as
+	// links (see writeLink).
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -166,8 +167,9 @@ type job struct {
 	link      string     // the link replaced (jobReplaceLink)
 	result    *Result
 	resultIdx int
-	stage     string // the staged folder's name in tmp/
-	stageErr  error  // staging failed (run reports it)
+	stage     string   // the staged folder's name in tmp/
+	stageErr  error    // staging failed (run reports it)
+	notes     []string // what staging wrote other than as stored (a link on Windows)
 }
 
 // Export writes skills into the target folder, one folder per skill, and

@@ -44,6 +44,7 @@ func (x *exporter) run(ctx context.Context, jobs []*job) error {
 				fail(j, j.stageErr)
 				continue
 			}
+			x.report.Warnings = append(x.report.Warnings, j.notes...)
 			entry := x.rec.Skills[j.name]
 			if entry == nil {
 				entry = &recordEntry{Files: map[string]string{}}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
-	"golang.org/x/sys/unix"
 
 	"github.com/skillstore/skillstore/store"
 )
@@ -218,14 +217,12 @@ func colorEnabled(w io.Writer) bool {
 	return isTerminal(w)
 }
 
-// isTerminal reports whether w is a terminal (progress output goes only there).
+// isTerminal reports whether w is a terminal (progress output goes only
+// there) that reads the escape sequences of colour and of the progress
+// line (terminalFile, per platform).
 func isTerminal(w io.Writer) bool {
 	f, ok := rawWriter(w).(*os.File)
-	if !ok {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), ioctlReadTermios)
-	return err == nil
+	return ok && terminalFile(f)
 }
 
 // newJSONFlag returns the --json flag used by every command that lists or reports.
