@@ -161,8 +161,8 @@ func folderStatus(target, name string, entry *recordEntry) SkillStatus {
 		st.Link, _ = os.Readlink(dir)
 	case err != nil:
 		st.State, st.Error = StateUnreadable, err.Error()
-	case !entry.owns(disk.ID):
-		change := Classify(entry.tree(), disk)
+	case !entry.holds(disk):
+		change := Classify(diskView(entry.tree()), disk)
 		st.State, st.Disk, st.Class, st.Paths = StateModified, disk.ID, change.Class, change.Paths
 	default:
 		st.Disk = disk.ID
@@ -268,7 +268,7 @@ func AdoptFolders(ctx context.Context, target string, folders map[string][]skill
 		if err != nil {
 			return nil, fmt.Errorf("adopt %s: %w", name, err)
 		}
-		if disk.ID != want.ID {
+		if disk.ID != diskView(want).ID {
 			changed = append(changed, name)
 			continue
 		}
@@ -276,7 +276,7 @@ func AdoptFolders(ctx context.Context, target string, folders map[string][]skill
 		if old := rec.Skills[name]; !ok && old != nil {
 			o = Origin{StoreName: old.StoreName}
 		}
-		rec.Skills[name] = newRecordEntry(disk, now).with(o)
+		rec.Skills[name] = newRecordEntry(want, now).with(o)
 	}
 	sort.Strings(changed)
 	if len(changed) == len(wants) {
