@@ -17,9 +17,6 @@ import (
 	"github.com/skillstore/skillstore/store"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
-
 // env is what every command needs from the process: its streams and logger.
 // It is built once per run and reached from a command with getEnv.
 type env struct {
@@ -71,10 +68,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func newApp(e *env) *cli.App {
+	useVersionPrinter()
 	app := &cli.App{
 		Name:    "skillstore",
 		Usage:   "a git-backed, versioned store for agent skills",
-		Version: version,
+		Version: buildVersion(),
 		Description: "skillstore keeps every version of every agent skill (a folder with a SKILL.md)\n" +
 			"as a commit in a git repository, vendors upstream plugins, merges their updates\n" +
 			"with local edits, and exports the published skills into agents' folders.",
