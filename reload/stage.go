@@ -147,7 +147,7 @@ func writeFiles(dir string, files []skillfs.File) ([]string, error) {
 		if err := skillfs.CheckPath(f.Path); err != nil {
 			return nil, err
 		}
-		if err := skillfs.CheckLocalPath(f.Path); err != nil {
+		if err := skillfs.CheckLocalPath(f.Path); err != nil && !skillfs.Ignored(f.Path) {
 			return nil, err
 		}
 	}
