@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -47,7 +46,7 @@ func TestReadsRefuseFIFOsAndDevices(t *testing.T) {
 		"work/app/.claude/skills/tidy/SKILL.md": skillMD("tidy", "Tidy.", "project"),
 	})
 	app := filepath.Join(base, "work", "app")
-	if err := syscall.Mkfifo(filepath.Join(app, ManifestFile), 0o644); err != nil {
+	if err := mkfifo(filepath.Join(app, ManifestFile)); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
 	if err := os.MkdirAll(filepath.Join(base, "home", ".claude", "plugins"), 0o755); err != nil {
@@ -81,7 +80,7 @@ func TestSkillFileFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	file := filepath.Join(dir, SkillFileName)
-	if err := syscall.Mkfifo(file, 0o644); err != nil {
+	if err := mkfifo(file); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
 	done := make(chan *Diagnostic, 1)

@@ -43,7 +43,7 @@ func exporterMain(target string) int {
 		exchangeDirs = func(a, b loc) error {
 			err := exchange(a, b)
 			if count++; count == n {
-				syscall.Kill(os.Getpid(), syscall.SIGKILL)
+				killSelf()
 			}
 			return err
 		}

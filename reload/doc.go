@@ -20,6 +20,22 @@
 // file is refused by name, and a record entry that is not one folder name
 // of the target is ignored with a warning (see book.go).
 //
+// On Windows a folder cannot be swapped with another in one step, so each
+// replaced folder is moved aside and the new one moved in (two renames;
+// [Report].Atomic is false): a reader sees the old folder, for the moment
+// between the two renames none, then the new one, never a mix. Windows
+// refuses to move a folder another program holds (a file in it open, a
+// shell in it): that skill is reported [ActionFailed] with a
+// [safedir.InUseError] saying so, its old folder stays whole where it was,
+// the other skills are exported, and the next export switches it. A file
+// whose name Windows cannot hold (NUL.md, CON.txt, "a:b") fails its skill
+// by name ([skillfs.CheckLocalPath]). Folders there keep no execute bit, so
+// what export reads back is compared with the tree it wrote as such a
+// folder holds it (diskView): scripts are not taken for a local edit.
+// Where the account cannot make symbolic links, a link to a file of the
+// skill is written as a copy and any other link left out, each with a
+// warning in the [Report].
+//
 // A [Watcher] watches skill folders with inotify (or stat polling),
 // debounces each skill (bounded by [WatchOptions].MaxWait), checks that its
 // SKILL.md loads (discover's lenient rules), and calls a [ReloadFunc] once

@@ -92,7 +92,8 @@ type Report struct {
 	// atomically and export fell back to two renames per skill.
 	Atomic bool `json:"atomic"`
 	// Warnings are about entries of the target's record that export
-	// ignored (see readRecord).
+	// ignored (see readRecord), and links this system could not write as
+	// links (see writeLink).
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -173,8 +174,9 @@ type job struct {
 	link      string     // the link replaced (jobReplaceLink)
 	result    *Result
 	resultIdx int
-	stage     string // the staged folder's name in tmp/
-	stageErr  error  // staging failed (run reports it)
+	stage     string   // the staged folder's name in tmp/
+	stageErr  error    // staging failed (run reports it)
+	notes     []string // what staging wrote other than as stored (a link on Windows)
 }
 
 // Export writes skills into the target folder, one folder per skill, and
@@ -421,23 +423,23 @@ func (x *exporter) planSkill(s Skill, tree *Tree) *job {
 	case err != nil:
 		x.add(Result{Skill: s.Name, Action: ActionFailed, OldTree: entry.Tree, NewTree: tree.ID, Error: err.Error()})
 		return nil
-	case disk.ID == tree.ID:
+	case disk.ID == diskView(tree).ID:
 		// Already there (an export that crashed after the switch, or a
 		// capture of a local edit): adopt it without writing.
-		x.rec.Skills[s.Name] = newRecordEntry(disk, time.Now()).with(s.Origin)
+		x.rec.Skills[s.Name] = newRecordEntry(tree, time.Now()).with(s.Origin)
 		x.dirty = true
 		x.add(Result{Skill: s.Name, Action: ActionUnchanged, OldTree: entry.Tree, NewTree: tree.ID})
 		return nil
-	case !entry.owns(disk.ID):
+	case !entry.holds(disk):
 		x.add(Result{Skill: s.Name, Action: ActionLocallyModified, OldTree: entry.Tree, NewTree: tree.ID,
-			DiskTree: disk.ID, Paths: Classify(entry.tree(), disk).Paths})
+			DiskTree: disk.ID, Paths: Classify(diskView(entry.tree()), disk).Paths})
 		return nil
 	}
 	var hot func(string) bool
 	if x.opts.HotFile != nil {
 		hot = func(p string) bool { return x.opts.HotFile(s.Name, p) }
 	}
-	change := ClassifyWith(disk, tree, hot)
+	change := ClassifyWith(disk, diskView(tree), hot)
 	i := x.add(Result{Skill: s.Name, Action: Action(change.Class), OldTree: disk.ID, NewTree: tree.ID, Paths: change.Paths})
 	return &job{kind: jobReplace, name: s.Name, files: s.Files, tree: tree, origin: s.Origin, verified: disk.ID, resultIdx: i}
 }
@@ -464,9 +466,9 @@ func (x *exporter) planRemoval(name string) *job {
 	case err != nil:
 		x.add(Result{Skill: name, Action: ActionFailed, OldTree: entry.Tree, Error: err.Error()})
 		return nil
-	case !entry.owns(disk.ID):
+	case !entry.holds(disk):
 		x.add(Result{Skill: name, Action: ActionLocallyModified, OldTree: entry.Tree, DiskTree: disk.ID,
-			Paths: Classify(entry.tree(), disk).Paths})
+			Paths: Classify(diskView(entry.tree()), disk).Paths})
 		return nil
 	}
 	i := x.add(Result{Skill: name, Action: ActionRemoved, OldTree: disk.ID, Paths: Classify(disk, nil).Paths})

@@ -202,7 +202,7 @@ func TestExportRecoversPendingSwitch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.Skills["deploy"].Pending = mustTree(t, v2.Files...).ID
+	rec.Skills["deploy"].Pending = diskView(mustTree(t, v2.Files...)).ID // as export records it
 	writeRecordT(t, target, rec)
 	os.RemoveAll(filepath.Join(target, "deploy"))
 	if err := os.MkdirAll(filepath.Join(target, "deploy"), 0o755); err != nil {

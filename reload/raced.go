@@ -175,7 +175,7 @@ func DropRaced(ctx context.Context, target, dir string, files []skillfs.File, lo
 	if err != nil {
 		return fmt.Errorf("drop raced edit %s: %w", dir, err)
 	}
-	if disk.ID != want.ID {
+	if disk.ID != diskView(want).ID {
 		return fmt.Errorf("drop raced edit %s: %w since it was read", dir, ErrFolderChanged)
 	}
 	return removeAll(loc{parent, filepath.Base(dir)})

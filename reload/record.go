@@ -40,8 +40,9 @@ const recordVersion = 1
 
 // record is exported.json: for each skill export created in the target, the
 // tree it last wrote there. Pending is set, before a folder is switched, to
-// the tree being written, so that after a crash the folder matching either
-// tree is still recognised as export's own.
+// the tree being written (as the folder will read back: diskView), so
+// that after a crash the folder matching either tree is still recognised
+// as export's own.
 type record struct {
 	Version int                     `json:"version"`
 	Skills  map[string]*recordEntry `json:"skills"`
@@ -76,6 +77,13 @@ type recordEntry struct {
 
 func (e *recordEntry) owns(id skillfs.ID) bool {
 	return id == e.Tree || (!e.Pending.IsZero() && id == e.Pending)
+}
+
+// holds reports whether disk, read from the folder, is what export wrote
+// there as e (or was writing: Pending), as this system's folders hold it
+// (diskView: on Windows without execute bits).
+func (e *recordEntry) holds(disk *Tree) bool {
+	return e.owns(disk.ID) || diskView(e.tree()).ID == disk.ID
 }
 
 // tree rebuilds the Tree export last wrote from the recorded entries.

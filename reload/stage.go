@@ -112,15 +112,20 @@ func (x *exporter) stageAll(jobs []*job) {
 // place in the report (unique within the export; tmp/ is emptied under
 // the target lock before an export stages anything), and returns its
 // name. The folder is made through tmp/'s handle; the files go in by path
-// below it, a folder this export just made.
+// below it, a folder this export just made. What this system could not
+// write as the store holds it (a link, on Windows) is in j.notes.
 func (x *exporter) stage(j *job) (string, error) {
 	name := strconv.Itoa(j.resultIdx) + "-" + j.name
 	if err := x.tmp.Mkdir(name, 0o755); err != nil {
 		return "", err
 	}
-	if err := WriteFiles(x.tmp.Join(name), j.files); err != nil {
+	notes, err := writeFiles(x.tmp.Join(name), j.files)
+	if err != nil {
 		_ = x.tmp.RemoveAll(name)
 		return "", err
+	}
+	for _, n := range notes {
+		j.notes = append(j.notes, "skill "+j.name+": "+n)
 	}
 	return name, nil
 }
@@ -129,40 +134,60 @@ func (x *exporter) stage(j *job) (string, error) {
 // files 0644 or 0755 (Executable), symlinks as relative links, each of
 // which must resolve inside dir (skillfs.CheckWritable: a list with a link
 // out of the folder, or a path below a link, is refused before anything
-// is written). Ignored files are not written.
+// is written; see writeLink for a system that cannot make one). Ignored
+// files are not written. A path this system cannot hold as a file name
+// (skillfs.CheckLocalPath: a device name on Windows) is an error naming
+// it, before anything is written.
 func WriteFiles(dir string, files []skillfs.File) error {
+	_, err := writeFiles(dir, files)
+	return err
+}
+
+// writeFiles is WriteFiles, returning a note for each link written other
+// than as a link.
+func writeFiles(dir string, files []skillfs.File) ([]string, error) {
 	if err := skillfs.CheckWritable(files); err != nil {
-		return err
+		return nil, err
 	}
-	made := map[string]bool{dir: true} // folders known to exist
 	for _, f := range files {
 		if err := skillfs.CheckPath(f.Path); err != nil {
-			return err
+			return nil, err
 		}
+		if err := skillfs.CheckLocalPath(f.Path); err != nil && !skillfs.Ignored(f.Path) {
+			return nil, err
+		}
+	}
+	var notes []string
+	made := map[string]bool{dir: true} // folders known to exist
+	for _, f := range files {
 		if skillfs.Ignored(f.Path) {
 			continue
 		}
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if parent := filepath.Dir(p); !made[parent] {
 			if err := os.MkdirAll(parent, 0o755); err != nil {
-				return err
+				return nil, err
 			}
 			made[parent] = true
 		}
 		switch f.Mode {
 		case skillfs.Symlink:
-			if err := os.Symlink(string(f.Data), p); err != nil {
-				return err
+			note, err := writeLink(p, f, files)
+			if err != nil {
+				return nil, err
+			}
+			if note != "" {
+				notes = append(notes, note)
 			}
 		case skillfs.Executable:
-			if err := os.WriteFile(p, f.Data, 0o755); err != nil {
-				return err
+			if err := writeFile(p, f.Data, 0o755); err != nil {
+				return nil, err
 			}
 		default:
-			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-				return err
+			if err := writeFile(p, f.Data, 0o644); err != nil {
+				return nil, err
 			}
 		}
 	}
-	return nil
+	return notes, nil
 }

@@ -161,8 +161,8 @@ func folderStatus(target, name string, entry *recordEntry) SkillStatus {
 		st.Link, _ = os.Readlink(dir)
 	case err != nil:
 		st.State, st.Error = StateUnreadable, err.Error()
-	case !entry.owns(disk.ID):
-		change := Classify(entry.tree(), disk)
+	case !entry.holds(disk):
+		change := Classify(diskView(entry.tree()), disk)
 		st.State, st.Disk, st.Class, st.Paths = StateModified, disk.ID, change.Class, change.Paths
 	default:
 		st.Disk = disk.ID
@@ -299,7 +299,7 @@ func (a Adoption) into(rec *record, target string, wants map[string]*Tree) (chan
 		if err != nil {
 			return nil, fmt.Errorf("adopt %s: %w", name, err)
 		}
-		if disk.ID != want.ID {
+		if disk.ID != diskView(want).ID {
 			changed = append(changed, name)
 			continue
 		}
@@ -307,7 +307,7 @@ func (a Adoption) into(rec *record, target string, wants map[string]*Tree) (chan
 		if old := rec.Skills[name]; !ok && old != nil {
 			o = Origin{StoreName: old.StoreName}
 		}
-		rec.Skills[name] = newRecordEntry(disk, now).with(o)
+		rec.Skills[name] = newRecordEntry(want, now).with(o)
 	}
 	sort.Strings(changed)
 	return changed, nil

@@ -44,12 +44,13 @@ func (x *exporter) run(ctx context.Context, jobs []*job) error {
 				fail(j, j.stageErr)
 				continue
 			}
+			x.report.Warnings = append(x.report.Warnings, j.notes...)
 			entry := x.rec.Skills[j.name]
 			if entry == nil {
 				entry = &recordEntry{Files: map[string]string{}}
 				x.rec.Skills[j.name] = entry
 			}
-			entry.Pending = j.tree.ID
+			entry.Pending = diskView(j.tree).ID // what the folder will read as
 		}
 		ready = append(ready, j)
 	}
@@ -191,7 +192,7 @@ func (x *exporter) undoReplace(j *job, old, dst loc) error {
 			return err
 		}
 	}
-	x.retire(j.name, taken, j.tree.ID)
+	x.retire(j.name, taken, diskView(j.tree).ID)
 	return nil
 }
 
@@ -206,7 +207,7 @@ func (x *exporter) dropStage(j *job) {
 	if _, err := x.tmp.Mode(j.stage); err != nil {
 		return
 	}
-	if disk, err := ReadTree(stage.path()); err == nil && disk.ID == j.tree.ID {
+	if disk, err := ReadTree(stage.path()); err == nil && disk.ID == diskView(j.tree).ID {
 		_ = removeAll(stage)
 		return
 	}

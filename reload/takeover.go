@@ -45,8 +45,8 @@ const jobReplaceLink jobKind = jobRemove + 1
 func (x *exporter) planUnrecorded(s Skill, tree *Tree, dst string) *job {
 	disk, err := ReadTree(dst)
 	switch {
-	case err == nil && disk.ID == tree.ID:
-		x.rec.Skills[s.Name] = newRecordEntry(disk, time.Now()).with(s.Origin)
+	case err == nil && disk.ID == diskView(tree).ID:
+		x.rec.Skills[s.Name] = newRecordEntry(tree, time.Now()).with(s.Origin)
 		x.dirty = true
 		x.add(Result{Skill: s.Name, Action: ActionAdopted, NewTree: tree.ID, DiskTree: disk.ID})
 		return nil

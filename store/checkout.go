@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -192,6 +190,9 @@ func writeTreeDir(dir string, files []File, mode replaceMode) error {
 		if err := checkTreePath(f.Path); err != nil {
 			return err
 		}
+		if err := skillfs.CheckLocalPath(f.Path); err != nil {
+			return err
+		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
@@ -215,21 +216,18 @@ func writeTreeDir(dir string, files []File, mode replaceMode) error {
 	}
 	switch {
 	case !exists || empty:
-		// unix.Rename, not os.Rename: Go refuses to replace an (empty) directory.
-		if err := unix.Rename(tmp, abs); err != nil {
+		// Not os.Rename: Go refuses to replace an (empty) directory.
+		if err := atomicfile.RenameDir(tmp, abs); err != nil {
 			return fmt.Errorf("checkout into %s: %w", dir, err)
 		}
 	default:
 		err := atomicfile.Exchange(tmp, abs)
 		if errors.Is(err, atomicfile.ErrExchangeUnsupported) {
-			// No atomic swap here: move the old folder aside, then the new
-			// one in. A crash between the two leaves the old content in tmp.
-			aside := tmp + ".old"
-			if err = os.Rename(abs, aside); err == nil {
-				if err = os.Rename(tmp, abs); err == nil {
-					err = os.Rename(aside, tmp)
-				}
-			}
+			// No atomic swap here (Windows): move the old folder aside,
+			// then the new one in. A crash between the two leaves the old
+			// content in tmp.old. A folder in use cannot be moved on
+			// Windows: the first rename fails and the folder stays whole.
+			err = swapByRenames(tmp, abs)
 		}
 		if err != nil {
 			return fmt.Errorf("checkout into %s: %w", dir, err)
@@ -237,6 +235,23 @@ func writeTreeDir(dir string, files []File, mode replaceMode) error {
 		// tmp now holds the old content; the deferred RemoveAll deletes it.
 	}
 	return atomicfile.SyncDir(parent)
+}
+
+// swapByRenames puts the folder tmp at abs and the old folder at tmp, by
+// renames: abs aside, tmp in, the old one to tmp. If tmp cannot go in,
+// the old folder is put back.
+func swapByRenames(tmp, abs string) error {
+	aside := tmp + ".old"
+	if err := os.Rename(abs, aside); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, abs); err != nil {
+		if rerr := os.Rename(aside, abs); rerr != nil {
+			return fmt.Errorf("%w; the old folder is at %s (%v)", err, aside, rerr)
+		}
+		return err
+	}
+	return os.Rename(aside, tmp)
 }
 
 func writeFileSynced(path string, data []byte, perm os.FileMode) error {

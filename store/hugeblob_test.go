@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -48,15 +47,6 @@ func hugeBlobSize(t *testing.T) int64 {
 		return int64(mb) << 20
 	}
 	return 64 << 20
-}
-
-// maxRSS is the process's peak resident size in bytes so far.
-func maxRSS(t *testing.T) int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		t.Skipf("getrusage: %v", err)
-	}
-	return ru.Maxrss * 1024 // Linux reports kilobytes
 }
 
 // TestGitPluginHugeBlobRefusedFromHeader: a huge blob of zeros in a git

@@ -8,12 +8,12 @@ import (
 	"os/exec"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 )
 
 // sample is one process run: its wall time, CPU time (user + system) and
-// peak resident memory (the child's rusage; ru_maxrss is in KiB on Linux).
+// peak resident memory (the child's rusage, read by usage for each
+// platform; 0 where the platform does not say).
 type sample struct {
 	wall time.Duration
 	cpu  time.Duration
@@ -67,7 +67,13 @@ func fmtDur(d time.Duration) string {
 	}
 }
 
-func fmtMB(b int64) string { return fmt.Sprintf("%.0fMB", float64(b)/(1<<20)) }
+// fmtMB prints a peak memory; 0 is one the platform did not report.
+func fmtMB(b int64) string {
+	if b == 0 {
+		return "?MB"
+	}
+	return fmt.Sprintf("%.0fMB", float64(b)/(1<<20))
+}
 
 // bench runs the binaries being compared and git.
 type bench struct {
@@ -98,10 +104,7 @@ func (b *bench) runIn(dir, name, store string, stdin io.Reader, args ...string) 
 	s := sample{wall: wall}
 	if cmd.ProcessState != nil {
 		s.exit = cmd.ProcessState.ExitCode()
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			s.rss = int64(ru.Maxrss) * 1024
-			s.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-		}
+		s.cpu, s.rss = usage(cmd.ProcessState)
 	}
 	if err != nil {
 		return s, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())

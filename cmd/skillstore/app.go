@@ -13,13 +13,9 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
-	"golang.org/x/sys/unix"
 
 	"github.com/skillstore/skillstore/store"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
 
 // env is what every command needs from the process: its streams and logger.
 // It is built once per run and reached from a command with getEnv.
@@ -81,10 +77,11 @@ func runEnv(args []string, e *env) int {
 }
 
 func newApp(e *env) *cli.App {
+	useVersionPrinter()
 	app := &cli.App{
 		Name:    "skillstore",
 		Usage:   "a git-backed, versioned store for agent skills",
-		Version: version,
+		Version: buildVersion(),
 		Description: "skillstore keeps every version of every agent skill (a folder with a SKILL.md)\n" +
 			"as a commit in a git repository, vendors upstream plugins, merges their updates\n" +
 			"with local edits, and exports the published skills into agents' folders.",
@@ -227,14 +224,12 @@ func colorEnabled(w io.Writer) bool {
 	return isTerminal(w)
 }
 
-// isTerminal reports whether w is a terminal (progress output goes only there).
+// isTerminal reports whether w is a terminal (progress output goes only
+// there) that reads the escape sequences of colour and of the progress
+// line (terminalFile, per platform).
 func isTerminal(w io.Writer) bool {
 	f, ok := rawWriter(w).(*os.File)
-	if !ok {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), ioctlReadTermios)
-	return err == nil
+	return ok && terminalFile(f)
 }
 
 // newJSONFlag returns the --json flag used by every command that lists or reports.

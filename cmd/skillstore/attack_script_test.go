@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -23,7 +22,7 @@ func cmdMkFIFO(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: mkfifo PATH")
 	}
-	ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o644))
+	ts.Check(mkfifo(ts.MkAbs(args[0])))
 }
 
 // gitwidetree REPO DIR N stages N empty files f000000... in the folder DIR

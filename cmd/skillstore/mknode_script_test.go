@@ -4,7 +4,6 @@ import (
 	"net"
 
 	"github.com/rogpeppe/go-internal/testscript"
-	"golang.org/x/sys/unix"
 )
 
 // mknode fifo|socket PATH makes a FIFO or a Unix socket at PATH: entries a
@@ -19,7 +18,7 @@ func cmdMkNode(ts *testscript.TestScript, neg bool, args []string) {
 	p := ts.MkAbs(args[1])
 	switch args[0] {
 	case "fifo":
-		ts.Check(unix.Mkfifo(p, 0o644))
+		ts.Check(mkfifo(p))
 	case "socket":
 		l, err := net.ListenUnix("unix", &net.UnixAddr{Name: p, Net: "unix"})
 		ts.Check(err)

@@ -4,8 +4,6 @@ import (
 	"io"
 	"os"
 	"strconv"
-
-	"golang.org/x/sys/unix"
 )
 
 // termWidth returns the width of the terminal w writes to, and whether it
@@ -14,8 +12,8 @@ import (
 // where it is known.
 func termWidth(w io.Writer) (int, bool) {
 	if f, ok := rawWriter(w).(*os.File); ok {
-		if ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ); err == nil && ws.Col > 0 {
-			return int(ws.Col), true
+		if n, ok := terminalColumns(f); ok {
+			return n, true
 		}
 	}
 	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {

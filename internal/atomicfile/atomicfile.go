@@ -1,7 +1,12 @@
 // Package atomicfile writes files so that a reader, or a process started after
 // a crash, sees either the old content or the new content, never a mix: the
 // data goes to a temporary file in the same directory, is synced, renamed over
-// the target, and the directory is synced so the rename itself is durable.
+// the target, and the directory is synced so the rename itself is durable
+// (on Windows, which cannot sync a folder, the rename writes through).
+//
+// Folders are switched with Exchange where the system can swap two names
+// in one step (Linux renameat2, macOS renamex_np); elsewhere, Windows
+// included, it returns ErrExchangeUnsupported and callers rename twice.
 package atomicfile
 
 import (
@@ -48,23 +53,9 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := os.Rename(tmpName, path); err != nil {
+	if err := replace(tmpName, path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	ok = true
 	return SyncDir(dir)
-}
-
-// SyncDir fsyncs a directory so that renames and removals in it survive a
-// power loss.
-func SyncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/skillstore/skillstore/internal/gitdb"
@@ -72,12 +71,10 @@ func (f *PluginFS) Lstat(name string) (fs.FileInfo, error) {
 
 func (f *PluginFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	known := f.dirs[name]
-	var st *syscall.Stat_t
+	var dirInfo fs.FileInfo
 	if known && f.cache != nil {
-		if info, err := os.Stat(f.abs(name)); err == nil {
-			st, _ = info.Sys().(*syscall.Stat_t)
-		}
-		if cached, ok := f.cache.LookupDir(f.abs(name), st); ok {
+		dirInfo, _ = os.Stat(f.abs(name))
+		if cached, ok := f.cache.LookupDir(f.abs(name), dirInfo); ok {
 			entries := make([]fs.DirEntry, len(cached))
 			for i, e := range cached {
 				entries[i] = cachedDirEntry{name: e, dir: f.abs(name)}
@@ -89,7 +86,7 @@ func (f *PluginFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	start := time.Now()
 	entries, err := f.PluginFS.ReadDir(name)
 	if err == nil && known {
-		f.cache.RecordDir(f.abs(name), st, entries, start)
+		f.cache.RecordDir(f.abs(name), dirInfo, entries, start)
 		f.learnDirs(name, entries)
 	}
 	return entries, err

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/skillstore/skillstore/internal/gitdb"
@@ -35,9 +34,9 @@ func scan(dir string, limits safety.Limits, cache *gitdb.StatCache, lstat func(s
 		limits = safety.DefaultLimits
 	}
 	var files []skillfs.File
-	var walk func(abs, rel string, st *syscall.Stat_t) error
-	walk = func(abs, rel string, st *syscall.Stat_t) error {
-		entries, err := listDir(abs, st, cache)
+	var walk func(abs, rel string, dirInfo fs.FileInfo) error
+	walk = func(abs, rel string, dirInfo fs.FileInfo) error {
+		entries, err := listDir(abs, dirInfo, cache)
 		if err != nil {
 			return err
 		}
@@ -57,11 +56,10 @@ func scan(dir string, limits safety.Limits, cache *gitdb.StatCache, lstat func(s
 			if err != nil {
 				return err
 			}
-			st, _ := info.Sys().(*syscall.Stat_t)
 			mode := info.Mode()
 			switch {
 			case mode.IsDir():
-				if err := walk(p, r, st); err != nil {
+				if err := walk(p, r, info); err != nil {
 					return err
 				}
 			case mode&os.ModeSymlink != 0:
@@ -79,7 +77,7 @@ func scan(dir string, limits safety.Limits, cache *gitdb.StatCache, lstat func(s
 					files = append(files, f)
 					continue
 				}
-				if h, ok := cache.Lookup(p, st); ok {
+				if h, ok := cache.Lookup(p, info); ok {
 					f.ID = h
 				} else {
 					start := time.Now()
@@ -88,7 +86,7 @@ func scan(dir string, limits safety.Limits, cache *gitdb.StatCache, lstat func(s
 					}
 					f.Size = int64(len(f.Data))
 					f.ID = skillfs.BlobID(f.Data)
-					cache.Record(p, st, f.ID, start)
+					cache.Record(p, info, f.ID, start)
 				}
 				files = append(files, f)
 			default:
@@ -97,13 +95,11 @@ func scan(dir string, limits safety.Limits, cache *gitdb.StatCache, lstat func(s
 		}
 		return nil
 	}
-	var st *syscall.Stat_t
+	var dirInfo fs.FileInfo
 	if cache != nil {
-		if info, err := os.Stat(dir); err == nil {
-			st, _ = info.Sys().(*syscall.Stat_t)
-		}
+		dirInfo, _ = os.Stat(dir)
 	}
-	if err := walk(dir, "", st); err != nil {
+	if err := walk(dir, "", dirInfo); err != nil {
 		return nil, fmt.Errorf("read %s: %w", dir, err)
 	}
 	skillfs.Sort(files)
@@ -111,10 +107,10 @@ func scan(dir string, limits safety.Limits, cache *gitdb.StatCache, lstat func(s
 }
 
 // listDir returns the entries of the folder abs, sorted by name, from
-// cache when the folder's stat data st (taken before this call) is
+// cache when the folder's stat data info (taken before this call) is
 // unchanged since it was last listed.
-func listDir(abs string, st *syscall.Stat_t, cache *gitdb.StatCache) ([]gitdb.DirName, error) {
-	if entries, ok := cache.LookupDir(abs, st); ok {
+func listDir(abs string, info fs.FileInfo, cache *gitdb.StatCache) ([]gitdb.DirName, error) {
+	if entries, ok := cache.LookupDir(abs, info); ok {
 		return entries, nil
 	}
 	start := time.Now()
@@ -122,7 +118,7 @@ func listDir(abs string, st *syscall.Stat_t, cache *gitdb.StatCache) ([]gitdb.Di
 	if err != nil {
 		return nil, err
 	}
-	cache.RecordDir(abs, st, list, start)
+	cache.RecordDir(abs, info, list, start)
 	entries := make([]gitdb.DirName, len(list))
 	for i, e := range list {
 		entries[i] = gitdb.DirName{Name: e.Name(), Type: e.Type()}

@@ -2,10 +2,10 @@ package folderscan
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -79,14 +79,13 @@ func TestScanFolderCache(t *testing.T) {
 	check("file added to a cached folder")
 }
 
-func statOf(t *testing.T, path string) *syscall.Stat_t {
+func statOf(t *testing.T, path string) fs.FileInfo {
 	t.Helper()
 	info, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, _ := info.Sys().(*syscall.Stat_t)
-	return st
+	return info
 }
 
 func summarizeFiles(files []skillfs.File) string {

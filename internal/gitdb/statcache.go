@@ -8,14 +8,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
 )
 
 // StatCache maps a file's path and stat data (size, mtime, ctime, inode,
-// mode) to its blob id, so a re-import does not re-read and re-hash files
+// mode; see entryOf for each platform's) to its blob id, so a re-import does not re-read and re-hash files
 // that did not change, the way git's index does. It also keeps the names
 // in each folder scanned, keyed by the folder's own stat data: creating,
 // removing or renaming an entry changes a folder's mtime and ctime, so an
@@ -187,9 +186,10 @@ func cutQuoted(s string) (string, string, bool) {
 }
 
 // Lookup returns the cached blob id of the file at abs if its stat data
-// is unchanged.
-func (c *StatCache) Lookup(abs string, st *syscall.Stat_t) (ID, bool) {
-	if c == nil || st == nil {
+// (info, from an lstat of abs) is unchanged.
+func (c *StatCache) Lookup(abs string, info fs.FileInfo) (ID, bool) {
+	cur, known := entryOf(info)
+	if c == nil || !known {
 		return ID{}, false
 	}
 	c.mu.Lock()
@@ -198,7 +198,6 @@ func (c *StatCache) Lookup(abs string, st *syscall.Stat_t) (ID, bool) {
 	if !ok {
 		return ID{}, false
 	}
-	cur := entryOf(st)
 	cur.hash = e.hash
 	if cur != e {
 		return ID{}, false
@@ -207,11 +206,11 @@ func (c *StatCache) Lookup(abs string, st *syscall.Stat_t) (ID, bool) {
 }
 
 // Record caches the blob id of the file at abs, read starting at readStart.
-func (c *StatCache) Record(abs string, st *syscall.Stat_t, h ID, readStart time.Time) {
-	if c == nil || st == nil {
+func (c *StatCache) Record(abs string, info fs.FileInfo, h ID, readStart time.Time) {
+	e, known := entryOf(info)
+	if c == nil || !known {
 		return
 	}
-	e := entryOf(st)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if racy(e, readStart) {
@@ -225,27 +224,28 @@ func (c *StatCache) Record(abs string, st *syscall.Stat_t, h ID, readStart time.
 }
 
 // LookupDir returns the cached entries of the folder at abs if its stat
-// data is unchanged.
-func (c *StatCache) LookupDir(abs string, st *syscall.Stat_t) ([]DirName, bool) {
-	if c == nil || st == nil {
+// data (info) is unchanged.
+func (c *StatCache) LookupDir(abs string, info fs.FileInfo) ([]DirName, bool) {
+	cur, known := entryOf(info)
+	if c == nil || !known {
 		return nil, false
 	}
 	c.mu.Lock()
 	d, ok := c.dirs[abs]
 	c.mu.Unlock()
-	if !ok || entryOf(st) != d.stat {
+	if !ok || cur != d.stat {
 		return nil, false
 	}
 	return d.entries, true
 }
 
-// RecordDir caches the entries of the folder at abs, whose stat data st
+// RecordDir caches the entries of the folder at abs, whose stat data info
 // was taken before the listing (os.ReadDir, sorted) started at readStart.
-func (c *StatCache) RecordDir(abs string, st *syscall.Stat_t, list []fs.DirEntry, readStart time.Time) {
-	if c == nil || st == nil {
+func (c *StatCache) RecordDir(abs string, info fs.FileInfo, list []fs.DirEntry, readStart time.Time) {
+	e, known := entryOf(info)
+	if c == nil || !known {
 		return
 	}
-	e := entryOf(st)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if racy(e, readStart) || len(list) > maxDirNames {

@@ -1,10 +1,10 @@
 package gitdb
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
-	"syscall"
 	"testing"
 	"time"
 
@@ -60,14 +60,13 @@ func TestStatCacheFileRoundTrip(t *testing.T) {
 	}
 }
 
-func statOf(t *testing.T, path string) *syscall.Stat_t {
+func statOf(t *testing.T, path string) fs.FileInfo {
 	t.Helper()
 	info, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, _ := info.Sys().(*syscall.Stat_t)
-	return st
+	return info
 }
 
 // TestStatCacheFiles: a file's blob id is answered while its stat data is

@@ -1,10 +1,14 @@
 // Package lockfile is a cross-process reader/writer lock on a file, built on
-// flock(2). A writer takes the exclusive side and records its pid and command
-// line in the file, so a process that gives up waiting can name the holder.
-// Readers take the shared side. The kernel drops a lock when its holder dies,
-// so a crashed process never leaves the lock taken. A waiting writer goes
-// before readers that arrive after it (see Acquire), and readers work on a
-// store they cannot write.
+// flock(2) on Unix and LockFileEx on Windows. A writer takes the exclusive
+// side and records its pid and command line in the file, so a process that
+// gives up waiting can name the holder. Readers take the shared side. The
+// kernel drops a lock when its holder dies, so a crashed process never
+// leaves the lock taken. A waiting writer goes before readers that arrive
+// after it (see Acquire), and readers work on a store they cannot write.
+//
+// The system calls live in lock_unix.go and lock_windows.go behind four
+// functions (tryLock, unlock, readOnlyErr, processGone); everything else,
+// the gate, the holder record and the timeout, is the same code everywhere.
 package lockfile
 
 import (
@@ -18,8 +22,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/skillstore/skillstore/internal/safedir"
 	"github.com/skillstore/skillstore/internal/safefile"
@@ -135,10 +137,6 @@ func AcquireIn(ctx context.Context, dir *safedir.Dir, name string, mode Mode, ti
 	if f == nil {
 		return &Lock{path: lf.path, mode: mode}, nil
 	}
-	how := unix.LOCK_SH
-	if mode == Exclusive {
-		how = unix.LOCK_EX
-	}
 	if mode == Exclusive {
 		gate, err := dir.OpenFile(name+gateSuffix, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
@@ -146,7 +144,7 @@ func AcquireIn(ctx context.Context, dir *safedir.Dir, name string, mode Mode, ti
 			return nil, lockError(dir.Join(name+gateSuffix), err)
 		}
 		defer gate.Close() // closing drops the gate once the lock is taken (or given up)
-		if err := lf.poll(ctx, gate, unix.LOCK_EX, mode, start, timeout); err != nil {
+		if err := lf.poll(ctx, gate, true, mode, start, timeout); err != nil {
 			f.Close()
 			return nil, err
 		}
@@ -159,7 +157,7 @@ func AcquireIn(ctx context.Context, dir *safedir.Dir, name string, mode Mode, ti
 			return nil, err
 		}
 	}
-	if err := lf.poll(ctx, f, how, mode, start, timeout); err != nil {
+	if err := lf.poll(ctx, f, mode == Exclusive, mode, start, timeout); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -215,10 +213,6 @@ func (lf lockFile) open(mode Mode) (*os.File, error) {
 	return nil, lockError(lf.path, err)
 }
 
-func readOnlyErr(err error) bool {
-	return errors.Is(err, unix.EROFS) || errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM)
-}
-
 func holdsShared(path string) bool {
 	sharedMu.Lock()
 	defer sharedMu.Unlock()
@@ -235,23 +229,23 @@ func (lf lockFile) passGate(ctx context.Context, start time.Time, timeout time.D
 		return nil // no writer ever waited here, or a read-only store without one
 	}
 	defer gate.Close()
-	if err := lf.poll(ctx, gate, unix.LOCK_SH, Shared, start, timeout); err != nil {
+	if err := lf.poll(ctx, gate, false, Shared, start, timeout); err != nil {
 		return err
 	}
-	return unix.Flock(int(gate.Fd()), unix.LOCK_UN)
+	return unlock(gate)
 }
 
-// poll takes the flock how on f, retrying with a growing delay until
-// timeout has passed since start.
-func (lf lockFile) poll(ctx context.Context, f *os.File, how int, mode Mode, start time.Time, timeout time.Duration) error {
+// poll takes the lock on f (its exclusive side when exclusive), retrying
+// with a growing delay until timeout has passed since start.
+func (lf lockFile) poll(ctx context.Context, f *os.File, exclusive bool, mode Mode, start time.Time, timeout time.Duration) error {
 	delay := time.Millisecond
 	for {
-		err := unix.Flock(int(f.Fd()), how|unix.LOCK_NB)
-		if err == nil {
-			return nil
-		}
-		if !errors.Is(err, unix.EWOULDBLOCK) && !errors.Is(err, unix.EINTR) {
+		taken, err := tryLock(f, exclusive)
+		if err != nil {
 			return fmt.Errorf("lock %s: %w", f.Name(), err)
+		}
+		if taken {
+			return nil
 		}
 		waited := time.Since(start)
 		if waited >= timeout {
@@ -298,7 +292,7 @@ func (l *Lock) Release() error {
 		}
 		sharedMu.Unlock()
 	}
-	err := unix.Flock(int(l.f.Fd()), unix.LOCK_UN)
+	err := unlock(l.f)
 	if cerr := l.f.Close(); err == nil {
 		err = cerr
 	}
@@ -330,7 +324,7 @@ func parseHolder(data []byte) Holder {
 	if err != nil || pid <= 0 {
 		return Holder{}
 	}
-	if err := unix.Kill(pid, 0); errors.Is(err, unix.ESRCH) {
+	if processGone(pid) {
 		return Holder{}
 	}
 	return Holder{PID: pid, Command: cmd}

@@ -10,7 +10,13 @@
 //
 // On Unix every operation is an *at system call on the directory's file
 // descriptor; elsewhere the entry is checked with Lstat before a call by
-// path (a change between the two is not caught there).
+// path (a change between the two is not caught there). On Windows a
+// reparse point counts as a link (a symbolic link, a junction, a mount
+// point: each redirects a path), files are opened without following one
+// (FILE_FLAG_OPEN_REPARSE_POINT, then the opened entry is checked), names
+// Windows cannot hold are refused ([skillfs.CheckWindowsName]), and a
+// rename Windows refuses because the entry is open elsewhere is an
+// [*InUseError].
 package safedir
 
 import (
@@ -19,6 +25,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -26,6 +33,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/safefile"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // ErrNotPlain is matched (errors.Is) by a *NotPlainError.
@@ -54,6 +62,23 @@ func (e *NotPlainError) Error() string {
 // Is makes errors.Is(err, ErrNotPlain) match.
 func (e *NotPlainError) Is(target error) bool { return target == ErrNotPlain }
 
+// InUseError reports a rename that Windows refused: another program has
+// the entry, or a file in the folder, open without allowing it to be moved
+// (an editor, an agent reading a skill, a shell whose working folder it
+// is), or the entry cannot be written. A rename either happens or not, so
+// the entry is left as it was. Only Windows refuses to move what is open;
+// Unix renames it.
+type InUseError struct {
+	Path string
+	Err  error
+}
+
+func (e *InUseError) Error() string {
+	return fmt.Sprintf("%s could not be moved: another program has it or a file in it open (an editor, an agent, a shell or window in it), or it is not writable (%v); it was left as it was: close that program and run again", e.Path, e.Err)
+}
+
+func (e *InUseError) Unwrap() error { return e.Err }
+
 // Path returns the folder's path, as given to Open and Sub.
 func (d *Dir) Path() string { return d.path }
 
@@ -63,10 +88,15 @@ func (d *Dir) Join(name string) string { return filepath.Join(d.path, name) }
 
 // checkName refuses a name that is not one entry of a folder: an empty
 // name, ".", "..", or one holding a separator or NUL would make an *at
-// call walk a path.
+// call walk a path. On Windows a name it cannot hold is refused too: a
+// device name would reach the device, "a:b" a hidden stream of a, and
+// "a." the entry a.
 func checkName(name string) error {
 	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\x00") || strings.ContainsRune(name, filepath.Separator) {
 		return fmt.Errorf("%q is not one entry of a folder", name)
+	}
+	if runtime.GOOS == "windows" {
+		return skillfs.CheckWindowsName(name)
 	}
 	return nil
 }
@@ -93,6 +123,8 @@ func describe(m fs.FileMode) string {
 		return "a socket"
 	case m&(fs.ModeDevice|fs.ModeCharDevice) != 0:
 		return "a device"
+	case m&fs.ModeIrregular != 0:
+		return "a junction or other reparse point" // how Windows reports one that is not a symbolic link
 	}
 	return "of mode " + m.String()
 }

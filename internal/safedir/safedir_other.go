@@ -8,10 +8,14 @@ import (
 	"io/fs"
 	"os"
 	"sort"
+
+	"github.com/skillstore/skillstore/internal/atomicfile"
 )
 
 // Dir is a folder. Here (no *at system calls) each operation checks its
-// entry with Lstat, then acts by path.
+// entry with Lstat, then acts by path. A reparse point that is not a
+// symbolic link (a junction) has fs.ModeIrregular and no fs.ModeDir, so
+// it is refused as a link is.
 type Dir struct {
 	path string
 }
@@ -37,7 +41,7 @@ func (d *Dir) Sub(name string) (*Dir, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !m.IsDir() {
+	if m.Type() != fs.ModeDir {
 		return nil, d.notPlain(name, m, d.readlink(name), "folder")
 	}
 	return &Dir{path: d.Join(name)}, nil
@@ -66,7 +70,10 @@ func (d *Dir) Mkdir(name string, perm fs.FileMode) error {
 	return os.Chmod(d.Join(name), perm)
 }
 
-// OpenFile opens the regular file name in d (see the Unix version).
+// OpenFile opens the regular file name in d (see the Unix version). The
+// open itself follows no link where the system allows (openNoFollow), and
+// what it opened is checked again, so a link put there after the Lstat is
+// refused too; O_TRUNC applies only once the file is known to be plain.
 func (d *Dir) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 	m, err := d.Mode(name)
 	if err == nil && !m.IsRegular() {
@@ -75,7 +82,22 @@ func (d *Dir) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	return os.OpenFile(d.Join(name), flag, perm)
+	f, err := openNoFollow(d.Join(name), flag&^os.O_TRUNC, perm)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = d.notPlain(name, fi.Mode(), d.readlink(name), "file")
+	}
+	if err == nil && flag&os.O_TRUNC != 0 {
+		err = f.Truncate(0)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // Mode returns the mode of the entry name, without following a link.
@@ -133,19 +155,17 @@ func Rename(from *Dir, fromName string, to *Dir, toName string) error {
 	if err := checkNames(fromName, toName); err != nil {
 		return err
 	}
-	return os.Rename(from.Join(fromName), to.Join(toName))
+	return inUse(from.Join(fromName), os.Rename(from.Join(fromName), to.Join(toName)))
 }
 
 // RenameNoReplace is Rename that fails with fs.ErrExist when toName exists
-// (checked just before the rename).
+// (atomicfile.RenameNoReplace: one step on Windows, checked just before
+// the rename elsewhere).
 func RenameNoReplace(from *Dir, fromName string, to *Dir, toName string) error {
 	if err := checkNames(fromName, toName); err != nil {
 		return err
 	}
-	if _, err := to.Mode(toName); err == nil {
-		return &os.LinkError{Op: "rename", Old: from.Join(fromName), New: to.Join(toName), Err: fs.ErrExist}
-	}
-	return os.Rename(from.Join(fromName), to.Join(toName))
+	return inUse(from.Join(fromName), atomicfile.RenameNoReplace(from.Join(fromName), to.Join(toName)))
 }
 
 // Exchange is not available here; callers fall back to two renames.

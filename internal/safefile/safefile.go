@@ -128,6 +128,8 @@ func describe(m fs.FileMode) string {
 		return "a device"
 	case m&fs.ModeSymlink != 0:
 		return "a symbolic link"
+	case m&fs.ModeIrregular != 0:
+		return "a junction or other reparse point" // how Windows reports one that is not a symbolic link
 	}
 	return "of mode " + m.String()
 }

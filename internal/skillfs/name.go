@@ -25,7 +25,11 @@ var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 // CheckName accepts skill names that are safe as a git ref component and a
 // folder name: lowercase letters, digits, '.', '_' and '-', starting with a
 // letter or digit, at most 64 characters, no "..", not ending in "." or
-// ".lock". (The skill specification is stricter; discover enforces it.)
+// ".lock", and not a name Windows reads as a device ([WindowsDevice]: con,
+// nul, aux, com1, lpt1, ... alone or with an extension), since the name is
+// also a ref file of the store's repository and a folder in agents'
+// skills folders on every platform a store is shared to. (The skill
+// specification is stricter; discover enforces it.)
 // A skill's folder and its name in the store are the same string, so a
 // plugin's layout and the store apply this one rule.
 func CheckName(name string) error {
@@ -36,6 +40,8 @@ func CheckName(name string) error {
 		return &InvalidNameError{Name: name, Reason: "use lowercase letters, digits and hyphens"}
 	case strings.Contains(name, ".."), strings.HasSuffix(name, "."), strings.HasSuffix(name, ".lock"):
 		return &InvalidNameError{Name: name, Reason: `no "..", and no "." or ".lock" at the end`}
+	case WindowsDevice(name):
+		return &InvalidNameError{Name: name, Reason: "a device name on Windows (con, prn, aux, nul, com0-com9, lpt0-lpt9, alone or with an extension), where it cannot be a file or folder; choose another name"}
 	}
 	return nil
 }

@@ -186,6 +186,8 @@ func captureJobs(sts []SkillStatus, targets []Target, only []string) []*captureJ
 			j.res.Outcome, j.res.Error = Refused, st.Error
 		} else if j.files, err = reload.ReadDir(j.dir); err != nil {
 			j.res.Outcome, j.res.Error = Refused, err.Error()
+		} else {
+			reload.ExportedModes(j.targetDir, st.folder(), j.files) // Windows keeps no execute bit
 		}
 		jobs = append(jobs, j)
 	}

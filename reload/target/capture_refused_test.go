@@ -12,7 +12,6 @@ import (
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/safety"
-	"golang.org/x/sys/unix"
 )
 
 // TestCaptureGoesOnPastOddEntries: one target's skill folder holds a FIFO,
@@ -46,7 +45,7 @@ func TestCaptureGoesOnPastOddEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	fifo := filepath.Join(dirs["a-fifo"], "deploy", "pipe")
-	if err := unix.Mkfifo(fifo, 0o644); err != nil {
+	if err := mkfifo(fifo); err != nil {
 		t.Fatal(err)
 	}
 	book := filepath.Join(dirs["b-linked"], ".skillstore")

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -87,7 +86,7 @@ func TestMarketplaceSurvivesKill(t *testing.T) {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestMarketplaceSurvivesKill$")
 		cmd.Env = append(os.Environ(), marketplaceExporterEnv+"="+s.Dir())
 		// Its own process group, so the kill takes its git children too.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		ownProcessGroup(cmd)
 		cmd.Stderr = os.Stderr
 		stdout, _ := cmd.StdoutPipe()
 		if err := cmd.Start(); err != nil {
@@ -98,7 +97,7 @@ func TestMarketplaceSurvivesKill(t *testing.T) {
 			t.Fatalf("round %d: the exporter never got ready", round)
 		}
 		time.Sleep(delay)
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killProcessGroup(cmd)
 		cmd.Wait()
 
 		script, err := os.ReadFile(filepath.Join(pdir, "hooks", "session-start.sh"))

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -51,7 +50,7 @@ func TestReadRefusesFIFOManifest(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, ".claude-plugin"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, filepath.FromSlash(manifest.ClaudePluginManifest)), 0o644); err != nil {
+	if err := mkfifo(filepath.Join(dir, filepath.FromSlash(manifest.ClaudePluginManifest))); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
 	root, err := os.OpenRoot(dir)

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -66,7 +65,7 @@ func startGitDaemon(t testing.TB) *gitDaemon {
 		cmd := exec.Command("git", "daemon", "--reuseaddr", "--base-path="+d.base, "--export-all",
 			"--enable=receive-pack", "--informative-errors", "--listen=127.0.0.1", "--port="+strconv.Itoa(d.port), d.base)
 		cmd.Env = gitEnv()
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		ownProcessGroup(cmd)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
@@ -75,7 +74,7 @@ func startGitDaemon(t testing.TB) *gitDaemon {
 		exited := make(chan error, 1)
 		go func() { exited <- cmd.Wait() }()
 		stop := func() {
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			killProcessGroup(cmd)
 			<-exited
 		}
 		if lastErr = waitListening(d.port, exited); lastErr == nil {
