@@ -13,7 +13,7 @@ import (
 // them): it is printed on one line. A file named "evil\nadded x@v9" must not
 // print a second line that looks like ours, nor a tab add a column.
 //
-// printf, printLine and printText are the one way commands print: the
+// printf and printLine are the one way commands print: the
 // format is ours and written as it is, every text argument passes
 // quoteText. table cells and the error report do the same; termWriter,
 // under all of them, escapes what a terminal would act on in the rest.
@@ -44,11 +44,6 @@ func printf(w io.Writer, format string, args ...any) {
 // printLine is fmt.Fprintln with printf's quoting of arguments.
 func printLine(w io.Writer, args ...any) {
 	fmt.Fprintln(w, quoteArgs(args)...)
-}
-
-// printText is fmt.Fprint with printf's quoting of arguments.
-func printText(w io.Writer, args ...any) {
-	fmt.Fprint(w, quoteArgs(args)...)
 }
 
 // quoteArgs returns args with each text argument that needs it quoted
