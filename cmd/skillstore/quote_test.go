@@ -29,7 +29,7 @@ func TestPrintfQuotesArguments(t *testing.T) {
 }
 
 // Every human-readable output of the CLI goes through printf, printLine or
-// printText (or a table, or quoteText): a fmt.Fprint call in the commands
+// (or a table, or quoteText): a fmt.Fprint call in the commands
 // may only write to a strings.Builder or a buffer (&b), or to rawWriter's
 // stream after quoting what it prints itself.
 func TestOutputGoesThroughPrintf(t *testing.T) {
@@ -59,7 +59,7 @@ func TestOutputGoesThroughPrintf(t *testing.T) {
 				return true
 			}
 			if !rawDestination(call.Args[0]) {
-				t.Errorf("%s: fmt.%s to %s: print with printf, printLine or printText, which quote names", fset.Position(call.Pos()), sel.Sel.Name, exprText(call.Args[0]))
+				t.Errorf("%s: fmt.%s to %s: print with printf or printLine, which quote names", fset.Position(call.Pos()), sel.Sel.Name, exprText(call.Args[0]))
 			}
 			return true
 		})
