@@ -28,7 +28,7 @@ func TestPrintfQuotesArguments(t *testing.T) {
 	}
 }
 
-// Every human-readable output of the CLI goes through printf, printLine or
+// Every human-readable output of the CLI goes through printf or printLine
 // (or a table, or quoteText): a fmt.Fprint call in the commands
 // may only write to a strings.Builder or a buffer (&b), or to rawWriter's
 // stream after quoting what it prints itself.
