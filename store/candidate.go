@@ -299,7 +299,7 @@ func (s *Store) AcceptCandidate(ctx context.Context, skill, reason string) (Vers
 			MergeMode: c.Mode, Reason: reason, Risk: checked.Risk, Findings: checked.Findings,
 			ExtraParents: []Hash{c.Head},
 			Subject:      subject,
-			Trailers:     []Trailer{{TrailerMergeBase, hashOrNone(c.Base)}},
+			Trailers:     []Trailer{MergeBaseTrailer(c.Base)},
 		})
 		if err != nil {
 			return err

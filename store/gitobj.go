@@ -18,26 +18,6 @@ type Signature = gitdb.Signature
 // a state change (see [Reader.Commit]).
 type Commit = gitdb.Commit
 
-// Trailer is one "Key: value" line at the end of a commit message; the
-// store records versions, sources and reasons in trailers. It is its own
-// type, not an alias of gitdb.Trailer (which [Commit.Trailers] returns and
-// converts to it), so that the store's many {Key, Value} literals stay
-// short: go vet wants keyed fields in literals of another package's types.
-type Trailer struct {
-	Key   string
-	Value string
-}
-
-// buildMessage assembles a commit message from a subject, an optional body
-// and trailers (see gitdb.BuildMessage).
-func buildMessage(subject, body string, trailers []Trailer) string {
-	gt := make([]gitdb.Trailer, len(trailers))
-	for i, t := range trailers {
-		gt[i] = gitdb.Trailer(t)
-	}
-	return gitdb.BuildMessage(subject, body, gt)
-}
-
 // CommitTree writes a commit of tree with the given parents, made by the
 // transaction's actor at its time, whose message is subject, body and an
 // Actor trailer followed by trailers; it moves no ref. Pull writes the

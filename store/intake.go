@@ -77,10 +77,6 @@ func (l LeftOut) trailer() Trailer {
 	return Trailer{Key: TrailerLeftOut, Value: skillfs.QuotePath(l.Path) + ": " + l.Reason}
 }
 
-// TrailerLeftOut names, on an upstream snapshot, a file of the upstream
-// folder the snapshot leaves out: "PATH: REASON".
-const TrailerLeftOut = "Left-Out"
-
 // storable splits files (symlinks with their targets in Data, other files
 // with Data or, over the size cap, Size only) into those a store keeps and
 // those it leaves out, sorted by path.

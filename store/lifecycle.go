@@ -174,7 +174,7 @@ func (s *Store) Rollback(ctx context.Context, name, spec, reason string) (Versio
 		out, err = tx.CommitVersion(name, target.Tree, VersionInfo{
 			Source: head.Source, Plugin: head.Plugin, PluginVersion: head.PluginVersion,
 			MergeMode: MergeModeRollback, Reason: reason, Risk: target.Risk, Findings: target.Findings,
-			Trailers: []Trailer{{Key: "Rollback-To", Value: fmt.Sprintf("v%d %s", target.Number, target.Commit)}},
+			Trailers: []Trailer{{Key: TrailerRollbackTo, Value: fmt.Sprintf("v%d %s", target.Number, target.Commit)}},
 		})
 		return err
 	})

@@ -9,11 +9,6 @@ import (
 	"github.com/skillstore/skillstore/store/safety"
 )
 
-// MergeModeLocalEdit marks a candidate that merges an edit made in a
-// target folder with a published version that moved since export wrote the
-// folder (both sides changed), and the commit recording that edit.
-const MergeModeLocalEdit MergeMode = "local-edit"
-
 // LocalEdit is a skill folder edited in a target while the published
 // version moved on.
 type LocalEdit struct {
@@ -170,7 +165,7 @@ func (tx *Tx) MergeLocalEdit(e LocalEdit) (LocalMerge, error) {
 			{TrailerPlugin, head.Plugin},
 			{TrailerPluginVersion, head.PluginVersion},
 			{TrailerMergeMode, string(MergeModeLocalEdit)},
-			{TrailerMergeBase, hashOrNone(baseCommit)},
+			MergeBaseTrailer(baseCommit),
 			{TrailerConflicts, list},
 			{TrailerRisk, checked.Risk.String()},
 			{TrailerActor, sig.Name + " <" + sig.Email + ">"},

@@ -9,10 +9,6 @@ import (
 	"github.com/skillstore/skillstore/store/manifest"
 )
 
-// TrailerRenamedFrom names a plugin's old id on the state commit that
-// renamed it.
-const TrailerRenamedFrom = "Renamed-From"
-
 // followRenames applies a marketplace's "renames" (old -> new) when the
 // marketplace is added again: a plugin of the store named old, added from
 // this marketplace, that the marketplace now lists as new becomes new,
@@ -128,15 +124,11 @@ func (tx *Tx) movePluginNamespace(old, nu string) error {
 		h        Hash
 	}
 	var moves []move
-	for _, pair := range [][2]string{
-		{PluginRefPrefix + old + "/", PluginRefPrefix + nu + "/"},
-		{PluginCandidateRefPrefix + old + "/", PluginCandidateRefPrefix + nu + "/"},
-		{UpstreamRefPrefix + old + "/", UpstreamRefPrefix + nu + "/"},
-		{SupersededRefPrefix + "plugins/" + old + "/", SupersededRefPrefix + "plugins/" + nu + "/"},
-	} {
-		for _, ref := range tx.RefNames(pair[0]) {
+	to := PluginPrefixes(nu)
+	for i, from := range PluginPrefixes(old) {
+		for _, ref := range tx.RefNames(from) {
 			h, _ := tx.Ref(ref)
-			moves = append(moves, move{ref, pair[1] + strings.TrimPrefix(ref, pair[0]), h})
+			moves = append(moves, move{ref, to[i] + strings.TrimPrefix(ref, from), h})
 		}
 	}
 	for _, m := range moves {

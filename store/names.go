@@ -36,6 +36,16 @@ func SplitName(name string) (plugin, skill string) {
 	return "", name
 }
 
+// OwnName is the skill's own part of a store name: "NAME" for "PLUGIN:NAME"
+// and for "NAME". It is the name its SKILL.md gives and its folder's name
+// in the plugin, what the validation policy compares against.
+func OwnName(name string) string {
+	_, skill := SplitName(name)
+	return skill
+}
+
+func ownName(name string) string { return OwnName(name) }
+
 // IsPluginParts reports whether name is a plugin's parts pseudo-skill.
 func IsPluginParts(name string) bool {
 	p, s := SplitName(name)

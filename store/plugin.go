@@ -60,26 +60,6 @@ func (p *Plugin) Label() string { return "plugin:" + p.ID }
 
 func pluginRecord(id string) string { return "plugins/" + id }
 
-// UpstreamRef is the ref holding the upstream snapshots of a plugin's skill.
-func UpstreamRef(plugin, skill string) string {
-	_, skill = SplitName(skill)
-	return UpstreamRefPrefix + plugin + "/" + skill
-}
-
-// CandidateRef is the ref of a skill's pending candidate:
-// refs/heads/candidates/plugins/PLUGIN/NAME for a plugin's skill
-// "PLUGIN:NAME", refs/heads/candidates/skills/NAME for a managed one.
-func CandidateRef(skill string) string {
-	if plugin, name := SplitName(skill); plugin != "" {
-		return PluginCandidateRefPrefix + plugin + "/" + name
-	}
-	return ManagedCandidateRefPrefix + skill
-}
-
-// SupersededRefPrefix keeps superseded candidates reachable, one ref per
-// candidate commit (see [SupersededRef]).
-const SupersededRefPrefix = "refs/skillstore/superseded/"
-
 // ErrUnknownPlugin is wrapped by errors about a plugin id the store lacks.
 var ErrUnknownPlugin = errors.New("no such plugin")
 
@@ -235,7 +215,7 @@ func (tx *Tx) RemovePlugin(id string) (*Plugin, error) {
 		}
 	}
 	tx.detachPluginParts(id)
-	for _, ref := range tx.RefNames(UpstreamRefPrefix + id + "/") {
+	for _, ref := range tx.RefNames(UpstreamPrefix(id)) {
 		tx.DeleteRef(ref)
 	}
 	if _, ok := tx.Ref(SourceRef(id)); ok {

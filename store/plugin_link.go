@@ -24,9 +24,6 @@ import (
 // local edit: the next upstream change merges three-way against it, and an
 // unedited copy fast-forwards.
 
-// MergeModeLink marks the version that links a managed skill to a plugin.
-const MergeModeLink MergeMode = "link"
-
 // LinkResult is what LinkSkill did.
 type LinkResult struct {
 	Plugin string `json:"plugin"`

@@ -68,10 +68,10 @@ func (r *Reader) PluginParts(plugin string) (v Version, ok bool, err error) {
 func (r *Reader) PluginsWithParts() []string {
 	var out []string
 	for _, ref := range r.RefNames(PluginRefPrefix) {
-		if !isPluginPartsRef(ref) {
+		plugin, ok := PluginPartsOfRef(ref)
+		if !ok {
 			continue
 		}
-		plugin, _, _ := strings.Cut(strings.TrimPrefix(ref, PluginRefPrefix), "/")
 		if _, err := r.Plugin(plugin); err == nil {
 			out = append(out, plugin)
 		}

@@ -11,16 +11,6 @@ import (
 	"github.com/skillstore/skillstore/store/safety"
 )
 
-// MergeModeRemote marks a candidate (and the version accepting it) that
-// joins two published histories of a skill that diverged on two machines.
-const MergeModeRemote MergeMode = "remote-merge"
-
-// Trailers pull writes on a remote-merge candidate.
-const (
-	TrailerRemote        = "Remote"         // the remote whose history was merged
-	TrailerRemoteVersion = "Remote-Version" // the remote's version number at the merge
-)
-
 // Version numbers after a merge. Each side has numbered its own versions
 // v1, v2, … along first parents, so after they diverge both may have a v5.
 // The version joining them takes max(local, remote)+1, and its first
@@ -70,7 +60,7 @@ func (tx *Tx) MergeDiverged(lv, rv Version, remote string, skillAware bool) (Div
 		v, err := tx.writeJoinVersion(name, lv, rv, lv.Tree, ZeroHash, VersionInfo{
 			Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion, Risk: lv.Risk, Findings: lv.Findings,
 			Reason:   fmt.Sprintf("%s and %s of %s published the same files", lv.Name(), rv.Name(), remote),
-			Trailers: []Trailer{{TrailerMergeBase, hashOrNone(base)}, {TrailerRemote, remote}},
+			Trailers: []Trailer{MergeBaseTrailer(base), {TrailerRemote, remote}},
 		})
 		if err != nil {
 			return dm, err
@@ -146,7 +136,7 @@ func (tx *Tx) MergeDiverged(lv, rv Version, remote string, skillAware bool) (Div
 			{TrailerPlugin, lv.Plugin},
 			{TrailerPluginVersion, lv.PluginVersion},
 			{TrailerMergeMode, string(MergeModeRemote)},
-			{TrailerMergeBase, hashOrNone(base)},
+			MergeBaseTrailer(base),
 			{TrailerConflicts, list},
 			{TrailerRisk, checked.Risk.String()},
 			{TrailerRemote, remote},
@@ -246,7 +236,7 @@ func (tx *Tx) AcceptRemoteMerge(skill, reason string) (Version, error) {
 		Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,
 		Reason: reason, Risk: checked.Risk, Findings: checked.Findings,
 		Subject:  fmt.Sprintf("%s v%d: merge v%d with %s", skill, max(lv.Number, rv.Number)+1, lv.Number, rv.Name()),
-		Trailers: []Trailer{{TrailerMergeBase, hashOrNone(c.Base)}},
+		Trailers: []Trailer{MergeBaseTrailer(c.Base)},
 	})
 	if err != nil {
 		return Version{}, err
@@ -277,7 +267,7 @@ func (tx *Tx) rejectRemoteMerge(skill string, c Candidate, reason string) (Versi
 		Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,
 		Reason: reason, Risk: lv.Risk, Findings: lv.Findings,
 		Subject:  fmt.Sprintf("%s v%d: keep v%d, reject %s", skill, max(lv.Number, rv.Number)+1, lv.Number, rv.Name()),
-		Trailers: []Trailer{{TrailerMergeBase, hashOrNone(c.Base)}},
+		Trailers: []Trailer{MergeBaseTrailer(c.Base)},
 	})
 	if err != nil {
 		return Version{}, err

@@ -48,6 +48,28 @@ func (e *AmbiguousSkillError) Typeable() []string {
 	return out
 }
 
+// UnknownPluginSkillError reports a qualified name "PLUGIN:NAME" whose
+// plugin the store does not have (it wraps ErrUnknownPlugin).
+type UnknownPluginSkillError struct{ Name, Plugin string }
+
+func (e *UnknownPluginSkillError) Error() string {
+	return fmt.Sprintf("unknown skill %q: the store has no plugin %q", e.Name, e.Plugin)
+}
+
+func (e *UnknownPluginSkillError) Unwrap() error { return ErrUnknownPlugin }
+
+// unknownSkill is the error for a store name with no published ref: an
+// *UnknownPluginSkillError when its plugin part names no plugin (nor any
+// skill kept from a removed one), else an *UnknownSkillError.
+func (r *Reader) unknownSkill(name string) error {
+	if plugin, _ := SplitName(name); plugin != "" {
+		if _, err := r.Plugin(plugin); errors.Is(err, ErrUnknownPlugin) && len(r.RefNames(PluginSkillsPrefix(plugin))) == 0 {
+			return &UnknownPluginSkillError{Name: name, Plugin: plugin}
+		}
+	}
+	return &UnknownSkillError{Name: name}
+}
+
 // PluginLacksSkillError reports a qualified name whose plugin exists but
 // has no published skill of that name. It unwraps to an
 // *UnknownSkillError, so callers that only care about "no such skill"
@@ -122,7 +144,7 @@ func (r *Reader) resolveQualified(input, plugin, skill string) (string, error) {
 		return "", err
 	}
 	if p == nil {
-		skills, err := r.refChildren(PluginRefPrefix + plugin + "/")
+		skills, err := r.refChildren(PluginSkillsPrefix(plugin))
 		if err != nil {
 			return "", err
 		}
@@ -151,7 +173,7 @@ func (r *Reader) ResolveCandidateName(input string) (string, error) {
 	if _, ok := r.Ref(CandidateRef(skill)); ok {
 		matches = append(matches, skill)
 	}
-	ids, err := r.refs.ChildrenWith(CandidateRefPrefix+"plugins/", skill)
+	ids, err := r.refs.ChildrenWith(PluginCandidateRefPrefix, skill)
 	if err != nil {
 		return "", err
 	}

@@ -237,10 +237,3 @@ func isGitRepo(dir string) bool {
 	}
 	return true
 }
-
-// SourceRef is where the fetched commit of a plugin's git source is kept, so
-// its objects stay reachable (git gc keeps them) and sync knows what it saw.
-func SourceRef(plugin string) string { return SourceRefPrefix + plugin + "/head" }
-
-// SourceRefPrefix starts every plugin's source ref.
-const SourceRefPrefix = "refs/skillstore/sources/"

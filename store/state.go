@@ -191,7 +191,7 @@ func (tx *Tx) commitState() error {
 		body = strings.Join(tx.state.subjects[1:], "\n")
 	}
 	sig := tx.signature()
-	trailers := append([]Trailer{{Key: "Actor", Value: sig.Name + " <" + sig.Email + ">"}}, tx.state.trailers...)
+	trailers := append([]Trailer{{Key: TrailerActor, Value: sig.Name + " <" + sig.Email + ">"}}, tx.state.trailers...)
 	c := &Commit{Tree: tree, Parents: parents, Author: sig, Committer: sig, Message: buildMessage(subject, body, trailers)}
 	tx.SetRef(StateRef, tx.WriteCommit(c))
 	return nil

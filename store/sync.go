@@ -13,15 +13,6 @@ import (
 	"github.com/skillstore/skillstore/store/safety"
 )
 
-// Merge modes sync records on versions and candidates, besides the store's.
-const (
-	MergeModeMirror         MergeMode = "mirror"
-	MergeModeFastForward    MergeMode = "fast-forward"
-	MergeModeThreeWay       MergeMode = "three-way"
-	MergeModeAlreadyApplied MergeMode = "already-applied"
-	MergeModeRejected       MergeMode = "rejected"
-)
-
 // SyncOptions tune a sync.
 type SyncOptions struct {
 	// Plugins limits the sync to these plugin ids; empty means every

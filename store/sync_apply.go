@@ -97,7 +97,7 @@ func (tx *Tx) applyAlreadyApplied(p *Plugin, up *upstream, name string, headC *C
 		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
 		MergeMode: MergeModeAlreadyApplied, Risk: headV.Risk, ExtraParents: []Hash{u},
 		Subject:  fmt.Sprintf("%s v%d: upstream of plugin %s already applied", name, headV.Number+1, p.ID),
-		Trailers: []Trailer{{TrailerMergeBase, hashOrNone(base)}},
+		Trailers: []Trailer{MergeBaseTrailer(base)},
 	})
 	if err != nil {
 		return err
@@ -116,7 +116,7 @@ func (tx *Tx) applyFastForward(p *Plugin, up *upstream, name string, headC *Comm
 		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
 		MergeMode: MergeModeFastForward, Risk: checked.Risk, Findings: checked.Findings, ExtraParents: []Hash{u},
 		Subject:  fmt.Sprintf("%s v%d: update from plugin %s", name, headV.Number+1, p.ID),
-		Trailers: []Trailer{{TrailerMergeBase, hashOrNone(base)}},
+		Trailers: []Trailer{MergeBaseTrailer(base)},
 	})
 	if err != nil {
 		return err

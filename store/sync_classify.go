@@ -12,20 +12,6 @@ import (
 	"github.com/skillstore/skillstore/store/safety"
 )
 
-// Trailer keys sync writes on snapshots and candidates.
-const (
-	TrailerCandidate    = "Skill-Candidate" // marks a candidate's merge commit
-	TrailerMergeBase    = "Merge-Base"
-	TrailerConflicts    = "Conflicts"
-	TrailerSourceURL    = "Source-URL"
-	TrailerSourceCommit = "Source-Commit"
-	TrailerUpstreamPath = "Upstream-Path"
-)
-
-// TrailerMergeResolved is one conflict the skill-aware rules resolved in a
-// candidate's merge, "PATH:LINE RULE"; one trailer per conflict.
-const TrailerMergeResolved = "Merge-Resolved"
-
 // syncSkill brings one owned skill up to date with its upstream tree. A
 // tree refused for its content leaves the skill out (see leaveOut): the
 // report says so, with no error.
@@ -311,7 +297,7 @@ func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base
 			{TrailerPlugin, p.ID},
 			{TrailerPluginVersion, up.layout.Version},
 			{TrailerMergeMode, string(mode)},
-			{TrailerMergeBase, hashOrNone(base)},
+			MergeBaseTrailer(base),
 			{TrailerConflicts, conflictList},
 			{TrailerRisk, risk.String()},
 			{TrailerActor, sig.Name + " <" + sig.Email + ">"},
@@ -343,13 +329,6 @@ func upstreamTrailers(p *Plugin, up *upstream, sk *upstreamSkill) []Trailer {
 		t = append(t, Trailer{TrailerSourceCommit, up.fetched.Commit.String()})
 	}
 	return append(t, leftOutTrailers(sk)...)
-}
-
-func hashOrNone(h Hash) string {
-	if h.IsZero() {
-		return "none"
-	}
-	return h.String()
 }
 
 // errNoCandidateMerge means a candidate branch has no skillstore merge commit.

@@ -3,7 +3,6 @@ package store
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -144,22 +143,10 @@ func (tx *Tx) withPluginFindings(rep safety.Report, files, previous []File) safe
 	return rep
 }
 
-// isPluginPartsRef reports whether ref is a published parts unit,
-// refs/heads/plugins/PLUGIN/_plugin.
-func isPluginPartsRef(ref string) bool {
-	rest, ok := strings.CutPrefix(ref, PluginRefPrefix)
-	if !ok {
-		return false
-	}
-	plugin, name, ok := strings.Cut(rest, "/")
-	return ok && plugin != "" && name == PluginPartsName
-}
-
 // pluginParts verifies a parts unit's history like a skill's (versions
 // counting down, trees git fsck accepts, regular files only; no SKILL.md
 // needed), counting it apart from the skills.
-func (v *verifier) pluginParts(ref string, head Hash) {
-	plugin, _, _ := strings.Cut(strings.TrimPrefix(ref, PluginRefPrefix), "/")
+func (v *verifier) pluginParts(plugin string, head Hash) {
 	before := v.rep.Versions
 	v.skill(PluginPartsUnit(plugin), head)
 	v.rep.PluginParts++

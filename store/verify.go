@@ -81,9 +81,10 @@ func (s *Store) VerifyWith(ctx context.Context, opts VerifyOptions) (VerifyRepor
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			plugin, isParts := PluginPartsOfRef(name)
 			switch {
-			case isPluginPartsRef(name):
-				v.pluginParts(name, refs[name])
+			case isParts:
+				v.pluginParts(plugin, refs[name])
 			case strings.HasPrefix(name, SkillRefPrefix) || strings.HasPrefix(name, PluginRefPrefix):
 				skill, ok := SkillNameOfRef(name)
 				if !ok {

@@ -13,33 +13,6 @@ import (
 	"github.com/skillstore/skillstore/store/safety"
 )
 
-// Trailer keys written on version commits. `git log` alone tells a
-// version's story through them.
-const (
-	TrailerVersion       = "Skill-Version"
-	TrailerSource        = "Source"
-	TrailerPlugin        = "Plugin"
-	TrailerPluginVersion = "Plugin-Version"
-	TrailerMergeMode     = "Merge-Mode"
-	TrailerRisk          = "Risk"
-	TrailerActor         = "Actor"
-	TrailerReason        = "Reason"
-)
-
-// SourceManaged is the Source of a skill edited and added by hand.
-const SourceManaged = "managed"
-
-// MergeMode says how a version's or candidate's tree was made (its
-// Merge-Mode trailer).
-type MergeMode string
-
-// Merge modes recorded on versions. Sync adds its own (fast-forward,
-// three-way, already-applied).
-const (
-	MergeModeNone     MergeMode = "none"
-	MergeModeRollback MergeMode = "rollback"
-)
-
 // Version is one published version of a skill: a commit on its skill ref.
 type Version struct {
 	Skill         string

@@ -201,12 +201,12 @@ func (tx remoteTx) pull(ctx context.Context, rem Remote, fetched *pullFetch, opt
 	if h, ok := rr.refs[store.StateRef]; ok {
 		check.stateTree(h)
 	}
-	for _, ref := range rr.names(refSkill) {
+	for _, ref := range rr.names(store.RefSkill) {
 		local, _ := tx.Ref(ref)
-		check.skillVersions(skillOfRef(ref), rr.refs[ref], local)
+		check.skillVersions(store.SkillOfRef(ref), rr.refs[ref], local)
 	}
-	for _, ref := range rr.names(refCandidate) {
-		skill := skillOfRef(ref)
+	for _, ref := range rr.names(store.RefCandidate) {
+		skill := store.SkillOfRef(ref)
 		published, _ := rr.refs[store.SkillRef(skill)]
 		if published.IsZero() {
 			published, _ = tx.Ref(store.SkillRef(skill))
@@ -231,13 +231,13 @@ func (tx remoteTx) pull(ctx context.Context, rem Remote, fetched *pullFetch, opt
 	rep = &PullReport{Remote: rem.Name, URL: rem.Redacted(), Skills: []PullSkill{}, Refs: []PullRef{}, Ignored: rr.ignored, Warnings: check.warnings}
 	// Upstream snapshots first: a pull killed after them leaves bases
 	// the next run (and sync) understand.
-	for _, ref := range rr.names(refUpstream) {
+	for _, ref := range rr.names(store.RefUpstream) {
 		if r, ok := tx.pullLine(ref, rr.refs[ref]); ok {
 			rep.Refs = append(rep.Refs, r)
 		}
 	}
-	for _, ref := range rr.names(refSkill) {
-		ps, err := tx.pullSkill(skillOfRef(ref), rr.refs[ref], rem, opts.SkillAware, check.risks)
+	for _, ref := range rr.names(store.RefSkill) {
+		ps, err := tx.pullSkill(store.SkillOfRef(ref), rr.refs[ref], rem, opts.SkillAware, check.risks)
 		if err != nil {
 			return nil, err
 		}
@@ -245,13 +245,13 @@ func (tx remoteTx) pull(ctx context.Context, rem Remote, fetched *pullFetch, opt
 			rep.Skills = append(rep.Skills, ps)
 		}
 	}
-	for _, ref := range rr.names(refSuperseded) {
+	for _, ref := range rr.names(store.RefSuperseded) {
 		if _, ok := tx.Ref(ref); !ok {
 			tx.SetRef(ref, rr.refs[ref])
 			rep.Refs = append(rep.Refs, PullRef{Ref: ref, Action: RefNew})
 		}
 	}
-	for _, ref := range rr.names(refCandidate) {
+	for _, ref := range rr.names(store.RefCandidate) {
 		if r, ok := tx.pullCandidate(ref, rr); ok {
 			rep.Refs = append(rep.Refs, r)
 		}
@@ -409,7 +409,7 @@ func (tx remoteTx) pullDiverged(ps PullSkill, lv, rv store.Version, rem Remote, 
 // made with plain git) fast-forwards; one changed on both sides keeps
 // this store's, unless the remote recorded this store's as superseded.
 func (tx remoteTx) pullCandidate(ref string, rr *remoteRefs) (PullRef, bool) {
-	skill := skillOfRef(ref)
+	skill := store.SkillOfRef(ref)
 	remote := rr.refs[ref]
 	local, hasLocal := tx.Ref(ref)
 	if hasLocal && local == remote {
@@ -441,7 +441,7 @@ func (tx remoteTx) pullCandidate(ref string, rr *remoteRefs) (PullRef, bool) {
 		tx.SetRef(ref, remote)
 		return PullRef{Ref: ref, Action: RefSuperseded, Reason: "the remote superseded this store's candidate " + short(local)}, true
 	}
-	return PullRef{Ref: ref, Action: RefKeptLocal, Reason: fmt.Sprintf("changed on both sides; the remote's is at %s", trackingRef(rr.remote, ref))}, true
+	return PullRef{Ref: ref, Action: RefKeptLocal, Reason: fmt.Sprintf("changed on both sides; the remote's is at %s", store.TrackingRef(rr.remote, ref))}, true
 }
 
 // candidateDone reports whether candidate head h was accepted (it is in
@@ -459,11 +459,11 @@ func (r remoteTx) candidateDone(skill string, h store.Hash) bool {
 func (tx remoteTx) updateTracking(remote string, rr *remoteRefs) {
 	want := map[string]store.Hash{}
 	for name, h := range rr.refs {
-		if kind, _ := classifyRef(name); kind.isTracked() {
-			want[trackingRef(remote, name)] = h
+		if kind, _ := store.ClassifyRef(name); isTracked(kind) {
+			want[store.TrackingRef(remote, name)] = h
 		}
 	}
-	for _, name := range tx.RefNames(RemoteRefPrefix + remote + "/") {
+	for _, name := range tx.RefNames(store.RemoteRefPrefix + remote + "/") {
 		if _, ok := want[name]; !ok {
 			tx.DeleteRef(name)
 		}

@@ -55,7 +55,7 @@ func newHistoryCheck(tx *store.Tx, allow safety.RiskLevel) *historyCheck {
 	for _, name := range tx.RefNames("refs/") {
 		// Tracking refs are no proof: plain `git fetch` in the store
 		// fills them without any check.
-		if h, ok := tx.Ref(name); ok && !strings.HasPrefix(name, RemoteRefPrefix) {
+		if h, ok := tx.Ref(name); ok && !strings.HasPrefix(name, store.RemoteRefPrefix) {
 			c.known[h] = true
 		}
 	}

@@ -31,10 +31,10 @@ type remoteRefs struct {
 }
 
 // names returns the sorted names of the refs of kind k.
-func (rr *remoteRefs) names(k refKind) []string {
+func (rr *remoteRefs) names(k store.RefKind) []string {
 	var out []string
 	for name := range rr.refs {
-		if kind, _ := classifyRef(name); kind == k {
+		if kind, _ := store.ClassifyRef(name); kind == k {
 			out = append(out, name)
 		}
 	}
@@ -49,11 +49,11 @@ func splitAdvertised(remote string, adv map[string]store.Hash) (*remoteRefs, err
 	rr := &remoteRefs{remote: remote, refs: map[string]store.Hash{}}
 	var bad, old []string
 	for name, h := range adv {
-		kind, err := classifyRef(name)
+		kind, err := store.ClassifyRef(name)
 		switch {
 		case isLayout1Ref(name):
 			old = append(old, name)
-		case kind == refOther:
+		case kind == store.RefOther:
 			rr.ignored = append(rr.ignored, name)
 		case err != nil:
 			bad = append(bad, fmt.Sprintf("%s: %v", name, err))
@@ -241,7 +241,7 @@ func haves(r *store.Reader, remote string) []store.Hash {
 	var out []store.Hash
 	add := func(prefix string) {
 		for _, name := range r.RefNames(prefix) {
-			if kind, _ := classifyRef(name); kind == refOther && prefix != RemoteRefPrefix+remote+"/" {
+			if kind, _ := store.ClassifyRef(name); kind == store.RefOther && prefix != store.RemoteRefPrefix+remote+"/" {
 				continue
 			}
 			h, _ := r.Ref(name)
@@ -254,7 +254,7 @@ func haves(r *store.Reader, remote string) []store.Hash {
 	add("refs/heads/")
 	add(store.UpstreamRefPrefix)
 	add(store.StateRef)
-	add(RemoteRefPrefix + remote + "/")
+	add(store.RemoteRefPrefix + remote + "/")
 	return out
 }
 

@@ -2,7 +2,6 @@ package remote
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/skillstore/skillstore/store"
 )
@@ -61,10 +60,5 @@ func skillOfAnyRef(ref string) (string, bool) {
 	if name, ok := store.CandidateNameOfRef(ref); ok {
 		return name, true
 	}
-	if rest, ok := strings.CutPrefix(ref, store.UpstreamRefPrefix); ok {
-		if plugin, skill, ok := strings.Cut(rest, "/"); ok {
-			return store.QualifiedName(plugin, skill), true
-		}
-	}
-	return "", false
+	return store.UpstreamNameOfRef(ref)
 }

@@ -247,7 +247,7 @@ func (tx remoteTx) push(ctx context.Context, conn *remoteConn, opts PushOptions)
 func travelling(adv map[string]store.Hash) map[string]store.Hash {
 	out := map[string]store.Hash{}
 	for name, h := range adv {
-		if kind, err := classifyRef(name); kind != refOther && err == nil {
+		if kind, err := store.ClassifyRef(name); kind != store.RefOther && err == nil {
 			out[name] = h
 		}
 	}
@@ -264,7 +264,7 @@ func (tx remoteTx) planPush(remote string, adv map[string]store.Hash) (updates, 
 	isLocal := map[string]bool{}
 	for _, name := range local {
 		isLocal[name] = true
-		kind, err := classifyRef(name)
+		kind, err := store.ClassifyRef(name)
 		if err != nil {
 			continue // verify reports it; it never travels
 		}
@@ -286,20 +286,20 @@ func (tx remoteTx) planPush(remote string, adv map[string]store.Hash) (updates, 
 			continue
 		}
 		switch kind {
-		case refSkill:
+		case store.RefSkill:
 			u.Reason = "the remote has versions this store does not have: run 'skillstore pull' first"
-			if c, ok := tx.Ref(store.CandidateRef(skillOfRef(name))); ok && tx.HasObject(r) && tx.IsAncestor(r, c) {
+			if c, ok := tx.Ref(store.CandidateRef(store.SkillOfRef(name))); ok && tx.HasObject(r) && tx.IsAncestor(r, c) {
 				u.Reason = "the merge with the remote's versions waits as a candidate: accept it, then push"
 			}
-		case refState:
+		case store.RefState:
 			u.Reason = "the remote's state changed: run 'skillstore pull' first"
-		case refUpstream:
+		case store.RefUpstream:
 			u.Action, u.Reason = PushSkip, "both sides took different snapshots; the remote's stays"
 			updates = append(updates, u)
 			continue
-		case refSuperseded:
+		case store.RefSuperseded:
 			continue // named by its value: the same on both sides
-		case refCandidate:
+		case store.RefCandidate:
 			if tx.leaseHolds(remote, name, r) {
 				u.Action, u.Reason = PushReplace, "this store superseded, accepted or rejected the remote's candidate"
 				updates = append(updates, u)
@@ -330,8 +330,8 @@ func (tx remoteTx) planPush(remote string, adv map[string]store.Hash) (updates, 
 // candidate ref name at value r: it is what the last pull or push saw,
 // and this store is done with that candidate.
 func (tx remoteTx) leaseHolds(remote, name string, r store.Hash) bool {
-	seen, ok := tx.Ref(trackingRef(remote, name))
-	return ok && seen == r && tx.candidateDone(skillOfRef(name), r)
+	seen, ok := tx.Ref(store.TrackingRef(remote, name))
+	return ok && seen == r && tx.candidateDone(store.SkillOfRef(name), r)
 }
 
 func refName(name string) plumbing.ReferenceName { return plumbing.ReferenceName(name) }

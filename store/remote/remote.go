@@ -43,11 +43,6 @@ var ErrNoRemote = errors.New("no remote to use")
 // several exist; clone names its remote this way.
 const DefaultRemote = "origin"
 
-// RemoteRefPrefix starts the tracking refs of every remote: the values of
-// the remote's refs as this store last saw them, at
-// refs/remotes/<remote>/<ref without "refs/">.
-const RemoteRefPrefix = "refs/remotes/"
-
 // Remote is a configured remote: a name and a git URL.
 type Remote struct {
 	Name string `json:"name"`
@@ -154,20 +149,15 @@ func normalizeRemoteURL(raw string) (string, error) {
 	return abs, nil
 }
 
-// trackingRef is where this store keeps the value of a remote's ref.
-func trackingRef(remote, ref string) string {
-	return RemoteRefPrefix + remote + "/" + strings.TrimPrefix(ref, "refs/")
-}
-
 // trackingFetchSpecs are the refspecs written to the git config, so plain
 // `git fetch NAME` in the store fills the same tracking refs as pull.
 func trackingFetchSpecs(name string) []config.RefSpec {
 	var specs []config.RefSpec
 	for _, p := range []string{store.SkillRefPrefix, store.PluginRefPrefix, store.CandidateRefPrefix, store.UpstreamRefPrefix} {
-		specs = append(specs, config.RefSpec("+"+p+"*:"+trackingRef(name, p)+"*"))
+		specs = append(specs, config.RefSpec("+"+p+"*:"+store.TrackingRef(name, p)+"*"))
 	}
 	// A pattern, so plain git does not fail on a remote without a state.
-	return append(specs, config.RefSpec("+"+store.StateRef+"*:"+trackingRef(name, store.StateRef)+"*"))
+	return append(specs, config.RefSpec("+"+store.StateRef+"*:"+store.TrackingRef(name, store.StateRef)+"*"))
 }
 
 func configPath(s *store.Store) string { return filepath.Join(s.Dir(), "config") }
@@ -303,7 +293,7 @@ func Remove(ctx context.Context, s *store.Store, name string) error {
 		if err := writeConfig(s, cfg); err != nil {
 			return err
 		}
-		for _, ref := range tx.RefNames(RemoteRefPrefix + name + "/") {
+		for _, ref := range tx.RefNames(store.RemoteRefPrefix + name + "/") {
 			tx.DeleteRef(ref)
 		}
 		return nil
