@@ -333,7 +333,6 @@ func (s *Store) RejectCandidate(ctx context.Context, skill, reason string) (Vers
 		if reason == "" {
 			reason = "rejected candidate"
 		}
-		tx.SetRef(SupersededRef(skill, c.Head), c.Head)
 		source, subject := "plugin:"+c.Plugin, fmt.Sprintf("%s v%d: reject update from plugin %s, keep v%d", skill, head.Number+1, c.Plugin, head.Number)
 		if c.Mode == MergeModeLocalEdit {
 			source, subject = head.Source, fmt.Sprintf("%s v%d: reject the merge of a local edit, keep v%d", skill, head.Number+1, head.Number)
@@ -347,7 +346,7 @@ func (s *Store) RejectCandidate(ctx context.Context, skill, reason string) (Vers
 		if err != nil {
 			return err
 		}
-		tx.DeleteRef(CandidateRef(skill))
+		tx.supersedeCandidate(skill)
 		return nil
 	})
 	return v, err

@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/merge"
@@ -75,7 +74,7 @@ func (tx *Tx) MergeLocalEdit(e LocalEdit) (LocalMerge, error) {
 		lm.Outcome = LocalIntegrated
 		return lm, nil
 	}
-	candHead, hasCand := tx.Ref(CandidateRef(e.Skill))
+	_, hasCand := tx.Ref(CandidateRef(e.Skill))
 	if hasCand {
 		c, err := tx.Candidate(e.Skill)
 		if err != nil {
@@ -149,30 +148,14 @@ func (tx *Tx) MergeLocalEdit(e LocalEdit) (LocalMerge, error) {
 		}),
 	}
 	tx.WriteCommit(edit)
-	if hasCand {
-		tx.SetRef(SupersededRef(e.Skill, candHead), candHead)
-	}
-	body, list := "", "none"
-	if len(lm.Conflicts) > 0 {
-		body = "Conflicts to resolve:\n- " + strings.Join(lm.Conflicts, "\n- ")
-		list = strings.Join(lm.Conflicts, ", ")
-	}
-	c := &Commit{
-		Tree: tree, Parents: []Hash{head.Commit, edit.Hash}, Author: sig, Committer: sig,
-		Message: buildMessage(fmt.Sprintf("candidate %s: merge the edit in %s with %s", e.Skill, e.Where, head.Name()), body, []Trailer{
-			{TrailerCandidate, e.Skill},
-			{TrailerSource, head.Source},
-			{TrailerPlugin, head.Plugin},
-			{TrailerPluginVersion, head.PluginVersion},
-			{TrailerMergeMode, string(MergeModeLocalEdit)},
-			MergeBaseTrailer(baseCommit),
-			{TrailerConflicts, list},
-			{TrailerRisk, checked.Risk.String()},
-			{TrailerActor, sig.Name + " <" + sig.Email + ">"},
-		}),
-	}
-	tx.SetRef(CandidateRef(e.Skill), tx.WriteCommit(c))
-	lm.Outcome, lm.Candidate = LocalCandidate, c.Hash
+	tx.supersedeCandidate(e.Skill)
+	h := tx.writeCandidate(candidateCommit{
+		Skill: e.Skill, Subject: fmt.Sprintf("candidate %s: merge the edit in %s with %s", e.Skill, e.Where, head.Name()),
+		Tree: tree, Published: head.Commit, Upstream: edit.Hash,
+		Source: head.Source, Plugin: head.Plugin, PluginVersion: head.PluginVersion,
+		Mode: MergeModeLocalEdit, Base: baseCommit, Conflicts: lm.Conflicts, Risk: checked.Risk,
+	})
+	lm.Outcome, lm.Candidate = LocalCandidate, h
 	return lm, nil
 }
 

@@ -23,10 +23,7 @@ import (
 // The caller drops the skill from p and deletes its upstream ref.
 func (tx *Tx) detachSkill(p *Plugin, skill string) (string, error) {
 	name := QualifiedName(p.ID, skill)
-	if cand, ok := tx.Ref(CandidateRef(name)); ok {
-		tx.SetRef(SupersededRef(name, cand), cand)
-		tx.DeleteRef(CandidateRef(name))
-	}
+	tx.supersedeCandidate(name)
 	if _, ok := tx.Ref(SkillRef(name)); !ok {
 		return name, nil
 	}
@@ -61,10 +58,7 @@ func (tx *Tx) moveSkill(from, to string) error {
 	if _, taken := tx.Ref(SkillRef(to)); taken {
 		return &SkillExistsError{Name: to}
 	}
-	if cand, ok := tx.Ref(CandidateRef(from)); ok {
-		tx.SetRef(SupersededRef(from, cand), cand)
-		tx.DeleteRef(CandidateRef(from))
-	}
+	tx.supersedeCandidate(from)
 	rec, err := tx.SkillRecord(from)
 	if err != nil {
 		return err

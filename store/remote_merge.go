@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/merge"
@@ -118,34 +117,16 @@ func (tx *Tx) MergeDiverged(lv, rv Version, remote string, skillAware bool) (Div
 	for _, r := range res.Resolved {
 		resolved = append(resolved, r.String())
 	}
-	if hasCand {
-		tx.SetRef(SupersededRef(name, candHead), candHead)
-		dm.Superseded = candHead
-	}
-	sig := tx.signature()
-	body, list := "", "none"
-	if len(conflicts) > 0 {
-		body = "Conflicts to resolve:\n- " + strings.Join(conflicts, "\n- ")
-		list = strings.Join(conflicts, ", ")
-	}
-	c := &Commit{
-		Tree: tree, Parents: []Hash{lv.Commit, rv.Commit}, Author: sig, Committer: sig,
-		Message: buildMessage(fmt.Sprintf("candidate %s: merge local %s with %s %s", name, lv.Name(), remote, rv.Name()), body, append([]Trailer{
-			{TrailerCandidate, name},
-			{TrailerSource, lv.Source},
-			{TrailerPlugin, lv.Plugin},
-			{TrailerPluginVersion, lv.PluginVersion},
-			{TrailerMergeMode, string(MergeModeRemote)},
-			MergeBaseTrailer(base),
-			{TrailerConflicts, list},
-			{TrailerRisk, checked.Risk.String()},
-			{TrailerRemote, remote},
-			{TrailerRemoteVersion, strconv.Itoa(rv.Number)},
-			{TrailerActor, sig.Name + " <" + sig.Email + ">"},
-		}, resolvedTrailers(resolved)...)),
-	}
-	tx.SetRef(CandidateRef(name), tx.WriteCommit(c))
-	dm.Candidate, dm.Conflicts, dm.Resolved = c.Hash, conflicts, resolved
+	dm.Superseded = tx.supersedeCandidate(name)
+	h := tx.writeCandidate(candidateCommit{
+		Skill: name, Subject: fmt.Sprintf("candidate %s: merge local %s with %s %s", name, lv.Name(), remote, rv.Name()),
+		Tree: tree, Published: lv.Commit, Upstream: rv.Commit,
+		Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,
+		Mode: MergeModeRemote, Base: base, Conflicts: conflicts, Risk: checked.Risk,
+		Extra:    []Trailer{{TrailerRemote, remote}, {TrailerRemoteVersion, strconv.Itoa(rv.Number)}},
+		Resolved: resolved,
+	})
+	dm.Candidate, dm.Conflicts, dm.Resolved = h, conflicts, resolved
 	return dm, nil
 }
 
@@ -262,7 +243,6 @@ func (tx *Tx) rejectRemoteMerge(skill string, c Candidate, reason string) (Versi
 	if reason == "" {
 		reason = "rejected merge"
 	}
-	tx.SetRef(SupersededRef(skill, c.Head), c.Head)
 	v, err := tx.writeJoinVersion(skill, lv, rv, lv.Tree, ZeroHash, VersionInfo{
 		Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,
 		Reason: reason, Risk: lv.Risk, Findings: lv.Findings,
@@ -272,6 +252,6 @@ func (tx *Tx) rejectRemoteMerge(skill string, c Candidate, reason string) (Versi
 	if err != nil {
 		return Version{}, err
 	}
-	tx.DeleteRef(CandidateRef(skill))
+	tx.supersedeCandidate(skill)
 	return v, nil
 }

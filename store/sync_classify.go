@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"strconv"
-	"strings"
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/merge"
@@ -130,9 +129,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	sr.Classification = d.Class
 	supersede := func() {
 		if d.Supersede && cand != noCandidate {
-			tx.SetRef(SupersededRef(name, candHead), candHead)
-			tx.DeleteRef(CandidateRef(name))
-			sr.Superseded = candHead.String()
+			sr.Superseded = tx.supersedeCandidate(name).String()
 		}
 	}
 	if d.Step != stepMerge {
@@ -150,10 +147,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	case stepPublish:
 		return tx.applyFastForward(p, up, name, headC, u, base, sk.tree, checked, sr)
 	case stepReview:
-		c, err := tx.writeCandidate(p, up, name, head, u, base, sk.tree, MergeModeFastForward, nil, checked.Risk)
-		if err != nil {
-			return err
-		}
+		c := tx.writeCandidate(upstreamCandidate(p, up, name, head, u, base, sk.tree, MergeModeFastForward, nil, checked.Risk, nil))
 		sr.Candidate = c.String()
 		return nil
 	case stepMerge:
@@ -166,10 +160,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 			return err // the older candidate stays: nothing replaces it
 		}
 		supersede()
-		c, err := tx.writeCandidate(p, up, name, head, u, base, merged, MergeModeThreeWay, conflicts, checked.Risk, resolved...)
-		if err != nil {
-			return err
-		}
+		c := tx.writeCandidate(upstreamCandidate(p, up, name, head, u, base, merged, MergeModeThreeWay, conflicts, checked.Risk, resolved))
 		sr.Candidate, sr.Conflicts, sr.MergeResolved = c.String(), conflicts, resolved
 		return nil
 	}
@@ -276,44 +267,16 @@ func (tx *Tx) mergeSkill(name string, headV Version, p *Plugin, up *upstream, sk
 	return tree, conflicts, resolved, nil
 }
 
-// writeCandidate queues a candidate merge commit with parents (published
-// head, upstream snapshot) and points the skill's candidate ref at it;
-// resolved become Merge-Resolved trailers.
-func (tx *Tx) writeCandidate(p *Plugin, up *upstream, name string, head, u, base, tree Hash, mode MergeMode, conflicts []string, risk safety.RiskLevel, resolved ...string) (Hash, error) {
-	sig := tx.signature()
-	body := ""
-	if len(conflicts) > 0 {
-		body = "Conflicts to resolve:\n- " + strings.Join(conflicts, "\n- ")
+// upstreamCandidate is the candidate of an upstream update of plugin p's
+// skill name: the published head and the upstream snapshot u merged into
+// tree (resolved: what the skill-aware rules resolved).
+func upstreamCandidate(p *Plugin, up *upstream, name string, head, u, base, tree Hash, mode MergeMode, conflicts []string, risk safety.RiskLevel, resolved []string) candidateCommit {
+	return candidateCommit{
+		Skill: name, Subject: fmt.Sprintf("candidate %s: %s update from plugin %s", name, mode, p.ID),
+		Tree: tree, Published: head, Upstream: u,
+		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
+		Mode: mode, Base: base, Conflicts: conflicts, Risk: risk, Resolved: resolved,
 	}
-	conflictList := "none"
-	if len(conflicts) > 0 {
-		conflictList = strings.Join(conflicts, ", ")
-	}
-	c := &Commit{
-		Tree: tree, Parents: []Hash{head, u}, Author: sig, Committer: sig,
-		Message: buildMessage(fmt.Sprintf("candidate %s: %s update from plugin %s", name, mode, p.ID), body, append([]Trailer{
-			{TrailerCandidate, name},
-			{TrailerSource, p.Label()},
-			{TrailerPlugin, p.ID},
-			{TrailerPluginVersion, up.layout.Version},
-			{TrailerMergeMode, string(mode)},
-			MergeBaseTrailer(base),
-			{TrailerConflicts, conflictList},
-			{TrailerRisk, risk.String()},
-			{TrailerActor, sig.Name + " <" + sig.Email + ">"},
-		}, resolvedTrailers(resolved)...)),
-	}
-	h := tx.WriteCommit(c)
-	tx.SetRef(CandidateRef(name), h)
-	return h, nil
-}
-
-func resolvedTrailers(resolved []string) []Trailer {
-	out := make([]Trailer, len(resolved))
-	for i, r := range resolved {
-		out[i] = Trailer{TrailerMergeResolved, r}
-	}
-	return out
 }
 
 // upstreamTrailers describe where a snapshot came from.

@@ -158,11 +158,7 @@ func (v *verifier) pluginParts(plugin string, head Hash) {
 // superseded (kept reachable); the published unit and its history stay,
 // so adding the plugin again continues them (see restorePartsUpstream).
 func (tx *Tx) detachPluginParts(plugin string) {
-	name := PluginPartsUnit(plugin)
-	if cand, ok := tx.Ref(CandidateRef(name)); ok {
-		tx.SetRef(SupersededRef(name, cand), cand)
-		tx.DeleteRef(CandidateRef(name))
-	}
+	tx.supersedeCandidate(PluginPartsUnit(plugin))
 }
 
 // restorePartsUpstream points a parts unit's upstream ref, gone with a
