@@ -240,7 +240,7 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 		return nil, err
 	}
 	if !few {
-		if err := tx.saveStatCache(cache); err != nil {
+		if err := tx.SaveStatCache(cache); err != nil {
 			tx.s.log.Debug("stat cache not saved", "err", err)
 		}
 	}

@@ -85,7 +85,7 @@ type AdoptEdit struct {
 // that source: an existing plugin with the same source, else one added
 // for it, with nothing selected until the link selects the skill. A
 // failing entry carries Err; the others are still taken over.
-func (s *Store) Adopt(ctx context.Context, skills []AdoptSkill, opts AddOptions) ([]AdoptResult, error) {
+func Adopt(ctx context.Context, s *Store, skills []AdoptSkill, opts AddOptions) ([]AdoptResult, error) {
 	// The sources are fetched before the write lock is taken, as
 	// AddPlugin does, so the transaction reads their objects.
 	var reqs []FetchRequest
@@ -96,14 +96,13 @@ func (s *Store) Adopt(ctx context.Context, skills []AdoptSkill, opts AddOptions)
 			reqs = append(reqs, FetchRequest{Source: sk.Upstream})
 		}
 	}
-	pre := s.Prefetch(ctx, reqs)
+	pre := PrefetchSources(ctx, s, reqs, nil)
 	defer pre.Close()
 	var out []AdoptResult
 	err := s.Update(ctx, func(tx *Tx) error {
-		tx.UsePrefetch(pre)
 		out = out[:0]
 		for _, sk := range skills {
-			r := tx.adoptOne(ctx, sk, opts)
+			r := adoptOne(ctx, tx, pre, sk, opts)
 			if r.Err != nil {
 				r.Error = r.Err.Error()
 			}
@@ -114,17 +113,17 @@ func (s *Store) Adopt(ctx context.Context, skills []AdoptSkill, opts AddOptions)
 	return out, err
 }
 
-func (tx *Tx) adoptOne(ctx context.Context, sk AdoptSkill, opts AddOptions) AdoptResult {
+func adoptOne(ctx context.Context, tx *Tx, pre *Prefetch, sk AdoptSkill, opts AddOptions) AdoptResult {
 	r := AdoptResult{Dir: sk.Dir}
 	if sk.Upstream.URL != "" {
 		// A plugin of that repository that mirrors the skill already.
-		pl, err := tx.findAdoptPlugin(sk, sk.name())
+		pl, err := findAdoptPlugin(tx, sk, sk.name())
 		if err != nil {
 			r.Err = err
 			return r
 		}
 		if pl != nil && pl.Owns(sk.name()) {
-			return tx.adoptOwned(ctx, sk, pl, opts)
+			return adoptOwned(ctx, tx, sk, pl, opts)
 		}
 	}
 	preps, err := tx.prepareAll(ctx, []string{sk.Dir}, opts)
@@ -167,13 +166,13 @@ func (tx *Tx) adoptOne(ctx context.Context, sk AdoptSkill, opts AddOptions) Adop
 	if sk.Upstream.URL == "" {
 		return r
 	}
-	id, added, err := tx.pluginForSkill(ctx, sk, p.Name)
+	id, added, err := pluginForSkill(ctx, tx, pre, sk, p.Name)
 	if err != nil {
 		r.Err = err
 		return r
 	}
 	r.Plugin, r.PluginAdded = id, added
-	link, err := tx.linkSkill(id, p.Name, sk.Hint)
+	link, err := linkSkill(tx, id, p.Name, sk.Hint)
 	if errors.Is(err, ErrNoChange) {
 		r.Linked = true
 		return r
@@ -189,7 +188,7 @@ func (tx *Tx) adoptOne(ctx context.Context, sk AdoptSkill, opts AddOptions) Adop
 // replaces it), and one edited on top of it is a local edit, merged with
 // the published version into a candidate (MergeLocalEdit), so that no
 // edit is lost and no upstream change undone.
-func (tx *Tx) adoptOwned(ctx context.Context, sk AdoptSkill, pl *Plugin, opts AddOptions) AdoptResult {
+func adoptOwned(ctx context.Context, tx *Tx, sk AdoptSkill, pl *Plugin, opts AddOptions) AdoptResult {
 	name := QualifiedName(pl.ID, sk.name())
 	r := AdoptResult{Dir: sk.Dir, Name: name, Plugin: pl.ID, Linked: true}
 	into := opts
@@ -214,7 +213,7 @@ func (tx *Tx) adoptOwned(ctx context.Context, sk AdoptSkill, pl *Plugin, opts Ad
 		r.Err = fmt.Errorf("%s: %w", sk.Dir, err)
 		return r
 	}
-	_, _, base, err := tx.gitBase(pl, sk.name(), tree, files, sk.Hint)
+	_, _, base, err := gitBase(tx, pl, sk.name(), tree, files, sk.Hint)
 	if err != nil {
 		r.Err = fmt.Errorf("skill %s is plugin %s's already, and the files in %s are no upstream version of it (%w): to record them as its next version, 'skillstore add --into %s %s'", name, pl.ID, sk.Dir, err, name, sk.Dir)
 		return r
@@ -223,7 +222,7 @@ func (tx *Tx) adoptOwned(ctx context.Context, sk AdoptSkill, pl *Plugin, opts Ad
 	if tree == base.Tree {
 		return r // an older upstream version: export replaces it
 	}
-	lm, err := tx.MergeLocalEdit(LocalEdit{Skill: name, Where: sk.Dir, Base: base.Tree, Files: files, Reason: opts.Reason})
+	lm, err := MergeLocalEdit(tx, LocalEdit{Skill: name, Where: sk.Dir, Base: base.Tree, Files: files, Reason: opts.Reason})
 	if err != nil {
 		r.Err = err
 		return r

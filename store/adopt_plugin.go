@@ -45,8 +45,8 @@ func (sk AdoptSkill) adoptPath() string {
 // folder (the skill moved upstream since), the one plugin with a skill of
 // that name. A source picking a plugin ("#name", Claude Code's installs)
 // matches only that plugin when the folder is unknown.
-func (tx *Tx) findAdoptPlugin(sk AdoptSkill, skill string) (*Plugin, error) {
-	plugins, err := tx.Plugins()
+func findAdoptPlugin(tx *Tx, sk AdoptSkill, skill string) (*Plugin, error) {
+	plugins, err := ListPlugins(tx.Reader)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func (tx *Tx) findAdoptPlugin(sk AdoptSkill, skill string) (*Plugin, error) {
 		if want == "" && sk.Upstream.Selector != "" && entryName(p) != sk.Upstream.Selector && p.Source.Selector != sk.Upstream.Selector {
 			continue
 		}
-		dir, ok := tx.pluginSkillDir(p, skill)
+		dir, ok := pluginSkillDir(tx, p, skill)
 		switch {
 		case !ok:
 		case want == "" || dir == want:
@@ -86,13 +86,13 @@ func (tx *Tx) findAdoptPlugin(sk AdoptSkill, skill string) (*Plugin, error) {
 // (its source's folder included), as p's layout lists it at the commit
 // last fetched (a folder source: as it is on disk); ok is false when the
 // layout lists no such skill or cannot be read.
-func (tx *Tx) pluginSkillDir(p *Plugin, skill string) (string, bool) {
+func pluginSkillDir(tx *Tx, p *Plugin, skill string) (string, bool) {
 	if p.Source.Kind == SourceGit {
 		tip, ok := tx.Ref(SourceRef(p.ID))
 		if !ok {
 			return "", false
 		}
-		_, dir, err := tx.upstreamSkillAt(p, tip, skill)
+		_, dir, err := upstreamSkillAt(tx, p, tip, skill)
 		if err != nil {
 			return "", false
 		}
@@ -118,15 +118,15 @@ func (tx *Tx) pluginSkillDir(p *Plugin, skill string) (string, bool) {
 // pluginForSkill is the id of the plugin skill joins: a plugin of the
 // store (findAdoptPlugin), else one added for it from the source, with an
 // empty selection (the link selects the skill). added reports the latter.
-func (tx *Tx) pluginForSkill(ctx context.Context, sk AdoptSkill, skill string) (id string, added bool, err error) {
-	if p, err := tx.findAdoptPlugin(sk, skill); err != nil || p != nil {
+func pluginForSkill(ctx context.Context, tx *Tx, pre *Prefetch, sk AdoptSkill, skill string) (id string, added bool, err error) {
+	if p, err := findAdoptPlugin(tx, sk, skill); err != nil || p != nil {
 		if p == nil {
 			return "", false, err
 		}
 		return p.ID, false, nil
 	}
 	src := sk.Upstream
-	layout, fetched, fsys, done, err := tx.readSource(ctx, src)
+	layout, fetched, fsys, done, err := ReadSource(ctx, tx, pre, src)
 	if err != nil {
 		return "", false, err
 	}
@@ -144,13 +144,13 @@ func (tx *Tx) pluginForSkill(ctx context.Context, sk AdoptSkill, skill string) (
 		if err != nil {
 			return "", false, fmt.Errorf("source %s: plugin %s: %w", src, src.Selector, err)
 		}
-		if found, err := tx.findAdoptPlugin(AdoptSkill{Upstream: entry}, skill); err != nil || found != nil {
+		if found, err := findAdoptPlugin(tx, AdoptSkill{Upstream: entry}, skill); err != nil || found != nil {
 			if found == nil {
 				return "", false, err
 			}
 			return found.ID, false, nil
 		}
-		if fetched, err = tx.fetchEntry(ctx, entry); err != nil {
+		if fetched, err = Fetch(ctx, tx, pre, entry, ZeroHash); err != nil {
 			return "", false, fmt.Errorf("source %s: plugin %s: %w", src, src.Selector, err)
 		}
 		name = layout.Remote[0].Name
@@ -165,13 +165,13 @@ func (tx *Tx) pluginForSkill(ctx context.Context, sk AdoptSkill, skill string) (
 			p.Source.Selector, p.Marketplace = pl.Name, marketplaceName(src)
 		}
 	}
-	if p.ID, err = tx.adoptedPluginID(name, p, layout, src); err != nil {
+	if p.ID, err = adoptedPluginID(tx, name, p, layout, src); err != nil {
 		return "", false, err
 	}
 	if p.Source.Kind == SourceGit {
 		tx.SetRef(SourceRef(p.ID), fetched.Commit)
 	}
-	if err := tx.putPlugin(p); err != nil {
+	if err := PutPlugin(tx, p); err != nil {
 		return "", false, err
 	}
 	tx.NoteState(fmt.Sprintf("plugin %s: added from %s to adopt its installed skills", p.ID, p.Source), Trailer{Key: TrailerPlugin, Value: p.ID})
@@ -210,12 +210,12 @@ func pluginHolding(src Source, layout *manifest.Layout, skill, dir string) (*man
 // adoptedPluginID is the id of a plugin adopt adds: its name (or the one
 // derived from the source), qualified as plugin add does when a plugin of
 // another source holds it (see plugin_ids.go).
-func (tx *Tx) adoptedPluginID(name string, p *Plugin, layout *manifest.Layout, src Source) (string, error) {
+func adoptedPluginID(tx *Tx, name string, p *Plugin, layout *manifest.Layout, src Source) (string, error) {
 	id := pluginID("", name, p.Source)
 	if err := skillfs.CheckName(id); err != nil {
 		return "", fmt.Errorf("plugin id %q: %w: add the plugin with 'skillstore plugin add %s --id NEW', then run adopt again", id, err, src)
 	}
-	if _, err := tx.Plugin(id); err != nil {
+	if _, err := GetPlugin(tx.Reader, id); err != nil {
 		return id, nil
 	}
 	qualifier := derivedPluginID(src)
@@ -225,7 +225,7 @@ func (tx *Tx) adoptedPluginID(name string, p *Plugin, layout *manifest.Layout, s
 	if qualifier == id {
 		qualifier = "adopted"
 	}
-	q, err := tx.qualifiedEntryID(id, qualifier, nil)
+	q, err := QualifiedEntryID(tx, id, qualifier, nil)
 	if err != nil {
 		return "", err
 	}

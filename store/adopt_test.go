@@ -45,7 +45,7 @@ func TestAdoptPrefersLockFileHash(t *testing.T) {
 			if tc.dry {
 				s = real.DryRun()
 			}
-			res, err := s.Adopt(ctx, []AdoptSkill{{Dir: installed, Upstream: src, Hint: tc.hint}}, AddOptions{})
+			res, err := Adopt(ctx, s, []AdoptSkill{{Dir: installed, Upstream: src, Hint: tc.hint}}, AddOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +65,7 @@ func TestAdoptPrefersLockFileHash(t *testing.T) {
 			// The store on disk (a dry run's own reads see its writes).
 			var names []string
 			if err := real.View(ctx, func(rd *Reader) error {
-				ps, err := rd.Plugins()
+				ps, err := ListPlugins(rd)
 				for _, p := range ps {
 					names = append(names, p.ID)
 				}
@@ -97,7 +97,7 @@ func TestAdoptInstallCommitAndManagedName(t *testing.T) {
 	}
 
 	s := newSyncStore(t)
-	res, err := s.Adopt(ctx, []AdoptSkill{{Dir: installed, Upstream: src, Hint: installCommit}}, AddOptions{})
+	res, err := Adopt(ctx, s, []AdoptSkill{{Dir: installed, Upstream: src, Hint: installCommit}}, AddOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestAdoptInstallCommitAndManagedName(t *testing.T) {
 	if _, err := s.Add(ctx, []string{mine}, AddOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	res, err = s.Adopt(ctx, []AdoptSkill{{Dir: installed, Upstream: src, Hint: installCommit}}, AddOptions{})
+	res, err = Adopt(ctx, s, []AdoptSkill{{Dir: installed, Upstream: src, Hint: installCommit}}, AddOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

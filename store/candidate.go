@@ -96,10 +96,10 @@ func (e *ConflictMarkersError) Error() string {
 }
 
 // Candidates lists every pending candidate, sorted by skill.
-func (r *Reader) Candidates() ([]Candidate, error) {
+func ListCandidates(r *Reader) ([]Candidate, error) {
 	var out []Candidate
-	for _, name := range r.CandidateNames() {
-		c, err := r.Candidate(name)
+	for _, name := range CandidateNames(r) {
+		c, err := GetCandidate(r, name)
 		if err != nil {
 			return nil, err
 		}
@@ -110,7 +110,7 @@ func (r *Reader) Candidates() ([]Candidate, error) {
 
 // CandidateNames lists the store names of the skills with a pending
 // candidate (managed and plugin skills, plugins' parts included), sorted.
-func (r *Reader) CandidateNames() []string {
+func CandidateNames(r *Reader) []string {
 	var out []string
 	for _, prefix := range []string{ManagedCandidateRefPrefix, PluginCandidateRefPrefix} {
 		for _, ref := range r.RefNames(prefix) {
@@ -124,12 +124,12 @@ func (r *Reader) CandidateNames() []string {
 }
 
 // Candidate reads the pending candidate of skill.
-func (r *Reader) Candidate(skill string) (Candidate, error) {
+func GetCandidate(r *Reader, skill string) (Candidate, error) {
 	head, ok := r.Ref(CandidateRef(skill))
 	if !ok {
 		return Candidate{}, fmt.Errorf("%s: %w", skill, ErrNoCandidate)
 	}
-	m, err := r.CandidateMerge(head)
+	m, err := MergeCommit(r, head)
 	if err != nil {
 		return Candidate{}, fmt.Errorf("candidate %s: %w", skill, err)
 	}
@@ -170,7 +170,7 @@ func (r *Reader) Candidate(skill string) (Candidate, error) {
 	if cur, ok := r.Ref(SkillRef(skill)); !ok || cur != c.Published {
 		c.Stale = true
 	}
-	if c.Markers, err = r.conflictMarkers(hc.Tree, c.Conflicts); err != nil {
+	if c.Markers, err = conflictMarkers(r, hc.Tree, c.Conflicts); err != nil {
 		return Candidate{}, fmt.Errorf("candidate %s: %w", skill, err)
 	}
 	return c, nil
@@ -179,7 +179,7 @@ func (r *Reader) Candidate(skill string) (Candidate, error) {
 // conflictMarkers returns the conflicted paths whose file in tree still
 // holds a line starting with a conflict marker. Only the recorded
 // conflicts are checked: an upstream file may legitimately show markers.
-func (r *Reader) conflictMarkers(tree Hash, conflicts []string) ([]string, error) {
+func conflictMarkers(r *Reader, tree Hash, conflicts []string) ([]string, error) {
 	if len(conflicts) == 0 {
 		return nil, nil
 	}
@@ -218,8 +218,8 @@ func hasConflictMarkers(data []byte) bool {
 
 // CandidateDiff is what accepting a candidate would change in the
 // published version.
-func (r *Reader) CandidateDiff(skill string) (Candidate, []treediff.FileChange, error) {
-	c, err := r.Candidate(skill)
+func CandidateDiff(r *Reader, skill string) (Candidate, []treediff.FileChange, error) {
+	c, err := GetCandidate(r, skill)
 	if err != nil {
 		return c, nil, err
 	}
@@ -244,17 +244,17 @@ func (r *Reader) CandidateDiff(skill string) (Candidate, []treediff.FileChange, 
 // refused while conflict markers remain and when the published head moved
 // since the candidate was made. A candidate that pull made from two diverged
 // published histories is accepted by [Tx.AcceptRemoteMerge].
-func (s *Store) AcceptCandidate(ctx context.Context, skill, reason string) (Version, error) {
+func Accept(ctx context.Context, s *Store, skill, reason string) (Version, error) {
 	var v Version
 	err := s.Update(ctx, func(tx *Tx) error {
-		c, err := tx.Candidate(skill)
+		c, err := GetCandidate(tx.Reader, skill)
 		if err != nil {
 			return err
 		}
 		if c.Mode == MergeModeRemote {
 			// A merge of two published histories made by pull: it is
 			// numbered past both sides (see AcceptRemoteMerge).
-			v, err = tx.AcceptRemoteMerge(skill, reason)
+			v, err = acceptRemoteMerge(tx, skill, reason)
 			return err
 		}
 		if c.Stale {
@@ -272,13 +272,13 @@ func (s *Store) AcceptCandidate(ctx context.Context, skill, reason string) (Vers
 		if err != nil {
 			return err
 		}
-		checked, err := safety.Check(skill, files, tx.filesOrNil(head.Tree), safety.DefaultLimits)
+		checked, err := safety.Check(skill, files, tx.FilesOrNil(head.Tree), safety.DefaultLimits)
 		if err != nil {
 			return err
 		}
 		md, ok := FileMap(files)[SkillFile]
 		if IsPluginParts(skill) {
-			checked = tx.withPluginFindings(checked, files, tx.filesOrNil(head.Tree))
+			checked = tx.WithPluginFindings(checked, files, tx.FilesOrNil(head.Tree))
 		} else if !ok {
 			return fmt.Errorf("accept %s: the candidate has no %s", skill, SkillFile)
 		} else if v := discover.Check(SkillFile, ownName(skill), md.Data, discover.Lenient); !v.Accepted() {
@@ -315,15 +315,15 @@ func (s *Store) AcceptCandidate(ctx context.Context, skill, reason string) (Vers
 // published tree whose second parent is the upstream snapshot, so the same
 // upstream is not proposed again. The candidate stays reachable under
 // refs/skillstore/superseded/.
-func (s *Store) RejectCandidate(ctx context.Context, skill, reason string) (Version, error) {
+func Reject(ctx context.Context, s *Store, skill, reason string) (Version, error) {
 	var v Version
 	err := s.Update(ctx, func(tx *Tx) error {
-		c, err := tx.Candidate(skill)
+		c, err := GetCandidate(tx.Reader, skill)
 		if err != nil {
 			return err
 		}
 		if c.Mode == MergeModeRemote {
-			v, err = tx.rejectRemoteMerge(skill, c, reason)
+			v, err = rejectRemoteMerge(tx, skill, c, reason)
 			return err
 		}
 		head, err := tx.Head(skill)
@@ -346,7 +346,7 @@ func (s *Store) RejectCandidate(ctx context.Context, skill, reason string) (Vers
 		if err != nil {
 			return err
 		}
-		tx.supersedeCandidate(skill)
+		Supersede(tx, skill)
 		return nil
 	})
 	return v, err
@@ -355,10 +355,10 @@ func (s *Store) RejectCandidate(ctx context.Context, skill, reason string) (Vers
 // ResolveCandidate makes the skill folder dir the candidate's new head: a
 // commit on top of the candidate branch, as if a person had committed the
 // resolution with git. The safety check runs on it.
-func (s *Store) ResolveCandidate(ctx context.Context, skill, dir, reason string) (Candidate, error) {
+func ResolveCandidate(ctx context.Context, s *Store, skill, dir, reason string) (Candidate, error) {
 	var out Candidate
 	err := s.Update(ctx, func(tx *Tx) error {
-		c, err := tx.Candidate(skill)
+		c, err := GetCandidate(tx.Reader, skill)
 		if err != nil {
 			return err
 		}
@@ -382,7 +382,7 @@ func (s *Store) ResolveCandidate(ctx context.Context, skill, dir, reason string)
 		if reason == "" {
 			reason = "resolved from " + dir
 		}
-		sig := tx.signature()
+		sig := tx.Signature()
 		commit := &Commit{
 			Tree: tree, Parents: []Hash{c.Head}, Author: sig, Committer: sig,
 			Message: buildMessage("resolve candidate "+skill, "", []Trailer{
@@ -390,8 +390,32 @@ func (s *Store) ResolveCandidate(ctx context.Context, skill, dir, reason string)
 			}),
 		}
 		tx.SetRef(CandidateRef(skill), tx.WriteCommit(commit))
-		out, err = tx.Candidate(skill)
+		out, err = GetCandidate(tx.Reader, skill)
 		return err
 	})
 	return out, err
+}
+
+// errNoCandidateMerge means a candidate branch has no skillstore merge commit.
+var errNoCandidateMerge = errors.New("no candidate merge commit on the branch")
+
+// CandidateMerge finds the merge commit skillstore made for a candidate:
+// the branch head itself, or an ancestor along first parents when a person
+// committed a resolution on top of it with plain git. It fails for a
+// branch that holds no skillstore candidate (pull ignores those).
+func MergeCommit(r *Reader, h Hash) (*Commit, error) {
+	for range 1000 {
+		c, err := r.Commit(h)
+		if err != nil {
+			return nil, err
+		}
+		if c.Trailer(TrailerCandidate) != "" && len(c.Parents) == 2 {
+			return c, nil
+		}
+		if len(c.Parents) == 0 {
+			break
+		}
+		h = c.Parents[0]
+	}
+	return nil, errNoCandidateMerge
 }

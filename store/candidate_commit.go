@@ -40,8 +40,8 @@ type candidateCommit struct {
 // transaction's actor, and points the skill's candidate ref at it. The
 // conflicts are listed in the body for people and in the Conflicts
 // trailer ("none" when there are none) for accept.
-func (tx *Tx) writeCandidate(c candidateCommit) Hash {
-	sig := tx.signature()
+func WriteCandidate(tx *Tx, c candidateCommit) Hash {
+	sig := tx.Signature()
 	body, list := "", "none"
 	if len(c.Conflicts) > 0 {
 		body = "Conflicts to resolve:\n- " + strings.Join(c.Conflicts, "\n- ")
@@ -75,7 +75,7 @@ func (tx *Tx) writeCandidate(c candidateCommit) Hash {
 // ([SupersededRef]) and its candidate ref goes. It returns that head
 // (zero: there was no candidate). A newer candidate, a reject, a plugin
 // rm and a skill moving to another name all retire a candidate this way.
-func (tx *Tx) supersedeCandidate(name string) Hash {
+func Supersede(tx *Tx, name string) Hash {
 	cand, ok := tx.Ref(CandidateRef(name))
 	if !ok {
 		return ZeroHash

@@ -18,8 +18,8 @@ type CandidateFiles struct {
 
 // CandidateFiles reads the candidate of skill and the files of its head
 // and of its merge's base, ours and theirs, with their content.
-func (r *Reader) CandidateFiles(skill string) (CandidateFiles, error) {
-	c, err := r.Candidate(skill)
+func LoadCandidateFiles(r *Reader, skill string) (CandidateFiles, error) {
+	c, err := GetCandidate(r, skill)
 	if err != nil {
 		return CandidateFiles{}, err
 	}

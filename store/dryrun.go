@@ -122,8 +122,8 @@ func (r *Reader) unsavedRefs() map[string]Hash {
 	return dry
 }
 
-// saveStatCache saves the stat cache unless the store is a dry run.
-func (tx *Tx) saveStatCache(cache *StatCache) error {
+// SaveStatCache saves the stat cache unless the store is a dry run.
+func (tx *Tx) SaveStatCache(cache *StatCache) error {
 	if tx.s.dryRun {
 		return nil
 	}

@@ -119,7 +119,7 @@ func TestDryRunStepsSeeEachOther(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := dry.AddPlugin(ctx, src2, AddPluginOptions{ID: "tools"}); err != nil {
+	if _, err := Add(ctx, dry, src2, AddPluginOptions{ID: "tools"}); err != nil {
 		t.Fatal(err)
 	}
 	infos, err := dry.List(ctx, false)
@@ -135,7 +135,7 @@ func TestDryRunStepsSeeEachOther(t *testing.T) {
 	}
 	// A later step of the dry run syncs the plugin it added: the record
 	// and refs of the earlier step are there, so nothing is new.
-	rep, err := dry.Sync(ctx, SyncOptions{Plugins: []string{"tools"}})
+	rep, err := Run(ctx, dry, SyncOptions{Plugins: []string{"tools"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,35 +1,10 @@
 package store
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// upstreamRepo makes a git repository with two commits on main, an annotated
-// tag v1 on the first and a branch dev, using the real git CLI. It returns
-// the folder and the two commit ids.
-func upstreamRepo(t *testing.T) (dir, first, second string) {
-	t.Helper()
-	dir = filepath.Join(t.TempDir(), "upstream")
-	writeFixture(t, dir, "-- skills/a/SKILL.md --\n"+skill)
-	gitRun(t, dir, "init", "-q", "-b", "main")
-	gitRun(t, dir, "add", "-A")
-	commit := func(msg string) string {
-		gitRun(t, dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", msg)
-		return strings.TrimSpace(gitRun(t, dir, "rev-parse", "HEAD"))
-	}
-	first = commit("first")
-	gitRun(t, dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "tag", "-a", "-m", "v1", "v1")
-	gitRun(t, dir, "branch", "dev")
-	if err := os.WriteFile(filepath.Join(dir, "skills", "a", "SKILL.md"), []byte(skill+"more\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gitRun(t, dir, "add", "-A")
-	second = commit("second")
-	return dir, first, second
-}
 
 func TestParseSource(t *testing.T) {
 	up, _, _ := upstreamRepo(t)

@@ -71,7 +71,7 @@ type Base struct {
 // commit whose folder differs in the fewest lines (then files; then the
 // newest) is returned with Exact false. Commits without the folder are
 // passed over; when none has it the error wraps ErrNoBase.
-func (r *Reader) FindBase(q BaseQuery) (*Base, error) {
+func FindBase(r *Reader, q BaseQuery) (*Base, error) {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = DefaultBaseSearchLimit
@@ -87,7 +87,7 @@ func (r *Reader) FindBase(q BaseQuery) (*Base, error) {
 			return nil, fmt.Errorf("find base: the skill's files: %w", err)
 		}
 		want[h] = true
-	} else if !q.Tree.IsZero() && r.hasObject(q.Tree) {
+	} else if !q.Tree.IsZero() && r.HasObject(q.Tree) {
 		loaded, err := r.LoadFiles(q.Tree)
 		if err != nil {
 			return nil, fmt.Errorf("find base: tree %s: %w", short(q.Tree), err)
@@ -111,12 +111,12 @@ func (r *Reader) FindBase(q BaseQuery) (*Base, error) {
 		if err != nil {
 			return nil, fmt.Errorf("find base: upstream commit %s: %w", short(h), err)
 		}
-		raw, ok, err := r.subtree(c.Tree, dir)
+		raw, ok, err := r.Subtree(c.Tree, dir)
 		if err != nil {
 			return nil, fmt.Errorf("find base: upstream commit %s: %w", short(h), err)
 		}
 		if ok && want[raw] {
-			return r.exactBase(h, raw, walked)
+			return exactBase(r, h, raw, walked)
 		}
 		if ok {
 			folders = append(folders, folderAt{h, raw})
@@ -139,13 +139,13 @@ func (r *Reader) FindBase(q BaseQuery) (*Base, error) {
 		s, seen := scored[f.raw]
 		if !seen {
 			var err error
-			if s, err = r.scoreBase(f.raw, files); err != nil {
+			if s, err = scoreBase(r, f.raw, files); err != nil {
 				return nil, fmt.Errorf("find base: upstream commit %s: %w", short(f.commit), err)
 			}
 			scored[f.raw] = s
 		}
 		if s.Exact {
-			return r.exactBase(f.commit, f.raw, walked)
+			return exactBase(r, f.commit, f.raw, walked)
 		}
 		if best == nil || s.Distance < best.Distance || s.Distance == best.Distance && s.Files < best.Files {
 			best = &Base{Commit: f.commit, Tree: s.Tree, Files: s.Files, Distance: s.Distance}
@@ -160,8 +160,8 @@ func (r *Reader) FindBase(q BaseQuery) (*Base, error) {
 
 // exactBase is the Base for commit h whose folder at the skill's path is
 // the tree raw.
-func (r *Reader) exactBase(h, raw Hash, walked int) (*Base, error) {
-	tree, err := r.withoutIgnored(raw)
+func exactBase(r *Reader, h, raw Hash, walked int) (*Base, error) {
+	tree, err := withoutIgnored(r, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +170,7 @@ func (r *Reader) exactBase(h, raw Hash, walked int) (*Base, error) {
 
 // scoreBase compares an upstream skill folder with the skill's files:
 // Exact when equal once ignored paths are dropped.
-func (r *Reader) scoreBase(raw Hash, files []File) (*Base, error) {
+func scoreBase(r *Reader, raw Hash, files []File) (*Base, error) {
 	loaded, err := r.LoadFiles(raw)
 	if err != nil {
 		return nil, err
@@ -206,7 +206,7 @@ func diffDistance(old, new []File) (files, lines int) {
 
 // withoutIgnored is tree without the paths skillfs.Ignored drops, its id
 // computed, nothing written (a Reader cannot write).
-func (r *Reader) withoutIgnored(tree Hash) (Hash, error) {
+func withoutIgnored(r *Reader, tree Hash) (Hash, error) {
 	files, err := r.Files(tree)
 	if err != nil {
 		return ZeroHash, err
@@ -216,32 +216,6 @@ func (r *Reader) withoutIgnored(tree Hash) (Hash, error) {
 		return tree, nil
 	}
 	return TreeHash(kept)
-}
-
-// subtree returns the tree at dir ("" for root) inside root, and whether
-// there is one.
-func (r *Reader) subtree(root Hash, dir string) (Hash, bool, error) {
-	h := root
-	if dir == "" {
-		return h, true, nil
-	}
-	for _, name := range strings.Split(dir, "/") {
-		entries, err := r.tree(h)
-		if err != nil {
-			return ZeroHash, false, err
-		}
-		found := false
-		for _, e := range entries {
-			if e.Name == name && e.Mode == skillfs.Dir {
-				h, found = e.ID, true
-				break
-			}
-		}
-		if !found {
-			return ZeroHash, false, nil
-		}
-	}
-	return h, true, nil
 }
 
 func orRoot(dir string) string {

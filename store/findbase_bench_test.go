@@ -58,7 +58,7 @@ func BenchmarkFindBase1000(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{ID: "kit"}); err != nil {
+	if _, err := Add(ctx, s, src, AddPluginOptions{ID: "kit"}); err != nil {
 		b.Fatal(err)
 	}
 	edited := strings.Replace(first, "Line 39 of the skill.", "Line 39, edited locally.", 1)
@@ -73,7 +73,7 @@ func BenchmarkFindBase1000(b *testing.B) {
 				start := time.Now()
 				err := s.View(ctx, func(r *Reader) error {
 					tip, _ := r.Ref(SourceRef("kit"))
-					base, err := r.FindBase(BaseQuery{Tip: tip, Path: "skills/one", Files: skillFiles(tc.body)})
+					base, err := FindBase(r, BaseQuery{Tip: tip, Path: "skills/one", Files: skillFiles(tc.body)})
 					if err == nil && (base.Exact != tc.exact || base.Walked != n) {
 						err = fmt.Errorf("got %+v", base)
 					}

@@ -54,7 +54,7 @@ func newBaseFixtureWith(t *testing.T, extra map[string]string) *baseFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.s.AddPlugin(context.Background(), src, AddPluginOptions{ID: "kit"}); err != nil {
+	if _, err := Add(context.Background(), f.s, src, AddPluginOptions{ID: "kit"}); err != nil {
 		t.Fatal(err)
 	}
 	return f
@@ -74,7 +74,7 @@ func (f *baseFixture) find(t *testing.T, q BaseQuery) (*Base, error) {
 		}
 		q.Tip = tip
 		var err error
-		b, err = r.FindBase(q)
+		b, err = FindBase(r, q)
 		return err
 	})
 	return b, err

@@ -96,7 +96,7 @@ func TestVerifyFindsBrokenHistory(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		sig := tx.signature()
+		sig := tx.Signature()
 		c := versionCommit("gap", 3, []Hash{v1.Commit}, tree, VersionInfo{}, sig)
 		tx.SetRef(SkillRef("gap"), tx.WriteCommit(c))
 		bare, err := tx.WriteTree([]File{{Path: "README.md", Mode: skillfs.Regular, Data: []byte("no skill\n")}})

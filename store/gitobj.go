@@ -23,7 +23,7 @@ type Commit = gitdb.Commit
 // Actor trailer followed by trailers; it moves no ref. Pull writes the
 // merge of two states with it.
 func (tx *Tx) CommitTree(tree Hash, parents []Hash, subject, body string, trailers ...Trailer) Hash {
-	sig := tx.signature()
+	sig := tx.Signature()
 	all := append([]Trailer{{TrailerActor, sig.Name + " <" + sig.Email + ">"}}, trailers...)
 	return tx.WriteCommit(&Commit{
 		Tree: tree, Parents: parents, Author: sig, Committer: sig,

@@ -1,9 +1,7 @@
 package store
 
 import (
-	"bytes"
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -11,21 +9,6 @@ import (
 
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
-
-// gitPlumb runs git in dir with stdin and returns its trimmed output.
-func gitPlumb(t *testing.T, dir string, stdin []byte, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Stdin = bytes.NewReader(stdin)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
 
 // hostileCommit makes, with git plumbing only, a commit on main of repo
 // whose tree is a Codex plugin with skill "one" whose folder's tree is
@@ -41,16 +24,6 @@ func hostileCommit(t *testing.T, repo string, skillTree func(md skillfs.ID) []by
 	parent := gitPlumb(t, repo, nil, "rev-parse", "main")
 	commit := gitPlumb(t, repo, nil, "commit-tree", root, "-p", parent, "-m", "hostile")
 	gitPlumb(t, repo, nil, "update-ref", "refs/heads/main", commit)
-}
-
-func rawEntries(entries ...string) []byte {
-	var b bytes.Buffer
-	for i := 0; i+2 < len(entries); i += 3 {
-		id, _ := skillfs.ParseID(entries[i+2])
-		b.WriteString(entries[i] + " " + entries[i+1] + "\x00")
-		b.Write(id[:])
-	}
-	return b.Bytes()
 }
 
 // TestGitPluginHostileTrees: a git plugin whose skill tree git fsck
@@ -93,12 +66,12 @@ func TestGitPluginHostileTrees(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := newSyncStore(t)
-			if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+			if _, err := Add(ctx, s, src, AddPluginOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			hostileCommit(t, up, tc.tree)
 
-			rep, err := s.Sync(ctx, SyncOptions{})
+			rep, err := Run(ctx, s, SyncOptions{})
 			if err == nil && (len(rep.Plugins) != 1 || !strings.Contains(rep.Plugins[0].Error, tc.want)) {
 				t.Errorf("sync of a hostile tree: %+v", rep.Plugins)
 			} else if err != nil && !strings.Contains(err.Error(), tc.want) {
@@ -106,7 +79,7 @@ func TestGitPluginHostileTrees(t *testing.T) {
 			}
 
 			other := newSyncStore(t)
-			if _, err := other.AddPlugin(ctx, src, AddPluginOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := Add(ctx, other, src, AddPluginOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("plugin add of a hostile tree = %v, want %q", err, tc.want)
 			}
 			for _, st := range []*Store{s, other} {

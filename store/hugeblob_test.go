@@ -70,13 +70,13 @@ func TestGitPluginHugeBlobRefusedFromHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newSyncStore(t)
-	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+	if _, err := Add(ctx, s, src, AddPluginOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	hugeBlobCommit(t, up, size)
 
 	before := maxRSS(t)
-	rep, err := s.Sync(ctx, SyncOptions{})
+	rep, err := Run(ctx, s, SyncOptions{})
 	want := fmt.Sprintf("blob of %d bytes", size)
 	if err == nil && (len(rep.Plugins) != 1 || !strings.Contains(rep.Plugins[0].Error, want)) {
 		t.Errorf("sync of a huge blob: %+v", rep.Plugins)
@@ -84,7 +84,7 @@ func TestGitPluginHugeBlobRefusedFromHeader(t *testing.T) {
 		t.Errorf("sync = %v, want %q", err, want)
 	}
 	other := newSyncStore(t)
-	if _, err := other.AddPlugin(ctx, src, AddPluginOptions{}); err == nil || !strings.Contains(err.Error(), want) {
+	if _, err := Add(ctx, other, src, AddPluginOptions{}); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("plugin add = %v, want %q", err, want)
 	}
 	if grew := maxRSS(t) - before; grew > size/4 {

@@ -23,7 +23,7 @@ func TestQualifiedNameErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+	if _, err := Add(ctx, s, src, AddPluginOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = s.Log(ctx, "nope:alpha")
@@ -69,10 +69,10 @@ func TestSamePluginIDFromTwoMarketplaces(t *testing.T) {
 		}
 		srcs = append(srcs, src)
 	}
-	if _, err := s.AddPlugin(ctx, srcs[0], AddPluginOptions{}); err != nil {
+	if _, err := Add(ctx, s, srcs[0], AddPluginOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := s.AddPlugin(ctx, srcs[1], AddPluginOptions{})
+	rep, err := Add(ctx, s, srcs[1], AddPluginOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestSamePluginIDFromTwoMarketplaces(t *testing.T) {
 	if pr := rep.Plugins[0]; pr.Entry != "tool" || !strings.Contains(pr.IDTakenBy, "marketplace "+marketplaceName(srcs[0])) {
 		t.Errorf("report says entry %q taken by %q, want tool taken by the first marketplace's", pr.Entry, pr.IDTakenBy)
 	}
-	again, err := s.AddPlugin(ctx, srcs[1], AddPluginOptions{})
+	again, err := Add(ctx, s, srcs[1], AddPluginOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestSamePluginIDFromTwoMarketplaces(t *testing.T) {
 	}
 	err = s.View(ctx, func(r *Reader) error {
 		for id, want := range map[string]string{"tool": "from one", "tool-two-market": "from two"} {
-			p, err := r.Plugin(id)
+			p, err := GetPlugin(r, id)
 			if err != nil {
 				return err
 			}
@@ -107,7 +107,7 @@ func TestSamePluginIDFromTwoMarketplaces(t *testing.T) {
 				t.Errorf("%s:lint is not %q v1: v%d", id, want, v.Number)
 			}
 		}
-		plugins, err := r.Plugins()
+		plugins, err := ListPlugins(r)
 		if len(plugins) != 2 {
 			t.Errorf("%d plugins, want 2", len(plugins))
 		}
@@ -138,11 +138,11 @@ func TestRemovePluginNeverOverwritesManaged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+	if _, err := Add(ctx, s, src, AddPluginOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	mineHead := headOf(t, s, "deploy")
-	if _, err := s.RemovePlugin(ctx, "ops"); err != nil {
+	if _, err := RemovePlugin(ctx, s, "ops"); err != nil {
 		t.Fatal(err)
 	}
 	status := func() map[string]Status {
@@ -163,7 +163,7 @@ func TestRemovePluginNeverOverwritesManaged(t *testing.T) {
 	if h := headOf(t, s, "deploy"); h.Commit != mineHead.Commit {
 		t.Errorf("the managed deploy changed: %+v", h)
 	}
-	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+	if _, err := Add(ctx, s, src, AddPluginOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	want = map[string]Status{"deploy": StatusActive, "ops:deploy": StatusActive, "ops:rollback": StatusActive}

@@ -112,11 +112,11 @@ func storable(files []File, limits safety.Limits) (kept []File, left []LeftOut) 
 // (see storable): its files and tree become what is kept, and sk.leftOut
 // lists the rest. It reads the skill's files, as the safety check that
 // follows does anyway; a tree with nothing to leave out is not rewritten.
-func (tx *Tx) intake(sk *upstreamSkill) error {
+func intake(tx *Tx, sk *upstreamSkill) error {
 	if sk.intaken {
 		return nil
 	}
-	files, err := tx.loadUpstreamFiles(sk)
+	files, err := LoadUpstreamFiles(tx, sk)
 	if err != nil {
 		return err
 	}
@@ -230,7 +230,7 @@ const heldName = "held-skills.json"
 
 // readHeld reads the held memo; a missing or unreadable one is empty (it
 // only decides what is reported again).
-func (r *Reader) readHeld() map[string]string {
+func readHeld(r *Reader) map[string]string {
 	m := map[string]string{}
 	if data, err := safefile.ReadFile(r.s.LocalPath(heldName), safefile.RecordLimit); err == nil {
 		_ = json.Unmarshal(data, &m)
@@ -252,11 +252,11 @@ func (o SyncOptions) markHeld(sr *SkillReport, skill string, tree Hash) {
 // saveHeld records the skills rep left out whole in the held memo,
 // replacing the entries of the plugins rep covers; a dry run saves
 // nothing.
-func (tx *Tx) saveHeld(rep *SyncReport) error {
+func saveHeld(tx *Tx, rep *SyncReport) error {
 	if tx.s.dryRun {
 		return nil
 	}
-	m := tx.readHeld()
+	m := readHeld(tx.Reader)
 	for _, p := range rep.Plugins {
 		if p.Skipped != "" || p.Error != "" && len(p.Skills) == 0 && p.Parts == nil {
 			continue // not read this time: what it held stays as it was

@@ -123,7 +123,7 @@ func TestAddLeavesOutTheSmallestPart(t *testing.T) {
 	}
 	s := newSyncStore(t)
 
-	_, err = s.AddPlugin(ctx, src, AddPluginOptions{Strict: true})
+	_, err = Add(ctx, s, src, AddPluginOptions{Strict: true})
 	if !errors.Is(err, ErrStrict) {
 		t.Fatalf("--strict add: %v, want ErrStrict", err)
 	}
@@ -137,7 +137,7 @@ func TestAddLeavesOutTheSmallestPart(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	rep, err := s.AddPlugin(ctx, src, AddPluginOptions{})
+	rep, err := Add(ctx, s, src, AddPluginOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestAddLeavesOutTheSmallestPart(t *testing.T) {
 	}
 
 	err = s.View(ctx, func(r *Reader) error {
-		p, err := r.Plugin("kit")
+		p, err := GetPlugin(r, "kit")
 		if err != nil {
 			return err
 		}
@@ -220,10 +220,10 @@ func TestSyncRetriesLeftOutParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newSyncStore(t)
-	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+	if _, err := Add(ctx, s, src, AddPluginOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := s.Sync(ctx, SyncOptions{})
+	rep, err := Run(ctx, s, SyncOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,17 +268,17 @@ func TestTrustSkillTakesInOneTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newSyncStore(t)
-	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+	if _, err := Add(ctx, s, src, AddPluginOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.TrustSkill(ctx, "kit", "c2"); !errors.Is(err, ErrNothingToAccept) {
+	if _, err := TrustSkill(ctx, s, "kit", "c2"); !errors.Is(err, ErrNothingToAccept) {
 		t.Errorf("trust of a harmless skill: %v, want ErrNothingToAccept", err)
 	}
 	var unknown *UnknownSkillError
-	if _, err := s.TrustSkill(ctx, "kit", "nope"); !errors.As(err, &unknown) {
+	if _, err := TrustSkill(ctx, s, "kit", "nope"); !errors.As(err, &unknown) {
 		t.Errorf("trust of an unknown skill: %v", err)
 	}
-	ts, err := s.TrustSkill(ctx, "kit", "risky")
+	ts, err := TrustSkill(ctx, s, "kit", "risky")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +301,7 @@ func TestTrustSkillTakesInOneTree(t *testing.T) {
 	}
 
 	// Trusting the changed tree publishes its update, without review.
-	if _, err := s.TrustSkill(ctx, "kit", "risky"); err != nil {
+	if _, err := TrustSkill(ctx, s, "kit", "risky"); err != nil {
 		t.Fatal(err)
 	}
 	if r := syncOnce(t, s, SyncOptions{})["risky"]; r.Classification != ClassFastForward || r.NewVersion != 2 || !r.RiskAccepted {
@@ -329,14 +329,14 @@ func TestStrictSyncWritesNothingOfThePlugin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{ID: "p"}); err != nil {
+	if _, err := Add(ctx, s, src, AddPluginOptions{ID: "p"}); err != nil {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(up, "skills", "a", "SKILL.md"), skillMD("a", "two"))
 	if err := os.Symlink("/etc/passwd", filepath.Join(up, "skills", "b", "leak")); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := s.Sync(ctx, SyncOptions{Strict: true})
+	rep, err := Run(ctx, s, SyncOptions{Strict: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ type LocalMerge struct {
 // review decides; accepting or rejecting the candidate makes it an
 // ancestor of the published version, which is how a later call knows the
 // edit was dealt with (LocalIntegrated).
-func (tx *Tx) MergeLocalEdit(e LocalEdit) (LocalMerge, error) {
+func MergeLocalEdit(tx *Tx, e LocalEdit) (LocalMerge, error) {
 	var lm LocalMerge
 	head, err := tx.Head(e.Skill)
 	if err != nil {
@@ -70,13 +70,13 @@ func (tx *Tx) MergeLocalEdit(e LocalEdit) (LocalMerge, error) {
 	if err != nil {
 		return lm, fmt.Errorf("%s: %w", e.Skill, err)
 	}
-	if editTree == head.Tree || tx.editRecorded(head.Commit, editTree) {
+	if editTree == head.Tree || editRecorded(tx.Reader, head.Commit, editTree) {
 		lm.Outcome = LocalIntegrated
 		return lm, nil
 	}
 	_, hasCand := tx.Ref(CandidateRef(e.Skill))
 	if hasCand {
-		c, err := tx.Candidate(e.Skill)
+		c, err := GetCandidate(tx.Reader, e.Skill)
 		if err != nil {
 			return lm, err
 		}
@@ -89,12 +89,12 @@ func (tx *Tx) MergeLocalEdit(e LocalEdit) (LocalMerge, error) {
 			return lm, nil
 		}
 	}
-	baseCommit, baseTree := tx.versionWithTree(e.Skill, e.Base)
-	b, err := tx.loadMergeTree(baseTree)
+	baseCommit, baseTree := versionWithTree(tx.Reader, e.Skill, e.Base)
+	b, err := LoadMergeTree(tx.Reader, baseTree)
 	if err != nil {
 		return lm, fmt.Errorf("merge %s: base: %w", e.Skill, err)
 	}
-	o, err := tx.loadMergeTree(head.Tree)
+	o, err := LoadMergeTree(tx.Reader, head.Tree)
 	if err != nil {
 		return lm, fmt.Errorf("merge %s: %w", e.Skill, err)
 	}
@@ -116,7 +116,7 @@ func (tx *Tx) MergeLocalEdit(e LocalEdit) (LocalMerge, error) {
 			return lm, nil
 		}
 	}
-	checked, err := safety.Check(e.Skill, files, tx.filesOrNil(head.Tree), safety.DefaultLimits)
+	checked, err := safety.Check(e.Skill, files, tx.FilesOrNil(head.Tree), safety.DefaultLimits)
 	if err != nil {
 		return lm, err
 	}
@@ -130,7 +130,7 @@ func (tx *Tx) MergeLocalEdit(e LocalEdit) (LocalMerge, error) {
 	for _, c := range res.Conflicts {
 		lm.Conflicts = append(lm.Conflicts, fmt.Sprintf("%s (%s)", c.Path, c.Kind))
 	}
-	sig := tx.signature()
+	sig := tx.Signature()
 	actor := sig
 	if e.Actor != nil {
 		actor.Name, actor.Email = e.Actor.Name, e.Actor.Email
@@ -148,8 +148,8 @@ func (tx *Tx) MergeLocalEdit(e LocalEdit) (LocalMerge, error) {
 		}),
 	}
 	tx.WriteCommit(edit)
-	tx.supersedeCandidate(e.Skill)
-	h := tx.writeCandidate(candidateCommit{
+	Supersede(tx, e.Skill)
+	h := WriteCandidate(tx, candidateCommit{
 		Skill: e.Skill, Subject: fmt.Sprintf("candidate %s: merge the edit in %s with %s", e.Skill, e.Where, head.Name()),
 		Tree: tree, Published: head.Commit, Upstream: edit.Hash,
 		Source: head.Source, Plugin: head.Plugin, PluginVersion: head.PluginVersion,
@@ -162,7 +162,7 @@ func (tx *Tx) MergeLocalEdit(e LocalEdit) (LocalMerge, error) {
 // versionWithTree finds the newest version of skill whose tree is tree
 // (the version export wrote); if none, the tree alone is the base when
 // the store holds it, else there is no base.
-func (r *Reader) versionWithTree(skill string, tree Hash) (commit, baseTree Hash) {
+func versionWithTree(r *Reader, skill string, tree Hash) (commit, baseTree Hash) {
 	_ = r.WalkVersions(skill, func(v Version) bool {
 		if v.Tree == tree {
 			commit = v.Commit
@@ -170,7 +170,7 @@ func (r *Reader) versionWithTree(skill string, tree Hash) (commit, baseTree Hash
 		}
 		return true
 	})
-	if commit.IsZero() && !r.hasObject(tree) {
+	if commit.IsZero() && !r.HasObject(tree) {
 		return ZeroHash, ZeroHash
 	}
 	return commit, tree
@@ -179,7 +179,7 @@ func (r *Reader) versionWithTree(skill string, tree Hash) (commit, baseTree Hash
 // editRecorded reports whether a local-edit commit with tree is an
 // ancestor of head: a candidate made from that edit was accepted or
 // rejected, so the edit needs nothing more.
-func (r *Reader) editRecorded(head, tree Hash) bool {
+func editRecorded(r *Reader, head, tree Hash) bool {
 	seen := map[Hash]bool{}
 	queue := []Hash{head}
 	for len(queue) > 0 && len(seen) < 5000 {

@@ -50,7 +50,7 @@ type marketEntry struct {
 // added. Plugins without skills are skipped with a note, unless SOURCE#name
 // picked one. Plugins it added before are found by their Marketplace: a
 // "renames" entry renames them, a changed source is followed.
-func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.Layout, fetched gitfetch.Fetched, opts AddPluginOptions) (*SyncReport, error) {
+func addMarketplace(ctx context.Context, tx *Tx, pre *Prefetch, src Source, layout *manifest.Layout, fetched gitfetch.Fetched, opts AddPluginOptions) (*SyncReport, error) {
 	mkt := marketplaceName(src)
 	if n := len(layout.Plugins) + len(layout.Remote); opts.ID != "" && n > 1 {
 		return nil, idForOneError(src, opts.ID, layout.PluginNames())
@@ -75,7 +75,7 @@ func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.L
 		p := &Plugin{ID: pluginID(opts.ID, r.Name, s), Source: s, Review: opts.Review, Marketplace: mkt, EntrySkills: r.Skills, Skills: []string{}}
 		entries = append(entries, marketEntry{plugin: p, name: r.Name, line: r.Line, remote: true})
 	}
-	renamed, err := tx.followRenames(layout.Renames, src, entries, rep)
+	renamed, err := followRenames(tx, layout.Renames, src, entries, rep)
 	if err != nil {
 		return nil, err
 	}
@@ -96,12 +96,12 @@ func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.L
 			continue
 		}
 		if opts.ID == "" {
-			if err := tx.resolveEntryID(&e, ids); err != nil {
+			if err := resolveEntryID(tx, &e, ids); err != nil {
 				rep.Plugins = append(rep.Plugins, failedReport(e.name, mkt, &manifest.EntryError{Plugin: e.name, Line: e.line, Err: err}))
 				continue
 			}
 		}
-		if up := tx.readEntry(ctx, e, fetched, fetches, src.Selector != "", sel, rep); up != nil {
+		if up := readEntry(ctx, tx, pre, e, fetched, fetches, src.Selector != "", sel, rep); up != nil {
 			ready = append(ready, readyEntry{e, up})
 		}
 	}
@@ -128,7 +128,7 @@ func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.L
 		return nil, err
 	}
 	for _, r := range ready {
-		tx.recordEntry(r, cc, sopts, rep)
+		recordEntry(tx, r, cc, sopts, rep)
 	}
 	sort.SliceStable(rep.Plugins, func(i, j int) bool { return rep.Plugins[i].Plugin < rep.Plugins[j].Plugin })
 	return rep, nil
@@ -145,7 +145,7 @@ type readyEntry struct {
 // record: the plugin is already there (or moved), skipped for having no
 // skills, or failed; rep says which. The skills of a plugin already there
 // are added to sel's available ones.
-func (tx *Tx) readEntry(ctx context.Context, e marketEntry, fetched gitfetch.Fetched, fetches entryFetches, picked bool, sel *skillSelection, rep *SyncReport) *upstream {
+func readEntry(ctx context.Context, tx *Tx, pre *Prefetch, e marketEntry, fetched gitfetch.Fetched, fetches entryFetches, picked bool, sel *skillSelection, rep *SyncReport) *upstream {
 	p := e.plugin
 	fail := func(err error) {
 		rep.Plugins = append(rep.Plugins, failedReport(p.ID, p.Source.String(), &manifest.EntryError{Plugin: e.name, Line: e.line, Err: err}))
@@ -154,7 +154,7 @@ func (tx *Tx) readEntry(ctx context.Context, e marketEntry, fetched gitfetch.Fet
 		fail(fmt.Errorf("plugin id %q: %w", p.ID, err))
 		return nil
 	}
-	if cur, err := tx.Plugin(p.ID); err == nil {
+	if cur, err := GetPlugin(tx.Reader, p.ID); err == nil {
 		switch {
 		case cur.Source == p.Source:
 			rep.AlreadyAdded = append(rep.AlreadyAdded, p.ID)
@@ -162,11 +162,11 @@ func (tx *Tx) readEntry(ctx context.Context, e marketEntry, fetched gitfetch.Fet
 				break
 			}
 			// Its skills count among those --skill may name.
-			if up, err := tx.entryUpstream(ctx, e, fetched, fetches); err == nil {
+			if up, err := entryUpstream(ctx, tx, pre, e, fetched, fetches); err == nil {
 				sel.available = append(sel.available, slices.Collect(maps.Keys(up.skills))...)
 			}
 		case cur.Marketplace != "" && cur.Marketplace == p.Marketplace && entryName(cur) == e.name:
-			if err := tx.movePlugin(cur, p, rep); err != nil {
+			if err := movePlugin(tx, cur, p, rep); err != nil {
 				fail(err)
 			}
 		default:
@@ -178,7 +178,7 @@ func (tx *Tx) readEntry(ctx context.Context, e marketEntry, fetched gitfetch.Fet
 		fail(err)
 		return nil
 	}
-	up, err := tx.entryUpstream(ctx, e, fetched, fetches)
+	up, err := entryUpstream(ctx, tx, pre, e, fetched, fetches)
 	if !picked && (errors.Is(err, manifest.ErrNoSkills) || (err == nil && len(up.skills) == 0)) {
 		rep.Skipped = append(rep.Skipped, manifest.SkippedPlugin{Name: p.ID, Reason: manifest.NoSkillsReason})
 		return nil
@@ -193,14 +193,14 @@ func (tx *Tx) readEntry(ctx context.Context, e marketEntry, fetched gitfetch.Fet
 // recordEntry records one marketplace plugin read by readEntry and mirrors
 // its skills (its parts left out are in its report, see intake.go); one
 // that fails leaves nothing written and is reported in rep.
-func (tx *Tx) recordEntry(r readyEntry, cc *commitCache, opts SyncOptions, rep *SyncReport) {
+func recordEntry(tx *Tx, r readyEntry, cc *commitCache, opts SyncOptions, rep *SyncReport) {
 	p := r.plugin
-	restore := tx.savepoint()
+	restore := tx.Savepoint()
 	pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}}
 	if r.takenBy != "" {
 		pr.Entry, pr.IDTakenBy = r.name, r.takenBy
 	}
-	if err := tx.recordPlugin(p, r.up, cc, opts, &pr); err != nil {
+	if err := recordPlugin(tx, p, r.up, cc, opts, &pr); err != nil {
 		restore() // nothing of this plugin is written
 		fr := failedReport(p.ID, p.Source.String(), &manifest.EntryError{Plugin: r.name, Line: r.line, Err: err})
 		fr.Skills, fr.Parts = pr.Skills, pr.Parts // --strict: what would have been left out
@@ -227,38 +227,32 @@ type entryFetch struct {
 
 // entryUpstream reads what a marketplace plugin holds: from the
 // marketplace's own fetch or folder, or by fetching its repository.
-func (tx *Tx) entryUpstream(ctx context.Context, e marketEntry, fetched gitfetch.Fetched, fetches entryFetches) (*upstream, error) {
+func entryUpstream(ctx context.Context, tx *Tx, pre *Prefetch, e marketEntry, fetched gitfetch.Fetched, fetches entryFetches) (*upstream, error) {
 	p := e.plugin
 	switch {
 	case e.remote:
 		key := [2]string{p.Source.URL, p.Source.Ref}
 		got, ok := fetches[key]
 		if !ok {
-			got.fetched, got.err = tx.fetchEntry(ctx, p.Source)
+			got.fetched, got.err = Fetch(ctx, tx, pre, p.Source, ZeroHash)
 			fetches[key] = got
 		}
 		if got.err != nil {
 			return nil, got.err
 		}
-		return tx.upstreamAt(p, got.fetched)
+		return UpstreamAt(tx, p, got.fetched)
 	case p.Source.Kind == SourceGit:
-		return tx.upstreamAt(p, fetched)
+		return UpstreamAt(tx, p, fetched)
 	}
 	return readFolderUpstream(p.Source, nil)
 }
 
-// fetchEntry fetches the repository of a marketplace plugin. It is the one
-// place adding a marketplace fetches, besides the marketplace itself.
-func (tx *Tx) fetchEntry(ctx context.Context, src Source) (gitfetch.Fetched, error) {
-	return tx.fetch(ctx, src, ZeroHash)
-}
-
 // recordPlugin records a new plugin and mirrors its skills; an error means
 // the caller must drop what it queued.
-func (tx *Tx) recordPlugin(p *Plugin, up *upstream, cc *commitCache, opts SyncOptions, pr *PluginReport) error {
+func recordPlugin(tx *Tx, p *Plugin, up *upstream, cc *commitCache, opts SyncOptions, pr *PluginReport) error {
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(up.skills)) {
-		if err := tx.claimSkill(p, name); err != nil {
+		if err := Claim(tx, p, name); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -272,11 +266,11 @@ func (tx *Tx) recordPlugin(p *Plugin, up *upstream, cc *commitCache, opts SyncOp
 	if p.Source.Kind == SourceGit {
 		tx.SetRef(SourceRef(p.ID), up.fetched.Commit)
 	}
-	if err := tx.putPlugin(p); err != nil {
+	if err := PutPlugin(tx, p); err != nil {
 		return err
 	}
 	tx.NoteState(fmt.Sprintf("plugin %s: added from %s (marketplace %s)", p.ID, p.Source, p.Marketplace), Trailer{Key: TrailerPlugin, Value: p.ID})
-	err := tx.syncPlugin(p, up, opts, cc, pr)
+	err := syncPlugin(tx, p, up, opts, cc, pr)
 	if err == nil || errors.Is(err, ErrStrict) {
 		return err
 	}
@@ -297,43 +291,120 @@ func failedReport(plugin, source string, err error) PluginReport {
 	return PluginReport{Plugin: plugin, Source: source, Skills: []SkillReport{}, Error: err.Error(), Err: err}
 }
 
-// savepoint notes what the transaction queued so far; the function it
-// returns drops every ref update and state change queued since. Objects
-// queued since stay, unreferenced: gc prunes them.
-func (tx *Tx) savepoint() (restore func()) {
-	refs := maps.Clone(tx.newRefs)
-	order := len(tx.refOrder)
-	puts := maps.Clone(tx.state.puts)
-	subjects, trailers := len(tx.state.subjects), len(tx.state.trailers)
-	return func() {
-		tx.newRefs = refs
-		if tx.newRefs == nil {
-			tx.newRefs = map[string]Hash{}
+// followRenames applies a marketplace's "renames" (old -> new) when the
+// marketplace is added again: a plugin of the store named old, added from
+// this marketplace, that the marketplace now lists as new becomes new,
+// keeping its history. It returns the new ids renamed, whose entries need
+// nothing more. A rename whose new id is taken is reported as a failure.
+func followRenames(tx *Tx, renames map[string]string, src Source, entries []marketEntry, rep *SyncReport) (map[string]bool, error) {
+	done := map[string]bool{}
+	mkt := marketplaceName(src)
+	for _, old := range slices.Sorted(maps.Keys(renames)) {
+		nu := renames[old]
+		i := slices.IndexFunc(entries, func(e marketEntry) bool { return e.name == nu && e.plugin.ID == nu })
+		if i < 0 {
+			continue
 		}
-		tx.refOrder = tx.refOrder[:order]
-		tx.state.puts = puts
-		tx.state.subjects = tx.state.subjects[:subjects]
-		tx.state.trailers = tx.state.trailers[:trailers]
+		cur, err := GetPlugin(tx.Reader, old)
+		if err != nil || !addedFrom(cur, src, mkt, old) {
+			continue
+		}
+		if other, err := GetPlugin(tx.Reader, nu); err == nil {
+			err := fmt.Errorf("the marketplace renames %q to %q, and plugin %q exists already (from %s): remove one of them", old, nu, nu, other.Source)
+			rep.Plugins = append(rep.Plugins, failedReport(nu, mkt, &manifest.EntryError{Plugin: nu, Line: entries[i].line, Err: err}))
+			done[nu] = true
+			continue
+		}
+		if err := RenamePlugin(tx, cur, entries[i].plugin, mkt); err != nil {
+			return nil, err
+		}
+		rep.Renamed = append(rep.Renamed, PluginRename{From: old, To: nu})
+		done[nu] = true
 	}
+	return done, nil
 }
 
-// entryName is the marketplace entry a plugin added from a marketplace came
-// from: the name recorded when its id is another, else its selector
-// (entries in the marketplace's source), else its id.
-func entryName(p *Plugin) string {
-	if p.Entry != "" {
-		return p.Entry
-	}
-	if p.Source.Selector != "" {
-		return p.Source.Selector
-	}
-	return p.ID
-}
-
-// pluginOrigin says where a plugin comes from, for errors naming two.
-func pluginOrigin(p *Plugin) string {
+// addedFrom reports whether plugin p (id old) was added from the
+// marketplace src: recorded so, or (records written before plugins kept
+// their marketplace) picked from the same source by its old name.
+func addedFrom(p *Plugin, src Source, mkt, old string) bool {
 	if p.Marketplace != "" {
-		return fmt.Sprintf("%s of marketplace %s", p.Source, p.Marketplace)
+		return p.Marketplace == mkt
 	}
-	return p.Source.String()
+	return p.Source.Kind == src.Kind && p.Source.URL == src.URL && p.Source.Path == src.Path && p.Source.Selector == old
+}
+
+// movePlugin makes plugin cur follow the source its marketplace now gives
+// it (entry): the next sync fetches from there.
+func movePlugin(tx *Tx, cur, entry *Plugin, rep *SyncReport) error {
+	next := *cur
+	next.Source, next.EntrySkills = entry.Source, entry.EntrySkills
+	if err := PutPlugin(tx, &next); err != nil {
+		return err
+	}
+	tx.NoteState(fmt.Sprintf("plugin %s: source %s -> %s (marketplace %s)", cur.ID, pinnedText(cur.Source), pinnedText(entry.Source), cur.Marketplace),
+		Trailer{Key: TrailerPlugin, Value: cur.ID})
+	rep.Moved = append(rep.Moved, PluginMove{Plugin: cur.ID, From: pinnedText(cur.Source), To: pinnedText(entry.Source)})
+	return nil
+}
+
+// pinnedText is a source with its ref, which String leaves out.
+func pinnedText(s Source) string {
+	if s.Ref == "" {
+		return s.String()
+	}
+	return s.String() + " at " + s.Ref
+}
+
+// entryIDs gives the entries of one marketplace add their ids.
+type entryIDs struct {
+	qualifier string
+	// claimed holds every id the entries of this add have or were given:
+	// a qualified id never takes the name of another entry.
+	claimed map[string]bool
+}
+
+func newEntryIDs(qualifier string, entries []marketEntry) *entryIDs {
+	ids := &entryIDs{qualifier: qualifier, claimed: map[string]bool{}}
+	for _, e := range entries {
+		ids.claimed[e.plugin.ID] = true
+	}
+	return ids
+}
+
+// resolveEntryID gives marketplace entry e the id it was added under
+// before (a qualified one is found by the entry name its record keeps),
+// else its name, else, when a plugin of another source holds the name, a
+// qualified id. The entry's own plugin under its name (added before, or
+// moved by the marketplace) keeps it: readEntry deals with it.
+func resolveEntryID(tx *Tx, e *marketEntry, ids *entryIDs) error {
+	p := e.plugin
+	plugins, err := ListPlugins(tx.Reader)
+	if err != nil {
+		return err
+	}
+	for _, cur := range plugins {
+		if cur.Entry == e.name && cur.Marketplace == p.Marketplace && cur.ID != p.ID {
+			p.ID, p.Entry = cur.ID, e.name
+			return nil
+		}
+	}
+	cur, err := GetPlugin(tx.Reader, p.ID)
+	if err != nil {
+		if errors.Is(err, ErrUnknownPlugin) {
+			return nil
+		}
+		return err
+	}
+	if cur.Source == p.Source || cur.Marketplace != "" && cur.Marketplace == p.Marketplace && entryName(cur) == e.name {
+		return nil
+	}
+	id, err := QualifiedEntryID(tx, e.name, ids.qualifier, ids.claimed)
+	if err != nil {
+		return err
+	}
+	ids.claimed[id] = true
+	p.ID, p.Entry = id, e.name
+	e.takenBy = pluginOrigin(cur)
+	return nil
 }

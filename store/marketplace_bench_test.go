@@ -27,7 +27,7 @@ func BenchmarkAddMarketplace(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		s := newSyncStore(b)
 		start := time.Now()
-		rep, err := s.AddPlugin(ctx, src, AddPluginOptions{AllowLocal: []string{filepath.Dir(d.market)}})
+		rep, err := Add(ctx, s, src, AddPluginOptions{AllowLocal: []string{filepath.Dir(d.market)}})
 		ours += time.Since(start)
 		if err != nil || len(rep.Plugins) != len(d.added)+len(d.failed) {
 			b.Fatalf("add: %v (%d plugins)", err, len(rep.Plugins))
@@ -117,7 +117,7 @@ func BenchmarkAddDirectory286(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		s := newSyncStore(b)
 		start := time.Now()
-		rep, err := s.AddPlugin(ctx, src, AddPluginOptions{AllowLocal: []string{filepath.Dir(market)}})
+		rep, err := Add(ctx, s, src, AddPluginOptions{AllowLocal: []string{filepath.Dir(market)}})
 		ours += time.Since(start)
 		if err != nil || rep.Failed() || len(rep.Plugins) != withSkills || len(rep.Skipped) != 286-withSkills {
 			b.Fatalf("add: %v: %d added, %d skipped, want %d and %d", err, len(rep.Plugins), len(rep.Skipped), withSkills, 286-withSkills)

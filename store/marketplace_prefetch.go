@@ -14,7 +14,7 @@ import (
 // few fetches rather than of all of them. It reads the marketplace from
 // pre's fetch of src (or from the folder); when src is no marketplace, or
 // cannot be read, it does nothing: the transaction reports that.
-func (s *Store) prefetchEntries(ctx context.Context, src Source, pre *Prefetch, allowLocal []string) {
+func PrefetchEntries(ctx context.Context, s *Store, src Source, pre *Prefetch, allowLocal []string) {
 	var fsys manifest.PluginFS
 	switch src.Kind {
 	case SourceGit:
@@ -48,5 +48,5 @@ func (s *Store) prefetchEntries(ctx context.Context, src Source, pre *Prefetch, 
 			reqs = append(reqs, FetchRequest{Source: es})
 		}
 	}
-	pre.merge(s.Prefetch(ctx, reqs))
+	pre.merge(PrefetchSources(ctx, s, reqs, nil))
 }

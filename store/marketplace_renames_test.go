@@ -34,11 +34,11 @@ func TestMarketplaceMovesPin(t *testing.T) {
 		t.Fatal(err)
 	}
 	local := AddPluginOptions{AllowLocal: []string{up}} // the entry's repository, named
-	if rep, err := s.AddPlugin(ctx, src, local); err != nil || rep.Failed() || len(rep.Plugins) != 1 {
+	if rep, err := Add(ctx, s, src, local); err != nil || rep.Failed() || len(rep.Plugins) != 1 {
 		t.Fatalf("add: %+v %v", rep, err)
 	}
 	writeMarket(t, market, "", entry(second))
-	rep, err := s.AddPlugin(ctx, src, local)
+	rep, err := Add(ctx, s, src, local)
 	if err != nil || len(rep.Moved) != 1 || rep.Moved[0].Plugin != "tool" || !strings.HasSuffix(rep.Moved[0].To, " at "+second) {
 		t.Fatalf("add again: %+v %v", rep, err)
 	}
@@ -59,15 +59,15 @@ func TestMarketplaceRenameToTakenID(t *testing.T) {
 	s := newSyncStore(t)
 	ctx := context.Background()
 	src, _ := ParseSource(market, "")
-	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+	if _, err := Add(ctx, s, src, AddPluginOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	osrc, _ := ParseSource(other, "")
-	if _, err := s.AddPlugin(ctx, osrc, AddPluginOptions{ID: "new"}); err != nil {
+	if _, err := Add(ctx, s, osrc, AddPluginOptions{ID: "new"}); err != nil {
 		t.Fatal(err)
 	}
 	writeMarket(t, market, `{"old": "new"}`, `{"name": "new", "source": "./plugins/tool"}`)
-	rep, err := s.AddPlugin(ctx, src, AddPluginOptions{})
+	rep, err := Add(ctx, s, src, AddPluginOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestMarketplaceRenameToTakenID(t *testing.T) {
 		t.Fatalf("rename to a taken id: %+v", rep)
 	}
 	err = s.View(ctx, func(r *Reader) error {
-		p, err := r.Plugin("old")
+		p, err := GetPlugin(r, "old")
 		if err != nil {
 			return err
 		}
@@ -103,16 +103,16 @@ func TestMarketplaceEntryMovesToAnotherRepository(t *testing.T) {
 	s := newSyncStore(t)
 	ctx := context.Background()
 	src, _ := ParseSource(market, "")
-	if rep, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil || rep.Failed() {
+	if rep, err := Add(ctx, s, src, AddPluginOptions{}); err != nil || rep.Failed() {
 		t.Fatalf("add: %+v %v", rep, err)
 	}
 	up, _, _ := upstreamRepo(t) // skills/a at HEAD is skill plus one line
 	writeMarket(t, market, "", fmt.Sprintf(`{"name": "tool", "source": {"source": "url", "url": "file://%s"}}`, up))
-	rep, err := s.Sync(ctx, SyncOptions{})
+	rep, err := Run(ctx, s, SyncOptions{})
 	if err != nil || len(rep.Plugins) != 1 || !strings.Contains(rep.Plugins[0].Error, "the marketplace lists tool in another repository now: add the marketplace again") {
 		t.Fatalf("sync: %+v %v", rep, err)
 	}
-	again, err := s.AddPlugin(ctx, src, AddPluginOptions{AllowLocal: []string{"file://" + up}})
+	again, err := Add(ctx, s, src, AddPluginOptions{AllowLocal: []string{"file://" + up}})
 	if err != nil || len(again.Moved) != 1 || again.Moved[0].To != "file://"+up {
 		t.Fatalf("add again: %+v %v", again, err)
 	}

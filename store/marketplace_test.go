@@ -28,18 +28,6 @@ type directory struct {
 	lines   map[string]int    // plugin -> its line in marketplace.json
 }
 
-// gitCommitAll commits everything in dir (initialising it on the first
-// call) and returns the commit id.
-func gitCommitAll(t testing.TB, dir, msg string) string {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
-		gitRun(t, dir, "init", "-q", "-b", "main")
-	}
-	gitRun(t, dir, "add", "-A")
-	gitRun(t, dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", msg)
-	return strings.TrimSpace(gitRun(t, dir, "rev-parse", "HEAD"))
-}
-
 func buildDirectory(t testing.TB) *directory {
 	t.Helper()
 	root := t.TempDir()
@@ -219,7 +207,7 @@ func TestAddDirectoryMarketplace(t *testing.T) {
 	// The entries' repositories are on this machine, beside the
 	// marketplace: the user names them (--allow-local).
 	local := []string{filepath.Dir(d.market)}
-	rep, err := s.AddPlugin(ctx, src, AddPluginOptions{AllowLocal: local})
+	rep, err := Add(ctx, s, src, AddPluginOptions{AllowLocal: local})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +255,7 @@ func TestAddDirectoryMarketplace(t *testing.T) {
 	// The store holds the added plugins, each with its own source and its
 	// marketplace, and nothing of the failed ones.
 	err = s.View(ctx, func(r *Reader) error {
-		plugins, err := r.Plugins()
+		plugins, err := ListPlugins(r)
 		if err != nil {
 			return err
 		}
@@ -321,7 +309,7 @@ func TestAddDirectoryMarketplace(t *testing.T) {
 	}
 
 	// Sync fetches each plugin from its own source: nothing changed, nothing fails.
-	srep, err := s.Sync(ctx, SyncOptions{})
+	srep, err := Run(ctx, s, SyncOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +326,7 @@ func TestAddDirectoryMarketplace(t *testing.T) {
 	}
 
 	// Adding it again changes nothing: the plugins are there already.
-	again, err := s.AddPlugin(ctx, src, AddPluginOptions{AllowLocal: local})
+	again, err := Add(ctx, s, src, AddPluginOptions{AllowLocal: local})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 // loadMergeTree reads a stored tree, with content, as a merge.Tree; the
 // zero hash is the empty tree (no common base).
-func (r *Reader) loadMergeTree(tree Hash) (merge.Tree, error) {
+func LoadMergeTree(r *Reader, tree Hash) (merge.Tree, error) {
 	if tree.IsZero() {
 		return merge.Tree{}, nil
 	}

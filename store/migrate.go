@@ -229,7 +229,7 @@ func (tx *Tx) upgradeLayout() (*UpgradeReport, error) {
 		rep.From = LayoutVersion
 		return rep, nil
 	}
-	plugins, err := tx.Plugins()
+	plugins, err := ListPlugins(tx.Reader)
 	if err != nil {
 		return nil, err
 	}

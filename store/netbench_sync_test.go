@@ -66,7 +66,7 @@ func newNetSyncEnv(b *testing.B, n int) *netSyncEnv {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := env.s.AddPlugin(context.Background(), src, AddPluginOptions{ID: name}); err != nil {
+		if _, err := Add(context.Background(), env.s, src, AddPluginOptions{ID: name}); err != nil {
 			b.Fatal(err)
 		}
 		runGit(b, env.ref, nil, "remote", "add", name, url)
@@ -83,7 +83,7 @@ func newNetSyncEnv(b *testing.B, n int) *netSyncEnv {
 // the first failure.
 func (env *netSyncEnv) sync(jobs int, plugins ...string) (failed int, first string, err error) {
 	env.s.opts.FetchJobs = jobs
-	rep, err := env.s.Sync(context.Background(), SyncOptions{Plugins: plugins})
+	rep, err := Run(context.Background(), env.s, SyncOptions{Plugins: plugins})
 	if err != nil {
 		return 0, "", err
 	}

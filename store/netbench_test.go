@@ -247,7 +247,7 @@ func BenchmarkListWhileSyncHung(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := s.AddPlugin(context.Background(), src, AddPluginOptions{ID: name}); err != nil {
+		if _, err := Add(context.Background(), s, src, AddPluginOptions{ID: name}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -260,7 +260,7 @@ func BenchmarkListWhileSyncHung(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := s.AddPlugin(context.Background(), src, AddPluginOptions{ID: names[2]}); err != nil {
+	if _, err := Add(context.Background(), s, src, AddPluginOptions{ID: names[2]}); err != nil {
 		b.Fatal(err)
 	}
 	proxy.target.Store(hung)
@@ -272,7 +272,7 @@ func BenchmarkListWhileSyncHung(b *testing.B) {
 		idle += timeIt(b, list)
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
-		go func() { _, err := s.Sync(ctx, SyncOptions{}); done <- err }()
+		go func() { _, err := Run(ctx, s, SyncOptions{}); done <- err }()
 		<-accepted
 		during += timeIt(b, list)
 		cancel()

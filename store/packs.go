@@ -23,9 +23,6 @@ func (r *Reader) ObjectSize(h Hash) (int64, error) {
 	return r.storage().EncodedObjectSize(toGit(h))
 }
 
-// HasObject reports whether the store (or the transaction) holds object h.
-func (r *Reader) HasObject(h Hash) bool { return r.hasObject(h) }
-
 // StorePack writes the objects of the pack read from r (as a fetch
 // receives it) into the object database. They are not the transaction's
 // queued objects: they are on disk at once, reachable from no ref until

@@ -84,7 +84,7 @@ func (e *OwnershipError) Error() string {
 }
 
 // Plugin reads the record of plugin id.
-func (r *Reader) Plugin(id string) (*Plugin, error) {
+func GetPlugin(r *Reader, id string) (*Plugin, error) {
 	var p Plugin
 	ok, err := r.Record(pluginRecord(id), &p)
 	if err != nil {
@@ -97,14 +97,14 @@ func (r *Reader) Plugin(id string) (*Plugin, error) {
 }
 
 // Plugins reads every plugin record, sorted by id.
-func (r *Reader) Plugins() ([]*Plugin, error) {
+func ListPlugins(r *Reader) ([]*Plugin, error) {
 	ids, err := r.RecordKeys("plugins")
 	if err != nil {
 		return nil, err
 	}
 	out := make([]*Plugin, 0, len(ids))
 	for _, id := range ids {
-		p, err := r.Plugin(id)
+		p, err := GetPlugin(r, id)
 		if err != nil {
 			return nil, err
 		}
@@ -116,9 +116,9 @@ func (r *Reader) Plugins() ([]*Plugin, error) {
 // SkillOwner names who owns the skill of store name name: "plugin:<id>"
 // for a plugin's skill "ID:NAME" its plugin owns, SourceManaged for any
 // other published skill, or "" for no skill of that name.
-func (r *Reader) SkillOwner(name string) (string, error) {
+func SkillOwner(r *Reader, name string) (string, error) {
 	if plugin, skill := SplitName(name); plugin != "" {
-		p, err := r.Plugin(plugin)
+		p, err := GetPlugin(r, plugin)
 		if err != nil && !errors.Is(err, ErrUnknownPlugin) {
 			return "", err
 		}
@@ -133,7 +133,7 @@ func (r *Reader) SkillOwner(name string) (string, error) {
 }
 
 // putPlugin queues writing p's record.
-func (tx *Tx) putPlugin(p *Plugin) error {
+func PutPlugin(tx *Tx, p *Plugin) error {
 	slices.Sort(p.Skills)
 	p.Skills = slices.Compact(p.Skills)
 	if p.Skills == nil {
@@ -145,8 +145,8 @@ func (tx *Tx) putPlugin(p *Plugin) error {
 }
 
 // SetPluginFlags changes a plugin's paused and review flags (nil: keep).
-func (tx *Tx) SetPluginFlags(id string, paused, review *bool) (*Plugin, error) {
-	p, err := tx.Plugin(id)
+func SetPluginFlags(tx *Tx, id string, paused, review *bool) (*Plugin, error) {
+	p, err := GetPlugin(tx.Reader, id)
 	if err != nil {
 		return nil, err
 	}
@@ -163,17 +163,17 @@ func (tx *Tx) SetPluginFlags(id string, paused, review *bool) (*Plugin, error) {
 		return p, nil
 	}
 	tx.NoteState(fmt.Sprintf("plugin %s: %s", id, strings.Join(what, ", ")), Trailer{Key: TrailerPlugin, Value: id})
-	return p, tx.putPlugin(p)
+	return p, PutPlugin(tx, p)
 }
 
 // AdoptSkill makes a plugin's skill a managed skill: the plugin no longer
 // owns it and sync leaves it alone. Its published ref moves from
 // "ID:SKILL" to the managed name SKILL with its history, which must be free.
-func (tx *Tx) AdoptSkill(id, skill string) error {
+func adoptSkill(tx *Tx, id, skill string) error {
 	if plugin, short := SplitName(skill); plugin == id {
 		skill = short // "ID:SKILL" names the same skill
 	}
-	p, err := tx.Plugin(id)
+	p, err := GetPlugin(tx.Reader, id)
 	if err != nil {
 		return err
 	}
@@ -188,7 +188,7 @@ func (tx *Tx) AdoptSkill(id, skill string) error {
 		if _, taken := tx.Ref(SkillRef(skill)); taken {
 			return fmt.Errorf("adopt %s: a managed skill %q already exists: remove or rename it first", name, skill)
 		}
-		if err := tx.moveSkill(name, skill); err != nil {
+		if err := moveSkill(tx, name, skill); err != nil {
 			return err
 		}
 	}
@@ -196,7 +196,7 @@ func (tx *Tx) AdoptSkill(id, skill string) error {
 	p.Removed = slices.DeleteFunc(p.Removed, func(s string) bool { return s == skill })
 	p.Adopted = append(p.Adopted, skill)
 	tx.NoteState(fmt.Sprintf("plugin %s: adopt %s as the managed skill %s", id, name, skill), Trailer{Key: TrailerPlugin, Value: id})
-	return tx.putPlugin(p)
+	return PutPlugin(tx, p)
 }
 
 // RemovePlugin forgets a plugin: its record, source ref, upstream refs and
@@ -204,17 +204,17 @@ func (tx *Tx) AdoptSkill(id, skill string) error {
 // history (or as removed plugin skills when a managed skill has the name),
 // remembering the plugin so that adding it again links them back (see
 // detachSkill). Superseded candidate refs keep old candidates reachable.
-func (tx *Tx) RemovePlugin(id string) (*Plugin, error) {
-	p, err := tx.Plugin(id)
+func removePlugin(tx *Tx, id string) (*Plugin, error) {
+	p, err := GetPlugin(tx.Reader, id)
 	if err != nil {
 		return nil, err
 	}
 	for _, skill := range p.Skills {
-		if _, err := tx.detachSkill(p, skill); err != nil {
+		if _, err := detachSkill(tx, p, skill); err != nil {
 			return nil, err
 		}
 	}
-	tx.detachPluginParts(id)
+	detachPluginParts(tx, id)
 	for _, ref := range tx.RefNames(UpstreamPrefix(id)) {
 		tx.DeleteRef(ref)
 	}
@@ -225,3 +225,27 @@ func (tx *Tx) RemovePlugin(id string) (*Plugin, error) {
 	tx.NoteState(fmt.Sprintf("plugin %s: removed", id), Trailer{Key: TrailerPlugin, Value: id})
 	return p, nil
 }
+
+// entryName is the marketplace entry a plugin added from a marketplace came
+// from: the name recorded when its id is another, else its selector
+// (entries in the marketplace's source), else its id.
+func entryName(p *Plugin) string {
+	if p.Entry != "" {
+		return p.Entry
+	}
+	if p.Source.Selector != "" {
+		return p.Source.Selector
+	}
+	return p.ID
+}
+
+// pluginOrigin says where a plugin comes from, for errors naming two.
+func pluginOrigin(p *Plugin) string {
+	if p.Marketplace != "" {
+		return fmt.Sprintf("%s of marketplace %s", p.Source, p.Marketplace)
+	}
+	return p.Source.String()
+}
+
+// ErrPluginExists is wrapped when a plugin id is already taken.
+var ErrPluginExists = errors.New("plugin already exists")

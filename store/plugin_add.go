@@ -38,11 +38,8 @@ type AddPluginOptions struct {
 
 // syncOptions are the options of the first sync of a plugin being added.
 func (o AddPluginOptions) syncOptions(tx *Tx) (SyncOptions, error) {
-	return tx.withAccepted(SyncOptions{Strict: o.Strict, AllowRisk: o.AllowRisk})
+	return withAccepted(tx, SyncOptions{Strict: o.Strict, AllowRisk: o.AllowRisk})
 }
-
-// ErrPluginExists is wrapped when a plugin id is already taken.
-var ErrPluginExists = errors.New("plugin already exists")
 
 // AddPlugin records the plugins a source provides (one, or every plugin of
 // a marketplace unless the source names one with "#name") and mirrors their
@@ -59,23 +56,23 @@ var ErrPluginExists = errors.New("plugin already exists")
 //
 // A git source, and the repositories a marketplace's entries live in, are
 // fetched before the write lock is taken, concurrently.
-func (s *Store) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) (*SyncReport, error) {
-	pre := s.Prefetch(ctx, []FetchRequest{{Source: src}})
+func Add(ctx context.Context, s *Store, src Source, opts AddPluginOptions) (*SyncReport, error) {
+	pre := PrefetchSources(ctx, s, []FetchRequest{{Source: src}}, nil)
 	defer pre.Close()
-	s.prefetchEntries(ctx, src, pre, opts.AllowLocal)
+	PrefetchEntries(ctx, s, src, pre, opts.AllowLocal)
 	var rep *SyncReport
 	err := s.Update(ctx, func(tx *Tx) error {
-		tx.UsePrefetch(pre)
 		var err error
-		rep, err = tx.AddPlugin(ctx, src, opts)
+		rep, err = addPlugins(ctx, tx, pre, src, opts)
 		return err
 	})
 	return rep, err
 }
 
-// AddPlugin is [Store.AddPlugin] inside a transaction.
-func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) (*SyncReport, error) {
-	layout, fetched, fsys, done, err := tx.readSource(ctx, src)
+// AddPlugin is [Store.AddPlugin] inside a transaction, reading the
+// sources pre holds from it.
+func addPlugins(ctx context.Context, tx *Tx, pre *Prefetch, src Source, opts AddPluginOptions) (*SyncReport, error) {
+	layout, fetched, fsys, done, err := ReadSource(ctx, tx, pre, src)
 	if err != nil {
 		return nil, err
 	}
@@ -83,9 +80,9 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 	market := statErr == nil
 	done()
 	if market {
-		rep, err := tx.addMarketplace(ctx, src, layout, fetched, opts)
+		rep, err := addMarketplace(ctx, tx, pre, src, layout, fetched, opts)
 		if err == nil {
-			err = tx.saveHeld(rep)
+			err = saveHeld(tx, rep)
 		}
 		return rep, err
 	}
@@ -110,7 +107,7 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 			errs = append(errs, fmt.Errorf("plugin id %q: %w (choose one with --id)", p.ID, err))
 			continue
 		}
-		if cur, err := tx.Plugin(p.ID); err == nil {
+		if cur, err := GetPlugin(tx.Reader, p.ID); err == nil {
 			if cur.Source == p.Source && !slices.Equal(cur.Select, p.Select) {
 				errs = append(errs, fmt.Errorf("plugin %q: %w with the skill selection %s: change it with 'skillstore plugin skills %s'", p.ID, ErrPluginExists, SelectionText(cur.Select), p.ID))
 				continue
@@ -130,7 +127,7 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 				continue
 			}
 			claimed[name] = p.ID
-			if err := tx.claimSkill(p, sk.Name); err != nil {
+			if err := Claim(tx, p, sk.Name); err != nil {
 				errs = append(errs, err)
 				continue
 			}
@@ -152,14 +149,14 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 		if src.Kind == SourceGit {
 			tx.SetRef(SourceRef(p.ID), fetched.Commit)
 		}
-		if err := tx.putPlugin(p); err != nil {
+		if err := PutPlugin(tx, p); err != nil {
 			return nil, err
 		}
 		tx.NoteState(fmt.Sprintf("plugin %s: added from %s", p.ID, p.Source), Trailer{Key: TrailerPlugin, Value: p.ID})
 		pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}}
-		up, err := tx.readUpstream(ctx, p, nil)
+		up, err := ReadUpstream(ctx, tx, pre, p, nil)
 		if err == nil {
-			err = tx.syncPlugin(p, up, sopts, newCommitCache(tx.Reader), &pr)
+			err = syncPlugin(tx, p, up, sopts, newCommitCache(tx.Reader), &pr)
 		}
 		if errors.Is(err, ErrStrict) {
 			return nil, fmt.Errorf("plugin %s: %w", p.ID, err)
@@ -178,5 +175,5 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 		}
 		rep.Plugins = append(rep.Plugins, pr)
 	}
-	return rep, tx.saveHeld(rep)
+	return rep, saveHeld(tx, rep)
 }

@@ -24,7 +24,7 @@ func TestCollidingNamesRefuseTheSkillOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newSyncStore(t)
-	rep, err := s.AddPlugin(context.Background(), src, AddPluginOptions{})
+	rep, err := Add(context.Background(), s, src, AddPluginOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestCollidingNamesRefuseTheSkillOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	gitCommitAll(t, up, "two")
-	srep, err := s.Sync(context.Background(), SyncOptions{})
+	srep, err := Run(context.Background(), s, SyncOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

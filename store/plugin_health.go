@@ -17,7 +17,7 @@ const sourceErrorsFile = "source-errors.json"
 
 // loadSourceErrors reads the last sync's source errors; a missing or
 // unreadable file is no errors (it is only a report).
-func (s *Store) loadSourceErrors() map[string]string {
+func loadSourceErrors(s *Store) map[string]string {
 	out := map[string]string{}
 	data, err := os.ReadFile(s.LocalPath(sourceErrorsFile))
 	if err != nil {
@@ -31,7 +31,7 @@ func (s *Store) loadSourceErrors() map[string]string {
 }
 
 // saveSourceErrors replaces the file (under the store's write lock).
-func (s *Store) saveSourceErrors(errs map[string]string) error {
+func saveSourceErrors(s *Store, errs map[string]string) error {
 	if s.dryRun {
 		return nil
 	}
@@ -51,7 +51,7 @@ func (s *Store) saveSourceErrors(errs map[string]string) error {
 
 // sourceProblem says why plugin p's source is gone, or "": a folder source
 // is checked now, a git source by what the last sync saw.
-func (r *Reader) sourceProblem(p *Plugin, lastSync map[string]string) string {
+func sourceProblem(r *Reader, p *Plugin, lastSync map[string]string) string {
 	if p.Source.Kind == SourceFolder {
 		info, err := os.Stat(p.Source.URL)
 		switch {
@@ -69,8 +69,8 @@ func (r *Reader) sourceProblem(p *Plugin, lastSync map[string]string) string {
 
 // recordSourceErrors updates the source errors with what a sync of plugins
 // saw: readErrs holds the plugins whose source could not be read.
-func (tx *Tx) recordSourceErrors(synced []*Plugin, readErrs map[string]string) {
-	errs := tx.s.loadSourceErrors()
+func RecordSourceErrors(tx *Tx, synced []*Plugin, readErrs map[string]string) {
+	errs := loadSourceErrors(tx.s)
 	changed := false
 	for _, p := range synced {
 		if msg, ok := readErrs[p.ID]; ok {
@@ -84,7 +84,7 @@ func (tx *Tx) recordSourceErrors(synced []*Plugin, readErrs map[string]string) {
 	if !changed {
 		return
 	}
-	if err := tx.s.saveSourceErrors(errs); err != nil {
+	if err := saveSourceErrors(tx.s, errs); err != nil {
 		tx.s.log.Debug("source errors not saved", "err", err)
 	}
 }

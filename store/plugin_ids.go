@@ -1,7 +1,6 @@
 package store
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -44,7 +43,7 @@ const maxQualifiedTries = 99
 // longest name allowed, then "NAME-QUALIFIER-2", "-3"... until one is
 // free. claimed holds the ids this add has given but not written yet.
 // qualifier is the marketplace's own name (marketplaceQualifier).
-func (tx *Tx) qualifiedEntryID(name, qualifier string, claimed map[string]bool) (string, error) {
+func QualifiedEntryID(tx *Tx, name, qualifier string, claimed map[string]bool) (string, error) {
 	base := idSafe(name + "-" + qualifier)
 	for i := 1; i <= maxQualifiedTries; i++ {
 		suffix := ""
@@ -55,7 +54,7 @@ func (tx *Tx) qualifiedEntryID(name, qualifier string, claimed map[string]bool) 
 		if skillfs.CheckName(id) != nil || claimed[id] {
 			continue
 		}
-		if _, err := tx.Plugin(id); err != nil {
+		if _, err := GetPlugin(tx.Reader, id); err != nil {
 			return id, nil
 		}
 	}
@@ -75,59 +74,6 @@ func marketplaceQualifier(manifestName string, src Source) string {
 		return q
 	}
 	return derivedPluginID(src)
-}
-
-// entryIDs gives the entries of one marketplace add their ids.
-type entryIDs struct {
-	qualifier string
-	// claimed holds every id the entries of this add have or were given:
-	// a qualified id never takes the name of another entry.
-	claimed map[string]bool
-}
-
-func newEntryIDs(qualifier string, entries []marketEntry) *entryIDs {
-	ids := &entryIDs{qualifier: qualifier, claimed: map[string]bool{}}
-	for _, e := range entries {
-		ids.claimed[e.plugin.ID] = true
-	}
-	return ids
-}
-
-// resolveEntryID gives marketplace entry e the id it was added under
-// before (a qualified one is found by the entry name its record keeps),
-// else its name, else, when a plugin of another source holds the name, a
-// qualified id. The entry's own plugin under its name (added before, or
-// moved by the marketplace) keeps it: readEntry deals with it.
-func (tx *Tx) resolveEntryID(e *marketEntry, ids *entryIDs) error {
-	p := e.plugin
-	plugins, err := tx.Plugins()
-	if err != nil {
-		return err
-	}
-	for _, cur := range plugins {
-		if cur.Entry == e.name && cur.Marketplace == p.Marketplace && cur.ID != p.ID {
-			p.ID, p.Entry = cur.ID, e.name
-			return nil
-		}
-	}
-	cur, err := tx.Plugin(p.ID)
-	if err != nil {
-		if errors.Is(err, ErrUnknownPlugin) {
-			return nil
-		}
-		return err
-	}
-	if cur.Source == p.Source || cur.Marketplace != "" && cur.Marketplace == p.Marketplace && entryName(cur) == e.name {
-		return nil
-	}
-	id, err := tx.qualifiedEntryID(e.name, ids.qualifier, ids.claimed)
-	if err != nil {
-		return err
-	}
-	ids.claimed[id] = true
-	p.ID, p.Entry = id, e.name
-	e.takenBy = pluginOrigin(cur)
-	return nil
 }
 
 // maxListedPlugins bounds the plugins an error lists (the official

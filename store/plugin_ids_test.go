@@ -17,7 +17,7 @@ func TestQualifiedEntryID(t *testing.T) {
 	long := strings.Repeat("x", 40)
 	err := s.Update(ctx, func(tx *Tx) error {
 		for _, id := range []string{"tool", "tool-market", "tool-market-2"} {
-			if err := tx.putPlugin(&Plugin{ID: id, Source: Source{Kind: SourceFolder, URL: "/nowhere/" + id}}); err != nil {
+			if err := PutPlugin(tx, &Plugin{ID: id, Source: Source{Kind: SourceFolder, URL: "/nowhere/" + id}}); err != nil {
 				return err
 			}
 		}
@@ -31,7 +31,7 @@ func TestQualifiedEntryID(t *testing.T) {
 			{"tool", "market", map[string]bool{"tool-market-3": true}, "tool-market-4"},
 			{long, long, nil, (long + "-" + long)[:64]},
 		} {
-			got, err := tx.qualifiedEntryID(c.name, c.qualifier, c.claimed)
+			got, err := QualifiedEntryID(tx, c.name, c.qualifier, c.claimed)
 			if err != nil || got != c.want {
 				t.Errorf("qualifiedEntryID(%s, %s) = %q, %v; want %q", c.name, c.qualifier, got, err, c.want)
 			}

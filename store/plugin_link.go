@@ -49,25 +49,25 @@ type LinkResult struct {
 // fetched commit; up to DefaultBaseSearchLimit commits of its history are
 // searched. A folder source has no history: its skill folder as it is now
 // is the base (Base.Commit zero), exact or not.
-func (s *Store) LinkSkill(ctx context.Context, id, skill string) (*LinkResult, error) {
+func Link(ctx context.Context, s *Store, id, skill string) (*LinkResult, error) {
 	var res *LinkResult
 	err := s.Update(ctx, func(tx *Tx) error {
 		var err error
-		res, err = tx.LinkSkill(id, skill)
+		res, err = linkSkillTx(tx, id, skill)
 		return err
 	})
 	return res, err
 }
 
 // LinkSkill is [Store.LinkSkill] inside a transaction.
-func (tx *Tx) LinkSkill(id, skill string) (*LinkResult, error) {
-	return tx.linkSkill(id, skill, ZeroHash)
+func linkSkillTx(tx *Tx, id, skill string) (*LinkResult, error) {
+	return linkSkill(tx, id, skill, ZeroHash)
 }
 
 // linkSkill is LinkSkill trying hint first (a lock file's skillFolderHash:
 // the folder's tree at install) as the tree of an exact base.
-func (tx *Tx) linkSkill(id, skill string, hint Hash) (*LinkResult, error) {
-	p, err := tx.Plugin(id)
+func linkSkill(tx *Tx, id, skill string, hint Hash) (*LinkResult, error) {
+	p, err := GetPlugin(tx.Reader, id)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func (tx *Tx) linkSkill(id, skill string, hint Hash) (*LinkResult, error) {
 		return nil, fmt.Errorf("link %s to plugin %s: %w", skill, id, &SkillExistsError{Name: name})
 	}
 	// The managed skill becomes "ID:SKILL", history kept.
-	if err := tx.moveSkill(skill, name); err != nil {
+	if err := moveSkill(tx, skill, name); err != nil {
 		return nil, err
 	}
 	head, err := tx.Head(name)
@@ -97,14 +97,14 @@ func (tx *Tx) linkSkill(id, skill string, hint Hash) (*LinkResult, error) {
 	var sk *upstreamSkill
 	var base *Base
 	if p.Source.Kind == SourceFolder {
-		up, sk, base, err = tx.folderBase(p, skill, files)
+		up, sk, base, err = folderBase(tx, p, skill, files)
 	} else {
-		up, sk, base, err = tx.gitBase(p, skill, head.Tree, files, hint)
+		up, sk, base, err = gitBase(tx, p, skill, head.Tree, files, hint)
 	}
 	if err != nil {
 		return nil, err
 	}
-	u := tx.writeLinkSnapshot(p, up, sk, base.Tree)
+	u := writeLinkSnapshot(tx, p, up, sk, base.Tree)
 	how := "exact"
 	if !base.Exact {
 		how = fmt.Sprintf("closest: %d file(s), %d line(s) differ", base.Files, base.Distance)
@@ -123,7 +123,7 @@ func (tx *Tx) linkSkill(id, skill string, hint Hash) (*LinkResult, error) {
 		return nil, err
 	}
 	res := &LinkResult{Plugin: id, Skill: skill, Base: *base, Upstream: u.String(), Version: v.Number, LocalEdit: head.Tree != base.Tree}
-	if err := tx.takeLinkedSkill(p, skill, up, res); err != nil {
+	if err := takeLinkedSkill(tx, p, skill, up, res); err != nil {
 		return nil, err
 	}
 	tx.NoteState(fmt.Sprintf("plugin %s: link %s at %s (%s)", id, skill, at, how), Trailer{Key: TrailerPlugin, Value: id})
@@ -132,12 +132,12 @@ func (tx *Tx) linkSkill(id, skill string, hint Hash) (*LinkResult, error) {
 
 // upstreamSkillAt reads plugin p's layout at the fetched commit tip and
 // returns it with skill's folder inside the plugin.
-func (tx *Tx) upstreamSkillAt(p *Plugin, tip Hash, skill string) (*upstream, string, error) {
+func upstreamSkillAt(tx *Tx, p *Plugin, tip Hash, skill string) (*upstream, string, error) {
 	c, err := tx.Commit(tip)
 	if err != nil {
 		return nil, "", fmt.Errorf("plugin %s: fetched commit %s: %w", p.ID, short(tip), err)
 	}
-	dir, ok, err := tx.subtree(c.Tree, p.Source.Path)
+	dir, ok, err := tx.Subtree(c.Tree, p.Source.Path)
 	if err != nil {
 		return nil, "", fmt.Errorf("plugin %s: fetched commit %s: %w", p.ID, short(tip), err)
 	}
@@ -168,22 +168,22 @@ func (tx *Tx) upstreamSkillAt(p *Plugin, tip Hash, skill string) (*upstream, str
 // gitBase finds the base of a managed skill in plugin p's fetched git
 // history (FindBase) and stores its folder's tree, ignored paths dropped.
 // A non-zero hint is looked for first, exact only.
-func (tx *Tx) gitBase(p *Plugin, skill string, tree Hash, files []File, hint Hash) (*upstream, *upstreamSkill, *Base, error) {
+func gitBase(tx *Tx, p *Plugin, skill string, tree Hash, files []File, hint Hash) (*upstream, *upstreamSkill, *Base, error) {
 	tip, ok := tx.Ref(SourceRef(p.ID))
 	if !ok {
 		return nil, nil, nil, fmt.Errorf("plugin %s was never fetched: run 'skillstore sync %s' first", p.ID, p.ID)
 	}
-	up, skillPath, err := tx.upstreamSkillAt(p, tip, skill)
+	up, skillPath, err := upstreamSkillAt(tx, p, tip, skill)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	full := path.Join(p.Source.Path, skillPath)
 	var base *Base
 	if !hint.IsZero() {
-		base = tx.hintedBase(tip, full, hint)
+		base = hintedBase(tx, tip, full, hint)
 	}
 	if base == nil {
-		base, err = tx.FindBase(BaseQuery{Tip: tip, Path: full, Tree: tree, Files: files})
+		base, err = FindBase(tx.Reader, BaseQuery{Tip: tip, Path: full, Tree: tree, Files: files})
 	}
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("plugin %s, skill %s: %w", p.ID, skill, err)
@@ -192,11 +192,11 @@ func (tx *Tx) gitBase(p *Plugin, skill string, tree Hash, files []File, hint Has
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	raw, _, err := tx.subtree(c.Tree, full)
+	raw, _, err := tx.Subtree(c.Tree, full)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if base.Tree, err = tx.skipIgnored(raw); err != nil {
+	if base.Tree, err = skipIgnored(tx, raw); err != nil {
 		return nil, nil, nil, fmt.Errorf("skill %s: upstream %s: %w", skill, short(base.Commit), err)
 	}
 	up.fetched = gitfetch.Fetched{Commit: base.Commit}
@@ -208,18 +208,18 @@ func (tx *Tx) gitBase(p *Plugin, skill string, tree Hash, files []File, hint Has
 // skill's folder is the base whatever the installed files are, since they
 // were installed from it; a tree (a lock file's skillFolderHash) is looked
 // for in the history from tip, exact only.
-func (tx *Tx) hintedBase(tip Hash, full string, hint Hash) *Base {
+func hintedBase(tx *Tx, tip Hash, full string, hint Hash) *Base {
 	if c, err := tx.Commit(hint); err == nil {
-		raw, ok, err := tx.subtree(c.Tree, full)
+		raw, ok, err := tx.Subtree(c.Tree, full)
 		if err != nil || !ok {
 			return nil
 		}
-		if base, err := tx.FindBase(BaseQuery{Tip: hint, Path: full, Tree: raw, Limit: 1}); err == nil && base.Exact {
+		if base, err := FindBase(tx.Reader, BaseQuery{Tip: hint, Path: full, Tree: raw, Limit: 1}); err == nil && base.Exact {
 			return base
 		}
 		return nil
 	}
-	base, err := tx.FindBase(BaseQuery{Tip: tip, Path: full, Tree: hint})
+	base, err := FindBase(tx.Reader, BaseQuery{Tip: tip, Path: full, Tree: hint})
 	if err != nil || !base.Exact {
 		return nil
 	}
@@ -228,7 +228,7 @@ func (tx *Tx) hintedBase(tip Hash, full string, hint Hash) *Base {
 
 // folderBase is the base of a managed skill linked to a folder source,
 // which has no history: the folder's skill as it is now, exact or not.
-func (tx *Tx) folderBase(p *Plugin, skill string, files []File) (*upstream, *upstreamSkill, *Base, error) {
+func folderBase(tx *Tx, p *Plugin, skill string, files []File) (*upstream, *upstreamSkill, *Base, error) {
 	up, err := readFolderUpstream(p.Source, nil)
 	if err != nil {
 		return nil, nil, nil, err
@@ -237,11 +237,11 @@ func (tx *Tx) folderBase(p *Plugin, skill string, files []File) (*upstream, *ups
 	if !ok {
 		return nil, nil, nil, fmt.Errorf("plugin %s has no skill %q upstream (its skills: %v)", p.ID, skill, slices.Sorted(maps.Keys(up.skills)))
 	}
-	upFiles, err := tx.loadUpstreamFiles(sk)
+	upFiles, err := LoadUpstreamFiles(tx, sk)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	tree, err := tx.writeUpstreamTree(sk)
+	tree, err := WriteUpstreamTree(tx, sk)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -254,8 +254,8 @@ func (tx *Tx) folderBase(p *Plugin, skill string, files []File) (*upstream, *ups
 // writeLinkSnapshot writes tree as the first snapshot on the skill's
 // upstream ref, with the trailers sync writes on snapshots (a git source's
 // Source-Commit naming the base commit), and returns it.
-func (tx *Tx) writeLinkSnapshot(p *Plugin, up *upstream, sk *upstreamSkill, tree Hash) Hash {
-	sig := tx.signature()
+func writeLinkSnapshot(tx *Tx, p *Plugin, up *upstream, sk *upstreamSkill, tree Hash) Hash {
+	sig := tx.Signature()
 	snap := &Commit{
 		Tree: tree, Author: sig, Committer: sig,
 		Message: buildMessage(fmt.Sprintf("upstream %s/%s", p.ID, sk.name), "", upstreamTrailers(p, up, sk)),
@@ -267,7 +267,7 @@ func (tx *Tx) writeLinkSnapshot(p *Plugin, up *upstream, sk *upstreamSkill, tree
 
 // takeLinkedSkill records skill as plugin p's own: its selection extended
 // if it left the skill out, the skill's managed record cleared.
-func (tx *Tx) takeLinkedSkill(p *Plugin, skill string, up *upstream, res *LinkResult) error {
+func takeLinkedSkill(tx *Tx, p *Plugin, skill string, up *upstream, res *LinkResult) error {
 	next := *p
 	next.Skills = append(slices.Clone(p.Skills), skill)
 	next.Adopted = slices.DeleteFunc(slices.Clone(p.Adopted), func(s string) bool { return s == skill })
@@ -291,5 +291,5 @@ func (tx *Tx) takeLinkedSkill(p *Plugin, skill string, up *upstream, res *LinkRe
 	if err := tx.PutSkillRecord(name, rec); err != nil {
 		return err
 	}
-	return tx.putPlugin(&next)
+	return PutPlugin(tx, &next)
 }

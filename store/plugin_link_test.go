@@ -45,22 +45,22 @@ func TestLinkSkillInSubfolderPlugin(t *testing.T) {
 	if src, err = src.WithPath("sub"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{ID: "kit", Skills: []string{"!one"}}); err != nil {
+	if _, err := Add(ctx, s, src, AddPluginOptions{ID: "kit", Skills: []string{"!one"}}); err != nil {
 		t.Fatal(err)
 	}
 
-	res, err := s.LinkSkill(ctx, "kit", "one")
+	res, err := Link(ctx, s, "kit", "one")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Base.Commit != c1 || !res.Base.Exact || res.LocalEdit || res.Version != 2 || !res.SelectChanged || len(res.Select) != 0 {
 		t.Fatalf("link: %+v, want exact %s, v2, selection back to all", res, c1)
 	}
-	if _, err := s.LinkSkill(ctx, "kit", "one"); !errors.Is(err, ErrNoChange) {
+	if _, err := Link(ctx, s, "kit", "one"); !errors.Is(err, ErrNoChange) {
 		t.Errorf("second link: %v, want ErrNoChange", err)
 	}
 	err = s.View(ctx, func(r *Reader) error {
-		owner, err := r.SkillOwner("kit:one")
+		owner, err := SkillOwner(r, "kit:one")
 		if err != nil || owner != "plugin:kit" {
 			t.Errorf("owner %q (%v), want plugin:kit", owner, err)
 		}
@@ -81,7 +81,7 @@ func TestLinkSkillInSubfolderPlugin(t *testing.T) {
 	if err := s.SetStatus(ctx, "kit:one", StatusActive, ""); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := s.Sync(ctx, SyncOptions{})
+	rep, err := Run(ctx, s, SyncOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

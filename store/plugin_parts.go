@@ -51,7 +51,7 @@ func PluginPartsUnit(plugin string) string { return QualifiedName(plugin, Plugin
 // paths are relative to the plugin's root, as a plugin folder lays them
 // out (".claude-plugin/plugin.json", "hooks/hooks.json", ...). The
 // plugin's skills go beside them, each under the folder it has upstream.
-func (r *Reader) PluginParts(plugin string) (v Version, ok bool, err error) {
+func Parts(r *Reader, plugin string) (v Version, ok bool, err error) {
 	if _, has := r.Ref(SkillRef(PluginPartsUnit(plugin))); !has {
 		return Version{}, false, nil
 	}
@@ -65,14 +65,14 @@ func (r *Reader) PluginParts(plugin string) (v Version, ok bool, err error) {
 // PluginsWithParts lists the plugins of the store that have a published
 // parts unit, sorted. The unit of a removed plugin (plugin rm keeps its
 // history) is not listed.
-func (r *Reader) PluginsWithParts() []string {
+func WithParts(r *Reader) []string {
 	var out []string
 	for _, ref := range r.RefNames(PluginRefPrefix) {
 		plugin, ok := PluginPartsOfRef(ref)
 		if !ok {
 			continue
 		}
-		if _, err := r.Plugin(plugin); err == nil {
+		if _, err := GetPlugin(r, plugin); err == nil {
 			out = append(out, plugin)
 		}
 	}
@@ -213,7 +213,7 @@ func (w *partsWalk) file(p, rel string, e fs.DirEntry) (File, error) {
 // hasUnit says whether the store has a unit already: then any non-empty
 // parts count, else only those of a plugin in Claude Code's or Codex's
 // sense.
-func (tx *Tx) upstreamParts(p *Plugin, up *upstream, hasUnit bool) (*upstreamSkill, error) {
+func ReadParts(tx *Tx, p *Plugin, up *upstream, hasUnit bool) (*upstreamSkill, error) {
 	var fsys manifest.PluginFS
 	switch {
 	case p.Source.Kind == SourceFolder:

@@ -42,7 +42,7 @@ func BenchmarkSyncUnchangedParts(b *testing.B) {
 				b.Fatal(err)
 			}
 			s := newSyncStore(b)
-			rep, err := s.AddPlugin(context.Background(), src, AddPluginOptions{})
+			rep, err := Add(context.Background(), s, src, AddPluginOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -51,7 +51,7 @@ func BenchmarkSyncUnchangedParts(b *testing.B) {
 			}
 			b.ResetTimer()
 			for range b.N {
-				if _, err := s.Sync(context.Background(), SyncOptions{}); err != nil {
+				if _, err := Run(context.Background(), s, SyncOptions{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -89,7 +89,7 @@ func addGitPlugin(t *testing.T, s *Store, dir string) *SyncReport {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := s.AddPlugin(context.Background(), src, AddPluginOptions{})
+	rep, err := Add(context.Background(), s, src, AddPluginOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func addGitPlugin(t *testing.T, s *Store, dir string) *SyncReport {
 // partsSync syncs and returns the parts report of the one plugin.
 func partsSync(t *testing.T, s *Store) *SkillReport {
 	t.Helper()
-	rep, err := s.Sync(context.Background(), SyncOptions{})
+	rep, err := Run(context.Background(), s, SyncOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,14 +188,14 @@ func TestPluginPartsAdd(t *testing.T) {
 	err := s.View(context.Background(), func(r *Reader) error {
 		var ok bool
 		var err error
-		v, ok, err = r.PluginParts("powers")
+		v, ok, err = Parts(r, "powers")
 		if err == nil && !ok {
 			t.Error("PluginParts: no unit")
 		}
-		if got := r.PluginsWithParts(); !slices.Equal(got, []string{"powers"}) {
+		if got := WithParts(r); !slices.Equal(got, []string{"powers"}) {
 			t.Errorf("PluginsWithParts = %v", got)
 		}
-		if _, ok, _ := r.PluginParts("nothere"); ok {
+		if _, ok, _ := Parts(r, "nothere"); ok {
 			t.Error("PluginParts of an unknown plugin: ok")
 		}
 		return err
@@ -299,7 +299,7 @@ func TestPluginPartsSyncCases(t *testing.T) {
 	if merged["LICENSE"] != "MIT, 2026\n" || !strings.Contains(merged["agents/reviewer.md"], "kindly") {
 		t.Errorf("candidate tree does not hold both edits: %q", merged)
 	}
-	if _, err := s.AcceptCandidate(context.Background(), name, ""); err != nil {
+	if _, err := Accept(context.Background(), s, name, ""); err != nil {
 		t.Fatalf("accept the parts candidate: %v", err)
 	}
 	checkStoreSound(t, s)
@@ -350,7 +350,7 @@ func TestPluginPartsNone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := s.AddPlugin(ctx, src, AddPluginOptions{})
+	rep, err := Add(ctx, s, src, AddPluginOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,15 +387,15 @@ func TestPluginPartsMarketplace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AddPlugin(context.Background(), src, AddPluginOptions{}); err != nil {
+	if _, err := Add(context.Background(), s, src, AddPluginOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var with []string
 	var gh Version
 	err = s.View(context.Background(), func(r *Reader) error {
-		with = r.PluginsWithParts()
+		with = WithParts(r)
 		var ok bool
-		gh, ok, err = r.PluginParts("gh-03")
+		gh, ok, err = Parts(r, "gh-03")
 		if !ok && err == nil {
 			t.Error("gh-03 has no parts")
 		}
@@ -427,7 +427,7 @@ func TestPluginPartsMarketplace(t *testing.T) {
 // partsSyncAll syncs every plugin and counts the parts units that changed.
 func partsSyncAll(t *testing.T, s *Store) int {
 	t.Helper()
-	rep, err := s.Sync(context.Background(), SyncOptions{})
+	rep, err := Run(context.Background(), s, SyncOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +453,7 @@ func TestPluginPartsFolderSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := s.AddPlugin(context.Background(), src, AddPluginOptions{})
+	rep, err := Add(context.Background(), s, src, AddPluginOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,7 +463,7 @@ func TestPluginPartsFolderSource(t *testing.T) {
 	}
 	var mode string
 	err = s.View(context.Background(), func(r *Reader) error {
-		v, _, err := r.PluginParts("powers")
+		v, _, err := Parts(r, "powers")
 		if err != nil {
 			return err
 		}
@@ -499,7 +499,7 @@ func TestPluginPartsReadd(t *testing.T) {
 	writeFile(t, filepath.Join(up, "README.md"), "Powers, v2.\n")
 	commit()
 	partsSync(t, s)
-	if err := s.Update(ctx, func(tx *Tx) error { _, err := tx.RemovePlugin("powers"); return err }); err != nil {
+	if err := s.Update(ctx, func(tx *Tx) error { _, err := removePlugin(tx, "powers"); return err }); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := refOf(t, s, "refs/upstream/powers/_plugin"); ok {
@@ -512,11 +512,11 @@ func TestPluginPartsReadd(t *testing.T) {
 	if v := headOf(t, s, PluginPartsUnit("powers")); v.Number != 2 {
 		t.Errorf("parts head v%d, want v2", v.Number)
 	}
-	if err := s.Update(ctx, func(tx *Tx) error { _, err := tx.RemovePlugin("powers"); return err }); err != nil {
+	if err := s.Update(ctx, func(tx *Tx) error { _, err := removePlugin(tx, "powers"); return err }); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.View(ctx, func(r *Reader) error {
-		if got := r.PluginsWithParts(); len(got) != 0 {
+		if got := WithParts(r); len(got) != 0 {
 			t.Errorf("PluginsWithParts after plugin rm = %v", got)
 		}
 		return nil
@@ -563,13 +563,13 @@ B.
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AddPlugin(context.Background(), src, AddPluginOptions{}); err != nil {
+	if _, err := Add(context.Background(), s, src, AddPluginOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	got := map[string][]string{}
 	err = s.View(context.Background(), func(r *Reader) error {
 		for _, p := range []string{"top", "sub"} {
-			v, ok, err := r.PluginParts(p)
+			v, ok, err := Parts(r, p)
 			if err != nil || !ok {
 				return fmt.Errorf("%s: ok %v, %v", p, ok, err)
 			}

@@ -21,9 +21,9 @@ import (
 // is as a removed skill ("P:NAME", status removed, still listed by
 // 'list --all'), so nothing is lost and adding the plugin again revives it.
 // The caller drops the skill from p and deletes its upstream ref.
-func (tx *Tx) detachSkill(p *Plugin, skill string) (string, error) {
+func detachSkill(tx *Tx, p *Plugin, skill string) (string, error) {
 	name := QualifiedName(p.ID, skill)
-	tx.supersedeCandidate(name)
+	Supersede(tx, name)
 	if _, ok := tx.Ref(SkillRef(name)); !ok {
 		return name, nil
 	}
@@ -40,7 +40,7 @@ func (tx *Tx) detachSkill(p *Plugin, skill string) (string, error) {
 		rec.Status, rec.Reason = StatusRemoved, fmt.Sprintf("plugin %s removed; a managed skill %s already exists", p.ID, skill)
 		return name, tx.PutSkillRecord(name, rec)
 	}
-	if err := tx.moveSkill(name, skill); err != nil {
+	if err := moveSkill(tx, name, skill); err != nil {
 		return "", err
 	}
 	return skill, tx.PutSkillRecord(skill, rec)
@@ -50,7 +50,7 @@ func (tx *Tx) detachSkill(p *Plugin, skill string) (string, error) {
 // to another that is free, history kept. A pending candidate is kept
 // reachable under refs/skillstore/superseded/ (it was made for the old
 // name's place).
-func (tx *Tx) moveSkill(from, to string) error {
+func moveSkill(tx *Tx, from, to string) error {
 	head, ok := tx.Ref(SkillRef(from))
 	if !ok {
 		return &UnknownSkillError{Name: from}
@@ -58,7 +58,7 @@ func (tx *Tx) moveSkill(from, to string) error {
 	if _, taken := tx.Ref(SkillRef(to)); taken {
 		return &SkillExistsError{Name: to}
 	}
-	tx.supersedeCandidate(from)
+	Supersede(tx, from)
 	rec, err := tx.SkillRecord(from)
 	if err != nil {
 		return err
@@ -81,7 +81,7 @@ func (e *SkillExistsError) Error() string { return fmt.Sprintf("a skill %q alrea
 // upstream snapshot, so the next sync classifies the upstream against what
 // was accepted before. A managed skill that never came from p, or that
 // left another plugin, is not touched: p's skill is a new one beside it.
-func (tx *Tx) relinkSkill(p *Plugin, skill string) (bool, error) {
+func relinkSkill(tx *Tx, p *Plugin, skill string) (bool, error) {
 	name := QualifiedName(p.ID, skill)
 	rec, err := tx.SkillRecord(name)
 	if err != nil {
@@ -102,13 +102,13 @@ func (tx *Tx) relinkSkill(p *Plugin, skill string) (bool, error) {
 		if !ok || rec.Source != SourceManaged || rec.FromPlugin != p.ID {
 			return false, nil
 		}
-		if err := tx.moveSkill(skill, name); err != nil {
+		if err := moveSkill(tx, skill, name); err != nil {
 			return false, err
 		}
 	}
 	upRef := UpstreamRef(p.ID, skill)
 	if _, ok := tx.Ref(upRef); !ok {
-		u, err := tx.lastSnapshot(p.ID, skill, rec.FromUpstream, head)
+		u, err := lastSnapshot(tx, p.ID, skill, rec.FromUpstream, head)
 		if err != nil {
 			return false, err
 		}
@@ -132,8 +132,8 @@ const maxSnapshotWalk = 10000
 // to plugin: the one recorded when it left (recorded), or when that commit
 // is gone (gc may drop a snapshot no version took in), the nearest
 // snapshot of the plugin in the skill's history. Zero when there is none.
-func (tx *Tx) lastSnapshot(plugin, skill, recorded string, head Hash) (Hash, error) {
-	if h, ok := ParseHash(recorded); ok && tx.hasObject(h) {
+func lastSnapshot(tx *Tx, plugin, skill, recorded string, head Hash) (Hash, error) {
+	if h, ok := ParseHash(recorded); ok && tx.HasObject(h) {
 		return h, nil
 	}
 	seen := map[Hash]bool{}
@@ -155,4 +155,26 @@ func (tx *Tx) lastSnapshot(plugin, skill, recorded string, head Hash) (Hash, err
 		queue = append(queue, c.Parents...)
 	}
 	return ZeroHash, nil
+}
+
+// detachPluginParts is plugin rm for the parts: a pending candidate is
+// superseded (kept reachable); the published unit and its history stay,
+// so adding the plugin again continues them (see restorePartsUpstream).
+func detachPluginParts(tx *Tx, plugin string) {
+	Supersede(tx, PluginPartsUnit(plugin))
+}
+
+// claimSkill checks that plugin p may own skill, whose store name is
+// "P:NAME": its own namespace, so no other plugin's skill nor a managed
+// skill of the same name stands in the way. A skill p detached before (see
+// detachSkill) is linked back.
+func Claim(tx *Tx, p *Plugin, skill string) error {
+	if err := CheckQualifiedName(QualifiedName(p.ID, skill)); err != nil {
+		return err
+	}
+	if skill == PluginPartsName {
+		return &InvalidNameError{Name: skill, Reason: "reserved for a plugin's parts"}
+	}
+	_, err := relinkSkill(tx, p, skill)
+	return err
 }

@@ -20,7 +20,7 @@ func TestRelinkFindsSnapshotInHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{ID: "kit"}); err != nil {
+	if _, err := Add(ctx, s, src, AddPluginOptions{ID: "kit"}); err != nil {
 		t.Fatal(err)
 	}
 	var v1 Hash
@@ -30,7 +30,7 @@ func TestRelinkFindsSnapshotInHistory(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.RemovePlugin(ctx, "kit"); err != nil {
+	if _, err := RemovePlugin(ctx, s, "kit"); err != nil {
 		t.Fatal(err)
 	}
 	// The recorded snapshot is made to name a commit the store lacks.
@@ -50,7 +50,7 @@ func TestRelinkFindsSnapshotInHistory(t *testing.T) {
 	localEdit(t, s, "one", skillMD("one", "first, edited", "middle", "last"))
 	writeFile(t, filepath.Join(up, "skills", "one", "SKILL.md"), skillMD("one", "first", "middle", "last, upstream"))
 
-	rep, err := s.AddPlugin(ctx, src, AddPluginOptions{ID: "kit"})
+	rep, err := Add(ctx, s, src, AddPluginOptions{ID: "kit"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,16 +87,16 @@ func TestReaddKeepsLocalEdit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{ID: "kit"}); err != nil {
+	if _, err := Add(ctx, s, src, AddPluginOptions{ID: "kit"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.RemovePlugin(ctx, "kit"); err != nil {
+	if _, err := RemovePlugin(ctx, s, "kit"); err != nil {
 		t.Fatal(err)
 	}
 	edited := skillMD("one", "edited while managed")
 	localEdit(t, s, "one", edited)
 
-	rep, err := s.AddPlugin(ctx, src, AddPluginOptions{ID: "kit"})
+	rep, err := Add(ctx, s, src, AddPluginOptions{ID: "kit"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestReaddKeepsLocalEdit(t *testing.T) {
 		}
 	}
 	err = s.View(ctx, func(r *Reader) error {
-		if owner, err := r.SkillOwner("kit:one"); err != nil || owner != "plugin:kit" {
+		if owner, err := SkillOwner(r, "kit:one"); err != nil || owner != "plugin:kit" {
 			t.Errorf("owner of one %q (%v), want plugin:kit", owner, err)
 		}
 		head, err := r.Head("kit:one")

@@ -46,22 +46,22 @@ func refText(s Source) string {
 // unless it names one, and keeps the old ref unless ref is given or the
 // url is a folder. A ref on a folder source is refused. The change is a
 // state commit; setting what is already set is ErrNoChange.
-func (s *Store) SetPluginSource(ctx context.Context, id string, url, ref *string) (*SourceChange, error) {
+func SetSource(ctx context.Context, s *Store, id string, url, ref *string) (*SourceChange, error) {
 	var ch *SourceChange
 	err := s.Update(ctx, func(tx *Tx) error {
 		var err error
-		ch, err = tx.SetPluginSource(id, url, ref)
+		ch, err = setSource(tx, id, url, ref)
 		return err
 	})
 	return ch, err
 }
 
 // SetPluginSource is [Store.SetPluginSource] inside a transaction.
-func (tx *Tx) SetPluginSource(id string, url, ref *string) (*SourceChange, error) {
+func setSource(tx *Tx, id string, url, ref *string) (*SourceChange, error) {
 	if url == nil && ref == nil {
 		return nil, fmt.Errorf("plugin %s: nothing to set: give a url or a ref", id)
 	}
-	p, err := tx.Plugin(id)
+	p, err := GetPlugin(tx.Reader, id)
 	if err != nil {
 		return nil, err
 	}
@@ -100,5 +100,5 @@ func (tx *Tx) SetPluginSource(id string, url, ref *string) (*SourceChange, error
 	}
 	tx.NoteState(fmt.Sprintf("plugin %s: %s (from the next sync)", id, ch.Describe()),
 		Trailer{Key: TrailerPlugin, Value: id}, Trailer{Key: TrailerSourceURL, Value: next.String()})
-	return ch, tx.putPlugin(p)
+	return ch, PutPlugin(tx, p)
 }

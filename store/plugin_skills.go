@@ -50,7 +50,7 @@ type PluginSkillList struct {
 // sync (git sources: the fetched commit the store keeps; folder sources:
 // the folder now), without any network access. ok is false for a git
 // source never fetched.
-func (r *Reader) upstreamSkillNames(p *Plugin) (names []string, commit Hash, ok bool, err error) {
+func upstreamSkillNames(r *Reader, p *Plugin) (names []string, commit Hash, ok bool, err error) {
 	var fsys manifest.PluginFS
 	if p.Source.Kind == SourceFolder {
 		root, err := os.OpenRoot(p.Source.URL)
@@ -86,8 +86,8 @@ func (r *Reader) upstreamSkillNames(p *Plugin) (names []string, commit Hash, ok 
 
 // PluginSkills lists plugin id's skills: those it mirrors, adopted or
 // removed upstream, and the upstream's others, selected or not.
-func (r *Reader) PluginSkills(id string) (*PluginSkillList, error) {
-	p, err := r.Plugin(id)
+func Skills(r *Reader, id string) (*PluginSkillList, error) {
+	p, err := GetPlugin(r, id)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func (r *Reader) PluginSkills(id string) (*PluginSkillList, error) {
 	if out.Select == nil {
 		out.Select = []string{}
 	}
-	names, commit, _, err := r.upstreamSkillNames(p)
+	names, commit, _, err := upstreamSkillNames(r, p)
 	if err != nil {
 		out.UpstreamError = err.Error()
 	}
@@ -154,23 +154,23 @@ type SelectionChange struct {
 // as 'plugin rm' leaves them: its history stays, and selecting it again
 // links it back. Newly selected upstream skills are mirrored by the next
 // sync. Nothing to change is ErrNoChange.
-func (s *Store) ChangeSelection(ctx context.Context, id string, add, remove []string, all bool) (*SelectionChange, error) {
+func ChangeSelection(ctx context.Context, s *Store, id string, add, remove []string, all bool) (*SelectionChange, error) {
 	var ch *SelectionChange
 	err := s.Update(ctx, func(tx *Tx) error {
 		var err error
-		ch, err = tx.ChangeSelection(id, add, remove, all)
+		ch, err = changeSelection(tx, id, add, remove, all)
 		return err
 	})
 	return ch, err
 }
 
 // ChangeSelection is [Store.ChangeSelection] inside a transaction.
-func (tx *Tx) ChangeSelection(id string, add, remove []string, all bool) (*SelectionChange, error) {
-	p, err := tx.Plugin(id)
+func changeSelection(tx *Tx, id string, add, remove []string, all bool) (*SelectionChange, error) {
+	p, err := GetPlugin(tx.Reader, id)
 	if err != nil {
 		return nil, err
 	}
-	upstream, _, ok, err := tx.upstreamSkillNames(p)
+	upstream, _, ok, err := upstreamSkillNames(tx.Reader, p)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +217,7 @@ func (tx *Tx) ChangeSelection(id string, add, remove []string, all bool) (*Selec
 		if next.Selects(skill) {
 			continue
 		}
-		now, err := tx.detachSkill(p, skill)
+		now, err := detachSkill(tx, p, skill)
 		if err != nil {
 			return nil, err
 		}
@@ -243,7 +243,7 @@ func (tx *Tx) ChangeSelection(id string, add, remove []string, all bool) (*Selec
 		subject += "; managed now: " + strings.Join(ch.Managed, ", ")
 	}
 	tx.NoteState(subject, Trailer{Key: TrailerPlugin, Value: id})
-	return ch, tx.putPlugin(&next)
+	return ch, PutPlugin(tx, &next)
 }
 
 // SelectionText renders a selection for people: "all" when empty.

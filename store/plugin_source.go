@@ -44,7 +44,7 @@ type upstreamSkill struct {
 
 // readSource opens a source and reads the layout of all its plugins, for
 // plugin add. For git sources it fetches, and the objects land in the store.
-func (tx *Tx) readSource(ctx context.Context, src Source) (*manifest.Layout, gitfetch.Fetched, manifest.PluginFS, func(), error) {
+func ReadSource(ctx context.Context, tx *Tx, pre *Prefetch, src Source) (*manifest.Layout, gitfetch.Fetched, manifest.PluginFS, func(), error) {
 	if src.Kind == SourceFolder {
 		root, err := os.OpenRoot(src.URL)
 		if err != nil {
@@ -58,7 +58,7 @@ func (tx *Tx) readSource(ctx context.Context, src Source) (*manifest.Layout, git
 		}
 		return layout, gitfetch.Fetched{}, fsys, func() { root.Close() }, nil
 	}
-	fetched, err := tx.fetch(ctx, src, ZeroHash)
+	fetched, err := Fetch(ctx, tx, pre, src, ZeroHash)
 	if err != nil {
 		return nil, gitfetch.Fetched{}, nil, nil, err
 	}
@@ -114,21 +114,21 @@ func (s txStorer) EncodedObjectSize(h plumbing.Hash) (int64, error) {
 
 // readUpstream fetches (or reads) plugin p's source and returns its skills
 // with their tree ids. Nothing is written besides fetched objects.
-func (tx *Tx) readUpstream(ctx context.Context, p *Plugin, cache *StatCache) (*upstream, error) {
+func ReadUpstream(ctx context.Context, tx *Tx, pre *Prefetch, p *Plugin, cache *StatCache) (*upstream, error) {
 	src := p.Source
 	if src.Kind == SourceFolder {
 		return readFolderUpstream(src, cache)
 	}
 	have, _ := tx.Ref(SourceRef(p.ID))
-	fetched, err := tx.fetch(ctx, src, have)
+	fetched, err := Fetch(ctx, tx, pre, src, have)
 	if err != nil {
 		return nil, err
 	}
-	return tx.upstreamAt(p, fetched)
+	return UpstreamAt(tx, p, fetched)
 }
 
 // upstreamAt reads plugin p's skills from a fetched commit of its source.
-func (tx *Tx) upstreamAt(p *Plugin, fetched gitfetch.Fetched) (*upstream, error) {
+func UpstreamAt(tx *Tx, p *Plugin, fetched gitfetch.Fetched) (*upstream, error) {
 	fsys, err := fetched.FSAt(p.Source.Path)
 	if err != nil {
 		return nil, fmt.Errorf("plugin source %s: %w", p.Source, err)
@@ -143,7 +143,7 @@ func (tx *Tx) upstreamAt(p *Plugin, fetched gitfetch.Fetched) (*upstream, error)
 		if err != nil {
 			return nil, fmt.Errorf("plugin source %s: skill %s: %w", p.Source, d.Name, err)
 		}
-		tree, err := tx.skipIgnored(id)
+		tree, err := skipIgnored(tx, id)
 		if err != nil {
 			return nil, fmt.Errorf("plugin source %s: skill %s: %w", p.Source, d.Name, err)
 		}
@@ -210,7 +210,7 @@ func newUpstream(src Source, fsys manifest.PluginFS) (*upstream, error) {
 // skipIgnored returns tree without the paths skillfs.Ignored reports (the
 // one rule every intake applies, here to a git plugin's tree), writing a
 // filtered tree only when something is dropped.
-func (tx *Tx) skipIgnored(tree Hash) (Hash, error) {
+func skipIgnored(tx *Tx, tree Hash) (Hash, error) {
 	files, err := tx.Files(tree)
 	if err != nil {
 		return ZeroHash, err
@@ -239,7 +239,7 @@ func hashFolder(files []File) Hash {
 
 // loadFiles returns the content of an upstream skill for the safety check
 // and the merge.
-func (tx *Tx) loadUpstreamFiles(sk *upstreamSkill) ([]File, error) {
+func LoadUpstreamFiles(tx *Tx, sk *upstreamSkill) ([]File, error) {
 	if sk.dir != "" {
 		if err := folderscan.LoadData(sk.dir, sk.files, safety.DefaultLimits); err != nil {
 			return nil, fmt.Errorf("skill %s: %w", sk.name, err)
@@ -269,9 +269,9 @@ func (tx *Tx) loadUpstreamFiles(sk *upstreamSkill) ([]File, error) {
 
 // writeUpstreamTree stores an upstream skill's tree (folder sources) and
 // returns its id; git sources' trees are already stored.
-func (tx *Tx) writeUpstreamTree(sk *upstreamSkill) (Hash, error) {
-	if !tx.hasObject(sk.tree) {
-		files, err := tx.loadUpstreamFiles(sk)
+func WriteUpstreamTree(tx *Tx, sk *upstreamSkill) (Hash, error) {
+	if !tx.HasObject(sk.tree) {
+		files, err := LoadUpstreamFiles(tx, sk)
 		if err != nil {
 			return ZeroHash, err
 		}

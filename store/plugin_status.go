@@ -61,31 +61,31 @@ func (p *Plugin) State() string {
 }
 
 // PluginInfo derives the status of plugin id's skills.
-func (r *Reader) PluginInfo(id string) (*PluginInfo, error) {
-	return r.pluginInfo(id, r.s.loadSourceErrors())
+func InfoOf(r *Reader, id string) (*PluginInfo, error) {
+	return infoOf(r, id, loadSourceErrors(r.s))
 }
 
-func (r *Reader) pluginInfo(id string, lastSync map[string]string) (*PluginInfo, error) {
-	p, err := r.Plugin(id)
+func infoOf(r *Reader, id string, lastSync map[string]string) (*PluginInfo, error) {
+	p, err := GetPlugin(r, id)
 	if err != nil {
 		return nil, err
 	}
 	info := &PluginInfo{Plugin: p, StateName: p.State(), Status: []PluginSkillStatus{}}
-	if info.SourceError = r.sourceProblem(p, lastSync); info.SourceError != "" && info.StateName == "enabled" {
+	if info.SourceError = sourceProblem(r, p, lastSync); info.SourceError != "" && info.StateName == "enabled" {
 		info.StateName = "missing"
 	}
 	if h, ok := r.Ref(SourceRef(id)); ok {
 		info.Commit = h.String()
 	}
 	for _, skill := range p.Skills {
-		st, err := r.pluginSkillStatus(p, skill)
+		st, err := skillStatus(r, p, skill)
 		if err != nil {
 			return nil, fmt.Errorf("plugin %s: %w", id, err)
 		}
 		info.Status = append(info.Status, st)
 	}
 	if _, ok := r.Ref(SkillRef(PluginPartsUnit(id))); ok {
-		st, err := r.pluginSkillStatus(p, PluginPartsName)
+		st, err := skillStatus(r, p, PluginPartsName)
 		if err != nil {
 			return nil, fmt.Errorf("plugin %s: %w", id, err)
 		}
@@ -96,15 +96,15 @@ func (r *Reader) pluginInfo(id string, lastSync map[string]string) (*PluginInfo,
 }
 
 // PluginInfos derives the status of every plugin.
-func (r *Reader) PluginInfos() ([]*PluginInfo, error) {
-	plugins, err := r.Plugins()
+func Infos(r *Reader) ([]*PluginInfo, error) {
+	plugins, err := ListPlugins(r)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]*PluginInfo, 0, len(plugins))
-	lastSync := r.s.loadSourceErrors()
+	lastSync := loadSourceErrors(r.s)
 	for _, p := range plugins {
-		info, err := r.pluginInfo(p.ID, lastSync)
+		info, err := infoOf(r, p.ID, lastSync)
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +113,7 @@ func (r *Reader) PluginInfos() ([]*PluginInfo, error) {
 	return out, nil
 }
 
-func (r *Reader) pluginSkillStatus(p *Plugin, skill string) (PluginSkillStatus, error) {
+func skillStatus(r *Reader, p *Plugin, skill string) (PluginSkillStatus, error) {
 	st := PluginSkillStatus{Skill: skill}
 	name := QualifiedName(p.ID, skill)
 	head, ok := r.Ref(SkillRef(name))
@@ -147,7 +147,7 @@ func (r *Reader) pluginSkillStatus(p *Plugin, skill string) (PluginSkillStatus, 
 		st.Modified = bc.Tree != v.Tree
 	}
 	if _, ok := r.Ref(CandidateRef(name)); ok {
-		c, err := r.Candidate(name)
+		c, err := GetCandidate(r, name)
 		if err != nil {
 			return st, err
 		}
@@ -166,17 +166,17 @@ func (r *Reader) pluginSkillStatus(p *Plugin, skill string) (PluginSkillStatus, 
 }
 
 // PausePlugin pauses (or with paused false resumes) a plugin.
-func (s *Store) PausePlugin(ctx context.Context, id string, paused bool) (*Plugin, error) {
+func Pause(ctx context.Context, s *Store, id string, paused bool) (*Plugin, error) {
 	var p *Plugin
 	err := s.Update(ctx, func(tx *Tx) error {
-		cur, err := tx.Plugin(id)
+		cur, err := GetPlugin(tx.Reader, id)
 		if err != nil {
 			return err
 		}
 		if cur.Paused == paused {
 			return fmt.Errorf("plugin %s is already %s: %w", id, map[bool]string{true: "paused", false: "running"}[paused], ErrNoChange)
 		}
-		p, err = tx.SetPluginFlags(id, &paused, nil)
+		p, err = SetPluginFlags(tx, id, &paused, nil)
 		return err
 	})
 	return p, err
@@ -184,20 +184,20 @@ func (s *Store) PausePlugin(ctx context.Context, id string, paused bool) (*Plugi
 
 // DisablePlugin stops syncing a plugin and disables the skills it owns
 // (kept with their history, not exported). EnablePlugin undoes it.
-func (s *Store) DisablePlugin(ctx context.Context, id, reason string) (*Plugin, error) {
-	return s.setPluginDisabled(ctx, id, true, reason)
+func Disable(ctx context.Context, s *Store, id, reason string) (*Plugin, error) {
+	return setDisabled(ctx, s, id, true, reason)
 }
 
 // EnablePlugin re-enables a disabled plugin and its skills.
-func (s *Store) EnablePlugin(ctx context.Context, id string) (*Plugin, error) {
-	return s.setPluginDisabled(ctx, id, false, "")
+func Enable(ctx context.Context, s *Store, id string) (*Plugin, error) {
+	return setDisabled(ctx, s, id, false, "")
 }
 
-func (s *Store) setPluginDisabled(ctx context.Context, id string, disabled bool, reason string) (*Plugin, error) {
+func setDisabled(ctx context.Context, s *Store, id string, disabled bool, reason string) (*Plugin, error) {
 	var p *Plugin
 	err := s.Update(ctx, func(tx *Tx) error {
 		var err error
-		if p, err = tx.Plugin(id); err != nil {
+		if p, err = GetPlugin(tx.Reader, id); err != nil {
 			return err
 		}
 		if p.Disabled == disabled {
@@ -240,15 +240,15 @@ func (s *Store) setPluginDisabled(ctx context.Context, id string, disabled bool,
 		}
 		verb := map[bool]string{true: "disabled", false: "enabled"}[disabled]
 		tx.NoteState(fmt.Sprintf("plugin %s: %s", id, verb), Trailer{Key: TrailerPlugin, Value: id}, Trailer{Key: TrailerReason, Value: reason})
-		return tx.putPlugin(p)
+		return PutPlugin(tx, p)
 	})
 	return p, err
 }
 
 // AdoptSkill makes plugin id's skill a managed skill (see [Tx.AdoptSkill]).
-func (s *Store) AdoptSkill(ctx context.Context, id, skill string) error {
+func AdoptPluginSkill(ctx context.Context, s *Store, id, skill string) error {
 	return s.Update(ctx, func(tx *Tx) error {
-		if err := tx.AdoptSkill(id, skill); err != nil {
+		if err := adoptSkill(tx, id, skill); err != nil {
 			return err
 		}
 		rec, err := tx.SkillRecord(skill)
@@ -261,11 +261,11 @@ func (s *Store) AdoptSkill(ctx context.Context, id, skill string) error {
 }
 
 // RemovePlugin forgets a plugin (see [Tx.RemovePlugin]).
-func (s *Store) RemovePlugin(ctx context.Context, id string) (*Plugin, error) {
+func RemovePlugin(ctx context.Context, s *Store, id string) (*Plugin, error) {
 	var p *Plugin
 	err := s.Update(ctx, func(tx *Tx) error {
 		var err error
-		p, err = tx.RemovePlugin(id)
+		p, err = removePlugin(tx, id)
 		return err
 	})
 	return p, err

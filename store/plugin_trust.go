@@ -24,7 +24,7 @@ var ErrNotUntrusted = errors.New("does not wait for approval")
 
 // Untrusted lists the plugins waiting for approval, by id, with the
 // source that came from the remote.
-func (r *Reader) Untrusted() (map[string]Source, error) {
+func Untrusted(r *Reader) (map[string]Source, error) {
 	return readUntrusted(r.s.LocalPath(untrustedName))
 }
 
@@ -54,7 +54,7 @@ func writeUntrusted(path string, m map[string]Source) error {
 // MarkUntrusted records plugins whose record or source a pull takes from
 // a remote; the caller writes it before the state ref moves, so that a
 // crash in between never leaves such a plugin looking approved.
-func (tx *Tx) MarkUntrusted(plugins map[string]Source) error {
+func MarkUntrusted(tx *Tx, plugins map[string]Source) error {
 	if len(plugins) == 0 {
 		return nil
 	}
@@ -72,7 +72,7 @@ func (tx *Tx) MarkUntrusted(plugins map[string]Source) error {
 // TrustPlugin approves plugin id, which came from a remote, on this
 // machine: sync fetches its source from now on. It returns the approved
 // source.
-func (s *Store) TrustPlugin(ctx context.Context, id string) (Source, error) {
+func Trust(ctx context.Context, s *Store, id string) (Source, error) {
 	var src Source
 	err := s.Update(ctx, func(tx *Tx) error {
 		path := s.LocalPath(untrustedName)
@@ -80,7 +80,7 @@ func (s *Store) TrustPlugin(ctx context.Context, id string) (Source, error) {
 		if err != nil {
 			return err
 		}
-		p, err := tx.Plugin(id)
+		p, err := GetPlugin(tx.Reader, id)
 		if err != nil {
 			return err
 		}

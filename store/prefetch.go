@@ -46,7 +46,7 @@ type fetchResult struct {
 // Prefetch holds git sources fetched ahead of a write transaction: the
 // commits found and their objects, in memory (nothing is written to the
 // store by a prefetch, so dropping one leaves nothing behind). A
-// transaction given one with [Tx.UsePrefetch] takes each source's result
+// transaction that reads sources with it takes each source's result
 // from it instead of fetching while it holds the lock, and writes the
 // objects of the results it uses. Close releases the store's pack files
 // the fetches read, once the results are used.
@@ -109,12 +109,8 @@ func (p *Prefetch) lookup(src Source) (fetchResult, bool) {
 // fetch is recorded for its source, never stopping the others; only the
 // cancellation of ctx ends them all. Sources are fetched once however many
 // requests name them.
-func (s *Store) Prefetch(ctx context.Context, reqs []FetchRequest) *Prefetch {
-	return s.prefetch(ctx, reqs, nil)
-}
-
-// prefetch is Prefetch calling progress (when not nil) as each fetch ends.
-func (s *Store) prefetch(ctx context.Context, reqs []FetchRequest, progress func(url string, done, total int)) *Prefetch {
+// progress, when not nil, is called as each fetch ends.
+func PrefetchSources(ctx context.Context, s *Store, reqs []FetchRequest, progress func(url string, done, total int)) *Prefetch {
 	p := &Prefetch{results: map[fetchKey]fetchResult{}}
 	var todo []FetchRequest
 	seen := map[fetchKey]bool{}
@@ -147,7 +143,7 @@ func (s *Store) prefetch(ctx context.Context, reqs []FetchRequest, progress func
 				host, _ := fetchHost(r.Source.URL, s.opts.FetchJobs)
 				slot := hostSlots[host]
 				slot <- struct{}{}
-				res := s.fetchUnlocked(ctx, base, r)
+				res := fetchUnlocked(ctx, s, base, r)
 				<-slot
 				mu.Lock()
 				p.results[keyOf(r.Source)] = res
@@ -168,52 +164,37 @@ func (s *Store) prefetch(ctx context.Context, reqs []FetchRequest, progress func
 
 // fetchUnlocked fetches one source over base, a read-only view of the
 // store's objects.
-func (s *Store) fetchUnlocked(ctx context.Context, base storage.Storer, r FetchRequest) fetchResult {
+func fetchUnlocked(ctx context.Context, s *Store, base storage.Storer, r FetchRequest) fetchResult {
 	start := time.Now()
-	f, err := gitfetch.Fetch(ctx, base, r.Source.URL, r.Source.Ref, r.Have, s.fetchOptions())
+	f, err := gitfetch.Fetch(ctx, base, r.Source.URL, r.Source.Ref, r.Have, s.FetchOptions())
 	s.log.Debug("prefetched", "source", r.Source.URL, "ref", r.Source.Ref, "took", time.Since(start), "err", err)
 	return fetchResult{have: r.Have, fetched: f, err: err}
-}
-
-func (s *Store) fetchOptions() gitfetch.Options {
-	return gitfetch.Options{Timeout: s.opts.FetchTimeout, HelperDir: s.dir}
 }
 
 // FetchOptions are the network deadlines of the store's fetches
 // (Options.FetchTimeout) and the working folder of the git helper
 // processes they run (the store itself, never the caller's folder), for
 // package remote's pull.
-func (s *Store) FetchOptions() gitfetch.Options { return s.fetchOptions() }
-
-// UsePrefetch makes the transaction take the git sources p holds from it
-// instead of fetching them under the lock. Another sync may have moved a
-// source's commit since the prefetch read it: the result is still used
-// when it descends from the commit the store has now (the objects the
-// fetch brought are written by this transaction, and whatever they build
-// on was in the store when the fetch read it), and the source is fetched
-// again under the lock when it does not (the other sync saw a newer one).
-func (tx *Tx) UsePrefetch(p *Prefetch) {
-	if p == nil {
-		return
-	}
-	if tx.prefetched == nil {
-		tx.prefetched = map[fetchKey]fetchResult{}
-	}
-	for k, r := range p.results {
-		tx.prefetched[k] = r
-	}
+func (s *Store) FetchOptions() gitfetch.Options {
+	return gitfetch.Options{Timeout: s.opts.FetchTimeout, HelperDir: s.dir}
 }
 
-// fetch fetches a git source (or takes it from the prefetched results) and
-// queues the objects it brought in the transaction, which writes them
-// durably before any ref points at them. have is the store's commit of
-// the source now.
-func (tx *Tx) fetch(ctx context.Context, src Source, have Hash) (gitfetch.Fetched, error) {
-	if r, ok := tx.prefetched[keyOf(src)]; ok {
+// fetch fetches a git source, or takes it from pre (nil: none), the
+// sources fetched before the lock was taken, and queues the objects it
+// brought in the transaction, which writes them durably before any ref
+// points at them. have is the store's commit of the source now. Another
+// sync may have moved a source's commit since the prefetch read it: the
+// prefetched result is still used when it descends from the commit the
+// store has now (the objects the fetch brought are written by this
+// transaction, and whatever they build on was in the store when the fetch
+// read it), and the source is fetched again under the lock when it does
+// not (the other sync saw a newer one).
+func Fetch(ctx context.Context, tx *Tx, pre *Prefetch, src Source, have Hash) (gitfetch.Fetched, error) {
+	if r, ok := pre.lookup(src); ok {
 		if r.err != nil {
 			return gitfetch.Fetched{}, r.err
 		}
-		if err := tx.queueFetched(src, r.fetched); err != nil {
+		if err := queueFetched(tx, src, r.fetched); err != nil {
 			return gitfetch.Fetched{}, err
 		}
 		if have == r.have || have.IsZero() || tx.IsAncestor(have, r.fetched.Commit) {
@@ -221,50 +202,20 @@ func (tx *Tx) fetch(ctx context.Context, src Source, have Hash) (gitfetch.Fetche
 		}
 		tx.s.log.Debug("source moved since the prefetch: fetching again", "source", src.URL, "have", short(have), "prefetched", short(r.fetched.Commit))
 	}
-	f, err := gitfetch.Fetch(ctx, txStorer{Storer: tx.storage(), tx: tx}, src.URL, src.Ref, have, tx.s.fetchOptions())
+	f, err := gitfetch.Fetch(ctx, txStorer{Storer: tx.storage(), tx: tx}, src.URL, src.Ref, have, tx.s.FetchOptions())
 	if err != nil {
 		return gitfetch.Fetched{}, err
 	}
-	if err := tx.queueFetched(src, f); err != nil {
+	if err := queueFetched(tx, src, f); err != nil {
 		return gitfetch.Fetched{}, err
 	}
 	return f, nil
 }
 
-func (tx *Tx) queueFetched(src Source, f gitfetch.Fetched) error {
-	err := f.NewObjects(func(t gitdb.ObjectType, data []byte) { tx.writeObject(t, data) })
+func queueFetched(tx *Tx, src Source, f gitfetch.Fetched) error {
+	err := f.NewObjects(func(t gitdb.ObjectType, data []byte) { tx.WriteObject(t, data) })
 	if err != nil {
 		return fmt.Errorf("fetch %s: %w", src.URL, err)
 	}
 	return nil
-}
-
-// prefetchPlugins fetches the git sources of the plugins a sync will read
-// (the ids given, else every enabled, unpaused one), reading their records
-// and fetched commits under the shared lock, then fetching with no lock
-// held. Unknown ids are left for the sync to report.
-func (s *Store) prefetchPlugins(ctx context.Context, ids []string, progress func(url string, done, total int)) (*Prefetch, error) {
-	var reqs []FetchRequest
-	err := s.View(ctx, func(r *Reader) error {
-		plugins, err := r.Plugins()
-		if err != nil {
-			return err
-		}
-		want := map[string]bool{}
-		for _, id := range ids {
-			want[id] = true
-		}
-		for _, p := range plugins {
-			if p.Source.Kind != SourceGit || p.Disabled || p.Paused || (len(ids) > 0 && !want[p.ID]) {
-				continue
-			}
-			have, _ := r.Ref(SourceRef(p.ID))
-			reqs = append(reqs, FetchRequest{Source: p.Source, Have: have})
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return s.prefetch(ctx, reqs, progress), nil
 }

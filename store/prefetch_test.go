@@ -27,7 +27,7 @@ func newPrefetchFixture(t *testing.T) *prefetchFixture {
 	if f.src, err = ParseSource("file://"+f.up, "main"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.s.AddPlugin(context.Background(), f.src, AddPluginOptions{}); err != nil {
+	if _, err := Add(context.Background(), f.s, f.src, AddPluginOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return f
@@ -52,7 +52,7 @@ func (f *prefetchFixture) sourceRef(t *testing.T) Hash {
 
 func (f *prefetchFixture) prefetch(t *testing.T) *Prefetch {
 	t.Helper()
-	return f.s.Prefetch(context.Background(), []FetchRequest{{Source: f.src, Have: f.sourceRef(t)}})
+	return PrefetchSources(context.Background(), f.s, []FetchRequest{{Source: f.src, Have: f.sourceRef(t)}}, nil)
 }
 
 // syncWith runs a sync whose transaction takes the sources from pre.
@@ -60,9 +60,8 @@ func (f *prefetchFixture) syncWith(t *testing.T, pre *Prefetch) *SyncReport {
 	t.Helper()
 	var rep *SyncReport
 	err := f.s.Update(context.Background(), func(tx *Tx) error {
-		tx.UsePrefetch(pre)
 		var err error
-		rep, err = tx.Sync(context.Background(), SyncOptions{})
+		rep, err = syncPlugins(context.Background(), tx, pre, SyncOptions{})
 		return err
 	})
 	if err != nil {
@@ -176,7 +175,7 @@ func TestPrefetchFailureFailsOnlyItsPlugin(t *testing.T) {
 func TestSyncReportsFetchProgress(t *testing.T) {
 	f := newPrefetchFixture(t)
 	var calls []string
-	_, err := f.s.Sync(context.Background(), SyncOptions{FetchProgress: func(url string, done, total int) {
+	_, err := Run(context.Background(), f.s, SyncOptions{FetchProgress: func(url string, done, total int) {
 		calls = append(calls, fmt.Sprintf("%s %d/%d", url, done, total))
 	}})
 	if err != nil {

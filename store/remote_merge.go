@@ -48,7 +48,7 @@ type DivergedMerge struct {
 // one version at once; different files become a remote-merge candidate
 // holding the three-way merge of the two published trees, accepted with
 // [Tx.AcceptRemoteMerge] or rejected with [Store.RejectCandidate].
-func (tx *Tx) MergeDiverged(lv, rv Version, remote string, skillAware bool) (DivergedMerge, error) {
+func MergeDiverged(tx *Tx, lv, rv Version, remote string, skillAware bool) (DivergedMerge, error) {
 	var dm DivergedMerge
 	name := lv.Skill
 	base, err := tx.MergeBase(lv.Commit, rv.Commit)
@@ -56,7 +56,7 @@ func (tx *Tx) MergeDiverged(lv, rv Version, remote string, skillAware bool) (Div
 		return dm, err
 	}
 	if lv.Tree == rv.Tree {
-		v, err := tx.writeJoinVersion(name, lv, rv, lv.Tree, ZeroHash, VersionInfo{
+		v, err := writeJoinVersion(tx, name, lv, rv, lv.Tree, ZeroHash, VersionInfo{
 			Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion, Risk: lv.Risk, Findings: lv.Findings,
 			Reason:   fmt.Sprintf("%s and %s of %s published the same files", lv.Name(), rv.Name(), remote),
 			Trailers: []Trailer{MergeBaseTrailer(base), {TrailerRemote, remote}},
@@ -70,7 +70,7 @@ func (tx *Tx) MergeDiverged(lv, rv Version, remote string, skillAware bool) (Div
 
 	candHead, hasCand := tx.Ref(CandidateRef(name))
 	if hasCand {
-		if m, err := tx.CandidateMerge(candHead); err == nil && len(m.Parents) == 2 && m.Parents[0] == lv.Commit && m.Parents[1] == rv.Commit {
+		if m, err := MergeCommit(tx.Reader, candHead); err == nil && len(m.Parents) == 2 && m.Parents[0] == lv.Commit && m.Parents[1] == rv.Commit {
 			dm.Pending, dm.Candidate = true, candHead
 			return dm, nil
 		}
@@ -83,15 +83,15 @@ func (tx *Tx) MergeDiverged(lv, rv Version, remote string, skillAware bool) (Div
 		}
 		baseTree = bc.Tree
 	}
-	b, err := tx.loadMergeTree(baseTree)
+	b, err := LoadMergeTree(tx.Reader, baseTree)
 	if err != nil {
 		return dm, fmt.Errorf("merge %s: base: %w", name, err)
 	}
-	o, err := tx.loadMergeTree(lv.Tree)
+	o, err := LoadMergeTree(tx.Reader, lv.Tree)
 	if err != nil {
 		return dm, fmt.Errorf("merge %s: %w", name, err)
 	}
-	t, err := tx.loadMergeTree(rv.Tree)
+	t, err := LoadMergeTree(tx.Reader, rv.Tree)
 	if err != nil {
 		return dm, fmt.Errorf("merge %s: %w", name, err)
 	}
@@ -117,8 +117,8 @@ func (tx *Tx) MergeDiverged(lv, rv Version, remote string, skillAware bool) (Div
 	for _, r := range res.Resolved {
 		resolved = append(resolved, r.String())
 	}
-	dm.Superseded = tx.supersedeCandidate(name)
-	h := tx.writeCandidate(candidateCommit{
+	dm.Superseded = Supersede(tx, name)
+	h := WriteCandidate(tx, candidateCommit{
 		Skill: name, Subject: fmt.Sprintf("candidate %s: merge local %s with %s %s", name, lv.Name(), remote, rv.Name()),
 		Tree: tree, Published: lv.Commit, Upstream: rv.Commit,
 		Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,
@@ -133,7 +133,7 @@ func (tx *Tx) MergeDiverged(lv, rv Version, remote string, skillAware bool) (Div
 // writeJoinVersion publishes tree as the version joining the diverged
 // heads lv and rv (numbered and parented by the rule above); via, when
 // not zero, is the candidate head that holds the merge of both.
-func (tx *Tx) writeJoinVersion(name string, lv, rv Version, tree, via Hash, info VersionInfo) (Version, error) {
+func writeJoinVersion(tx *Tx, name string, lv, rv Version, tree, via Hash, info VersionInfo) (Version, error) {
 	first, other := rv, lv
 	if lv.Number > rv.Number {
 		first, other = lv, rv
@@ -147,7 +147,7 @@ func (tx *Tx) writeJoinVersion(name string, lv, rv Version, tree, via Hash, info
 	if info.Subject == "" {
 		info.Subject = fmt.Sprintf("%s v%d: join v%d and v%d", name, number, lv.Number, rv.Number)
 	}
-	c := versionCommit(name, number, parents, tree, info, tx.signature())
+	c := versionCommit(name, number, parents, tree, info, tx.Signature())
 	tx.WriteCommit(c)
 	tx.SetRef(SkillRef(name), c.Hash)
 	return ParseVersion(name, c)
@@ -158,19 +158,19 @@ func (tx *Tx) writeJoinVersion(name string, lv, rv Version, tree, via Hash, info
 // max(local, remote)+1. Like [Store.AcceptCandidate] it is refused while
 // conflict markers remain, when the published head moved since the pull,
 // and for content above the default risk level.
-func (s *Store) AcceptRemoteMerge(ctx context.Context, skill, reason string) (Version, error) {
+func AcceptRemoteMerge(ctx context.Context, s *Store, skill, reason string) (Version, error) {
 	var v Version
 	err := s.Update(ctx, func(tx *Tx) error {
 		var err error
-		v, err = tx.AcceptRemoteMerge(skill, reason)
+		v, err = acceptRemoteMerge(tx, skill, reason)
 		return err
 	})
 	return v, err
 }
 
 // AcceptRemoteMerge is [Store.AcceptRemoteMerge] inside a transaction.
-func (tx *Tx) AcceptRemoteMerge(skill, reason string) (Version, error) {
-	c, err := tx.Candidate(skill)
+func acceptRemoteMerge(tx *Tx, skill, reason string) (Version, error) {
+	c, err := GetCandidate(tx.Reader, skill)
 	if err != nil {
 		return Version{}, err
 	}
@@ -196,7 +196,7 @@ func (tx *Tx) AcceptRemoteMerge(skill, reason string) (Version, error) {
 	if err != nil {
 		return Version{}, err
 	}
-	checked, err := safety.Check(skill, files, tx.filesOrNil(lv.Tree), safety.DefaultLimits)
+	checked, err := safety.Check(skill, files, tx.FilesOrNil(lv.Tree), safety.DefaultLimits)
 	if err != nil {
 		return Version{}, err
 	}
@@ -213,7 +213,7 @@ func (tx *Tx) AcceptRemoteMerge(skill, reason string) (Version, error) {
 	if reason == "" {
 		reason = "accepted merge"
 	}
-	v, err := tx.writeJoinVersion(skill, lv, rv, c.Tree, c.Head, VersionInfo{
+	v, err := writeJoinVersion(tx, skill, lv, rv, c.Tree, c.Head, VersionInfo{
 		Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,
 		Reason: reason, Risk: checked.Risk, Findings: checked.Findings,
 		Subject:  fmt.Sprintf("%s v%d: merge v%d with %s", skill, max(lv.Number, rv.Number)+1, lv.Number, rv.Name()),
@@ -231,7 +231,7 @@ func (tx *Tx) AcceptRemoteMerge(skill, reason string) (Version, error) {
 // histories (so the next push fast-forwards and the next pull does not
 // propose the same merge again), is numbered max(local, remote)+1 like an
 // accepted merge, and has the local tree.
-func (tx *Tx) rejectRemoteMerge(skill string, c Candidate, reason string) (Version, error) {
+func rejectRemoteMerge(tx *Tx, skill string, c Candidate, reason string) (Version, error) {
 	lv, err := tx.Head(skill)
 	if err != nil {
 		return Version{}, err
@@ -243,7 +243,7 @@ func (tx *Tx) rejectRemoteMerge(skill string, c Candidate, reason string) (Versi
 	if reason == "" {
 		reason = "rejected merge"
 	}
-	v, err := tx.writeJoinVersion(skill, lv, rv, lv.Tree, ZeroHash, VersionInfo{
+	v, err := writeJoinVersion(tx, skill, lv, rv, lv.Tree, ZeroHash, VersionInfo{
 		Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,
 		Reason: reason, Risk: lv.Risk, Findings: lv.Findings,
 		Subject:  fmt.Sprintf("%s v%d: keep v%d, reject %s", skill, max(lv.Number, rv.Number)+1, lv.Number, rv.Name()),
@@ -252,6 +252,6 @@ func (tx *Tx) rejectRemoteMerge(skill string, c Candidate, reason string) (Versi
 	if err != nil {
 		return Version{}, err
 	}
-	tx.supersedeCandidate(skill)
+	Supersede(tx, skill)
 	return v, nil
 }

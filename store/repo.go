@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"sync"
@@ -448,8 +449,8 @@ func (r *Reader) object(h Hash) (gitdb.Object, error) {
 	return o, nil
 }
 
-// hasObject reports whether the repository (or the transaction) holds h.
-func (r *Reader) hasObject(h Hash) bool {
+// HasObject reports whether the repository (or the transaction) holds h.
+func (r *Reader) HasObject(h Hash) bool {
 	if r.tx != nil {
 		if _, ok := r.tx.pending.Get(h); ok {
 			return true
@@ -494,9 +495,6 @@ type Tx struct {
 	newRefs  map[string]Hash
 	refOrder []string
 	state    stateChange
-	// prefetched holds git sources fetched before the lock was taken
-	// (see UsePrefetch).
-	prefetched map[fetchKey]fetchResult
 	// switchOnState makes commit write every ref at once, visible when
 	// the state ref moves (gitdb.SwitchRefs): for layout upgrades.
 	switchOnState bool
@@ -505,8 +503,8 @@ type Tx struct {
 	written map[string]Summary
 }
 
-// writeObject queues an object and returns its id.
-func (tx *Tx) writeObject(t gitdb.ObjectType, data []byte) Hash { return tx.pending.Add(t, data) }
+// WriteObject queues an object and returns its id.
+func (tx *Tx) WriteObject(t gitdb.ObjectType, data []byte) Hash { return tx.pending.Add(t, data) }
 
 // writeBlob queues a blob and returns its id.
 func (tx *Tx) writeBlob(data []byte) Hash { return tx.pending.Add(gitdb.BlobObject, data) }
@@ -529,8 +527,8 @@ func (tx *Tx) SetRef(name string, h Hash) {
 // DeleteRef queues deleting ref name.
 func (tx *Tx) DeleteRef(name string) { tx.SetRef(name, ZeroHash) }
 
-// signature is the actor at the transaction's time.
-func (tx *Tx) signature() Signature {
+// Signature is the actor at the transaction's time.
+func (tx *Tx) Signature() Signature {
 	sig := tx.s.Identity().Signature
 	sig.When = tx.s.opts.Now()
 	return sig
@@ -580,4 +578,24 @@ func (tx *Tx) commit() error {
 		tx.s.updateSummaries(sums)
 	}
 	return nil
+}
+
+// Savepoint notes what the transaction queued so far; the function it
+// returns drops every ref update and state change queued since. Objects
+// queued since stay, unreferenced: gc prunes them.
+func (tx *Tx) Savepoint() (restore func()) {
+	refs := maps.Clone(tx.newRefs)
+	order := len(tx.refOrder)
+	puts := maps.Clone(tx.state.puts)
+	subjects, trailers := len(tx.state.subjects), len(tx.state.trailers)
+	return func() {
+		tx.newRefs = refs
+		if tx.newRefs == nil {
+			tx.newRefs = map[string]Hash{}
+		}
+		tx.refOrder = tx.refOrder[:order]
+		tx.state.puts = puts
+		tx.state.subjects = tx.state.subjects[:subjects]
+		tx.state.trailers = tx.state.trailers[:trailers]
+	}
 }

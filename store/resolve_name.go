@@ -63,7 +63,7 @@ func (e *UnknownPluginSkillError) Unwrap() error { return ErrUnknownPlugin }
 // skill kept from a removed one), else an *UnknownSkillError.
 func (r *Reader) unknownSkill(name string) error {
 	if plugin, _ := SplitName(name); plugin != "" {
-		if _, err := r.Plugin(plugin); errors.Is(err, ErrUnknownPlugin) && len(r.RefNames(PluginSkillsPrefix(plugin))) == 0 {
+		if _, err := GetPlugin(r, plugin); errors.Is(err, ErrUnknownPlugin) && len(r.RefNames(PluginSkillsPrefix(plugin))) == 0 {
 			return &UnknownPluginSkillError{Name: name, Plugin: plugin}
 		}
 	}
@@ -139,7 +139,7 @@ func (r *Reader) resolveQualified(input, plugin, skill string) (string, error) {
 	if _, ok := r.Ref(SkillRef(input)); ok {
 		return input, nil
 	}
-	p, err := r.Plugin(plugin)
+	p, err := GetPlugin(r, plugin)
 	if err != nil && !errors.Is(err, ErrUnknownPlugin) {
 		return "", err
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/store/safety"
@@ -64,86 +63,14 @@ func readAccepted(path string) (map[string]Acceptance, error) {
 
 // AcceptedRisks reads the acceptances 'plugin trust PLUGIN:SKILL' made, by
 // skill ("PLUGIN:SKILL").
-func (r *Reader) AcceptedRisks() (map[string]Acceptance, error) {
+func AcceptedRisks(r *Reader) (map[string]Acceptance, error) {
 	return readAccepted(r.s.LocalPath(acceptedName))
-}
-
-// allowed is the risk sync takes in for sk of plugin p, and whether an
-// acceptance of this very tree raised it.
-func (o SyncOptions) allowed(p *Plugin, sk *upstreamSkill) (safety.RiskLevel, bool) {
-	allow := o.AllowRisk
-	if allow == safety.RiskNone {
-		allow = safety.DefaultAllowedRisk
-	}
-	if a, ok := o.accepted[QualifiedName(p.ID, sk.name)]; ok && a.Tree == sk.tree.String() && a.Risk > allow {
-		return a.Risk, true
-	}
-	return allow, false
-}
-
-// withAccepted returns o with the recorded acceptances (and the held
-// memo, see heldName) loaded.
-func (tx *Tx) withAccepted(o SyncOptions) (SyncOptions, error) {
-	m, err := tx.AcceptedRisks()
-	if err != nil {
-		return o, err
-	}
-	o.accepted, o.held = m, tx.readHeld()
-	return o, nil
-}
-
-// TrustSkill accepts the risk of skill (or PluginPartsName) of plugin as
-// its source holds it now: the commit the last sync fetched, or the
-// folder on disk. It fails with ErrNothingToAccept when that tree is
-// within what sync allows, and for a skill that fails validation.
-func (s *Store) TrustSkill(ctx context.Context, plugin, skill string) (*TrustedSkill, error) {
-	var out *TrustedSkill
-	err := s.Update(ctx, func(tx *Tx) error {
-		p, err := tx.Plugin(plugin)
-		if err != nil {
-			return err
-		}
-		sk, err := tx.upstreamNow(ctx, p, skill)
-		if err != nil {
-			return err
-		}
-		if err := tx.intake(sk); err != nil {
-			return err
-		}
-		var previous []File
-		if head, ok := tx.Ref(SkillRef(QualifiedName(p.ID, skill))); ok {
-			if c, err := tx.Commit(head); err == nil {
-				previous = tx.filesOrNil(c.Tree)
-			}
-		}
-		rep, err := tx.checkUpstream(sk, previous, &SkillReport{}, safety.RiskCritical)
-		if err != nil {
-			return fmt.Errorf("plugin %s, skill %s: %w", plugin, skill, err)
-		}
-		if rep.Risk <= safety.DefaultAllowedRisk {
-			return fmt.Errorf("plugin %s, skill %s: %w: its upstream's risk is %s, which sync takes in already", plugin, skill, ErrNothingToAccept, rep.Risk)
-		}
-		path := s.LocalPath(acceptedName)
-		m, err := readAccepted(path)
-		if err != nil {
-			return err
-		}
-		name := QualifiedName(p.ID, skill)
-		m[name] = Acceptance{Tree: sk.tree.String(), Risk: rep.Risk}
-		data, err := json.MarshalIndent(m, "", "  ")
-		if err != nil {
-			return err
-		}
-		out = &TrustedSkill{Skill: name, Tree: sk.tree.String(), Risk: rep.Risk, Findings: rep.Findings}
-		return atomicfile.WriteFile(path, append(data, '\n'), 0o644)
-	})
-	return out, err
 }
 
 // upstreamNow reads skill (or the plugin's parts) of plugin p as sync
 // would see it now, without fetching: at the commit the last sync fetched
 // for a git source, from disk for a folder.
-func (tx *Tx) upstreamNow(ctx context.Context, p *Plugin, skill string) (*upstreamSkill, error) {
+func UpstreamSkillNow(ctx context.Context, tx *Tx, p *Plugin, skill string) (*upstreamSkill, error) {
 	var up *upstream
 	var err error
 	if p.Source.Kind == SourceFolder {
@@ -153,14 +80,14 @@ func (tx *Tx) upstreamNow(ctx context.Context, p *Plugin, skill string) (*upstre
 		if !ok {
 			return nil, fmt.Errorf("plugin %s was never fetched: run 'skillstore sync %s' first", p.ID, p.ID)
 		}
-		up, err = tx.upstreamAt(p, gitfetch.Stored(txStorer{Storer: tx.storage(), tx: tx}, tip))
+		up, err = UpstreamAt(tx, p, gitfetch.Stored(txStorer{Storer: tx.storage(), tx: tx}, tip))
 	}
 	if err != nil {
 		return nil, err
 	}
 	if skill == PluginPartsName {
 		_, hasUnit := tx.Ref(SkillRef(PluginPartsUnit(p.ID)))
-		sk, err := tx.upstreamParts(p, up, hasUnit)
+		sk, err := ReadParts(tx, p, up, hasUnit)
 		if err == nil && sk == nil {
 			err = fmt.Errorf("plugin %s has no parts upstream", p.ID)
 		}

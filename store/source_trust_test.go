@@ -59,7 +59,7 @@ func TestMarketplaceRefusesLocalEntries(t *testing.T) {
 	}
 	s := newSyncStore(t)
 	ctx := context.Background()
-	rep, err := s.AddPlugin(ctx, src, AddPluginOptions{})
+	rep, err := Add(ctx, s, src, AddPluginOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestMarketplaceRefusesLocalEntries(t *testing.T) {
 		}
 	}
 	err = s.View(ctx, func(r *Reader) error {
-		if _, err := r.Plugin("private"); err == nil {
+		if _, err := GetPlugin(r, "private"); err == nil {
 			t.Error("the refused entry was recorded")
 		}
 		return nil
@@ -88,7 +88,7 @@ func TestMarketplaceRefusesLocalEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err = s.AddPlugin(ctx, src, AddPluginOptions{AllowLocal: []string{filepath.Dir(private)}})
+	rep, err = Add(ctx, s, src, AddPluginOptions{AllowLocal: []string{filepath.Dir(private)}})
 	if err != nil || rep.Failed() {
 		t.Fatalf("with AllowLocal: %+v %v", rep, err)
 	}

@@ -190,7 +190,7 @@ func (tx *Tx) commitState() error {
 		subject = tx.state.subjects[0]
 		body = strings.Join(tx.state.subjects[1:], "\n")
 	}
-	sig := tx.signature()
+	sig := tx.Signature()
 	trailers := append([]Trailer{{Key: TrailerActor, Value: sig.Name + " <" + sig.Email + ">"}}, tx.state.trailers...)
 	c := &Commit{Tree: tree, Parents: parents, Author: sig, Committer: sig, Message: buildMessage(subject, body, trailers)}
 	tx.SetRef(StateRef, tx.WriteCommit(c))

@@ -170,8 +170,8 @@ func (r *SyncReport) Failed() bool {
 // failing plugin is reported and the others go on; the returned error is
 // for what stops the whole sync (the lock, an unknown plugin id, a failed
 // write).
-func (s *Store) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
-	pre, err := s.prefetchPlugins(ctx, opts.Plugins, opts.FetchProgress)
+func Run(ctx context.Context, s *Store, opts SyncOptions) (*SyncReport, error) {
+	pre, err := prefetchPlugins(ctx, s, opts.Plugins, opts.FetchProgress)
 	if err != nil {
 		return nil, err
 	}
@@ -181,9 +181,8 @@ func (s *Store) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error)
 	}
 	var rep *SyncReport
 	err = s.Update(ctx, func(tx *Tx) error {
-		tx.UsePrefetch(pre)
 		var err error
-		rep, err = tx.Sync(ctx, opts)
+		rep, err = syncPlugins(ctx, tx, pre, opts)
 		return err
 	})
 	if err != nil {
@@ -192,12 +191,13 @@ func (s *Store) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error)
 	return rep, nil
 }
 
-// Sync is [Store.Sync] inside a transaction.
-func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
+// Sync is [Store.Sync] inside a transaction, reading the sources pre
+// holds from it.
+func syncPlugins(ctx context.Context, tx *Tx, pre *Prefetch, opts SyncOptions) (*SyncReport, error) {
 	// The stat cache loads while the plugin records are read.
 	loaded := make(chan *StatCache, 1)
 	go func() { loaded <- LoadStatCache(filepath.Join(tx.s.dir, metaDir, "statcache")) }()
-	plugins, err := tx.Plugins()
+	plugins, err := ListPlugins(tx.Reader)
 	cache := <-loaded
 	if err != nil {
 		return nil, err
@@ -213,13 +213,13 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 		}
 		plugins = picked
 	}
-	if opts, err = tx.withAccepted(opts); err != nil {
+	if opts, err = withAccepted(tx, opts); err != nil {
 		return nil, err
 	}
 	rep := &SyncReport{Plugins: []PluginReport{}}
 	// Plugins whose source came from a remote wait for a person's
 	// approval (plugin trust): their sources are never read.
-	untrusted, err := tx.Untrusted()
+	untrusted, err := Untrusted(tx.Reader)
 	if err != nil {
 		return nil, err
 	}
@@ -253,15 +253,15 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 			}
 			up, ok, err := ahead.take(ctx, i)
 			if !ok {
-				up, err = tx.readUpstream(ctx, p, cache)
+				up, err = ReadUpstream(ctx, tx, pre, p, cache)
 			}
 			synced = append(synced, p)
 			if err != nil && ctx.Err() == nil {
 				readErrs[p.ID] = err.Error()
 			}
 			if err == nil {
-				restore := tx.savepoint()
-				if err = tx.syncPlugin(p, up, opts, cc, &pr); errors.Is(err, ErrStrict) {
+				restore := tx.Savepoint()
+				if err = syncPlugin(tx, p, up, opts, cc, &pr); errors.Is(err, ErrStrict) {
 					restore() // all or nothing: nothing of this plugin is written
 				}
 			}
@@ -281,11 +281,11 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 		rep.Plugins = append(rep.Plugins, pr)
 	}
 	ahead.stop()
-	tx.recordSourceErrors(synced, readErrs)
-	if err := tx.saveHeld(rep); err != nil {
+	RecordSourceErrors(tx, synced, readErrs)
+	if err := saveHeld(tx, rep); err != nil {
 		tx.s.log.Debug("held skills not saved", "err", err)
 	}
-	if err := tx.saveStatCache(cache); err != nil {
+	if err := tx.SaveStatCache(cache); err != nil {
 		tx.s.log.Debug("stat cache not saved", "err", err)
 	}
 	return rep, nil
@@ -293,7 +293,7 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 
 // syncPlugin syncs one plugin. Errors of single skills are recorded in
 // their reports; the error returned is for the plugin as a whole.
-func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCache, pr *PluginReport) error {
+func syncPlugin(tx *Tx, p *Plugin, up *upstream, opts SyncOptions, cc *commitCache, pr *PluginReport) error {
 	if p.Source.Kind == SourceGit {
 		pr.Commit = up.fetched.Commit.String()
 		if cur, _ := tx.Ref(SourceRef(p.ID)); cur != up.fetched.Commit {
@@ -315,7 +315,7 @@ func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCa
 			continue
 		}
 		if !next.Owns(name) {
-			if err := tx.claimSkill(p, name); err != nil {
+			if err := Claim(tx, p, name); err != nil {
 				pr.Skills = append(pr.Skills, SkillReport{Skill: name, Classification: ClassNew, Error: err.Error()})
 				failed = append(failed, name)
 				continue
@@ -324,7 +324,7 @@ func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCa
 			slices.Sort(next.Skills)
 		}
 		next.Removed = slices.DeleteFunc(next.Removed, func(s string) bool { return s == name })
-		sr := tx.syncSkill(&next, up, up.skills[name], opts, cc)
+		sr := syncSkill(tx, &next, up, up.skills[name], opts, cc)
 		if sr.Error != "" {
 			failed = append(failed, name)
 		}
@@ -348,13 +348,13 @@ func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCa
 		next.Removed = append(next.Removed, name)
 		pr.Skills = append(pr.Skills, SkillReport{Skill: name, Classification: ClassRemoved})
 	}
-	partsErr := tx.syncParts(&next, up, opts, cc, pr)
+	partsErr := syncParts(tx, &next, up, opts, cc, pr)
 	if opts.Strict && (len(failed) > 0 || partsErr != nil || pluginLeftOut(pr)) {
 		return strictFailure(pr, failed, partsErr)
 	}
 	if !pluginEqual(p, &next) {
 		tx.NoteState(fmt.Sprintf("plugin %s: sync", p.ID), Trailer{Key: TrailerPlugin, Value: p.ID})
-		if err := tx.putPlugin(&next); err != nil {
+		if err := PutPlugin(tx, &next); err != nil {
 			return err
 		}
 		*p = next
@@ -363,21 +363,6 @@ func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCa
 		return fmt.Errorf("%d skill(s) failed: %s", len(failed), strings.Join(failed, ", "))
 	}
 	return partsErr
-}
-
-// claimSkill checks that plugin p may own skill, whose store name is
-// "P:NAME": its own namespace, so no other plugin's skill nor a managed
-// skill of the same name stands in the way. A skill p detached before (see
-// detachSkill) is linked back.
-func (tx *Tx) claimSkill(p *Plugin, skill string) error {
-	if err := CheckQualifiedName(QualifiedName(p.ID, skill)); err != nil {
-		return err
-	}
-	if skill == PluginPartsName {
-		return &InvalidNameError{Name: skill, Reason: "reserved for a plugin's parts"}
-	}
-	_, err := tx.relinkSkill(p, skill)
-	return err
 }
 
 func pluginEqual(a, b *Plugin) bool {

@@ -12,14 +12,14 @@ import (
 
 // pendingCandidate reads the skill's candidate branch: its head and what
 // it means for an update of the published head to the snapshot u.
-func (tx *Tx) pendingCandidate(name string, head, u Hash) (Hash, pendingCandidate, error) {
+func readPending(tx *Tx, name string, head, u Hash) (Hash, pendingCandidate, error) {
 	candHead, hasCand := tx.Ref(CandidateRef(name))
 	if !hasCand {
 		return ZeroHash, noCandidate, nil
 	}
 	// A branch without skillstore's merge commit (rewritten by hand) is
 	// superseded like any stale candidate.
-	m, err := tx.CandidateMerge(candHead)
+	m, err := MergeCommit(tx.Reader, candHead)
 	switch {
 	case errors.Is(err, errNoCandidateMerge):
 		return candHead, otherCandidate, nil
@@ -41,12 +41,12 @@ func (tx *Tx) pendingCandidate(name string, head, u Hash) (Hash, pendingCandidat
 
 // applyMirror publishes a new skill's upstream tree as v1, taking the
 // snapshot in.
-func (tx *Tx) applyMirror(p *Plugin, up *upstream, name string, sk *upstreamSkill, upRef string, allow safety.RiskLevel, sr *SkillReport) error {
-	checked, err := tx.checkUpstream(sk, nil, sr, allow)
+func applyMirror(tx *Tx, p *Plugin, up *upstream, name string, sk *upstreamSkill, upRef string, allow safety.RiskLevel, sr *SkillReport) error {
+	checked, err := checkUpstream(tx, sk, nil, sr, allow)
 	if err != nil {
 		return err
 	}
-	tree, err := tx.writeUpstreamTree(sk)
+	tree, err := WriteUpstreamTree(tx, sk)
 	if err != nil {
 		return err
 	}
@@ -66,8 +66,8 @@ func (tx *Tx) applyMirror(p *Plugin, up *upstream, name string, sk *upstreamSkil
 
 // writeSnapshot records a new upstream tree as the next commit of the
 // skill's upstream ref and returns it.
-func (tx *Tx) writeSnapshot(p *Plugin, up *upstream, sk *upstreamSkill, upRef string, prevU Hash, hasPrevU bool) (Hash, error) {
-	tree, err := tx.writeUpstreamTree(sk)
+func writeSnapshot(tx *Tx, p *Plugin, up *upstream, sk *upstreamSkill, upRef string, prevU Hash, hasPrevU bool) (Hash, error) {
+	tree, err := WriteUpstreamTree(tx, sk)
 	if err != nil {
 		return ZeroHash, err
 	}
@@ -75,7 +75,7 @@ func (tx *Tx) writeSnapshot(p *Plugin, up *upstream, sk *upstreamSkill, upRef st
 	if hasPrevU {
 		parents = []Hash{prevU}
 	}
-	sig := tx.signature()
+	sig := tx.Signature()
 	c := &Commit{
 		Tree: tree, Parents: parents, Author: sig, Committer: sig,
 		Message: buildMessage(fmt.Sprintf("upstream %s/%s", p.ID, sk.name), "", upstreamTrailers(p, up, sk)),
@@ -88,7 +88,7 @@ func (tx *Tx) writeSnapshot(p *Plugin, up *upstream, sk *upstreamSkill, upRef st
 // applyAlreadyApplied records that the published tree already holds the
 // upstream update: a version with the same tree whose parents take the
 // snapshot in, so it becomes the accepted base.
-func (tx *Tx) applyAlreadyApplied(p *Plugin, up *upstream, name string, headC *Commit, u, base Hash, sr *SkillReport) error {
+func applyAlreadyApplied(tx *Tx, p *Plugin, up *upstream, name string, headC *Commit, u, base Hash, sr *SkillReport) error {
 	headV, err := ParseVersion(name, headC)
 	if err != nil {
 		return err
@@ -107,7 +107,7 @@ func (tx *Tx) applyAlreadyApplied(p *Plugin, up *upstream, name string, headC *C
 }
 
 // applyFastForward publishes the upstream tree as the next version.
-func (tx *Tx) applyFastForward(p *Plugin, up *upstream, name string, headC *Commit, u, base, theirs Hash, checked *safety.Report, sr *SkillReport) error {
+func applyFastForward(tx *Tx, p *Plugin, up *upstream, name string, headC *Commit, u, base, theirs Hash, checked *safety.Report, sr *SkillReport) error {
 	headV, err := ParseVersion(name, headC)
 	if err != nil {
 		return err

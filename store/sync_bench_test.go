@@ -51,36 +51,11 @@ func benchStore(b *testing.B, dirs []string) *Store {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := s.AddPlugin(context.Background(), src, AddPluginOptions{}); err != nil {
+		if _, err := Add(context.Background(), s, src, AddPluginOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	return s
-}
-
-func runGit(b testing.TB, dir string, stdin []byte, args ...string) {
-	b.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
-
-func needGit(b *testing.B) {
-	if _, err := exec.LookPath("git"); err != nil {
-		b.Skip("git not installed: no reference to compare with")
-	}
-}
-
-func report(b *testing.B, ours, ref time.Duration) {
-	b.ReportMetric(float64(ours.Nanoseconds())/float64(b.N), "ns/op")
-	b.ReportMetric(float64(ref.Nanoseconds())/float64(b.N), "ref-ns/op")
-	b.ReportMetric(float64(ours)/float64(ref), "ratio")
 }
 
 // BenchmarkSyncUnchanged: 100 plugins of 10 skills, nothing changed
@@ -95,7 +70,7 @@ func BenchmarkSyncUnchanged(b *testing.B) {
 	// with a warm stat cache.
 	runGit(b, s.Dir(), nil, "repack", "-a", "-d", "-q")
 	runGit(b, s.Dir(), nil, "pack-refs", "--all")
-	if _, err := s.Sync(context.Background(), SyncOptions{}); err != nil {
+	if _, err := Run(context.Background(), s, SyncOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	runGit(b, root, nil, "init", "-q")
@@ -106,7 +81,7 @@ func BenchmarkSyncUnchanged(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		start := time.Now()
-		rep, err := s.Sync(context.Background(), SyncOptions{})
+		rep, err := Run(context.Background(), s, SyncOptions{})
 		ours += time.Since(start)
 		if err != nil || rep.Failed() {
 			b.Fatal(err, rep)
@@ -163,7 +138,7 @@ func BenchmarkSyncFastForward(b *testing.B) {
 		b.StartTimer()
 
 		start := time.Now()
-		rep, err := s.Sync(context.Background(), SyncOptions{})
+		rep, err := Run(context.Background(), s, SyncOptions{})
 		ours += time.Since(start)
 		if err != nil || rep.Failed() {
 			b.Fatal(err, rep)
@@ -248,7 +223,7 @@ func BenchmarkSyncThreeWay(b *testing.B) {
 		}
 		b.StartTimer()
 		start := time.Now()
-		rep, err := s.Sync(context.Background(), SyncOptions{})
+		rep, err := Run(context.Background(), s, SyncOptions{})
 		total += time.Since(start)
 		if err != nil || rep.Failed() {
 			b.Fatal(err, rep)

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"strconv"
@@ -14,9 +13,9 @@ import (
 // syncSkill brings one owned skill up to date with its upstream tree. A
 // tree refused for its content leaves the skill out (see leaveOut): the
 // report says so, with no error.
-func (tx *Tx) syncSkill(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncOptions, cc *commitCache) SkillReport {
+func syncSkill(tx *Tx, p *Plugin, up *upstream, sk *upstreamSkill, opts SyncOptions, cc *commitCache) SkillReport {
 	sr := SkillReport{Skill: sk.name}
-	if err := tx.syncSkillTo(p, up, sk, opts, cc, &sr); err != nil {
+	if err := syncSkillTo(tx, p, up, sk, opts, cc, &sr); err != nil {
 		if !leaveOut(err, &sr) {
 			sr.Error = skillError(err)
 		} else {
@@ -29,7 +28,7 @@ func (tx *Tx) syncSkill(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncOpt
 // syncSkillTo gathers what the classification of one skill depends on
 // (writing the new upstream snapshot on the way), lets decide classify it,
 // and makes the one write the decision calls for.
-func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncOptions, cc *commitCache, sr *SkillReport) error {
+func syncSkillTo(tx *Tx, p *Plugin, up *upstream, sk *upstreamSkill, opts SyncOptions, cc *commitCache, sr *SkillReport) error {
 	name := QualifiedName(p.ID, sk.name)
 	upRef := UpstreamRef(p.ID, sk.name)
 	prevU, hasPrevU := tx.Ref(upRef)
@@ -46,7 +45,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	// A tree other than the last snapshot's may hold files the store never
 	// keeps: they are left out before anything looks at it (intake.go).
 	if !hasHead || !hasPrevU || prevTree != sk.tree {
-		if err := tx.intake(sk); err != nil {
+		if err := intake(tx, sk); err != nil {
 			return err
 		}
 	}
@@ -62,7 +61,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	if !hasHead {
 		sr.Classification = decide(skillState{}).Class
 		sr.LeftOut, sr.RiskAccepted = sk.leftOut, accepted
-		return tx.applyMirror(p, up, name, sk, upRef, allow, sr)
+		return applyMirror(tx, p, up, name, sk, upRef, allow, sr)
 	}
 
 	headC, err := cc.get(head)
@@ -79,12 +78,12 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	var checked *safety.Report
 	if newSnapshot {
 		// A new upstream tree: check it, then snapshot it.
-		s, err := tx.checkUpstream(sk, tx.filesOrNil(headC.Tree), sr, allow)
+		s, err := checkUpstream(tx, sk, tx.FilesOrNil(headC.Tree), sr, allow)
 		if err != nil {
 			return err
 		}
 		checked = &s
-		if u, err = tx.writeSnapshot(p, up, sk, upRef, prevU, hasPrevU); err != nil {
+		if u, err = writeSnapshot(tx, p, up, sk, upRef, prevU, hasPrevU); err != nil {
 			return err
 		}
 		sr.LeftOut = sk.leftOut
@@ -103,7 +102,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 		}
 		baseTree = bc.Tree
 	}
-	candHead, cand, err := tx.pendingCandidate(name, head, u)
+	candHead, cand, err := readPending(tx, name, head, u)
 	if err != nil {
 		return err
 	}
@@ -115,7 +114,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	if d.Class == ClassFastForward || d.Class == ClassThreeWay {
 		// Only now is the risk of an unchanged upstream tree needed.
 		if checked == nil {
-			s, err := tx.checkUpstream(sk, tx.filesOrNil(state.Ours), sr, allow)
+			s, err := checkUpstream(tx, sk, tx.FilesOrNil(state.Ours), sr, allow)
 			if err != nil {
 				return err
 			}
@@ -129,7 +128,7 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 	sr.Classification = d.Class
 	supersede := func() {
 		if d.Supersede && cand != noCandidate {
-			sr.Superseded = tx.supersedeCandidate(name).String()
+			sr.Superseded = Supersede(tx, name).String()
 		}
 	}
 	if d.Step != stepMerge {
@@ -143,11 +142,11 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 		}
 		return nil
 	case stepAdvanceBase:
-		return tx.applyAlreadyApplied(p, up, name, headC, u, base, sr)
+		return applyAlreadyApplied(tx, p, up, name, headC, u, base, sr)
 	case stepPublish:
-		return tx.applyFastForward(p, up, name, headC, u, base, sk.tree, checked, sr)
+		return applyFastForward(tx, p, up, name, headC, u, base, sk.tree, checked, sr)
 	case stepReview:
-		c := tx.writeCandidate(upstreamCandidate(p, up, name, head, u, base, sk.tree, MergeModeFastForward, nil, checked.Risk, nil))
+		c := WriteCandidate(tx, upstreamCandidate(p, up, name, head, u, base, sk.tree, MergeModeFastForward, nil, checked.Risk, nil))
 		sr.Candidate = c.String()
 		return nil
 	case stepMerge:
@@ -155,12 +154,12 @@ func (tx *Tx) syncSkillTo(p *Plugin, up *upstream, sk *upstreamSkill, opts SyncO
 		if err != nil {
 			return err
 		}
-		merged, conflicts, resolved, err := tx.mergeSkill(name, headV, p, up, sk, baseTree, state.Ours, opts.SkillAware)
+		merged, conflicts, resolved, err := mergeSkill(tx, name, headV, p, up, sk, baseTree, state.Ours, opts.SkillAware)
 		if err != nil {
 			return err // the older candidate stays: nothing replaces it
 		}
 		supersede()
-		c := tx.writeCandidate(upstreamCandidate(p, up, name, head, u, base, merged, MergeModeThreeWay, conflicts, checked.Risk, resolved))
+		c := WriteCandidate(tx, upstreamCandidate(p, up, name, head, u, base, merged, MergeModeThreeWay, conflicts, checked.Risk, resolved))
 		sr.Candidate, sr.Conflicts, sr.MergeResolved = c.String(), conflicts, resolved
 		return nil
 	}
@@ -192,8 +191,8 @@ func versionNumber(name string, c *Commit) (int, error) {
 // (discover.Check, lenient) on an upstream tree. A tree the store never
 // accepts, or one above the allowed risk, is an error; the policy's
 // warnings go to sr.
-func (tx *Tx) checkUpstream(sk *upstreamSkill, previous []File, sr *SkillReport, allow safety.RiskLevel) (safety.Report, error) {
-	files, err := tx.loadUpstreamFiles(sk)
+func checkUpstream(tx *Tx, sk *upstreamSkill, previous []File, sr *SkillReport, allow safety.RiskLevel) (safety.Report, error) {
+	files, err := LoadUpstreamFiles(tx, sk)
 	if err != nil {
 		return safety.Report{}, err
 	}
@@ -202,7 +201,7 @@ func (tx *Tx) checkUpstream(sk *upstreamSkill, previous []File, sr *SkillReport,
 		return safety.Report{}, err
 	}
 	if sk.parts {
-		rep = tx.withPluginFindings(rep, files, previous)
+		rep = tx.WithPluginFindings(rep, files, previous)
 	}
 	if f, ok := FileMap(files)[SkillFile]; ok {
 		v := discover.Check(path.Join(sk.path, SkillFile), sk.name, f.Data, discover.Lenient)
@@ -217,29 +216,19 @@ func (tx *Tx) checkUpstream(sk *upstreamSkill, previous []File, sr *SkillReport,
 	return rep, nil
 }
 
-// filesOrNil lists a stored tree's files (hashes only), nil on error: the
-// safety check uses them only to spot changed scripts.
-func (tx *Tx) filesOrNil(tree Hash) []File {
-	files, err := tx.Files(tree)
-	if err != nil {
-		return nil
-	}
-	return files
-}
-
 // mergeSkill merges base, ours (the published tree) and the upstream tree
 // with the merge package and stores the result. resolved lists what the
 // skill-aware rules resolved (skillAware), as "PATH:LINE RULE".
-func (tx *Tx) mergeSkill(name string, headV Version, p *Plugin, up *upstream, sk *upstreamSkill, baseTree, ours Hash, skillAware bool) (tree Hash, conflicts, resolved []string, err error) {
-	b, err := tx.loadMergeTree(baseTree)
+func mergeSkill(tx *Tx, name string, headV Version, p *Plugin, up *upstream, sk *upstreamSkill, baseTree, ours Hash, skillAware bool) (tree Hash, conflicts, resolved []string, err error) {
+	b, err := LoadMergeTree(tx.Reader, baseTree)
 	if err != nil {
 		return ZeroHash, nil, nil, fmt.Errorf("merge base: %w", err)
 	}
-	o, err := tx.loadMergeTree(ours)
+	o, err := LoadMergeTree(tx.Reader, ours)
 	if err != nil {
 		return ZeroHash, nil, nil, fmt.Errorf("published version: %w", err)
 	}
-	files, err := tx.loadUpstreamFiles(sk)
+	files, err := LoadUpstreamFiles(tx, sk)
 	if err != nil {
 		return ZeroHash, nil, nil, err
 	}
@@ -292,30 +281,6 @@ func upstreamTrailers(p *Plugin, up *upstream, sk *upstreamSkill) []Trailer {
 		t = append(t, Trailer{TrailerSourceCommit, up.fetched.Commit.String()})
 	}
 	return append(t, leftOutTrailers(sk)...)
-}
-
-// errNoCandidateMerge means a candidate branch has no skillstore merge commit.
-var errNoCandidateMerge = errors.New("no candidate merge commit on the branch")
-
-// CandidateMerge finds the merge commit skillstore made for a candidate:
-// the branch head itself, or an ancestor along first parents when a person
-// committed a resolution on top of it with plain git. It fails for a
-// branch that holds no skillstore candidate (pull ignores those).
-func (r *Reader) CandidateMerge(h Hash) (*Commit, error) {
-	for range 1000 {
-		c, err := r.Commit(h)
-		if err != nil {
-			return nil, err
-		}
-		if c.Trailer(TrailerCandidate) != "" && len(c.Parents) == 2 {
-			return c, nil
-		}
-		if len(c.Parents) == 0 {
-			break
-		}
-		h = c.Parents[0]
-	}
-	return nil, errNoCandidateMerge
 }
 
 // commitCache keeps the commits one sync reads: a skill's head, snapshots

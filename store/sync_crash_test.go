@@ -36,7 +36,7 @@ func TestSyncHelperProcess(t *testing.T) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	rep, err := s.Sync(context.Background(), SyncOptions{})
+	rep, err := Run(context.Background(), s, SyncOptions{})
 	switch {
 	case errors.Is(err, ErrLockBusy):
 		fmt.Fprintln(os.Stderr, err)
@@ -103,7 +103,7 @@ func crashFixture(t *testing.T, plugins, skills int) (storeDir string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+		if _, err := Add(ctx, s, src, AddPluginOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		for k := range skills {
@@ -140,7 +140,7 @@ func crashFixture(t *testing.T, plugins, skills int) (storeDir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+	if _, err := Add(ctx, s, src, AddPluginOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(repo, "skills", "gitp-one", "SKILL.md"), lines("gitp-one", "changed upstream"))
@@ -149,16 +149,6 @@ func crashFixture(t *testing.T, plugins, skills int) (storeDir string) {
 	gitRun(t, s.Dir(), "repack", "-a", "-d", "-q")
 	gitRun(t, s.Dir(), "pack-refs", "--all")
 	return s.Dir()
-}
-
-// copyStore copies a store directory (cp -a keeps it exact).
-func copyStore(t *testing.T, from string) string {
-	t.Helper()
-	to := filepath.Join(t.TempDir(), "store")
-	if out, err := exec.Command("cp", "-a", from, to).CombinedOutput(); err != nil {
-		t.Fatalf("cp: %v\n%s", err, out)
-	}
-	return to
 }
 
 // storeSignature describes a store's content without commit ids (which
@@ -216,26 +206,6 @@ func storeSignature(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return b.String()
-}
-
-// checkStore runs git fsck --strict and the store's own verify.
-func checkStore(t *testing.T, dir string) {
-	t.Helper()
-	out, err := exec.Command("git", "-C", dir, "fsck", "--strict", "--no-dangling").CombinedOutput()
-	if err != nil {
-		t.Fatalf("git fsck --strict: %v\n%s", err, out)
-	}
-	s, err := Open(context.Background(), dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := s.Verify(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !rep.OK() {
-		t.Fatalf("verify: %v", rep.Problems)
-	}
 }
 
 // TestSyncKilledAtRandomPoints kills sync processes with SIGKILL at random

@@ -3,8 +3,6 @@ package store
 import (
 	"fmt"
 	"slices"
-
-	"github.com/skillstore/skillstore/store/safety"
 )
 
 // Sync of a plugin's parts (plugin_parts.go): the unit goes through the
@@ -14,10 +12,10 @@ import (
 
 // syncParts brings plugin p's parts unit up to date with its upstream and
 // records the outcome in pr.Parts. The error is for the plugin's report.
-func (tx *Tx) syncParts(p *Plugin, up *upstream, opts SyncOptions, cc *commitCache, pr *PluginReport) error {
+func syncParts(tx *Tx, p *Plugin, up *upstream, opts SyncOptions, cc *commitCache, pr *PluginReport) error {
 	name := PluginPartsUnit(p.ID)
 	_, hasUnit := tx.Ref(SkillRef(name))
-	sk, err := tx.upstreamParts(p, up, hasUnit)
+	sk, err := ReadParts(tx, p, up, hasUnit)
 	if err != nil {
 		pr.Parts = &SkillReport{Skill: name, Error: err.Error()}
 		return fmt.Errorf("plugin parts: %w", err)
@@ -26,7 +24,7 @@ func (tx *Tx) syncParts(p *Plugin, up *upstream, opts SyncOptions, cc *commitCac
 		if !hasUnit {
 			return nil
 		}
-		sr, err := tx.partsRemoved(p, up)
+		sr, err := partsRemoved(tx, p, up)
 		if err != nil {
 			pr.Parts = &SkillReport{Skill: name, Error: err.Error()}
 			return fmt.Errorf("plugin parts: %w", err)
@@ -35,7 +33,7 @@ func (tx *Tx) syncParts(p *Plugin, up *upstream, opts SyncOptions, cc *commitCac
 		return nil
 	}
 	if _, ok := tx.Ref(UpstreamRef(p.ID, PluginPartsName)); hasUnit && !ok {
-		if err := tx.restorePartsUpstream(p.ID); err != nil {
+		if err := restorePartsUpstream(tx, p.ID); err != nil {
 			pr.Parts = &SkillReport{Skill: name, Error: err.Error()}
 			return fmt.Errorf("plugin parts: %w", err)
 		}
@@ -46,7 +44,7 @@ func (tx *Tx) syncParts(p *Plugin, up *upstream, opts SyncOptions, cc *commitCac
 			before = c.Tree
 		}
 	}
-	sr := tx.syncSkill(p, up, sk, opts, cc)
+	sr := syncSkill(tx, p, up, sk, opts, cc)
 	sr.Skill = name
 	pr.Parts = &sr
 	if sr.Error != "" {
@@ -59,14 +57,14 @@ func (tx *Tx) syncParts(p *Plugin, up *upstream, opts SyncOptions, cc *commitCac
 				after = c.Tree
 			}
 		}
-		sr.Paths = tx.changedPaths(before, after)
+		sr.Paths = changedPaths(tx, before, after)
 	}
 	return nil
 }
 
 // changedPaths lists the paths that differ between two trees (zero: none),
 // sorted; nil when a tree cannot be read (the list is for people only).
-func (tx *Tx) changedPaths(old, new Hash) []string {
+func changedPaths(tx *Tx, old, new Hash) []string {
 	var a, b []File
 	var err error
 	if !old.IsZero() {
@@ -97,7 +95,7 @@ func (tx *Tx) changedPaths(old, new Hash) []string {
 // store has a unit: like a skill removed upstream, the published unit
 // stays. An empty snapshot records the removal once, so the next sync
 // does not report it again (nil report then).
-func (tx *Tx) partsRemoved(p *Plugin, up *upstream) (*SkillReport, error) {
+func partsRemoved(tx *Tx, p *Plugin, up *upstream) (*SkillReport, error) {
 	name := PluginPartsUnit(p.ID)
 	upRef := UpstreamRef(p.ID, PluginPartsName)
 	prevU, hasPrevU := tx.Ref(upRef)
@@ -115,50 +113,11 @@ func (tx *Tx) partsRemoved(p *Plugin, up *upstream) (*SkillReport, error) {
 			return nil, nil
 		}
 	}
-	u, err := tx.writeSnapshot(p, up, empty, upRef, prevU, hasPrevU)
+	u, err := writeSnapshot(tx, p, up, empty, upRef, prevU, hasPrevU)
 	if err != nil {
 		return nil, err
 	}
 	return &SkillReport{Skill: name, Classification: ClassRemoved, Upstream: u.String()}, nil
-}
-
-// withPluginFindings adds what a plugin's parts declare to run (hooks,
-// MCP and LSP servers, safety.PluginFindings) to the safety report of the
-// parts' new tree. previous are the published parts (IDs only): the
-// declaration files among them are read here.
-func (tx *Tx) withPluginFindings(rep safety.Report, files, previous []File) safety.Report {
-	prev := make([]File, len(previous))
-	copy(prev, previous)
-	for i, f := range prev {
-		if f.Data == nil && safety.IsPluginConfig(f.Path) {
-			if data, err := tx.Blob(f.ID); err == nil {
-				prev[i].Data = data
-			}
-		}
-	}
-	rep.Findings = append(rep.Findings, safety.PluginFindings(files, prev)...)
-	for _, f := range rep.Findings {
-		rep.Risk = max(rep.Risk, f.Level)
-	}
-	return rep
-}
-
-// pluginParts verifies a parts unit's history like a skill's (versions
-// counting down, trees git fsck accepts, regular files only; no SKILL.md
-// needed), counting it apart from the skills.
-func (v *verifier) pluginParts(plugin string, head Hash) {
-	before := v.rep.Versions
-	v.skill(PluginPartsUnit(plugin), head)
-	v.rep.PluginParts++
-	v.rep.PartsVersions += v.rep.Versions - before
-	v.rep.Versions = before
-}
-
-// detachPluginParts is plugin rm for the parts: a pending candidate is
-// superseded (kept reachable); the published unit and its history stay,
-// so adding the plugin again continues them (see restorePartsUpstream).
-func (tx *Tx) detachPluginParts(plugin string) {
-	tx.supersedeCandidate(PluginPartsUnit(plugin))
 }
 
 // restorePartsUpstream points a parts unit's upstream ref, gone with a
@@ -168,7 +127,7 @@ func (tx *Tx) detachPluginParts(plugin string) {
 // The snapshot is the second parent of the latest version that merged one
 // (fast-forward, already-applied, reject, or accept: then the candidate's
 // own upstream parent), or v1, the mirror.
-func (tx *Tx) restorePartsUpstream(plugin string) error {
+func restorePartsUpstream(tx *Tx, plugin string) error {
 	name := PluginPartsUnit(plugin)
 	h, _ := tx.Ref(SkillRef(name))
 	for range 100000 {

@@ -130,3 +130,33 @@ func (fr *folderReads) stop() {
 	fr.cancel()
 	fr.wg.Wait()
 }
+
+// prefetchPlugins fetches the git sources of the plugins a sync will read
+// (the ids given, else every enabled, unpaused one), reading their records
+// and fetched commits under the shared lock, then fetching with no lock
+// held. Unknown ids are left for the sync to report.
+func prefetchPlugins(ctx context.Context, s *Store, ids []string, progress func(url string, done, total int)) (*Prefetch, error) {
+	var reqs []FetchRequest
+	err := s.View(ctx, func(r *Reader) error {
+		plugins, err := ListPlugins(r)
+		if err != nil {
+			return err
+		}
+		want := map[string]bool{}
+		for _, id := range ids {
+			want[id] = true
+		}
+		for _, p := range plugins {
+			if p.Source.Kind != SourceGit || p.Disabled || p.Paused || (len(ids) > 0 && !want[p.ID]) {
+				continue
+			}
+			have, _ := r.Ref(SourceRef(p.ID))
+			reqs = append(reqs, FetchRequest{Source: p.Source, Have: have})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return PrefetchSources(ctx, s, reqs, progress), nil
+}

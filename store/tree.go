@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"path"
+	"strings"
 
 	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -88,4 +89,30 @@ func (r *Reader) LoadFiles(tree Hash) ([]File, error) {
 		files[i].Size = int64(len(data))
 	}
 	return files, nil
+}
+
+// Subtree returns the tree at dir ("" for root) inside root, and whether
+// there is one.
+func (r *Reader) Subtree(root Hash, dir string) (Hash, bool, error) {
+	h := root
+	if dir == "" {
+		return h, true, nil
+	}
+	for _, name := range strings.Split(dir, "/") {
+		entries, err := r.tree(h)
+		if err != nil {
+			return ZeroHash, false, err
+		}
+		found := false
+		for _, e := range entries {
+			if e.Name == name && e.Mode == skillfs.Dir {
+				h, found = e.ID, true
+				break
+			}
+		}
+		if !found {
+			return ZeroHash, false, nil
+		}
+	}
+	return h, true, nil
 }

@@ -335,3 +335,14 @@ func (v *verifier) links(where string, files []File) {
 		v.problem(where, "%v", e)
 	}
 }
+
+// pluginParts verifies a parts unit's history like a skill's (versions
+// counting down, trees git fsck accepts, regular files only; no SKILL.md
+// needed), counting it apart from the skills.
+func (v *verifier) pluginParts(plugin string, head Hash) {
+	before := v.rep.Versions
+	v.skill(PluginPartsUnit(plugin), head)
+	v.rep.PluginParts++
+	v.rep.PartsVersions += v.rep.Versions - before
+	v.rep.Versions = before
+}

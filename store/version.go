@@ -79,7 +79,7 @@ func (tx *Tx) CommitVersion(name string, tree Hash, info VersionInfo) (Version, 
 		parents = append(parents, head)
 	}
 	parents = append(parents, info.ExtraParents...)
-	sig := tx.signature()
+	sig := tx.Signature()
 	if info.Actor != nil {
 		sig.Name, sig.Email = info.Actor.Name, info.Actor.Email
 	}

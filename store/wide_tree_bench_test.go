@@ -60,7 +60,7 @@ func BenchmarkWideTreePlugin(b *testing.B) {
 		for range b.N {
 			s := newSyncStore(b)
 			start := time.Now()
-			if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+			if _, err := Add(ctx, s, src, AddPluginOptions{}); err != nil {
 				b.Fatal(err)
 			}
 			ours += time.Since(start)
@@ -70,13 +70,13 @@ func BenchmarkWideTreePlugin(b *testing.B) {
 	})
 	b.Run("sync-unchanged", func(b *testing.B) {
 		s := newSyncStore(b)
-		if _, err := s.AddPlugin(ctx, src, AddPluginOptions{}); err != nil {
+		if _, err := Add(ctx, s, src, AddPluginOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		var ours, ref time.Duration
 		for range b.N {
 			start := time.Now()
-			if _, err := s.Sync(ctx, SyncOptions{}); err != nil {
+			if _, err := Run(ctx, s, SyncOptions{}); err != nil {
 				b.Fatal(err)
 			}
 			ours += time.Since(start)

@@ -163,7 +163,7 @@ func runAdopt(c *cli.Context) error {
 		return err
 	}
 	opts.Reason = "adopted from " + home
-	results, err := s.Adopt(c.Context, todo, opts)
+	results, err := store.Adopt(c.Context, s, todo, opts)
 	if err != nil {
 		return err
 	}

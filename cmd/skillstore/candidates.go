@@ -132,10 +132,10 @@ func readCandidates(c *cli.Context, skill string) ([]store.Candidate, error) {
 	var out []store.Candidate
 	err = s.View(c.Context, func(r *store.Reader) error {
 		if skill == "" {
-			out, err = r.Candidates()
+			out, err = store.ListCandidates(r)
 			return err
 		}
-		cand, err := r.Candidate(skill)
+		cand, err := store.GetCandidate(r, skill)
 		out = []store.Candidate{cand}
 		return err
 	})
@@ -254,7 +254,7 @@ func runCandidateDiff(c *cli.Context, skill string) error {
 	}
 	var changes []treediff.FileChange
 	err = s.View(c.Context, func(r *store.Reader) error {
-		_, changes, err = r.CandidateDiff(skill)
+		_, changes, err = store.CandidateDiff(r, skill)
 		return err
 	})
 	if err != nil {
@@ -270,13 +270,13 @@ func runCandidateAccept(c *cli.Context, skill string) error {
 	}
 	var changes []treediff.FileChange
 	err = s.View(c.Context, func(r *store.Reader) error {
-		_, changes, err = r.CandidateDiff(skill)
+		_, changes, err = store.CandidateDiff(r, skill)
 		return err
 	})
 	if err != nil {
 		return candidateErr(skill, err)
 	}
-	v, err := s.AcceptCandidate(c.Context, skill, c.String("reason"))
+	v, err := store.Accept(c.Context, s, skill, c.String("reason"))
 	if err != nil {
 		return candidateErr(skill, err)
 	}
@@ -296,7 +296,7 @@ func runCandidateReject(c *cli.Context, skill string) error {
 	if err != nil {
 		return err
 	}
-	v, err := s.RejectCandidate(c.Context, skill, c.String("reason"))
+	v, err := store.Reject(c.Context, s, skill, c.String("reason"))
 	if err != nil {
 		return candidateErr(skill, err)
 	}
@@ -315,7 +315,7 @@ func runCandidateResolve(c *cli.Context, skill string) error {
 	if err != nil {
 		return err
 	}
-	cand, err := s.ResolveCandidate(c.Context, skill, c.String("from"), c.String("reason"))
+	cand, err := store.ResolveCandidate(c.Context, s, skill, c.String("from"), c.String("reason"))
 	if err != nil {
 		return candidateErr(skill, err)
 	}

@@ -120,7 +120,7 @@ func readCandidateFiles(c *cli.Context, s *store.Store, skill string) (store.Can
 	var cf store.CandidateFiles
 	err := s.View(c.Context, func(r *store.Reader) error {
 		var err error
-		cf, err = r.CandidateFiles(skill)
+		cf, err = store.LoadCandidateFiles(r, skill)
 		return err
 	})
 	return cf, candidateErr(skill, err)
@@ -185,7 +185,7 @@ func (w *workFolder) withMarkers() []string {
 func (w *workFolder) record(c *cli.Context, s *store.Store, reason string) error {
 	skill := w.files.Candidate.Skill
 	out := getEnv(c).stdout
-	cand, err := s.ResolveCandidate(c.Context, skill, w.dir, reason)
+	cand, err := store.ResolveCandidate(c.Context, s, skill, w.dir, reason)
 	switch {
 	case errors.Is(err, store.ErrNoChange):
 		printf(out, "candidate %s: nothing changed; accept it with 'skillstore candidates accept %s'\n", skill, skill)

@@ -255,7 +255,7 @@ func storeNames(ctx context.Context, s *store.Store, kind argKind, cur string) (
 		return skillCompletions(skills), err
 	case argCandidate:
 		err := s.View(ctx, func(r *store.Reader) error {
-			cands, err := r.Candidates()
+			cands, err := store.ListCandidates(r)
 			for _, cand := range cands {
 				out = append(out, cand.Skill+"\t"+candidateFrom(cand)+", "+candidateState(cand))
 			}
@@ -264,7 +264,7 @@ func storeNames(ctx context.Context, s *store.Store, kind argKind, cur string) (
 		return out, err
 	case argPlugin:
 		err := s.View(ctx, func(r *store.Reader) error {
-			plugins, err := r.Plugins()
+			plugins, err := store.ListPlugins(r)
 			for _, p := range plugins {
 				out = append(out, p.ID)
 			}

@@ -182,7 +182,7 @@ func pluginCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					p, err := s.RemovePlugin(c.Context, id)
+					p, err := store.RemovePlugin(c.Context, s, id)
 					if err != nil {
 						return err
 					}
@@ -223,7 +223,7 @@ func runPluginAdd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep, err := s.AddPlugin(c.Context, src, store.AddPluginOptions{ID: c.String("id"), Review: c.Bool("review"), Skills: c.StringSlice("skill"), AllowLocal: c.StringSlice("allow-local"), Strict: strict, AllowRisk: allow})
+	rep, err := store.Add(c.Context, s, src, store.AddPluginOptions{ID: c.String("id"), Review: c.Bool("review"), Skills: c.StringSlice("skill"), AllowLocal: c.StringSlice("allow-local"), Strict: strict, AllowRisk: allow})
 	if err != nil {
 		return err
 	}
@@ -246,10 +246,10 @@ func showPlugins(c *cli.Context, id string) error {
 	var infos []*store.PluginInfo
 	err = s.View(c.Context, func(r *store.Reader) error {
 		if id == "" {
-			infos, err = r.PluginInfos()
+			infos, err = store.Infos(r)
 			return err
 		}
-		info, err := r.PluginInfo(id)
+		info, err := store.InfoOf(r, id)
 		infos = []*store.PluginInfo{info}
 		return err
 	})
@@ -337,7 +337,7 @@ func pluginPause(c *cli.Context, id string, paused bool) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.PausePlugin(c.Context, id, paused)
+	_, err = store.Pause(c.Context, s, id, paused)
 	if errors.Is(err, store.ErrNoChange) {
 		printf(getEnv(c).stdout, "plugin %s is already %s\n", id, map[bool]string{true: "paused", false: "running"}[paused])
 		return nil
@@ -357,9 +357,9 @@ func pluginDisable(c *cli.Context, id string, disable bool) error {
 	}
 	var p *store.Plugin
 	if disable {
-		p, err = s.DisablePlugin(c.Context, id, c.String("reason"))
+		p, err = store.Disable(c.Context, s, id, c.String("reason"))
 	} else {
-		p, err = s.EnablePlugin(c.Context, id)
+		p, err = store.Enable(c.Context, s, id)
 	}
 	if errors.Is(err, store.ErrNoChange) {
 		printf(getEnv(c).stdout, "plugin %s is already %s\n", id, map[bool]string{true: "disabled", false: "enabled"}[disable])
@@ -386,7 +386,7 @@ func runPluginAdopt(c *cli.Context) error {
 		return err
 	}
 	e := getEnv(c)
-	err = s.AdoptSkill(c.Context, id, skill)
+	err = store.AdoptPluginSkill(c.Context, s, id, skill)
 	if errors.Is(err, store.ErrNoChange) {
 		printf(e.stdout, "%s is already adopted from plugin %s (a managed skill)\n", skill, id)
 		return nil

@@ -46,7 +46,7 @@ func runPluginLink(c *cli.Context) error {
 		return err
 	}
 	e := getEnv(c)
-	res, err := s.LinkSkill(c.Context, id, skill)
+	res, err := store.Link(c.Context, s, id, skill)
 	if errors.Is(err, store.ErrNoChange) {
 		printf(e.stdout, "%s is plugin %s's skill already\n", skill, id)
 		return nil

@@ -48,7 +48,7 @@ func runPluginSkills(c *cli.Context, id string) error {
 	if len(add) == 0 && len(remove) == 0 && !c.Bool("all") {
 		var list *store.PluginSkillList
 		err := s.View(c.Context, func(r *store.Reader) error {
-			list, err = r.PluginSkills(id)
+			list, err = store.Skills(r, id)
 			return err
 		})
 		if err != nil {
@@ -75,7 +75,7 @@ func runPluginSkills(c *cli.Context, id string) error {
 		}
 		return tw.Flush()
 	}
-	ch, err := s.ChangeSelection(c.Context, id, add, remove, c.Bool("all"))
+	ch, err := store.ChangeSelection(c.Context, s, id, add, remove, c.Bool("all"))
 	if err != nil && !errors.Is(err, store.ErrNoChange) {
 		return err
 	}
@@ -146,7 +146,7 @@ func runPluginSet(c *cli.Context, id string) error {
 		return err
 	}
 	e := getEnv(c)
-	ch, err := s.SetPluginSource(c.Context, id, url, ref)
+	ch, err := store.SetSource(c.Context, s, id, url, ref)
 	if err != nil && !errors.Is(err, store.ErrNoChange) {
 		return err
 	}

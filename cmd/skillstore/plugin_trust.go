@@ -37,7 +37,7 @@ func pluginTrustCommand() *cli.Command {
 			if plugin, skill, ok := strings.Cut(arg, ":"); ok {
 				return trustSkill(c, s, plugin, skill)
 			}
-			src, err := s.TrustPlugin(c.Context, arg)
+			src, err := store.Trust(c.Context, s, arg)
 			if err != nil {
 				return err
 			}
@@ -52,7 +52,7 @@ func trustSkill(c *cli.Context, s *store.Store, plugin, skill string) error {
 	if plugin == "" || skill == "" {
 		return usageErrorf("plugin trust: give PLUGIN:SKILL, both names")
 	}
-	t, err := s.TrustSkill(c.Context, plugin, skill)
+	t, err := store.TrustSkill(c.Context, s, plugin, skill)
 	if err != nil {
 		return err
 	}

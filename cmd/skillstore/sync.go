@@ -137,7 +137,7 @@ func syncPlugins(c *cli.Context, s *store.Store, plugins []string) (*store.SyncR
 			fmt.Fprintf(raw, "\r\x1b[Kfetching: %d/%d done (last %s)", done, total, quoteText(url))
 		}
 	}
-	rep, err := s.Sync(c.Context, opts)
+	rep, err := store.Run(c.Context, s, opts)
 	if progress {
 		fmt.Fprint(raw, "\r\x1b[K")
 	}

@@ -269,7 +269,7 @@ func captureOne(tx *store.Tx, j *captureJob, reason string) {
 		return
 	}
 	if head.Tree != base {
-		lm, err := tx.MergeLocalEdit(store.LocalEdit{Skill: st.Skill, Where: "target " + st.Target, Base: base,
+		lm, err := store.MergeLocalEdit(tx, store.LocalEdit{Skill: st.Skill, Where: "target " + st.Target, Base: base,
 			Files: files, Actor: captureActor(tx), Reason: reason})
 		if err != nil {
 			fail(err)

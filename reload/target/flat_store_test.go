@@ -26,7 +26,7 @@ func flatStore(t *testing.T) (context.Context, *store.Store, []Target, string, s
 	}
 	plugin := filepath.Join(tmp, "chat")
 	writeSkill(t, filepath.Join(plugin, "skills", "access"), "Line one.\nLine two.\nLine three.\n")
-	if _, err := s.AddPlugin(ctx, store.Source{Kind: store.SourceFolder, URL: plugin}, store.AddPluginOptions{}); err != nil {
+	if _, err := store.Add(ctx, s, store.Source{Kind: store.SourceFolder, URL: plugin}, store.AddPluginOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	writeSkill(t, filepath.Join(tmp, "managed", "access"), "Managed.\n")
@@ -87,7 +87,7 @@ func TestCaptureRenamedFolderWhileStoreMoved(t *testing.T) {
 		t.Fatalf("Capture = %+v, %v", res, err)
 	}
 	err = s.View(ctx, func(r *store.Reader) error {
-		c, err := r.Candidate("chat:access")
+		c, err := store.GetCandidate(r, "chat:access")
 		if err != nil {
 			return err
 		}

@@ -60,7 +60,7 @@ func marketplacePlugins(ctx context.Context, s *store.Store, t Target) ([]*expor
 		return byID[id]
 	}
 	err := s.View(ctx, func(r *store.Reader) error {
-		records, err := r.Plugins()
+		records, err := store.ListPlugins(r)
 		if err != nil {
 			return err
 		}
@@ -83,7 +83,7 @@ func marketplacePlugins(ctx context.Context, s *store.Store, t Target) ([]*expor
 				// A short name a plugin lists: its skill in a store whose
 				// plugin skills still have short names (ref layout 1), or
 				// a managed skill of the same name beside PLUGIN:NAME.
-				o, err := r.SkillOwner(info.Name)
+				o, err := store.SkillOwner(r, info.Name)
 				if err != nil {
 					return err
 				}

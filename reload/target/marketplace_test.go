@@ -86,7 +86,7 @@ func marketplaceStore(t *testing.T) (*store.Store, Target, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AddPlugin(ctx, src, store.AddPluginOptions{}); err != nil {
+	if _, err := store.Add(ctx, s, src, store.AddPluginOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	PublishParts(t, s, "superpowers", up, 1)

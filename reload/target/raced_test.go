@@ -72,7 +72,7 @@ func TestCaptureStoresRacedEdit(t *testing.T) {
 	}
 	var md []byte
 	err = s.View(ctx, func(r *store.Reader) error {
-		c, err := r.Candidate("deploy")
+		c, err := store.GetCandidate(r, "deploy")
 		if err != nil {
 			return err
 		}

@@ -60,7 +60,7 @@ func localEdit(t testing.TB, s *store.Store, skill, content string) {
 
 func syncOnce(t testing.TB, s *store.Store, opts store.SyncOptions) map[string]store.SkillReport {
 	t.Helper()
-	rep, err := s.Sync(context.Background(), opts)
+	rep, err := store.Run(context.Background(), s, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

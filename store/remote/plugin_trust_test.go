@@ -37,7 +37,7 @@ func TestPulledPluginsWaitForTrust(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := mallory.AddPlugin(ctx, s, store.AddPluginOptions{}); err != nil {
+		if _, err := store.Add(ctx, mallory, s, store.AddPluginOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -55,7 +55,7 @@ func TestPulledPluginsWaitForTrust(t *testing.T) {
 	}
 
 	sync := func() map[string]store.PluginReport {
-		srep, err := victim.Sync(ctx, store.SyncOptions{})
+		srep, err := store.Run(ctx, victim, store.SyncOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,10 +75,10 @@ func TestPulledPluginsWaitForTrust(t *testing.T) {
 		t.Errorf("sync fetched an unapproved source:\n%s", out)
 	}
 
-	if _, err := victim.TrustPlugin(ctx, "home-secrets"); err == nil || !strings.Contains(err.Error(), "a source on this machine's disk") {
+	if _, err := store.Trust(ctx, victim, "home-secrets"); err == nil || !strings.Contains(err.Error(), "a source on this machine's disk") {
 		t.Errorf("trust of a remote folder source = %v, want refused", err)
 	}
-	if _, err := victim.TrustPlugin(ctx, "gitp"); err != nil {
+	if _, err := store.Trust(ctx, victim, "gitp"); err != nil {
 		t.Fatal(err)
 	}
 	got = sync()

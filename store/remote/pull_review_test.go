@@ -57,7 +57,7 @@ func TestPullHoldsHighRiskForReview(t *testing.T) {
 		t.Errorf("second pull = %+v (held %+v), want the same candidate pending", again, again.Held)
 	}
 
-	v, err := victim.AcceptRemoteMerge(ctx, "deploy", "reviewed")
+	v, err := store.AcceptRemoteMerge(ctx, victim, "deploy", "reviewed")
 	if err != nil {
 		t.Fatal(err)
 	}

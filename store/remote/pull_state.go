@@ -148,7 +148,7 @@ func (tx remoteTx) mergeState(remote store.Hash, rem Remote) (StateMerge, error)
 	if err != nil {
 		return StateMerge{}, fmt.Errorf("merge state: %w", err)
 	}
-	if err := tx.MarkUntrusted(untrusted); err != nil {
+	if err := store.MarkUntrusted(tx.Tx, untrusted); err != nil {
 		return StateMerge{}, err
 	}
 	for id := range untrusted {

@@ -69,7 +69,7 @@ func TestPullDivergedCleanMerge(t *testing.T) {
 
 	// candidates accept takes the same path for a pull's merge as for
 	// sync's: AcceptCandidate routes it to AcceptRemoteMerge.
-	v, err := bob.AcceptCandidate(ctx, "deploy", "")
+	v, err := store.Accept(ctx, bob, "deploy", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,15 +127,15 @@ func TestPullDivergedConflict(t *testing.T) {
 		t.Fatalf("pull = %+v", rep)
 	}
 	var markers *store.ConflictMarkersError
-	if _, err := bob.AcceptRemoteMerge(ctx, "deploy", ""); !errors.As(err, &markers) {
+	if _, err := store.AcceptRemoteMerge(ctx, bob, "deploy", ""); !errors.As(err, &markers) {
 		t.Fatalf("accept with markers: %v", err)
 	}
 	dir := filepath.Join(t.TempDir(), "deploy")
 	writeFile(t, filepath.Join(dir, "SKILL.md"), skillMD("deploy", "line one", "ALICE and BOB", "line three", "bob again"))
-	if _, err := bob.ResolveCandidate(ctx, "deploy", dir, "both"); err != nil {
+	if _, err := store.ResolveCandidate(ctx, bob, "deploy", dir, "both"); err != nil {
 		t.Fatal(err)
 	}
-	v, err := bob.AcceptRemoteMerge(ctx, "deploy", "")
+	v, err := store.AcceptRemoteMerge(ctx, bob, "deploy", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func TestConcurrentPublishesAndPushes(t *testing.T) {
 		if got := pullActions(rep); got["shared"] != PullMerged {
 			t.Fatalf("loser's pull = %v", got)
 		}
-		if _, err := loser.AcceptRemoteMerge(ctx, "shared", ""); err != nil {
+		if _, err := store.AcceptRemoteMerge(ctx, loser, "shared", ""); err != nil {
 			t.Fatal(err)
 		}
 		mustPush(t, loser, "")
@@ -344,7 +344,7 @@ func TestTwoMachinesAddTheSamePlugin(t *testing.T) {
 	var stores []*store.Store
 	for _, name := range []string{"alice", "bob"} {
 		s := newActorStore(t, name)
-		if _, err := s.AddPlugin(ctx, src, store.AddPluginOptions{ID: "acme"}); err != nil {
+		if _, err := store.Add(ctx, s, src, store.AddPluginOptions{ID: "acme"}); err != nil {
 			t.Fatal(err)
 		}
 		mustAddRemote(t, s, "origin", "file://"+central)
@@ -394,7 +394,7 @@ func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 	remoteGit(t, "", "init", "--quiet", "--bare", central)
 	alice, bob := newActorStore(t, "alice"), newActorStore(t, "bob")
 	for _, s := range []*store.Store{alice, bob} {
-		if _, err := s.AddPlugin(ctx, src, store.AddPluginOptions{ID: "acme"}); err != nil {
+		if _, err := store.Add(ctx, s, src, store.AddPluginOptions{ID: "acme"}); err != nil {
 			t.Fatal(err)
 		}
 		mustAddRemote(t, s, "origin", "file://"+central)
@@ -411,7 +411,7 @@ func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 		t.Helper()
 		var mode store.MergeMode
 		err := bob.View(ctx, func(r *store.Reader) error {
-			c, err := r.Candidate("acme:deploy")
+			c, err := store.GetCandidate(r, "acme:deploy")
 			mode = c.Mode
 			return err
 		})
@@ -435,7 +435,7 @@ func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 		t.Fatalf("after an upstream change the candidate is %q, want the remote merge", got)
 	}
 
-	if _, err := bob.AcceptCandidate(ctx, "acme:deploy", "reviewed"); err != nil {
+	if _, err := store.Accept(ctx, bob, "acme:deploy", "reviewed"); err != nil {
 		t.Fatal(err)
 	}
 	r := syncOnce(t, bob, store.SyncOptions{})["deploy"]
@@ -462,7 +462,7 @@ func TestRejectRemoteMergeKeepsOurs(t *testing.T) {
 	if got := pullActions(mustPull(t, bob, "")); got["deploy"] != PullConflicted {
 		t.Fatalf("bob's pull = %v", got)
 	}
-	v, err := bob.RejectCandidate(ctx, "deploy", "keep bob's wording")
+	v, err := store.Reject(ctx, bob, "deploy", "keep bob's wording")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -473,7 +473,7 @@ func TestRejectRemoteMergeKeepsOurs(t *testing.T) {
 		t.Errorf("after the rejection bob's SKILL.md is:\n%s", got)
 	}
 	if err := bob.View(ctx, func(r *store.Reader) error {
-		_, err := r.Candidate("deploy")
+		_, err := store.GetCandidate(r, "deploy")
 		return err
 	}); err == nil {
 		t.Error("the candidate is still there after the rejection")

@@ -75,7 +75,7 @@ func (tx remoteTx) checkRemoteLayout(rr *remoteRefs) error {
 // the layout 1 candidate and superseded refs whose commit this store holds
 // under its layout 2 names. Anything else stays on the remote.
 func (tx remoteTx) layout1Leftovers(adv map[string]store.Hash, isLocal map[string]bool) []PushUpdate {
-	plugins, err := tx.Plugins()
+	plugins, err := store.ListPlugins(tx.Tx.Reader)
 	if err != nil {
 		return nil
 	}
@@ -86,7 +86,7 @@ func (tx remoteTx) layout1Leftovers(adv map[string]store.Hash, isLocal map[strin
 		}
 	}
 	moved := map[store.Hash]string{} // a candidate's commit -> its layout 2 ref
-	for _, name := range tx.CandidateNames() {
+	for _, name := range store.CandidateNames(tx.Tx.Reader) {
 		if h, ok := tx.Ref(store.CandidateRef(name)); ok {
 			moved[h] = store.CandidateRef(name)
 		}

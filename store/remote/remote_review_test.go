@@ -29,7 +29,7 @@ func TestCandidateReviewedWithPlainGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cron.AddPlugin(ctx, src, store.AddPluginOptions{}); err != nil {
+	if _, err := store.Add(ctx, cron, src, store.AddPluginOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	localEdit(t, cron, "plugin:deploy", skillMD("deploy", "line 1", "local line 2", "line 3"))
@@ -61,7 +61,7 @@ func TestCandidateReviewedWithPlainGit(t *testing.T) {
 	if len(rep.Refs) != 1 || rep.Refs[0].Action != RefFastForward {
 		t.Fatalf("pull refs = %+v", rep.Refs)
 	}
-	v, err := cron.AcceptCandidate(ctx, "plugin:deploy", "reviewed")
+	v, err := store.Accept(ctx, cron, "plugin:deploy", "reviewed")
 	if err != nil {
 		t.Fatal(err)
 	}

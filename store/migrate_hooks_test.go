@@ -1,0 +1,25 @@
+package store_test
+
+import (
+	"context"
+
+	"github.com/skillstore/skillstore/store"
+)
+
+// The upgrade tests (migrate_test.go) ask these of the packages that
+// import store.
+func init() {
+	store.MigrateTestHooks.Candidates = func(r *store.Reader) ([]string, error) {
+		cs, err := store.ListCandidates(r)
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.Skill+" "+string(c.Mode))
+		}
+		return out, err
+	}
+	store.MigrateTestHooks.SkillOwner = store.SkillOwner
+	store.MigrateTestHooks.Sync = func(ctx context.Context, s *store.Store) error {
+		_, err := store.Run(ctx, s, store.SyncOptions{})
+		return err
+	}
+}

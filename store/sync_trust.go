@@ -1,0 +1,82 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/store/safety"
+)
+
+// allowed is the risk sync takes in for sk of plugin p, and whether an
+// acceptance of this very tree raised it.
+func (o SyncOptions) allowed(p *Plugin, sk *upstreamSkill) (safety.RiskLevel, bool) {
+	allow := o.AllowRisk
+	if allow == safety.RiskNone {
+		allow = safety.DefaultAllowedRisk
+	}
+	if a, ok := o.accepted[QualifiedName(p.ID, sk.name)]; ok && a.Tree == sk.tree.String() && a.Risk > allow {
+		return a.Risk, true
+	}
+	return allow, false
+}
+
+// withAccepted returns o with the recorded acceptances (and the held
+// memo, see heldName) loaded.
+func withAccepted(tx *Tx, o SyncOptions) (SyncOptions, error) {
+	m, err := AcceptedRisks(tx.Reader)
+	if err != nil {
+		return o, err
+	}
+	o.accepted, o.held = m, readHeld(tx.Reader)
+	return o, nil
+}
+
+// TrustSkill accepts the risk of skill (or PluginPartsName) of plugin as
+// its source holds it now: the commit the last sync fetched, or the
+// folder on disk. It fails with ErrNothingToAccept when that tree is
+// within what sync allows, and for a skill that fails validation.
+func TrustSkill(ctx context.Context, s *Store, plugin, skill string) (*TrustedSkill, error) {
+	var out *TrustedSkill
+	err := s.Update(ctx, func(tx *Tx) error {
+		p, err := GetPlugin(tx.Reader, plugin)
+		if err != nil {
+			return err
+		}
+		sk, err := UpstreamSkillNow(ctx, tx, p, skill)
+		if err != nil {
+			return err
+		}
+		if err := intake(tx, sk); err != nil {
+			return err
+		}
+		var previous []File
+		if head, ok := tx.Ref(SkillRef(QualifiedName(p.ID, skill))); ok {
+			if c, err := tx.Commit(head); err == nil {
+				previous = tx.FilesOrNil(c.Tree)
+			}
+		}
+		rep, err := checkUpstream(tx, sk, previous, &SkillReport{}, safety.RiskCritical)
+		if err != nil {
+			return fmt.Errorf("plugin %s, skill %s: %w", plugin, skill, err)
+		}
+		if rep.Risk <= safety.DefaultAllowedRisk {
+			return fmt.Errorf("plugin %s, skill %s: %w: its upstream's risk is %s, which sync takes in already", plugin, skill, ErrNothingToAccept, rep.Risk)
+		}
+		path := s.LocalPath(acceptedName)
+		m, err := readAccepted(path)
+		if err != nil {
+			return err
+		}
+		name := QualifiedName(p.ID, skill)
+		m[name] = Acceptance{Tree: sk.tree.String(), Risk: rep.Risk}
+		data, err := json.MarshalIndent(m, "", "  ")
+		if err != nil {
+			return err
+		}
+		out = &TrustedSkill{Skill: name, Tree: sk.tree.String(), Risk: rep.Risk, Findings: rep.Findings}
+		return atomicfile.WriteFile(path, append(data, '\n'), 0o644)
+	})
+	return out, err
+}
