@@ -88,8 +88,9 @@ func (e *InvalidSkillError) Details() []string {
 	return out
 }
 
-// prepared is a folder checked and ready to become a version.
-type prepared struct {
+// Prepared is a folder checked by [Tx.Prepare] and ready to become a
+// version ([Tx.RecordPrepared]).
+type Prepared struct {
 	AddResult
 	files []File
 	head  *Version // the latest version, if the skill exists
@@ -98,6 +99,15 @@ type prepared struct {
 	// tree, when set, is the tree of files, already queued (a bulk write
 	// drops files once it is: see writeTreeEarly).
 	tree Hash
+}
+
+// Files are the folder's files with their content, read back from the
+// transaction when a bulk write queued them already (see writeTreeEarly).
+func (p *Prepared) Files(r *Reader) ([]File, error) {
+	if p.files != nil {
+		return p.files, nil
+	}
+	return r.LoadFiles(p.tree)
 }
 
 func (o AddOptions) limits() safety.Limits {
@@ -114,12 +124,12 @@ func (o AddOptions) limits() safety.Limits {
 func (s *Store) Add(ctx context.Context, dirs []string, opts AddOptions) ([]AddResult, error) {
 	var results []AddResult
 	err := s.Update(ctx, func(tx *Tx) error {
-		preps, err := tx.prepareAll(ctx, dirs, opts)
+		preps, err := tx.Prepare(ctx, dirs, opts)
 		if err != nil {
 			return err
 		}
 		var errs []error
-		var good, dups []prepared
+		var good, dups []Prepared
 		for _, p := range preps {
 			switch {
 			case p.Err != nil:
@@ -133,7 +143,7 @@ func (s *Store) Add(ctx context.Context, dirs []string, opts AddOptions) ([]AddR
 		if len(errs) > 0 {
 			return errors.Join(errs...)
 		}
-		results, err = tx.recordAll(good, opts)
+		results, err = tx.RecordPrepared(good, opts)
 		for _, d := range dups {
 			results = append(results, d.AddResult)
 		}
@@ -171,7 +181,7 @@ func (s *Store) ImportDirs(ctx context.Context, dirs []string, opts AddOptions) 
 	defer limitMemory()()
 	err := s.Update(ctx, func(tx *Tx) error {
 		tx.boundMemory()
-		preps, err := tx.prepareAll(ctx, dirs, opts)
+		preps, err := tx.Prepare(ctx, dirs, opts)
 		if err != nil {
 			return err
 		}
@@ -183,7 +193,7 @@ func (s *Store) ImportDirs(ctx context.Context, dirs []string, opts AddOptions) 
 				good = append(good, p)
 			}
 		}
-		recorded, err := tx.recordAll(good, opts)
+		recorded, err := tx.RecordPrepared(good, opts)
 		results = append(results, recorded...)
 		return err
 	})
@@ -191,9 +201,9 @@ func (s *Store) ImportDirs(ctx context.Context, dirs []string, opts AddOptions) 
 	return results, err
 }
 
-// prepareAll scans, validates and checks every folder, using the stat cache
+// Prepare scans, validates and checks every folder, using the stat cache
 // so unchanged files are not re-read.
-func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([]prepared, error) {
+func (tx *Tx) Prepare(ctx context.Context, dirs []string, opts AddOptions) ([]Prepared, error) {
 	// A few folders are read whole for less than the store-wide caches
 	// cost to load and save (they grow with the store): they get an empty
 	// stat cache, not saved, and the summaries of their names alone.
@@ -210,11 +220,11 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 		cache = LoadStatCache("") // empty
 		sums = loadSummariesOf(tx.s.summaryPath(), folderNames(dirs))
 	} else {
-		cache = LoadStatCache(filepath.Join(tx.s.dir, metaDir, "statcache"))
+		cache = tx.s.StatCache()
 		sums = loadSummaries(tx.s.summaryPath())
 	}
-	first := map[string]*prepared{}
-	out := make([]prepared, 0, len(dirs)) // sized once: a bulk import's largest list
+	first := map[string]*Prepared{}
+	out := make([]Prepared, 0, len(dirs)) // sized once: a bulk import's largest list
 	for _, dir := range dirs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -249,7 +259,7 @@ func (tx *Tx) prepareAll(ctx context.Context, dirs []string, opts AddOptions) ([
 
 // sameFiles marks p, a later folder of the skill that f holds, as a
 // duplicate when their files are equal and as a failure otherwise.
-func sameFiles(f, p *prepared) {
+func sameFiles(f, p *Prepared) {
 	a, errA := f.treeHash()
 	b, errB := p.treeHash()
 	if errA == nil && errB == nil && a == b {
@@ -259,9 +269,9 @@ func sameFiles(f, p *prepared) {
 	p.Err = fmt.Errorf("%s and %s both hold the skill %q with different files; the first is the canonical copy, add the other on its own if it is the one you want", f.Dir, p.Dir, p.Name)
 }
 
-func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[string]Summary) prepared {
+func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[string]Summary) Prepared {
 	abs, err := filepath.Abs(dir)
-	p := prepared{AddResult: AddResult{Dir: dir}}
+	p := Prepared{AddResult: AddResult{Dir: dir}}
 	if err != nil {
 		p.Err = err
 		return p
@@ -363,8 +373,8 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 	return p
 }
 
-// recordAll writes a version for every prepared folder that changed.
-func (tx *Tx) recordAll(preps []prepared, opts AddOptions) ([]AddResult, error) {
+// RecordPrepared writes a version for every prepared folder that changed.
+func (tx *Tx) RecordPrepared(preps []Prepared, opts AddOptions) ([]AddResult, error) {
 	out := make([]AddResult, 0, len(preps))
 	for _, p := range preps {
 		if p.Unchanged {

@@ -106,12 +106,12 @@ func (tx *Tx) resolveInto(opts *AddOptions, dirs []string) error {
 
 // intoUnused reports an --into skill that no folder's name matched (a
 // typo would otherwise leave that folder to the rules without flags).
-func intoUnused(opts AddOptions, preps []prepared) error {
+func intoUnused(opts AddOptions, preps []Prepared) error {
 	for short, name := range opts.intoByName {
 		if short == "" {
 			continue
 		}
-		if !slices.ContainsFunc(preps, func(p prepared) bool { return p.Name == name || p.Name == short }) {
+		if !slices.ContainsFunc(preps, func(p Prepared) bool { return p.Name == name || p.Name == short }) {
 			return fmt.Errorf("--into %s: no folder given holds a skill named %q", name, short)
 		}
 	}
@@ -121,7 +121,7 @@ func intoUnused(opts AddOptions, preps []prepared) error {
 // chooseAddName sets p.Name to the skill the folder is recorded onto (see
 // above); tree is the folder's tree. p.Name is the folder's skill name on
 // entry. When --as renames the skill, SKILL.md's name in p.files follows.
-func (tx *Tx) chooseAddName(p *prepared, opts AddOptions, tree Hash) error {
+func (tx *Tx) chooseAddName(p *Prepared, opts AddOptions, tree Hash) error {
 	if name, ok := opts.intoByName[p.Name]; ok {
 		p.Name = name
 		return nil

@@ -126,7 +126,7 @@ func adoptOne(ctx context.Context, tx *Tx, pre *Prefetch, sk AdoptSkill, opts Ad
 			return adoptOwned(ctx, tx, sk, pl, opts)
 		}
 	}
-	preps, err := tx.prepareAll(ctx, []string{sk.Dir}, opts)
+	preps, err := tx.Prepare(ctx, []string{sk.Dir}, opts)
 	if err != nil {
 		r.Err = err
 		return r
@@ -156,7 +156,7 @@ func adoptOne(ctx context.Context, tx *Tx, pre *Prefetch, sk AdoptSkill, opts Ad
 		}
 	}
 	if !p.Unchanged {
-		rec, err := tx.recordAll([]prepared{p}, opts)
+		rec, err := tx.RecordPrepared([]Prepared{p}, opts)
 		if err != nil {
 			r.Err = err
 			return r
@@ -193,7 +193,7 @@ func adoptOwned(ctx context.Context, tx *Tx, sk AdoptSkill, pl *Plugin, opts Add
 	r := AdoptResult{Dir: sk.Dir, Name: name, Plugin: pl.ID, Linked: true}
 	into := opts
 	into.Into, into.As = []string{name}, ""
-	preps, err := tx.prepareAll(ctx, []string{sk.Dir}, into)
+	preps, err := tx.Prepare(ctx, []string{sk.Dir}, into)
 	if err == nil {
 		err = preps[0].Err
 	}
@@ -201,12 +201,10 @@ func adoptOwned(ctx context.Context, tx *Tx, sk AdoptSkill, pl *Plugin, opts Add
 		r.Err = err
 		return r
 	}
-	files := preps[0].files
-	if files == nil { // queued already (a large transaction): read back
-		if files, err = tx.LoadFiles(preps[0].tree); err != nil {
-			r.Err = fmt.Errorf("%s: %w", sk.Dir, err)
-			return r
-		}
+	files, err := preps[0].Files(tx.Reader)
+	if err != nil {
+		r.Err = fmt.Errorf("%s: %w", sk.Dir, err)
+		return r
 	}
 	tree, err := TreeHash(skillfs.WithoutIgnored(files))
 	if err != nil {

@@ -30,7 +30,7 @@ func (tx *Tx) boundMemory() {
 // id, not its file list and data. Only objects are queued (no ref moves),
 // so the folders prepared after it see the store as it was. A tree that
 // cannot be built keeps its files: recordAll reports the error.
-func (tx *Tx) writeTreeEarly(p *prepared) {
+func (tx *Tx) writeTreeEarly(p *Prepared) {
 	tree, err := tx.WriteTree(p.files)
 	if err == nil {
 		p.tree, p.files = tree, nil
@@ -38,7 +38,7 @@ func (tx *Tx) writeTreeEarly(p *prepared) {
 }
 
 // treeHash is the id of the prepared folder's tree.
-func (p *prepared) treeHash() (Hash, error) {
+func (p *Prepared) treeHash() (Hash, error) {
 	if !p.tree.IsZero() {
 		return p.tree, nil
 	}

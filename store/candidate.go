@@ -385,7 +385,7 @@ func ResolveCandidate(ctx context.Context, s *Store, skill, dir, reason string) 
 		sig := tx.Signature()
 		commit := &Commit{
 			Tree: tree, Parents: []Hash{c.Head}, Author: sig, Committer: sig,
-			Message: buildMessage("resolve candidate "+skill, "", []Trailer{
+			Message: BuildMessage("resolve candidate "+skill, "", []Trailer{
 				{TrailerActor, sig.Name + " <" + sig.Email + ">"}, {TrailerReason, reason},
 			}),
 		}
@@ -396,8 +396,8 @@ func ResolveCandidate(ctx context.Context, s *Store, skill, dir, reason string) 
 	return out, err
 }
 
-// errNoCandidateMerge means a candidate branch has no skillstore merge commit.
-var errNoCandidateMerge = errors.New("no candidate merge commit on the branch")
+// ErrNoMergeCommit means a candidate branch has no skillstore merge commit.
+var ErrNoMergeCommit = errors.New("no candidate merge commit on the branch")
 
 // CandidateMerge finds the merge commit skillstore made for a candidate:
 // the branch head itself, or an ancestor along first parents when a person
@@ -417,5 +417,5 @@ func MergeCommit(r *Reader, h Hash) (*Commit, error) {
 		}
 		h = c.Parents[0]
 	}
-	return nil, errNoCandidateMerge
+	return nil, ErrNoMergeCommit
 }

@@ -6,13 +6,13 @@ import (
 	"github.com/skillstore/skillstore/store/safety"
 )
 
-// candidateCommit is a candidate to write: sync's update of a plugin's
+// CandidateSpec is a candidate to write: sync's update of a plugin's
 // skill, pull's merge of two diverged histories, or a local edit merged
 // with the published version. Each is a merge commit whose first parent
 // is the published head it was made against and whose second is what it
 // takes in, with the same trailers, so that review, accept and pull read
 // all three alike.
-type candidateCommit struct {
+type CandidateSpec struct {
 	Skill   string
 	Subject string
 	Tree    Hash
@@ -40,7 +40,7 @@ type candidateCommit struct {
 // transaction's actor, and points the skill's candidate ref at it. The
 // conflicts are listed in the body for people and in the Conflicts
 // trailer ("none" when there are none) for accept.
-func WriteCandidate(tx *Tx, c candidateCommit) Hash {
+func WriteCandidate(tx *Tx, c CandidateSpec) Hash {
 	sig := tx.Signature()
 	body, list := "", "none"
 	if len(c.Conflicts) > 0 {
@@ -64,7 +64,7 @@ func WriteCandidate(tx *Tx, c candidateCommit) Hash {
 	}
 	h := tx.WriteCommit(&Commit{
 		Tree: c.Tree, Parents: []Hash{c.Published, c.Upstream}, Author: sig, Committer: sig,
-		Message: buildMessage(c.Subject, body, trailers),
+		Message: BuildMessage(c.Subject, body, trailers),
 	})
 	tx.SetRef(CandidateRef(c.Skill), h)
 	return h

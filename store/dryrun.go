@@ -99,15 +99,6 @@ func (tx *Tx) keepDry() error {
 	return nil
 }
 
-// unsavedObject returns an object the transaction queued, or an earlier
-// transaction of its dry run did.
-func (tx *Tx) unsavedObject(h Hash) (gitdb.Object, bool) {
-	if o, ok := tx.pending.Get(h); ok {
-		return o, true
-	}
-	return tx.s.dry.object(h)
-}
-
 // unsavedRefs are the ref updates a reader sees beyond the repository's:
 // the dry run's, then the transaction's own (nil when there are none).
 func (r *Reader) unsavedRefs() map[string]Hash {

@@ -90,7 +90,7 @@ func FindBase(r *Reader, q BaseQuery) (*Base, error) {
 	} else if !q.Tree.IsZero() && r.HasObject(q.Tree) {
 		loaded, err := r.LoadFiles(q.Tree)
 		if err != nil {
-			return nil, fmt.Errorf("find base: tree %s: %w", short(q.Tree), err)
+			return nil, fmt.Errorf("find base: tree %s: %w", ShortHash(q.Tree), err)
 		}
 		files = loaded
 	}
@@ -109,11 +109,11 @@ func FindBase(r *Reader, q BaseQuery) (*Base, error) {
 		walked++
 		c, err := r.Commit(h)
 		if err != nil {
-			return nil, fmt.Errorf("find base: upstream commit %s: %w", short(h), err)
+			return nil, fmt.Errorf("find base: upstream commit %s: %w", ShortHash(h), err)
 		}
 		raw, ok, err := r.Subtree(c.Tree, dir)
 		if err != nil {
-			return nil, fmt.Errorf("find base: upstream commit %s: %w", short(h), err)
+			return nil, fmt.Errorf("find base: upstream commit %s: %w", ShortHash(h), err)
 		}
 		if ok && want[raw] {
 			return exactBase(r, h, raw, walked)
@@ -127,7 +127,7 @@ func FindBase(r *Reader, q BaseQuery) (*Base, error) {
 		}
 	}
 	truncated := !h.IsZero()
-	notFound := fmt.Errorf("find base: %s in the %d commit(s) read from %s: %w", orRoot(dir), walked, short(q.Tip), ErrNoBase)
+	notFound := fmt.Errorf("find base: %s in the %d commit(s) read from %s: %w", orRoot(dir), walked, ShortHash(q.Tip), ErrNoBase)
 	if len(files) == 0 {
 		return nil, notFound // only a tree id to go by: only an exact match counts
 	}
@@ -140,7 +140,7 @@ func FindBase(r *Reader, q BaseQuery) (*Base, error) {
 		if !seen {
 			var err error
 			if s, err = scoreBase(r, f.raw, files); err != nil {
-				return nil, fmt.Errorf("find base: upstream commit %s: %w", short(f.commit), err)
+				return nil, fmt.Errorf("find base: upstream commit %s: %w", ShortHash(f.commit), err)
 			}
 			scored[f.raw] = s
 		}

@@ -18,7 +18,7 @@ func FuzzTrailersRoundTrip(f *testing.F) {
 	f.Add("", "a\n\nb: c", "Key: value\n\nOther: x")
 	f.Fuzz(func(t *testing.T, subject, reason, body string) {
 		trailers := []Trailer{{TrailerVersion, "3"}, {TrailerSource, SourceManaged}, {TrailerReason, reason}}
-		c := &Commit{Message: buildMessage(subject, body, trailers)}
+		c := &Commit{Message: BuildMessage(subject, body, trailers)}
 		got := map[string]string{}
 		for _, tr := range c.Trailers() {
 			got[tr.Key] = tr.Value

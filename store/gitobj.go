@@ -27,6 +27,6 @@ func (tx *Tx) CommitTree(tree Hash, parents []Hash, subject, body string, traile
 	all := append([]Trailer{{TrailerActor, sig.Name + " <" + sig.Email + ">"}}, trailers...)
 	return tx.WriteCommit(&Commit{
 		Tree: tree, Parents: parents, Author: sig, Committer: sig,
-		Message: buildMessage(subject, body, all),
+		Message: BuildMessage(subject, body, all),
 	})
 }

@@ -27,15 +27,16 @@ func (r *Reader) IsAncestor(a, b Hash) bool {
 }
 
 // MergeBase is the best common ancestor of commits a and b (see
-// [mergeBase]), or ZeroHash when they share no history.
-func (r *Reader) MergeBase(a, b Hash) (Hash, error) { return mergeBase(r.Commit, a, b) }
+// [MergeBaseWith]), or ZeroHash when they share no history.
+func (r *Reader) MergeBase(a, b Hash) (Hash, error) { return MergeBaseWith(r.Commit, a, b) }
 
-// mergeBase is the best common ancestor of a and b, or the zero hash when
-// they share none. Upstream snapshots form a line, so the first ancestor of
-// b (breadth first) that a also reaches is the accepted base. When b is
+// MergeBaseWith is the best common ancestor of a and b, their commits
+// read with commit (sync passes a cache), or the zero hash when they
+// share none. Upstream snapshots form a line, so the first ancestor of b
+// (breadth first) that a also reaches is the accepted base. When b is
 // itself an ancestor of a (the upstream was taken in: the usual case) the
 // walk stops there instead of reading a's whole history.
-func mergeBase(commit func(Hash) (*Commit, error), a, b Hash) (Hash, error) {
+func MergeBaseWith(commit func(Hash) (*Commit, error), a, b Hash) (Hash, error) {
 	if a == b {
 		return a, nil
 	}

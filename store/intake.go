@@ -232,7 +232,7 @@ const heldName = "held-skills.json"
 // only decides what is reported again).
 func readHeld(r *Reader) map[string]string {
 	m := map[string]string{}
-	if data, err := safefile.ReadFile(r.s.LocalPath(heldName), safefile.RecordLimit); err == nil {
+	if data, err := safefile.ReadFile(r.Store().LocalPath(heldName), safefile.RecordLimit); err == nil {
 		_ = json.Unmarshal(data, &m)
 	}
 	return m
@@ -253,7 +253,7 @@ func (o SyncOptions) markHeld(sr *SkillReport, skill string, tree Hash) {
 // replacing the entries of the plugins rep covers; a dry run saves
 // nothing.
 func saveHeld(tx *Tx, rep *SyncReport) error {
-	if tx.s.dryRun {
+	if tx.Store().IsDryRun() {
 		return nil
 	}
 	m := readHeld(tx.Reader)
@@ -274,7 +274,7 @@ func saveHeld(tx *Tx, rep *SyncReport) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(tx.s.LocalPath(heldName), append(data, '\n'), 0o644)
+	return atomicfile.WriteFile(tx.Store().LocalPath(heldName), append(data, '\n'), 0o644)
 }
 
 // leftOutSummary names what a plugin's report left out, for the error of

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -45,6 +46,23 @@ func skillRecordPath(name string) string {
 	}
 	return "skills/" + name
 }
+
+// PluginRecord is the state record of plugin id, "plugins/ID". Its
+// content is package store/plugins' (its Plugin type); the core only asks
+// whether one exists, to tell an unknown plugin from a plugin that lacks
+// a skill.
+func PluginRecord(id string) string { return "plugins/" + id }
+
+// hasPlugin reports whether the store has a record of plugin id (one that
+// does not parse is an error, as reading it as a plugin would be).
+func (r *Reader) hasPlugin(id string) (bool, error) {
+	var rec json.RawMessage
+	return r.Record(PluginRecord(id), &rec)
+}
+
+// DeleteSkillRecord queues removing the skill's record (a skill moved to
+// another name takes its record along).
+func (tx *Tx) DeleteSkillRecord(name string) { tx.DeleteRecord(skillRecordPath(name)) }
 
 // pluginSkillRecordKind holds the records of plugins' skills.
 const pluginSkillRecordKind = "plugin-skills"

@@ -141,7 +141,7 @@ func MergeLocalEdit(tx *Tx, e LocalEdit) (LocalMerge, error) {
 	}
 	edit := &Commit{
 		Tree: editTree, Parents: editParents, Author: actor, Committer: sig,
-		Message: buildMessage(fmt.Sprintf("%s: edit in %s", e.Skill, e.Where), "", []Trailer{
+		Message: BuildMessage(fmt.Sprintf("%s: edit in %s", e.Skill, e.Where), "", []Trailer{
 			{TrailerMergeMode, string(MergeModeLocalEdit)},
 			{TrailerActor, actor.Name + " <" + actor.Email + ">"},
 			{TrailerReason, e.Reason},
@@ -149,7 +149,7 @@ func MergeLocalEdit(tx *Tx, e LocalEdit) (LocalMerge, error) {
 	}
 	tx.WriteCommit(edit)
 	Supersede(tx, e.Skill)
-	h := WriteCandidate(tx, candidateCommit{
+	h := WriteCandidate(tx, CandidateSpec{
 		Skill: e.Skill, Subject: fmt.Sprintf("candidate %s: merge the edit in %s with %s", e.Skill, e.Where, head.Name()),
 		Tree: tree, Published: head.Commit, Upstream: edit.Hash,
 		Source: head.Source, Plugin: head.Plugin, PluginVersion: head.PluginVersion,

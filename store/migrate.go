@@ -229,7 +229,7 @@ func (tx *Tx) upgradeLayout() (*UpgradeReport, error) {
 		rep.From = LayoutVersion
 		return rep, nil
 	}
-	plugins, err := ListPlugins(tx.Reader)
+	plugins, err := tx.layout1Plugins()
 	if err != nil {
 		return nil, err
 	}
@@ -298,4 +298,28 @@ func (tx *Tx) upgradeLayout() (*UpgradeReport, error) {
 		Trailer{Key: "Layout", Value: fmt.Sprint(LayoutVersion)})
 	rep.Upgraded = true
 	return rep, nil
+}
+
+// layout1Plugin is what the upgrade reads of a plugin record: its id and
+// the skills it owns.
+type layout1Plugin struct {
+	ID     string   `json:"id"`
+	Skills []string `json:"skills"`
+}
+
+// layout1Plugins reads every plugin record, sorted by id.
+func (r *Reader) layout1Plugins() ([]layout1Plugin, error) {
+	ids, err := r.RecordKeys("plugins")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]layout1Plugin, 0, len(ids))
+	for _, id := range ids {
+		var p layout1Plugin
+		if _, err := r.Record(PluginRecord(id), &p); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }

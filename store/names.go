@@ -46,6 +46,9 @@ func OwnName(name string) string {
 
 func ownName(name string) string { return OwnName(name) }
 
+// PluginPartsUnit is the store name of plugin's parts: "PLUGIN:_plugin".
+func PluginPartsUnit(plugin string) string { return QualifiedName(plugin, PluginPartsName) }
+
 // IsPluginParts reports whether name is a plugin's parts pseudo-skill.
 func IsPluginParts(name string) bool {
 	p, s := SplitName(name)

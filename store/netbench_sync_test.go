@@ -82,8 +82,11 @@ func newNetSyncEnv(b *testing.B, n int) *netSyncEnv {
 // fetches at once (0: the default) and returns how many failed, with
 // the first failure.
 func (env *netSyncEnv) sync(jobs int, plugins ...string) (failed int, first string, err error) {
-	env.s.opts.FetchJobs = jobs
-	rep, err := Run(context.Background(), env.s, SyncOptions{Plugins: plugins})
+	s, err := Open(context.Background(), env.s.Dir(), Options{Actor: env.s.Identity().Signature, FetchJobs: jobs})
+	if err != nil {
+		return 0, "", err
+	}
+	rep, err := Run(context.Background(), s, SyncOptions{Plugins: plugins})
 	if err != nil {
 		return 0, "", err
 	}

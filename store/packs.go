@@ -1,9 +1,12 @@
 package store
 
 import (
+	"errors"
+	"fmt"
 	"io"
 
 	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
@@ -20,7 +23,22 @@ func (r *Reader) Object(h Hash) (gitdb.Object, error) { return r.object(h) }
 // ObjectSize returns the size of object h from its header, without
 // loading it (a fetched blob may be huge).
 func (r *Reader) ObjectSize(h Hash) (int64, error) {
-	return r.storage().EncodedObjectSize(toGit(h))
+	if r.tx != nil {
+		if o, ok := r.tx.pending.Get(h); ok {
+			return int64(len(o.Data)), nil
+		}
+	}
+	if o, ok := r.s.dry.object(h); ok {
+		return int64(len(o.Data)), nil
+	}
+	if n, err := r.db.Size(h); err == nil {
+		return n, nil
+	}
+	n, err := r.storage().EncodedObjectSize(toGit(h))
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		return 0, fmt.Errorf("object %s: %w", h, ErrObjectNotFound)
+	}
+	return n, err
 }
 
 // StorePack writes the objects of the pack read from r (as a fetch

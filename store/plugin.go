@@ -58,11 +58,6 @@ func (p *Plugin) Owns(skill string) bool {
 // Label is how sync names the plugin in trailers: "plugin:<id>".
 func (p *Plugin) Label() string { return "plugin:" + p.ID }
 
-func pluginRecord(id string) string { return "plugins/" + id }
-
-// ErrUnknownPlugin is wrapped by errors about a plugin id the store lacks.
-var ErrUnknownPlugin = errors.New("no such plugin")
-
 // OwnershipError refuses a skill that already has another owner.
 type OwnershipError struct {
 	Skill  string
@@ -86,7 +81,7 @@ func (e *OwnershipError) Error() string {
 // Plugin reads the record of plugin id.
 func GetPlugin(r *Reader, id string) (*Plugin, error) {
 	var p Plugin
-	ok, err := r.Record(pluginRecord(id), &p)
+	ok, err := r.Record(PluginRecord(id), &p)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +136,7 @@ func PutPlugin(tx *Tx, p *Plugin) error {
 	}
 	slices.Sort(p.Adopted)
 	slices.Sort(p.Removed)
-	return tx.PutRecord(pluginRecord(p.ID), p)
+	return tx.PutRecord(PluginRecord(p.ID), p)
 }
 
 // SetPluginFlags changes a plugin's paused and review flags (nil: keep).
@@ -221,7 +216,7 @@ func removePlugin(tx *Tx, id string) (*Plugin, error) {
 	if _, ok := tx.Ref(SourceRef(id)); ok {
 		tx.DeleteRef(SourceRef(id))
 	}
-	tx.DeleteRecord(pluginRecord(id))
+	tx.DeleteRecord(PluginRecord(id))
 	tx.NoteState(fmt.Sprintf("plugin %s: removed", id), Trailer{Key: TrailerPlugin, Value: id})
 	return p, nil
 }

@@ -24,7 +24,7 @@ func loadSourceErrors(s *Store) map[string]string {
 		return out
 	}
 	if err := json.Unmarshal(data, &out); err != nil {
-		s.log.Debug("source errors unreadable; ignored", "err", err)
+		s.Logger().Debug("source errors unreadable; ignored", "err", err)
 		return map[string]string{}
 	}
 	return out
@@ -32,7 +32,7 @@ func loadSourceErrors(s *Store) map[string]string {
 
 // saveSourceErrors replaces the file (under the store's write lock).
 func saveSourceErrors(s *Store, errs map[string]string) error {
-	if s.dryRun {
+	if s.IsDryRun() {
 		return nil
 	}
 	p := s.LocalPath(sourceErrorsFile)
@@ -70,7 +70,7 @@ func sourceProblem(r *Reader, p *Plugin, lastSync map[string]string) string {
 // recordSourceErrors updates the source errors with what a sync of plugins
 // saw: readErrs holds the plugins whose source could not be read.
 func RecordSourceErrors(tx *Tx, synced []*Plugin, readErrs map[string]string) {
-	errs := loadSourceErrors(tx.s)
+	errs := loadSourceErrors(tx.Store())
 	changed := false
 	for _, p := range synced {
 		if msg, ok := readErrs[p.ID]; ok {
@@ -85,6 +85,6 @@ func RecordSourceErrors(tx *Tx, synced []*Plugin, readErrs map[string]string) {
 		return
 	}
 	if err := saveSourceErrors(tx.s, errs); err != nil {
-		tx.s.log.Debug("source errors not saved", "err", err)
+		tx.Store().Logger().Debug("source errors not saved", "err", err)
 	}
 }

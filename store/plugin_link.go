@@ -104,14 +104,17 @@ func linkSkill(tx *Tx, id, skill string, hint Hash) (*LinkResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	u := writeLinkSnapshot(tx, p, up, sk, base.Tree)
+	// The first snapshot on the skill's upstream ref, with the trailers
+	// sync writes on snapshots (a git source's Source-Commit naming the
+	// base commit).
+	u := WriteSnapshot(tx, p, up, sk, base.Tree, nil)
 	how := "exact"
 	if !base.Exact {
 		how = fmt.Sprintf("closest: %d file(s), %d line(s) differ", base.Files, base.Distance)
 	}
 	at := "the folder's current files"
 	if !base.Commit.IsZero() {
-		at = "upstream " + short(base.Commit)
+		at = "upstream " + ShortHash(base.Commit)
 	}
 	v, err := tx.CommitVersion(name, head.Tree, VersionInfo{
 		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
@@ -135,20 +138,20 @@ func linkSkill(tx *Tx, id, skill string, hint Hash) (*LinkResult, error) {
 func upstreamSkillAt(tx *Tx, p *Plugin, tip Hash, skill string) (*upstream, string, error) {
 	c, err := tx.Commit(tip)
 	if err != nil {
-		return nil, "", fmt.Errorf("plugin %s: fetched commit %s: %w", p.ID, short(tip), err)
+		return nil, "", fmt.Errorf("plugin %s: fetched commit %s: %w", p.ID, ShortHash(tip), err)
 	}
 	dir, ok, err := tx.Subtree(c.Tree, p.Source.Path)
 	if err != nil {
-		return nil, "", fmt.Errorf("plugin %s: fetched commit %s: %w", p.ID, short(tip), err)
+		return nil, "", fmt.Errorf("plugin %s: fetched commit %s: %w", p.ID, ShortHash(tip), err)
 	}
 	if !ok {
-		return nil, "", fmt.Errorf("plugin %s: fetched commit %s has no folder %s", p.ID, short(tip), p.Source.Path)
+		return nil, "", fmt.Errorf("plugin %s: fetched commit %s has no folder %s", p.ID, ShortHash(tip), p.Source.Path)
 	}
 	// Through the transaction: a source fetched by it is not stored yet.
-	st := txStorer{Storer: tx.storage(), tx: tx}
+	st := objectsOf(tx.Reader)
 	tree, err := object.GetTree(st, plumbing.Hash(dir))
 	if err != nil {
-		return nil, "", fmt.Errorf("plugin %s: fetched commit %s: %w", p.ID, short(tip), err)
+		return nil, "", fmt.Errorf("plugin %s: fetched commit %s: %w", p.ID, ShortHash(tip), err)
 	}
 	up, err := newPluginUpstream(p, gitfetch.NewTreeFS(st, tree))
 	if err != nil {
@@ -162,7 +165,7 @@ func upstreamSkillAt(tx *Tx, p *Plugin, tip Hash, skill string) (*upstream, stri
 		}
 		names = append(names, d.Name)
 	}
-	return nil, "", fmt.Errorf("plugin %s has no skill %q upstream at %s (its skills: %v)", p.ID, skill, short(tip), names)
+	return nil, "", fmt.Errorf("plugin %s has no skill %q upstream at %s (its skills: %v)", p.ID, skill, ShortHash(tip), names)
 }
 
 // gitBase finds the base of a managed skill in plugin p's fetched git
@@ -197,7 +200,7 @@ func gitBase(tx *Tx, p *Plugin, skill string, tree Hash, files []File, hint Hash
 		return nil, nil, nil, err
 	}
 	if base.Tree, err = skipIgnored(tx, raw); err != nil {
-		return nil, nil, nil, fmt.Errorf("skill %s: upstream %s: %w", skill, short(base.Commit), err)
+		return nil, nil, nil, fmt.Errorf("skill %s: upstream %s: %w", skill, ShortHash(base.Commit), err)
 	}
 	up.fetched = gitfetch.Fetched{Commit: base.Commit}
 	return up, &upstreamSkill{name: skill, path: skillPath, tree: base.Tree}, base, nil
@@ -249,20 +252,6 @@ func folderBase(tx *Tx, p *Plugin, skill string, files []File) (*upstream, *upst
 	base.Files, base.Distance = diffDistance(upFiles, files)
 	base.Exact = base.Files == 0
 	return up, sk, base, nil
-}
-
-// writeLinkSnapshot writes tree as the first snapshot on the skill's
-// upstream ref, with the trailers sync writes on snapshots (a git source's
-// Source-Commit naming the base commit), and returns it.
-func writeLinkSnapshot(tx *Tx, p *Plugin, up *upstream, sk *upstreamSkill, tree Hash) Hash {
-	sig := tx.Signature()
-	snap := &Commit{
-		Tree: tree, Author: sig, Committer: sig,
-		Message: buildMessage(fmt.Sprintf("upstream %s/%s", p.ID, sk.name), "", upstreamTrailers(p, up, sk)),
-	}
-	u := tx.WriteCommit(snap)
-	tx.SetRef(UpstreamRef(p.ID, sk.name), u)
-	return u
 }
 
 // takeLinkedSkill records skill as plugin p's own: its selection extended

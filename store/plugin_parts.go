@@ -42,9 +42,6 @@ import (
 // ciDir is left out of a plugin's parts: a forge's CI configuration.
 const ciDir = ".github"
 
-// PluginPartsUnit is the store name of plugin's parts: "PLUGIN:_plugin".
-func PluginPartsUnit(plugin string) string { return QualifiedName(plugin, PluginPartsName) }
-
 // PluginParts returns the published version of plugin's parts; ok is false
 // when the plugin has none (no files besides its skills, or not synced
 // since this release). Read the files with [Reader.LoadFiles] on v.Tree;
@@ -116,7 +113,7 @@ func collectParts(fsys manifest.PluginFS, root string, skillDirs []string, limit
 	if err := w.dir(w.root); err != nil {
 		return nil, err
 	}
-	sortFiles(w.files)
+	skillfs.Sort(w.files)
 	return w.files, nil
 }
 

@@ -499,7 +499,7 @@ func TestPluginPartsReadd(t *testing.T) {
 	writeFile(t, filepath.Join(up, "README.md"), "Powers, v2.\n")
 	commit()
 	partsSync(t, s)
-	if err := s.Update(ctx, func(tx *Tx) error { _, err := removePlugin(tx, "powers"); return err }); err != nil {
+	if _, err := RemovePlugin(ctx, s, "powers"); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := refOf(t, s, "refs/upstream/powers/_plugin"); ok {
@@ -512,7 +512,7 @@ func TestPluginPartsReadd(t *testing.T) {
 	if v := headOf(t, s, PluginPartsUnit("powers")); v.Number != 2 {
 		t.Errorf("parts head v%d, want v2", v.Number)
 	}
-	if err := s.Update(ctx, func(tx *Tx) error { _, err := removePlugin(tx, "powers"); return err }); err != nil {
+	if _, err := RemovePlugin(ctx, s, "powers"); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.View(ctx, func(r *Reader) error {

@@ -65,7 +65,7 @@ func moveSkill(tx *Tx, from, to string) error {
 	}
 	tx.DeleteRef(SkillRef(from))
 	tx.SetRef(SkillRef(to), head)
-	tx.DeleteRecord(skillRecordPath(from))
+	tx.DeleteSkillRecord(from)
 	return tx.PutSkillRecord(to, rec)
 }
 

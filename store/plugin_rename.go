@@ -36,7 +36,7 @@ func RenamePlugin(tx *Tx, cur, entry *Plugin, mkt string) error {
 			return err
 		}
 	}
-	tx.DeleteRecord(pluginRecord(old))
+	tx.DeleteRecord(PluginRecord(old))
 	if err := PutPlugin(tx, &next); err != nil {
 		return err
 	}
@@ -68,18 +68,21 @@ func movePluginNamespace(tx *Tx, old, nu string) error {
 	for _, m := range moves {
 		tx.SetRef(m.to, m.h)
 	}
-	kind := pluginSkillRecordKind + "/" + old
-	keys, err := tx.RecordKeys(kind)
+	names, err := tx.SkillRecordNames()
 	if err != nil {
 		return err
 	}
-	for _, k := range keys {
-		var rec SkillRecord
-		if _, err := tx.Record(kind+"/"+k, &rec); err != nil {
+	for _, name := range names {
+		plugin, skill := SplitName(name)
+		if plugin != old {
+			continue
+		}
+		rec, err := tx.SkillRecord(name)
+		if err != nil {
 			return err
 		}
-		tx.DeleteRecord(kind + "/" + k)
-		if err := tx.PutSkillRecord(QualifiedName(nu, k), rec); err != nil {
+		tx.DeleteSkillRecord(name)
+		if err := tx.PutSkillRecord(QualifiedName(nu, skill), rec); err != nil {
 			return err
 		}
 	}

@@ -7,8 +7,6 @@ import (
 	"testing"
 )
 
-var selectNames = []string{"docx", "pdf", "pptx", "xlsx", "xml"}
-
 // TestUnselectDisabledPluginSkill: a skill that leaves a disabled plugin's
 // selection becomes managed, leaves the plugin's disabled_skills and stays
 // disabled when the plugin is enabled again.

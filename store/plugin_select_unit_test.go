@@ -121,3 +121,5 @@ func TestSelectLayout(t *testing.T) {
 		t.Error("a malformed glob was taken")
 	}
 }
+
+var selectNames = []string{"docx", "pdf", "pptx", "xlsx", "xml"}

@@ -64,15 +64,16 @@ func upstreamSkillNames(r *Reader, p *Plugin) (names []string, commit Hash, ok b
 		if !has {
 			return nil, ZeroHash, false, nil
 		}
-		c, err := object.GetCommit(r.storage(), plumbing.Hash(h))
+		st := objectsOf(r)
+		c, err := object.GetCommit(st, plumbing.Hash(h))
 		if err != nil {
-			return nil, ZeroHash, false, fmt.Errorf("plugin %s: fetched commit %s: %w", p.ID, short(h), err)
+			return nil, ZeroHash, false, fmt.Errorf("plugin %s: fetched commit %s: %w", p.ID, ShortHash(h), err)
 		}
 		tree, err := c.Tree()
 		if err != nil {
-			return nil, ZeroHash, false, fmt.Errorf("plugin %s: fetched commit %s: %w", p.ID, short(h), err)
+			return nil, ZeroHash, false, fmt.Errorf("plugin %s: fetched commit %s: %w", p.ID, ShortHash(h), err)
 		}
-		fsys, commit = gitfetch.NewTreeFS(r.storage(), tree), h
+		fsys, commit = gitfetch.NewTreeFS(st, tree), h
 	}
 	up, err := newUpstream(p.Source, fsys)
 	if err != nil {

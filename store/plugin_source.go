@@ -2,13 +2,17 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/gitfetch"
@@ -68,48 +72,57 @@ func ReadSource(ctx context.Context, tx *Tx, pre *Prefetch, src Source) (*manife
 	}
 	layout, err := readLayout(fsys, src)
 	if err != nil {
-		return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s at %s: %w", src, short(fetched.Commit), err)
+		return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s at %s: %w", src, ShortHash(fetched.Commit), err)
 	}
 	return layout, fetched, fsys, func() {}, nil
 }
 
-// txStorer lets go-git see the objects a transaction has queued but not
-// written yet, besides the repository's.
-type txStorer struct {
+// objectStore is go-git's view of the objects a reader sees, for fetches
+// under the lock and for reading a stored source commit with
+// gitfetch.TreeFS: the transaction's queued objects (a source fetched by
+// it is not stored yet), then the store's, all read through the store
+// ([store.Reader.Object], internal/gitdb). What else go-git asks of a
+// storage (listing objects, for a commit pin given abbreviated) is its
+// own storage of the repository.
+type objectStore struct {
 	storage.Storer
-	tx *Tx
+	r *Reader
 }
 
-func (s txStorer) pending(h Hash, t plumbing.ObjectType) (plumbing.EncodedObject, bool) {
-	o, ok := s.tx.unsavedObject(h)
-	if !ok || (t != plumbing.AnyObject && toGitType(o.Type) != t) {
-		return nil, false
+func objectsOf(r *Reader) objectStore {
+	return objectStore{Storer: filesystem.NewStorage(osfs.New(r.Store().Dir()), cache.NewObjectLRUDefault()), r: r}
+}
+
+func (s objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
+	o, err := s.r.Object(Hash(h))
+	if errors.Is(err, ErrObjectNotFound) {
+		return nil, plumbing.ErrObjectNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if t != plumbing.AnyObject && plumbing.ObjectType(o.Type) != t {
+		return nil, plumbing.ErrObjectNotFound
 	}
 	mo := &plumbing.MemoryObject{}
-	mo.SetType(toGitType(o.Type))
+	mo.SetType(plumbing.ObjectType(o.Type))
 	mo.Write(o.Data)
-	return mo, true
+	return mo, nil
 }
 
-func (s txStorer) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
-	if o, ok := s.pending(fromGit(h), t); ok {
-		return o, nil
-	}
-	return s.Storer.EncodedObject(t, h)
-}
-
-func (s txStorer) HasEncodedObject(h plumbing.Hash) error {
-	if _, ok := s.tx.unsavedObject(fromGit(h)); ok {
+func (s objectStore) HasEncodedObject(h plumbing.Hash) error {
+	if s.r.HasObject(Hash(h)) {
 		return nil
 	}
-	return s.Storer.HasEncodedObject(h)
+	return plumbing.ErrObjectNotFound
 }
 
-func (s txStorer) EncodedObjectSize(h plumbing.Hash) (int64, error) {
-	if o, ok := s.tx.unsavedObject(fromGit(h)); ok {
-		return int64(len(o.Data)), nil
+func (s objectStore) EncodedObjectSize(h plumbing.Hash) (int64, error) {
+	n, err := s.r.ObjectSize(Hash(h))
+	if errors.Is(err, ErrObjectNotFound) {
+		return 0, plumbing.ErrObjectNotFound
 	}
-	return s.Storer.EncodedObjectSize(h)
+	return n, err
 }
 
 // readUpstream fetches (or reads) plugin p's source and returns its skills
@@ -282,4 +295,36 @@ func WriteUpstreamTree(tx *Tx, sk *upstreamSkill) (Hash, error) {
 		sk.tree = h
 	}
 	return sk.tree, nil
+}
+
+// SnapshotTrailers describe where an upstream snapshot of plugin p's
+// skill sk came from: the plugin and its version, the source, the skill's
+// folder in it and, for a git source, the commit.
+func SnapshotTrailers(p *Plugin, up *upstream, sk *upstreamSkill) []Trailer {
+	t := []Trailer{
+		{TrailerSource, p.Label()},
+		{TrailerPlugin, p.ID},
+		{TrailerPluginVersion, up.layout.Version},
+		{TrailerSourceURL, p.Source.String()},
+		{TrailerUpstreamPath, sk.path},
+	}
+	if !up.fetched.Commit.IsZero() {
+		t = append(t, Trailer{TrailerSourceCommit, up.fetched.Commit.String()})
+	}
+	return t
+}
+
+// WriteSnapshot queues tree as the next upstream snapshot of plugin p's
+// skill sk: a commit on top of parents (the previous snapshot; none for
+// the first) carrying SnapshotTrailers and then extra, made by the
+// transaction's actor. It moves the skill's upstream ref to it and
+// returns it.
+func WriteSnapshot(tx *Tx, p *Plugin, up *upstream, sk *upstreamSkill, tree Hash, parents []Hash, extra ...Trailer) Hash {
+	sig := tx.Signature()
+	u := tx.WriteCommit(&Commit{
+		Tree: tree, Parents: parents, Author: sig, Committer: sig,
+		Message: BuildMessage(fmt.Sprintf("upstream %s/%s", p.ID, sk.name), "", append(SnapshotTrailers(p, up, sk), extra...)),
+	})
+	tx.SetRef(UpstreamRef(p.ID, sk.name), u)
+	return u
 }

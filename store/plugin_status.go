@@ -62,7 +62,7 @@ func (p *Plugin) State() string {
 
 // PluginInfo derives the status of plugin id's skills.
 func InfoOf(r *Reader, id string) (*PluginInfo, error) {
-	return infoOf(r, id, loadSourceErrors(r.s))
+	return infoOf(r, id, loadSourceErrors(r.Store()))
 }
 
 func infoOf(r *Reader, id string, lastSync map[string]string) (*PluginInfo, error) {
@@ -102,7 +102,7 @@ func Infos(r *Reader) ([]*PluginInfo, error) {
 		return nil, err
 	}
 	out := make([]*PluginInfo, 0, len(plugins))
-	lastSync := loadSourceErrors(r.s)
+	lastSync := loadSourceErrors(r.Store())
 	for _, p := range plugins {
 		info, err := infoOf(r, p.ID, lastSync)
 		if err != nil {

@@ -25,7 +25,7 @@ var ErrNotUntrusted = errors.New("does not wait for approval")
 // Untrusted lists the plugins waiting for approval, by id, with the
 // source that came from the remote.
 func Untrusted(r *Reader) (map[string]Source, error) {
-	return readUntrusted(r.s.LocalPath(untrustedName))
+	return readUntrusted(r.Store().LocalPath(untrustedName))
 }
 
 func readUntrusted(path string) (map[string]Source, error) {
@@ -58,7 +58,7 @@ func MarkUntrusted(tx *Tx, plugins map[string]Source) error {
 	if len(plugins) == 0 {
 		return nil
 	}
-	path := tx.s.LocalPath(untrustedName)
+	path := tx.Store().LocalPath(untrustedName)
 	m, err := readUntrusted(path)
 	if err != nil {
 		return err

@@ -15,14 +15,6 @@ import (
 	"github.com/skillstore/skillstore/internal/gitfetch"
 )
 
-// DefaultFetchTimeout is the connect and idle deadline of each fetch when
-// Options.FetchTimeout is zero (see gitfetch.Options).
-const DefaultFetchTimeout = gitfetch.DefaultTimeout
-
-// ErrFetchTimeout is matched (errors.Is) by a fetch that a server left
-// without an answer past Options.FetchTimeout.
-var ErrFetchTimeout = gitfetch.ErrTimeout
-
 // FetchRequest names a git source to fetch and the commit the store already
 // has from it (offered to the server so only new objects travel; zero when
 // none).
@@ -123,14 +115,14 @@ func PrefetchSources(ctx context.Context, s *Store, reqs []FetchRequest, progres
 	if len(todo) == 0 {
 		return p
 	}
-	jobs := s.opts.FetchJobs
+	jobs := s.Options().FetchJobs
 	if jobs <= 0 {
 		jobs = DefaultFetchJobs
 	}
-	todo, hostSlots := fetchSchedule(todo, s.opts.FetchJobs)
+	todo, hostSlots := fetchSchedule(todo, s.Options().FetchJobs)
 	// One read-only view of the store's objects serves every fetch (see
 	// gitfetch.SharedBase); it is read with no lock held.
-	base := gitfetch.NewSharedBase(s.dir, filesystem.NewStorageWithOptions(osfs.New(s.dir), cache.NewObjectLRU(16<<20), filesystem.Options{}))
+	base := gitfetch.NewSharedBase(s.Dir(), filesystem.NewStorageWithOptions(osfs.New(s.Dir()), cache.NewObjectLRU(16<<20), filesystem.Options{}))
 	p.bases = append(p.bases, base)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -140,7 +132,7 @@ func PrefetchSources(ctx context.Context, s *Store, reqs []FetchRequest, progres
 		go func() {
 			defer wg.Done()
 			for r := range queue {
-				host, _ := fetchHost(r.Source.URL, s.opts.FetchJobs)
+				host, _ := fetchHost(r.Source.URL, s.Options().FetchJobs)
 				slot := hostSlots[host]
 				slot <- struct{}{}
 				res := fetchUnlocked(ctx, s, base, r)
@@ -167,16 +159,8 @@ func PrefetchSources(ctx context.Context, s *Store, reqs []FetchRequest, progres
 func fetchUnlocked(ctx context.Context, s *Store, base storage.Storer, r FetchRequest) fetchResult {
 	start := time.Now()
 	f, err := gitfetch.Fetch(ctx, base, r.Source.URL, r.Source.Ref, r.Have, s.FetchOptions())
-	s.log.Debug("prefetched", "source", r.Source.URL, "ref", r.Source.Ref, "took", time.Since(start), "err", err)
+	s.Logger().Debug("prefetched", "source", r.Source.URL, "ref", r.Source.Ref, "took", time.Since(start), "err", err)
 	return fetchResult{have: r.Have, fetched: f, err: err}
-}
-
-// FetchOptions are the network deadlines of the store's fetches
-// (Options.FetchTimeout) and the working folder of the git helper
-// processes they run (the store itself, never the caller's folder), for
-// package remote's pull.
-func (s *Store) FetchOptions() gitfetch.Options {
-	return gitfetch.Options{Timeout: s.opts.FetchTimeout, HelperDir: s.dir}
 }
 
 // fetch fetches a git source, or takes it from pre (nil: none), the
@@ -200,9 +184,9 @@ func Fetch(ctx context.Context, tx *Tx, pre *Prefetch, src Source, have Hash) (g
 		if have == r.have || have.IsZero() || tx.IsAncestor(have, r.fetched.Commit) {
 			return r.fetched, nil
 		}
-		tx.s.log.Debug("source moved since the prefetch: fetching again", "source", src.URL, "have", short(have), "prefetched", short(r.fetched.Commit))
+		tx.Store().Logger().Debug("source moved since the prefetch: fetching again", "source", src.URL, "have", ShortHash(have), "prefetched", ShortHash(r.fetched.Commit))
 	}
-	f, err := gitfetch.Fetch(ctx, txStorer{Storer: tx.storage(), tx: tx}, src.URL, src.Ref, have, tx.s.FetchOptions())
+	f, err := gitfetch.Fetch(ctx, objectsOf(tx.Reader), src.URL, src.Ref, have, tx.Store().FetchOptions())
 	if err != nil {
 		return gitfetch.Fetched{}, err
 	}

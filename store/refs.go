@@ -300,7 +300,9 @@ func (r *Reader) skillRefNames() []string {
 	return out
 }
 
-func short(h Hash) string {
+// ShortHash abbreviates h to 12 digits in messages ("nothing" for the
+// zero hash).
+func ShortHash(h Hash) string {
 	if h.IsZero() {
 		return "nothing"
 	}

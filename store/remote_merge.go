@@ -118,7 +118,7 @@ func MergeDiverged(tx *Tx, lv, rv Version, remote string, skillAware bool) (Dive
 		resolved = append(resolved, r.String())
 	}
 	dm.Superseded = Supersede(tx, name)
-	h := WriteCandidate(tx, candidateCommit{
+	h := WriteCandidate(tx, CandidateSpec{
 		Skill: name, Subject: fmt.Sprintf("candidate %s: merge local %s with %s %s", name, lv.Name(), remote, rv.Name()),
 		Tree: tree, Published: lv.Commit, Upstream: rv.Commit,
 		Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,

@@ -21,9 +21,18 @@ import (
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/gitdb"
+	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/internal/lockfile"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
+
+// DefaultFetchTimeout is the connect and idle deadline of each fetch when
+// Options.FetchTimeout is zero (see gitfetch.Options).
+const DefaultFetchTimeout = gitfetch.DefaultTimeout
+
+// ErrFetchTimeout is matched (errors.Is) by a fetch that a server left
+// without an answer past Options.FetchTimeout.
+var ErrFetchTimeout = gitfetch.ErrTimeout
 
 // ErrNoStore is returned by Open when the directory holds no store.
 var ErrNoStore = errors.New("no store")
@@ -166,6 +175,26 @@ func (s *Store) Dir() string { return s.dir }
 // Logger is the store's debug logger (Options.Logger), for packages that
 // work on a store, such as store/remote.
 func (s *Store) Logger() *slog.Logger { return s.log }
+
+// Options are the options the store was opened with, defaults filled in:
+// the fetch bounds and test seams are read by the packages that fetch
+// and sync.
+func (s *Store) Options() Options { return s.opts }
+
+// FetchOptions are the network deadlines of the store's fetches
+// (Options.FetchTimeout) and the working folder of the git helper
+// processes they run (the store itself, never the caller's folder), for
+// the fetches of plugin sources and of pull.
+func (s *Store) FetchOptions() gitfetch.Options {
+	return gitfetch.Options{Timeout: s.Options().FetchTimeout, HelperDir: s.Dir()}
+}
+
+// StatCache loads the store's stat cache (see [StatCache]); any error
+// yields an empty cache. Save it under the write lock with
+// [Tx.SaveStatCache].
+func (s *Store) StatCache() *StatCache {
+	return LoadStatCache(filepath.Join(s.dir, metaDir, "statcache"))
+}
 
 // LocalPath is the path of a file named name in the store's own folder
 // ("skillstore" inside the repository): data that belongs to this machine
@@ -572,7 +601,7 @@ func (tx *Tx) commit() error {
 		return err
 	}
 	for _, u := range updates {
-		tx.s.log.Debug("ref updated", "ref", u.Name, "old", short(u.Old), "new", short(u.New))
+		tx.s.log.Debug("ref updated", "ref", u.Name, "old", ShortHash(u.Old), "new", ShortHash(u.New))
 	}
 	if len(sums) > 0 {
 		tx.s.updateSummaries(sums)

@@ -48,6 +48,9 @@ func (e *AmbiguousSkillError) Typeable() []string {
 	return out
 }
 
+// ErrUnknownPlugin is wrapped by errors about a plugin id the store lacks.
+var ErrUnknownPlugin = errors.New("no such plugin")
+
 // UnknownPluginSkillError reports a qualified name "PLUGIN:NAME" whose
 // plugin the store does not have (it wraps ErrUnknownPlugin).
 type UnknownPluginSkillError struct{ Name, Plugin string }
@@ -63,7 +66,7 @@ func (e *UnknownPluginSkillError) Unwrap() error { return ErrUnknownPlugin }
 // skill kept from a removed one), else an *UnknownSkillError.
 func (r *Reader) unknownSkill(name string) error {
 	if plugin, _ := SplitName(name); plugin != "" {
-		if _, err := GetPlugin(r, plugin); errors.Is(err, ErrUnknownPlugin) && len(r.RefNames(PluginSkillsPrefix(plugin))) == 0 {
+		if has, err := r.hasPlugin(plugin); err == nil && !has && len(r.RefNames(PluginSkillsPrefix(plugin))) == 0 {
 			return &UnknownPluginSkillError{Name: name, Plugin: plugin}
 		}
 	}
@@ -139,11 +142,11 @@ func (r *Reader) resolveQualified(input, plugin, skill string) (string, error) {
 	if _, ok := r.Ref(SkillRef(input)); ok {
 		return input, nil
 	}
-	p, err := GetPlugin(r, plugin)
-	if err != nil && !errors.Is(err, ErrUnknownPlugin) {
+	has, err := r.hasPlugin(plugin)
+	if err != nil {
 		return "", err
 	}
-	if p == nil {
+	if !has {
 		skills, err := r.refChildren(PluginSkillsPrefix(plugin))
 		if err != nil {
 			return "", err

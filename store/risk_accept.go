@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/store/safety"
@@ -64,7 +65,7 @@ func readAccepted(path string) (map[string]Acceptance, error) {
 // AcceptedRisks reads the acceptances 'plugin trust PLUGIN:SKILL' made, by
 // skill ("PLUGIN:SKILL").
 func AcceptedRisks(r *Reader) (map[string]Acceptance, error) {
-	return readAccepted(r.s.LocalPath(acceptedName))
+	return readAccepted(r.Store().LocalPath(acceptedName))
 }
 
 // upstreamNow reads skill (or the plugin's parts) of plugin p as sync
@@ -80,7 +81,7 @@ func UpstreamSkillNow(ctx context.Context, tx *Tx, p *Plugin, skill string) (*up
 		if !ok {
 			return nil, fmt.Errorf("plugin %s was never fetched: run 'skillstore sync %s' first", p.ID, p.ID)
 		}
-		up, err = UpstreamAt(tx, p, gitfetch.Stored(txStorer{Storer: tx.storage(), tx: tx}, tip))
+		up, err = UpstreamAt(tx, p, gitfetch.Stored(objectsOf(tx.Reader), tip))
 	}
 	if err != nil {
 		return nil, err
@@ -98,4 +99,22 @@ func UpstreamSkillNow(ctx context.Context, tx *Tx, p *Plugin, skill string) (*up
 		return nil, fmt.Errorf("plugin %s: %w upstream (or not selected)", p.ID, &UnknownSkillError{Name: QualifiedName(p.ID, skill)})
 	}
 	return sk, nil
+}
+
+// RecordAcceptance records on this machine that a person accepted the
+// risk of skill name ("PLUGIN:SKILL") for one upstream tree (see
+// [AcceptedRisks]); an acceptance recorded before for the skill is
+// replaced. The caller holds the write lock.
+func RecordAcceptance(s *Store, name string, a Acceptance) error {
+	path := s.LocalPath(acceptedName)
+	m, err := readAccepted(path)
+	if err != nil {
+		return err
+	}
+	m[name] = a
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, append(data, '\n'), 0o644)
 }

@@ -192,7 +192,7 @@ func (tx *Tx) commitState() error {
 	}
 	sig := tx.Signature()
 	trailers := append([]Trailer{{Key: TrailerActor, Value: sig.Name + " <" + sig.Email + ">"}}, tx.state.trailers...)
-	c := &Commit{Tree: tree, Parents: parents, Author: sig, Committer: sig, Message: buildMessage(subject, body, trailers)}
+	c := &Commit{Tree: tree, Parents: parents, Author: sig, Committer: sig, Message: BuildMessage(subject, body, trailers)}
 	tx.SetRef(StateRef, tx.WriteCommit(c))
 	return nil
 }

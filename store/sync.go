@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -176,8 +175,8 @@ func Run(ctx context.Context, s *Store, opts SyncOptions) (*SyncReport, error) {
 		return nil, err
 	}
 	defer pre.Close()
-	if s.opts.AfterPrefetch != nil {
-		s.opts.AfterPrefetch()
+	if s.Options().AfterPrefetch != nil {
+		s.Options().AfterPrefetch()
 	}
 	var rep *SyncReport
 	err = s.Update(ctx, func(tx *Tx) error {
@@ -196,7 +195,7 @@ func Run(ctx context.Context, s *Store, opts SyncOptions) (*SyncReport, error) {
 func syncPlugins(ctx context.Context, tx *Tx, pre *Prefetch, opts SyncOptions) (*SyncReport, error) {
 	// The stat cache loads while the plugin records are read.
 	loaded := make(chan *StatCache, 1)
-	go func() { loaded <- LoadStatCache(filepath.Join(tx.s.dir, metaDir, "statcache")) }()
+	go func() { loaded <- tx.Store().StatCache() }()
 	plugins, err := ListPlugins(tx.Reader)
 	cache := <-loaded
 	if err != nil {
@@ -270,7 +269,7 @@ func syncPlugins(ctx context.Context, tx *Tx, pre *Prefetch, opts SyncOptions) (
 					return nil, ctx.Err()
 				}
 				pr.Error = err.Error()
-				tx.s.log.Debug("plugin sync failed", "plugin", p.ID, "err", err)
+				tx.Store().Logger().Debug("plugin sync failed", "plugin", p.ID, "err", err)
 			}
 			for _, skill := range append(slices.Clone(p.Skills), PluginPartsName) {
 				if _, ok := tx.Ref(CandidateRef(QualifiedName(p.ID, skill))); ok {
@@ -283,10 +282,10 @@ func syncPlugins(ctx context.Context, tx *Tx, pre *Prefetch, opts SyncOptions) (
 	ahead.stop()
 	RecordSourceErrors(tx, synced, readErrs)
 	if err := saveHeld(tx, rep); err != nil {
-		tx.s.log.Debug("held skills not saved", "err", err)
+		tx.Store().Logger().Debug("held skills not saved", "err", err)
 	}
 	if err := tx.SaveStatCache(cache); err != nil {
-		tx.s.log.Debug("stat cache not saved", "err", err)
+		tx.Store().Logger().Debug("stat cache not saved", "err", err)
 	}
 	return rep, nil
 }

@@ -21,7 +21,7 @@ func readPending(tx *Tx, name string, head, u Hash) (Hash, pendingCandidate, err
 	// superseded like any stale candidate.
 	m, err := MergeCommit(tx.Reader, candHead)
 	switch {
-	case errors.Is(err, errNoCandidateMerge):
+	case errors.Is(err, ErrNoMergeCommit):
 		return candHead, otherCandidate, nil
 	case err != nil:
 		return ZeroHash, noCandidate, err
@@ -66,7 +66,7 @@ func applyMirror(tx *Tx, p *Plugin, up *upstream, name string, sk *upstreamSkill
 
 // writeSnapshot records a new upstream tree as the next commit of the
 // skill's upstream ref and returns it.
-func writeSnapshot(tx *Tx, p *Plugin, up *upstream, sk *upstreamSkill, upRef string, prevU Hash, hasPrevU bool) (Hash, error) {
+func writeSnapshot(tx *Tx, p *Plugin, up *upstream, sk *upstreamSkill, prevU Hash, hasPrevU bool) (Hash, error) {
 	tree, err := WriteUpstreamTree(tx, sk)
 	if err != nil {
 		return ZeroHash, err
@@ -75,14 +75,7 @@ func writeSnapshot(tx *Tx, p *Plugin, up *upstream, sk *upstreamSkill, upRef str
 	if hasPrevU {
 		parents = []Hash{prevU}
 	}
-	sig := tx.Signature()
-	c := &Commit{
-		Tree: tree, Parents: parents, Author: sig, Committer: sig,
-		Message: buildMessage(fmt.Sprintf("upstream %s/%s", p.ID, sk.name), "", upstreamTrailers(p, up, sk)),
-	}
-	u := tx.WriteCommit(c)
-	tx.SetRef(upRef, u)
-	return u, nil
+	return WriteSnapshot(tx, p, up, sk, tree, parents, leftOutTrailers(sk)...), nil
 }
 
 // applyAlreadyApplied records that the published tree already holds the

@@ -83,14 +83,14 @@ func syncSkillTo(tx *Tx, p *Plugin, up *upstream, sk *upstreamSkill, opts SyncOp
 			return err
 		}
 		checked = &s
-		if u, err = writeSnapshot(tx, p, up, sk, upRef, prevU, hasPrevU); err != nil {
+		if u, err = writeSnapshot(tx, p, up, sk, prevU, hasPrevU); err != nil {
 			return err
 		}
 		sr.LeftOut = sk.leftOut
 	}
 	sr.Upstream = u.String()
 
-	base, err := mergeBase(cc.get, head, u)
+	base, err := MergeBaseWith(cc.get, head, u)
 	if err != nil {
 		return err
 	}
@@ -177,12 +177,12 @@ func versionNumber(name string, c *Commit) (int, error) {
 		}
 		v, err := strconv.Atoi(t.Value)
 		if err != nil || v < 1 {
-			return 0, fmt.Errorf("%s: commit %s has a bad %s trailer %q", name, short(c.Hash), TrailerVersion, t.Value)
+			return 0, fmt.Errorf("%s: commit %s has a bad %s trailer %q", name, ShortHash(c.Hash), TrailerVersion, t.Value)
 		}
 		n = v
 	}
 	if n == 0 {
-		return 0, fmt.Errorf("%s: commit %s has no %s trailer", name, short(c.Hash), TrailerVersion)
+		return 0, fmt.Errorf("%s: commit %s has no %s trailer", name, ShortHash(c.Hash), TrailerVersion)
 	}
 	return n, nil
 }
@@ -259,8 +259,8 @@ func mergeSkill(tx *Tx, name string, headV Version, p *Plugin, up *upstream, sk 
 // upstreamCandidate is the candidate of an upstream update of plugin p's
 // skill name: the published head and the upstream snapshot u merged into
 // tree (resolved: what the skill-aware rules resolved).
-func upstreamCandidate(p *Plugin, up *upstream, name string, head, u, base, tree Hash, mode MergeMode, conflicts []string, risk safety.RiskLevel, resolved []string) candidateCommit {
-	return candidateCommit{
+func upstreamCandidate(p *Plugin, up *upstream, name string, head, u, base, tree Hash, mode MergeMode, conflicts []string, risk safety.RiskLevel, resolved []string) CandidateSpec {
+	return CandidateSpec{
 		Skill: name, Subject: fmt.Sprintf("candidate %s: %s update from plugin %s", name, mode, p.ID),
 		Tree: tree, Published: head, Upstream: u,
 		Source: p.Label(), Plugin: p.ID, PluginVersion: up.layout.Version,
@@ -268,19 +268,10 @@ func upstreamCandidate(p *Plugin, up *upstream, name string, head, u, base, tree
 	}
 }
 
-// upstreamTrailers describe where a snapshot came from.
+// upstreamTrailers describe where a snapshot came from and what it left
+// out.
 func upstreamTrailers(p *Plugin, up *upstream, sk *upstreamSkill) []Trailer {
-	t := []Trailer{
-		{TrailerSource, p.Label()},
-		{TrailerPlugin, p.ID},
-		{TrailerPluginVersion, up.layout.Version},
-		{TrailerSourceURL, p.Source.String()},
-		{TrailerUpstreamPath, sk.path},
-	}
-	if !up.fetched.Commit.IsZero() {
-		t = append(t, Trailer{TrailerSourceCommit, up.fetched.Commit.String()})
-	}
-	return append(t, leftOutTrailers(sk)...)
+	return append(SnapshotTrailers(p, up, sk), leftOutTrailers(sk)...)
 }
 
 // commitCache keeps the commits one sync reads: a skill's head, snapshots

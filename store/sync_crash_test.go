@@ -277,7 +277,11 @@ func TestSyncConcurrent(t *testing.T) {
 		t.Fatalf("two overlapping syncs differ from one:\n%s", lineDiff(want, got))
 	}
 
-	l, err := lockfile.Acquire(context.Background(), filepath.Join(dir, metaDir, "lock"), lockfile.Exclusive, time.Second)
+	held, err := Open(context.Background(), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := lockfile.Acquire(context.Background(), held.LocalPath("lock"), lockfile.Exclusive, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -113,7 +113,7 @@ func partsRemoved(tx *Tx, p *Plugin, up *upstream) (*SkillReport, error) {
 			return nil, nil
 		}
 	}
-	u, err := writeSnapshot(tx, p, up, empty, upRef, prevU, hasPrevU)
+	u, err := writeSnapshot(tx, p, up, empty, prevU, hasPrevU)
 	if err != nil {
 		return nil, err
 	}

@@ -2,10 +2,8 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
-	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -64,19 +62,12 @@ func TrustSkill(ctx context.Context, s *Store, plugin, skill string) (*TrustedSk
 		if rep.Risk <= safety.DefaultAllowedRisk {
 			return fmt.Errorf("plugin %s, skill %s: %w: its upstream's risk is %s, which sync takes in already", plugin, skill, ErrNothingToAccept, rep.Risk)
 		}
-		path := s.LocalPath(acceptedName)
-		m, err := readAccepted(path)
-		if err != nil {
-			return err
-		}
 		name := QualifiedName(p.ID, skill)
-		m[name] = Acceptance{Tree: sk.tree.String(), Risk: rep.Risk}
-		data, err := json.MarshalIndent(m, "", "  ")
-		if err != nil {
+		if err := RecordAcceptance(s, name, Acceptance{Tree: sk.tree.String(), Risk: rep.Risk}); err != nil {
 			return err
 		}
 		out = &TrustedSkill{Skill: name, Tree: sk.tree.String(), Risk: rep.Risk, Findings: rep.Findings}
-		return atomicfile.WriteFile(path, append(data, '\n'), 0o644)
+		return nil
 	})
 	return out, err
 }

@@ -100,9 +100,9 @@ func MergeBaseTrailer(base Hash) Trailer {
 	return Trailer{TrailerMergeBase, base.String()}
 }
 
-// buildMessage assembles a commit message from a subject, an optional body
+// BuildMessage assembles a commit message from a subject, an optional body
 // and trailers (see gitdb.BuildMessage).
-func buildMessage(subject, body string, trailers []Trailer) string {
+func BuildMessage(subject, body string, trailers []Trailer) string {
 	gt := make([]gitdb.Trailer, len(trailers))
 	for i, t := range trailers {
 		gt[i] = gitdb.Trailer(t)

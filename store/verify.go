@@ -133,12 +133,12 @@ func (v *verifier) trees(where string, tree Hash) bool {
 		err = skillfs.CheckTree(raw)
 	}
 	if err != nil {
-		v.problem(where, "tree %s: %v", short(tree), err)
+		v.problem(where, "tree %s: %v", ShortHash(tree), err)
 		return false
 	}
 	entries, err := parseTree(raw)
 	if err != nil {
-		v.problem(where, "tree %s: %v", short(tree), err)
+		v.problem(where, "tree %s: %v", ShortHash(tree), err)
 		return false
 	}
 	for _, e := range entries {
@@ -162,7 +162,7 @@ func (v *verifier) skill(name string, head Hash) {
 	for h := head; !h.IsZero(); {
 		c, err := v.r.Commit(h)
 		if err != nil {
-			v.problem(ref, "commit %s: %v", short(h), err)
+			v.problem(ref, "commit %s: %v", ShortHash(h), err)
 			return
 		}
 		ver, err := ParseVersion(name, c)
@@ -172,7 +172,7 @@ func (v *verifier) skill(name string, head Hash) {
 		}
 		v.rep.Versions++
 		if want != 0 && ver.Number != want {
-			v.problem(ref, "commit %s is v%d but its child is v%d (versions must count down by one)", short(h), ver.Number, want+1)
+			v.problem(ref, "commit %s is v%d but its child is v%d (versions must count down by one)", ShortHash(h), ver.Number, want+1)
 		}
 		want = ver.Number - 1
 		v.versionTree(fmt.Sprintf("%s@v%d", name, ver.Number), c.Tree, h == head)
@@ -200,7 +200,7 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 	}
 	files, err := v.r.Files(tree)
 	if err != nil {
-		v.problem(where, "tree %s: %v", short(tree), err)
+		v.problem(where, "tree %s: %v", ShortHash(tree), err)
 		return
 	}
 	hasSkill := false
@@ -233,7 +233,7 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 		}
 		if v.quick {
 			if !v.r.hasStored(f.ID) {
-				v.problem(where, "%s: blob %s is missing", f.Path, short(f.ID))
+				v.problem(where, "%s: blob %s is missing", f.Path, ShortHash(f.ID))
 			}
 		} else if _, err := v.r.Blob(f.ID); err != nil {
 			v.problem(where, "%s: %v", f.Path, err)
@@ -276,7 +276,7 @@ func (v *verifier) state(head Hash) {
 	}
 	for _, p := range c.Parents {
 		if !v.r.hasStored(p) {
-			v.problem(StateRef, "parent %s is missing", short(p))
+			v.problem(StateRef, "parent %s is missing", ShortHash(p))
 		}
 	}
 }
@@ -303,7 +303,7 @@ func (v *verifier) commitRef(name string, h Hash) {
 	}
 	files, err := v.r.Files(c.Tree)
 	if err != nil {
-		v.problem(name, "tree %s: %v", short(c.Tree), err)
+		v.problem(name, "tree %s: %v", ShortHash(c.Tree), err)
 		return
 	}
 	if v.quick {

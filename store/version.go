@@ -117,7 +117,7 @@ func versionCommit(name string, number int, parents []Hash, tree Hash, info Vers
 	trailers = append(trailers, info.Trailers...)
 	return &Commit{
 		Tree: tree, Parents: parents, Author: sig, Committer: sig,
-		Message: buildMessage(subject, formatFindings(info.Findings), trailers),
+		Message: BuildMessage(subject, formatFindings(info.Findings), trailers),
 	}
 }
 
@@ -146,7 +146,7 @@ func ParseVersion(name string, c *Commit) (Version, error) {
 		case TrailerVersion:
 			n, err := strconv.Atoi(t.Value)
 			if err != nil || n < 1 {
-				return Version{}, fmt.Errorf("%s: commit %s has a bad %s trailer %q", name, short(c.Hash), TrailerVersion, t.Value)
+				return Version{}, fmt.Errorf("%s: commit %s has a bad %s trailer %q", name, ShortHash(c.Hash), TrailerVersion, t.Value)
 			}
 			v.Number = n
 		case TrailerSource:
@@ -166,7 +166,7 @@ func ParseVersion(name string, c *Commit) (Version, error) {
 		}
 	}
 	if v.Number == 0 {
-		return Version{}, fmt.Errorf("%s: commit %s has no %s trailer", name, short(c.Hash), TrailerVersion)
+		return Version{}, fmt.Errorf("%s: commit %s has no %s trailer", name, ShortHash(c.Hash), TrailerVersion)
 	}
 	v.Findings = parseFindings(c.Body())
 	return v, nil
