@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -8,6 +8,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/internal/storetest"
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
 )
 
 // TestAddNeverWritesForeignFolderOntoPluginSkill: a folder named like a
@@ -19,29 +24,29 @@ import (
 func TestAddNeverWritesForeignFolderOntoPluginSkill(t *testing.T) {
 	ctx := context.Background()
 	up := filepath.Join(t.TempDir(), "up")
-	gitCmd(t, filepath.Dir(up), "init", "-q", "-b", "main", up)
+	storetest.Git(t, filepath.Dir(up), "init", "-q", "-b", "main", up)
 	commit := func(body string) {
-		writeFile(t, filepath.Join(up, "skills", "skill-creator", "SKILL.md"), skillMD("skill-creator", body))
-		gitCmd(t, up, "add", "-A")
-		gitCmd(t, up, "-c", "user.name=U", "-c", "user.email=u@example.com", "commit", "-q", "-m", "c")
+		storetest.WriteFile(t, filepath.Join(up, "skills", "skill-creator", "SKILL.md"), storetest.SkillMD("skill-creator", body))
+		storetest.Git(t, up, "add", "-A")
+		storetest.Git(t, up, "-c", "user.name=U", "-c", "user.email=u@example.com", "commit", "-q", "-m", "c")
 	}
 	commit("anthropic's way, first")
-	s := newSyncStore(t)
-	src, err := ParseSource(up, "")
+	s := storetest.NewStore(t)
+	src, err := plugins.ParseSource(up, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Add(ctx, s, src, AddPluginOptions{ID: "anthropic"}); err != nil {
+	if _, err := pluginsync.Add(ctx, s, src, pluginsync.AddOptions{ID: "anthropic"}); err != nil {
 		t.Fatal(err)
 	}
 	commit("anthropic's way, second")
-	if _, err := Run(ctx, s, SyncOptions{}); err != nil {
+	if _, err := pluginsync.Run(ctx, s, pluginsync.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	head := func(name string) Version {
+	head := func(name string) store.Version {
 		t.Helper()
-		var v Version
-		if err := s.View(ctx, func(r *Reader) error { var err error; v, err = r.Head(name); return err }); err != nil {
+		var v store.Version
+		if err := s.View(ctx, func(r *store.Reader) error { var err error; v, err = r.Head(name); return err }); err != nil {
 			t.Fatal(err)
 		}
 		return v
@@ -52,12 +57,12 @@ func TestAddNeverWritesForeignFolderOntoPluginSkill(t *testing.T) {
 
 	folder := func(body string) string {
 		dir := filepath.Join(t.TempDir(), "skill-creator")
-		writeFile(t, filepath.Join(dir, "SKILL.md"), skillMD("skill-creator", body))
+		storetest.WriteFile(t, filepath.Join(dir, "SKILL.md"), storetest.SkillMD("skill-creator", body))
 		return dir
 	}
 	foreign := folder("openai's way")
-	_, err = s.Add(ctx, []string{foreign}, defaultAdd())
-	var ff *ForeignFolderError
+	_, err = s.Add(ctx, []string{foreign}, storetest.DefaultAdd())
+	var ff *store.ForeignFolderError
 	if !errors.As(err, &ff) || !slices.Equal(ff.Skills, []string{"anthropic:skill-creator"}) {
 		t.Fatalf("add of a foreign folder: %v", err)
 	}
@@ -66,7 +71,7 @@ func TestAddNeverWritesForeignFolderOntoPluginSkill(t *testing.T) {
 			t.Errorf("the refusal does not offer %q: %v", choice, err)
 		}
 	}
-	res, err := s.ImportDirs(ctx, []string{foreign}, defaultAdd())
+	res, err := s.ImportDirs(ctx, []string{foreign}, storetest.DefaultAdd())
 	if err != nil || len(res) != 1 || !errors.As(res[0].Err, &ff) {
 		t.Fatalf("import of a foreign folder: %v %+v", err, res)
 	}
@@ -75,16 +80,16 @@ func TestAddNeverWritesForeignFolderOntoPluginSkill(t *testing.T) {
 	}
 
 	// A folder with the files of v1 came from the skill: recorded (a revert).
-	res, err = s.Add(ctx, []string{folder("anthropic's way, first")}, defaultAdd())
+	res, err = s.Add(ctx, []string{folder("anthropic's way, first")}, storetest.DefaultAdd())
 	if err != nil || res[0].Name != "anthropic:skill-creator" || res[0].Version.Number != 3 || res[0].Version.Source != "plugin:anthropic" {
 		t.Fatalf("add of v1's files: %v %+v", err, res)
 	}
 	// An edited copy needs --into.
 	edited := folder("anthropic's way, first, edited")
-	if _, err := s.Add(ctx, []string{edited}, defaultAdd()); !errors.As(err, &ff) {
+	if _, err := s.Add(ctx, []string{edited}, storetest.DefaultAdd()); !errors.As(err, &ff) {
 		t.Fatalf("edited copy without --into: %v", err)
 	}
-	into := defaultAdd()
+	into := storetest.DefaultAdd()
 	into.Into = []string{"anthropic:skill-creator"}
 	res, err = s.Add(ctx, []string{edited}, into)
 	if err != nil || res[0].Name != "anthropic:skill-creator" || res[0].Version.Number != 4 {
@@ -93,12 +98,12 @@ func TestAddNeverWritesForeignFolderOntoPluginSkill(t *testing.T) {
 
 	// Several folders: each goes onto the --into skill of its name; an
 	// --into no folder is named after is a mistake, nothing written.
-	other := writeSkill(t, t.TempDir(), "mine", "my own", nil)
+	other := storetest.WriteSkill(t, t.TempDir(), "mine", "my own", nil)
 	into.Into = []string{"anthropic:skill-creator", "mine"}
 	if _, err := s.Add(ctx, []string{folder("edited again"), other}, into); err == nil || !strings.Contains(err.Error(), "mine") {
 		t.Fatalf("--into a skill that does not exist: %v", err)
 	}
-	if _, err := s.Add(ctx, []string{other}, defaultAdd()); err != nil {
+	if _, err := s.Add(ctx, []string{other}, storetest.DefaultAdd()); err != nil {
 		t.Fatal(err)
 	}
 	into.Into = []string{"anthropic:skill-creator", "mine", "other"}
@@ -106,15 +111,15 @@ func TestAddNeverWritesForeignFolderOntoPluginSkill(t *testing.T) {
 		t.Fatal("an --into no folder matches was accepted")
 	}
 	into.Into = []string{"mine", "anthropic:skill-creator"}
-	res, err = s.Add(ctx, []string{folder("edited again"), writeSkill(t, t.TempDir(), "mine", "my own, edited", nil)}, into)
+	res, err = s.Add(ctx, []string{folder("edited again"), storetest.WriteSkill(t, t.TempDir(), "mine", "my own, edited", nil)}, into)
 	if err != nil || len(res) != 2 || res[0].Name != "anthropic:skill-creator" || res[0].Version.Number != 5 || res[1].Name != "mine" || res[1].Version.Number != 2 {
 		t.Fatalf("two folders, two --into: %v %+v", err, res)
 	}
 
-	as := defaultAdd()
+	as := storetest.DefaultAdd()
 	as.As = "openai-skill-creator"
 	res, err = s.Add(ctx, []string{foreign}, as)
-	if err != nil || res[0].Name != "openai-skill-creator" || res[0].Version.Number != 1 || res[0].Version.Source != SourceManaged {
+	if err != nil || res[0].Name != "openai-skill-creator" || res[0].Version.Number != 1 || res[0].Version.Source != store.SourceManaged {
 		t.Fatalf("--as: %v %+v", err, res)
 	}
 	data, err := s.Cat(ctx, "openai-skill-creator", "")
@@ -126,7 +131,7 @@ func TestAddNeverWritesForeignFolderOntoPluginSkill(t *testing.T) {
 	}
 	// --as the plugin skill's short name makes a managed skill beside it.
 	as.As = "skill-creator"
-	if res, err := s.Add(ctx, []string{foreign}, as); err != nil || res[0].Name != "skill-creator" || res[0].Version.Source != SourceManaged {
+	if res, err := s.Add(ctx, []string{foreign}, as); err != nil || res[0].Name != "skill-creator" || res[0].Version.Source != store.SourceManaged {
 		t.Errorf("--as the plugin skill's short name: %v %+v", err, res)
 	}
 	// --as a plugin's skill is --into it.
@@ -139,7 +144,7 @@ func TestAddNeverWritesForeignFolderOntoPluginSkill(t *testing.T) {
 		t.Errorf("--as another skill of the plugin: %v", err)
 	}
 	as.As = "nope:skill-creator"
-	if _, err := s.Add(ctx, []string{foreign}, as); !errors.As(err, new(*UnknownPluginSkillError)) || !errors.Is(err, ErrUnknownPlugin) {
+	if _, err := s.Add(ctx, []string{foreign}, as); !errors.As(err, new(*store.UnknownPluginSkillError)) || !errors.Is(err, store.ErrUnknownPlugin) {
 		t.Errorf("--as a plugin the store lacks: %v", err)
 	}
 
@@ -155,23 +160,23 @@ func TestAddNeverWritesForeignFolderOntoPluginSkill(t *testing.T) {
 // name takes the folder as its next version.
 func TestAddNameLayoutTwo(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
+	s := storetest.NewStore(t)
 	src := t.TempDir()
-	dir := writeSkill(t, src, "skill-creator", "anthropic's", nil)
-	if _, err := s.Add(ctx, []string{dir}, defaultAdd()); err != nil {
+	dir := storetest.WriteSkill(t, src, "skill-creator", "anthropic's", nil)
+	if _, err := s.Add(ctx, []string{dir}, storetest.DefaultAdd()); err != nil {
 		t.Fatal(err)
 	}
-	var v1 Version
-	if err := s.View(ctx, func(r *Reader) error { var err error; v1, err = r.Head("skill-creator"); return err }); err != nil {
+	var v1 store.Version
+	if err := s.View(ctx, func(r *store.Reader) error { var err error; v1, err = r.Head("skill-creator"); return err }); err != nil {
 		t.Fatal(err)
 	}
-	gitCmd(t, s.Dir(), "update-ref", "refs/heads/plugins/anthropic/skill-creator", v1.Commit.String())
-	gitCmd(t, s.Dir(), "update-ref", "refs/heads/plugins/openai/skill-creator", v1.Commit.String())
-	gitCmd(t, s.Dir(), "update-ref", "-d", "refs/heads/skills/skill-creator")
+	storetest.Git(t, s.Dir(), "update-ref", "refs/heads/plugins/anthropic/skill-creator", v1.Commit.String())
+	storetest.Git(t, s.Dir(), "update-ref", "refs/heads/plugins/openai/skill-creator", v1.Commit.String())
+	storetest.Git(t, s.Dir(), "update-ref", "-d", "refs/heads/skills/skill-creator")
 
-	foreign := writeSkill(t, t.TempDir(), "skill-creator", "someone else's", nil)
-	_, err := s.Add(ctx, []string{foreign}, defaultAdd())
-	var ff *ForeignFolderError
+	foreign := storetest.WriteSkill(t, t.TempDir(), "skill-creator", "someone else's", nil)
+	_, err := s.Add(ctx, []string{foreign}, storetest.DefaultAdd())
+	var ff *store.ForeignFolderError
 	if !errors.As(err, &ff) || !slices.Equal(ff.Skills, []string{"anthropic:skill-creator", "openai:skill-creator"}) {
 		t.Fatalf("foreign folder: %v", err)
 	}
@@ -179,24 +184,24 @@ func TestAddNameLayoutTwo(t *testing.T) {
 		t.Errorf("two plugin skills: the --into choice should name PLUGIN: %v", err)
 	}
 	// Both plugins' skills have these files: which one is not for add to guess.
-	if _, err := s.Add(ctx, []string{dir}, defaultAdd()); !errors.As(err, &ff) {
+	if _, err := s.Add(ctx, []string{dir}, storetest.DefaultAdd()); !errors.As(err, &ff) {
 		t.Fatalf("a folder two plugin skills have: %v", err)
 	}
-	gitCmd(t, s.Dir(), "update-ref", "-d", "refs/heads/plugins/openai/skill-creator")
-	res, err := s.Add(ctx, []string{dir}, defaultAdd())
+	storetest.Git(t, s.Dir(), "update-ref", "-d", "refs/heads/plugins/openai/skill-creator")
+	res, err := s.Add(ctx, []string{dir}, storetest.DefaultAdd())
 	if err != nil || res[0].Name != "anthropic:skill-creator" || !res[0].Unchanged {
 		t.Fatalf("a folder anthropic:skill-creator has: %v %+v", err, res)
 	}
 
 	// A managed skill of the name takes the folder.
-	as := defaultAdd()
+	as := storetest.DefaultAdd()
 	as.As = "skill-creator"
 	res, err = s.Add(ctx, []string{foreign}, as)
 	if err != nil || res[0].Name != "skill-creator" || res[0].Version.Number != 1 {
 		t.Fatalf("--as the plugin skill's short name: %v %+v", err, res)
 	}
-	again := writeSkill(t, t.TempDir(), "skill-creator", "someone else's, edited", nil)
-	res, err = s.Add(ctx, []string{again}, defaultAdd())
+	again := storetest.WriteSkill(t, t.TempDir(), "skill-creator", "someone else's, edited", nil)
+	res, err = s.Add(ctx, []string{again}, storetest.DefaultAdd())
 	if err != nil || res[0].Name != "skill-creator" || res[0].Version.Number != 2 {
 		t.Fatalf("next version of the managed skill: %v %+v", err, res)
 	}
@@ -208,31 +213,31 @@ func TestAddNameLayoutTwo(t *testing.T) {
 func TestAddCheckedOutFolder(t *testing.T) {
 	ctx := context.Background()
 	up := filepath.Join(t.TempDir(), "up")
-	gitCmd(t, filepath.Dir(up), "init", "-q", "-b", "main", up)
-	writeFile(t, filepath.Join(up, "skills", "review", "SKILL.md"), skillMD("review", "upstream steps"))
-	gitCmd(t, up, "add", "-A")
-	gitCmd(t, up, "-c", "user.name=U", "-c", "user.email=u@example.com", "commit", "-q", "-m", "c")
-	s := newSyncStore(t)
-	src, err := ParseSource(up, "")
+	storetest.Git(t, filepath.Dir(up), "init", "-q", "-b", "main", up)
+	storetest.WriteFile(t, filepath.Join(up, "skills", "review", "SKILL.md"), storetest.SkillMD("review", "upstream steps"))
+	storetest.Git(t, up, "add", "-A")
+	storetest.Git(t, up, "-c", "user.name=U", "-c", "user.email=u@example.com", "commit", "-q", "-m", "c")
+	s := storetest.NewStore(t)
+	src, err := plugins.ParseSource(up, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Add(ctx, s, src, AddPluginOptions{ID: "kit"}); err != nil {
+	if _, err := pluginsync.Add(ctx, s, src, pluginsync.AddOptions{ID: "kit"}); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "review")
 	if _, err := s.Checkout(ctx, "kit:review", dir, false); err != nil {
 		t.Fatal(err)
 	}
-	edited := skillMD("review", "upstream steps, and mine")
-	writeFile(t, filepath.Join(dir, "SKILL.md"), edited)
+	edited := storetest.SkillMD("review", "upstream steps, and mine")
+	storetest.WriteFile(t, filepath.Join(dir, "SKILL.md"), edited)
 	copyDir := filepath.Join(t.TempDir(), "review")
-	writeFile(t, filepath.Join(copyDir, "SKILL.md"), edited)
+	storetest.WriteFile(t, filepath.Join(copyDir, "SKILL.md"), edited)
 
-	if _, err := s.Add(ctx, []string{copyDir}, defaultAdd()); !errors.As(err, new(*ForeignFolderError)) {
+	if _, err := s.Add(ctx, []string{copyDir}, storetest.DefaultAdd()); !errors.As(err, new(*store.ForeignFolderError)) {
 		t.Fatalf("add of a folder no checkout wrote: %v, want a ForeignFolderError", err)
 	}
-	res, err := s.Add(ctx, []string{dir}, defaultAdd())
+	res, err := s.Add(ctx, []string{dir}, storetest.DefaultAdd())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -9,6 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillstore/skillstore/store/internal/storetest"
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
 )
 
 // dirDigest lists every file under dir with its mode and content hash.
@@ -44,20 +48,20 @@ func dirDigest(t *testing.T, dir string) string {
 // next version, its commit) and leaves the store byte for byte as it was.
 func TestDryRunWritesNothing(t *testing.T) {
 	ctx := context.Background()
-	s := newTestStore(t)
+	s := storetest.NewStore(t)
 	src := t.TempDir()
-	dir := writeSkill(t, src, "deploy", "Deploy.", nil)
-	if _, err := s.Add(ctx, []string{dir}, defaultAdd()); err != nil {
+	dir := storetest.WriteSkill(t, src, "deploy", "Deploy.", nil)
+	if _, err := s.Add(ctx, []string{dir}, storetest.DefaultAdd()); err != nil {
 		t.Fatal(err)
 	}
-	writeSkill(t, src, "deploy", "Deploy the service.", map[string]string{"run.sh": "#!/bin/sh\n"})
+	storetest.WriteSkill(t, src, "deploy", "Deploy the service.", map[string]string{"run.sh": "#!/bin/sh\n"})
 	before := dirDigest(t, s.Dir())
 
 	dry := s.DryRun()
 	if !dry.IsDryRun() || s.IsDryRun() {
 		t.Fatal("DryRun must return a dry-run view and leave s as it is")
 	}
-	res, err := dry.Add(ctx, []string{dir}, defaultAdd())
+	res, err := dry.Add(ctx, []string{dir}, storetest.DefaultAdd())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +84,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 		t.Fatalf("a dry run changed the store:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
 	// The real store still has v1 only, and the same Add now writes v2.
-	res, err = s.Add(ctx, []string{dir}, defaultAdd())
+	res, err = s.Add(ctx, []string{dir}, storetest.DefaultAdd())
 	if err != nil || res[0].Version.Number != 2 {
 		t.Fatalf("real add after the dry run: %+v, %v", res, err)
 	}
@@ -96,14 +100,14 @@ func TestDryRunWritesNothing(t *testing.T) {
 // the store stays byte for byte as it was, caches included.
 func TestDryRunStepsSeeEachOther(t *testing.T) {
 	ctx := context.Background()
-	s := newSyncStore(t)
+	s := storetest.NewStore(t)
 	src := t.TempDir()
-	dir := writeSkill(t, src, "deploy", "Deploy.", nil)
-	if _, err := s.Add(ctx, []string{dir}, defaultAdd()); err != nil {
+	dir := storetest.WriteSkill(t, src, "deploy", "Deploy.", nil)
+	if _, err := s.Add(ctx, []string{dir}, storetest.DefaultAdd()); err != nil {
 		t.Fatal(err)
 	}
 	up := t.TempDir()
-	writeSkill(t, filepath.Join(up, "skills"), "lint", "Lint.", nil)
+	storetest.WriteSkill(t, filepath.Join(up, "skills"), "lint", "Lint.", nil)
 	// Summaries cached, as a real command leaves them.
 	if _, err := s.List(ctx, false); err != nil {
 		t.Fatal(err)
@@ -111,15 +115,15 @@ func TestDryRunStepsSeeEachOther(t *testing.T) {
 	before := dirDigest(t, s.Dir())
 
 	dry := s.DryRun()
-	writeSkill(t, src, "deploy", "Deploy the service.", nil)
-	if _, err := dry.Add(ctx, []string{dir}, defaultAdd()); err != nil {
+	storetest.WriteSkill(t, src, "deploy", "Deploy the service.", nil)
+	if _, err := dry.Add(ctx, []string{dir}, storetest.DefaultAdd()); err != nil {
 		t.Fatal(err)
 	}
-	src2, err := ParseSource(up, "")
+	src2, err := plugins.ParseSource(up, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Add(ctx, dry, src2, AddPluginOptions{ID: "tools"}); err != nil {
+	if _, err := pluginsync.Add(ctx, dry, src2, pluginsync.AddOptions{ID: "tools"}); err != nil {
 		t.Fatal(err)
 	}
 	infos, err := dry.List(ctx, false)
@@ -135,11 +139,11 @@ func TestDryRunStepsSeeEachOther(t *testing.T) {
 	}
 	// A later step of the dry run syncs the plugin it added: the record
 	// and refs of the earlier step are there, so nothing is new.
-	rep, err := Run(ctx, dry, SyncOptions{Plugins: []string{"tools"}})
+	rep, err := pluginsync.Run(ctx, dry, pluginsync.Options{Plugins: []string{"tools"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sk := rep.Plugins[0].Skills; len(sk) != 1 || sk[0].Classification != ClassUnchanged {
+	if sk := rep.Plugins[0].Skills; len(sk) != 1 || sk[0].Classification != pluginsync.ClassUnchanged {
 		t.Fatalf("sync in the dry run after its plugin add: %+v, want lint unchanged", rep.Plugins[0])
 	}
 	if after := dirDigest(t, s.Dir()); after != before {

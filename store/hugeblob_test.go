@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"context"
@@ -10,6 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/internal/storetest"
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
 )
 
 // zeros reads as an endless run of zero bytes.
@@ -30,13 +35,13 @@ func hugeBlobCommit(t *testing.T, repo string, size int64) {
 		t.Fatalf("git hash-object: %v", err)
 	}
 	big := strings.TrimSpace(string(out))
-	md := gitPlumb(t, repo, nil, "rev-parse", "main:skills/one/SKILL.md")
-	one := gitPlumb(t, repo, []byte("100644 blob "+md+"\tSKILL.md\n100644 blob "+big+"\tbig.bin\n"), "mktree")
-	skills := gitPlumb(t, repo, []byte("040000 tree "+one+"\tone\n"), "mktree")
-	codex := gitPlumb(t, repo, nil, "rev-parse", "main:.codex-plugin")
-	root := gitPlumb(t, repo, []byte("040000 tree "+codex+"\t.codex-plugin\n040000 tree "+skills+"\tskills\n"), "mktree")
-	commit := gitPlumb(t, repo, nil, "commit-tree", root, "-p", "main", "-m", "huge")
-	gitPlumb(t, repo, nil, "update-ref", "refs/heads/main", commit)
+	md := storetest.GitPlumb(t, repo, nil, "rev-parse", "main:skills/one/SKILL.md")
+	one := storetest.GitPlumb(t, repo, []byte("100644 blob "+md+"\tSKILL.md\n100644 blob "+big+"\tbig.bin\n"), "mktree")
+	skills := storetest.GitPlumb(t, repo, []byte("040000 tree "+one+"\tone\n"), "mktree")
+	codex := storetest.GitPlumb(t, repo, nil, "rev-parse", "main:.codex-plugin")
+	root := storetest.GitPlumb(t, repo, []byte("040000 tree "+codex+"\t.codex-plugin\n040000 tree "+skills+"\tskills\n"), "mktree")
+	commit := storetest.GitPlumb(t, repo, nil, "commit-tree", root, "-p", "main", "-m", "huge")
+	storetest.GitPlumb(t, repo, nil, "update-ref", "refs/heads/main", commit)
 }
 
 // hugeBlobSize is the zero-filled blob the tests below plant: 64 MiB by
@@ -60,38 +65,38 @@ func TestGitPluginHugeBlobRefusedFromHeader(t *testing.T) {
 	size := hugeBlobSize(t)
 	ctx := context.Background()
 	up := filepath.Join(t.TempDir(), "up")
-	writeFile(t, filepath.Join(up, ".codex-plugin", "plugin.json"), `{"name": "gitp", "skills": "./skills/"}`)
-	writeFile(t, filepath.Join(up, "skills", "one", "SKILL.md"), skillMD("one"))
-	gitRun(t, up, "init", "-q", "-b", "main")
-	gitRun(t, up, "add", "-A")
-	gitRun(t, up, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "good")
-	src, err := ParseSource("file://"+up, "main")
+	storetest.WriteFile(t, filepath.Join(up, ".codex-plugin", "plugin.json"), `{"name": "gitp", "skills": "./skills/"}`)
+	storetest.WriteFile(t, filepath.Join(up, "skills", "one", "SKILL.md"), storetest.SkillMD("one"))
+	storetest.Git(t, up, "init", "-q", "-b", "main")
+	storetest.Git(t, up, "add", "-A")
+	storetest.Git(t, up, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "good")
+	src, err := plugins.ParseSource("file://"+up, "main")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newSyncStore(t)
-	if _, err := Add(ctx, s, src, AddPluginOptions{}); err != nil {
+	s := storetest.NewStore(t)
+	if _, err := pluginsync.Add(ctx, s, src, pluginsync.AddOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	hugeBlobCommit(t, up, size)
 
-	before := maxRSS(t)
-	rep, err := Run(ctx, s, SyncOptions{})
+	before := storetest.MaxRSS(t)
+	rep, err := pluginsync.Run(ctx, s, pluginsync.Options{})
 	want := fmt.Sprintf("blob of %d bytes", size)
 	if err == nil && (len(rep.Plugins) != 1 || !strings.Contains(rep.Plugins[0].Error, want)) {
 		t.Errorf("sync of a huge blob: %+v", rep.Plugins)
 	} else if err != nil && !strings.Contains(err.Error(), want) {
 		t.Errorf("sync = %v, want %q", err, want)
 	}
-	other := newSyncStore(t)
-	if _, err := Add(ctx, other, src, AddPluginOptions{}); err == nil || !strings.Contains(err.Error(), want) {
+	other := storetest.NewStore(t)
+	if _, err := pluginsync.Add(ctx, other, src, pluginsync.AddOptions{}); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("plugin add = %v, want %q", err, want)
 	}
-	if grew := maxRSS(t) - before; grew > size/4 {
+	if grew := storetest.MaxRSS(t) - before; grew > size/4 {
 		t.Errorf("peak memory grew by %d MB while refusing a %d MB blob", grew>>20, size>>20)
 	}
-	for _, st := range []*Store{s, other} {
-		if out := gitCmd(t, st.Dir(), "fsck", "--strict"); strings.Contains(out, "error") {
+	for _, st := range []*store.Store{s, other} {
+		if out := storetest.Git(t, st.Dir(), "fsck", "--strict"); strings.Contains(out, "error") {
 			t.Errorf("git fsck --strict: %s", out)
 		}
 	}

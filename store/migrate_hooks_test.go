@@ -3,6 +3,9 @@ package store_test
 import (
 	"context"
 
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
+
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -17,9 +20,9 @@ func init() {
 		}
 		return out, err
 	}
-	store.MigrateTestHooks.SkillOwner = store.SkillOwner
+	store.MigrateTestHooks.SkillOwner = plugins.SkillOwner
 	store.MigrateTestHooks.Sync = func(ctx context.Context, s *store.Store) error {
-		_, err := store.Run(ctx, s, store.SyncOptions{})
+		_, err := pluginsync.Run(ctx, s, pluginsync.Options{})
 		return err
 	}
 }

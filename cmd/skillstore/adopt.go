@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillstore/skillstore/store/plugins"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
@@ -66,9 +68,9 @@ type adoptSkillReport struct {
 	Source string `json:"source,omitempty"`
 	// LocalFrom is the record in the home, the user's own, that named
 	// Source when Source is on this machine: adopt followed it.
-	LocalFrom string             `json:"local_source_named_by,omitempty"`
-	Note      string             `json:"note,omitempty"`
-	Result    *store.AdoptResult `json:"result"`
+	LocalFrom string               `json:"local_source_named_by,omitempty"`
+	Note      string               `json:"note,omitempty"`
+	Result    *plugins.AdoptResult `json:"result"`
 }
 
 func runAdopt(c *cli.Context) error {
@@ -112,11 +114,11 @@ func runAdopt(c *cli.Context) error {
 		}
 	}
 	rep := adoptReport{Skipped: skips, DryRun: c.Bool("dry-run")}
-	var todo []store.AdoptSkill
+	var todo []plugins.InstalledSkill
 	var kept []*adoptEntry
 	var sources, notes, localFrom []string
 	for _, e := range entries {
-		sk := store.AdoptSkill{Dir: e.Dir}
+		sk := plugins.InstalledSkill{Dir: e.Dir}
 		label, note, from := "", "", ""
 		if l, ok := locks[e.Name]; ok {
 			src, err := lockSource(c.Context, l)
@@ -163,7 +165,7 @@ func runAdopt(c *cli.Context) error {
 		return err
 	}
 	opts.Reason = "adopted from " + home
-	results, err := store.Adopt(c.Context, s, todo, opts)
+	results, err := plugins.Adopt(c.Context, s, todo, opts)
 	if err != nil {
 		return err
 	}
@@ -208,9 +210,9 @@ func appendOnce(list []string, s string) []string {
 // --allow-local (allowed) covers it; the lock file in the home (homeLock)
 // is the user's own record, and its local sources are followed. from is
 // that record when src is local and followed, for the report to list.
-func sourceTrust(src store.Source, file, homeLock string, allowed []string) (from string, err error) {
+func sourceTrust(src plugins.Source, file, homeLock string, allowed []string) (from string, err error) {
 	if file != homeLock {
-		return "", store.CheckNamedSource(src, allowed)
+		return "", plugins.CheckNamedSource(src, allowed)
 	}
 	if src.IsLocal() {
 		return file, nil
@@ -219,27 +221,27 @@ func sourceTrust(src store.Source, file, homeLock string, allowed []string) (fro
 }
 
 // lockSource is the plugin source a lock file entry names.
-func lockSource(ctx context.Context, l lockSkill) (store.Source, error) {
+func lockSource(ctx context.Context, l lockSkill) (plugins.Source, error) {
 	switch l.SourceType {
 	case "github":
-		return store.ParseSourceContext(ctx, store.GitHubURL(l.Source), "")
+		return plugins.ParseSourceContext(ctx, plugins.GitHubURL(l.Source), "")
 	case "local":
 		p := l.SourceURL
 		if p == "" {
 			p = l.Source
 		}
 		if _, err := os.Stat(p); err != nil {
-			return store.Source{}, fmt.Errorf("local source %s: %w", p, err)
+			return plugins.Source{}, fmt.Errorf("local source %s: %w", p, err)
 		}
-		return store.ParseSourceContext(ctx, p, "")
+		return plugins.ParseSourceContext(ctx, p, "")
 	case "git", "direct-url", "url":
 		u := l.SourceURL
 		if u == "" {
 			u = l.Source
 		}
-		return store.ParseSourceContext(ctx, u, "")
+		return plugins.ParseSourceContext(ctx, u, "")
 	}
-	return store.Source{}, fmt.Errorf("unknown sourceType %q", l.SourceType)
+	return plugins.Source{}, fmt.Errorf("unknown sourceType %q", l.SourceType)
 }
 
 // targetCommands are the 'target add' commands for the agent folders that
@@ -343,7 +345,7 @@ func printAdopt(c *cli.Context, rep adoptReport) {
 // printInstalled says what adopt made of an installed copy of a skill the
 // store had already, with other files: an older upstream version, or one
 // edited on top of it, whose edit is merged with the published version.
-func printInstalled(c *cli.Context, r *store.AdoptResult) {
+func printInstalled(c *cli.Context, r *plugins.AdoptResult) {
 	w := getEnv(c).stdout
 	if r.Installed == nil {
 		return

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillstore/skillstore/store/plugins"
+
 	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
@@ -127,37 +129,37 @@ func readClaudeMarketplaceRecords(path string) (map[string]claudeMarketplace, er
 
 // pluginSource is the store source of plugin in marketplace m: the
 // marketplace's repository with the plugin picked ("SOURCE#plugin").
-func (m claudeMarketplace) pluginSource(ctx context.Context, plugin string) (store.Source, error) {
+func (m claudeMarketplace) pluginSource(ctx context.Context, plugin string) (plugins.Source, error) {
 	var loc string
 	switch m.Source.Source {
 	case "github":
 		if m.Source.Repo == "" {
-			return store.Source{}, errors.New(`a github source without "repo"`)
+			return plugins.Source{}, errors.New(`a github source without "repo"`)
 		}
-		loc = store.GitHubURL(m.Source.Repo)
+		loc = plugins.GitHubURL(m.Source.Repo)
 	case "git":
 		loc = m.Source.URL
 	case "directory":
 		loc = m.Source.Path
 		if _, err := os.Stat(loc); err != nil {
-			return store.Source{}, fmt.Errorf("directory source %s: %w", loc, err)
+			return plugins.Source{}, fmt.Errorf("directory source %s: %w", loc, err)
 		}
 	case "url":
-		return store.Source{}, fmt.Errorf("a marketplace.json served over HTTP (%s) is not a git repository: add the plugin's repository with 'skillstore plugin add'", m.Source.URL)
+		return plugins.Source{}, fmt.Errorf("a marketplace.json served over HTTP (%s) is not a git repository: add the plugin's repository with 'skillstore plugin add'", m.Source.URL)
 	default:
-		return store.Source{}, fmt.Errorf("unknown marketplace source kind %q", m.Source.Source)
+		return plugins.Source{}, fmt.Errorf("unknown marketplace source kind %q", m.Source.Source)
 	}
 	if loc == "" {
-		return store.Source{}, fmt.Errorf("a %s source without a location", m.Source.Source)
+		return plugins.Source{}, fmt.Errorf("a %s source without a location", m.Source.Source)
 	}
-	return store.ParseSourceContext(ctx, loc+"#"+plugin, m.Source.Ref)
+	return plugins.ParseSourceContext(ctx, loc+"#"+plugin, m.Source.Ref)
 }
 
 // claudePluginSkills turns Claude Code's installed plugins into skills to
 // adopt: each skill folder of each install in scope, with the plugin's
 // source and the install commit as its base hint. Installs that cannot be
 // taken over are returned as skips, with why.
-func claudePluginSkills(ctx context.Context, home, project string) (entries []*adoptEntry, todo []store.AdoptSkill, labels []string, skips []adoptSkip) {
+func claudePluginSkills(ctx context.Context, home, project string) (entries []*adoptEntry, todo []plugins.InstalledSkill, labels []string, skips []adoptSkip) {
 	dir := filepath.Join(home, ".claude", "plugins")
 	installsFile := filepath.Join(dir, "installed_plugins.json")
 	installs, err := readClaudeInstalls(installsFile)
@@ -196,7 +198,7 @@ func claudePluginSkills(ctx context.Context, home, project string) (entries []*a
 		hint, _ := store.ParseHash(in.Commit)
 		for _, sk := range skills {
 			entries = append(entries, &adoptEntry{Name: sk.Name, Path: sk.Path, Dir: sk.Path, Scope: in.Scope, ClaudePlugin: in.Key})
-			todo = append(todo, store.AdoptSkill{Dir: sk.Path, Upstream: src, Hint: hint})
+			todo = append(todo, plugins.InstalledSkill{Dir: sk.Path, Upstream: src, Hint: hint})
 			labels = append(labels, fmt.Sprintf("%s (Claude Code plugin %s)", src, in.Key))
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/skillstore/skillstore/store/pluginsync"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/reload"
@@ -52,7 +54,7 @@ func checkCommand() *cli.Command {
 type checkSkill struct {
 	Name   string `json:"name"`
 	Action string `json:"action"`
-	store.SkillReport
+	pluginsync.SkillReport
 }
 
 type checkPlugin struct {
@@ -84,18 +86,18 @@ type checkReport struct {
 
 // checkAction names what sync would do with a skill, in the words of
 // check's help.
-func checkAction(sk store.SkillReport) string {
+func checkAction(sk pluginsync.SkillReport) string {
 	if sk.Error != "" {
 		return "failed"
 	}
 	switch sk.Classification {
-	case store.ClassNew:
+	case pluginsync.ClassNew:
 		return "new"
-	case store.ClassRemoved:
+	case pluginsync.ClassRemoved:
 		return "removed"
-	case store.ClassAlreadyApplied:
+	case pluginsync.ClassAlreadyApplied:
 		return "already-applied"
-	case store.ClassUnchanged, store.ClassPending, store.ClassLeftOut:
+	case pluginsync.ClassUnchanged, pluginsync.ClassPending, pluginsync.ClassLeftOut:
 		return string(sk.Classification)
 	}
 	switch {
@@ -155,14 +157,14 @@ func newCheckReport(dry *store.Store, run *syncRun) checkReport {
 	for _, p := range run.Plugins {
 		cp := checkPlugin{Plugin: p.Plugin, Skipped: p.Skipped, Error: p.Error, Skills: []checkSkill{}}
 		for _, sk := range withParts(p) {
-			if sk.Classification == store.ClassUnchanged && sk.Error == "" && sk.Superseded == "" {
+			if sk.Classification == pluginsync.ClassUnchanged && sk.Error == "" && sk.Superseded == "" {
 				continue
 			}
 			cs := checkSkill{Name: store.QualifiedName(p.Plugin, sk.Skill), Action: checkAction(sk), SkillReport: sk}
 			if store.IsPluginParts(sk.Skill) {
 				cs.Name = sk.Skill
 			}
-			if sk.Classification != store.ClassPending {
+			if sk.Classification != pluginsync.ClassPending {
 				cs.Candidate = "" // a commit that was never written
 			}
 			cp.Skills = append(cp.Skills, cs)
@@ -289,9 +291,9 @@ func checkDetail(sk checkSkill) string {
 			detail += ", risk " + sk.Risk
 		}
 		return detail + ": would wait for review"
-	case string(store.ClassPending):
+	case string(pluginsync.ClassPending):
 		return "a candidate for this update already waits for review"
-	case string(store.ClassLeftOut):
+	case string(pluginsync.ClassLeftOut):
 		return "would be left out (named below)"
 	}
 	if sk.Superseded != "" {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillstore/skillstore/store/plugins"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/reload/target"
@@ -264,7 +266,7 @@ func storeNames(ctx context.Context, s *store.Store, kind argKind, cur string) (
 		return out, err
 	case argPlugin:
 		err := s.View(ctx, func(r *store.Reader) error {
-			plugins, err := store.ListPlugins(r)
+			plugins, err := plugins.List(r)
 			for _, p := range plugins {
 				out = append(out, p.ID)
 			}

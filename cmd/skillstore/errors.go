@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
+
 	"github.com/go-git/go-git/v5/plumbing/transport"
 
 	"github.com/skillstore/skillstore/internal/gitfetch"
@@ -138,14 +141,14 @@ var errorRules = []errorRule{
 	{match: as[*store.CorruptRefError](), hint: hint("run 'skillstore verify' to see everything that is wrong")},
 	{match: is(store.ErrObjectNotFound), hint: hint("the store lost an object; run 'skillstore verify' to see everything that is wrong")},
 	{match: as[*store.OverlapError](), hint: hint("check out into a folder outside the store")},
-	{match: as[*store.SkillExistsError](), hint: hint("a managed skill NAME and a plugin's PLUGIN:NAME are different skills; remove or rename the one in the way first")},
+	{match: as[*plugins.SkillExistsError](), hint: hint("a managed skill NAME and a plugin's PLUGIN:NAME are different skills; remove or rename the one in the way first")},
 
 	// Plugins.
-	{match: is(store.ErrStrict), hint: hint("without --strict the rest of the plugin goes in, and only those parts are left out, each named")},
-	{match: is(store.ErrNothingToAccept), hint: hint("nothing holds it back: 'skillstore sync' takes it in as it is")},
+	{match: is(pluginsync.ErrStrict), hint: hint("without --strict the rest of the plugin goes in, and only those parts are left out, each named")},
+	{match: is(plugins.ErrNothingToAccept), hint: hint("nothing holds it back: 'skillstore sync' takes it in as it is")},
 	{match: is(store.ErrUnknownPlugin), hint: hint("run 'skillstore plugin list' to see the plugins")},
-	{match: as[*store.SelectionError](), hint: hint("name skills the source has, or globs such as 'doc*' (quote them); 'skillstore plugin skills PLUGIN' lists a plugin's")},
-	{match: as[*store.OwnershipError](), hint: hint("adopt or remove the existing skill first, leave it out with --skill '!NAME' (then 'skillstore plugin link PLUGIN NAME' makes a managed copy the plugin's, history kept), or add only another plugin of the source with SOURCE#PLUGIN")},
+	{match: as[*plugins.SelectionError](), hint: hint("name skills the source has, or globs such as 'doc*' (quote them); 'skillstore plugin skills PLUGIN' lists a plugin's")},
+	{match: as[*plugins.OwnershipError](), hint: hint("adopt or remove the existing skill first, leave it out with --skill '!NAME' (then 'skillstore plugin link PLUGIN NAME' makes a managed copy the plugin's, history kept), or add only another plugin of the source with SOURCE#PLUGIN")},
 	{match: is(manifest.ErrRenamed), hint: hint("add the whole marketplace again (SOURCE without #PLUGIN): the plugin takes its new name and keeps its history")},
 	{match: func(err error) bool {
 		return as[*manifest.EntryError]()(err) && errors.Is(err, transport.ErrRepositoryNotFound)
@@ -154,10 +157,10 @@ var errorRules = []errorRule{
 		hint: hint("fix that plugin's manifest, or ask its maintainers to; the other plugins of the marketplace are not affected")},
 	{match: is(manifest.ErrPathEscapes), hint: hint("a manifest may only name paths inside the plugin's folder")},
 	{match: as[*manifest.Error](), hint: hint("fix the manifest, or remove it to use the plain skills/<name>/SKILL.md layout")},
-	{match: is(store.ErrPluginExists), hint: hint("pick another id with --id, or sync the existing plugin with 'skillstore sync'")},
-	{match: as[*store.ShorthandError](), hint: func(err error) string {
-		e := asE[*store.ShorthandError](err)
-		return "for a local folder write ./" + e.Arg + "; for GitHub check the owner and the repository's name (" + store.GitHubURLEnv + " replaces https://github.com)"
+	{match: is(plugins.ErrPluginExists), hint: hint("pick another id with --id, or sync the existing plugin with 'skillstore sync'")},
+	{match: as[*plugins.ShorthandError](), hint: func(err error) string {
+		e := asE[*plugins.ShorthandError](err)
+		return "for a local folder write ./" + e.Arg + "; for GitHub check the owner and the repository's name (" + plugins.GitHubURLEnv + " replaces https://github.com)"
 	}},
 	{match: is(manifest.ErrNoSkills), hint: hint("if the skills live deeper in the source, name their folder with --path DIR (or SOURCE#DIR/)")},
 

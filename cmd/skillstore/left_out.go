@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 
+	"github.com/skillstore/skillstore/store/pluginsync"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
@@ -17,7 +19,7 @@ import (
 
 // printLeftOut prints the parts plugin p's report left out and returns
 // how many it printed.
-func printLeftOut(w io.Writer, p store.PluginReport) int {
+func printLeftOut(w io.Writer, p pluginsync.PluginReport) int {
 	n := 0
 	for _, sk := range withParts(p) {
 		label := store.QualifiedName(p.Plugin, sk.Skill)
@@ -41,7 +43,7 @@ func printLeftOut(w io.Writer, p store.PluginReport) int {
 }
 
 // takeIn says what takes a left-out part in.
-func takeIn(plugin, skill string, l store.LeftOut) string {
+func takeIn(plugin, skill string, l pluginsync.LeftOut) string {
 	name := store.QualifiedName(plugin, skill)
 	if store.IsPluginParts(skill) {
 		name = skill
@@ -51,9 +53,9 @@ func takeIn(plugin, skill string, l store.LeftOut) string {
 		stop = "; 'skillstore plugin skills " + plugin + " --remove " + skill + "' stops asking"
 	}
 	switch l.Kind {
-	case store.LeftOutFile:
+	case pluginsync.LeftOutFile:
 		return "the rest of " + name + " went in; once the file is fixed upstream, the next sync takes it in"
-	case store.LeftOutRisk:
+	case pluginsync.LeftOutRisk:
 		return "read the findings; then take it in with --allow-risk " + l.Risk + ", or accept this version with 'skillstore plugin trust " + name + "' (a change upstream asks again)" + stop
 	}
 	return "the rest of plugin " + plugin + " went in; once " + name + " is fixed upstream, the next sync takes it in" + stop

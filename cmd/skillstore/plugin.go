@@ -7,6 +7,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
@@ -182,7 +185,7 @@ func pluginCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					p, err := store.RemovePlugin(c.Context, s, id)
+					p, err := plugins.Remove(c.Context, s, id)
 					if err != nil {
 						return err
 					}
@@ -204,7 +207,7 @@ func runPluginAdd(c *cli.Context) error {
 	// Reading a shorthand or /tree/ address may list the remote's refs:
 	// one round trip, held to --fetch-timeout like a fetch.
 	ctx, cancel := context.WithTimeout(c.Context, c.Duration("fetch-timeout"))
-	src, err := store.ParseSourceContext(ctx, c.Args().First(), c.String("ref"))
+	src, err := plugins.ParseSourceContext(ctx, c.Args().First(), c.String("ref"))
 	cancel()
 	if err != nil {
 		return err
@@ -223,7 +226,7 @@ func runPluginAdd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep, err := store.Add(c.Context, s, src, store.AddPluginOptions{ID: c.String("id"), Review: c.Bool("review"), Skills: c.StringSlice("skill"), AllowLocal: c.StringSlice("allow-local"), Strict: strict, AllowRisk: allow})
+	rep, err := pluginsync.Add(c.Context, s, src, pluginsync.AddOptions{ID: c.String("id"), Review: c.Bool("review"), Skills: c.StringSlice("skill"), AllowLocal: c.StringSlice("allow-local"), Strict: strict, AllowRisk: allow})
 	if err != nil {
 		return err
 	}
@@ -243,14 +246,14 @@ func showPlugins(c *cli.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	var infos []*store.PluginInfo
+	var infos []*plugins.Info
 	err = s.View(c.Context, func(r *store.Reader) error {
 		if id == "" {
-			infos, err = store.Infos(r)
+			infos, err = plugins.Infos(r)
 			return err
 		}
-		info, err := store.InfoOf(r, id)
-		infos = []*store.PluginInfo{info}
+		info, err := plugins.InfoOf(r, id)
+		infos = []*plugins.Info{info}
 		return err
 	})
 	if err != nil {
@@ -262,7 +265,7 @@ func showPlugins(c *cli.Context, id string) error {
 			return writeJSON(e.stdout, infos[0])
 		}
 		if infos == nil {
-			infos = []*store.PluginInfo{}
+			infos = []*plugins.Info{}
 		}
 		return writeJSON(e.stdout, infos)
 	}
@@ -279,9 +282,9 @@ func showPlugins(c *cli.Context, id string) error {
 	return nil
 }
 
-func writePlugin(w io.Writer, info *store.PluginInfo, details bool) {
+func writePlugin(w io.Writer, info *plugins.Info, details bool) {
 	ref := info.Source.Ref
-	if ref == "" && info.Source.Kind == store.SourceGit {
+	if ref == "" && info.Source.Kind == plugins.SourceGit {
 		ref = "HEAD"
 	}
 	printf(w, "%s  %s  %s %s", info.ID, info.StateName, info.Source.Kind, info.Source)
@@ -305,7 +308,7 @@ func writePlugin(w io.Writer, info *store.PluginInfo, details bool) {
 		printf(w, "  review: %v\n", info.Review)
 	}
 	if len(info.Select) > 0 {
-		printf(w, "  selection: %s\n", store.SelectionText(info.Select))
+		printf(w, "  selection: %s\n", plugins.SelectionText(info.Select))
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, st := range info.Status {
@@ -337,7 +340,7 @@ func pluginPause(c *cli.Context, id string, paused bool) error {
 	if err != nil {
 		return err
 	}
-	_, err = store.Pause(c.Context, s, id, paused)
+	_, err = plugins.Pause(c.Context, s, id, paused)
 	if errors.Is(err, store.ErrNoChange) {
 		printf(getEnv(c).stdout, "plugin %s is already %s\n", id, map[bool]string{true: "paused", false: "running"}[paused])
 		return nil
@@ -355,11 +358,11 @@ func pluginDisable(c *cli.Context, id string, disable bool) error {
 	if err != nil {
 		return err
 	}
-	var p *store.Plugin
+	var p *plugins.Plugin
 	if disable {
-		p, err = store.Disable(c.Context, s, id, c.String("reason"))
+		p, err = plugins.Disable(c.Context, s, id, c.String("reason"))
 	} else {
-		p, err = store.Enable(c.Context, s, id)
+		p, err = plugins.Enable(c.Context, s, id)
 	}
 	if errors.Is(err, store.ErrNoChange) {
 		printf(getEnv(c).stdout, "plugin %s is already %s\n", id, map[bool]string{true: "disabled", false: "enabled"}[disable])
@@ -386,7 +389,7 @@ func runPluginAdopt(c *cli.Context) error {
 		return err
 	}
 	e := getEnv(c)
-	err = store.AdoptPluginSkill(c.Context, s, id, skill)
+	err = plugins.AdoptSkill(c.Context, s, id, skill)
 	if errors.Is(err, store.ErrNoChange) {
 		printf(e.stdout, "%s is already adopted from plugin %s (a managed skill)\n", skill, id)
 		return nil

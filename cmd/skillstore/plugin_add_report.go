@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
@@ -13,11 +16,11 @@ import (
 // failedParts are the skills (and the parts) of an added plugin whose
 // sync failed for a reason other than their content (what intake leaves
 // out is printed by printLeftOut), each with its error.
-func failedParts(p store.PluginReport) []store.SkillReport {
+func failedParts(p pluginsync.PluginReport) []pluginsync.SkillReport {
 	if p.Error != "" {
 		return nil
 	}
-	var out []store.SkillReport
+	var out []pluginsync.SkillReport
 	for _, sk := range withParts(p) {
 		if sk.Error != "" {
 			out = append(out, sk)
@@ -29,7 +32,7 @@ func failedParts(p store.PluginReport) []store.SkillReport {
 // writeAddReport prints what plugin add did: per plugin, added, already
 // there, renamed, moved, skipped (stderr notes) or failed (stderr errors,
 // with hints). Any failure exits 1, after the report.
-func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) error {
+func writeAddReport(c *cli.Context, src plugins.Source, rep *pluginsync.Report) error {
 	e := getEnv(c)
 	failed, leftOut := 0, rep.LeftOutParts()
 	for _, p := range rep.Plugins {
@@ -63,7 +66,7 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 		left := failedParts(p)
 		added := 0
 		for _, sk := range p.Skills {
-			if sk.Error == "" && sk.Classification != store.ClassLeftOut {
+			if sk.Error == "" && sk.Classification != pluginsync.ClassLeftOut {
 				added++
 			}
 		}
@@ -72,17 +75,17 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 			printf(e.stdout, "  named %s: the id %s is taken by %s\n", p.Plugin, p.Entry, p.IDTakenBy)
 		}
 		for _, sk := range p.Skills {
-			if sk.Error != "" || sk.Classification == store.ClassLeftOut {
+			if sk.Error != "" || sk.Classification == pluginsync.ClassLeftOut {
 				continue // left out or failed: named on stderr below
 			}
-			if sk.Classification != store.ClassNew {
+			if sk.Classification != pluginsync.ClassNew {
 				// A skill linked back to the plugin it left: synced like any update.
 				printf(e.stdout, "  %s linked back: %s\n", sk.Skill, syncLine(sk, false))
 				continue
 			}
 			printf(e.stdout, "  %s v%d\n", sk.Skill, sk.NewVersion)
 		}
-		if p.Parts != nil && p.Parts.Error == "" && p.Parts.Classification != store.ClassLeftOut {
+		if p.Parts != nil && p.Parts.Error == "" && p.Parts.Classification != pluginsync.ClassLeftOut {
 			printf(e.stdout, "  %s: %s\n", partsLabel(p.Parts.Skill), partsLine(*p.Parts, false))
 		}
 		if p.Note != "" {

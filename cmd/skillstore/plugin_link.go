@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/skillstore/skillstore/store/plugins"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
@@ -46,7 +48,7 @@ func runPluginLink(c *cli.Context) error {
 		return err
 	}
 	e := getEnv(c)
-	res, err := store.Link(c.Context, s, id, skill)
+	res, err := plugins.Link(c.Context, s, id, skill)
 	if errors.Is(err, store.ErrNoChange) {
 		printf(e.stdout, "%s is plugin %s's skill already\n", skill, id)
 		return nil
@@ -75,7 +77,7 @@ func runPluginLink(c *cli.Context) error {
 		printf(e.stdout, "the difference from that commit is kept as a local edit: upstream's later changes come as a three-way candidate\n")
 	}
 	if res.SelectChanged {
-		printf(e.stdout, "plugin %s's selection is now %s\n", id, store.SelectionText(res.Select))
+		printf(e.stdout, "plugin %s's selection is now %s\n", id, plugins.SelectionText(res.Select))
 	}
 	printf(e.stdout, "%s v%d records the base; the next 'skillstore sync %s' brings upstream's later changes\n", skill, res.Version, id)
 	noteDryRun(c)

@@ -4,6 +4,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
+
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/remote"
@@ -19,7 +22,7 @@ func partsLabel(name string) string { return name + " (plugin parts)" }
 // writePartsReport prints the sync of a plugin's parts, when it changed
 // anything; it reports whether it printed a change. Errors are printed
 // here only when the plugin's own error line names failed skills instead.
-func writePartsReport(w, errw io.Writer, p store.PluginReport, verbose bool) bool {
+func writePartsReport(w, errw io.Writer, p pluginsync.PluginReport, verbose bool) bool {
 	sk := p.Parts
 	if sk == nil {
 		return false
@@ -30,7 +33,7 @@ func writePartsReport(w, errw io.Writer, p store.PluginReport, verbose bool) boo
 		}
 		return false
 	}
-	if !sk.Changed() || sk.Classification == store.ClassLeftOut {
+	if !sk.Changed() || sk.Classification == pluginsync.ClassLeftOut {
 		return false // left out: printLeftOut names it
 	}
 	printf(w, "%s: %s\n", partsLabel(sk.Skill), partsLine(*sk, verbose))
@@ -40,16 +43,16 @@ func writePartsReport(w, errw io.Writer, p store.PluginReport, verbose bool) boo
 // partsLine is syncLine for a plugin's parts: the risk of the update, and
 // what changed, which is always cold (agents load a plugin's hooks,
 // servers and manifest when a session starts).
-func partsLine(sk store.SkillReport, verbose bool) string {
+func partsLine(sk pluginsync.SkillReport, verbose bool) string {
 	line := syncLine(sk, verbose)
-	if sk.Classification == store.ClassNew {
+	if sk.Classification == pluginsync.ClassNew {
 		line = strings.Replace(line, "new skill", "new", 1)
 	}
 	if sk.Risk != "" && sk.Risk != "none" {
 		line += ", risk " + sk.Risk
 	}
 	switch {
-	case len(sk.Paths) > 0 && sk.Classification == store.ClassNew:
+	case len(sk.Paths) > 0 && sk.Classification == pluginsync.ClassNew:
 		line += "; holds " + strings.Join(reload.PartKinds(sk.Paths), ", ")
 	case len(sk.Paths) > 0:
 		line += "; cold change (restart the agent): " + strings.Join(reload.PartKinds(sk.Paths), ", ")
@@ -62,7 +65,7 @@ func partsLine(sk store.SkillReport, verbose bool) string {
 
 // writePartsRow prints the status of a plugin's parts under its skills,
 // apart from their table: "  PLUGIN:_plugin  v3  synced (plugin parts, modified)".
-func writePartsRow(w io.Writer, info *store.PluginInfo) {
+func writePartsRow(w io.Writer, info *plugins.Info) {
 	st := info.Parts
 	if st == nil {
 		return
@@ -76,7 +79,7 @@ func writePartsRow(w io.Writer, info *store.PluginInfo) {
 
 // withParts is a plugin's skill reports followed by its parts' report, for
 // listings that show both alike (check).
-func withParts(p store.PluginReport) []store.SkillReport {
+func withParts(p pluginsync.PluginReport) []pluginsync.SkillReport {
 	if p.Parts == nil {
 		return p.Skills
 	}

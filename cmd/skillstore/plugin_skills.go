@@ -6,6 +6,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/skillstore/skillstore/store/plugins"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
@@ -46,9 +48,9 @@ func runPluginSkills(c *cli.Context, id string) error {
 	e := getEnv(c)
 	add, remove := c.StringSlice("add"), c.StringSlice("remove")
 	if len(add) == 0 && len(remove) == 0 && !c.Bool("all") {
-		var list *store.PluginSkillList
+		var list *plugins.SkillList
 		err := s.View(c.Context, func(r *store.Reader) error {
-			list, err = store.Skills(r, id)
+			list, err = plugins.Skills(r, id)
 			return err
 		})
 		if err != nil {
@@ -57,7 +59,7 @@ func runPluginSkills(c *cli.Context, id string) error {
 		if c.Bool("json") {
 			return writeJSON(e.stdout, list)
 		}
-		printf(e.stdout, "%s  selection: %s", id, store.SelectionText(list.Select))
+		printf(e.stdout, "%s  selection: %s", id, plugins.SelectionText(list.Select))
 		if list.Commit != "" {
 			printf(e.stdout, "  upstream at %s", list.Commit[:12])
 		}
@@ -75,7 +77,7 @@ func runPluginSkills(c *cli.Context, id string) error {
 		}
 		return tw.Flush()
 	}
-	ch, err := store.ChangeSelection(c.Context, s, id, add, remove, c.Bool("all"))
+	ch, err := plugins.ChangeSelection(c.Context, s, id, add, remove, c.Bool("all"))
 	if err != nil && !errors.Is(err, store.ErrNoChange) {
 		return err
 	}
@@ -83,10 +85,10 @@ func runPluginSkills(c *cli.Context, id string) error {
 		return writeJSON(e.stdout, ch)
 	}
 	if err != nil {
-		printf(e.stdout, "plugin %s: the selection is already %s\n", id, store.SelectionText(ch.After))
+		printf(e.stdout, "plugin %s: the selection is already %s\n", id, plugins.SelectionText(ch.After))
 		return nil
 	}
-	printf(e.stdout, "plugin %s: selection %s -> %s\n", id, store.SelectionText(ch.Before), store.SelectionText(ch.After))
+	printf(e.stdout, "plugin %s: selection %s -> %s\n", id, plugins.SelectionText(ch.Before), plugins.SelectionText(ch.After))
 	for _, sk := range ch.Managed {
 		printf(e.stdout, "  %s: a managed skill now (history kept; selecting it again links it back)\n", sk)
 	}
@@ -97,11 +99,11 @@ func runPluginSkills(c *cli.Context, id string) error {
 }
 
 var skillStateText = map[string]string{
-	store.PluginSkillMirrored: "mirrored",
-	store.PluginSkillSelected: "selected (the next sync mirrors it)",
-	store.PluginSkillOff:      "available (not selected)",
-	store.PluginSkillAdopted:  "adopted (managed)",
-	store.PluginSkillRemoved:  "removed upstream (kept)",
+	plugins.SkillMirrored:        "mirrored",
+	plugins.SkillSelected:        "selected (the next sync mirrors it)",
+	plugins.SkillAvailable:       "available (not selected)",
+	plugins.SkillAdopted:         "adopted (managed)",
+	plugins.SkillRemovedUpstream: "removed upstream (kept)",
 }
 
 // pluginSetCommand is 'plugin set': move a plugin's pin.
@@ -146,7 +148,7 @@ func runPluginSet(c *cli.Context, id string) error {
 		return err
 	}
 	e := getEnv(c)
-	ch, err := store.SetSource(c.Context, s, id, url, ref)
+	ch, err := plugins.SetSource(c.Context, s, id, url, ref)
 	if err != nil && !errors.Is(err, store.ErrNoChange) {
 		return err
 	}
@@ -162,10 +164,10 @@ func runPluginSet(c *cli.Context, id string) error {
 }
 
 // sourceText renders a source with its ref: "URL at REF".
-func sourceText(s store.Source) string {
+func sourceText(s plugins.Source) string {
 	var b strings.Builder
 	b.WriteString(s.String())
-	if s.Kind == store.SourceGit {
+	if s.Kind == plugins.SourceGit {
 		ref := s.Ref
 		if ref == "" {
 			ref = "HEAD"

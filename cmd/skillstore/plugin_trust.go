@@ -3,6 +3,9 @@ package main
 import (
 	"strings"
 
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
@@ -37,7 +40,7 @@ func pluginTrustCommand() *cli.Command {
 			if plugin, skill, ok := strings.Cut(arg, ":"); ok {
 				return trustSkill(c, s, plugin, skill)
 			}
-			src, err := store.Trust(c.Context, s, arg)
+			src, err := plugins.Trust(c.Context, s, arg)
 			if err != nil {
 				return err
 			}
@@ -52,7 +55,7 @@ func trustSkill(c *cli.Context, s *store.Store, plugin, skill string) error {
 	if plugin == "" || skill == "" {
 		return usageErrorf("plugin trust: give PLUGIN:SKILL, both names")
 	}
-	t, err := store.TrustSkill(c.Context, s, plugin, skill)
+	t, err := pluginsync.TrustSkill(c.Context, s, plugin, skill)
 	if err != nil {
 		return err
 	}

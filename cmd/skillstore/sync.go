@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillstore/skillstore/store/pluginsync"
+
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/reload/target"
 
@@ -120,13 +122,13 @@ func syncPipeline(c *cli.Context, plugins []string) error {
 }
 
 // syncPlugins runs the store's sync, with a progress line on a terminal.
-func syncPlugins(c *cli.Context, s *store.Store, plugins []string) (*store.SyncReport, error) {
+func syncPlugins(c *cli.Context, s *store.Store, plugins []string) (*pluginsync.Report, error) {
 	e := getEnv(c)
 	strict, allow, err := intakeOptions(c)
 	if err != nil {
 		return nil, err
 	}
-	opts := store.SyncOptions{Plugins: plugins, Review: c.Bool("review"), SkillAware: c.Bool("skill-aware"), Strict: strict, AllowRisk: allow}
+	opts := pluginsync.Options{Plugins: plugins, Review: c.Bool("review"), SkillAware: c.Bool("skill-aware"), Strict: strict, AllowRisk: allow}
 	progress := isTerminal(e.stderr) && !c.Bool("json")
 	raw := rawWriter(e.stderr) // the control sequences are ours; names are escaped
 	if progress {
@@ -137,7 +139,7 @@ func syncPlugins(c *cli.Context, s *store.Store, plugins []string) (*store.SyncR
 			fmt.Fprintf(raw, "\r\x1b[Kfetching: %d/%d done (last %s)", done, total, quoteText(url))
 		}
 	}
-	rep, err := store.Run(c.Context, s, opts)
+	rep, err := pluginsync.Run(c.Context, s, opts)
 	if progress {
 		fmt.Fprint(raw, "\r\x1b[K")
 	}
@@ -180,7 +182,7 @@ func exportsToShow(s *store.Store, out []target.Exported) []target.Exported {
 
 // writeSyncReport prints one line per change and per error, nothing when
 // nothing changed. It reports whether it printed a change.
-func writeSyncReport(w, errw io.Writer, rep *store.SyncReport, verbose bool) bool {
+func writeSyncReport(w, errw io.Writer, rep *pluginsync.Report, verbose bool) bool {
 	changed := false
 	paint := newPainter(w)
 	for _, p := range rep.Plugins {
@@ -189,7 +191,7 @@ func writeSyncReport(w, errw io.Writer, rep *store.SyncReport, verbose bool) boo
 				printf(errw, "skillstore: error: %s: %s\n", syncName(p.Plugin, sk), sk.Error)
 				continue
 			}
-			if !sk.Changed() || sk.Classification == store.ClassLeftOut {
+			if !sk.Changed() || sk.Classification == pluginsync.ClassLeftOut {
 				continue
 			}
 			changed = true
@@ -209,7 +211,7 @@ func writeSyncReport(w, errw io.Writer, rep *store.SyncReport, verbose bool) boo
 	return changed
 }
 
-func failedSkills(p store.PluginReport) string {
+func failedSkills(p pluginsync.PluginReport) string {
 	var names []string
 	for _, sk := range p.Skills {
 		if sk.Error != "" {
@@ -220,14 +222,14 @@ func failedSkills(p store.PluginReport) string {
 }
 
 // syncLine describes one skill's change.
-func syncLine(sk store.SkillReport, verbose bool) string {
+func syncLine(sk pluginsync.SkillReport, verbose bool) string {
 	var b strings.Builder
 	switch sk.Classification {
-	case store.ClassNew:
+	case pluginsync.ClassNew:
 		fmt.Fprintf(&b, "new skill, v%d", sk.NewVersion)
-	case store.ClassRemoved:
+	case pluginsync.ClassRemoved:
 		b.WriteString("removed upstream (kept in the store)")
-	case store.ClassUnchanged, store.ClassPending:
+	case pluginsync.ClassUnchanged, pluginsync.ClassPending:
 		b.WriteString(string(sk.Classification))
 	default:
 		b.WriteString(string(sk.Classification))

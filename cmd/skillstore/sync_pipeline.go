@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 
+	"github.com/skillstore/skillstore/store/pluginsync"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/reload/target"
@@ -15,7 +17,7 @@ import (
 // the writes went to memory (store.DryRun, target.Pending). Its JSON is
 // sync --json: the store's sync report, plus the captures and exports.
 type syncRun struct {
-	*store.SyncReport
+	*pluginsync.SyncReport
 	Captured []target.CaptureResult `json:"captured"`
 	Exported []target.Exported      `json:"exported"`
 	// exportErr is the export's error: the failed targets and skills,
@@ -106,7 +108,7 @@ func exitWith(code int) error {
 // syncName is the name sync and check print for a skill of plugin's
 // report: its store name, "PLUGIN:SKILL" (Claude Code's convention), or,
 // for the plugin's parts, the unit's name marked as such.
-func syncName(plugin string, sk store.SkillReport) string {
+func syncName(plugin string, sk pluginsync.SkillReport) string {
 	if store.IsPluginParts(sk.Skill) {
 		return partsLabel(sk.Skill)
 	}

@@ -3,8 +3,9 @@ package main
 import (
 	"io"
 
+	"github.com/skillstore/skillstore/store/pluginsync"
+
 	"github.com/skillstore/skillstore/discover"
-	"github.com/skillstore/skillstore/store"
 )
 
 // printPolicyWarnings prints the validation policy's warnings, one per line
@@ -22,7 +23,7 @@ func printPolicyWarnings(w io.Writer, where string, diags []discover.Diagnostic)
 
 // printSyncWarnings prints the warnings of every skill of a sync or plugin
 // add report.
-func printSyncWarnings(w io.Writer, rep *store.SyncReport) {
+func printSyncWarnings(w io.Writer, rep *pluginsync.Report) {
 	for _, p := range rep.Plugins {
 		for _, sk := range p.Skills {
 			printPolicyWarnings(w, "plugin "+p.Plugin, sk.Warnings)

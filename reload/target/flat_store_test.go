@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
+
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
@@ -26,7 +29,7 @@ func flatStore(t *testing.T) (context.Context, *store.Store, []Target, string, s
 	}
 	plugin := filepath.Join(tmp, "chat")
 	writeSkill(t, filepath.Join(plugin, "skills", "access"), "Line one.\nLine two.\nLine three.\n")
-	if _, err := store.Add(ctx, s, store.Source{Kind: store.SourceFolder, URL: plugin}, store.AddPluginOptions{}); err != nil {
+	if _, err := pluginsync.Add(ctx, s, plugins.Source{Kind: plugins.SourceFolder, URL: plugin}, pluginsync.AddOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	writeSkill(t, filepath.Join(tmp, "managed", "access"), "Managed.\n")

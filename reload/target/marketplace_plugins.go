@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillstore/skillstore/store/plugins"
+
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
@@ -25,7 +27,7 @@ type exportPlugin struct {
 	Parts store.Hash
 	// Record is the store's plugin record; nil for the managed skills'
 	// plugin.
-	Record *store.Plugin
+	Record *plugins.Plugin
 }
 
 // pluginSkill is one published skill of an exported plugin.
@@ -60,11 +62,11 @@ func marketplacePlugins(ctx context.Context, s *store.Store, t Target) ([]*expor
 		return byID[id]
 	}
 	err := s.View(ctx, func(r *store.Reader) error {
-		records, err := store.ListPlugins(r)
+		records, err := plugins.List(r)
 		if err != nil {
 			return err
 		}
-		owner := map[string]*store.Plugin{}
+		owner := map[string]*plugins.Plugin{}
 		for _, p := range records {
 			for _, sk := range p.Skills {
 				owner[sk] = p
@@ -83,7 +85,7 @@ func marketplacePlugins(ctx context.Context, s *store.Store, t Target) ([]*expor
 				// A short name a plugin lists: its skill in a store whose
 				// plugin skills still have short names (ref layout 1), or
 				// a managed skill of the same name beside PLUGIN:NAME.
-				o, err := store.SkillOwner(r, info.Name)
+				o, err := plugins.SkillOwner(r, info.Name)
 				if err != nil {
 					return err
 				}

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
+
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/safety"
@@ -82,11 +85,11 @@ func marketplaceStore(t *testing.T) (*store.Store, Target, string) {
 	}
 	up := filepath.Join(tmp, "upstream")
 	copyDir(t, fixturePlugin, up)
-	src, err := store.ParseSource(up, "")
+	src, err := plugins.ParseSource(up, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Add(ctx, s, src, store.AddPluginOptions{}); err != nil {
+	if _, err := pluginsync.Add(ctx, s, src, pluginsync.AddOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	PublishParts(t, s, "superpowers", up, 1)

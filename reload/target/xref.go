@@ -102,7 +102,7 @@ func CrossReferences(ctx context.Context, s *store.Store, targets []Target) ([]C
 	}
 	var active []skill
 	err := s.View(ctx, func(r *store.Reader) error {
-		ps, err := store.ListPlugins(r)
+		ps, err := plugins.List(r)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillstore/skillstore/store/pluginsync"
+
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -58,13 +60,13 @@ func localEdit(t testing.TB, s *store.Store, skill, content string) {
 	}
 }
 
-func syncOnce(t testing.TB, s *store.Store, opts store.SyncOptions) map[string]store.SkillReport {
+func syncOnce(t testing.TB, s *store.Store, opts pluginsync.Options) map[string]pluginsync.SkillReport {
 	t.Helper()
-	rep, err := store.Run(context.Background(), s, opts)
+	rep, err := pluginsync.Run(context.Background(), s, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]store.SkillReport{}
+	out := map[string]pluginsync.SkillReport{}
 	for _, p := range rep.Plugins {
 		if p.Error != "" {
 			t.Fatalf("plugin %s: %s", p.Plugin, p.Error)

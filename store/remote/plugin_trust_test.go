@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
 )
 
 // TestPulledPluginsWaitForTrust: plugin records a teammate's server
@@ -33,11 +34,11 @@ func TestPulledPluginsWaitForTrust(t *testing.T) {
 
 	mallory := newActorStore(t, "mallory")
 	for _, src := range []string{d.url("up.git"), folder} {
-		s, err := store.ParseSource(src, "")
+		s, err := plugins.ParseSource(src, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := store.Add(ctx, mallory, s, store.AddPluginOptions{}); err != nil {
+		if _, err := pluginsync.Add(ctx, mallory, s, pluginsync.AddOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -54,12 +55,12 @@ func TestPulledPluginsWaitForTrust(t *testing.T) {
 		t.Errorf("refused = %+v, want the folder plugin", rep.State.Refused)
 	}
 
-	sync := func() map[string]store.PluginReport {
-		srep, err := store.Run(ctx, victim, store.SyncOptions{})
+	sync := func() map[string]pluginsync.PluginReport {
+		srep, err := pluginsync.Run(ctx, victim, pluginsync.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := map[string]store.PluginReport{}
+		out := map[string]pluginsync.PluginReport{}
 		for _, pr := range srep.Plugins {
 			out[pr.Plugin] = pr
 		}
@@ -67,7 +68,7 @@ func TestPulledPluginsWaitForTrust(t *testing.T) {
 	}
 	got := sync()
 	for _, id := range []string{"gitp", "home-secrets"} {
-		if got[id].Skipped != store.SkippedUntrusted {
+		if got[id].Skipped != pluginsync.SkippedUntrusted {
 			t.Errorf("sync of %s before approval: %+v", id, got[id])
 		}
 	}
@@ -75,17 +76,17 @@ func TestPulledPluginsWaitForTrust(t *testing.T) {
 		t.Errorf("sync fetched an unapproved source:\n%s", out)
 	}
 
-	if _, err := store.Trust(ctx, victim, "home-secrets"); err == nil || !strings.Contains(err.Error(), "a source on this machine's disk") {
+	if _, err := plugins.Trust(ctx, victim, "home-secrets"); err == nil || !strings.Contains(err.Error(), "a source on this machine's disk") {
 		t.Errorf("trust of a remote folder source = %v, want refused", err)
 	}
-	if _, err := store.Trust(ctx, victim, "gitp"); err != nil {
+	if _, err := plugins.Trust(ctx, victim, "gitp"); err != nil {
 		t.Fatal(err)
 	}
 	got = sync()
 	if got["gitp"].Skipped != "" || got["gitp"].Error != "" || got["gitp"].Commit == "" {
 		t.Errorf("sync after trust: %+v", got["gitp"])
 	}
-	if got["home-secrets"].Skipped != store.SkippedUntrusted {
+	if got["home-secrets"].Skipped != pluginsync.SkippedUntrusted {
 		t.Errorf("the folder plugin was synced: %+v", got["home-secrets"])
 	}
 	checkStore(t, victim.Dir())

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillstore/skillstore/store/plugins"
+
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store"
 )
@@ -115,7 +117,7 @@ func (tx remoteTx) mergeState(remote store.Hash, rem Remote) (StateMerge, error)
 	}
 	sort.Strings(sorted)
 	var merged []store.File
-	untrusted := map[string]store.Source{}
+	untrusted := map[string]plugins.Source{}
 	for _, p := range sorted {
 		bh, oh, th := b[p], o[p], t[p]
 		keep := oh
@@ -148,7 +150,7 @@ func (tx remoteTx) mergeState(remote store.Hash, rem Remote) (StateMerge, error)
 	if err != nil {
 		return StateMerge{}, fmt.Errorf("merge state: %w", err)
 	}
-	if err := store.MarkUntrusted(tx.Tx, untrusted); err != nil {
+	if err := plugins.MarkUntrusted(tx.Tx, untrusted); err != nil {
 		return StateMerge{}, err
 	}
 	for id := range untrusted {
@@ -209,21 +211,21 @@ func isLocalRecord(path string) bool {
 // plugin or a changed source is added to untrusted, to wait for approval;
 // for a local source, which can never be approved, the reason is
 // returned too.
-func (tx remoteTx) pluginFromRemote(path string, local, remote store.Hash, untrusted map[string]store.Source) string {
+func (tx remoteTx) pluginFromRemote(path string, local, remote store.Hash, untrusted map[string]plugins.Source) string {
 	id, ok := strings.CutPrefix(strings.TrimSuffix(path, recordExt), "plugins/")
 	if !ok || remote.IsZero() {
 		return ""
 	}
-	source := func(h store.Hash) (store.Source, bool) {
+	source := func(h store.Hash) (plugins.Source, bool) {
 		if h.IsZero() {
-			return store.Source{}, false
+			return plugins.Source{}, false
 		}
 		data, err := tx.Blob(h)
 		var rec struct {
-			Source store.Source `json:"source"`
+			Source plugins.Source `json:"source"`
 		}
 		if err != nil || json.Unmarshal(data, &rec) != nil {
-			return store.Source{}, false
+			return plugins.Source{}, false
 		}
 		return rec.Source, true
 	}
@@ -232,7 +234,7 @@ func (tx remoteTx) pluginFromRemote(path string, local, remote store.Hash, untru
 	if theirs.IsLocal() && (!ok || ours != theirs) {
 		untrusted[id] = theirs
 		what := "a local folder"
-		if theirs.Kind == store.SourceGit {
+		if theirs.Kind == plugins.SourceGit {
 			what = "a repository on this machine's disk"
 		}
 		return fmt.Sprintf("never synced here: its source is %s (%s), and a remote cannot make this machine read its own files; add it with 'skillstore plugin add' if it is yours", what, theirs.URL)

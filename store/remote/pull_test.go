@@ -8,6 +8,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
+
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -335,7 +338,7 @@ func TestTwoMachinesAddTheSamePlugin(t *testing.T) {
 	ctx := context.Background()
 	up := filepath.Join(t.TempDir(), "plugin")
 	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "upstream text"))
-	src, err := store.ParseSource(up, "")
+	src, err := plugins.ParseSource(up, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +347,7 @@ func TestTwoMachinesAddTheSamePlugin(t *testing.T) {
 	var stores []*store.Store
 	for _, name := range []string{"alice", "bob"} {
 		s := newActorStore(t, name)
-		if _, err := store.Add(ctx, s, src, store.AddPluginOptions{ID: "acme"}); err != nil {
+		if _, err := pluginsync.Add(ctx, s, src, pluginsync.AddOptions{ID: "acme"}); err != nil {
 			t.Fatal(err)
 		}
 		mustAddRemote(t, s, "origin", "file://"+central)
@@ -370,7 +373,7 @@ func TestTwoMachinesAddTheSamePlugin(t *testing.T) {
 	// Sync still works on both after the join.
 	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "upstream text v2"))
 	for _, s := range stores {
-		if r := syncOnce(t, s, store.SyncOptions{})["deploy"]; r.Error != "" || r.Classification != store.ClassFastForward {
+		if r := syncOnce(t, s, pluginsync.Options{})["deploy"]; r.Error != "" || r.Classification != pluginsync.ClassFastForward {
 			t.Errorf("%s: sync after join = %+v", actorName(s), r)
 		}
 		checkStore(t, s.Dir())
@@ -386,7 +389,7 @@ func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 	ctx := context.Background()
 	up := filepath.Join(t.TempDir(), "plugin")
 	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "line one", "line two", "line three"))
-	src, err := store.ParseSource(up, "")
+	src, err := plugins.ParseSource(up, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,7 +397,7 @@ func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 	remoteGit(t, "", "init", "--quiet", "--bare", central)
 	alice, bob := newActorStore(t, "alice"), newActorStore(t, "bob")
 	for _, s := range []*store.Store{alice, bob} {
-		if _, err := store.Add(ctx, s, src, store.AddPluginOptions{ID: "acme"}); err != nil {
+		if _, err := pluginsync.Add(ctx, s, src, pluginsync.AddOptions{ID: "acme"}); err != nil {
 			t.Fatal(err)
 		}
 		mustAddRemote(t, s, "origin", "file://"+central)
@@ -421,14 +424,14 @@ func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 		return mode
 	}
 
-	if r := syncOnce(t, bob, store.SyncOptions{})["deploy"]; r.Classification != store.ClassPending || r.Superseded != "" {
+	if r := syncOnce(t, bob, pluginsync.Options{})["deploy"]; r.Classification != pluginsync.ClassPending || r.Superseded != "" {
 		t.Errorf("sync with upstream unchanged = %+v", r)
 	}
 	if got := candidateMode(); got != store.MergeModeRemote {
 		t.Fatalf("after sync the candidate is %q, want the remote merge", got)
 	}
 	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "line one", "line two", "line three by bob", "line four upstream"))
-	if r := syncOnce(t, bob, store.SyncOptions{})["deploy"]; r.Classification != store.ClassPending || r.Superseded != "" {
+	if r := syncOnce(t, bob, pluginsync.Options{})["deploy"]; r.Classification != pluginsync.ClassPending || r.Superseded != "" {
 		t.Errorf("sync with upstream changed = %+v", r)
 	}
 	if got := candidateMode(); got != store.MergeModeRemote {
@@ -438,8 +441,8 @@ func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 	if _, err := store.Accept(ctx, bob, "acme:deploy", "reviewed"); err != nil {
 		t.Fatal(err)
 	}
-	r := syncOnce(t, bob, store.SyncOptions{})["deploy"]
-	if r.Classification != store.ClassThreeWay || r.Candidate == "" {
+	r := syncOnce(t, bob, pluginsync.Options{})["deploy"]
+	if r.Classification != pluginsync.ClassThreeWay || r.Candidate == "" {
 		t.Fatalf("sync after the merge was accepted = %+v", r)
 	}
 	if got := candidateMode(); got != store.MergeModeThreeWay {

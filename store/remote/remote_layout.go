@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillstore/skillstore/store/plugins"
+
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store"
 )
@@ -75,7 +77,7 @@ func (tx remoteTx) checkRemoteLayout(rr *remoteRefs) error {
 // the layout 1 candidate and superseded refs whose commit this store holds
 // under its layout 2 names. Anything else stays on the remote.
 func (tx remoteTx) layout1Leftovers(adv map[string]store.Hash, isLocal map[string]bool) []PushUpdate {
-	plugins, err := store.ListPlugins(tx.Tx.Reader)
+	plugins, err := plugins.List(tx.Tx.Reader)
 	if err != nil {
 		return nil
 	}

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
+
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -25,16 +28,16 @@ func TestCandidateReviewedWithPlainGit(t *testing.T) {
 	up := filepath.Join(t.TempDir(), "plugin")
 	md := filepath.Join(up, "skills", "deploy", "SKILL.md")
 	writeFile(t, md, skillMD("deploy", "line 1", "line 2", "line 3"))
-	src, err := store.ParseSource(up, "")
+	src, err := plugins.ParseSource(up, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Add(ctx, cron, src, store.AddPluginOptions{}); err != nil {
+	if _, err := pluginsync.Add(ctx, cron, src, pluginsync.AddOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	localEdit(t, cron, "plugin:deploy", skillMD("deploy", "line 1", "local line 2", "line 3"))
 	writeFile(t, md, skillMD("deploy", "line 1", "upstream line 2", "line 3"))
-	if r := syncOnce(t, cron, store.SyncOptions{})["deploy"]; r.Classification != store.ClassThreeWay || len(r.Conflicts) == 0 {
+	if r := syncOnce(t, cron, pluginsync.Options{})["deploy"]; r.Classification != pluginsync.ClassThreeWay || len(r.Conflicts) == 0 {
 		t.Fatalf("sync = %+v", r)
 	}
 	mustAddRemote(t, cron, "origin", url)

@@ -279,3 +279,34 @@ func BenchReport(b *testing.B, ours, ref time.Duration) {
 	b.ReportMetric(float64(ref.Nanoseconds())/float64(b.N), "ref-ns/op")
 	b.ReportMetric(float64(ours)/float64(ref), "ratio")
 }
+
+// CopyStore copies a store directory (cp -a keeps it exact).
+func CopyStore(t testing.TB, from string) string {
+	t.Helper()
+	to := filepath.Join(t.TempDir(), "store")
+	if out, err := exec.Command("cp", "-a", from, to).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v\n%s", err, out)
+	}
+	return to
+}
+
+// CheckStore runs git fsck --strict and the store's own verify on the
+// store at dir.
+func CheckStore(t testing.TB, dir string) {
+	t.Helper()
+	out, err := exec.Command("git", "-C", dir, "fsck", "--strict", "--no-dangling").CombinedOutput()
+	if err != nil {
+		t.Fatalf("git fsck --strict: %v\n%s", err, out)
+	}
+	s, err := store.Open(context.Background(), dir, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Verify(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK() {
+		t.Fatalf("verify: %v", rep.Problems)
+	}
+}

@@ -1,0 +1,45 @@
+package plugins
+
+import (
+	"path"
+	"strings"
+
+	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/manifest"
+)
+
+// readLayout reads the plugins a source provides with [manifest.Read], the
+// one function that decides a repository's layout. A single skill at the
+// source's top is named by its SKILL.md's frontmatter name, else by the
+// source's base name (see sourceBaseName).
+func readLayout(fsys manifest.PluginFS, src Source) (*manifest.Layout, error) {
+	return manifest.Read(fsys, manifest.Options{Selector: src.Selector, RootName: rootSkillName(fsys, src)})
+}
+
+// rootSkillName names the skill whose SKILL.md is at the top of fsys: the
+// frontmatter's name when it is a valid skill name, else the source's base
+// name. It is "" when there is no such SKILL.md.
+func rootSkillName(fsys manifest.PluginFS, src Source) string {
+	data, err := manifest.ReadRegular(fsys, skillfs.SkillFile, discover.MaxFileSize)
+	if err != nil {
+		return ""
+	}
+	if sf, err := discover.Parse(data); err == nil && skillfs.CheckName(sf.Frontmatter.Name) == nil {
+		return sf.Frontmatter.Name
+	}
+	return sourceBaseName(src)
+}
+
+// sourceBaseName is the last element of the folder a source reads: its
+// Path inside the repository, else its URL without ".git", lower-cased.
+func sourceBaseName(src Source) string {
+	if src.Path != "" {
+		return strings.ToLower(path.Base(src.Path))
+	}
+	base := path.Base(strings.TrimSuffix(strings.TrimRight(strings.ReplaceAll(src.URL, "\\", "/"), "/"), ".git"))
+	if i := strings.LastIndexAny(base, ":"); i >= 0 {
+		base = base[i+1:]
+	}
+	return strings.ToLower(base)
+}

@@ -1,0 +1,239 @@
+package plugins
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/skillstore/skillstore/internal/gitfetch"
+)
+
+// SourceKind is the kind of a plugin source.
+type SourceKind string
+
+// Source kinds: a folder read as it is on disk, or a git repository fetched
+// into the store.
+const (
+	SourceFolder SourceKind = "folder"
+	SourceGit    SourceKind = "git"
+)
+
+// Source is where a plugin's files come from.
+type Source struct {
+	Kind     SourceKind `json:"kind"`               // SourceFolder or SourceGit
+	URL      string     `json:"url"`                // absolute folder path or git URL (local paths made absolute)
+	Ref      string     `json:"ref,omitempty"`      // branch, tag or commit as given; "" is the remote HEAD
+	Selector string     `json:"selector,omitempty"` // plugin of a marketplace ("SOURCE#name")
+	// Path is the folder inside a git source where the plugin (or
+	// marketplace) lives, slash-separated; "" is the repository's top. A
+	// folder source has none: its subfolder is part of URL.
+	Path string `json:"path,omitempty"`
+}
+
+// String renders the source the way a user types it.
+func (s Source) String() string {
+	out := s.URL
+	if s.Selector != "" {
+		out += "#" + s.Selector
+	}
+	if s.Path != "" {
+		out += " (folder " + s.Path + ")"
+	}
+	return out
+}
+
+// WithPath returns the source narrowed to the folder dir inside it: for a
+// git source the folder is read from each fetched commit, for a folder
+// source it becomes part of the folder's path. dir is slash-separated and
+// relative; one that leaves the source ("..", absolute) is refused.
+func (s Source) WithPath(dir string) (Source, error) {
+	clean, err := cleanSourcePath(dir)
+	if err != nil || clean == "" {
+		return s, err
+	}
+	if s.Kind == SourceFolder {
+		full := filepath.Join(s.URL, filepath.FromSlash(clean))
+		info, err := os.Stat(full)
+		if err != nil {
+			return Source{}, fmt.Errorf("plugin source %s: folder %s: %w", s.URL, clean, errors.Unwrap(err))
+		}
+		if !info.IsDir() {
+			return Source{}, fmt.Errorf("plugin source %s: %s is not a folder", s.URL, clean)
+		}
+		s.URL = full
+		if isGitRepo(full) {
+			s.Kind = SourceGit
+		}
+		return s, nil
+	}
+	s.Path = clean
+	return s, nil
+}
+
+// cleanSourcePath checks a folder inside a source: relative, inside it,
+// slash-separated. "" and "." mean the source's top and give "".
+func cleanSourcePath(dir string) (string, error) {
+	d := strings.Trim(strings.ReplaceAll(dir, "\\", "/"), "/")
+	if d == "" || d == "." {
+		return "", nil
+	}
+	if strings.HasPrefix(dir, "/") || (len(dir) > 1 && dir[1] == ':') {
+		return "", fmt.Errorf("folder %q inside a source must be a relative path", dir)
+	}
+	clean := path.Clean(d)
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", fmt.Errorf("folder %q leaves the source", dir)
+	}
+	return clean, nil
+}
+
+// Compiled on first use rather than at start-up, which every command pays.
+var (
+	schemeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9+.-]*://`) })
+	scpRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^/@:]+@[^/:]+:`) }) // git@host:owner/repo
+)
+
+// ParseSource is [ParseSourceContext] without a deadline.
+func ParseSource(arg, ref string) (Source, error) {
+	return ParseSourceContext(context.Background(), arg, ref)
+}
+
+// ParseSourceContext reads a plugin source as a user types it (ref is
+// --ref, "" for none):
+//   - a local path that exists: a git source when it is the top of a git
+//     repository (its committed files at ref are used), else a folder
+//     source (its files on disk). A local path always wins over the
+//     shorthand: write ./owner/repo for a folder of that name.
+//   - https://github.com/OWNER/REPO[/tree/REF[/PATH]]: that repository (see
+//     [GitHubURL]), at REF, in the folder PATH.
+//   - any other URL (scheme://, user@host:path): a git source.
+//   - OWNER/REPO that is not a local path: GitHub shorthand for
+//     [GitHubURL](OWNER/REPO). Its refs are listed once, so that a typo is
+//     told apart at once ([ShorthandError]) from a folder that is missing.
+//
+// A source holding a control character anywhere is refused
+// (gitfetch.CheckURL) before any other use.
+//
+// After '#' comes a plugin of a marketplace (SOURCE#plugin), or a folder
+// inside the source when it holds a '/' (SOURCE#plugins/x, SOURCE#tools/
+// for a top-level folder: plugin names never hold a '/'), or both
+// (SOURCE#plugins/x#plugin). The network is used only to resolve a
+// shorthand or a /tree/ address whose ref and path cannot be told apart
+// without the remote's refs.
+func ParseSourceContext(ctx context.Context, arg, ref string) (Source, error) {
+	loc, frag, _ := strings.Cut(arg, "#")
+	if loc == "" {
+		return Source{}, fmt.Errorf("empty plugin source %q", arg)
+	}
+	if err := gitfetch.CheckURL(arg); err != nil {
+		return Source{}, fmt.Errorf("plugin source: %w", err)
+	}
+	sel, dir, err := parseFragment(arg, frag)
+	if err != nil {
+		return Source{}, err
+	}
+	var src Source
+	switch {
+	case schemeRE().MatchString(loc) || scpRE().MatchString(loc):
+		web, ok, err := parseGitHubWeb(ctx, loc)
+		switch {
+		case err != nil:
+			return Source{}, err
+		case !ok:
+			src = Source{Kind: SourceGit, URL: loc, Ref: ref}
+		case web.Ref != "" && ref != "" && web.Ref != ref:
+			return Source{}, fmt.Errorf("plugin source %s names the ref %s and --ref says %s: give one", loc, web.Ref, ref)
+		default:
+			src = web
+			if ref != "" {
+				src.Ref = ref
+			}
+		}
+	default:
+		src, err = parseLocalSource(loc, ref)
+		if err != nil && errors.Is(err, fs.ErrNotExist) && IsGitHubShorthand(loc) {
+			src = Source{Kind: SourceGit, URL: GitHubURL(loc), Ref: ref}
+			if _, lerr := gitfetch.RefNames(ctx, src.URL, gitfetch.Options{}); lerr != nil {
+				return Source{}, &ShorthandError{Arg: loc, URL: src.URL, Err: lerr}
+			}
+		} else if err != nil {
+			return Source{}, err
+		}
+	}
+	src.Selector = sel
+	if dir != "" {
+		if src.Path != "" {
+			return Source{}, fmt.Errorf("plugin source %s names two folders, %s and %s: give one", arg, src.Path, dir)
+		}
+		return src.WithPath(dir)
+	}
+	return src, nil
+}
+
+// parseFragment splits what follows '#' into a plugin name and a folder
+// (the part holding a '/').
+func parseFragment(arg, frag string) (sel, dir string, err error) {
+	if frag == "" {
+		return "", "", nil
+	}
+	parts := strings.Split(frag, "#")
+	if len(parts) > 2 {
+		return "", "", fmt.Errorf("plugin source %q: after '#' give a plugin, a folder (with a '/'), or folder#plugin", arg)
+	}
+	for _, p := range parts {
+		switch {
+		case p == "":
+			return "", "", fmt.Errorf("plugin source %q: an empty part after '#'", arg)
+		case strings.Contains(p, "/") && dir == "":
+			dir = p
+		case !strings.Contains(p, "/") && sel == "":
+			sel = p
+		default:
+			return "", "", fmt.Errorf("plugin source %q: after '#' give one plugin and at most one folder (a folder holds a '/')", arg)
+		}
+	}
+	return sel, dir, nil
+}
+
+// parseLocalSource reads a local path: a git repository's top or a folder.
+// A missing path is an error wrapping fs.ErrNotExist.
+func parseLocalSource(loc, ref string) (Source, error) {
+	abs, err := filepath.Abs(loc)
+	if err != nil {
+		return Source{}, fmt.Errorf("plugin source %s: %w", loc, err)
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return Source{}, fmt.Errorf("plugin source %s: %w", loc, errors.Unwrap(err))
+	}
+	if !info.IsDir() {
+		return Source{}, fmt.Errorf("plugin source %s is not a folder or a git repository", loc)
+	}
+	src := Source{URL: abs, Ref: ref, Kind: SourceFolder}
+	if isGitRepo(abs) {
+		src.Kind = SourceGit
+	} else if ref != "" {
+		return Source{}, fmt.Errorf("plugin source %s is a folder, not a git repository: --ref needs a git repository", loc)
+	}
+	return src, nil
+}
+
+// isGitRepo reports whether dir is the top of a git work tree or a bare repository.
+func isGitRepo(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		return true
+	}
+	for _, f := range []string{"HEAD", "objects", "refs"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			return false
+		}
+	}
+	return true
+}

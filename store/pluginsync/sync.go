@@ -1,0 +1,382 @@
+package pluginsync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/plugins"
+
+	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/store/safety"
+)
+
+// SyncOptions tune a sync.
+type Options struct {
+	// Plugins limits the sync to these plugin ids; empty means every
+	// enabled, unpaused plugin.
+	Plugins []string
+	// Review turns fast-forwards into candidates for this run.
+	Review bool
+	// SkillAware merges Markdown files of three-way updates with the
+	// skill-aware rules (merge.Options.SkillAware). Every conflict they
+	// resolve is listed in a Merge-Resolved trailer of the candidate; a
+	// three-way merge is always a candidate, never published by sync.
+	SkillAware bool
+	// Progress, when set, is called before each plugin is synced.
+	Progress func(plugin string, done, total int)
+	// FetchProgress, when set, is called as each git source's fetch ends
+	// (before the lock is taken; from the fetching goroutines, one call at
+	// a time).
+	FetchProgress func(url string, done, total int)
+	// Strict makes a plugin all or nothing: when any part of it would be
+	// left out (see intake.go), nothing of it is written and it fails.
+	Strict bool
+	// AllowRisk is the highest risk level taken in (zero: the default,
+	// safety.DefaultAllowedRisk); a skill above it is left out, or held at
+	// its published version. 'plugin trust PLUGIN:SKILL' accepts one tree.
+	AllowRisk safety.RiskLevel
+
+	// accepted are the acceptances 'plugin trust PLUGIN:SKILL' recorded,
+	// and held the skills the last run left out whole (see heldName),
+	// read once per run.
+	accepted map[string]plugins.Acceptance
+	held     map[string]string
+}
+
+// SyncReport is what a sync did, per plugin and skill.
+type Report struct {
+	Plugins []PluginReport `json:"plugins"`
+	// CandidatesWaiting counts the candidates of the synced plugins that
+	// wait for review after the sync (new or older).
+	CandidatesWaiting int `json:"candidates_waiting"`
+	// Skipped lists the marketplace entries plugin add could not take from
+	// the source (they live in another repository).
+	Skipped []manifest.SkippedPlugin `json:"skipped,omitempty"`
+	// AlreadyAdded lists the plugins plugin add found already added from
+	// the same source (nothing was written for them).
+	AlreadyAdded []string `json:"already_added,omitempty"`
+	// Renamed and Moved list what adding a marketplace again changed in
+	// plugins it added before (see marketplace_add.go).
+	Renamed []PluginRename `json:"renamed,omitempty"`
+	Moved   []PluginMove   `json:"moved,omitempty"`
+}
+
+// SkippedUntrusted is a PluginReport's Skipped for a plugin whose source
+// came from a remote and waits for 'skillstore plugin trust'.
+const SkippedUntrusted = "untrusted: came from a remote; approve it with 'skillstore plugin trust'"
+
+// PluginReport is one plugin's part of a sync.
+type PluginReport struct {
+	Plugin  string        `json:"plugin"`
+	Source  string        `json:"source"`
+	Commit  string        `json:"commit,omitempty"`  // fetched commit of a git source
+	Skipped string        `json:"skipped,omitempty"` // "paused", "disabled" or SkippedUntrusted
+	Skills  []SkillReport `json:"skills"`
+	Error   string        `json:"error,omitempty"`
+	// Note is a remark on an added plugin ("it holds no skills yet").
+	Note string `json:"note,omitempty"`
+	// Entry is the marketplace entry's name when plugin add gave the
+	// plugin another id, because IDTakenBy (a plugin of another source)
+	// holds that name.
+	Entry     string `json:"entry,omitempty"`
+	IDTakenBy string `json:"id_taken_by,omitempty"`
+	// Parts is the sync of the plugin's parts, "PLUGIN:_plugin" (see
+	// plugin_parts.go); nil when the plugin has none.
+	Parts *SkillReport `json:"parts,omitempty"`
+	// Err is the error behind Error, for callers that explain it.
+	Err error `json:"-"`
+}
+
+// SkillReport is one skill's part of a sync.
+type SkillReport struct {
+	Skill          string   `json:"skill"`
+	Classification Class    `json:"classification"`
+	OldVersion     int      `json:"old_version,omitempty"`
+	NewVersion     int      `json:"new_version,omitempty"`
+	Upstream       string   `json:"upstream,omitempty"`   // the upstream snapshot commit
+	Candidate      string   `json:"candidate,omitempty"`  // a new candidate commit
+	Superseded     string   `json:"superseded,omitempty"` // the candidate it replaced
+	Conflicts      []string `json:"conflicts,omitempty"`
+	Risk           string   `json:"risk,omitempty"`
+	Error          string   `json:"error,omitempty"`
+
+	// MergeResolved lists the conflicts the skill-aware rules resolved
+	// ("SKILL.md:12 sections"), as the candidate's Merge-Resolved trailers.
+	MergeResolved []string `json:"merge_resolved,omitempty"`
+
+	// Warnings are the validation policy's warnings about a new upstream
+	// SKILL.md (discover.Check, lenient): reported, never refusing it.
+	Warnings []discover.Diagnostic `json:"warnings,omitempty"`
+
+	// Paths lists the files the update adds, changes or removes against
+	// the published version (plugin parts only: every change to them is
+	// cold, see reload.ClassifyParts).
+	Paths []string `json:"paths,omitempty"`
+
+	// LeftOut lists what was left out (see intake.go): the whole skill
+	// (Classification ClassLeftOut: a new skill is not added, an update
+	// is held at the published version), or files of the upstream tree
+	// the new snapshot goes in without (reported by the sync that first
+	// meets them).
+	LeftOut []LeftOut `json:"left_out,omitempty"`
+	// RiskAccepted is set when a 'plugin trust PLUGIN:SKILL' acceptance of
+	// this very tree let a risk above the allowed one in.
+	RiskAccepted bool `json:"risk_accepted,omitempty"`
+
+	// held is the store name and upstream tree of a skill left out whole,
+	// for the held memo (see saveHeld).
+	held [2]string
+}
+
+// Changed reports whether the skill's sync wrote anything a person should hear of.
+func (s SkillReport) Changed() bool {
+	switch s.Classification {
+	case ClassUnchanged, ClassPending:
+		return s.Superseded != "" || s.Error != "" || len(s.LeftOut) > 0
+	case ClassLeftOut:
+		// Held back again, for the same upstream tree: nothing new.
+		return slices.ContainsFunc(s.LeftOut, func(l LeftOut) bool { return !l.Again })
+	}
+	return true
+}
+
+// Failed reports whether any plugin or skill failed, or a part was left
+// out: both make sync (and plugin add) exit 1, the rest having gone in.
+func (r *Report) Failed() bool {
+	if r.LeftOutParts() > 0 {
+		return true
+	}
+	for _, p := range r.Plugins {
+		if p.Error != "" {
+			return true
+		}
+		for _, s := range p.Skills {
+			if s.Error != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Sync fetches every enabled, unpaused plugin (or those named), snapshots
+// each skill's upstream tree and classifies it against the published
+// version. The git sources are fetched first, concurrently and with no lock
+// held (see [Store.Prefetch]), so a slow or hung server never keeps other
+// commands waiting; the write lock is taken only to classify and write. A
+// failing plugin is reported and the others go on; the returned error is
+// for what stops the whole sync (the lock, an unknown plugin id, a failed
+// write).
+func Run(ctx context.Context, s *store.Store, opts Options) (*Report, error) {
+	pre, err := prefetchPlugins(ctx, s, opts.Plugins, opts.FetchProgress)
+	if err != nil {
+		return nil, err
+	}
+	defer pre.Close()
+	if s.Options().AfterPrefetch != nil {
+		s.Options().AfterPrefetch()
+	}
+	var rep *Report
+	err = s.Update(ctx, func(tx *store.Tx) error {
+		var err error
+		rep, err = syncPlugins(ctx, tx, pre, opts)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// Sync is [Store.Sync] inside a transaction, reading the sources pre
+// holds from it.
+func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opts Options) (*Report, error) {
+	// The stat cache loads while the plugin records are read.
+	loaded := make(chan *store.StatCache, 1)
+	go func() { loaded <- tx.Store().StatCache() }()
+	plugins, err := plugins.List(tx.Reader)
+	cache := <-loaded
+	if err != nil {
+		return nil, err
+	}
+	if len(opts.Plugins) > 0 {
+		var picked []*plugins.Plugin
+		for _, id := range opts.Plugins {
+			i := slices.IndexFunc(plugins, func(p *plugins.Plugin) bool { return p.ID == id })
+			if i < 0 {
+				return nil, fmt.Errorf("plugin %q: %w", id, store.ErrUnknownPlugin)
+			}
+			picked = append(picked, plugins[i])
+		}
+		plugins = picked
+	}
+	if opts, err = withAccepted(tx, opts); err != nil {
+		return nil, err
+	}
+	rep := &Report{Plugins: []PluginReport{}}
+	// Plugins whose source came from a remote wait for a person's
+	// approval (plugin trust): their sources are never read.
+	untrusted, err := plugins.Untrusted(tx.Reader)
+	if err != nil {
+		return nil, err
+	}
+	trusted := plugins[:0:0]
+	for _, p := range plugins {
+		if _, ok := untrusted[p.ID]; ok {
+			rep.Plugins = append(rep.Plugins, PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}, Skipped: SkippedUntrusted})
+			continue
+		}
+		trusted = append(trusted, p)
+	}
+	plugins = trusted
+	cc := newCommitCache(tx.Reader)
+	ahead := readFoldersAhead(ctx, plugins, cache)
+	defer ahead.stop()
+	var synced []*plugins.Plugin
+	readErrs := map[string]string{}
+	for i, p := range plugins {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}}
+		switch {
+		case p.Disabled:
+			pr.Skipped = "disabled"
+		case p.Paused:
+			pr.Skipped = "paused"
+		default:
+			if opts.Progress != nil {
+				opts.Progress(p.ID, i, len(plugins))
+			}
+			up, ok, err := ahead.take(ctx, i)
+			if !ok {
+				up, err = plugins.ReadUpstream(ctx, tx, pre, p, cache)
+			}
+			synced = append(synced, p)
+			if err != nil && ctx.Err() == nil {
+				readErrs[p.ID] = err.Error()
+			}
+			if err == nil {
+				restore := tx.Savepoint()
+				if err = syncPlugin(tx, p, up, opts, cc, &pr); errors.Is(err, ErrStrict) {
+					restore() // all or nothing: nothing of this plugin is written
+				}
+			}
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				pr.Error = err.Error()
+				tx.Store().Logger().Debug("plugin sync failed", "plugin", p.ID, "err", err)
+			}
+			for _, skill := range append(slices.Clone(p.Skills), store.PluginPartsName) {
+				if _, ok := tx.Ref(store.CandidateRef(store.QualifiedName(p.ID, skill))); ok {
+					rep.CandidatesWaiting++
+				}
+			}
+		}
+		rep.Plugins = append(rep.Plugins, pr)
+	}
+	ahead.stop()
+	plugins.RecordSourceErrors(tx, synced, readErrs)
+	if err := saveHeld(tx, rep); err != nil {
+		tx.Store().Logger().Debug("held skills not saved", "err", err)
+	}
+	if err := tx.SaveStatCache(cache); err != nil {
+		tx.Store().Logger().Debug("stat cache not saved", "err", err)
+	}
+	return rep, nil
+}
+
+// syncPlugin syncs one plugin. Errors of single skills are recorded in
+// their reports; the error returned is for the plugin as a whole.
+func syncPlugin(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, opts Options, cc *commitCache, pr *PluginReport) error {
+	if p.Source.Kind == plugins.SourceGit {
+		pr.Commit = up.Fetched.Commit.String()
+		if cur, _ := tx.Ref(store.SourceRef(p.ID)); cur != up.Fetched.Commit {
+			tx.SetRef(store.SourceRef(p.ID), up.Fetched.Commit)
+		}
+	}
+	next := *p
+	next.Skills = slices.Clone(p.Skills)
+	next.Removed = slices.Clone(p.Removed)
+	next.Name, next.Version = up.Layout.Name, up.Layout.Version
+	names := make([]string, 0, len(up.Skills))
+	for name := range up.Skills {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var failed []string
+	for _, name := range names {
+		if slices.Contains(p.Adopted, name) || !next.Owns(name) && !p.Selects(name) {
+			continue
+		}
+		if !next.Owns(name) {
+			if err := plugins.Claim(tx, p, name); err != nil {
+				pr.Skills = append(pr.Skills, SkillReport{Skill: name, Classification: ClassNew, Error: err.Error()})
+				failed = append(failed, name)
+				continue
+			}
+			next.Skills = append(next.Skills, name)
+			slices.Sort(next.Skills)
+		}
+		next.Removed = slices.DeleteFunc(next.Removed, func(s string) bool { return s == name })
+		sr := syncSkill(tx, &next, up, up.Skills[name], opts, cc)
+		if sr.Error != "" {
+			failed = append(failed, name)
+		}
+		if sr.Classification == ClassLeftOut {
+			if _, published := tx.Ref(store.SkillRef(store.QualifiedName(p.ID, name))); !published {
+				// Not added: owned from the sync that takes it in.
+				next.Skills = slices.DeleteFunc(next.Skills, func(s string) bool { return s == name })
+			}
+		}
+		pr.Skills = append(pr.Skills, sr)
+	}
+	for _, d := range up.Layout.LeftOut {
+		if p.Selects(d.Name) && !slices.Contains(p.Adopted, d.Name) {
+			pr.Skills = append(pr.Skills, layoutLeftOut(d, p, opts))
+		}
+	}
+	for _, name := range p.Skills {
+		if _, ok := up.Skills[name]; ok || slices.Contains(next.Removed, name) {
+			continue
+		}
+		next.Removed = append(next.Removed, name)
+		pr.Skills = append(pr.Skills, SkillReport{Skill: name, Classification: ClassRemoved})
+	}
+	partsErr := syncParts(tx, &next, up, opts, cc, pr)
+	if opts.Strict && (len(failed) > 0 || partsErr != nil || pluginLeftOut(pr)) {
+		return strictFailure(pr, failed, partsErr)
+	}
+	if !pluginEqual(p, &next) {
+		tx.NoteState(fmt.Sprintf("plugin %s: sync", p.ID), store.Trailer{Key: store.TrailerPlugin, Value: p.ID})
+		if err := plugins.Put(tx, &next); err != nil {
+			return err
+		}
+		*p = next
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d skill(s) failed: %s", len(failed), strings.Join(failed, ", "))
+	}
+	return partsErr
+}
+
+func pluginEqual(a, b *plugins.Plugin) bool {
+	return a.Name == b.Name && a.Version == b.Version &&
+		slices.Equal(a.Skills, b.Skills) && slices.Equal(a.Removed, b.Removed)
+}
+
+// skillError renders err for a report.
+func skillError(err error) string {
+	var rej *safety.RejectedError
+	if errors.As(err, &rej) {
+		return rej.Error()
+	}
+	return err.Error()
+}

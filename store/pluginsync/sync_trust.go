@@ -1,0 +1,76 @@
+package pluginsync
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/plugins"
+
+	"github.com/skillstore/skillstore/store/safety"
+)
+
+// allowed is the risk sync takes in for sk of plugin p, and whether an
+// acceptance of this very tree raised it.
+func (o Options) allowed(p *plugins.Plugin, sk *skillIn) (safety.RiskLevel, bool) {
+	allow := o.AllowRisk
+	if allow == safety.RiskNone {
+		allow = safety.DefaultAllowedRisk
+	}
+	if a, ok := o.accepted[store.QualifiedName(p.ID, sk.Name)]; ok && a.Tree == sk.Tree.String() && a.Risk > allow {
+		return a.Risk, true
+	}
+	return allow, false
+}
+
+// withAccepted returns o with the recorded acceptances (and the held
+// memo, see heldName) loaded.
+func withAccepted(tx *store.Tx, o Options) (Options, error) {
+	m, err := plugins.AcceptedRisks(tx.Reader)
+	if err != nil {
+		return o, err
+	}
+	o.accepted, o.held = m, readHeld(tx.Reader)
+	return o, nil
+}
+
+// TrustSkill accepts the risk of skill (or PluginPartsName) of plugin as
+// its source holds it now: the commit the last sync fetched, or the
+// folder on disk. It fails with ErrNothingToAccept when that tree is
+// within what sync allows, and for a skill that fails validation.
+func TrustSkill(ctx context.Context, s *store.Store, plugin, skill string) (*plugins.TrustedSkill, error) {
+	var out *plugins.TrustedSkill
+	err := s.Update(ctx, func(tx *store.Tx) error {
+		p, err := plugins.Get(tx.Reader, plugin)
+		if err != nil {
+			return err
+		}
+		sk, err := plugins.UpstreamNow(ctx, tx, p, skill)
+		if err != nil {
+			return err
+		}
+		if err := intake(tx, sk); err != nil {
+			return err
+		}
+		var previous []store.File
+		if head, ok := tx.Ref(store.SkillRef(store.QualifiedName(p.ID, skill))); ok {
+			if c, err := tx.Commit(head); err == nil {
+				previous = tx.FilesOrNil(c.Tree)
+			}
+		}
+		rep, err := checkUpstream(tx, sk, previous, &SkillReport{}, safety.RiskCritical)
+		if err != nil {
+			return fmt.Errorf("plugin %s, skill %s: %w", plugin, skill, err)
+		}
+		if rep.Risk <= safety.DefaultAllowedRisk {
+			return fmt.Errorf("plugin %s, skill %s: %w: its upstream's risk is %s, which sync takes in already", plugin, skill, plugins.ErrNothingToAccept, rep.Risk)
+		}
+		name := store.QualifiedName(p.ID, skill)
+		if err := plugins.RecordAcceptance(s, name, plugins.Acceptance{Tree: sk.Tree.String(), Risk: rep.Risk}); err != nil {
+			return err
+		}
+		out = &plugins.TrustedSkill{Skill: name, Tree: sk.Tree.String(), Risk: rep.Risk, Findings: rep.Findings}
+		return nil
+	})
+	return out, err
+}
