@@ -130,7 +130,7 @@ func runCheck(c *cli.Context, plugins []string) error {
 		}
 	} else {
 		writeCheck(c, rep, exportsToShow(dry, run.Exported), run.exitCode() == exitError)
-		if run.SyncReport != nil {
+		if run.Report != nil {
 			for _, p := range run.Plugins {
 				printLeftOut(e.stderr, p) // as sync names them
 			}

@@ -102,9 +102,9 @@ func syncPipeline(c *cli.Context, plugins []string) error {
 		}
 	} else {
 		writeCaptures(c, run.Captured)
-		if run.SyncReport != nil {
-			changed = writeSyncReport(e.stdout, e.stderr, run.SyncReport, c.Bool("verbose"))
-			printSyncWarnings(e.stderr, run.SyncReport)
+		if run.Report != nil {
+			changed = writeSyncReport(e.stdout, e.stderr, run.Report, c.Bool("verbose"))
+			printSyncWarnings(e.stderr, run.Report)
 		}
 		printExports(c, e.stdout, exportsToShow(s, run.Exported))
 	}

@@ -17,7 +17,7 @@ import (
 // the writes went to memory (store.DryRun, target.Pending). Its JSON is
 // sync --json: the store's sync report, plus the captures and exports.
 type syncRun struct {
-	*pluginsync.SyncReport
+	*pluginsync.Report
 	Captured []target.CaptureResult `json:"captured"`
 	Exported []target.Exported      `json:"exported"`
 	// exportErr is the export's error: the failed targets and skills,
@@ -48,7 +48,7 @@ func runSyncPipeline(c *cli.Context, s *store.Store, plugins []string) (*syncRun
 		}
 		run.Captured = append(run.Captured, captured...)
 	}
-	if run.SyncReport, err = syncPlugins(c, s, plugins); err != nil {
+	if run.Report, err = syncPlugins(c, s, plugins); err != nil {
 		return run, err
 	}
 	if len(targets) > 0 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/plugins"
 )
 
 // Claude Code names a plugin's skill PLUGIN:NAME, and plugins' skills refer
@@ -95,7 +96,7 @@ func skipFrontmatter(data []byte) ([]byte, int) {
 // the skills it gets that will not resolve there, sorted by target, skill,
 // file and line. Every target today is flat (a folder of NAME/SKILL.md).
 func CrossReferences(ctx context.Context, s *store.Store, targets []Target) ([]CrossRef, error) {
-	plugins := map[string]bool{}
+	pluginNames := map[string]bool{}
 	type skill struct {
 		name string
 		tree store.Hash
@@ -107,9 +108,9 @@ func CrossReferences(ctx context.Context, s *store.Store, targets []Target) ([]C
 			return err
 		}
 		for _, p := range ps {
-			plugins[p.ID] = true
+			pluginNames[p.ID] = true
 			if p.Name != "" {
-				plugins[p.Name] = true
+				pluginNames[p.Name] = true
 			}
 		}
 		infos, err := r.List(false)
@@ -120,7 +121,7 @@ func CrossReferences(ctx context.Context, s *store.Store, targets []Target) ([]C
 		}
 		return err
 	})
-	if err != nil || len(plugins) == 0 {
+	if err != nil || len(pluginNames) == 0 {
 		return nil, err
 	}
 	found := map[store.Hash][]CrossRef{} // per tree, read once
@@ -133,7 +134,7 @@ func CrossReferences(ctx context.Context, s *store.Store, targets []Target) ([]C
 			files, err := r.LoadFiles(tree)
 			for _, f := range files {
 				if f.Mode != skillfs.Symlink {
-					refs = append(refs, findRefs(f.Path, f.Data, plugins)...)
+					refs = append(refs, findRefs(f.Path, f.Data, pluginNames)...)
 				}
 			}
 			return err

@@ -69,7 +69,7 @@ func sourceProblem(r *store.Reader, p *Plugin, lastSync map[string]string) strin
 	return lastSync[p.ID]
 }
 
-// recordSourceErrors updates the source errors with what a sync of plugins
+// RecordSourceErrors updates the source errors with what a sync of plugins
 // saw: readErrs holds the plugins whose source could not be read.
 func RecordSourceErrors(tx *store.Tx, synced []*Plugin, readErrs map[string]string) {
 	errs := loadSourceErrors(tx.Store())
@@ -86,7 +86,7 @@ func RecordSourceErrors(tx *store.Tx, synced []*Plugin, readErrs map[string]stri
 	if !changed {
 		return
 	}
-	if err := saveSourceErrors(tx.s, errs); err != nil {
+	if err := saveSourceErrors(tx.Store(), errs); err != nil {
 		tx.Store().Logger().Debug("source errors not saved", "err", err)
 	}
 }

@@ -122,7 +122,7 @@ func linkSkill(tx *store.Tx, id, skill string, hint store.Hash) (*LinkResult, er
 		Source: p.Label(), Plugin: p.ID, PluginVersion: up.Layout.Version,
 		MergeMode: store.MergeModeLink, Risk: head.Risk, Findings: head.Findings, ExtraParents: []store.Hash{u},
 		Subject:  fmt.Sprintf("%s v%d: linked to plugin %s at %s (%s)", name, head.Number+1, id, at, how),
-		Trailers: []store.Trailer{{store.TrailerMergeBase, u.String()}},
+		Trailers: []store.Trailer{{Key: store.TrailerMergeBase, Value: u.String()}},
 	})
 	if err != nil {
 		return nil, err

@@ -118,6 +118,13 @@ func (s *SkillSelection) Pick(names []string) (taken map[string]bool, sel []stri
 	return taken, normalSelection(slices.DeleteFunc(slices.Clone(s.patterns), func(p string) bool { return !mine[p] }))
 }
 
+// AddAvailable counts names among the skills --skill may name without
+// picking from them: the skills of a plugin a source holds that is already
+// in the store.
+func (s *SkillSelection) AddAvailable(names ...string) {
+	s.available = append(s.available, names...)
+}
+
 // check reports the patterns that matched no skill of any plugin picked so
 // far, naming the skills there are; picked is how many plugins kept a skill.
 func (s *SkillSelection) Check(src Source, picked int) error {

@@ -300,14 +300,14 @@ func WriteUpstreamTree(tx *store.Tx, sk *UpstreamSkill) (store.Hash, error) {
 // folder in it and, for a git source, the commit.
 func SnapshotTrailers(p *Plugin, up *Upstream, sk *UpstreamSkill) []store.Trailer {
 	t := []store.Trailer{
-		{store.TrailerSource, p.Label()},
-		{store.TrailerPlugin, p.ID},
-		{store.TrailerPluginVersion, up.Layout.Version},
-		{store.TrailerSourceURL, p.Source.String()},
-		{store.TrailerUpstreamPath, sk.Path},
+		{Key: store.TrailerSource, Value: p.Label()},
+		{Key: store.TrailerPlugin, Value: p.ID},
+		{Key: store.TrailerPluginVersion, Value: up.Layout.Version},
+		{Key: store.TrailerSourceURL, Value: p.Source.String()},
+		{Key: store.TrailerUpstreamPath, Value: sk.Path},
 	}
 	if !up.Fetched.Commit.IsZero() {
-		t = append(t, store.Trailer{store.TrailerSourceCommit, up.Fetched.Commit.String()})
+		t = append(t, store.Trailer{Key: store.TrailerSourceCommit, Value: up.Fetched.Commit.String()})
 	}
 	return t
 }

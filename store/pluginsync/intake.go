@@ -129,7 +129,7 @@ func intake(tx *store.Tx, sk *skillIn) error {
 	if sk.intaken {
 		return nil
 	}
-	files, err := plugins.LoadUpstreamFiles(tx, sk)
+	files, err := plugins.LoadUpstreamFiles(tx, sk.UpstreamSkill)
 	if err != nil {
 		return err
 	}

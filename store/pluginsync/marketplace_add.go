@@ -112,7 +112,7 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 		kept := ready[:0]
 		for _, r := range ready {
 			taken, mine := sel.Pick(slices.Sorted(maps.Keys(r.up.Skills)))
-			maps.DeleteFunc(r.up.Skills, func(name string, _ *skillIn) bool { return !taken[name] })
+			maps.DeleteFunc(r.up.Skills, func(name string, _ *plugins.UpstreamSkill) bool { return !taken[name] })
 			if len(r.up.Skills) == 0 {
 				rep.Skipped = append(rep.Skipped, manifest.SkippedPlugin{Name: r.plugin.ID, Reason: plugins.NotSelectedReason})
 				continue
@@ -166,7 +166,7 @@ func readEntry(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, e mar
 			}
 			// Its skills count among those --skill may name.
 			if up, err := entryUpstream(ctx, tx, pre, e, fetched, fetches); err == nil {
-				sel.available = append(sel.available, slices.Collect(maps.Keys(up.Skills))...)
+				sel.AddAvailable(slices.Collect(maps.Keys(up.Skills))...)
 			}
 		case cur.Marketplace != "" && cur.Marketplace == p.Marketplace && plugins.EntryName(cur) == e.name:
 			if err := movePlugin(tx, cur, p, rep); err != nil {
@@ -382,11 +382,11 @@ func newEntryIDs(qualifier string, entries []marketEntry) *entryIDs {
 // moved by the marketplace) keeps it: readEntry deals with it.
 func resolveEntryID(tx *store.Tx, e *marketEntry, ids *entryIDs) error {
 	p := e.plugin
-	plugins, err := plugins.List(tx.Reader)
+	recs, err := plugins.List(tx.Reader)
 	if err != nil {
 		return err
 	}
-	for _, cur := range plugins {
+	for _, cur := range recs {
 		if cur.Entry == e.name && cur.Marketplace == p.Marketplace && cur.ID != p.ID {
 			p.ID, p.Entry = cur.ID, e.name
 			return nil

@@ -259,14 +259,14 @@ func TestAddDirectoryMarketplace(t *testing.T) {
 	// The store holds the added plugins, each with its own source and its
 	// marketplace, and nothing of the failed ones.
 	err = s.View(ctx, func(r *store.Reader) error {
-		plugins, err := plugins.List(r)
+		recs, err := plugins.List(r)
 		if err != nil {
 			return err
 		}
-		if len(plugins) != len(d.added) {
-			t.Errorf("%d plugin records, want %d", len(plugins), len(d.added))
+		if len(recs) != len(d.added) {
+			t.Errorf("%d plugin records, want %d", len(recs), len(d.added))
 		}
-		for _, p := range plugins {
+		for _, p := range recs {
 			if p.Marketplace != plugins.MarketplaceName(src) {
 				t.Errorf("plugin %s: marketplace %q", p.ID, p.Marketplace)
 			}

@@ -96,7 +96,7 @@ func addPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src 
 	if opts.ID != "" && len(layout.Plugins) > 1 {
 		return nil, plugins.IDForOneError(src, opts.ID, layout.PluginNames())
 	}
-	var plugins []*plugins.Plugin
+	var recs []*plugins.Plugin
 	var errs []error
 	var already []string
 	claimed := map[string]string{}
@@ -138,7 +138,7 @@ func addPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src 
 			// (a skill linked back is no longer managed after the first).
 			p.Skills = append(p.Skills, sk.Name)
 		}
-		plugins = append(plugins, p)
+		recs = append(recs, p)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -148,7 +148,7 @@ func addPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src 
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range plugins {
+	for _, p := range recs {
 		if src.Kind == plugins.SourceGit {
 			tx.SetRef(store.SourceRef(p.ID), fetched.Commit)
 		}

@@ -199,7 +199,7 @@ func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opt
 	// The stat cache loads while the plugin records are read.
 	loaded := make(chan *store.StatCache, 1)
 	go func() { loaded <- tx.Store().StatCache() }()
-	plugins, err := plugins.List(tx.Reader)
+	recs, err := plugins.List(tx.Reader)
 	cache := <-loaded
 	if err != nil {
 		return nil, err
@@ -207,13 +207,13 @@ func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opt
 	if len(opts.Plugins) > 0 {
 		var picked []*plugins.Plugin
 		for _, id := range opts.Plugins {
-			i := slices.IndexFunc(plugins, func(p *plugins.Plugin) bool { return p.ID == id })
+			i := slices.IndexFunc(recs, func(p *plugins.Plugin) bool { return p.ID == id })
 			if i < 0 {
 				return nil, fmt.Errorf("plugin %q: %w", id, store.ErrUnknownPlugin)
 			}
-			picked = append(picked, plugins[i])
+			picked = append(picked, recs[i])
 		}
-		plugins = picked
+		recs = picked
 	}
 	if opts, err = withAccepted(tx, opts); err != nil {
 		return nil, err
@@ -225,21 +225,21 @@ func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opt
 	if err != nil {
 		return nil, err
 	}
-	trusted := plugins[:0:0]
-	for _, p := range plugins {
+	trusted := recs[:0:0]
+	for _, p := range recs {
 		if _, ok := untrusted[p.ID]; ok {
 			rep.Plugins = append(rep.Plugins, PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}, Skipped: SkippedUntrusted})
 			continue
 		}
 		trusted = append(trusted, p)
 	}
-	plugins = trusted
+	recs = trusted
 	cc := newCommitCache(tx.Reader)
-	ahead := readFoldersAhead(ctx, plugins, cache)
+	ahead := readFoldersAhead(ctx, recs, cache)
 	defer ahead.stop()
 	var synced []*plugins.Plugin
 	readErrs := map[string]string{}
-	for i, p := range plugins {
+	for i, p := range recs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -251,7 +251,7 @@ func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opt
 			pr.Skipped = "paused"
 		default:
 			if opts.Progress != nil {
-				opts.Progress(p.ID, i, len(plugins))
+				opts.Progress(p.ID, i, len(recs))
 			}
 			up, ok, err := ahead.take(ctx, i)
 			if !ok {

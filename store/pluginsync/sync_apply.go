@@ -49,7 +49,7 @@ func applyMirror(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, name str
 	if err != nil {
 		return err
 	}
-	tree, err := plugins.WriteUpstreamTree(tx, sk)
+	tree, err := plugins.WriteUpstreamTree(tx, sk.UpstreamSkill)
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func applyMirror(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, name str
 // writeSnapshot records a new upstream tree as the next commit of the
 // skill's upstream ref and returns it.
 func writeSnapshot(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, sk *skillIn, prevU store.Hash, hasPrevU bool) (store.Hash, error) {
-	tree, err := plugins.WriteUpstreamTree(tx, sk)
+	tree, err := plugins.WriteUpstreamTree(tx, sk.UpstreamSkill)
 	if err != nil {
 		return store.ZeroHash, err
 	}
@@ -78,7 +78,7 @@ func writeSnapshot(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, sk *sk
 	if hasPrevU {
 		parents = []store.Hash{prevU}
 	}
-	return plugins.WriteSnapshot(tx, p, up, sk, tree, parents, leftOutTrailers(sk)...), nil
+	return plugins.WriteSnapshot(tx, p, up, sk.UpstreamSkill, tree, parents, leftOutTrailers(sk)...), nil
 }
 
 // applyAlreadyApplied records that the published tree already holds the

@@ -16,7 +16,8 @@ import (
 // syncSkill brings one owned skill up to date with its upstream tree. A
 // tree refused for its content leaves the skill out (see leaveOut): the
 // report says so, with no error.
-func syncSkill(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, sk *skillIn, opts Options, cc *commitCache) SkillReport {
+func syncSkill(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, us *plugins.UpstreamSkill, opts Options, cc *commitCache) SkillReport {
+	sk := &skillIn{UpstreamSkill: us}
 	sr := SkillReport{Skill: sk.Name}
 	if err := syncSkillTo(tx, p, up, sk, opts, cc, &sr); err != nil {
 		if !leaveOut(err, &sr) {
@@ -195,7 +196,7 @@ func versionNumber(name string, c *store.Commit) (int, error) {
 // accepts, or one above the allowed risk, is an error; the policy's
 // warnings go to sr.
 func checkUpstream(tx *store.Tx, sk *skillIn, previous []store.File, sr *SkillReport, allow safety.RiskLevel) (safety.Report, error) {
-	files, err := plugins.LoadUpstreamFiles(tx, sk)
+	files, err := plugins.LoadUpstreamFiles(tx, sk.UpstreamSkill)
 	if err != nil {
 		return safety.Report{}, err
 	}
@@ -231,7 +232,7 @@ func mergeSkill(tx *store.Tx, name string, headV store.Version, p *plugins.Plugi
 	if err != nil {
 		return store.ZeroHash, nil, nil, fmt.Errorf("published version: %w", err)
 	}
-	files, err := plugins.LoadUpstreamFiles(tx, sk)
+	files, err := plugins.LoadUpstreamFiles(tx, sk.UpstreamSkill)
 	if err != nil {
 		return store.ZeroHash, nil, nil, err
 	}
@@ -274,7 +275,7 @@ func upstreamCandidate(p *plugins.Plugin, up *plugins.Upstream, name string, hea
 // upstreamTrailers describe where a snapshot came from and what it left
 // out.
 func upstreamTrailers(p *plugins.Plugin, up *plugins.Upstream, sk *skillIn) []store.Trailer {
-	return append(plugins.SnapshotTrailers(p, up, sk), leftOutTrailers(sk)...)
+	return append(plugins.SnapshotTrailers(p, up, sk.UpstreamSkill), leftOutTrailers(sk)...)
 }
 
 // commitCache keeps the commits one sync reads: a skill's head, snapshots

@@ -16,6 +16,7 @@ import (
 
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/internal/storetest"
+	"github.com/skillstore/skillstore/store/plugins"
 
 	"github.com/skillstore/skillstore/internal/lockfile"
 )
@@ -85,7 +86,7 @@ func exitCode(err error) int {
 // every way sync classifies: fast-forwards, clean three-way merges,
 // conflicts, already-applied edits, local-only edits, a new skill and a
 // removed one per plugin, plus one git plugin.
-func crashFixture(t *testing.T, plugins, skills int) (storeDir string) {
+func crashFixture(t *testing.T, nPlugins, skills int) (storeDir string) {
 	t.Helper()
 	ctx := context.Background()
 	root := t.TempDir()
@@ -95,7 +96,7 @@ func crashFixture(t *testing.T, plugins, skills int) (storeDir string) {
 	}
 	lines := func(name string, l ...string) string { return storetest.SkillMD(name, l...) }
 	base := []string{"one", "two", "three", "four", "five"}
-	for p := range plugins {
+	for p := range nPlugins {
 		up := filepath.Join(root, "upstream", fmt.Sprintf("p%02d", p))
 		for k := range skills {
 			name := fmt.Sprintf("p%02d-s%02d", p, k)

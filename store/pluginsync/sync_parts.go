@@ -116,7 +116,7 @@ func partsRemoved(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream) (*Skill
 			return nil, nil
 		}
 	}
-	u, err := writeSnapshot(tx, p, up, empty, prevU, hasPrevU)
+	u, err := writeSnapshot(tx, p, up, &skillIn{UpstreamSkill: empty}, prevU, hasPrevU)
 	if err != nil {
 		return nil, err
 	}

@@ -41,13 +41,13 @@ const folderReadWindow = 8
 
 // readFoldersAhead starts reading the folder sources among plugins that
 // will be synced (enabled, unpaused).
-func readFoldersAhead(ctx context.Context, plugins []*plugins.Plugin, cache *store.StatCache) *folderReads {
+func readFoldersAhead(ctx context.Context, recs []*plugins.Plugin, cache *store.StatCache) *folderReads {
 	ctx, cancel := context.WithCancel(ctx)
 	fr := &folderReads{
-		srcs: make([]plugins.Source, len(plugins)), cache: cache, results: map[int]chan folderRead{},
-		jobs: make(chan int, len(plugins)), slots: make(chan struct{}, folderReadWindow), cancel: cancel,
+		srcs: make([]plugins.Source, len(recs)), cache: cache, results: map[int]chan folderRead{},
+		jobs: make(chan int, len(recs)), slots: make(chan struct{}, folderReadWindow), cancel: cancel,
 	}
-	for i, p := range plugins {
+	for i, p := range recs {
 		if p.Source.Kind == plugins.SourceFolder && !p.Disabled && !p.Paused {
 			fr.srcs[i] = p.Source
 			fr.results[i] = make(chan folderRead, 1)
@@ -141,7 +141,7 @@ func (fr *folderReads) stop() {
 func prefetchPlugins(ctx context.Context, s *store.Store, ids []string, progress func(url string, done, total int)) (*plugins.Prefetched, error) {
 	var reqs []plugins.FetchRequest
 	err := s.View(ctx, func(r *store.Reader) error {
-		plugins, err := plugins.List(r)
+		recs, err := plugins.List(r)
 		if err != nil {
 			return err
 		}
@@ -149,7 +149,7 @@ func prefetchPlugins(ctx context.Context, s *store.Store, ids []string, progress
 		for _, id := range ids {
 			want[id] = true
 		}
-		for _, p := range plugins {
+		for _, p := range recs {
 			if p.Source.Kind != plugins.SourceGit || p.Disabled || p.Paused || (len(ids) > 0 && !want[p.ID]) {
 				continue
 			}

@@ -45,10 +45,11 @@ func TrustSkill(ctx context.Context, s *store.Store, plugin, skill string) (*plu
 		if err != nil {
 			return err
 		}
-		sk, err := plugins.UpstreamNow(ctx, tx, p, skill)
+		us, err := plugins.UpstreamNow(ctx, tx, p, skill)
 		if err != nil {
 			return err
 		}
+		sk := &skillIn{UpstreamSkill: us}
 		if err := intake(tx, sk); err != nil {
 			return err
 		}
