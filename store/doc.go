@@ -31,9 +31,22 @@
 // Versions are named "NAME", "NAME@v3" or "NAME@<commit prefix>"
 // ([Reader.Resolve]).
 //
-// Sharing a store with other stores through a git server (remotes, push,
-// pull, clone) is package store/remote's; it works through this package's
-// transactions ([Reader.IsAncestor], [Tx.StorePack], [Tx.MergeDiverged],
-// ...) and the remote-merge candidates it leaves are accepted here
-// ([Tx.AcceptRemoteMerge]).
+// This package is the repository core. The concepts built on it live beside
+// it and take its handles ([Store], [Reader], [Tx]) as arguments:
+//
+//   - store/plugins: plugin records, their sources, layouts and
+//     marketplaces, skill selection, trust and risk acceptances, link,
+//     re-add, status and the plugin's parts;
+//   - store/pluginsync: sync (prefetch, fetch, classification, apply) and
+//     plugin and marketplace add, which sync what they add;
+//   - store/candidates: the one candidate-commit builder, supersede,
+//     accept, reject and resolve, local-edit merges and the merges of two
+//     diverged histories;
+//   - store/remote: sharing a store with others through a git server
+//     (remotes, push, pull, clone), through this package's transactions
+//     ([Reader.IsAncestor], [Tx.StorePack], ...).
+//
+// Dependencies point one way: pluginsync imports plugins and candidates,
+// plugins imports candidates, and each imports this package; this package
+// imports none of them.
 package store

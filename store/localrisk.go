@@ -92,6 +92,11 @@ func (s *Store) localRisk(h Hash) (safety.Report, bool) {
 	return rep, ok
 }
 
+// LocalRisk returns the report this machine computed for commit h when h
+// came from elsewhere (pulled): the risk a pulled commit's trailer claims is
+// not believed.
+func (r *Reader) LocalRisk(h Hash) (safety.Report, bool) { return r.s.localRisk(h) }
+
 // withLocalRisk replaces a version's trailer-borne risk and findings by
 // the ones this machine computed, when the version came from elsewhere.
 func (r *Reader) withLocalRisk(v Version) Version {

@@ -7,13 +7,14 @@ import (
 	"github.com/skillstore/skillstore/store/pluginsync"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 )
 
 // The upgrade tests (migrate_test.go) ask these of the packages that
 // import store.
 func init() {
 	store.MigrateTestHooks.Candidates = func(r *store.Reader) ([]string, error) {
-		cs, err := store.ListCandidates(r)
+		cs, err := candidates.List(r)
 		var out []string
 		for _, c := range cs {
 			out = append(out, c.Skill+" "+string(c.Mode))

@@ -44,8 +44,6 @@ func OwnName(name string) string {
 	return skill
 }
 
-func ownName(name string) string { return OwnName(name) }
-
 // PluginPartsUnit is the store name of plugin's parts: "PLUGIN:_plugin".
 func PluginPartsUnit(plugin string) string { return QualifiedName(plugin, PluginPartsName) }
 

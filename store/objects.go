@@ -80,15 +80,11 @@ func treeFrom(src objectSource, h Hash) ([]skillfs.TreeEntry, error) {
 	return entries, nil
 }
 
-// toGit and fromGit convert object ids at the boundary with go-git, which
+// toGit converts object ids at the boundary with go-git, which
 // the store uses only to speak git's network protocols and read fetched
 // packs; everything else uses Hash.
 func toGit(h Hash) plumbing.Hash { return plumbing.Hash(h) }
 
-func fromGit(h plumbing.Hash) Hash { return Hash(h) }
-
 // fromGitType converts an object type at the go-git boundary; both number
 // types as git's pack format does.
 func fromGitType(t plumbing.ObjectType) gitdb.ObjectType { return gitdb.ObjectType(t) }
-
-func toGitType(t gitdb.ObjectType) plumbing.ObjectType { return plumbing.ObjectType(t) }

@@ -220,7 +220,7 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 				continue
 			}
 			skill, _, _ := strings.Cut(where, "@")
-			verdict := discover.Check(f.Path, ownName(skill), data, discover.Lenient)
+			verdict := discover.Check(f.Path, OwnName(skill), data, discover.Lenient)
 			for _, d := range verdict.Errors() {
 				v.problem(where, "%s", d)
 			}

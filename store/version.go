@@ -79,6 +79,14 @@ func (tx *Tx) CommitVersion(name string, tree Hash, info VersionInfo) (Version, 
 		parents = append(parents, head)
 	}
 	parents = append(parents, info.ExtraParents...)
+	return tx.WriteVersion(name, number, parents, tree, info)
+}
+
+// WriteVersion queues version number of skill name with the given parents
+// and tree, and moves the skill ref to it. It is [Tx.CommitVersion] for
+// callers that choose the number and parents themselves: a version joining
+// two diverged histories (package store/candidates) is numbered past both.
+func (tx *Tx) WriteVersion(name string, number int, parents []Hash, tree Hash, info VersionInfo) (Version, error) {
 	sig := tx.Signature()
 	if info.Actor != nil {
 		sig.Name, sig.Email = info.Actor.Name, info.Actor.Email

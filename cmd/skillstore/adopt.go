@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 )
 
 // adoptCommand is 'adopt': an existing installation taken over.
@@ -356,15 +357,15 @@ func printInstalled(c *cli.Context, r *plugins.AdoptResult) {
 	}
 	printf(w, "  the installed copy is upstream commit %s with local edits:", r.Installed.Commit)
 	switch e := r.Edit; e.Outcome {
-	case store.LocalCandidate, store.LocalPending:
+	case candidates.LocalCandidate, candidates.LocalPending:
 		state := "clean"
 		if len(e.Conflicts) > 0 {
 			state = fmt.Sprintf("%d conflict(s): %s", len(e.Conflicts), strings.Join(e.Conflicts, ", "))
 		}
 		printf(w, " candidate %s merges them with v%d, %s\n", shortID(e.Candidate), e.OnVersion, state)
-	case store.LocalIntegrated:
+	case candidates.LocalIntegrated:
 		printf(w, " v%d holds them already\n", e.OnVersion)
-	case store.LocalBlocked:
+	case candidates.LocalBlocked:
 		printf(w, " not merged yet: review the skill's pending candidate first, then run adopt again\n")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/treediff"
 )
 
@@ -97,11 +98,11 @@ func candidatesCommand() *cli.Command {
 
 // candidateErr adds hints and exit codes to candidate errors.
 func candidateErr(skill string, err error) error {
-	var me *store.ConflictMarkersError
+	var me *candidates.ConflictMarkersError
 	switch {
-	case errors.Is(err, store.ErrNoCandidate):
+	case errors.Is(err, candidates.ErrNoCandidate):
 		return withHint(err, "run 'skillstore candidates list' to see the pending candidates")
-	case errors.Is(err, store.ErrHeadMoved):
+	case errors.Is(err, candidates.ErrHeadMoved):
 		return withHint(err, "run 'skillstore sync' to merge the update into the new published version")
 	case errors.As(err, &me):
 		return withHint(err,
@@ -112,7 +113,7 @@ func candidateErr(skill string, err error) error {
 	return err
 }
 
-func candidateState(c store.Candidate) string {
+func candidateState(c candidates.Candidate) string {
 	switch {
 	case c.Stale:
 		return "stale"
@@ -124,19 +125,19 @@ func candidateState(c store.Candidate) string {
 	return "ready"
 }
 
-func readCandidates(c *cli.Context, skill string) ([]store.Candidate, error) {
+func readCandidates(c *cli.Context, skill string) ([]candidates.Candidate, error) {
 	s, err := openStore(c)
 	if err != nil {
 		return nil, err
 	}
-	var out []store.Candidate
+	var out []candidates.Candidate
 	err = s.View(c.Context, func(r *store.Reader) error {
 		if skill == "" {
-			out, err = store.ListCandidates(r)
+			out, err = candidates.List(r)
 			return err
 		}
-		cand, err := store.GetCandidate(r, skill)
-		out = []store.Candidate{cand}
+		cand, err := candidates.Get(r, skill)
+		out = []candidates.Candidate{cand}
 		return err
 	})
 	return out, candidateErr(skill, err)
@@ -153,7 +154,7 @@ func runCandidatesList(c *cli.Context) error {
 	e := getEnv(c)
 	if c.Bool("json") {
 		if cands == nil {
-			cands = []store.Candidate{}
+			cands = []candidates.Candidate{}
 		}
 		return writeJSON(e.stdout, cands)
 	}
@@ -171,7 +172,7 @@ func runCandidatesList(c *cli.Context) error {
 
 // candidateFrom names where a candidate's update came from: a plugin, or
 // the remote whose published history pull merged.
-func candidateFrom(c store.Candidate) string {
+func candidateFrom(c candidates.Candidate) string {
 	if c.Mode == store.MergeModeRemote {
 		return "remote:" + c.Remote
 	}
@@ -195,7 +196,7 @@ func runCandidateShow(c *cli.Context, skill string) error {
 	return nil
 }
 
-func writeCandidate(w io.Writer, c store.Candidate) {
+func writeCandidate(w io.Writer, c candidates.Candidate) {
 	printf(w, "candidate %s  (%s)\n", c.Skill, candidateState(c))
 	printf(w, "  classification: %s\n", c.Mode)
 	base := "none"
@@ -254,7 +255,7 @@ func runCandidateDiff(c *cli.Context, skill string) error {
 	}
 	var changes []treediff.FileChange
 	err = s.View(c.Context, func(r *store.Reader) error {
-		_, changes, err = store.CandidateDiff(r, skill)
+		_, changes, err = candidates.Diff(r, skill)
 		return err
 	})
 	if err != nil {
@@ -270,13 +271,13 @@ func runCandidateAccept(c *cli.Context, skill string) error {
 	}
 	var changes []treediff.FileChange
 	err = s.View(c.Context, func(r *store.Reader) error {
-		_, changes, err = store.CandidateDiff(r, skill)
+		_, changes, err = candidates.Diff(r, skill)
 		return err
 	})
 	if err != nil {
 		return candidateErr(skill, err)
 	}
-	v, err := store.Accept(c.Context, s, skill, c.String("reason"))
+	v, err := candidates.Accept(c.Context, s, skill, c.String("reason"))
 	if err != nil {
 		return candidateErr(skill, err)
 	}
@@ -296,7 +297,7 @@ func runCandidateReject(c *cli.Context, skill string) error {
 	if err != nil {
 		return err
 	}
-	v, err := store.Reject(c.Context, s, skill, c.String("reason"))
+	v, err := candidates.Reject(c.Context, s, skill, c.String("reason"))
 	if err != nil {
 		return candidateErr(skill, err)
 	}
@@ -315,7 +316,7 @@ func runCandidateResolve(c *cli.Context, skill string) error {
 	if err != nil {
 		return err
 	}
-	cand, err := store.ResolveCandidate(c.Context, s, skill, c.String("from"), c.String("reason"))
+	cand, err := candidates.Resolve(c.Context, s, skill, c.String("from"), c.String("reason"))
 	if err != nil {
 		return candidateErr(skill, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 )
 
 // The commands that make a candidate a place to work: checkout writes its
@@ -116,11 +117,11 @@ func candidateMergetoolCommand() *cli.Command {
 	}
 }
 
-func readCandidateFiles(c *cli.Context, s *store.Store, skill string) (store.CandidateFiles, error) {
-	var cf store.CandidateFiles
+func readCandidateFiles(c *cli.Context, s *store.Store, skill string) (candidates.Files, error) {
+	var cf candidates.Files
 	err := s.View(c.Context, func(r *store.Reader) error {
 		var err error
-		cf, err = store.LoadCandidateFiles(r, skill)
+		cf, err = candidates.LoadFiles(r, skill)
 		return err
 	})
 	return cf, candidateErr(skill, err)
@@ -130,7 +131,7 @@ func readCandidateFiles(c *cli.Context, s *store.Store, skill string) (store.Can
 // store's machine-local folder, so it is never pushed, one per skill.
 type workFolder struct {
 	dir   string
-	files store.CandidateFiles
+	files candidates.Files
 }
 
 // workHeadFile records, inside the work folder, the candidate head the
@@ -173,7 +174,7 @@ func (w *workFolder) withMarkers() []string {
 	var out []string
 	for _, p := range w.files.Candidate.ConflictPaths() {
 		data, err := os.ReadFile(filepath.Join(w.dir, filepath.FromSlash(p)))
-		if err == nil && store.HasConflictMarkers(data) {
+		if err == nil && candidates.HasConflictMarkers(data) {
 			out = append(out, p)
 		}
 	}
@@ -185,7 +186,7 @@ func (w *workFolder) withMarkers() []string {
 func (w *workFolder) record(c *cli.Context, s *store.Store, reason string) error {
 	skill := w.files.Candidate.Skill
 	out := getEnv(c).stdout
-	cand, err := store.ResolveCandidate(c.Context, s, skill, w.dir, reason)
+	cand, err := candidates.Resolve(c.Context, s, skill, w.dir, reason)
 	switch {
 	case errors.Is(err, store.ErrNoChange):
 		printf(out, "candidate %s: nothing changed; accept it with 'skillstore candidates accept %s'\n", skill, skill)

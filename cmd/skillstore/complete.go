@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/remote"
 )
 
@@ -257,7 +258,7 @@ func storeNames(ctx context.Context, s *store.Store, kind argKind, cur string) (
 		return skillCompletions(skills), err
 	case argCandidate:
 		err := s.View(ctx, func(r *store.Reader) error {
-			cands, err := store.ListCandidates(r)
+			cands, err := candidates.List(r)
 			for _, cand := range cands {
 				out = append(out, cand.Skill+"\t"+candidateFrom(cand)+", "+candidateState(cand))
 			}

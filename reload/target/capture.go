@@ -11,6 +11,7 @@ import (
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -269,7 +270,7 @@ func captureOne(tx *store.Tx, j *captureJob, reason string) {
 		return
 	}
 	if head.Tree != base {
-		lm, err := store.MergeLocalEdit(tx, store.LocalEdit{Skill: st.Skill, Where: "target " + st.Target, Base: base,
+		lm, err := candidates.MergeLocalEdit(tx, candidates.LocalEdit{Skill: st.Skill, Where: "target " + st.Target, Base: base,
 			Files: files, Actor: captureActor(tx), Reason: reason})
 		if err != nil {
 			fail(err)
@@ -280,11 +281,11 @@ func captureOne(tx *store.Tx, j *captureJob, reason string) {
 			res.Candidate = lm.Candidate.String()
 		}
 		switch lm.Outcome {
-		case store.LocalIntegrated:
+		case candidates.LocalIntegrated:
 			res.Outcome = Integrated
-		case store.LocalCandidate:
+		case candidates.LocalCandidate:
 			res.Outcome = Candidate
-		case store.LocalPending:
+		case candidates.LocalPending:
 			res.Outcome = CandidatePending
 		default:
 			res.Outcome = NeedsMerge

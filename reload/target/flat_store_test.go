@@ -13,6 +13,7 @@ import (
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -90,7 +91,7 @@ func TestCaptureRenamedFolderWhileStoreMoved(t *testing.T) {
 		t.Fatalf("Capture = %+v, %v", res, err)
 	}
 	err = s.View(ctx, func(r *store.Reader) error {
-		c, err := store.GetCandidate(r, "chat:access")
+		c, err := candidates.Get(r, "chat:access")
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -72,7 +73,7 @@ func TestCaptureStoresRacedEdit(t *testing.T) {
 	}
 	var md []byte
 	err = s.View(ctx, func(r *store.Reader) error {
-		c, err := store.GetCandidate(r, "deploy")
+		c, err := candidates.Get(r, "deploy")
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
@@ -17,7 +18,7 @@ import (
 // the plugin it would add when it links a skill to it, and reports what
 // the real run would do.
 
-// AdoptSkill is one skill folder to take over.
+// InstalledSkill is one skill folder to take over.
 type InstalledSkill struct {
 	// Dir is the installed folder (symlinks resolved).
 	Dir string
@@ -73,11 +74,11 @@ type AdoptResult struct {
 }
 
 // AdoptEdit is an installed copy's local edit merged with the version the
-// store publishes (see [Tx.MergeLocalEdit]).
+// store publishes (see [candidates.MergeLocalEdit]).
 type AdoptEdit struct {
-	Outcome   store.LocalMergeOutcome `json:"outcome"`
-	Candidate string                  `json:"candidate,omitempty"`
-	Conflicts []string                `json:"conflicts,omitempty"`
+	Outcome   candidates.LocalMergeOutcome `json:"outcome"`
+	Candidate string                       `json:"candidate,omitempty"`
+	Conflicts []string                     `json:"conflicts,omitempty"`
 	// OnVersion is the published version the candidate merges with.
 	OnVersion int `json:"on_version"`
 }
@@ -222,7 +223,7 @@ func adoptOwned(ctx context.Context, tx *store.Tx, sk InstalledSkill, pl *Plugin
 	if tree == base.Tree {
 		return r // an older upstream version: export replaces it
 	}
-	lm, err := store.MergeLocalEdit(tx, store.LocalEdit{Skill: name, Where: sk.Dir, Base: base.Tree, Files: files, Reason: opts.Reason})
+	lm, err := candidates.MergeLocalEdit(tx, candidates.LocalEdit{Skill: name, Where: sk.Dir, Base: base.Tree, Files: files, Reason: opts.Reason})
 	if err != nil {
 		r.Err = err
 		return r

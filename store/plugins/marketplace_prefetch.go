@@ -10,7 +10,7 @@ import (
 	"github.com/skillstore/skillstore/store/manifest"
 )
 
-// prefetchEntries adds to pre the repositories a marketplace source's
+// PrefetchEntries adds to pre the repositories a marketplace source's
 // entries live in, fetched concurrently with no lock held, so that adding
 // a directory of hundreds of plugins costs the round trips of the slowest
 // few fetches rather than of all of them. It reads the marketplace from

@@ -7,7 +7,7 @@ import (
 	"github.com/skillstore/skillstore/store/manifest"
 )
 
-// remoteEntrySource is the source of a marketplace entry that lives in
+// EntrySource is the source of a marketplace entry that lives in
 // another git repository: its URL, the commit it pins (else its ref) and
 // the folder of a git-subdir entry. A URL on this machine is refused
 // unless allowed covers it (CheckNamedSource): the entry is the
@@ -34,7 +34,7 @@ func EntrySource(r manifest.RemotePlugin, allowed []string) (Source, error) {
 	return out, nil
 }
 
-// marketplaceName names a marketplace source the way plugin records keep
+// MarketplaceName names a marketplace source the way plugin records keep
 // it: the source without its "#plugin" selector or ref, so that adding the
 // marketplace again (at another ref too) finds the plugins it added.
 func MarketplaceName(src Source) string {

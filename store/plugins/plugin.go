@@ -12,7 +12,7 @@ import (
 // Plugin is the store's record of an upstream plugin, kept in the state at
 // "plugins/<id>". Only what cannot be derived is recorded: the source, the
 // policy flags and which skills the plugin owns. What was accepted from
-// upstream is derived from refs (see [Reader.SkillStatus]).
+// upstream is derived from refs (see [InfoOf]).
 type Plugin struct {
 	ID     string `json:"id"`
 	Source Source `json:"source"`
@@ -80,7 +80,7 @@ func (e *OwnershipError) Error() string {
 	return fmt.Sprintf("skill %q of plugin %q is already owned by %s", e.Skill, e.Plugin, e.Owner)
 }
 
-// Plugin reads the record of plugin id.
+// Get reads the record of plugin id.
 func Get(r *store.Reader, id string) (*Plugin, error) {
 	var p Plugin
 	ok, err := r.Record(store.PluginRecord(id), &p)
@@ -93,7 +93,7 @@ func Get(r *store.Reader, id string) (*Plugin, error) {
 	return &p, nil
 }
 
-// Plugins reads every plugin record, sorted by id.
+// List reads every plugin record, sorted by id.
 func List(r *store.Reader) ([]*Plugin, error) {
 	ids, err := r.RecordKeys("plugins")
 	if err != nil {
@@ -129,7 +129,7 @@ func SkillOwner(r *store.Reader, name string) (string, error) {
 	return "", nil
 }
 
-// putPlugin queues writing p's record.
+// Put queues writing p's record.
 func Put(tx *store.Tx, p *Plugin) error {
 	slices.Sort(p.Skills)
 	p.Skills = slices.Compact(p.Skills)
@@ -141,7 +141,7 @@ func Put(tx *store.Tx, p *Plugin) error {
 	return tx.PutRecord(store.PluginRecord(p.ID), p)
 }
 
-// SetPluginFlags changes a plugin's paused and review flags (nil: keep).
+// SetFlags changes a plugin's paused and review flags (nil: keep).
 func SetFlags(tx *store.Tx, id string, paused, review *bool) (*Plugin, error) {
 	p, err := Get(tx.Reader, id)
 	if err != nil {
@@ -223,7 +223,7 @@ func removePlugin(tx *store.Tx, id string) (*Plugin, error) {
 	return p, nil
 }
 
-// entryName is the marketplace entry a plugin added from a marketplace came
+// EntryName is the marketplace entry a plugin added from a marketplace came
 // from: the name recorded when its id is another, else its selector
 // (entries in the marketplace's source), else its id.
 func EntryName(p *Plugin) string {
@@ -236,7 +236,7 @@ func EntryName(p *Plugin) string {
 	return p.ID
 }
 
-// pluginOrigin says where a plugin comes from, for errors naming two.
+// Origin says where a plugin comes from, for errors naming two.
 func Origin(p *Plugin) string {
 	if p.Marketplace != "" {
 		return fmt.Sprintf("%s of marketplace %s", p.Source, p.Marketplace)

@@ -25,7 +25,7 @@ import (
 // be part of an id. The plugin record keeps the entry's name (Entry), so
 // adding the marketplace again finds it under its new id.
 
-// pluginID picks a plugin's id: --id, the manifest's name, else the one
+// ChooseID picks a plugin's id: --id, the manifest's name, else the one
 // derived from the source (derivedPluginID).
 func ChooseID(flag, name string, src Source) string {
 	if flag != "" {
@@ -40,7 +40,7 @@ func ChooseID(flag, name string, src Source) string {
 // maxQualifiedTries bounds the numbered ids tried after NAME-MARKETPLACE.
 const maxQualifiedTries = 99
 
-// qualifiedEntryID is the id of marketplace entry name when name itself
+// QualifiedID is the id of marketplace entry name when name itself
 // is taken by a plugin of another source: "NAME-QUALIFIER", cut to the
 // longest name allowed, then "NAME-QUALIFIER-2", "-3"... until one is
 // free. claimed holds the ids this add has given but not written yet.
@@ -67,7 +67,7 @@ func QualifiedID(tx *store.Tx, name, qualifier string, claimed map[string]bool) 
 // maxIDLen is the longest plugin id (skillfs.CheckName's bound).
 const maxIDLen = 64
 
-// marketplaceQualifier is what tells a marketplace's plugins from those of
+// MarketplaceQualifier is what tells a marketplace's plugins from those of
 // the same name elsewhere: the marketplace's "name" in marketplace.json
 // (Claude Code's PLUGIN@MARKETPLACE) when it makes a valid id part, else
 // the id derived from its repository.
@@ -82,7 +82,7 @@ func MarketplaceQualifier(manifestName string, src Source) string {
 // directory has hundreds).
 const maxListedPlugins = 20
 
-// idForOneError is --id given for a source of several plugins: it names
+// IDForOneError is --id given for a source of several plugins: it names
 // them and says how to pick one.
 func IDForOneError(src Source, id string, names []string) error {
 	names = slices.DeleteFunc(slices.Sorted(slices.Values(names)), func(n string) bool { return n == "" })

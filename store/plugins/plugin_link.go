@@ -46,7 +46,7 @@ type LinkResult struct {
 	SelectChanged bool     `json:"select_changed,omitempty"`
 }
 
-// LinkSkill makes the managed skill a skill of plugin id (see above). A
+// Link makes the managed skill a skill of plugin id (see above). A
 // git source must have been fetched and have a skill of that name at the
 // fetched commit; up to DefaultBaseSearchLimit commits of its history are
 // searched. A folder source has no history: its skill folder as it is now
@@ -61,7 +61,7 @@ func Link(ctx context.Context, s *store.Store, id, skill string) (*LinkResult, e
 	return res, err
 }
 
-// LinkSkill is [Store.LinkSkill] inside a transaction.
+// linkSkillTx is [Link] inside a transaction.
 func linkSkillTx(tx *store.Tx, id, skill string) (*LinkResult, error) {
 	return linkSkill(tx, id, skill, store.ZeroHash)
 }

@@ -20,7 +20,7 @@ import (
 // A plugin's parts are its files besides its skills: the manifest,
 // commands/, agents/, hooks/, .mcp.json, .lsp.json, settings, README,
 // LICENSE and whatever else sits in the plugin's folder. They are one
-// pseudo-skill, "PLUGIN:_plugin" ([PluginPartsName]), versioned, synced,
+// pseudo-skill, "PLUGIN:_plugin" ([store.PluginPartsName]), versioned, synced,
 // checked and reviewed exactly like a skill, on the refs the layout gives
 // that name: refs/heads/plugins/PLUGIN/_plugin, refs/upstream/PLUGIN/_plugin
 // and refs/heads/candidates/plugins/PLUGIN/_plugin.
@@ -44,9 +44,9 @@ import (
 // ciDir is left out of a plugin's parts: a forge's CI configuration.
 const ciDir = ".github"
 
-// PluginParts returns the published version of plugin's parts; ok is false
+// Parts returns the published version of plugin's parts; ok is false
 // when the plugin has none (no files besides its skills, or not synced
-// since this release). Read the files with [Reader.LoadFiles] on v.Tree;
+// since this release). Read the files with [store.Reader.LoadFiles] on v.Tree;
 // paths are relative to the plugin's root, as a plugin folder lays them
 // out (".claude-plugin/plugin.json", "hooks/hooks.json", ...). The
 // plugin's skills go beside them, each under the folder it has upstream.
@@ -61,7 +61,7 @@ func Parts(r *store.Reader, plugin string) (v store.Version, ok bool, err error)
 	return v, true, nil
 }
 
-// PluginsWithParts lists the plugins of the store that have a published
+// WithParts lists the plugins of the store that have a published
 // parts unit, sorted. The unit of a removed plugin (plugin rm keeps its
 // history) is not listed.
 func WithParts(r *store.Reader) []string {
@@ -207,7 +207,7 @@ func (w *partsWalk) file(p, rel string, e fs.DirEntry) (store.File, error) {
 	return f.WithID(), nil
 }
 
-// upstreamParts reads plugin p's parts from its source as an upstream
+// ReadParts reads plugin p's parts from its source as an upstream
 // skill named "_plugin" (nil when the plugin has none there).
 // hasUnit says whether the store has a unit already: then any non-empty
 // parts count, else only those of a plugin in Claude Code's or Codex's

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 )
 
 // A plugin's skill becomes a managed skill when the plugin is removed or
@@ -25,7 +26,7 @@ import (
 // The caller drops the skill from p and deletes its upstream ref.
 func detachSkill(tx *store.Tx, p *Plugin, skill string) (string, error) {
 	name := store.QualifiedName(p.ID, skill)
-	store.Supersede(tx, name)
+	candidates.Supersede(tx, name)
 	if _, ok := tx.Ref(store.SkillRef(name)); !ok {
 		return name, nil
 	}
@@ -60,7 +61,7 @@ func moveSkill(tx *store.Tx, from, to string) error {
 	if _, taken := tx.Ref(store.SkillRef(to)); taken {
 		return &SkillExistsError{Name: to}
 	}
-	store.Supersede(tx, from)
+	candidates.Supersede(tx, from)
 	rec, err := tx.SkillRecord(from)
 	if err != nil {
 		return err
@@ -163,10 +164,10 @@ func lastSnapshot(tx *store.Tx, plugin, skill, recorded string, head store.Hash)
 // superseded (kept reachable); the published unit and its history stay,
 // so adding the plugin again continues them (see restorePartsUpstream).
 func detachPluginParts(tx *store.Tx, plugin string) {
-	store.Supersede(tx, store.PluginPartsUnit(plugin))
+	candidates.Supersede(tx, store.PluginPartsUnit(plugin))
 }
 
-// claimSkill checks that plugin p may own skill, whose store name is
+// Claim checks that plugin p may own skill, whose store name is
 // "P:NAME": its own namespace, so no other plugin's skill nor a managed
 // skill of the same name stands in the way. A skill p detached before (see
 // detachSkill) is linked back.

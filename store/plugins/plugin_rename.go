@@ -7,7 +7,7 @@ import (
 	"github.com/skillstore/skillstore/store"
 )
 
-// renamePlugin gives plugin cur the id and source of entry: its skills
+// Rename gives plugin cur the id and source of entry: its skills
 // ("OLD:NAME" become "NEW:NAME"), candidates, upstream refs and source ref
 // move to the new id (same commits, so every merge base stays), its
 // skills' records name the new plugin, and the state

@@ -73,7 +73,7 @@ func (e *SelectionError) Error() string {
 	return fmt.Sprintf("%s: skill pattern %s matches no skill (available: %s)", e.Source, strings.Join(quoted, ", "), avail)
 }
 
-// skillSelection applies plugin add's --skill patterns across the plugins
+// SkillSelection applies plugin add's --skill patterns across the plugins
 // of one source: each plugin keeps the patterns that matched one of its
 // skills, and a pattern that matches no skill of any plugin is an error.
 type SkillSelection struct {
@@ -82,7 +82,7 @@ type SkillSelection struct {
 	available []string
 }
 
-// newSkillSelection checks patterns; it returns nil when there are none
+// NewSkillSelection checks patterns; it returns nil when there are none
 // (every skill is taken).
 func NewSkillSelection(patterns []string) (*SkillSelection, error) {
 	if len(patterns) == 0 {
@@ -99,7 +99,7 @@ func NewSkillSelection(patterns []string) (*SkillSelection, error) {
 	return &SkillSelection{patterns: patterns, used: map[string]bool{}}, nil
 }
 
-// pick returns which of one plugin's skills the patterns take and the
+// Pick returns which of one plugin's skills the patterns take and the
 // plugin's own selection (nil: every skill).
 func (s *SkillSelection) Pick(names []string) (taken map[string]bool, sel []string) {
 	mine := map[string]bool{}
@@ -125,7 +125,7 @@ func (s *SkillSelection) AddAvailable(names ...string) {
 	s.available = append(s.available, names...)
 }
 
-// check reports the patterns that matched no skill of any plugin picked so
+// Check reports the patterns that matched no skill of any plugin picked so
 // far, naming the skills there are; picked is how many plugins kept a skill.
 func (s *SkillSelection) Check(src Source, picked int) error {
 	var unused []string
@@ -145,10 +145,10 @@ func (s *SkillSelection) Check(src Source, picked int) error {
 	return nil
 }
 
-// notSelectedReason is the note for a marketplace plugin --skill leaves out.
+// NotSelectedReason is the note for a marketplace plugin --skill leaves out.
 const NotSelectedReason = "none of its skills is selected by --skill"
 
-// selectLayout narrows a source's layout to the skills patterns select,
+// SelectLayout narrows a source's layout to the skills patterns select,
 // for plugin add --skill. It returns each remaining plugin's selection:
 // the patterns that matched one of its skills, in the order given. A
 // marketplace plugin none of whose skills is selected is moved to

@@ -41,7 +41,7 @@ func refText(s Source) string {
 	return "(folder)"
 }
 
-// SetPluginSource moves plugin id's pin: url (nil: keep), ref (nil: keep;
+// SetSource moves plugin id's pin: url (nil: keep), ref (nil: keep;
 // "": the remote HEAD) or both. Nothing is fetched: the next sync reads
 // the new source and classifies its skills against what was accepted,
 // as any upstream update. A new url keeps the "#plugin" of the old source
@@ -58,7 +58,7 @@ func SetSource(ctx context.Context, s *store.Store, id string, url, ref *string)
 	return ch, err
 }
 
-// SetPluginSource is [Store.SetPluginSource] inside a transaction.
+// setSource is [SetSource] inside a transaction.
 func setSource(tx *store.Tx, id string, url, ref *string) (*SourceChange, error) {
 	if url == nil && ref == nil {
 		return nil, fmt.Errorf("plugin %s: nothing to set: give a url or a ref", id)

@@ -28,14 +28,14 @@ const (
 	SkillRemovedUpstream = "removed-upstream" // owned, the upstream no longer has it
 )
 
-// PluginSkill is one skill of PluginSkillList.
+// ListedSkill is one skill of a [SkillList].
 type ListedSkill struct {
 	Skill   string `json:"skill"`
 	State   string `json:"state"`
 	Version int    `json:"version,omitempty"` // published version, for skills in the store
 }
 
-// PluginSkillList is a plugin's skills and the upstream's, side by side.
+// SkillList is a plugin's skills and the upstream's, side by side.
 type SkillList struct {
 	Plugin string   `json:"plugin"`
 	Select []string `json:"select"` // empty: every skill
@@ -87,7 +87,7 @@ func upstreamSkillNames(r *store.Reader, p *Plugin) (names []string, commit stor
 	return names, commit, true, nil
 }
 
-// PluginSkills lists plugin id's skills: those it mirrors, adopted or
+// Skills lists plugin id's skills: those it mirrors, adopted or
 // removed upstream, and the upstream's others, selected or not.
 func Skills(r *store.Reader, id string) (*SkillList, error) {
 	p, err := Get(r, id)
@@ -167,7 +167,7 @@ func ChangeSelection(ctx context.Context, s *store.Store, id string, add, remove
 	return ch, err
 }
 
-// ChangeSelection is [Store.ChangeSelection] inside a transaction.
+// changeSelection is [ChangeSelection] inside a transaction.
 func changeSelection(tx *store.Tx, id string, add, remove []string, all bool) (*SelectionChange, error) {
 	p, err := Get(tx.Reader, id)
 	if err != nil {

@@ -23,14 +23,14 @@ import (
 	"github.com/skillstore/skillstore/store/safety"
 )
 
-// upstream is what a plugin source holds right now.
+// Upstream is what a plugin source holds right now.
 type Upstream struct {
 	Fetched gitfetch.Fetched // git sources only
 	Layout  manifest.PluginLayout
 	Skills  map[string]*UpstreamSkill
 }
 
-// upstreamSkill is one skill folder of an upstream.
+// UpstreamSkill is one skill folder of an upstream.
 type UpstreamSkill struct {
 	Name string
 	Path string
@@ -44,7 +44,7 @@ type UpstreamSkill struct {
 	Parts bool
 }
 
-// readSource opens a source and reads the layout of all its plugins, for
+// ReadSource opens a source and reads the layout of all its plugins, for
 // plugin add. For git sources it fetches, and the objects land in the store.
 func ReadSource(ctx context.Context, tx *store.Tx, pre *Prefetched, src Source) (*manifest.Layout, gitfetch.Fetched, manifest.PluginFS, func(), error) {
 	if src.Kind == SourceFolder {
@@ -123,7 +123,7 @@ func (s objectStore) EncodedObjectSize(h plumbing.Hash) (int64, error) {
 	return n, err
 }
 
-// readUpstream fetches (or reads) plugin p's source and returns its skills
+// ReadUpstream fetches (or reads) plugin p's source and returns its skills
 // with their tree ids. Nothing is written besides fetched objects.
 func ReadUpstream(ctx context.Context, tx *store.Tx, pre *Prefetched, p *Plugin, cache *store.StatCache) (*Upstream, error) {
 	src := p.Source
@@ -138,7 +138,7 @@ func ReadUpstream(ctx context.Context, tx *store.Tx, pre *Prefetched, p *Plugin,
 	return UpstreamAt(tx, p, fetched)
 }
 
-// upstreamAt reads plugin p's skills from a fetched commit of its source.
+// UpstreamAt reads plugin p's skills from a fetched commit of its source.
 func UpstreamAt(tx *store.Tx, p *Plugin, fetched gitfetch.Fetched) (*Upstream, error) {
 	fsys, err := fetched.FSAt(p.Source.Path)
 	if err != nil {
@@ -177,7 +177,7 @@ func newPluginUpstream(p *Plugin, fsys manifest.PluginFS) (*Upstream, error) {
 	return &Upstream{Layout: *pl, Skills: map[string]*UpstreamSkill{}}, nil
 }
 
-// readFolderUpstream reads a local folder source: its layout, and each
+// ReadFolder reads a local folder source: its layout, and each
 // skill folder scanned and hashed. It reads only the folder (and cache,
 // which must be safe for concurrent use), so sync runs it ahead of the
 // transaction on other goroutines.
@@ -248,7 +248,7 @@ func hashFolder(files []store.File) store.Hash {
 	return skillfs.BlobID([]byte(b.String()))
 }
 
-// loadFiles returns the content of an upstream skill for the safety check
+// LoadUpstreamFiles returns the content of an upstream skill for the safety check
 // and the merge.
 func LoadUpstreamFiles(tx *store.Tx, sk *UpstreamSkill) ([]store.File, error) {
 	if sk.Dir != "" {
@@ -278,7 +278,7 @@ func LoadUpstreamFiles(tx *store.Tx, sk *UpstreamSkill) ([]store.File, error) {
 	return files, nil
 }
 
-// writeUpstreamTree stores an upstream skill's tree (folder sources) and
+// WriteUpstreamTree stores an upstream skill's tree (folder sources) and
 // returns its id; git sources' trees are already stored.
 func WriteUpstreamTree(tx *store.Tx, sk *UpstreamSkill) (store.Hash, error) {
 	if !tx.HasObject(sk.Tree) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 )
 
 // SkillState is where a plugin's skill stands against its upstream.
@@ -20,7 +21,7 @@ const (
 	SkillMissing         SkillState = "missing"           // owned, but no published ref
 )
 
-// PluginSkillStatus is one skill of a plugin as `plugin list` shows it.
+// SkillStatus is one skill of a plugin as `plugin list` shows it.
 type SkillStatus struct {
 	Skill    string     `json:"skill"`
 	Status   SkillState `json:"status"`
@@ -32,7 +33,7 @@ type SkillStatus struct {
 	Disabled bool `json:"disabled,omitempty"`
 }
 
-// PluginInfo is a plugin with its derived state.
+// Info is a plugin with its derived state.
 type Info struct {
 	*Plugin
 	// StateName is disabled, paused, missing (its source is gone: see
@@ -62,7 +63,7 @@ func (p *Plugin) State() string {
 	return "enabled"
 }
 
-// PluginInfo derives the status of plugin id's skills.
+// InfoOf derives the status of plugin id's skills.
 func InfoOf(r *store.Reader, id string) (*Info, error) {
 	return infoOf(r, id, loadSourceErrors(r.Store()))
 }
@@ -97,7 +98,7 @@ func infoOf(r *store.Reader, id string, lastSync map[string]string) (*Info, erro
 	return info, nil
 }
 
-// PluginInfos derives the status of every plugin.
+// Infos derives the status of every plugin.
 func Infos(r *store.Reader) ([]*Info, error) {
 	plugins, err := List(r)
 	if err != nil {
@@ -149,7 +150,7 @@ func skillStatus(r *store.Reader, p *Plugin, skill string) (SkillStatus, error) 
 		st.Modified = bc.Tree != v.Tree
 	}
 	if _, ok := r.Ref(store.CandidateRef(name)); ok {
-		c, err := store.GetCandidate(r, name)
+		c, err := candidates.Get(r, name)
 		if err != nil {
 			return st, err
 		}
@@ -167,7 +168,7 @@ func skillStatus(r *store.Reader, p *Plugin, skill string) (SkillStatus, error) 
 	return st, nil
 }
 
-// PausePlugin pauses (or with paused false resumes) a plugin.
+// Pause pauses (or with paused false resumes) a plugin.
 func Pause(ctx context.Context, s *store.Store, id string, paused bool) (*Plugin, error) {
 	var p *Plugin
 	err := s.Update(ctx, func(tx *store.Tx) error {
@@ -184,13 +185,13 @@ func Pause(ctx context.Context, s *store.Store, id string, paused bool) (*Plugin
 	return p, err
 }
 
-// DisablePlugin stops syncing a plugin and disables the skills it owns
+// Disable stops syncing a plugin and disables the skills it owns
 // (kept with their history, not exported). EnablePlugin undoes it.
 func Disable(ctx context.Context, s *store.Store, id, reason string) (*Plugin, error) {
 	return setDisabled(ctx, s, id, true, reason)
 }
 
-// EnablePlugin re-enables a disabled plugin and its skills.
+// Enable re-enables a disabled plugin and its skills.
 func Enable(ctx context.Context, s *store.Store, id string) (*Plugin, error) {
 	return setDisabled(ctx, s, id, false, "")
 }
@@ -247,7 +248,7 @@ func setDisabled(ctx context.Context, s *store.Store, id string, disabled bool, 
 	return p, err
 }
 
-// AdoptSkill makes plugin id's skill a managed skill (see [Tx.AdoptSkill]).
+// AdoptSkill makes plugin id's skill a managed skill (see adoptSkill).
 func AdoptSkill(ctx context.Context, s *store.Store, id, skill string) error {
 	return s.Update(ctx, func(tx *store.Tx) error {
 		if err := adoptSkill(tx, id, skill); err != nil {
@@ -262,7 +263,7 @@ func AdoptSkill(ctx context.Context, s *store.Store, id, skill string) error {
 	})
 }
 
-// RemovePlugin forgets a plugin (see [Tx.RemovePlugin]).
+// Remove forgets a plugin (see removePlugin).
 func Remove(ctx context.Context, s *store.Store, id string) (*Plugin, error) {
 	var p *Plugin
 	err := s.Update(ctx, func(tx *store.Tx) error {

@@ -71,7 +71,7 @@ func MarkUntrusted(tx *store.Tx, plugins map[string]Source) error {
 	return writeUntrusted(path, m)
 }
 
-// TrustPlugin approves plugin id, which came from a remote, on this
+// Trust approves plugin id, which came from a remote, on this
 // machine: sync fetches its source from now on. It returns the approved
 // source.
 func Trust(ctx context.Context, s *store.Store, id string) (Source, error) {

@@ -37,7 +37,7 @@ type fetchResult struct {
 	err     error
 }
 
-// Prefetch holds git sources fetched ahead of a write transaction: the
+// Prefetched holds git sources fetched ahead of a write transaction: the
 // commits found and their objects, in memory (nothing is written to the
 // store by a prefetch, so dropping one leaves nothing behind). A
 // transaction that reads sources with it takes each source's result
@@ -165,7 +165,7 @@ func fetchUnlocked(ctx context.Context, s *store.Store, base storage.Storer, r F
 	return fetchResult{have: r.Have, fetched: f, err: err}
 }
 
-// fetch fetches a git source, or takes it from pre (nil: none), the
+// Fetch fetches a git source, or takes it from pre (nil: none), the
 // sources fetched before the lock was taken, and queues the objects it
 // brought in the transaction, which writes them durably before any ref
 // points at them. have is the store's commit of the source now. Another

@@ -70,7 +70,7 @@ func AcceptedRisks(r *store.Reader) (map[string]Acceptance, error) {
 	return readAccepted(r.Store().LocalPath(acceptedName))
 }
 
-// upstreamNow reads skill (or the plugin's parts) of plugin p as sync
+// UpstreamNow reads skill (or the plugin's parts) of plugin p as sync
 // would see it now, without fetching: at the commit the last sync fetched
 // for a git source, from disk for a folder.
 func UpstreamNow(ctx context.Context, tx *store.Tx, p *Plugin, skill string) (*UpstreamSkill, error) {

@@ -15,7 +15,7 @@ import (
 	"github.com/skillstore/skillstore/store/safety"
 )
 
-// AddPluginOptions tune AddPlugin.
+// AddOptions tune [Add].
 type AddOptions struct {
 	// ID names the plugin in the store; the default is the manifest's
 	// plugin name, else the source's base name. Only for a single plugin.
@@ -23,7 +23,7 @@ type AddOptions struct {
 	// Review makes sync turn this plugin's fast-forwards into candidates.
 	Review bool
 	// Skills picks the skills to mirror: names or path.Match globs, "!"
-	// to leave out (see [Plugin.Selects]); empty means all. Sync keeps to
+	// to leave out (see [plugins.Plugin.Selects]); empty means all. Sync keeps to
 	// the selection.
 	Skills []string
 	// AllowLocal names the sources on this machine (paths or file://
@@ -44,7 +44,7 @@ func (o AddOptions) syncOptions(tx *store.Tx) (Options, error) {
 	return withAccepted(tx, Options{Strict: o.Strict, AllowRisk: o.AllowRisk})
 }
 
-// AddPlugin records the plugins a source provides (one, or every plugin of
+// Add records the plugins a source provides (one, or every plugin of
 // a marketplace unless the source names one with "#name") and mirrors their
 // skills: each skill's upstream tree becomes a snapshot on
 // refs/upstream/<plugin>/<skill> that is also the skill's first version.
@@ -54,7 +54,7 @@ func (o AddOptions) syncOptions(tx *store.Tx) (Options, error) {
 // plugin is all or nothing. An ownership conflict or a bad manifest
 // writes nothing for the plugin. A marketplace is added plugin by plugin
 // (see addMarketplace): the report lists the ones that failed
-// ([SyncReport.Failed]), with nothing written for them, beside the ones
+// ([Report.Failed]), with nothing written for them, beside the ones
 // added.
 //
 // A git source, and the repositories a marketplace's entries live in, are
@@ -72,7 +72,7 @@ func Add(ctx context.Context, s *store.Store, src plugins.Source, opts AddOption
 	return rep, err
 }
 
-// AddPlugin is [Store.AddPlugin] inside a transaction, reading the
+// addPlugins is [Add] inside a transaction, reading the
 // sources pre holds from it.
 func addPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src plugins.Source, opts AddOptions) (*Report, error) {
 	layout, fetched, fsys, done, err := plugins.ReadSource(ctx, tx, pre, src)

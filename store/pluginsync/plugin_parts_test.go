@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/internal/storetest"
 	"github.com/skillstore/skillstore/store/plugins"
 )
@@ -303,7 +304,7 @@ func TestPluginPartsSyncCases(t *testing.T) {
 	if merged["LICENSE"] != "MIT, 2026\n" || !strings.Contains(merged["agents/reviewer.md"], "kindly") {
 		t.Errorf("candidate tree does not hold both edits: %q", merged)
 	}
-	if _, err := store.Accept(context.Background(), s, name, ""); err != nil {
+	if _, err := candidates.Accept(context.Background(), s, name, ""); err != nil {
 		t.Fatalf("accept the parts candidate: %v", err)
 	}
 	checkStoreSound(t, s)

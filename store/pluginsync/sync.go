@@ -15,7 +15,7 @@ import (
 	"github.com/skillstore/skillstore/store/safety"
 )
 
-// SyncOptions tune a sync.
+// Options tune a sync.
 type Options struct {
 	// Plugins limits the sync to these plugin ids; empty means every
 	// enabled, unpaused plugin.
@@ -48,7 +48,7 @@ type Options struct {
 	held     map[string]string
 }
 
-// SyncReport is what a sync did, per plugin and skill.
+// Report is what a sync did, per plugin and skill.
 type Report struct {
 	Plugins []PluginReport `json:"plugins"`
 	// CandidatesWaiting counts the candidates of the synced plugins that
@@ -164,10 +164,10 @@ func (r *Report) Failed() bool {
 	return false
 }
 
-// Sync fetches every enabled, unpaused plugin (or those named), snapshots
+// Run fetches every enabled, unpaused plugin (or those named), snapshots
 // each skill's upstream tree and classifies it against the published
 // version. The git sources are fetched first, concurrently and with no lock
-// held (see [Store.Prefetch]), so a slow or hung server never keeps other
+// held (see [plugins.Prefetch]), so a slow or hung server never keeps other
 // commands waiting; the write lock is taken only to classify and write. A
 // failing plugin is reported and the others go on; the returned error is
 // for what stops the whole sync (the lock, an unknown plugin id, a failed
@@ -193,7 +193,7 @@ func Run(ctx context.Context, s *store.Store, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// Sync is [Store.Sync] inside a transaction, reading the sources pre
+// syncPlugins is [Run] inside a transaction, reading the sources pre
 // holds from it.
 func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opts Options) (*Report, error) {
 	// The stat cache loads while the plugin records are read.

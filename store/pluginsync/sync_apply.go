@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/plugins"
 
 	"github.com/skillstore/skillstore/store/safety"
@@ -22,9 +23,9 @@ func readPending(tx *store.Tx, name string, head, u store.Hash) (store.Hash, pen
 	}
 	// A branch without skillstore's merge commit (rewritten by hand) is
 	// superseded like any stale candidate.
-	m, err := store.MergeCommit(tx.Reader, candHead)
+	m, err := candidates.MergeCommit(tx.Reader, candHead)
 	switch {
-	case errors.Is(err, store.ErrNoMergeCommit):
+	case errors.Is(err, candidates.ErrNoMergeCommit):
 		return candHead, otherCandidate, nil
 	case err != nil:
 		return store.ZeroHash, noCandidate, err

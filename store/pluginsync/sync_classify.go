@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/plugins"
 
 	"github.com/skillstore/skillstore/discover"
@@ -132,7 +133,7 @@ func syncSkillTo(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, sk *skil
 	sr.Classification = d.Class
 	supersede := func() {
 		if d.Supersede && cand != noCandidate {
-			sr.Superseded = store.Supersede(tx, name).String()
+			sr.Superseded = candidates.Supersede(tx, name).String()
 		}
 	}
 	if d.Step != stepMerge {
@@ -150,7 +151,7 @@ func syncSkillTo(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, sk *skil
 	case stepPublish:
 		return applyFastForward(tx, p, up, name, headC, u, base, sk.Tree, checked, sr)
 	case stepReview:
-		c := store.WriteCandidate(tx, upstreamCandidate(p, up, name, head, u, base, sk.Tree, store.MergeModeFastForward, nil, checked.Risk, nil))
+		c := candidates.Write(tx, upstreamCandidate(p, up, name, head, u, base, sk.Tree, store.MergeModeFastForward, nil, checked.Risk, nil))
 		sr.Candidate = c.String()
 		return nil
 	case stepMerge:
@@ -163,7 +164,7 @@ func syncSkillTo(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, sk *skil
 			return err // the older candidate stays: nothing replaces it
 		}
 		supersede()
-		c := store.WriteCandidate(tx, upstreamCandidate(p, up, name, head, u, base, merged, store.MergeModeThreeWay, conflicts, checked.Risk, resolved))
+		c := candidates.Write(tx, upstreamCandidate(p, up, name, head, u, base, merged, store.MergeModeThreeWay, conflicts, checked.Risk, resolved))
 		sr.Candidate, sr.Conflicts, sr.MergeResolved = c.String(), conflicts, resolved
 		return nil
 	}
@@ -224,11 +225,11 @@ func checkUpstream(tx *store.Tx, sk *skillIn, previous []store.File, sr *SkillRe
 // with the merge package and stores the result. resolved lists what the
 // skill-aware rules resolved (skillAware), as "PATH:LINE RULE".
 func mergeSkill(tx *store.Tx, name string, headV store.Version, p *plugins.Plugin, up *plugins.Upstream, sk *skillIn, baseTree, ours store.Hash, skillAware bool) (tree store.Hash, conflicts, resolved []string, err error) {
-	b, err := store.LoadMergeTree(tx.Reader, baseTree)
+	b, err := candidates.LoadMergeTree(tx.Reader, baseTree)
 	if err != nil {
 		return store.ZeroHash, nil, nil, fmt.Errorf("merge base: %w", err)
 	}
-	o, err := store.LoadMergeTree(tx.Reader, ours)
+	o, err := candidates.LoadMergeTree(tx.Reader, ours)
 	if err != nil {
 		return store.ZeroHash, nil, nil, fmt.Errorf("published version: %w", err)
 	}
@@ -263,8 +264,8 @@ func mergeSkill(tx *store.Tx, name string, headV store.Version, p *plugins.Plugi
 // upstreamCandidate is the candidate of an upstream update of plugin p's
 // skill name: the published head and the upstream snapshot u merged into
 // tree (resolved: what the skill-aware rules resolved).
-func upstreamCandidate(p *plugins.Plugin, up *plugins.Upstream, name string, head, u, base, tree store.Hash, mode store.MergeMode, conflicts []string, risk safety.RiskLevel, resolved []string) store.CandidateSpec {
-	return store.CandidateSpec{
+func upstreamCandidate(p *plugins.Plugin, up *plugins.Upstream, name string, head, u, base, tree store.Hash, mode store.MergeMode, conflicts []string, risk safety.RiskLevel, resolved []string) candidates.Spec {
+	return candidates.Spec{
 		Skill: name, Subject: fmt.Sprintf("candidate %s: %s update from plugin %s", name, mode, p.ID),
 		Tree: tree, Published: head, Upstream: u,
 		Source: p.Label(), Plugin: p.ID, PluginVersion: up.Layout.Version,

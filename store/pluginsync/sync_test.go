@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/internal/storetest"
 	"github.com/skillstore/skillstore/store/plugins"
 )
@@ -101,7 +102,7 @@ func TestSyncFourCases(t *testing.T) {
 	}
 
 	// Accept the clean candidate: v3 takes in the upstream, which becomes the base.
-	v, err := store.Accept(ctx, s, "demo:gamma", "looks good")
+	v, err := candidates.Accept(ctx, s, "demo:gamma", "looks good")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestSyncFourCases(t *testing.T) {
 	if first.Classification != ClassThreeWay || len(first.Conflicts) != 1 {
 		t.Fatalf("beta: %+v, want a conflicted candidate", first)
 	}
-	if _, err := store.Accept(ctx, s, "demo:beta", ""); !errors.As(err, new(*store.ConflictMarkersError)) {
+	if _, err := candidates.Accept(ctx, s, "demo:beta", ""); !errors.As(err, new(*candidates.ConflictMarkersError)) {
 		t.Errorf("accept with markers: %v", err)
 	}
 	storetest.WriteFile(t, md("beta"), storetest.SkillMD("beta", "upstream line 1 again", "line 2", "line 3", "line 4", "line 5"))
@@ -147,7 +148,7 @@ func TestSyncFourCases(t *testing.T) {
 		return nil
 	})
 	before := storetest.HeadOf(t, s, "demo:beta")
-	rv, err := store.Reject(ctx, s, "demo:beta", "")
+	rv, err := candidates.Reject(ctx, s, "demo:beta", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestSyncFourCases(t *testing.T) {
 		t.Fatalf("alpha with review: %+v", r)
 	}
 	storetest.LocalEdit(t, s, "demo:alpha", storetest.SkillMD("alpha", "moved"))
-	if _, err := store.Accept(ctx, s, "demo:alpha", ""); !errors.Is(err, store.ErrHeadMoved) {
+	if _, err := candidates.Accept(ctx, s, "demo:alpha", ""); !errors.Is(err, candidates.ErrHeadMoved) {
 		t.Errorf("accept after the head moved: %v", err)
 	}
 

@@ -8,7 +8,7 @@
 // remote's, checks every fetched object with the store's safety checks
 // before any ref points at it, and integrates it skill by skill: two
 // diverged published histories become a remote-merge candidate of package
-// store ([store.Tx.MergeDiverged]), accepted or rejected like any other.
+// store/candidates ([candidates.MergeDiverged]), accepted or rejected like any other.
 // [Clone] makes a new store by a pull into an empty one.
 //
 // Add, Remove, Push and Pull take an open *store.Store. Add, Remove and

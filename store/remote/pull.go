@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -262,7 +263,7 @@ func (tx remoteTx) pull(ctx context.Context, rem Remote, fetched *pullFetch, opt
 		}
 	}
 	tx.updateTracking(rem.Name, rr)
-	rep.CandidatesWaiting = len(store.CandidateNames(tx.Tx.Reader))
+	rep.CandidatesWaiting = len(candidates.Names(tx.Tx.Reader))
 	return rep, nil
 }
 
@@ -366,7 +367,7 @@ func (tx remoteTx) pullAhead(ps PullSkill, local store.Hash, rv store.Version, r
 	if err != nil {
 		return ps, err
 	}
-	dm, err := store.MergeDiverged(tx.Tx, lv, rv, rem.Name, false)
+	dm, err := candidates.MergeDiverged(tx.Tx, lv, rv, rem.Name, false)
 	if err != nil {
 		return ps, err
 	}
@@ -381,7 +382,7 @@ func (tx remoteTx) pullAhead(ps PullSkill, local store.Hash, rv store.Version, r
 
 // pullDiverged joins a skill published differently here and there.
 func (tx remoteTx) pullDiverged(ps PullSkill, lv, rv store.Version, rem Remote, skillAware bool) (PullSkill, error) {
-	dm, err := store.MergeDiverged(tx.Tx, lv, rv, rem.Name, skillAware)
+	dm, err := candidates.MergeDiverged(tx.Tx, lv, rv, rem.Name, skillAware)
 	if err != nil {
 		return ps, err
 	}
@@ -421,7 +422,7 @@ func (tx remoteTx) pullCandidate(ref string, rr *remoteRefs) (PullRef, bool) {
 		}
 		return PullRef{Ref: ref, Action: RefIgnored, Reason: "already accepted, rejected or superseded in this store"}, true
 	}
-	if _, err := store.MergeCommit(tx.Tx.Reader, remote); err != nil {
+	if _, err := candidates.MergeCommit(tx.Tx.Reader, remote); err != nil {
 		// A branch pushed by hand under candidates/: reviewers can still
 		// see it on the server, but it is no candidate skillstore can read.
 		return PullRef{Ref: ref, Action: RefIgnored, Reason: "not a skillstore candidate (" + err.Error() + ")"}, true

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -57,7 +58,7 @@ func TestPullHoldsHighRiskForReview(t *testing.T) {
 		t.Errorf("second pull = %+v (held %+v), want the same candidate pending", again, again.Held)
 	}
 
-	v, err := store.AcceptRemoteMerge(ctx, victim, "deploy", "reviewed")
+	v, err := candidates.AcceptRemoteMerge(ctx, victim, "deploy", "reviewed")
 	if err != nil {
 		t.Fatal(err)
 	}

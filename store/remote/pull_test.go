@@ -12,6 +12,7 @@ import (
 	"github.com/skillstore/skillstore/store/pluginsync"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 )
 
 // twoStores makes alice's store with the given skills, pushes it to a new
@@ -72,7 +73,7 @@ func TestPullDivergedCleanMerge(t *testing.T) {
 
 	// candidates accept takes the same path for a pull's merge as for
 	// sync's: AcceptCandidate routes it to AcceptRemoteMerge.
-	v, err := store.Accept(ctx, bob, "deploy", "")
+	v, err := candidates.Accept(ctx, bob, "deploy", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,16 +130,16 @@ func TestPullDivergedConflict(t *testing.T) {
 	if ps.Action != PullConflicted || len(ps.Conflicts) == 0 || rep.CandidatesWaiting != 1 {
 		t.Fatalf("pull = %+v", rep)
 	}
-	var markers *store.ConflictMarkersError
-	if _, err := store.AcceptRemoteMerge(ctx, bob, "deploy", ""); !errors.As(err, &markers) {
+	var markers *candidates.ConflictMarkersError
+	if _, err := candidates.AcceptRemoteMerge(ctx, bob, "deploy", ""); !errors.As(err, &markers) {
 		t.Fatalf("accept with markers: %v", err)
 	}
 	dir := filepath.Join(t.TempDir(), "deploy")
 	writeFile(t, filepath.Join(dir, "SKILL.md"), skillMD("deploy", "line one", "ALICE and BOB", "line three", "bob again"))
-	if _, err := store.ResolveCandidate(ctx, bob, "deploy", dir, "both"); err != nil {
+	if _, err := candidates.Resolve(ctx, bob, "deploy", dir, "both"); err != nil {
 		t.Fatal(err)
 	}
-	v, err := store.AcceptRemoteMerge(ctx, bob, "deploy", "")
+	v, err := candidates.AcceptRemoteMerge(ctx, bob, "deploy", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +311,7 @@ func TestConcurrentPublishesAndPushes(t *testing.T) {
 		if got := pullActions(rep); got["shared"] != PullMerged {
 			t.Fatalf("loser's pull = %v", got)
 		}
-		if _, err := store.AcceptRemoteMerge(ctx, loser, "shared", ""); err != nil {
+		if _, err := candidates.AcceptRemoteMerge(ctx, loser, "shared", ""); err != nil {
 			t.Fatal(err)
 		}
 		mustPush(t, loser, "")
@@ -414,7 +415,7 @@ func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 		t.Helper()
 		var mode store.MergeMode
 		err := bob.View(ctx, func(r *store.Reader) error {
-			c, err := store.GetCandidate(r, "acme:deploy")
+			c, err := candidates.Get(r, "acme:deploy")
 			mode = c.Mode
 			return err
 		})
@@ -438,7 +439,7 @@ func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 		t.Fatalf("after an upstream change the candidate is %q, want the remote merge", got)
 	}
 
-	if _, err := store.Accept(ctx, bob, "acme:deploy", "reviewed"); err != nil {
+	if _, err := candidates.Accept(ctx, bob, "acme:deploy", "reviewed"); err != nil {
 		t.Fatal(err)
 	}
 	r := syncOnce(t, bob, pluginsync.Options{})["deploy"]
@@ -465,7 +466,7 @@ func TestRejectRemoteMergeKeepsOurs(t *testing.T) {
 	if got := pullActions(mustPull(t, bob, "")); got["deploy"] != PullConflicted {
 		t.Fatalf("bob's pull = %v", got)
 	}
-	v, err := store.Reject(ctx, bob, "deploy", "keep bob's wording")
+	v, err := candidates.Reject(ctx, bob, "deploy", "keep bob's wording")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -476,7 +477,7 @@ func TestRejectRemoteMergeKeepsOurs(t *testing.T) {
 		t.Errorf("after the rejection bob's SKILL.md is:\n%s", got)
 	}
 	if err := bob.View(ctx, func(r *store.Reader) error {
-		_, err := store.GetCandidate(r, "deploy")
+		_, err := candidates.Get(r, "deploy")
 		return err
 	}); err == nil {
 		t.Error("the candidate is still there after the rejection")

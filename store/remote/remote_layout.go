@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 )
 
 // A remote written by a release before namespaced identity holds ref
@@ -88,7 +89,7 @@ func (tx remoteTx) layout1Leftovers(adv map[string]store.Hash, isLocal map[strin
 		}
 	}
 	moved := map[store.Hash]string{} // a candidate's commit -> its layout 2 ref
-	for _, name := range store.CandidateNames(tx.Tx.Reader) {
+	for _, name := range candidates.Names(tx.Tx.Reader) {
 		if h, ok := tx.Ref(store.CandidateRef(name)); ok {
 			moved[h] = store.CandidateRef(name)
 		}

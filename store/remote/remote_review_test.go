@@ -11,6 +11,7 @@ import (
 	"github.com/skillstore/skillstore/store/pluginsync"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 )
 
 // TestCandidateReviewedWithPlainGit is the team flow: the cron machine
@@ -64,7 +65,7 @@ func TestCandidateReviewedWithPlainGit(t *testing.T) {
 	if len(rep.Refs) != 1 || rep.Refs[0].Action != RefFastForward {
 		t.Fatalf("pull refs = %+v", rep.Refs)
 	}
-	v, err := store.Accept(ctx, cron, "plugin:deploy", "reviewed")
+	v, err := candidates.Accept(ctx, cron, "plugin:deploy", "reviewed")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package store
+package candidates
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/skillstore/skillstore/store"
 	"slices"
 	"strings"
 	"time"
@@ -17,25 +18,25 @@ import (
 )
 
 // Candidate is a pending update of a skill, waiting for review on
-// its candidate ref ([CandidateRef]). Everything here is read from the branch:
+// its candidate ref ([store.CandidateRef]). Everything here is read from the branch:
 // the merge commit sync made and any commits a person added on top.
 type Candidate struct {
-	Skill string    `json:"skill"`
-	Head  Hash      `json:"head"`  // the branch head (a resolution, or the merge itself)
-	Merge Hash      `json:"merge"` // the merge commit sync made
-	Tree  Hash      `json:"tree"`  // the tree accept would publish
-	Time  time.Time `json:"time"`
+	Skill string     `json:"skill"`
+	Head  store.Hash `json:"head"`  // the branch head (a resolution, or the merge itself)
+	Merge store.Hash `json:"merge"` // the merge commit sync made
+	Tree  store.Hash `json:"tree"`  // the tree accept would publish
+	Time  time.Time  `json:"time"`
 	// Published is the version the candidate was made against (the merge's
 	// first parent); Upstream the upstream snapshot it takes in (second).
-	Published        Hash      `json:"published"`
-	PublishedVersion int       `json:"published_version"`
-	Upstream         Hash      `json:"upstream"`
-	Base             Hash      `json:"base,omitempty"`
-	Mode             MergeMode `json:"mode"`
-	Plugin           string    `json:"plugin"`
-	PluginVersion    string    `json:"plugin_version,omitempty"`
+	Published        store.Hash      `json:"published"`
+	PublishedVersion int             `json:"published_version"`
+	Upstream         store.Hash      `json:"upstream"`
+	Base             store.Hash      `json:"base,omitempty"`
+	Mode             store.MergeMode `json:"mode"`
+	Plugin           string          `json:"plugin"`
+	PluginVersion    string          `json:"plugin_version,omitempty"`
 	// Remote and RemoteVersion name the other side of a merge that pull
-	// made of two diverged published histories (Mode [MergeModeRemote]).
+	// made of two diverged published histories (Mode [store.MergeModeRemote]).
 	Remote        string `json:"remote,omitempty"`
 	RemoteVersion string `json:"remote_version,omitempty"`
 	// EditAuthor is who made the edit a local-edit candidate takes in (the
@@ -60,7 +61,7 @@ type Candidate struct {
 // MarshalJSON writes commit and tree ids as hex strings.
 func (c Candidate) MarshalJSON() ([]byte, error) {
 	type plain Candidate // the same fields, without this method
-	hex := func(h Hash) string {
+	hex := func(h store.Hash) string {
 		if h.IsZero() {
 			return ""
 		}
@@ -95,11 +96,11 @@ func (e *ConflictMarkersError) Error() string {
 	return fmt.Sprintf("candidate %s still has conflict markers in %s", e.Skill, strings.Join(e.Files, ", "))
 }
 
-// Candidates lists every pending candidate, sorted by skill.
-func ListCandidates(r *Reader) ([]Candidate, error) {
+// List lists every pending candidate, sorted by skill.
+func List(r *store.Reader) ([]Candidate, error) {
 	var out []Candidate
-	for _, name := range CandidateNames(r) {
-		c, err := GetCandidate(r, name)
+	for _, name := range Names(r) {
+		c, err := Get(r, name)
 		if err != nil {
 			return nil, err
 		}
@@ -108,13 +109,13 @@ func ListCandidates(r *Reader) ([]Candidate, error) {
 	return out, nil
 }
 
-// CandidateNames lists the store names of the skills with a pending
+// Names lists the store names of the skills with a pending
 // candidate (managed and plugin skills, plugins' parts included), sorted.
-func CandidateNames(r *Reader) []string {
+func Names(r *store.Reader) []string {
 	var out []string
-	for _, prefix := range []string{ManagedCandidateRefPrefix, PluginCandidateRefPrefix} {
+	for _, prefix := range []string{store.ManagedCandidateRefPrefix, store.PluginCandidateRefPrefix} {
 		for _, ref := range r.RefNames(prefix) {
-			if name, ok := CandidateNameOfRef(ref); ok {
+			if name, ok := store.CandidateNameOfRef(ref); ok {
 				out = append(out, name)
 			}
 		}
@@ -123,9 +124,9 @@ func CandidateNames(r *Reader) []string {
 	return out
 }
 
-// Candidate reads the pending candidate of skill.
-func GetCandidate(r *Reader, skill string) (Candidate, error) {
-	head, ok := r.Ref(CandidateRef(skill))
+// Get reads the pending candidate of skill.
+func Get(r *store.Reader, skill string) (Candidate, error) {
+	head, ok := r.Ref(store.CandidateRef(skill))
 	if !ok {
 		return Candidate{}, fmt.Errorf("%s: %w", skill, ErrNoCandidate)
 	}
@@ -140,34 +141,34 @@ func GetCandidate(r *Reader, skill string) (Candidate, error) {
 	c := Candidate{
 		Skill: skill, Head: head, Merge: m.Hash, Tree: hc.Tree, Time: hc.Committer.When,
 		Published: m.Parents[0], Upstream: m.Parents[1],
-		Mode: MergeMode(m.Trailer(TrailerMergeMode)), Plugin: m.Trailer(TrailerPlugin),
-		PluginVersion: m.Trailer(TrailerPluginVersion), Risk: m.Trailer(TrailerRisk),
-		Remote: m.Trailer(TrailerRemote), RemoteVersion: m.Trailer(TrailerRemoteVersion),
+		Mode: store.MergeMode(m.Trailer(store.TrailerMergeMode)), Plugin: m.Trailer(store.TrailerPlugin),
+		PluginVersion: m.Trailer(store.TrailerPluginVersion), Risk: m.Trailer(store.TrailerRisk),
+		Remote: m.Trailer(store.TrailerRemote), RemoteVersion: m.Trailer(store.TrailerRemoteVersion),
 		Resolved: head != m.Hash,
 	}
-	if rep, ok := r.s.localRisk(head); ok {
+	if rep, ok := r.LocalRisk(head); ok {
 		c.Risk = rep.Risk.String() // a pulled candidate's trailer is not believed
 	}
-	if b, ok := ParseHash(m.Trailer(TrailerMergeBase)); ok {
+	if b, ok := store.ParseHash(m.Trailer(store.TrailerMergeBase)); ok {
 		c.Base = b
 	}
-	if list := m.Trailer(TrailerConflicts); list != "" && list != "none" {
+	if list := m.Trailer(store.TrailerConflicts); list != "" && list != "none" {
 		c.Conflicts = strings.Split(list, ", ")
 	}
 	for _, t := range m.Trailers() {
-		if t.Key == TrailerMergeResolved {
+		if t.Key == store.TrailerMergeResolved {
 			c.MergeResolved = append(c.MergeResolved, t.Value)
 		}
 	}
 	if v, err := r.VersionAt(skill, c.Published); err == nil {
 		c.PublishedVersion = v.Number
 	}
-	if c.Mode == MergeModeLocalEdit {
+	if c.Mode == store.MergeModeLocalEdit {
 		if edit, err := r.Commit(c.Upstream); err == nil {
 			c.EditAuthor = edit.Author.Name
 		}
 	}
-	if cur, ok := r.Ref(SkillRef(skill)); !ok || cur != c.Published {
+	if cur, ok := r.Ref(store.SkillRef(skill)); !ok || cur != c.Published {
 		c.Stale = true
 	}
 	if c.Markers, err = conflictMarkers(r, hc.Tree, c.Conflicts); err != nil {
@@ -179,7 +180,7 @@ func GetCandidate(r *Reader, skill string) (Candidate, error) {
 // conflictMarkers returns the conflicted paths whose file in tree still
 // holds a line starting with a conflict marker. Only the recorded
 // conflicts are checked: an upstream file may legitimately show markers.
-func conflictMarkers(r *Reader, tree Hash, conflicts []string) ([]string, error) {
+func conflictMarkers(r *store.Reader, tree store.Hash, conflicts []string) ([]string, error) {
 	if len(conflicts) == 0 {
 		return nil, nil
 	}
@@ -187,7 +188,7 @@ func conflictMarkers(r *Reader, tree Hash, conflicts []string) ([]string, error)
 	if err != nil {
 		return nil, err
 	}
-	byPath := FileMap(files)
+	byPath := store.FileMap(files)
 	var out []string
 	for _, c := range conflicts {
 		p, _, _ := strings.Cut(c, " (")
@@ -216,10 +217,10 @@ func hasConflictMarkers(data []byte) bool {
 	return false
 }
 
-// CandidateDiff is what accepting a candidate would change in the
+// Diff is what accepting a candidate would change in the
 // published version.
-func CandidateDiff(r *Reader, skill string) (Candidate, []treediff.FileChange, error) {
-	c, err := GetCandidate(r, skill)
+func Diff(r *store.Reader, skill string) (Candidate, []treediff.FileChange, error) {
+	c, err := Get(r, skill)
 	if err != nil {
 		return c, nil, err
 	}
@@ -238,20 +239,20 @@ func CandidateDiff(r *Reader, skill string) (Candidate, []treediff.FileChange, e
 	return c, treediff.Files(oldFiles, newFiles), nil
 }
 
-// AcceptCandidate publishes a candidate as the skill's next version, whose
+// Accept publishes a candidate as the skill's next version, whose
 // parents are the published head and the candidate head, so the upstream
 // snapshot becomes an ancestor of the published ref (the new base). It is
 // refused while conflict markers remain and when the published head moved
 // since the candidate was made. A candidate that pull made from two diverged
-// published histories is accepted by [Tx.AcceptRemoteMerge].
-func Accept(ctx context.Context, s *Store, skill, reason string) (Version, error) {
-	var v Version
-	err := s.Update(ctx, func(tx *Tx) error {
-		c, err := GetCandidate(tx.Reader, skill)
+// published histories is accepted by [AcceptRemoteMerge].
+func Accept(ctx context.Context, s *store.Store, skill, reason string) (store.Version, error) {
+	var v store.Version
+	err := s.Update(ctx, func(tx *store.Tx) error {
+		c, err := Get(tx.Reader, skill)
 		if err != nil {
 			return err
 		}
-		if c.Mode == MergeModeRemote {
+		if c.Mode == store.MergeModeRemote {
 			// A merge of two published histories made by pull: it is
 			// numbered past both sides (see AcceptRemoteMerge).
 			v, err = acceptRemoteMerge(tx, skill, reason)
@@ -276,13 +277,13 @@ func Accept(ctx context.Context, s *Store, skill, reason string) (Version, error
 		if err != nil {
 			return err
 		}
-		md, ok := FileMap(files)[SkillFile]
-		if IsPluginParts(skill) {
+		md, ok := store.FileMap(files)[store.SkillFile]
+		if store.IsPluginParts(skill) {
 			checked = tx.WithPluginFindings(checked, files, tx.FilesOrNil(head.Tree))
 		} else if !ok {
-			return fmt.Errorf("accept %s: the candidate has no %s", skill, SkillFile)
-		} else if v := discover.Check(SkillFile, ownName(skill), md.Data, discover.Lenient); !v.Accepted() {
-			return fmt.Errorf("accept %s: %w", skill, &InvalidSkillError{Dir: "the candidate", Diagnostics: v.Diagnostics})
+			return fmt.Errorf("accept %s: the candidate has no %s", skill, store.SkillFile)
+		} else if v := discover.Check(store.SkillFile, store.OwnName(skill), md.Data, discover.Lenient); !v.Accepted() {
+			return fmt.Errorf("accept %s: %w", skill, &store.InvalidSkillError{Dir: "the candidate", Diagnostics: v.Diagnostics})
 		}
 		if checked.Risk > safety.DefaultAllowedRisk {
 			return &safety.RiskRefusedError{Skill: skill, Risk: checked.Risk, Allowed: safety.DefaultAllowedRisk, Findings: checked.Findings}
@@ -291,38 +292,38 @@ func Accept(ctx context.Context, s *Store, skill, reason string) (Version, error
 			reason = "accepted candidate"
 		}
 		source, subject := "plugin:"+c.Plugin, fmt.Sprintf("%s v%d: accept %s update from plugin %s", skill, head.Number+1, c.Mode, c.Plugin)
-		if c.Mode == MergeModeLocalEdit {
+		if c.Mode == store.MergeModeLocalEdit {
 			source, subject = head.Source, fmt.Sprintf("%s v%d: accept the merge of a local edit", skill, head.Number+1)
 		}
-		v, err = tx.CommitVersion(skill, c.Tree, VersionInfo{
+		v, err = tx.CommitVersion(skill, c.Tree, store.VersionInfo{
 			Source: source, Plugin: c.Plugin, PluginVersion: c.PluginVersion,
 			MergeMode: c.Mode, Reason: reason, Risk: checked.Risk, Findings: checked.Findings,
-			ExtraParents: []Hash{c.Head},
+			ExtraParents: []store.Hash{c.Head},
 			Subject:      subject,
-			Trailers:     []Trailer{MergeBaseTrailer(c.Base)},
+			Trailers:     []store.Trailer{store.MergeBaseTrailer(c.Base)},
 		})
 		if err != nil {
 			return err
 		}
-		tx.DeleteRef(CandidateRef(skill))
+		tx.DeleteRef(store.CandidateRef(skill))
 		return nil
 	})
 	return v, err
 }
 
-// RejectCandidate drops a candidate but still advances the accepted base,
+// Reject drops a candidate but still advances the accepted base,
 // the way dpkg keeps a locally changed conffile: a new version with the
 // published tree whose second parent is the upstream snapshot, so the same
 // upstream is not proposed again. The candidate stays reachable under
 // refs/skillstore/superseded/.
-func Reject(ctx context.Context, s *Store, skill, reason string) (Version, error) {
-	var v Version
-	err := s.Update(ctx, func(tx *Tx) error {
-		c, err := GetCandidate(tx.Reader, skill)
+func Reject(ctx context.Context, s *store.Store, skill, reason string) (store.Version, error) {
+	var v store.Version
+	err := s.Update(ctx, func(tx *store.Tx) error {
+		c, err := Get(tx.Reader, skill)
 		if err != nil {
 			return err
 		}
-		if c.Mode == MergeModeRemote {
+		if c.Mode == store.MergeModeRemote {
 			v, err = rejectRemoteMerge(tx, skill, c, reason)
 			return err
 		}
@@ -334,13 +335,13 @@ func Reject(ctx context.Context, s *Store, skill, reason string) (Version, error
 			reason = "rejected candidate"
 		}
 		source, subject := "plugin:"+c.Plugin, fmt.Sprintf("%s v%d: reject update from plugin %s, keep v%d", skill, head.Number+1, c.Plugin, head.Number)
-		if c.Mode == MergeModeLocalEdit {
+		if c.Mode == store.MergeModeLocalEdit {
 			source, subject = head.Source, fmt.Sprintf("%s v%d: reject the merge of a local edit, keep v%d", skill, head.Number+1, head.Number)
 		}
-		v, err = tx.CommitVersion(skill, head.Tree, VersionInfo{
+		v, err = tx.CommitVersion(skill, head.Tree, store.VersionInfo{
 			Source: source, Plugin: c.Plugin, PluginVersion: c.PluginVersion,
-			MergeMode: MergeModeRejected, Reason: reason, Risk: head.Risk, Findings: head.Findings,
-			ExtraParents: []Hash{c.Upstream},
+			MergeMode: store.MergeModeRejected, Reason: reason, Risk: head.Risk, Findings: head.Findings,
+			ExtraParents: []store.Hash{c.Upstream},
 			Subject:      subject,
 		})
 		if err != nil {
@@ -352,13 +353,13 @@ func Reject(ctx context.Context, s *Store, skill, reason string) (Version, error
 	return v, err
 }
 
-// ResolveCandidate makes the skill folder dir the candidate's new head: a
+// Resolve makes the skill folder dir the candidate's new head: a
 // commit on top of the candidate branch, as if a person had committed the
 // resolution with git. The safety check runs on it.
-func ResolveCandidate(ctx context.Context, s *Store, skill, dir, reason string) (Candidate, error) {
+func Resolve(ctx context.Context, s *store.Store, skill, dir, reason string) (Candidate, error) {
 	var out Candidate
-	err := s.Update(ctx, func(tx *Tx) error {
-		c, err := GetCandidate(tx.Reader, skill)
+	err := s.Update(ctx, func(tx *store.Tx) error {
+		c, err := Get(tx.Reader, skill)
 		if err != nil {
 			return err
 		}
@@ -366,8 +367,8 @@ func ResolveCandidate(ctx context.Context, s *Store, skill, dir, reason string) 
 		if err != nil {
 			return err
 		}
-		if len(files) == 0 || !IsPluginParts(skill) && !slices.ContainsFunc(files, func(f File) bool { return f.Path == SkillFile }) {
-			return fmt.Errorf("resolve %s: %s holds no %s", skill, dir, SkillFile)
+		if len(files) == 0 || !store.IsPluginParts(skill) && !slices.ContainsFunc(files, func(f store.File) bool { return f.Path == store.SkillFile }) {
+			return fmt.Errorf("resolve %s: %s holds no %s", skill, dir, store.SkillFile)
 		}
 		if _, err := safety.Check(skill, files, nil, safety.DefaultLimits); err != nil {
 			return err
@@ -377,20 +378,20 @@ func ResolveCandidate(ctx context.Context, s *Store, skill, dir, reason string) 
 			return fmt.Errorf("resolve %s: %w", skill, err)
 		}
 		if tree == c.Tree {
-			return fmt.Errorf("resolve %s: %s is the candidate's tree already: %w", skill, dir, ErrNoChange)
+			return fmt.Errorf("resolve %s: %s is the candidate's tree already: %w", skill, dir, store.ErrNoChange)
 		}
 		if reason == "" {
 			reason = "resolved from " + dir
 		}
 		sig := tx.Signature()
-		commit := &Commit{
-			Tree: tree, Parents: []Hash{c.Head}, Author: sig, Committer: sig,
-			Message: BuildMessage("resolve candidate "+skill, "", []Trailer{
-				{TrailerActor, sig.Name + " <" + sig.Email + ">"}, {TrailerReason, reason},
+		commit := &store.Commit{
+			Tree: tree, Parents: []store.Hash{c.Head}, Author: sig, Committer: sig,
+			Message: store.BuildMessage("resolve candidate "+skill, "", []store.Trailer{
+				{Key: store.TrailerActor, Value: sig.Name + " <" + sig.Email + ">"}, {Key: store.TrailerReason, Value: reason},
 			}),
 		}
-		tx.SetRef(CandidateRef(skill), tx.WriteCommit(commit))
-		out, err = GetCandidate(tx.Reader, skill)
+		tx.SetRef(store.CandidateRef(skill), tx.WriteCommit(commit))
+		out, err = Get(tx.Reader, skill)
 		return err
 	})
 	return out, err
@@ -399,17 +400,17 @@ func ResolveCandidate(ctx context.Context, s *Store, skill, dir, reason string) 
 // ErrNoMergeCommit means a candidate branch has no skillstore merge commit.
 var ErrNoMergeCommit = errors.New("no candidate merge commit on the branch")
 
-// CandidateMerge finds the merge commit skillstore made for a candidate:
+// MergeCommit finds the merge commit skillstore made for a candidate:
 // the branch head itself, or an ancestor along first parents when a person
 // committed a resolution on top of it with plain git. It fails for a
 // branch that holds no skillstore candidate (pull ignores those).
-func MergeCommit(r *Reader, h Hash) (*Commit, error) {
+func MergeCommit(r *store.Reader, h store.Hash) (*store.Commit, error) {
 	for range 1000 {
 		c, err := r.Commit(h)
 		if err != nil {
 			return nil, err
 		}
-		if c.Trailer(TrailerCandidate) != "" && len(c.Parents) == 2 {
+		if c.Trailer(store.TrailerCandidate) != "" && len(c.Parents) == 2 {
 			return c, nil
 		}
 		if len(c.Parents) == 0 {

@@ -1,14 +1,15 @@
-package store
+package candidates
 
 import (
 	"fmt"
+	"github.com/skillstore/skillstore/store"
 
 	"github.com/skillstore/skillstore/merge"
 )
 
-// loadMergeTree reads a stored tree, with content, as a merge.Tree; the
+// LoadMergeTree reads a stored tree, with content, as a merge.Tree; the
 // zero hash is the empty tree (no common base).
-func LoadMergeTree(r *Reader, tree Hash) (merge.Tree, error) {
+func LoadMergeTree(r *store.Reader, tree store.Hash) (merge.Tree, error) {
 	if tree.IsZero() {
 		return merge.Tree{}, nil
 	}

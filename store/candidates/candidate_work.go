@@ -1,42 +1,43 @@
-package store
+package candidates
 
 import (
 	"fmt"
+	"github.com/skillstore/skillstore/store"
 	"strings"
 )
 
-// CandidateFiles are the trees a person needs to resolve a candidate by
+// Files are the trees a person needs to resolve a candidate by
 // hand: the candidate's head (conflict markers included), and the three
 // sides of its merge.
-type CandidateFiles struct {
+type Files struct {
 	Candidate Candidate
-	Head      []File // the files accept would publish
-	Base      []File // the last accepted upstream; nil when there is none
-	Ours      []File // the published version the candidate was made on
-	Theirs    []File // the upstream snapshot (or the remote's version)
+	Head      []store.File // the files accept would publish
+	Base      []store.File // the last accepted upstream; nil when there is none
+	Ours      []store.File // the published version the candidate was made on
+	Theirs    []store.File // the upstream snapshot (or the remote's version)
 }
 
-// CandidateFiles reads the candidate of skill and the files of its head
+// LoadFiles reads the candidate of skill and the files of its head
 // and of its merge's base, ours and theirs, with their content.
-func LoadCandidateFiles(r *Reader, skill string) (CandidateFiles, error) {
-	c, err := GetCandidate(r, skill)
+func LoadFiles(r *store.Reader, skill string) (Files, error) {
+	c, err := Get(r, skill)
 	if err != nil {
-		return CandidateFiles{}, err
+		return Files{}, err
 	}
-	out := CandidateFiles{Candidate: c}
+	out := Files{Candidate: c}
 	for _, side := range []struct {
-		commit Hash
-		files  *[]File
+		commit store.Hash
+		files  *[]store.File
 	}{{c.Head, &out.Head}, {c.Base, &out.Base}, {c.Published, &out.Ours}, {c.Upstream, &out.Theirs}} {
 		if side.commit.IsZero() {
 			continue
 		}
 		commit, err := r.Commit(side.commit)
 		if err != nil {
-			return CandidateFiles{}, fmt.Errorf("candidate %s: %w", skill, err)
+			return Files{}, fmt.Errorf("candidate %s: %w", skill, err)
 		}
 		if *side.files, err = r.LoadFiles(commit.Tree); err != nil {
-			return CandidateFiles{}, fmt.Errorf("candidate %s: %w", skill, err)
+			return Files{}, fmt.Errorf("candidate %s: %w", skill, err)
 		}
 	}
 	return out, nil

@@ -1,8 +1,9 @@
-package store
+package candidates
 
 import (
 	"context"
 	"fmt"
+	"github.com/skillstore/skillstore/store"
 	"strconv"
 
 	"github.com/skillstore/skillstore/discover"
@@ -22,16 +23,16 @@ import (
 // superseded: those versions stay in the history and resolve by commit
 // prefix (NAME@<commit>), while NAME@vN names the first-parent line.
 
-// DivergedMerge is what [Tx.MergeDiverged] did with two diverged
+// DivergedMerge is what [MergeDiverged] did with two diverged
 // published histories of a skill: exactly one of Joined (a version
 // number above zero), Pending or Candidate describes it.
 type DivergedMerge struct {
 	// Joined is the version joining both histories when they published
 	// the same files.
-	Joined Version
+	Joined store.Version
 	// Candidate is the remote-merge candidate holding the three-way merge
 	// (refs/heads/candidates/<skill>), with the files left in conflict.
-	Candidate Hash
+	Candidate store.Hash
 	Conflicts []string
 	// Resolved lists what the skill-aware rules resolved ("PATH:LINE
 	// RULE"), also on the candidate's Merge-Resolved trailers.
@@ -40,15 +41,15 @@ type DivergedMerge struct {
 	// already there (Candidate is its head); nothing was written.
 	Pending bool
 	// Superseded is the earlier candidate the new one replaced, if any.
-	Superseded Hash
+	Superseded store.Hash
 }
 
 // MergeDiverged joins a skill published differently here (lv) and on the
 // remote named remote (rv), as pull does: the same files are joined into
 // one version at once; different files become a remote-merge candidate
 // holding the three-way merge of the two published trees, accepted with
-// [Tx.AcceptRemoteMerge] or rejected with [Store.RejectCandidate].
-func MergeDiverged(tx *Tx, lv, rv Version, remote string, skillAware bool) (DivergedMerge, error) {
+// [AcceptRemoteMerge] or rejected with [Reject].
+func MergeDiverged(tx *store.Tx, lv, rv store.Version, remote string, skillAware bool) (DivergedMerge, error) {
 	var dm DivergedMerge
 	name := lv.Skill
 	base, err := tx.MergeBase(lv.Commit, rv.Commit)
@@ -56,10 +57,10 @@ func MergeDiverged(tx *Tx, lv, rv Version, remote string, skillAware bool) (Dive
 		return dm, err
 	}
 	if lv.Tree == rv.Tree {
-		v, err := writeJoinVersion(tx, name, lv, rv, lv.Tree, ZeroHash, VersionInfo{
+		v, err := writeJoinVersion(tx, name, lv, rv, lv.Tree, store.ZeroHash, store.VersionInfo{
 			Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion, Risk: lv.Risk, Findings: lv.Findings,
 			Reason:   fmt.Sprintf("%s and %s of %s published the same files", lv.Name(), rv.Name(), remote),
-			Trailers: []Trailer{MergeBaseTrailer(base), {TrailerRemote, remote}},
+			Trailers: []store.Trailer{store.MergeBaseTrailer(base), {Key: store.TrailerRemote, Value: remote}},
 		})
 		if err != nil {
 			return dm, err
@@ -68,14 +69,14 @@ func MergeDiverged(tx *Tx, lv, rv Version, remote string, skillAware bool) (Dive
 		return dm, nil
 	}
 
-	candHead, hasCand := tx.Ref(CandidateRef(name))
+	candHead, hasCand := tx.Ref(store.CandidateRef(name))
 	if hasCand {
 		if m, err := MergeCommit(tx.Reader, candHead); err == nil && len(m.Parents) == 2 && m.Parents[0] == lv.Commit && m.Parents[1] == rv.Commit {
 			dm.Pending, dm.Candidate = true, candHead
 			return dm, nil
 		}
 	}
-	var baseTree Hash
+	var baseTree store.Hash
 	if !base.IsZero() {
 		bc, err := tx.Commit(base)
 		if err != nil {
@@ -118,12 +119,12 @@ func MergeDiverged(tx *Tx, lv, rv Version, remote string, skillAware bool) (Dive
 		resolved = append(resolved, r.String())
 	}
 	dm.Superseded = Supersede(tx, name)
-	h := WriteCandidate(tx, CandidateSpec{
+	h := Write(tx, Spec{
 		Skill: name, Subject: fmt.Sprintf("candidate %s: merge local %s with %s %s", name, lv.Name(), remote, rv.Name()),
 		Tree: tree, Published: lv.Commit, Upstream: rv.Commit,
 		Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,
-		Mode: MergeModeRemote, Base: base, Conflicts: conflicts, Risk: checked.Risk,
-		Extra:    []Trailer{{TrailerRemote, remote}, {TrailerRemoteVersion, strconv.Itoa(rv.Number)}},
+		Mode: store.MergeModeRemote, Base: base, Conflicts: conflicts, Risk: checked.Risk,
+		Extra:    []store.Trailer{{Key: store.TrailerRemote, Value: remote}, {Key: store.TrailerRemoteVersion, Value: strconv.Itoa(rv.Number)}},
 		Resolved: resolved,
 	})
 	dm.Candidate, dm.Conflicts, dm.Resolved = h, conflicts, resolved
@@ -133,34 +134,31 @@ func MergeDiverged(tx *Tx, lv, rv Version, remote string, skillAware bool) (Dive
 // writeJoinVersion publishes tree as the version joining the diverged
 // heads lv and rv (numbered and parented by the rule above); via, when
 // not zero, is the candidate head that holds the merge of both.
-func writeJoinVersion(tx *Tx, name string, lv, rv Version, tree, via Hash, info VersionInfo) (Version, error) {
+func writeJoinVersion(tx *store.Tx, name string, lv, rv store.Version, tree, via store.Hash, info store.VersionInfo) (store.Version, error) {
 	first, other := rv, lv
 	if lv.Number > rv.Number {
 		first, other = lv, rv
 	}
-	parents := []Hash{first.Commit, other.Commit}
+	parents := []store.Hash{first.Commit, other.Commit}
 	if !via.IsZero() {
-		parents = []Hash{first.Commit, via}
+		parents = []store.Hash{first.Commit, via}
 	}
 	number := first.Number + 1
-	info.MergeMode = MergeModeRemote
+	info.MergeMode = store.MergeModeRemote
 	if info.Subject == "" {
 		info.Subject = fmt.Sprintf("%s v%d: join v%d and v%d", name, number, lv.Number, rv.Number)
 	}
-	c := versionCommit(name, number, parents, tree, info, tx.Signature())
-	tx.WriteCommit(c)
-	tx.SetRef(SkillRef(name), c.Hash)
-	return ParseVersion(name, c)
+	return tx.WriteVersion(name, number, parents, tree, info)
 }
 
 // AcceptRemoteMerge publishes a remote-merge candidate (see
-// [MergeModeRemote]) as the version joining both histories, numbered
-// max(local, remote)+1. Like [Store.AcceptCandidate] it is refused while
+// [store.MergeModeRemote]) as the version joining both histories, numbered
+// max(local, remote)+1. Like [Accept] it is refused while
 // conflict markers remain, when the published head moved since the pull,
 // and for content above the default risk level.
-func AcceptRemoteMerge(ctx context.Context, s *Store, skill, reason string) (Version, error) {
-	var v Version
-	err := s.Update(ctx, func(tx *Tx) error {
+func AcceptRemoteMerge(ctx context.Context, s *store.Store, skill, reason string) (store.Version, error) {
+	var v store.Version
+	err := s.Update(ctx, func(tx *store.Tx) error {
 		var err error
 		v, err = acceptRemoteMerge(tx, skill, reason)
 		return err
@@ -168,61 +166,61 @@ func AcceptRemoteMerge(ctx context.Context, s *Store, skill, reason string) (Ver
 	return v, err
 }
 
-// AcceptRemoteMerge is [Store.AcceptRemoteMerge] inside a transaction.
-func acceptRemoteMerge(tx *Tx, skill, reason string) (Version, error) {
-	c, err := GetCandidate(tx.Reader, skill)
+// acceptRemoteMerge is [AcceptRemoteMerge] inside a transaction.
+func acceptRemoteMerge(tx *store.Tx, skill, reason string) (store.Version, error) {
+	c, err := Get(tx.Reader, skill)
 	if err != nil {
-		return Version{}, err
+		return store.Version{}, err
 	}
-	if c.Mode != MergeModeRemote {
-		return Version{}, fmt.Errorf("accept %s: the candidate is a %s update, not a merge of two published histories", skill, c.Mode)
+	if c.Mode != store.MergeModeRemote {
+		return store.Version{}, fmt.Errorf("accept %s: the candidate is a %s update, not a merge of two published histories", skill, c.Mode)
 	}
 	if c.Stale {
 		cur, _ := tx.Head(skill)
-		return Version{}, fmt.Errorf("accept %s: %w (candidate made on v%d, published is now v%d)", skill, ErrHeadMoved, c.PublishedVersion, cur.Number)
+		return store.Version{}, fmt.Errorf("accept %s: %w (candidate made on v%d, published is now v%d)", skill, ErrHeadMoved, c.PublishedVersion, cur.Number)
 	}
 	if len(c.Markers) > 0 {
-		return Version{}, &ConflictMarkersError{Skill: skill, Files: c.Markers}
+		return store.Version{}, &ConflictMarkersError{Skill: skill, Files: c.Markers}
 	}
 	lv, err := tx.Head(skill)
 	if err != nil {
-		return Version{}, err
+		return store.Version{}, err
 	}
 	rv, err := tx.VersionAt(skill, c.Upstream)
 	if err != nil {
-		return Version{}, err
+		return store.Version{}, err
 	}
 	files, err := tx.LoadFiles(c.Tree)
 	if err != nil {
-		return Version{}, err
+		return store.Version{}, err
 	}
 	checked, err := safety.Check(skill, files, tx.FilesOrNil(lv.Tree), safety.DefaultLimits)
 	if err != nil {
-		return Version{}, err
+		return store.Version{}, err
 	}
-	md, ok := FileMap(files)[SkillFile]
+	md, ok := store.FileMap(files)[store.SkillFile]
 	if !ok {
-		return Version{}, fmt.Errorf("accept %s: the candidate has no %s", skill, SkillFile)
+		return store.Version{}, fmt.Errorf("accept %s: the candidate has no %s", skill, store.SkillFile)
 	}
-	if v := discover.Check(SkillFile, ownName(skill), md.Data, discover.Lenient); !v.Accepted() {
-		return Version{}, fmt.Errorf("accept %s: %w", skill, &InvalidSkillError{Dir: "the candidate", Diagnostics: v.Diagnostics})
+	if v := discover.Check(store.SkillFile, store.OwnName(skill), md.Data, discover.Lenient); !v.Accepted() {
+		return store.Version{}, fmt.Errorf("accept %s: %w", skill, &store.InvalidSkillError{Dir: "the candidate", Diagnostics: v.Diagnostics})
 	}
 	if checked.Risk > safety.DefaultAllowedRisk {
-		return Version{}, &safety.RiskRefusedError{Skill: skill, Risk: checked.Risk, Allowed: safety.DefaultAllowedRisk, Findings: checked.Findings}
+		return store.Version{}, &safety.RiskRefusedError{Skill: skill, Risk: checked.Risk, Allowed: safety.DefaultAllowedRisk, Findings: checked.Findings}
 	}
 	if reason == "" {
 		reason = "accepted merge"
 	}
-	v, err := writeJoinVersion(tx, skill, lv, rv, c.Tree, c.Head, VersionInfo{
+	v, err := writeJoinVersion(tx, skill, lv, rv, c.Tree, c.Head, store.VersionInfo{
 		Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,
 		Reason: reason, Risk: checked.Risk, Findings: checked.Findings,
 		Subject:  fmt.Sprintf("%s v%d: merge v%d with %s", skill, max(lv.Number, rv.Number)+1, lv.Number, rv.Name()),
-		Trailers: []Trailer{MergeBaseTrailer(c.Base)},
+		Trailers: []store.Trailer{store.MergeBaseTrailer(c.Base)},
 	})
 	if err != nil {
-		return Version{}, err
+		return store.Version{}, err
 	}
-	tx.DeleteRef(CandidateRef(skill))
+	tx.DeleteRef(store.CandidateRef(skill))
 	return v, nil
 }
 
@@ -231,26 +229,26 @@ func acceptRemoteMerge(tx *Tx, skill, reason string) (Version, error) {
 // histories (so the next push fast-forwards and the next pull does not
 // propose the same merge again), is numbered max(local, remote)+1 like an
 // accepted merge, and has the local tree.
-func rejectRemoteMerge(tx *Tx, skill string, c Candidate, reason string) (Version, error) {
+func rejectRemoteMerge(tx *store.Tx, skill string, c Candidate, reason string) (store.Version, error) {
 	lv, err := tx.Head(skill)
 	if err != nil {
-		return Version{}, err
+		return store.Version{}, err
 	}
 	rv, err := tx.VersionAt(skill, c.Upstream)
 	if err != nil {
-		return Version{}, err
+		return store.Version{}, err
 	}
 	if reason == "" {
 		reason = "rejected merge"
 	}
-	v, err := writeJoinVersion(tx, skill, lv, rv, lv.Tree, ZeroHash, VersionInfo{
+	v, err := writeJoinVersion(tx, skill, lv, rv, lv.Tree, store.ZeroHash, store.VersionInfo{
 		Source: lv.Source, Plugin: lv.Plugin, PluginVersion: lv.PluginVersion,
 		Reason: reason, Risk: lv.Risk, Findings: lv.Findings,
 		Subject:  fmt.Sprintf("%s v%d: keep v%d, reject %s", skill, max(lv.Number, rv.Number)+1, lv.Number, rv.Name()),
-		Trailers: []Trailer{MergeBaseTrailer(c.Base)},
+		Trailers: []store.Trailer{store.MergeBaseTrailer(c.Base)},
 	})
 	if err != nil {
-		return Version{}, err
+		return store.Version{}, err
 	}
 	Supersede(tx, skill)
 	return v, nil

@@ -1,7 +1,8 @@
-package store
+package candidates
 
 import (
 	"fmt"
+	"github.com/skillstore/skillstore/store"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/merge"
@@ -16,14 +17,14 @@ type LocalEdit struct {
 	Where string
 	// Base is the tree export had written into the folder: the version
 	// the edit started from.
-	Base Hash
+	Base store.Hash
 	// Files are the edited folder's files, with content.
-	Files  []File
-	Actor  *Signature
+	Files  []store.File
+	Actor  *store.Signature
 	Reason string
 }
 
-// LocalMergeOutcome is what [Tx.MergeLocalEdit] did.
+// LocalMergeOutcome is what [MergeLocalEdit] did.
 type LocalMergeOutcome string
 
 const (
@@ -40,11 +41,11 @@ const (
 	LocalBlocked LocalMergeOutcome = "blocked"
 )
 
-// LocalMerge is the result of [Tx.MergeLocalEdit].
+// LocalMerge is the result of [MergeLocalEdit].
 type LocalMerge struct {
 	Outcome   LocalMergeOutcome
-	Head      Version
-	Candidate Hash
+	Head      store.Version
+	Candidate store.Hash
 	Conflicts []string
 	// Blocking is the pending candidate's plugin (LocalBlocked).
 	Blocking string
@@ -59,7 +60,7 @@ type LocalMerge struct {
 // review decides; accepting or rejecting the candidate makes it an
 // ancestor of the published version, which is how a later call knows the
 // edit was dealt with (LocalIntegrated).
-func MergeLocalEdit(tx *Tx, e LocalEdit) (LocalMerge, error) {
+func MergeLocalEdit(tx *store.Tx, e LocalEdit) (LocalMerge, error) {
 	var lm LocalMerge
 	head, err := tx.Head(e.Skill)
 	if err != nil {
@@ -74,13 +75,13 @@ func MergeLocalEdit(tx *Tx, e LocalEdit) (LocalMerge, error) {
 		lm.Outcome = LocalIntegrated
 		return lm, nil
 	}
-	_, hasCand := tx.Ref(CandidateRef(e.Skill))
+	_, hasCand := tx.Ref(store.CandidateRef(e.Skill))
 	if hasCand {
-		c, err := GetCandidate(tx.Reader, e.Skill)
+		c, err := Get(tx.Reader, e.Skill)
 		if err != nil {
 			return lm, err
 		}
-		if c.Mode != MergeModeLocalEdit {
+		if c.Mode != store.MergeModeLocalEdit {
 			lm.Outcome, lm.Blocking, lm.Candidate = LocalBlocked, c.Plugin, c.Head
 			return lm, nil
 		}
@@ -135,25 +136,25 @@ func MergeLocalEdit(tx *Tx, e LocalEdit) (LocalMerge, error) {
 	if e.Actor != nil {
 		actor.Name, actor.Email = e.Actor.Name, e.Actor.Email
 	}
-	var editParents []Hash
+	var editParents []store.Hash
 	if !baseCommit.IsZero() {
-		editParents = []Hash{baseCommit}
+		editParents = []store.Hash{baseCommit}
 	}
-	edit := &Commit{
+	edit := &store.Commit{
 		Tree: editTree, Parents: editParents, Author: actor, Committer: sig,
-		Message: BuildMessage(fmt.Sprintf("%s: edit in %s", e.Skill, e.Where), "", []Trailer{
-			{TrailerMergeMode, string(MergeModeLocalEdit)},
-			{TrailerActor, actor.Name + " <" + actor.Email + ">"},
-			{TrailerReason, e.Reason},
+		Message: store.BuildMessage(fmt.Sprintf("%s: edit in %s", e.Skill, e.Where), "", []store.Trailer{
+			{Key: store.TrailerMergeMode, Value: string(store.MergeModeLocalEdit)},
+			{Key: store.TrailerActor, Value: actor.Name + " <" + actor.Email + ">"},
+			{Key: store.TrailerReason, Value: e.Reason},
 		}),
 	}
 	tx.WriteCommit(edit)
 	Supersede(tx, e.Skill)
-	h := WriteCandidate(tx, CandidateSpec{
+	h := Write(tx, Spec{
 		Skill: e.Skill, Subject: fmt.Sprintf("candidate %s: merge the edit in %s with %s", e.Skill, e.Where, head.Name()),
 		Tree: tree, Published: head.Commit, Upstream: edit.Hash,
 		Source: head.Source, Plugin: head.Plugin, PluginVersion: head.PluginVersion,
-		Mode: MergeModeLocalEdit, Base: baseCommit, Conflicts: lm.Conflicts, Risk: checked.Risk,
+		Mode: store.MergeModeLocalEdit, Base: baseCommit, Conflicts: lm.Conflicts, Risk: checked.Risk,
 	})
 	lm.Outcome, lm.Candidate = LocalCandidate, h
 	return lm, nil
@@ -162,8 +163,8 @@ func MergeLocalEdit(tx *Tx, e LocalEdit) (LocalMerge, error) {
 // versionWithTree finds the newest version of skill whose tree is tree
 // (the version export wrote); if none, the tree alone is the base when
 // the store holds it, else there is no base.
-func versionWithTree(r *Reader, skill string, tree Hash) (commit, baseTree Hash) {
-	_ = r.WalkVersions(skill, func(v Version) bool {
+func versionWithTree(r *store.Reader, skill string, tree store.Hash) (commit, baseTree store.Hash) {
+	_ = r.WalkVersions(skill, func(v store.Version) bool {
 		if v.Tree == tree {
 			commit = v.Commit
 			return false
@@ -171,7 +172,7 @@ func versionWithTree(r *Reader, skill string, tree Hash) (commit, baseTree Hash)
 		return true
 	})
 	if commit.IsZero() && !r.HasObject(tree) {
-		return ZeroHash, ZeroHash
+		return store.ZeroHash, store.ZeroHash
 	}
 	return commit, tree
 }
@@ -179,9 +180,9 @@ func versionWithTree(r *Reader, skill string, tree Hash) (commit, baseTree Hash)
 // editRecorded reports whether a local-edit commit with tree is an
 // ancestor of head: a candidate made from that edit was accepted or
 // rejected, so the edit needs nothing more.
-func editRecorded(r *Reader, head, tree Hash) bool {
-	seen := map[Hash]bool{}
-	queue := []Hash{head}
+func editRecorded(r *store.Reader, head, tree store.Hash) bool {
+	seen := map[store.Hash]bool{}
+	queue := []store.Hash{head}
 	for len(queue) > 0 && len(seen) < 5000 {
 		h := queue[0]
 		queue = queue[1:]
@@ -193,7 +194,7 @@ func editRecorded(r *Reader, head, tree Hash) bool {
 		if err != nil {
 			return false
 		}
-		if c.Tree == tree && c.Trailer(TrailerMergeMode) == string(MergeModeLocalEdit) && c.Trailer(TrailerCandidate) == "" {
+		if c.Tree == tree && c.Trailer(store.TrailerMergeMode) == string(store.MergeModeLocalEdit) && c.Trailer(store.TrailerCandidate) == "" {
 			return true
 		}
 		queue = append(queue, c.Parents...)
