@@ -17,6 +17,7 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // WatchOptions tune a Watcher. The zero value uses the defaults.
@@ -185,7 +186,7 @@ func NewRootsWatcher(roots []Root, opts WatchOptions) (*Watcher, error) {
 		if !info.IsDir() {
 			return nil, fmt.Errorf("watch %s: not a directory", r.Dir)
 		}
-		_, err = os.Lstat(filepath.Join(abs, skillfs.SkillFile))
+		_, err = os.Lstat(filepath.Join(abs, skillmd.FileName))
 		w.roots = append(w.roots, watchRoot{dir: abs, single: err == nil, want: r.Want, exported: r.Exported})
 	}
 	if !opts.Poll {

@@ -15,6 +15,7 @@ import (
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // work reloads settled skills one at a time until ctx is done.
@@ -122,18 +123,18 @@ func readSkill(dir string) ([]skillfs.File, *Tree, error) {
 // by the validation policy (discover.Check, lenient: what agents load).
 // Diagnostics name dir's SKILL.md.
 func checkSkill(dir string, files []skillfs.File) []discover.Diagnostic {
-	path := filepath.Join(dir, skillfs.SkillFile)
-	f, ok := skillfs.Find(files, skillfs.SkillFile)
+	path := filepath.Join(dir, skillmd.FileName)
+	f, ok := skillfs.Find(files, skillmd.FileName)
 	if !ok {
 		return []discover.Diagnostic{{Severity: discover.SeverityError, File: path,
-			Message: "missing: a skill folder needs a " + skillfs.SkillFile + "; agents do not load this folder"}}
+			Message: "missing: a skill folder needs a " + skillmd.FileName + "; agents do not load this folder"}}
 	}
 	data := f.Data
 	if f.Mode == skillfs.Symlink {
 		// Agents follow the link. It may lead to a FIFO or a device: the
 		// file is read only when regular, and bounded.
 		var err error
-		if data, err = safefile.ReadFile(filepath.Join(resolveDir(dir), skillfs.SkillFile), discover.MaxFileSize); err != nil {
+		if data, err = safefile.ReadFile(filepath.Join(resolveDir(dir), skillmd.FileName), discover.MaxFileSize); err != nil {
 			return []discover.Diagnostic{{Severity: discover.SeverityError, File: path, Message: fmt.Sprintf("cannot read through the symlink: %v", err)}}
 		}
 	}

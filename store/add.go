@@ -12,6 +12,7 @@ import (
 	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -152,7 +153,7 @@ func (s *Store) Import(ctx context.Context, root string, opts AddOptions) ([]Add
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	if len(found) == 0 {
-		return nil, fmt.Errorf("no skill folders (folders with a %s) under %s", discover.SkillFileName, root)
+		return nil, fmt.Errorf("no skill folders (folders with a %s) under %s", skillmd.FileName, root)
 	}
 	dirs := make([]string, len(found))
 	for i, f := range found {
@@ -276,7 +277,7 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 		return p
 	}
 	if !info.IsDir() {
-		p.Err = fmt.Errorf("%s is not a folder; add the folder that holds %s", dir, discover.SkillFileName)
+		p.Err = fmt.Errorf("%s is not a folder; add the folder that holds %s", dir, skillmd.FileName)
 		return p
 	}
 	limits := opts.limits()
@@ -306,15 +307,15 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 	}
 	var skillMD *File
 	for i := range p.files {
-		if p.files[i].Path == discover.SkillFileName {
+		if p.files[i].Path == skillmd.FileName {
 			skillMD = &p.files[i]
 		}
 	}
 	if skillMD == nil || skillMD.Data == nil {
-		p.Err = fmt.Errorf("%s has no %s; a skill folder holds one at its top", dir, discover.SkillFileName)
+		p.Err = fmt.Errorf("%s has no %s; a skill folder holds one at its top", dir, skillmd.FileName)
 		return p
 	}
-	display := filepath.Join(dir, discover.SkillFileName)
+	display := filepath.Join(dir, skillmd.FileName)
 	verdict := discover.Check(display, folder, skillMD.Data, opts.Validation)
 	p.Diagnostics = verdict.Diagnostics
 	if !verdict.Accepted() {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/store/manifest"
 )
 
@@ -21,7 +22,7 @@ func readLayout(fsys manifest.PluginFS, src Source) (*manifest.Layout, error) {
 // frontmatter's name when it is a valid skill name, else the source's base
 // name. It is "" when there is no such SKILL.md.
 func rootSkillName(fsys manifest.PluginFS, src Source) string {
-	data, err := manifest.ReadRegular(fsys, skillfs.SkillFile, discover.MaxFileSize)
+	data, err := manifest.ReadRegular(fsys, skillmd.FileName, discover.MaxFileSize)
 	if err != nil {
 		return ""
 	}

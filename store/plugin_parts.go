@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/store/manifest"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -143,7 +144,7 @@ func (w *partsWalk) dir(dir string) error {
 		return fmt.Errorf("plugin parts: %w", err)
 	}
 	for _, e := range entries {
-		if e.Name() == skillfs.SkillFile && !e.IsDir() {
+		if e.Name() == skillmd.FileName && !e.IsDir() {
 			return nil // a skill folder (the root too: a single-skill plugin)
 		}
 		if dir != w.root && e.IsDir() && (e.Name() == ".claude-plugin" || e.Name() == ".codex-plugin") {

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -53,7 +54,7 @@ func findRefs(file string, data []byte, plugins map[string]bool) []CrossRef {
 		return nil
 	}
 	first := 1
-	if file == skillfs.SkillFile {
+	if file == skillmd.FileName {
 		data, first = skipFrontmatter(data)
 	}
 	var out []CrossRef
@@ -77,18 +78,13 @@ func findRefs(file string, data []byte, plugins map[string]bool) []CrossRef {
 }
 
 // skipFrontmatter returns SKILL.md's body and the line number it starts
-// on; a file without frontmatter is all body.
+// on; a file without frontmatter (or with one never closed) is all body.
 func skipFrontmatter(data []byte) ([]byte, int) {
-	lines := splitLines(data)
-	if len(lines) == 0 || string(trimEOL(data[lines[0][0]:lines[0][1]])) != "---" {
+	s, err := skillmd.Cut(data)
+	if err != nil {
 		return data, 1
 	}
-	for i := 1; i < len(lines); i++ {
-		if l := string(trimEOL(data[lines[i][0]:lines[i][1]])); l == "---" || l == "..." {
-			return data[lines[i][1]:], i + 2
-		}
-	}
-	return data, 1
+	return s.Body, s.BodyLine
 }
 
 // CrossReferences lists, for each target, the PLUGIN:NAME references in

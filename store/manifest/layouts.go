@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // Kind names the layout a plugin's skills were found in. [Read] decides it,
@@ -71,7 +72,7 @@ func defaultSkills(fsys PluginFS, root, rootName string, manifest bool) (Kind, [
 		}
 		return KindSkillsTree, dirs, err
 	}
-	single, err := isFile(fsys, path.Join(root, skillfs.SkillFile))
+	single, err := isFile(fsys, path.Join(root, skillmd.FileName))
 	if err != nil {
 		return "", nil, err
 	}
@@ -81,10 +82,10 @@ func defaultSkills(fsys PluginFS, root, rootName string, manifest bool) (Kind, [
 			name = path.Base(root)
 		}
 		if name == "" {
-			return "", nil, fmt.Errorf("%s is a single skill at the top of the source, and no name was given for it", path.Join(root, skillfs.SkillFile))
+			return "", nil, fmt.Errorf("%s is a single skill at the top of the source, and no name was given for it", path.Join(root, skillmd.FileName))
 		}
 		if err := skillfs.CheckName(name); err != nil {
-			return "", nil, fmt.Errorf("single skill %s: %w", path.Join(root, skillfs.SkillFile), err)
+			return "", nil, fmt.Errorf("single skill %s: %w", path.Join(root, skillmd.FileName), err)
 		}
 		return KindSingle, []SkillDir{{Name: name, Path: root}}, nil
 	}

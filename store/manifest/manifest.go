@@ -30,6 +30,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // PluginFS is what reading a plugin's layout needs from its files. A local
@@ -293,7 +294,7 @@ func skillDirs(fsys PluginFS, root, rel string, explicit bool) ([]SkillDir, erro
 	if !info.IsDir() {
 		return nil, fmt.Errorf("skills path %q is not a folder", rel)
 	}
-	if ok, err := isFile(fsys, path.Join(dir, skillfs.SkillFile)); err != nil {
+	if ok, err := isFile(fsys, path.Join(dir, skillmd.FileName)); err != nil {
 		return nil, fmt.Errorf("skills path %q: %w", rel, err)
 	} else if ok {
 		return []SkillDir{{Name: path.Base(dir), Path: dir}}, nil
@@ -324,7 +325,7 @@ func skillDirs(fsys PluginFS, root, rel string, explicit bool) ([]SkillDir, erro
 			if st, err := fsys.Lstat(target); err != nil || !st.IsDir() {
 				continue
 			}
-			if ok, err := isFile(fsys, path.Join(target, skillfs.SkillFile)); err != nil {
+			if ok, err := isFile(fsys, path.Join(target, skillmd.FileName)); err != nil {
 				return nil, fmt.Errorf("skill folder %s: %w", sub, err)
 			} else if ok {
 				out = append(out, SkillDir{Name: e.Name(), Path: target})
@@ -334,7 +335,7 @@ func skillDirs(fsys PluginFS, root, rel string, explicit bool) ([]SkillDir, erro
 		if !e.IsDir() {
 			continue
 		}
-		if ok, err := isFile(fsys, path.Join(sub, skillfs.SkillFile)); err != nil {
+		if ok, err := isFile(fsys, path.Join(sub, skillmd.FileName)); err != nil {
 			return nil, fmt.Errorf("skill folder %s: %w", sub, err)
 		} else if ok {
 			out = append(out, SkillDir{Name: e.Name(), Path: sub})

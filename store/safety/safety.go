@@ -21,6 +21,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // RiskLevel grades what the safety check flags in a tree.
@@ -245,8 +246,8 @@ func Check(skill string, files []skillfs.File, previous []skillfs.File, limits L
 		if bytes.IndexByte(f.Data, 0) >= 0 {
 			continue // binary: the text checks below do not apply
 		}
-		text := scanText(f.Path, f.Data, f.Path == skillfs.SkillFile)
-		if f.Path == skillfs.SkillFile && !hasKind(text, "terminal control") {
+		text := scanText(f.Path, f.Data, f.Path == skillmd.FileName)
+		if f.Path == skillmd.FileName && !hasKind(text, "terminal control") {
 			text = append(text, frontmatterControls(f.Data)...)
 		}
 		findings = append(findings, text...)
