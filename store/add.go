@@ -27,8 +27,8 @@ type AddOptions struct {
 	// refuse the version. Its zero value, RiskNone, refuses any finding;
 	// the CLI passes DefaultAllowedRisk unless --allow-risk says otherwise.
 	AllowRisk safety.RiskLevel
-	// Limits cap files; zero means safety.DefaultLimits.
-	Limits safety.Limits
+	// Limits cap files; zero means skillfs.DefaultLimits.
+	Limits skillfs.Limits
 	// Source is recorded as the versions' source. By default a new skill
 	// is SourceManaged and an existing one keeps its latest version's
 	// source (a local edit of a plugin's skill is still that plugin's).
@@ -101,9 +101,9 @@ type prepared struct {
 	tree Hash
 }
 
-func (o AddOptions) limits() safety.Limits {
+func (o AddOptions) limits() skillfs.Limits {
 	if o.Limits.MaxFiles == 0 {
-		return safety.DefaultLimits
+		return skillfs.DefaultLimits
 	}
 	return o.Limits
 }

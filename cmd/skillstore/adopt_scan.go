@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/internal/safefile"
-	"github.com/skillstore/skillstore/store/safety"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // What 'adopt' reads of an existing installation: the agents' skill
@@ -183,7 +183,7 @@ func folderFiles(dir string) map[string][]byte {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		data, err := safefile.ReadFileWith(p, safety.DefaultLimits.MaxFileSize, safefile.Options{NoFollow: true})
+		data, err := safefile.ReadFileWith(p, skillfs.DefaultLimits.MaxFileSize, safefile.Options{NoFollow: true})
 		if err != nil {
 			return err
 		}

@@ -9,10 +9,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/safety"
 )
 
 // Scan lists the skill folder dir as files, leaving out what
@@ -23,15 +21,15 @@ import (
 // Size is set). Symlinks (Data = target) and special files (mode
 // skillfs.Special) are listed so the safety check can reject them; the scan
 // stops after limits.MaxFiles+1 files.
-func Scan(dir string, limits safety.Limits, cache *gitdb.StatCache) ([]skillfs.File, error) {
+func Scan(dir string, limits skillfs.Limits, cache *StatCache) ([]skillfs.File, error) {
 	return scan(dir, limits, cache, os.Lstat)
 }
 
 // scan is Scan with the lstat of the folder's entries given: a PluginFS
 // passes one that reuses what reading the plugin's layout already lstat-ed.
-func scan(dir string, limits safety.Limits, cache *gitdb.StatCache, lstat func(string) (fs.FileInfo, error)) ([]skillfs.File, error) {
+func scan(dir string, limits skillfs.Limits, cache *StatCache, lstat func(string) (fs.FileInfo, error)) ([]skillfs.File, error) {
 	if limits.MaxFiles == 0 {
-		limits = safety.DefaultLimits
+		limits = skillfs.DefaultLimits
 	}
 	var files []skillfs.File
 	var walk func(abs, rel string, dirInfo fs.FileInfo) error
@@ -109,7 +107,7 @@ func scan(dir string, limits safety.Limits, cache *gitdb.StatCache, lstat func(s
 // listDir returns the entries of the folder abs, sorted by name, from
 // cache when the folder's stat data info (taken before this call) is
 // unchanged since it was last listed.
-func listDir(abs string, info fs.FileInfo, cache *gitdb.StatCache) ([]gitdb.DirName, error) {
+func listDir(abs string, info fs.FileInfo, cache *StatCache) ([]DirName, error) {
 	if entries, ok := cache.LookupDir(abs, info); ok {
 		return entries, nil
 	}
@@ -119,9 +117,9 @@ func listDir(abs string, info fs.FileInfo, cache *gitdb.StatCache) ([]gitdb.DirN
 		return nil, err
 	}
 	cache.RecordDir(abs, info, list, start)
-	entries := make([]gitdb.DirName, len(list))
+	entries := make([]DirName, len(list))
 	for i, e := range list {
-		entries[i] = gitdb.DirName{Name: e.Name(), Type: e.Type()}
+		entries[i] = DirName{Name: e.Name(), Type: e.Type()}
 	}
 	return entries, nil
 }
@@ -129,9 +127,9 @@ func listDir(abs string, info fs.FileInfo, cache *gitdb.StatCache) ([]gitdb.DirN
 // LoadData reads the content of the regular files of a Scan result that
 // have none loaded yet (those the stat cache vouched for), skipping
 // oversized ones.
-func LoadData(dir string, files []skillfs.File, limits safety.Limits) error {
+func LoadData(dir string, files []skillfs.File, limits skillfs.Limits) error {
 	if limits.MaxFiles == 0 {
-		limits = safety.DefaultLimits
+		limits = skillfs.DefaultLimits
 	}
 	for i := range files {
 		f := &files[i]

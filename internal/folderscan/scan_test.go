@@ -9,9 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/safety"
 )
 
 // TestScanFolderCache changes a scanned folder in every way a listing
@@ -27,12 +25,12 @@ func TestScanFolderCache(t *testing.T) {
 
 	check := func(step string) {
 		t.Helper()
-		cache := gitdb.LoadStatCache(cachePath)
-		got, err := Scan(dir, safety.DefaultLimits, cache)
+		cache := LoadStatCache(cachePath)
+		got, err := Scan(dir, skillfs.DefaultLimits, cache)
 		if err != nil {
 			t.Fatalf("%s: %v", step, err)
 		}
-		want, err := Scan(dir, safety.DefaultLimits, nil)
+		want, err := Scan(dir, skillfs.DefaultLimits, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,9 +43,9 @@ func TestScanFolderCache(t *testing.T) {
 	}
 	// Folders changed within the racy window are not cached; wait once so
 	// the listings are, then each change below must be seen.
-	time.Sleep(gitdb.RacyWindow + 10*time.Millisecond)
+	time.Sleep(RacyWindow + 10*time.Millisecond)
 	check("first scan")
-	cache := gitdb.LoadStatCache(cachePath)
+	cache := LoadStatCache(cachePath)
 	st := statOf(t, filepath.Join(dir, "refs"))
 	if entries, ok := cache.LookupDir(filepath.Join(dir, "refs"), st); !ok || len(entries) != 2 {
 		t.Fatalf("the folder listing was not kept: %v %v", entries, ok)
@@ -73,7 +71,7 @@ func TestScanFolderCache(t *testing.T) {
 	check("folder replaced by a symlink")
 	writeFile(t, filepath.Join(dir, "deep", "er", "x.md"), "x\n")
 	check("folders added")
-	time.Sleep(gitdb.RacyWindow + 10*time.Millisecond)
+	time.Sleep(RacyWindow + 10*time.Millisecond)
 	check("settled")
 	writeFile(t, filepath.Join(dir, "deep", "er", "y.md"), "y\n")
 	check("file added to a cached folder")

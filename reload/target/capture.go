@@ -303,7 +303,7 @@ func captureOne(tx *store.Tx, j *captureJob, reason string) {
 		fail(err)
 		return
 	}
-	checked, err := safety.Check(st.Skill, files, previous, safety.DefaultLimits)
+	checked, err := safety.Check(st.Skill, files, previous, skillfs.DefaultLimits)
 	if err != nil {
 		fail(err)
 		return

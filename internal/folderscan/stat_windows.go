@@ -1,6 +1,6 @@
 //go:build windows
 
-package gitdb
+package folderscan
 
 import (
 	"io/fs"

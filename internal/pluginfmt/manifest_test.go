@@ -1,4 +1,4 @@
-package manifest_test
+package pluginfmt_test
 
 import (
 	"errors"
@@ -16,7 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/skillstore/skillstore/internal/gitfetch"
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // layoutCase is one file of testdata/layout: a source's files, and in the
@@ -101,7 +101,7 @@ func writeFixture(t testing.TB, dir string, a *txtar.Archive) {
 
 // gitTreeFS makes dir a git repository with everything committed, using
 // the real git CLI, and returns the commit's tree as the store reads it.
-func gitTreeFS(t testing.TB, dir string) manifest.PluginFS {
+func gitTreeFS(t testing.TB, dir string) pluginfmt.PluginFS {
 	t.Helper()
 	gitRun(t, dir, "init", "-q", "-b", "main")
 	gitRun(t, dir, "add", "-A")
@@ -137,18 +137,18 @@ func gitRun(t testing.TB, dir string, args ...string) string {
 	return string(out)
 }
 
-func localFS(t testing.TB, dir string) manifest.PluginFS {
+func localFS(t testing.TB, dir string) pluginfmt.PluginFS {
 	t.Helper()
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { root.Close() })
-	return root.FS().(manifest.PluginFS)
+	return root.FS().(pluginfmt.PluginFS)
 }
 
 // summary renders a layout compactly: "plugin@version[manifest]: skill=path ...".
-func summary(l *manifest.Layout) []string {
+func summary(l *pluginfmt.Layout) []string {
 	var out []string
 	for _, p := range l.Plugins {
 		s := p.Name + "@" + p.Version + "[" + p.Manifest + "] root=" + p.Root + ":"
@@ -194,14 +194,14 @@ func TestReadLayout(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "src")
 			writeFixture(t, dir, tc.fixture)
-			sources := map[string]manifest.PluginFS{"folder": localFS(t, dir), "git": gitTreeFS(t, dir)}
+			sources := map[string]pluginfmt.PluginFS{"folder": localFS(t, dir), "git": gitTreeFS(t, dir)}
 			for kind, fsys := range sources {
-				got, err := manifest.Read(fsys, manifest.Options{Selector: tc.selector, RootName: tc.rootName})
+				got, err := pluginfmt.Read(fsys, pluginfmt.Options{Selector: tc.selector, RootName: tc.rootName})
 				if tc.wantErr != "" {
 					if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 						t.Fatalf("%s: error = %v, want it to contain %q", kind, err, tc.wantErr)
 					}
-					if tc.escapes != errors.Is(err, manifest.ErrPathEscapes) {
+					if tc.escapes != errors.Is(err, pluginfmt.ErrPathEscapes) {
 						t.Errorf("%s: errors.Is(err, ErrPathEscapes) = %v", kind, !tc.escapes)
 					}
 					continue

@@ -1,6 +1,6 @@
 //go:build !linux && !darwin && !freebsd && !netbsd && !openbsd && !dragonfly && !windows
 
-package gitdb
+package folderscan
 
 import "io/fs"
 

@@ -1,10 +1,10 @@
-package manifest_test
+package pluginfmt_test
 
 import (
 	"fmt"
 	"testing/fstest"
 
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // ExampleReadLayout reads a marketplace shaped like anthropics/skills:
@@ -18,7 +18,7 @@ func ExampleReadLayout() {
 		"skills/xlsx/SKILL.md":            {Data: []byte("---\nname: xlsx\n---\n")},
 		"skills/algorithmic-art/SKILL.md": {Data: []byte("---\nname: algorithmic-art\n---\n")},
 	}
-	layout, err := manifest.ReadLayout(fsys, "")
+	layout, err := pluginfmt.ReadLayout(fsys, "")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -44,7 +44,7 @@ func ExampleRead() {
 		"skills/.experimental/notion-draft/SKILL.md": {Data: []byte("---\nname: notion-draft\n---\n")},
 		"README.md": {Data: []byte("a catalog\n")},
 	}
-	layout, err := manifest.Read(fsys, manifest.Options{})
+	layout, err := pluginfmt.Read(fsys, pluginfmt.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return

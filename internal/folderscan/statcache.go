@@ -1,4 +1,4 @@
-package gitdb
+package folderscan
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // StatCache maps a file's path and stat data (size, mtime, ctime, inode,
@@ -34,7 +35,7 @@ type statEntry struct {
 	size, mtime, ctime int64
 	ino                uint64
 	mode               uint32
-	hash               ID
+	hash               skillfs.ID
 }
 
 // dirListing is a folder's stat data (hash unused) and its entries,
@@ -97,8 +98,8 @@ func LoadStatCache(path string) *StatCache {
 			continue
 		}
 		hash, line, _ := strings.Cut(line, " ")
-		h, ok := parseID(hash)
-		if !ok {
+		h, err := skillfs.ParseID(hash)
+		if err != nil {
 			continue
 		}
 		e, p, ok := parseStatFields(line)
@@ -187,26 +188,26 @@ func cutQuoted(s string) (string, string, bool) {
 
 // Lookup returns the cached blob id of the file at abs if its stat data
 // (info, from an lstat of abs) is unchanged.
-func (c *StatCache) Lookup(abs string, info fs.FileInfo) (ID, bool) {
+func (c *StatCache) Lookup(abs string, info fs.FileInfo) (skillfs.ID, bool) {
 	cur, known := entryOf(info)
 	if c == nil || !known {
-		return ID{}, false
+		return skillfs.ID{}, false
 	}
 	c.mu.Lock()
 	e, ok := c.entries[abs]
 	c.mu.Unlock()
 	if !ok {
-		return ID{}, false
+		return skillfs.ID{}, false
 	}
 	cur.hash = e.hash
 	if cur != e {
-		return ID{}, false
+		return skillfs.ID{}, false
 	}
 	return e.hash, true
 }
 
 // Record caches the blob id of the file at abs, read starting at readStart.
-func (c *StatCache) Record(abs string, info fs.FileInfo, h ID, readStart time.Time) {
+func (c *StatCache) Record(abs string, info fs.FileInfo, h skillfs.ID, readStart time.Time) {
 	e, known := entryOf(info)
 	if c == nil || !known {
 		return

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package manifest_test
+package pluginfmt_test
 
 import "errors"
 

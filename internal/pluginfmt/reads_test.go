@@ -1,4 +1,4 @@
-package manifest_test
+package pluginfmt_test
 
 import (
 	"errors"
@@ -11,8 +11,8 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/skillstore/skillstore/internal/folderscan"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/safefile"
-	"github.com/skillstore/skillstore/store/manifest"
 )
 
 const lintSkill = "---\nname: lint\ndescription: Lint.\n---\n"
@@ -25,8 +25,8 @@ func TestReadRefusesOversizedManifests(t *testing.T) {
 		file  string
 		limit int64
 	}{
-		{manifest.ClaudePluginManifest, safefile.ManifestLimit},
-		{manifest.MarketplaceManifest, safefile.RecordLimit},
+		{pluginfmt.ClaudePluginManifest, safefile.ManifestLimit},
+		{pluginfmt.MarketplaceManifest, safefile.RecordLimit},
 	} {
 		dir := t.TempDir()
 		pad := strings.Repeat("a", int(c.limit))
@@ -34,8 +34,8 @@ func TestReadRefusesOversizedManifests(t *testing.T) {
 			{Name: c.file, Data: []byte(`{"name": "big", "plugins": [], "pad": "` + pad + `"}`)},
 			{Name: "skills/lint/SKILL.md", Data: []byte(lintSkill)},
 		}})
-		_, err := manifest.Read(gitTreeFS(t, dir), manifest.Options{})
-		var merr *manifest.Error
+		_, err := pluginfmt.Read(gitTreeFS(t, dir), pluginfmt.Options{})
+		var merr *pluginfmt.Error
 		if !errors.Is(err, safefile.ErrTooLarge) || !errors.As(err, &merr) || merr.File != c.file {
 			t.Errorf("%s of %d bytes: %v, want ErrTooLarge naming it", c.file, len(pad), err)
 		}
@@ -50,7 +50,7 @@ func TestReadRefusesFIFOManifest(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, ".claude-plugin"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := mkfifo(filepath.Join(dir, filepath.FromSlash(manifest.ClaudePluginManifest))); err != nil {
+	if err := mkfifo(filepath.Join(dir, filepath.FromSlash(pluginfmt.ClaudePluginManifest))); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
 	root, err := os.OpenRoot(dir)
@@ -60,12 +60,12 @@ func TestReadRefusesFIFOManifest(t *testing.T) {
 	defer root.Close()
 	done := make(chan error, 1)
 	go func() {
-		_, err := manifest.Read(folderscan.NewRootFS(root), manifest.Options{})
+		_, err := pluginfmt.Read(folderscan.NewRootFS(root), pluginfmt.Options{})
 		done <- err
 	}()
 	select {
 	case err := <-done:
-		if !errors.Is(err, safefile.ErrNotRegular) || err.Error() != manifest.ClaudePluginManifest+": not a regular file: a FIFO" {
+		if !errors.Is(err, safefile.ErrNotRegular) || err.Error() != pluginfmt.ClaudePluginManifest+": not a regular file: a FIFO" {
 			t.Errorf("plugin.json a FIFO: %v", err)
 		}
 	case <-time.After(time.Minute):

@@ -1,7 +1,6 @@
-package gitdb
+package folderscan
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -58,15 +57,6 @@ func TestStatCacheFileRoundTrip(t *testing.T) {
 	if _, ok := c.LookupDir(dir, st); ok {
 		t.Fatal("a racy listing was kept")
 	}
-}
-
-func statOf(t *testing.T, path string) fs.FileInfo {
-	t.Helper()
-	info, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return info
 }
 
 // TestStatCacheFiles: a file's blob id is answered while its stat data is

@@ -1,4 +1,4 @@
-// Package manifest reads what a plugin source provides: the plugins it holds
+// Package pluginfmt reads what a plugin source provides: the plugins it holds
 // and, in each, the folders that are skills. A source is a local folder or a
 // git tree, read through the small [PluginFS] interface; the package itself
 // does no I/O of its own, knows nothing of git or of the store, and never
@@ -16,7 +16,7 @@
 // flat <name>/SKILL.md folders. A folder matching none gets [ErrNoSkills],
 // which lists them. A problem in a manifest is an [Error] naming the file;
 // a path that leaves the source wraps [ErrPathEscapes].
-package manifest
+package pluginfmt
 
 import (
 	"encoding/json"

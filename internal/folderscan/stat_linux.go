@@ -1,4 +1,4 @@
-package gitdb
+package folderscan
 
 import (
 	"io/fs"

@@ -1,4 +1,4 @@
-package manifest_test
+package pluginfmt_test
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // TestReadEntryPlugin reads the folder a remote marketplace entry names:
@@ -36,18 +36,18 @@ func TestReadEntryPlugin(t *testing.T) {
 		{name: "commands only", entry: "p",
 			fsys: fstest.MapFS{".claude-plugin/plugin.json": {Data: []byte(`{"name": "p"}`)}, "commands/c.md": {Data: []byte("c")}},
 			want: ".claude-plugin/plugin.json:"},
-		{name: "nothing at all", entry: "p", fsys: fstest.MapFS{"README.md": {Data: []byte("hi")}}, wantErr: manifest.ErrNoSkills.Error()},
+		{name: "nothing at all", entry: "p", fsys: fstest.MapFS{"README.md": {Data: []byte("hi")}}, wantErr: pluginfmt.ErrNoSkills.Error()},
 		{name: "a skills path leaving the folder", entry: "p", skills: []string{"../x"},
 			fsys: fstest.MapFS{"skills/a/SKILL.md": md}, wantErr: "path escapes the plugin root"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := manifest.ReadEntryPlugin(tc.fsys, tc.entry, tc.skills)
+			p, err := pluginfmt.ReadEntryPlugin(tc.fsys, tc.entry, tc.skills)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("error = %v, want %q", err, tc.wantErr)
 				}
-				if tc.wantErr == manifest.ErrNoSkills.Error() && !errors.Is(err, manifest.ErrNoSkills) {
+				if tc.wantErr == pluginfmt.ErrNoSkills.Error() && !errors.Is(err, pluginfmt.ErrNoSkills) {
 					t.Errorf("error %v does not wrap ErrNoSkills", err)
 				}
 				return

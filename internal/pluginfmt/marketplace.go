@@ -1,4 +1,4 @@
-package manifest
+package pluginfmt
 
 import (
 	"encoding/json"
