@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -13,17 +14,28 @@ import (
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
-// Scan lists the skill folder dir as files, leaving out what
-// skillfs.Ignored reports (the one rule of what is never part of a skill). Regular files are read and
-// hashed unless cache (which may be nil) knows them unchanged, in which case
-// only Hash is set; the cache also spares listing folders whose stat data
-// did not change. Files larger than limits.MaxFileSize are not read (only
-// Size is set). Symlinks (Data = target) and special files (mode
-// skillfs.Special) are listed so the safety check can reject them; the scan
-// stops after limits.MaxFiles+1 files.
+// Scan reads the skill folder dir into files, sorted by path, the way git
+// would record it; it is the one reader of a skill folder on disk (add,
+// sync's local plugins, export's check of an agent's copy, adopt). What
+// skillfs.Ignored reports (the one rule of what is never part of a skill)
+// is left out, and empty folders vanish. A regular file is Executable when
+// its owner's execute bit is set, as git decides. Regular files are read
+// and hashed unless cache (which may be nil) knows them unchanged, in
+// which case only ID is set; the cache also spares listing folders whose
+// stat data did not change. Files larger than limits.MaxFileSize are not
+// read (only Size is set), and the scan stops after limits.MaxFiles+1
+// files ([NoLimits] reads everything). Symlinks are read as links, never
+// followed (Data = target), and special files listed with mode
+// skillfs.Special, so that the caller names them: the safety check
+// rejects both kinds it cannot store.
 func Scan(dir string, limits skillfs.Limits, cache *StatCache) ([]skillfs.File, error) {
 	return scan(dir, limits, cache, os.Lstat)
 }
+
+// NoLimits makes Scan read every file, whatever its size or their number:
+// for a folder that must be compared byte for byte, such as an agent's
+// copy of a skill that export checks against the store.
+var NoLimits = skillfs.Limits{MaxFileSize: math.MaxInt64 - 1, MaxFiles: math.MaxInt}
 
 // scan is Scan with the lstat of the folder's entries given: a PluginFS
 // passes one that reuses what reading the plugin's layout already lstat-ed.
@@ -65,10 +77,10 @@ func scan(dir string, limits skillfs.Limits, cache *StatCache, lstat func(string
 				if err != nil {
 					return err
 				}
-				files = append(files, skillfs.File{Path: r, Mode: skillfs.Symlink, Data: []byte(target), Size: int64(len(target))})
+				files = append(files, skillfs.File{Path: r, Mode: skillfs.Symlink, Data: []byte(target), Size: int64(len(target)), ID: skillfs.BlobID([]byte(target))})
 			case mode.IsRegular():
 				f := skillfs.File{Path: r, Mode: skillfs.Regular, Size: info.Size()}
-				if mode&0o111 != 0 {
+				if mode&0o100 != 0 {
 					f.Mode = skillfs.Executable
 				}
 				if f.Size > limits.MaxFileSize {
