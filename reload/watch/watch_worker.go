@@ -1,4 +1,4 @@
-package reload
+package watch
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/internal/skillmd"
+	"github.com/skillstore/skillstore/reload"
 )
 
 // work reloads settled skills one at a time until ctx is done.
@@ -48,9 +49,9 @@ func (w *Watcher) reload(ctx context.Context, dir string) {
 		}
 		return
 	}
-	change := Classify(old, cur)
-	if change.Class == Unchanged || (cur != nil && w.failed[dir] == cur.ID) {
-		if change.Class == Unchanged {
+	change := reload.Classify(old, cur)
+	if change.Class == reload.Unchanged || (cur != nil && w.failed[dir] == cur.ID) {
+		if change.Class == reload.Unchanged {
 			delete(w.failed, dir)
 		}
 		return
@@ -95,7 +96,7 @@ func isNotDir(dir string) bool {
 	return err == nil && !info.IsDir()
 }
 
-func actionOf(old, cur *Tree) EventAction {
+func actionOf(old, cur *reload.Tree) EventAction {
 	switch {
 	case cur == nil:
 		return EventRemoved
@@ -107,15 +108,15 @@ func actionOf(old, cur *Tree) EventAction {
 
 // readSkill reads the skill folder dir (following it if it is a symlink).
 // A folder that is gone, or is no longer a folder, gives nil files and tree.
-func readSkill(dir string) ([]skillfs.File, *Tree, error) {
-	files, err := ReadDir(resolveDir(dir))
+func readSkill(dir string) ([]skillfs.File, *reload.Tree, error) {
+	files, err := reload.ReadDir(resolveDir(dir))
 	if errors.Is(err, fs.ErrNotExist) || (err != nil && isNotDir(dir)) {
 		return nil, nil, nil
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := NewTree(files)
+	t, err := reload.NewTree(files)
 	return files, t, err
 }
 
@@ -196,19 +197,19 @@ type ownedSkills struct {
 // so a storm of settles or a large target does not re-read it each time.
 func (w *Watcher) owned(target string) (map[string]bool, error) {
 	var stamp [3]int64
-	// Lstat: a linked record is refused by readRecord, not stamped.
-	if info, err := os.Lstat(filepath.Join(target, skillfs.BookkeepingDir, recordFile)); err == nil && info.Mode().IsRegular() {
+	// Lstat: a linked record is refused by reload.Exported, not stamped.
+	if info, err := os.Lstat(reload.RecordPath(target)); err == nil && info.Mode().IsRegular() {
 		stamp = [3]int64{info.Size(), info.ModTime().UnixNano(), int64(inode(info))}
 	}
 	if c, ok := w.owners[target]; ok && c.stamp == stamp && stamp != [3]int64{} {
 		return c.names, nil
 	}
-	rec, err := readRecord(target)
+	exported, err := reload.Exported(target)
 	if err != nil {
 		return nil, err
 	}
-	names := make(map[string]bool, len(rec.Skills))
-	for name := range rec.Skills {
+	names := make(map[string]bool, len(exported))
+	for name := range exported {
 		names[name] = true
 	}
 	w.owners[target] = ownedSkills{stamp: stamp, names: names}

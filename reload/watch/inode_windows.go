@@ -1,6 +1,6 @@
 //go:build windows
 
-package reload
+package watch
 
 import (
 	"io/fs"

@@ -1,4 +1,4 @@
-package reload
+package watch
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/skillstore/skillstore/reload"
 )
 
 // eventTimeout only stops a broken test from hanging; nothing is timed.
@@ -46,7 +48,7 @@ func (r *running) next(t *testing.T) Event {
 	}
 }
 
-func (r *running) expect(t *testing.T, skill string, class Class, paths ...string) Event {
+func (r *running) expect(t *testing.T, skill string, class reload.Class, paths ...string) Event {
 	t.Helper()
 	ev := r.next(t)
 	if ev.Skill != skill || ev.Class != class || !slices.Equal(ev.Paths, paths) || ev.Outcome != Success {
@@ -76,35 +78,35 @@ func newSkills(t *testing.T, names ...string) string {
 func TestWatcherReportsEachKindOfChange(t *testing.T) {
 	root := newSkills(t, "alpha", "beta")
 	r := startWatcher(t, []string{root}, WatchOptions{})
-	before, err := ReadTree(filepath.Join(root, "alpha"))
+	before, err := reload.ReadTree(filepath.Join(root, "alpha"))
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	writeTree(t, root, map[string]string{"alpha/SKILL.md": skillMD("alpha", "v2")})
-	ev := r.expect(t, "alpha", Hot, "SKILL.md")
-	after, _ := ReadTree(filepath.Join(root, "alpha"))
+	ev := r.expect(t, "alpha", reload.Hot, "SKILL.md")
+	after, _ := reload.ReadTree(filepath.Join(root, "alpha"))
 	if ev.OldTree != before.ID || ev.NewTree != after.ID || ev.ID == "" || ev.Time.IsZero() {
 		t.Errorf("event trees/id: %+v", ev)
 	}
 
 	// A new file in a new subfolder is cold.
 	writeTree(t, root, map[string]string{"beta/references/deep/api.md": "api\n"})
-	r.expect(t, "beta", Cold, "references/deep/api.md")
+	r.expect(t, "beta", reload.Cold, "references/deep/api.md")
 
 	// A file in a folder created after the watch started is seen too.
 	writeTree(t, root, map[string]string{"beta/references/deep/more.md": "more\n"})
-	r.expect(t, "beta", Cold, "references/deep/more.md")
+	r.expect(t, "beta", reload.Cold, "references/deep/more.md")
 
 	// A new skill folder is a first install; removing one is a removal.
 	writeTree(t, root, map[string]string{"gamma/SKILL.md": skillMD("gamma", "g")})
-	if ev := r.expect(t, "gamma", Cold, "SKILL.md"); !ev.OldTree.IsZero() {
+	if ev := r.expect(t, "gamma", reload.Cold, "SKILL.md"); !ev.OldTree.IsZero() {
 		t.Errorf("new skill has an old tree: %+v", ev)
 	}
 	if err := os.RemoveAll(filepath.Join(root, "beta")); err != nil {
 		t.Fatal(err)
 	}
-	if ev := r.expect(t, "beta", Cold, "SKILL.md", "references/deep/api.md", "references/deep/more.md", "scripts/run.sh"); !ev.NewTree.IsZero() {
+	if ev := r.expect(t, "beta", reload.Cold, "SKILL.md", "references/deep/api.md", "references/deep/more.md", "scripts/run.sh"); !ev.NewTree.IsZero() {
 		t.Errorf("removed skill has a new tree: %+v", ev)
 	}
 }
@@ -128,14 +130,14 @@ func TestWatcherHandlesRenameOnSave(t *testing.T) {
 	must(os.Rename(p, p+"~"))
 	must(os.WriteFile(p, []byte(skillMD("alpha", "saved by vim")), 0o644))
 	must(os.Remove(p + "~"))
-	r.expect(t, "alpha", Hot, "SKILL.md")
+	r.expect(t, "alpha", reload.Hot, "SKILL.md")
 	must(os.Remove(filepath.Join(dir, ".SKILL.md.swp")))
 
 	// An atomic save through a temporary file renamed over SKILL.md.
 	tmp := filepath.Join(dir, ".SKILL.md.tmp-123")
 	must(os.WriteFile(tmp, []byte(skillMD("alpha", "saved atomically")), 0o644))
 	must(os.Rename(tmp, p))
-	r.expect(t, "alpha", Hot, "SKILL.md")
+	r.expect(t, "alpha", reload.Hot, "SKILL.md")
 }
 
 // TestWatcherIgnoresChmodOnlyEvents changes only a mode, then edits another
@@ -147,7 +149,7 @@ func TestWatcherIgnoresChmodOnlyEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeTree(t, root, map[string]string{"beta/SKILL.md": skillMD("beta", "edited")})
-	r.expect(t, "beta", Hot, "SKILL.md")
+	r.expect(t, "beta", reload.Hot, "SKILL.md")
 }
 
 func TestWatcherKeepsGoingAfterHookFailures(t *testing.T) {
@@ -177,7 +179,7 @@ func TestWatcherKeepsGoingAfterHookFailures(t *testing.T) {
 	}
 	r.w.Handle("beta", func(ctx context.Context, ev Event) error { return nil })
 	writeTree(t, root, map[string]string{"beta/scripts/run.sh*": "#!/bin/sh\necho v2\n"})
-	r.expect(t, "beta", Cold, "scripts/run.sh")
+	r.expect(t, "beta", reload.Cold, "scripts/run.sh")
 	mu.Lock()
 	defer mu.Unlock()
 	if !slices.Equal(calls, []string{"alpha:hot"}) {
@@ -193,9 +195,9 @@ func TestWatcherPolls(t *testing.T) {
 		t.Fatal("watcher does not poll")
 	}
 	writeTree(t, root, map[string]string{"alpha/SKILL.md": skillMD("alpha", "v2")})
-	r.expect(t, "alpha", Hot, "SKILL.md")
+	r.expect(t, "alpha", reload.Hot, "SKILL.md")
 	writeTree(t, single, map[string]string{"extra.md": "x\n"})
-	r.expect(t, "solo", Cold, "extra.md")
+	r.expect(t, "solo", reload.Cold, "extra.md")
 }
 
 // TestWatcherSingleSkillRoot watches a skill folder itself, not its parent.
@@ -203,7 +205,7 @@ func TestWatcherSingleSkillRoot(t *testing.T) {
 	single := filepath.Join(newSkills(t, "solo"), "solo")
 	r := startWatcher(t, []string{single}, WatchOptions{})
 	writeTree(t, single, map[string]string{"SKILL.md": skillMD("solo", "v2")})
-	r.expect(t, "solo", Hot, "SKILL.md")
+	r.expect(t, "solo", reload.Hot, "SKILL.md")
 }
 
 // TestWatcherRescansAfterOverflow checks that a lost-events error marks
@@ -229,7 +231,7 @@ func TestWatcherRescansAfterOverflow(t *testing.T) {
 		w.reload(ctx, dir)
 	}
 	cancel()
-	if len(got) != 1 || got[0].Skill != "beta" || got[0].Class != Hot {
+	if len(got) != 1 || got[0].Skill != "beta" || got[0].Class != reload.Hot {
 		t.Fatalf("events after rescan = %+v", got)
 	}
 }
@@ -241,7 +243,7 @@ func TestWatcherLatencyEventsArrive(t *testing.T) {
 	r := startWatcher(t, []string{root}, WatchOptions{})
 	for i := range 20 {
 		writeTree(t, root, map[string]string{"alpha/SKILL.md": skillMD("alpha", fmt.Sprintf("edit %d", i))})
-		r.expect(t, "alpha", Hot, "SKILL.md")
+		r.expect(t, "alpha", reload.Hot, "SKILL.md")
 	}
 }
 
@@ -285,7 +287,7 @@ func TestWatcherStorm(t *testing.T) {
 	counts := map[string]int{}
 	for {
 		ev := r.next(t)
-		if ev.Outcome != Success || ev.Class != Cold && ev.Skill != "zz-sentinel" {
+		if ev.Outcome != Success || ev.Class != reload.Cold && ev.Skill != "zz-sentinel" {
 			t.Errorf("storm event: %+v", ev)
 		}
 		if ev.Skill == "zz-sentinel" {
@@ -319,7 +321,7 @@ func TestWatcherFallsBackToPolling(t *testing.T) {
 		t.Fatal("watcher did not fall back to polling")
 	}
 	writeTree(t, root, map[string]string{"alpha/SKILL.md": skillMD("alpha", "v2")})
-	r.expect(t, "alpha", Hot, "SKILL.md")
+	r.expect(t, "alpha", reload.Hot, "SKILL.md")
 }
 
 // TestWatcherFollowsLinkedSkillFolders watches a skills folder in which a
@@ -335,7 +337,7 @@ func TestWatcherFollowsLinkedSkillFolders(t *testing.T) {
 			}
 			r := startWatcher(t, []string{root}, WatchOptions{Poll: poll, PollInterval: 20 * time.Millisecond})
 			writeTree(t, elsewhere, map[string]string{"linked/scripts/new.sh*": "#!/bin/sh\n"})
-			if ev := r.expect(t, "linked", Cold, "scripts/new.sh"); ev.Dir != filepath.Join(root, "linked") {
+			if ev := r.expect(t, "linked", reload.Cold, "scripts/new.sh"); ev.Dir != filepath.Join(root, "linked") {
 				t.Errorf("event dir = %s", ev.Dir)
 			}
 		})

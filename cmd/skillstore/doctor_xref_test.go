@@ -1,4 +1,4 @@
-package target
+package main
 
 import (
 	"reflect"

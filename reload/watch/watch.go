@@ -1,4 +1,4 @@
-package reload
+package watch
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/internal/skillmd"
+	"github.com/skillstore/skillstore/reload"
 )
 
 // WatchOptions tune a Watcher. The zero value uses the defaults.
@@ -128,7 +129,7 @@ type Watcher struct {
 
 	// Owned by the worker that reloads settled skills.
 	// last is the tree the agent has: the last one that loaded.
-	last map[string]*Tree
+	last map[string]*reload.Tree
 	// failed is the tree of a skill that does not load, already reported.
 	failed map[string]skillfs.ID
 	// scoped marks the skill folders of Exported roots that export owns.
@@ -168,7 +169,7 @@ func NewRootsWatcher(roots []Root, opts WatchOptions) (*Watcher, error) {
 		began:   map[string]time.Time{},
 		stamps:  map[string]uint64{},
 		known:   map[string]bool{},
-		last:    map[string]*Tree{},
+		last:    map[string]*reload.Tree{},
 		failed:  map[string]skillfs.ID{},
 		scoped:  map[string]bool{},
 		owners:  map[string]ownedSkills{},

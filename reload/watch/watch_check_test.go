@@ -1,4 +1,4 @@
-package reload
+package watch
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/reload"
 )
 
 // hookCalls records the events a reload hook was called with.
@@ -47,7 +48,7 @@ func TestWatcherReportsSkillsThatDoNotLoad(t *testing.T) {
 
 	writeTree(t, root, map[string]string{"alpha/SKILL.md": "just text, no frontmatter\n"})
 	ev := r.next(t)
-	if ev.Skill != "alpha" || ev.Action != EventUpdated || ev.Class != Hot || ev.Outcome != Failure {
+	if ev.Skill != "alpha" || ev.Action != EventUpdated || ev.Class != reload.Hot || ev.Outcome != Failure {
 		t.Fatalf("broken SKILL.md: %+v", ev)
 	}
 	md := filepath.Join(root, "alpha", "SKILL.md")
@@ -61,14 +62,14 @@ func TestWatcherReportsSkillsThatDoNotLoad(t *testing.T) {
 
 	// Still broken, and a script added: a new failure, not a reload.
 	writeTree(t, root, map[string]string{"alpha/scripts/new.sh*": "#!/bin/sh\n"})
-	if ev := r.next(t); ev.Outcome != Failure || ev.Class != Cold || !slices.Equal(ev.Paths, []string{"SKILL.md", "scripts/new.sh"}) {
+	if ev := r.next(t); ev.Outcome != Failure || ev.Class != reload.Cold || !slices.Equal(ev.Paths, []string{"SKILL.md", "scripts/new.sh"}) {
 		t.Fatalf("second broken change: %+v", ev)
 	}
 
 	// Fixed: the agent still has v1, so the change is cold and names both
 	// paths, although only SKILL.md changed since the last event.
 	writeTree(t, root, map[string]string{"alpha/SKILL.md": skillMD("alpha", "v3")})
-	ev = r.expect(t, "alpha", Cold, "SKILL.md", "scripts/new.sh")
+	ev = r.expect(t, "alpha", reload.Cold, "SKILL.md", "scripts/new.sh")
 	if ev.Action != EventUpdated || len(ev.Diagnostics) != 0 {
 		t.Errorf("fixed: %+v", ev)
 	}
@@ -109,17 +110,17 @@ func TestWatcherReportsRemovalsAndAdditions(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(root, "alpha")); err != nil {
 		t.Fatal(err)
 	}
-	ev := r.expect(t, "alpha", Cold, "SKILL.md", "scripts/run.sh")
+	ev := r.expect(t, "alpha", reload.Cold, "SKILL.md", "scripts/run.sh")
 	if ev.Action != EventRemoved || !ev.NewTree.IsZero() || !slices.Equal(ev.Files, []string{"alpha/SKILL.md", "alpha/scripts/run.sh"}) {
 		t.Errorf("removal: %+v", ev)
 	}
 
 	writeTree(t, root, map[string]string{"broken/SKILL.md": skillMD("broken", "fixed")})
-	if ev := r.expect(t, "broken", Cold, "SKILL.md", "scripts/run.sh"); ev.Action != EventAdded || !ev.OldTree.IsZero() {
+	if ev := r.expect(t, "broken", reload.Cold, "SKILL.md", "scripts/run.sh"); ev.Action != EventAdded || !ev.OldTree.IsZero() {
 		t.Errorf("fixed at last: %+v", ev)
 	}
 	writeTree(t, root, map[string]string{"gamma/SKILL.md": skillMD("gamma", "new")})
-	if ev := r.expect(t, "gamma", Cold, "SKILL.md"); ev.Action != EventAdded || ev.Type != EventReload {
+	if ev := r.expect(t, "gamma", reload.Cold, "SKILL.md"); ev.Action != EventAdded || ev.Type != EventReload {
 		t.Errorf("new skill: %+v", ev)
 	}
 	want := []string{"alpha:removed:cold", "broken:added:cold", "gamma:added:cold"}
@@ -156,7 +157,7 @@ func TestWatcherMaxWaitBoundsTheDebounce(t *testing.T) {
 	if <-stopped {
 		t.Fatal("the change was reported only after the writes stopped")
 	}
-	if ev.Skill != "alpha" || ev.Class != Cold || !slices.Contains(ev.Paths, "notes.md") {
+	if ev.Skill != "alpha" || ev.Class != reload.Cold || !slices.Contains(ev.Paths, "notes.md") {
 		t.Errorf("event = %+v", ev)
 	}
 }
@@ -183,11 +184,11 @@ func TestWatcherWatchesWhatATargetWants(t *testing.T) {
 	ctx := context.Background()
 	exportSkills := func(names ...string) {
 		t.Helper()
-		var skills []Skill
+		var skills []reload.Skill
 		for _, n := range names {
-			skills = append(skills, Skill{Name: n, Files: []skillfs.File{{Path: "SKILL.md", Data: []byte(skillMD(n, "v1"))}}})
+			skills = append(skills, reload.Skill{Name: n, Files: []skillfs.File{{Path: "SKILL.md", Data: []byte(skillMD(n, "v1"))}}})
 		}
-		if _, err := Export(ctx, target, skills, ExportOptions{}); err != nil {
+		if _, err := reload.Export(ctx, target, skills, reload.ExportOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -200,7 +201,7 @@ func TestWatcherWatchesWhatATargetWants(t *testing.T) {
 	writeTree(t, target, map[string]string{"foreign/SKILL.md": skillMD("foreign", "edited")})
 	writeTree(t, target, map[string]string{"skipped/SKILL.md": skillMD("skipped", "edited")})
 	writeTree(t, target, map[string]string{"alpha/SKILL.md": skillMD("alpha", "edited")})
-	if ev := r.expect(t, "alpha", Hot, "SKILL.md"); ev.Action != EventUpdated {
+	if ev := r.expect(t, "alpha", reload.Hot, "SKILL.md"); ev.Action != EventUpdated {
 		t.Errorf("edit: %+v", ev)
 	}
 	if err := os.RemoveAll(filepath.Join(target, "foreign")); err != nil {
@@ -209,7 +210,7 @@ func TestWatcherWatchesWhatATargetWants(t *testing.T) {
 	// alpha is now locally modified, so export leaves it: export a new
 	// skill, then drop alpha after putting export's version back.
 	writeTree(t, target, map[string]string{"alpha/SKILL.md": skillMD("alpha", "v1")})
-	r.expect(t, "alpha", Hot, "SKILL.md")
+	r.expect(t, "alpha", reload.Hot, "SKILL.md")
 	exportSkills("beta")
 	var got []string
 	for range 2 {

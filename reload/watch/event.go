@@ -1,4 +1,4 @@
-package reload
+package watch
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/reload"
 )
 
 // EventType names what an event records; the audit trail may hold other
@@ -56,8 +57,8 @@ type Event struct {
 	Skill  string      `json:"skill"`
 	Action EventAction `json:"action,omitempty"`
 	// Dir is the skill folder.
-	Dir   string `json:"dir"`
-	Class Class  `json:"class,omitempty"`
+	Dir   string       `json:"dir"`
+	Class reload.Class `json:"class,omitempty"`
 	// Paths are the added, removed and changed paths, relative to the
 	// skill folder, sorted.
 	Paths []string `json:"paths"`

@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package reload
+package watch
 
 import "io/fs"
 

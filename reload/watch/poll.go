@@ -1,4 +1,4 @@
-package reload
+package watch
 
 import (
 	"encoding/binary"
