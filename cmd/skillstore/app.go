@@ -44,7 +44,7 @@ func commands() []*cli.Command {
 		storeRollbackCommand(),
 		storeStatusCommand("disable", store.StatusDisabled), storeStatusCommand("enable", store.StatusActive),
 		storeRmCommand(),
-		storeVerifyCommand(), storeGCCommand(), storeUpgradeCommand(),
+		storeVerifyCommand(), storeGCCommand(),
 		// plugins
 		pluginCommand(), syncCommand(), checkCommand(), candidatesCommand(),
 		// targets

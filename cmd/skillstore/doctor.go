@@ -47,7 +47,7 @@ type doctorReport struct {
 	Context []contextCost `json:"context"`
 	// CrossReferences are PLUGIN:NAME references that flat targets
 	// cannot resolve.
-	CrossReferences []target.CrossRef `json:"cross_references"`
+	CrossReferences []CrossRef `json:"cross_references"`
 }
 
 type doctorSummary struct {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/store"
-	"github.com/skillstore/skillstore/store/manifest"
 )
 
 // failedParts are the skills (and the parts) of an added plugin whose
@@ -102,7 +102,7 @@ func writeAddReport(c *cli.Context, src plugins.Source, rep *pluginsync.Report) 
 	}
 	for _, sk := range rep.Skipped {
 		reason := sk.Reason
-		if reason == manifest.NoSkillsReason {
+		if reason == pluginfmt.NoSkillsReason {
 			reason += fmt.Sprintf("; add it alone with SOURCE#%s to version those", sk.Name)
 		}
 		printf(e.stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, reason)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/problem"
+	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -159,7 +160,7 @@ func locateSkills(c *cli.Context, root string) ([]string, error) {
 		printf(getEnv(c).stderr, "skillstore: %s\n", d)
 	}
 	if len(found) == 0 {
-		return nil, fmt.Errorf("no skill folders (folders with a %s) under %s", discover.SkillFileName, root)
+		return nil, fmt.Errorf("no skill folders (folders with a %s) under %s", skillmd.FileName, root)
 	}
 	dirs := make([]string, len(found))
 	for i, f := range found {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -228,12 +228,12 @@ func storeCatCommand() *cli.Command {
 				return err
 			}
 			if c.Bool("body") {
-				if data, err = discover.Body(data); err != nil {
+				if data, err = skillmd.Body(data); err != nil {
 					shown := file
 					if shown == "" {
-						shown = discover.SkillFileName
+						shown = skillmd.FileName
 					}
-					var pe *discover.ParseError
+					var pe *skillmd.ParseError
 					if errors.As(err, &pe) {
 						pe.File = spec + " " + shown
 					}

@@ -15,8 +15,8 @@ import (
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/reload/target"
+	"github.com/skillstore/skillstore/reload/watch"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -105,31 +105,31 @@ func runWatch(c *cli.Context) error {
 	defer cancel()
 
 	out := e.stdout
-	var log *reload.EventLog
+	var log *watch.EventLog
 	switch f.events {
 	case "":
 	case "-":
-		log, out = reload.NewEventLog(rawWriter(e.stdout)), io.Discard
+		log, out = watch.NewEventLog(rawWriter(e.stdout)), io.Discard
 	default:
 		file, err := os.OpenFile(f.events, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 		if err != nil {
 			return fmt.Errorf("open events file: %w", err)
 		}
 		defer file.Close()
-		log = reload.NewEventLog(file)
+		log = watch.NewEventLog(file)
 	}
-	var audit *reload.AuditFile
+	var audit *watch.AuditFile
 	if !f.noAudit {
 		audit = defaultAuditFile(c)
 	}
 	auditFailed := false
 	count := 0
-	opts := reload.WatchOptions{
+	opts := watch.WatchOptions{
 		Debounce: f.debounce,
 		MaxWait:  f.maxWait,
 		Poll:     f.poll,
 		Logger:   e.log,
-		OnEvent: func(ev reload.Event) {
+		OnEvent: func(ev watch.Event) {
 			if log != nil {
 				if err := log.Write(ev); err != nil {
 					e.log.Warn("cannot write event", "err", err)
@@ -156,7 +156,7 @@ func runWatch(c *cli.Context) error {
 		}
 		opts.OnReload = execHook(f.exec, childOut, e.stderr)
 	}
-	w, err := reload.NewRootsWatcher(roots, opts)
+	w, err := watch.NewRootsWatcher(roots, opts)
 	if err != nil {
 		return err
 	}
@@ -166,7 +166,7 @@ func runWatch(c *cli.Context) error {
 	}
 	maxWait := f.maxWait
 	if maxWait == 0 {
-		maxWait = max(reload.DefaultMaxWait, f.debounce)
+		maxWait = max(watch.DefaultMaxWait, f.debounce)
 	}
 	dirs := make([]string, len(roots))
 	for i, r := range roots {
@@ -187,7 +187,7 @@ func runWatch(c *cli.Context) error {
 
 // defaultAuditFile is the store's audit file, or nil when there is no
 // store (watching plain folders needs none).
-func defaultAuditFile(c *cli.Context) *reload.AuditFile {
+func defaultAuditFile(c *cli.Context) *watch.AuditFile {
 	dir, err := storeDir(c)
 	if err != nil {
 		return nil
@@ -196,14 +196,14 @@ func defaultAuditFile(c *cli.Context) *reload.AuditFile {
 	if err != nil {
 		return nil
 	}
-	return reload.NewAuditFile(s.LocalPath(auditFileName), reload.DefaultAuditMaxSize)
+	return watch.NewAuditFile(s.LocalPath(auditFileName), watch.DefaultAuditMaxSize)
 }
 
 // watchRoots resolves watch's arguments: a target name or a folder. With no
 // arguments, every target. A target is watched with its patterns and only
 // for the folders export wrote; a folder is watched whole. want (the
 // --skill patterns) narrows every root.
-func watchRoots(c *cli.Context, args []string, want func(string) bool) ([]reload.Root, error) {
+func watchRoots(c *cli.Context, args []string, want func(string) bool) ([]watch.Root, error) {
 	var s *store.Store
 	openStore := func() (*store.Store, error) {
 		if s != nil {
@@ -213,9 +213,9 @@ func watchRoots(c *cli.Context, args []string, want func(string) bool) ([]reload
 		s, err = openStore(c)
 		return s, err
 	}
-	targetRoot := func(t target.Target) (reload.Root, error) {
+	targetRoot := func(t target.Target) (watch.Root, error) {
 		dir, err := targetWatchDir(t)
-		return reload.Root{Dir: dir, Want: both(t.WantsFolder(), want), Exported: true}, err
+		return watch.Root{Dir: dir, Want: both(t.WantsFolder(), want), Exported: true}, err
 	}
 	if len(args) == 0 {
 		st, err := openStore()
@@ -229,7 +229,7 @@ func watchRoots(c *cli.Context, args []string, want func(string) bool) ([]reload
 		if len(targets) == 0 {
 			return nil, withHint(errors.New("nothing to watch: no targets"), "name a folder, or add a target with 'skillstore target add NAME DIR'")
 		}
-		var roots []reload.Root
+		var roots []watch.Root
 		for _, t := range targets {
 			if t.IsMarketplace() {
 				continue // see targetWatchDir
@@ -242,7 +242,7 @@ func watchRoots(c *cli.Context, args []string, want func(string) bool) ([]reload
 		}
 		return roots, nil
 	}
-	var roots []reload.Root
+	var roots []watch.Root
 	for _, a := range args {
 		if target.CheckName(a) == nil && !strings.ContainsRune(a, os.PathSeparator) {
 			if _, err := os.Stat(a); err != nil {
@@ -269,7 +269,7 @@ func watchRoots(c *cli.Context, args []string, want func(string) bool) ([]reload
 		if !info.IsDir() {
 			return nil, fmt.Errorf("cannot watch %s: not a folder", a)
 		}
-		roots = append(roots, reload.Root{Dir: a, Want: want})
+		roots = append(roots, watch.Root{Dir: a, Want: want})
 	}
 	return roots, nil
 }
@@ -288,7 +288,7 @@ func targetWatchDir(t target.Target) (string, error) {
 
 // eventLine is the human line printed for an event: one line, the skill's
 // folder name, each path and the error quoted apart (quoteText).
-func eventLine(ev reload.Event) string {
+func eventLine(ev watch.Event) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s %s", quoteText(ev.Skill), ev.Action, ev.Class)
 	if ev.Class == "" {
@@ -326,8 +326,8 @@ func changedEnv(paths []string) []string {
 
 // execHook runs argv for every event, never through a shell, with the
 // event in its environment.
-func execHook(argv []string, stdout, stderr io.Writer) reload.ReloadFunc {
-	return func(ctx context.Context, ev reload.Event) error {
+func execHook(argv []string, stdout, stderr io.Writer) watch.ReloadFunc {
+	return func(ctx context.Context, ev watch.Event) error {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 		cmd.Stdout, cmd.Stderr = stdout, stderr
 		data, _ := json.Marshal(ev)

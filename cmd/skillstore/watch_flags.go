@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skillstore/skillstore/reload"
+	"github.com/skillstore/skillstore/reload/watch"
 )
 
 // watchFlags are watch's options, parsed by hand so that everything after
@@ -28,7 +28,7 @@ type watchFlags struct {
 }
 
 func parseWatchFlags(args []string) (watchFlags, error) {
-	f := watchFlags{debounce: reload.DefaultDebounce}
+	f := watchFlags{debounce: watch.DefaultDebounce}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {

@@ -13,6 +13,7 @@ import (
 	"github.com/skillstore/skillstore/store/plugins"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
 )
@@ -333,5 +334,5 @@ func pluginHotFile(p string) bool {
 		return false
 	}
 	_, file, ok := strings.Cut(rest, "/")
-	return ok && file == skillfs.SkillFile
+	return ok && file == skillmd.FileName
 }

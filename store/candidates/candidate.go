@@ -6,13 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/skillstore/skillstore/store"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/skillstore/skillstore/store"
+
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/folderscan"
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/safety"
 	"github.com/skillstore/skillstore/store/treediff"
 )
@@ -273,7 +275,7 @@ func Accept(ctx context.Context, s *store.Store, skill, reason string) (store.Ve
 		if err != nil {
 			return err
 		}
-		checked, err := safety.Check(skill, files, tx.FilesOrNil(head.Tree), safety.DefaultLimits)
+		checked, err := safety.Check(skill, files, tx.FilesOrNil(head.Tree), skillfs.DefaultLimits)
 		if err != nil {
 			return err
 		}
@@ -363,14 +365,14 @@ func Resolve(ctx context.Context, s *store.Store, skill, dir, reason string) (Ca
 		if err != nil {
 			return err
 		}
-		files, err := folderscan.Scan(dir, safety.DefaultLimits, nil)
+		files, err := folderscan.Scan(dir, skillfs.DefaultLimits, nil)
 		if err != nil {
 			return err
 		}
 		if len(files) == 0 || !store.IsPluginParts(skill) && !slices.ContainsFunc(files, func(f store.File) bool { return f.Path == store.SkillFile }) {
 			return fmt.Errorf("resolve %s: %s holds no %s", skill, dir, store.SkillFile)
 		}
-		if _, err := safety.Check(skill, files, nil, safety.DefaultLimits); err != nil {
+		if _, err := safety.Check(skill, files, nil, skillfs.DefaultLimits); err != nil {
 			return err
 		}
 		tree, err := tx.WriteTree(files)

@@ -1,8 +1,9 @@
 package candidates
 
 import (
-	"github.com/skillstore/skillstore/store"
 	"strings"
+
+	"github.com/skillstore/skillstore/store"
 
 	"github.com/skillstore/skillstore/store/safety"
 )

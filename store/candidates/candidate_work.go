@@ -2,8 +2,9 @@ package candidates
 
 import (
 	"fmt"
-	"github.com/skillstore/skillstore/store"
 	"strings"
+
+	"github.com/skillstore/skillstore/store"
 )
 
 // Files are the trees a person needs to resolve a candidate by

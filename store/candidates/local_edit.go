@@ -2,6 +2,7 @@ package candidates
 
 import (
 	"fmt"
+
 	"github.com/skillstore/skillstore/store"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -117,7 +118,7 @@ func MergeLocalEdit(tx *store.Tx, e LocalEdit) (LocalMerge, error) {
 			return lm, nil
 		}
 	}
-	checked, err := safety.Check(e.Skill, files, tx.FilesOrNil(head.Tree), safety.DefaultLimits)
+	checked, err := safety.Check(e.Skill, files, tx.FilesOrNil(head.Tree), skillfs.DefaultLimits)
 	if err != nil {
 		return lm, err
 	}

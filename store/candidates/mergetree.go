@@ -2,6 +2,7 @@ package candidates
 
 import (
 	"fmt"
+
 	"github.com/skillstore/skillstore/store"
 
 	"github.com/skillstore/skillstore/merge"

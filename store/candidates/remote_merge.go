@@ -3,10 +3,12 @@ package candidates
 import (
 	"context"
 	"fmt"
-	"github.com/skillstore/skillstore/store"
 	"strconv"
 
+	"github.com/skillstore/skillstore/store"
+
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/merge"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -103,7 +105,7 @@ func MergeDiverged(tx *store.Tx, lv, rv store.Version, remote string, skillAware
 		return dm, fmt.Errorf("merge %s: %w", name, err)
 	}
 	files := res.Tree.Files()
-	checked, err := safety.Check(name, files, nil, safety.DefaultLimits)
+	checked, err := safety.Check(name, files, nil, skillfs.DefaultLimits)
 	if err != nil {
 		return dm, err
 	}
@@ -194,7 +196,7 @@ func acceptRemoteMerge(tx *store.Tx, skill, reason string) (store.Version, error
 	if err != nil {
 		return store.Version{}, err
 	}
-	checked, err := safety.Check(skill, files, tx.FilesOrNil(lv.Tree), safety.DefaultLimits)
+	checked, err := safety.Check(skill, files, tx.FilesOrNil(lv.Tree), skillfs.DefaultLimits)
 	if err != nil {
 		return store.Version{}, err
 	}

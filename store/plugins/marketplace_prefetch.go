@@ -7,7 +7,7 @@ import (
 	"github.com/skillstore/skillstore/store"
 
 	"github.com/skillstore/skillstore/internal/folderscan"
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // PrefetchEntries adds to pre the repositories a marketplace source's
@@ -17,7 +17,7 @@ import (
 // pre's fetch of src (or from the folder); when src is no marketplace, or
 // cannot be read, it does nothing: the transaction reports that.
 func PrefetchEntries(ctx context.Context, s *store.Store, src Source, pre *Prefetched, allowLocal []string) {
-	var fsys manifest.PluginFS
+	var fsys pluginfmt.PluginFS
 	switch src.Kind {
 	case SourceGit:
 		r, ok := pre.lookup(src)
@@ -37,7 +37,7 @@ func PrefetchEntries(ctx context.Context, s *store.Store, src Source, pre *Prefe
 		defer root.Close()
 		fsys = folderscan.NewRootFS(root)
 	}
-	if _, err := fsys.Lstat(manifest.MarketplaceManifest); err != nil {
+	if _, err := fsys.Lstat(pluginfmt.MarketplaceManifest); err != nil {
 		return
 	}
 	layout, err := readLayout(fsys, src)

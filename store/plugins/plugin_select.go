@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // A plugin's selection says which of its upstream's skills it mirrors: a
@@ -154,12 +154,12 @@ const NotSelectedReason = "none of its skills is selected by --skill"
 // marketplace plugin none of whose skills is selected is moved to
 // layout.Skipped; a pattern that matches no skill of any plugin is a
 // *SelectionError naming the skills there are.
-func SelectLayout(src Source, layout *manifest.Layout, patterns []string) ([][]string, error) {
+func SelectLayout(src Source, layout *pluginfmt.Layout, patterns []string) ([][]string, error) {
 	sel, err := NewSkillSelection(patterns)
 	if err != nil || sel == nil {
 		return make([][]string, len(layout.Plugins)), err
 	}
-	var kept []manifest.PluginLayout
+	var kept []pluginfmt.PluginLayout
 	var selections [][]string
 	for _, pl := range layout.Plugins {
 		names := make([]string, len(pl.Skills))
@@ -167,9 +167,9 @@ func SelectLayout(src Source, layout *manifest.Layout, patterns []string) ([][]s
 			names[i] = sk.Name
 		}
 		taken, mine := sel.Pick(names)
-		skills := slices.DeleteFunc(slices.Clone(pl.Skills), func(sk manifest.SkillDir) bool { return !taken[sk.Name] })
+		skills := slices.DeleteFunc(slices.Clone(pl.Skills), func(sk pluginfmt.SkillDir) bool { return !taken[sk.Name] })
 		if len(skills) == 0 {
-			layout.Skipped = append(layout.Skipped, manifest.SkippedPlugin{Name: pl.Name, Reason: NotSelectedReason})
+			layout.Skipped = append(layout.Skipped, pluginfmt.SkippedPlugin{Name: pl.Name, Reason: NotSelectedReason})
 			continue
 		}
 		pl.Skills = skills

@@ -13,7 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/skillstore/skillstore/internal/gitfetch"
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // What `plugin skills` shows and changes: a plugin's skills against what
@@ -53,14 +53,14 @@ type SkillList struct {
 // the folder now), without any network access. ok is false for a git
 // source never fetched.
 func upstreamSkillNames(r *store.Reader, p *Plugin) (names []string, commit store.Hash, ok bool, err error) {
-	var fsys manifest.PluginFS
+	var fsys pluginfmt.PluginFS
 	if p.Source.Kind == SourceFolder {
 		root, err := os.OpenRoot(p.Source.URL)
 		if err != nil {
 			return nil, store.ZeroHash, false, fmt.Errorf("plugin source %s: %w", p.Source.URL, err)
 		}
 		defer root.Close()
-		fsys = root.FS().(manifest.PluginFS)
+		fsys = root.FS().(pluginfmt.PluginFS)
 	} else {
 		h, has := r.Ref(store.SourceRef(p.ID))
 		if !has {

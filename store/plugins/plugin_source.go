@@ -18,15 +18,14 @@ import (
 
 	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/gitfetch"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/manifest"
-	"github.com/skillstore/skillstore/store/safety"
 )
 
 // Upstream is what a plugin source holds right now.
 type Upstream struct {
 	Fetched gitfetch.Fetched // git sources only
-	Layout  manifest.PluginLayout
+	Layout  pluginfmt.PluginLayout
 	Skills  map[string]*UpstreamSkill
 }
 
@@ -46,7 +45,7 @@ type UpstreamSkill struct {
 
 // ReadSource opens a source and reads the layout of all its plugins, for
 // plugin add. For git sources it fetches, and the objects land in the store.
-func ReadSource(ctx context.Context, tx *store.Tx, pre *Prefetched, src Source) (*manifest.Layout, gitfetch.Fetched, manifest.PluginFS, func(), error) {
+func ReadSource(ctx context.Context, tx *store.Tx, pre *Prefetched, src Source) (*pluginfmt.Layout, gitfetch.Fetched, pluginfmt.PluginFS, func(), error) {
 	if src.Kind == SourceFolder {
 		root, err := os.OpenRoot(src.URL)
 		if err != nil {
@@ -166,11 +165,11 @@ func UpstreamAt(tx *store.Tx, p *Plugin, fetched gitfetch.Fetched) (*Upstream, e
 // newPluginUpstream reads the layout of plugin p from its source's files:
 // a plugin that a marketplace lists in another repository is read as that
 // entry says (its "skills" list), any other as its source says.
-func newPluginUpstream(p *Plugin, fsys manifest.PluginFS) (*Upstream, error) {
+func newPluginUpstream(p *Plugin, fsys pluginfmt.PluginFS) (*Upstream, error) {
 	if p.Marketplace == "" || p.Source.Selector != "" {
 		return newUpstream(p.Source, fsys)
 	}
-	pl, err := manifest.ReadEntryPlugin(fsys, p.ID, p.EntrySkills)
+	pl, err := pluginfmt.ReadEntryPlugin(fsys, p.ID, p.EntrySkills)
 	if err != nil {
 		return nil, fmt.Errorf("plugin source %s: %w", p.Source, err)
 	}
@@ -194,7 +193,7 @@ func ReadFolder(src Source, cache *store.StatCache) (*Upstream, error) {
 	}
 	for _, d := range up.Layout.Skills {
 		sk := &UpstreamSkill{Name: d.Name, Path: d.Path, Dir: filepath.Join(src.URL, filepath.FromSlash(d.Path))}
-		if sk.Files, err = fsys.ScanSkill(sk.Dir, safety.DefaultLimits); err != nil {
+		if sk.Files, err = fsys.ScanSkill(sk.Dir, skillfs.DefaultLimits); err != nil {
 			return nil, fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
 		}
 		sk.Tree = hashFolder(sk.Files)
@@ -204,7 +203,7 @@ func ReadFolder(src Source, cache *store.StatCache) (*Upstream, error) {
 }
 
 // newUpstream reads the layout of the one plugin a source must hold.
-func newUpstream(src Source, fsys manifest.PluginFS) (*Upstream, error) {
+func newUpstream(src Source, fsys pluginfmt.PluginFS) (*Upstream, error) {
 	layout, err := readLayout(fsys, src)
 	if err != nil {
 		return nil, fmt.Errorf("plugin source %s: %w", src, err)
@@ -252,7 +251,7 @@ func hashFolder(files []store.File) store.Hash {
 // and the merge.
 func LoadUpstreamFiles(tx *store.Tx, sk *UpstreamSkill) ([]store.File, error) {
 	if sk.Dir != "" {
-		if err := folderscan.LoadData(sk.Dir, sk.Files, safety.DefaultLimits); err != nil {
+		if err := folderscan.LoadData(sk.Dir, sk.Files, skillfs.DefaultLimits); err != nil {
 			return nil, fmt.Errorf("skill %s: %w", sk.Name, err)
 		}
 		return sk.Files, nil

@@ -13,8 +13,8 @@ import (
 	"github.com/skillstore/skillstore/store/plugins"
 
 	"github.com/skillstore/skillstore/internal/gitfetch"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/manifest"
 )
 
 // PluginRename is a plugin that took the new name its marketplace's
@@ -53,7 +53,7 @@ type marketEntry struct {
 // added. Plugins without skills are skipped with a note, unless SOURCE#name
 // picked one. Plugins it added before are found by their Marketplace: a
 // "renames" entry renames them, a changed source is followed.
-func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src plugins.Source, layout *manifest.Layout, fetched gitfetch.Fetched, opts AddOptions) (*Report, error) {
+func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src plugins.Source, layout *pluginfmt.Layout, fetched gitfetch.Fetched, opts AddOptions) (*Report, error) {
 	mkt := plugins.MarketplaceName(src)
 	if n := len(layout.Plugins) + len(layout.Remote); opts.ID != "" && n > 1 {
 		return nil, plugins.IDForOneError(src, opts.ID, layout.PluginNames())
@@ -72,7 +72,7 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 	for _, r := range layout.Remote {
 		s, err := plugins.EntrySource(r, opts.AllowLocal)
 		if err != nil {
-			rep.Plugins = append(rep.Plugins, failedReport(r.Name, mkt, &manifest.EntryError{Plugin: r.Name, Line: r.Line, Err: err}))
+			rep.Plugins = append(rep.Plugins, failedReport(r.Name, mkt, &pluginfmt.EntryError{Plugin: r.Name, Line: r.Line, Err: err}))
 			continue
 		}
 		p := &plugins.Plugin{ID: plugins.ChooseID(opts.ID, r.Name, s), Source: s, Review: opts.Review, Marketplace: mkt, EntrySkills: r.Skills, Skills: []string{}}
@@ -100,7 +100,7 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 		}
 		if opts.ID == "" {
 			if err := resolveEntryID(tx, &e, ids); err != nil {
-				rep.Plugins = append(rep.Plugins, failedReport(e.name, mkt, &manifest.EntryError{Plugin: e.name, Line: e.line, Err: err}))
+				rep.Plugins = append(rep.Plugins, failedReport(e.name, mkt, &pluginfmt.EntryError{Plugin: e.name, Line: e.line, Err: err}))
 				continue
 			}
 		}
@@ -114,7 +114,7 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 			taken, mine := sel.Pick(slices.Sorted(maps.Keys(r.up.Skills)))
 			maps.DeleteFunc(r.up.Skills, func(name string, _ *plugins.UpstreamSkill) bool { return !taken[name] })
 			if len(r.up.Skills) == 0 {
-				rep.Skipped = append(rep.Skipped, manifest.SkippedPlugin{Name: r.plugin.ID, Reason: plugins.NotSelectedReason})
+				rep.Skipped = append(rep.Skipped, pluginfmt.SkippedPlugin{Name: r.plugin.ID, Reason: plugins.NotSelectedReason})
 				continue
 			}
 			r.plugin.Select = mine
@@ -151,7 +151,7 @@ type readyEntry struct {
 func readEntry(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, e marketEntry, fetched gitfetch.Fetched, fetches entryFetches, picked bool, sel *plugins.SkillSelection, rep *Report) *plugins.Upstream {
 	p := e.plugin
 	fail := func(err error) {
-		rep.Plugins = append(rep.Plugins, failedReport(p.ID, p.Source.String(), &manifest.EntryError{Plugin: e.name, Line: e.line, Err: err}))
+		rep.Plugins = append(rep.Plugins, failedReport(p.ID, p.Source.String(), &pluginfmt.EntryError{Plugin: e.name, Line: e.line, Err: err}))
 	}
 	if err := skillfs.CheckName(p.ID); err != nil {
 		fail(fmt.Errorf("plugin id %q: %w", p.ID, err))
@@ -182,8 +182,8 @@ func readEntry(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, e mar
 		return nil
 	}
 	up, err := entryUpstream(ctx, tx, pre, e, fetched, fetches)
-	if !picked && (errors.Is(err, manifest.ErrNoSkills) || (err == nil && len(up.Skills) == 0)) {
-		rep.Skipped = append(rep.Skipped, manifest.SkippedPlugin{Name: p.ID, Reason: manifest.NoSkillsReason})
+	if !picked && (errors.Is(err, pluginfmt.ErrNoSkills) || (err == nil && len(up.Skills) == 0)) {
+		rep.Skipped = append(rep.Skipped, pluginfmt.SkippedPlugin{Name: p.ID, Reason: pluginfmt.NoSkillsReason})
 		return nil
 	}
 	if err != nil {
@@ -205,7 +205,7 @@ func recordEntry(tx *store.Tx, r readyEntry, cc *commitCache, opts Options, rep 
 	}
 	if err := recordPlugin(tx, p, r.up, cc, opts, &pr); err != nil {
 		restore() // nothing of this plugin is written
-		fr := failedReport(p.ID, p.Source.String(), &manifest.EntryError{Plugin: r.name, Line: r.line, Err: err})
+		fr := failedReport(p.ID, p.Source.String(), &pluginfmt.EntryError{Plugin: r.name, Line: r.line, Err: err})
 		fr.Skills, fr.Parts = pr.Skills, pr.Parts // --strict: what would have been left out
 		if !errors.Is(err, ErrStrict) {
 			fr.Skills, fr.Parts = []SkillReport{}, nil
@@ -314,7 +314,7 @@ func followRenames(tx *store.Tx, renames map[string]string, src plugins.Source, 
 		}
 		if other, err := plugins.Get(tx.Reader, nu); err == nil {
 			err := fmt.Errorf("the marketplace renames %q to %q, and plugin %q exists already (from %s): remove one of them", old, nu, nu, other.Source)
-			rep.Plugins = append(rep.Plugins, failedReport(nu, mkt, &manifest.EntryError{Plugin: nu, Line: entries[i].line, Err: err}))
+			rep.Plugins = append(rep.Plugins, failedReport(nu, mkt, &pluginfmt.EntryError{Plugin: nu, Line: entries[i].line, Err: err}))
 			done[nu] = true
 			continue
 		}

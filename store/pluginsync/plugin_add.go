@@ -10,8 +10,8 @@ import (
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/plugins"
 
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/manifest"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -79,7 +79,7 @@ func addPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src 
 	if err != nil {
 		return nil, err
 	}
-	_, statErr := fsys.Lstat(manifest.MarketplaceManifest)
+	_, statErr := fsys.Lstat(pluginfmt.MarketplaceManifest)
 	market := statErr == nil
 	done()
 	if market {

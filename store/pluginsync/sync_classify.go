@@ -5,6 +5,7 @@ import (
 	"path"
 	"strconv"
 
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/plugins"
@@ -201,7 +202,7 @@ func checkUpstream(tx *store.Tx, sk *skillIn, previous []store.File, sr *SkillRe
 	if err != nil {
 		return safety.Report{}, err
 	}
-	rep, err := safety.Check(sk.Name, files, previous, safety.DefaultLimits)
+	rep, err := safety.Check(sk.Name, files, previous, skillfs.DefaultLimits)
 	if err != nil {
 		return safety.Report{}, err
 	}
