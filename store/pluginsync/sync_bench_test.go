@@ -174,7 +174,8 @@ func BenchmarkSyncThreeWay(b *testing.B) {
 	err := s.Update(context.Background(), func(tx *store.Tx) error {
 		for p := range dirs {
 			for k := range 10 {
-				name := fmt.Sprintf("p%03d-s%02d", p, k)
+				skill := fmt.Sprintf("p%03d-s%02d", p, k)
+				name := store.QualifiedName(fmt.Sprintf("plugin%03d", p), skill)
 				head, err := tx.Head(name)
 				if err != nil {
 					return err
@@ -185,7 +186,7 @@ func BenchmarkSyncThreeWay(b *testing.B) {
 				}
 				for i := range files {
 					if files[i].Path == "SKILL.md" {
-						files[i].Data, files[i].ID = []byte(benchSkill(name, "first")), store.ZeroHash
+						files[i].Data, files[i].ID = []byte(benchSkill(skill, "first")), store.ZeroHash
 					}
 				}
 				tree, err := tx.WriteTree(files)
