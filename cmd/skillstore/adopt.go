@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -176,7 +177,7 @@ func runAdopt(c *cli.Context) error {
 	}
 	rep.Targets = targetCommands(home, project, entries)
 	if c.Bool("json") {
-		if err := writeJSON(getEnv(c).stdout, rep); err != nil {
+		if err := cliout.JSON(getEnv(c).stdout, rep); err != nil {
 			return err
 		}
 	} else {
@@ -277,33 +278,33 @@ func printAdopt(c *cli.Context, rep adoptReport) {
 		if len(sk.Also) > 0 {
 			where += " (same files in " + strings.Join(sk.Also, ", ") + ")"
 		}
-		printf(w, "%s: %s\n", sk.Name, where)
+		cliout.Printf(w, "%s: %s\n", sk.Name, where)
 		if sk.ClaudePlugin != "" {
-			printf(w, "  installed by Claude Code as plugin %s\n", sk.ClaudePlugin)
+			cliout.Printf(w, "  installed by Claude Code as plugin %s\n", sk.ClaudePlugin)
 		}
 		if sk.Note != "" {
-			printf(w, "  error: %s\n", sk.Note)
+			cliout.Printf(w, "  error: %s\n", sk.Note)
 		}
 		if r.Err != nil {
-			printf(w, "  error: %v\n", r.Err)
+			cliout.Printf(w, "  error: %v\n", r.Err)
 			continue
 		}
 		if r.Imported > 0 {
-			printf(w, "  %s as managed skill %s@v%d\n", dryRunWord(c, "imported", "would import"), sk.Name, r.Imported)
+			cliout.Printf(w, "  %s as managed skill %s@v%d\n", dryRunWord(c, "imported", "would import"), sk.Name, r.Imported)
 		} else if r.Installed == nil {
-			printf(w, "  the store holds these files already\n")
+			cliout.Printf(w, "  the store holds these files already\n")
 		}
 		if sk.Source == "" {
 			continue
 		}
 		if sk.LocalFrom != "" {
-			printf(w, "  %s the local source %s, which your own record %s names\n", dryRunWord(c, "followed", "would follow"), sk.Source, sk.LocalFrom)
+			cliout.Printf(w, "  %s the local source %s, which your own record %s names\n", dryRunWord(c, "followed", "would follow"), sk.Source, sk.LocalFrom)
 		}
 		if r.PluginAdded {
-			printf(w, "  %s plugin %s from %s\n", dryRunWord(c, "added", "would add"), r.Plugin, sk.Source)
+			cliout.Printf(w, "  %s plugin %s from %s\n", dryRunWord(c, "added", "would add"), r.Plugin, sk.Source)
 		}
 		if r.Linked {
-			printf(w, "  plugin %s's skill already\n", r.Plugin)
+			cliout.Printf(w, "  plugin %s's skill already\n", r.Plugin)
 			printInstalled(c, r)
 			continue
 		}
@@ -312,29 +313,29 @@ func printAdopt(c *cli.Context, rep adoptReport) {
 			if !l.Base.Exact {
 				match = fmt.Sprintf("closest: %d file(s), %d line(s) differ", l.Base.Files, l.Base.Distance)
 			}
-			printf(w, "  %s to plugin %s at upstream commit %s (%s)\n", dryRunWord(c, "linked", "would link"), r.Plugin, l.Base.Commit, match)
+			cliout.Printf(w, "  %s to plugin %s at upstream commit %s (%s)\n", dryRunWord(c, "linked", "would link"), r.Plugin, l.Base.Commit, match)
 			if l.LocalEdit {
-				printf(w, "  the installed files differ from it: kept as a local edit\n")
+				cliout.Printf(w, "  the installed files differ from it: kept as a local edit\n")
 			}
 		}
 	}
 	for _, sk := range rep.Skipped {
-		printf(w, "skipped %s: %s\n", sk.Path, sk.Reason)
+		cliout.Printf(w, "skipped %s: %s\n", sk.Path, sk.Reason)
 	}
 	if len(rep.ClaudePlugins) > 0 {
-		printf(w, "Claude Code still loads %s from its own plugin folders, which adopt left as they were;\n", strings.Join(rep.ClaudePlugins, ", "))
-		printf(w, "  to have it load the store's versions (with your edits), export them as a marketplace:\n")
-		printf(w, "  skillstore target add cc DIR --kind claude-marketplace && skillstore export cc\n")
-		printf(w, "  claude plugin marketplace add DIR\n")
+		cliout.Printf(w, "Claude Code still loads %s from its own plugin folders, which adopt left as they were;\n", strings.Join(rep.ClaudePlugins, ", "))
+		cliout.Printf(w, "  to have it load the store's versions (with your edits), export them as a marketplace:\n")
+		cliout.Printf(w, "  skillstore target add cc DIR --kind claude-marketplace && skillstore export cc\n")
+		cliout.Printf(w, "  claude plugin marketplace add DIR\n")
 		for _, key := range rep.ClaudePlugins {
 			plugin, _, _ := strings.Cut(key, "@")
-			printf(w, "  claude plugin uninstall %s && claude plugin install %s@skillstore\n", key, plugin)
+			cliout.Printf(w, "  claude plugin uninstall %s && claude plugin install %s@skillstore\n", key, plugin)
 		}
 	}
 	if len(rep.Targets) > 0 {
-		printf(w, "next, to publish to the agents' folders:\n")
+		cliout.Printf(w, "next, to publish to the agents' folders:\n")
 		for _, t := range rep.Targets {
-			printf(w, "  %s\n", t)
+			cliout.Printf(w, "  %s\n", t)
 		}
 	}
 	noteDryRun(c)
@@ -349,20 +350,20 @@ func printInstalled(c *cli.Context, r *store.AdoptResult) {
 		return
 	}
 	if r.Edit == nil {
-		printf(w, "  the installed copy is upstream commit %s, older: 'skillstore export' replaces it\n", r.Installed.Commit)
+		cliout.Printf(w, "  the installed copy is upstream commit %s, older: 'skillstore export' replaces it\n", r.Installed.Commit)
 		return
 	}
-	printf(w, "  the installed copy is upstream commit %s with local edits:", r.Installed.Commit)
+	cliout.Printf(w, "  the installed copy is upstream commit %s with local edits:", r.Installed.Commit)
 	switch e := r.Edit; e.Outcome {
 	case store.LocalCandidate, store.LocalPending:
 		state := "clean"
 		if len(e.Conflicts) > 0 {
 			state = fmt.Sprintf("%d conflict(s): %s", len(e.Conflicts), strings.Join(e.Conflicts, ", "))
 		}
-		printf(w, " candidate %s merges them with v%d, %s\n", shortID(e.Candidate), e.OnVersion, state)
+		cliout.Printf(w, " candidate %s merges them with v%d, %s\n", shortID(e.Candidate), e.OnVersion, state)
 	case store.LocalIntegrated:
-		printf(w, " v%d holds them already\n", e.OnVersion)
+		cliout.Printf(w, " v%d holds them already\n", e.OnVersion)
 	case store.LocalBlocked:
-		printf(w, " not merged yet: review the skill's pending candidate first, then run adopt again\n")
+		cliout.Printf(w, " not merged yet: review the skill's pending candidate first, then run adopt again\n")
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -68,9 +69,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func runEnv(args []string, e *env) int {
 	ctx, stop := signalContext(e.stderr)
 	defer stop()
-	out, errOut := &termWriter{raw: e.stdout}, &termWriter{raw: e.stderr}
-	defer out.flush()
-	defer errOut.flush()
+	out, errOut := cliout.NewWriter(e.stdout), cliout.NewWriter(e.stderr)
+	defer out.Flush()
+	defer errOut.Flush()
 	e.stdout, e.stderr, e.log = out, errOut, slog.New(slog.DiscardHandler)
 	app := newApp(e)
 	return report(errOut, app.RunContext(ctx, permuteArgs(app, args)))
@@ -201,35 +202,18 @@ func report(stderr io.Writer, err error) int {
 	case errors.As(err, &ec):
 		code = ec.ExitCode()
 	}
-	// The lines are quoted already: the newlines between them are ours.
-	message := quoted(strings.Join(lines, "\n"))
-	if colorEnabled(stderr) {
+	// The lines are cliout.Quoted already: the newlines between them are ours.
+	message := cliout.Quoted(strings.Join(lines, "\n"))
+	if cliout.ColorEnabled(stderr) {
 		// The colour goes to the terminal as is; the message is escaped.
-		fmt.Fprintf(rawWriter(stderr), "skillstore: %serror:%s %s\n", sgrRed, sgrReset, escapeTerminal(string(message)))
+		fmt.Fprintf(cliout.Raw(stderr), "skillstore: %serror:%s %s\n", cliout.SGRRed, cliout.SGRReset, cliout.Escape(string(message)))
 	} else {
-		printf(stderr, "skillstore: error: %s\n", message)
+		cliout.Printf(stderr, "skillstore: error: %s\n", message)
 	}
 	for _, h := range hints {
-		printf(stderr, "skillstore: hint: %s\n", h)
+		cliout.Printf(stderr, "skillstore: hint: %s\n", h)
 	}
 	return code
-}
-
-// colorEnabled reports whether w is a terminal and NO_COLOR is unset or
-// empty (https://no-color.org: "present and not an empty string").
-func colorEnabled(w io.Writer) bool {
-	if os.Getenv("NO_COLOR") != "" {
-		return false
-	}
-	return isTerminal(w)
-}
-
-// isTerminal reports whether w is a terminal (progress output goes only
-// there) that reads the escape sequences of colour and of the progress
-// line (terminalFile, per platform).
-func isTerminal(w io.Writer) bool {
-	f, ok := rawWriter(w).(*os.File)
-	return ok && terminalFile(f)
 }
 
 // newJSONFlag returns the --json flag used by every command that lists or reports.

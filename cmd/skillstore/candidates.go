@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/treediff"
 )
@@ -155,18 +156,18 @@ func runCandidatesList(c *cli.Context) error {
 		if cands == nil {
 			cands = []store.Candidate{}
 		}
-		return writeJSON(e.stdout, cands)
+		return cliout.JSON(e.stdout, cands)
 	}
 	if len(cands) == 0 {
-		printLine(e.stdout, "no candidates wait for review")
+		cliout.Println(e.stdout, "no candidates wait for review")
 		return nil
 	}
-	t := newTable(5)
-	t.add("SKILL", "FROM", "MODE", "ON", "CONFLICTS", "STATE")
+	t := cliout.NewTable(5)
+	t.Add("SKILL", "FROM", "MODE", "ON", "CONFLICTS", "STATE")
 	for _, cand := range cands {
-		t.add(cand.Skill, candidateFrom(cand), string(cand.Mode), fmt.Sprintf("v%d", cand.PublishedVersion), fmt.Sprint(len(cand.Conflicts)), candidateState(cand))
+		t.Add(cand.Skill, candidateFrom(cand), string(cand.Mode), fmt.Sprintf("v%d", cand.PublishedVersion), fmt.Sprint(len(cand.Conflicts)), candidateState(cand))
 	}
-	return t.write(e.stdout, newPainter(e.stdout), 0)
+	return t.Write(e.stdout, cliout.NewPainter(e.stdout), 0)
 }
 
 // candidateFrom names where a candidate's update came from: a plugin, or
@@ -189,61 +190,61 @@ func runCandidateShow(c *cli.Context, skill string) error {
 	e := getEnv(c)
 	cand := cands[0]
 	if c.Bool("json") {
-		return writeJSON(e.stdout, cand)
+		return cliout.JSON(e.stdout, cand)
 	}
 	writeCandidate(e.stdout, cand)
 	return nil
 }
 
 func writeCandidate(w io.Writer, c store.Candidate) {
-	printf(w, "candidate %s  (%s)\n", c.Skill, candidateState(c))
-	printf(w, "  classification: %s\n", c.Mode)
+	cliout.Printf(w, "candidate %s  (%s)\n", c.Skill, candidateState(c))
+	cliout.Printf(w, "  classification: %s\n", c.Mode)
 	base := "none"
 	if !c.Base.IsZero() {
 		base = c.Base.String()[:12]
 	}
 	if c.Mode == store.MergeModeRemote {
-		printf(w, "  remote:         %s\n", c.Remote)
-		printf(w, "  base:           %s (last version both sides published)\n", base)
-		printf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
-		printf(w, "  theirs:         %s's v%s (%s)\n", c.Remote, c.RemoteVersion, c.Upstream.String()[:12])
+		cliout.Printf(w, "  remote:         %s\n", c.Remote)
+		cliout.Printf(w, "  base:           %s (last version both sides published)\n", base)
+		cliout.Printf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
+		cliout.Printf(w, "  theirs:         %s's v%s (%s)\n", c.Remote, c.RemoteVersion, c.Upstream.String()[:12])
 	} else if c.Mode == store.MergeModeLocalEdit {
-		printf(w, "  base:           %s (the version export wrote into the target)\n", base)
-		printf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
-		printf(w, "  theirs:         the edit in the target (%s, by %s)\n", c.Upstream.String()[:12], c.EditAuthor)
+		cliout.Printf(w, "  base:           %s (the version export wrote into the target)\n", base)
+		cliout.Printf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
+		cliout.Printf(w, "  theirs:         the edit in the target (%s, by %s)\n", c.Upstream.String()[:12], c.EditAuthor)
 	} else {
 		plugin := c.Plugin
 		if c.PluginVersion != "" {
 			plugin += " " + c.PluginVersion
 		}
-		printf(w, "  plugin:         %s\n", plugin)
-		printf(w, "  base:           %s (last accepted upstream)\n", base)
-		printf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
-		printf(w, "  theirs:         upstream %s\n", c.Upstream.String()[:12])
+		cliout.Printf(w, "  plugin:         %s\n", plugin)
+		cliout.Printf(w, "  base:           %s (last accepted upstream)\n", base)
+		cliout.Printf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
+		cliout.Printf(w, "  theirs:         upstream %s\n", c.Upstream.String()[:12])
 	}
 	head := c.Head.String()[:12]
 	if c.Resolved {
 		head += " (resolution on top of merge " + c.Merge.String()[:12] + ")"
 	}
-	printf(w, "  head:           %s\n", head)
+	cliout.Printf(w, "  head:           %s\n", head)
 	if len(c.MergeResolved) > 0 {
-		printf(w, "  rules resolved: %s (skill-aware merge: review them)\n", strings.Join(c.MergeResolved, ", "))
+		cliout.Printf(w, "  rules resolved: %s (skill-aware merge: review them)\n", strings.Join(c.MergeResolved, ", "))
 	}
 	if len(c.Conflicts) == 0 {
-		printf(w, "  conflicts:      none\n")
+		cliout.Printf(w, "  conflicts:      none\n")
 	} else {
-		printf(w, "  conflicts:      %s\n", strings.Join(c.Conflicts, ", "))
+		cliout.Printf(w, "  conflicts:      %s\n", strings.Join(c.Conflicts, ", "))
 		markers := "none left"
 		if len(c.Markers) > 0 {
 			markers = strings.Join(c.Markers, ", ")
 		}
-		printf(w, "  markers:        %s\n", markers)
+		cliout.Printf(w, "  markers:        %s\n", markers)
 	}
 	if c.Risk != "" {
-		printf(w, "  risk:           %s\n", c.Risk)
+		cliout.Printf(w, "  risk:           %s\n", c.Risk)
 	}
 	if c.Stale {
-		printf(w, "  the published version moved since: run 'skillstore sync' for a new candidate\n")
+		cliout.Printf(w, "  the published version moved since: run 'skillstore sync' for a new candidate\n")
 	}
 }
 
@@ -285,9 +286,9 @@ func runCandidateAccept(c *cli.Context, skill string) error {
 		return acceptAndExport(c, s, v)
 	}
 	if c.Bool("json") {
-		return writeJSON(e.stdout, toVersionJSON(v))
+		return cliout.JSON(e.stdout, toVersionJSON(v))
 	}
-	printf(e.stdout, "accepted candidate %s: published %s\n", skill, v.Name())
+	cliout.Printf(e.stdout, "accepted candidate %s: published %s\n", skill, v.Name())
 	return explainNextExport(c, s, v, changes)
 }
 
@@ -301,9 +302,9 @@ func runCandidateReject(c *cli.Context, skill string) error {
 		return candidateErr(skill, err)
 	}
 	if c.Bool("json") {
-		return writeJSON(getEnv(c).stdout, toVersionJSON(v))
+		return cliout.JSON(getEnv(c).stdout, toVersionJSON(v))
 	}
-	printf(getEnv(c).stdout, "rejected candidate %s: %s keeps the published files; this upstream will not be proposed again\n", skill, v.Name())
+	cliout.Printf(getEnv(c).stdout, "rejected candidate %s: %s keeps the published files; this upstream will not be proposed again\n", skill, v.Name())
 	return nil
 }
 
@@ -323,6 +324,6 @@ func runCandidateResolve(c *cli.Context, skill string) error {
 	if len(cand.Markers) > 0 {
 		markers = "conflict markers left in " + strings.Join(cand.Markers, ", ")
 	}
-	printf(getEnv(c).stdout, "candidate %s now at %s; %s\n", skill, cand.Head.String()[:12], markers)
+	cliout.Printf(getEnv(c).stdout, "candidate %s now at %s; %s\n", skill, cand.Head.String()[:12], markers)
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/treediff"
@@ -26,14 +27,14 @@ func explainNextExport(c *cli.Context, s *store.Store, v store.Version, changes 
 	}
 	out := getEnv(c).stdout
 	if len(names) == 0 {
-		printf(out, "no target exports %s; add one with 'skillstore target add'\n", v.Skill)
+		cliout.Printf(out, "no target exports %s; add one with 'skillstore target add'\n", v.Skill)
 		return nil
 	}
 	class := "cold: restart the agent"
 	if onlySkillText(changes) {
 		class = "hot: agents re-read SKILL.md"
 	}
-	printf(out, "next: 'skillstore export' writes %s into %s (%s); or accept with --export\n", v.Name(), strings.Join(names, ", "), class)
+	cliout.Printf(out, "next: 'skillstore export' writes %s into %s (%s); or accept with --export\n", v.Name(), strings.Join(names, ", "), class)
 	return nil
 }
 
@@ -58,14 +59,14 @@ func acceptAndExport(c *cli.Context, s *store.Store, v store.Version) error {
 	}
 	exported, err := target.Export(c.Context, s, targets, targetOptions(c))
 	if c.Bool("json") {
-		if jerr := writeJSON(e.stdout, map[string]any{"version": toVersionJSON(v), "export": exported}); jerr != nil {
+		if jerr := cliout.JSON(e.stdout, map[string]any{"version": toVersionJSON(v), "export": exported}); jerr != nil {
 			return jerr
 		}
 		return err
 	}
-	printf(e.stdout, "accepted candidate %s: published %s\n", v.Skill, v.Name())
+	cliout.Printf(e.stdout, "accepted candidate %s: published %s\n", v.Skill, v.Name())
 	if len(targets) == 0 {
-		printf(e.stdout, "no targets to export to; add one with 'skillstore target add'\n")
+		cliout.Printf(e.stdout, "no targets to export to; add one with 'skillstore target add'\n")
 	}
 	printExports(c, e.stdout, exported)
 	return err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -57,9 +58,9 @@ func candidateCheckoutCommand() *cli.Command {
 				return err
 			}
 			out := getEnv(c).stdout
-			printf(out, "checked out candidate %s (%s) into %s\n", skill, shortHash(cf.Candidate.Head), dir)
+			cliout.Printf(out, "checked out candidate %s (%s) into %s\n", skill, shortHash(cf.Candidate.Head), dir)
 			if len(cf.Candidate.Markers) > 0 {
-				printf(out, "conflict markers in %s: edit them, then run 'skillstore candidates resolve %s --from %s'\n",
+				cliout.Printf(out, "conflict markers in %s: edit them, then run 'skillstore candidates resolve %s --from %s'\n",
 					strings.Join(cf.Candidate.Markers, ", "), skill, dir)
 			}
 			return nil
@@ -149,7 +150,7 @@ func openWorkFolder(c *cli.Context, s *store.Store, skill string) (*workFolder, 
 	head := cf.Candidate.Head.String()
 	if recorded, err := os.ReadFile(filepath.Join(w.dir, workHeadFile)); err == nil && !c.Bool("restart") {
 		if strings.TrimSpace(string(recorded)) == head {
-			printf(getEnv(c).stderr, "skillstore: going on with the unfinished resolution in %s\n", w.dir)
+			cliout.Printf(getEnv(c).stderr, "skillstore: going on with the unfinished resolution in %s\n", w.dir)
 			return w, nil
 		}
 		return nil, withHint(fmt.Errorf("candidate %s changed since the unfinished resolution in %s began", skill, w.dir),
@@ -188,11 +189,11 @@ func (w *workFolder) record(c *cli.Context, s *store.Store, reason string) error
 	cand, err := s.ResolveCandidate(c.Context, skill, w.dir, reason)
 	switch {
 	case errors.Is(err, store.ErrNoChange):
-		printf(out, "candidate %s: nothing changed; accept it with 'skillstore candidates accept %s'\n", skill, skill)
+		cliout.Printf(out, "candidate %s: nothing changed; accept it with 'skillstore candidates accept %s'\n", skill, skill)
 	case err != nil:
 		return candidateErr(skill, err)
 	default:
-		printf(out, "candidate %s resolved at %s; accept it with 'skillstore candidates accept %s'\n", skill, shortHash(cand.Head), skill)
+		cliout.Printf(out, "candidate %s resolved at %s; accept it with 'skillstore candidates accept %s'\n", skill, shortHash(cand.Head), skill)
 	}
 	return os.RemoveAll(w.dir)
 }
@@ -279,7 +280,7 @@ func runCandidateMergetool(c *cli.Context) error {
 	}
 	conflicted := w.withMarkers()
 	if len(conflicted) == 0 {
-		printf(getEnv(c).stdout, "candidate %s has no conflict markers left\n", args[0])
+		cliout.Printf(getEnv(c).stdout, "candidate %s has no conflict markers left\n", args[0])
 		return w.record(c, s, c.String("reason"))
 	}
 	sides := w.dir + ".sides"

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload/target"
 
 	"github.com/urfave/cli/v2"
@@ -95,52 +96,52 @@ func runStatus(c *cli.Context) error {
 		if sts == nil {
 			sts = []target.SkillStatus{}
 		}
-		if werr := writeJSON(e.stdout, sts); werr != nil {
+		if werr := cliout.JSON(e.stdout, sts); werr != nil {
 			return werr
 		}
 		return err
 	}
 	if len(targets) == 0 {
-		printLine(e.stdout, "no targets; add one with 'skillstore target add NAME DIR'")
+		cliout.Println(e.stdout, "no targets; add one with 'skillstore target add NAME DIR'")
 		return nil
 	}
 	verbose := c.Bool("verbose")
-	tw := newTable(2)
+	tw := cliout.NewTable(2)
 	shown := 0
 	for _, st := range sts {
 		st.Skill = statusName(st)
 		switch {
 		case st.State == reload.StateModified:
 			prefix := string(st.Class) + ": "
-			tw.addFit(func(budget int) string {
-				return prefix + fileSummary(st.Paths, max(budget-len(prefix), -1), verbose)
+			tw.AddFit(func(budget int) string {
+				return prefix + cliout.FileSummary(st.Paths, max(budget-len(prefix), -1), verbose)
 			}, st.Target, st.Skill, "modified")
 		case st.State == reload.StateMissing:
-			tw.add(st.Target, st.Skill, "missing", "deleted from the target; the next export installs it again")
+			tw.Add(st.Target, st.Skill, "missing", "deleted from the target; the next export installs it again")
 		case st.State == reload.StateLinked:
-			tw.add(st.Target, st.Skill, "linked", "a symbolic link to "+st.Link+"; export and capture leave it alone")
+			tw.Add(st.Target, st.Skill, "linked", "a symbolic link to "+st.Link+"; export and capture leave it alone")
 		case st.State == reload.StateForeign && st.Link != "":
-			tw.add(st.Target, st.Skill, "foreign", "a symbolic link to "+st.Link+" that export did not create; 'skillstore export --replace-links' replaces it if it points at a copy skillstore manages")
+			tw.Add(st.Target, st.Skill, "foreign", "a symbolic link to "+st.Link+" that export did not create; 'skillstore export --replace-links' replaces it if it points at a copy skillstore manages")
 		case st.State == reload.StateForeign:
-			tw.add(st.Target, st.Skill, "foreign", "a folder export did not create, unlike the published version; export leaves it alone: move it away to let export write the skill")
+			tw.Add(st.Target, st.Skill, "foreign", "a folder export did not create, unlike the published version; export leaves it alone: move it away to let export write the skill")
 		case st.State == reload.StateConflict:
-			tw.add(st.Target, st.Skill, "conflict", st.Error)
+			tw.Add(st.Target, st.Skill, "conflict", st.Error)
 		case st.State == reload.StateRaced:
-			tw.add(st.Target, st.Skill, "raced", "edited while export replaced it; the edit is kept in "+st.Dir+": run 'skillstore capture'")
+			tw.Add(st.Target, st.Skill, "raced", "edited while export replaced it; the edit is kept in "+st.Dir+": run 'skillstore capture'")
 		case st.State == reload.StateUnreadable:
-			tw.add(st.Target, st.Skill, "unreadable", st.Error+"; export and capture leave it alone: remove or fix that entry")
+			tw.Add(st.Target, st.Skill, "unreadable", st.Error+"; export and capture leave it alone: remove or fix that entry")
 		case st.State == reload.StateIgnored:
-			tw.add(st.Target, st.Skill, "ignored", st.Error)
+			tw.Add(st.Target, st.Skill, "ignored", st.Error)
 		case st.Outdated:
-			tw.add(st.Target, st.Skill, "outdated", "a newer version is published; run 'skillstore export'")
+			tw.Add(st.Target, st.Skill, "outdated", "a newer version is published; run 'skillstore export'")
 		default:
 			continue
 		}
 		shown++
 	}
-	tw.write(e.stdout, newPainter(e.stdout), outputWidth(e.stdout, verbose))
+	tw.Write(e.stdout, cliout.NewPainter(e.stdout), cliout.Width(e.stdout, verbose))
 	if shown == 0 && failed == nil {
-		printf(e.stdout, "every exported skill is as export wrote it (%d skill folder(s) in %d target(s))\n", len(sts), len(targets))
+		cliout.Printf(e.stdout, "every exported skill is as export wrote it (%d skill folder(s) in %d target(s))\n", len(sts), len(targets))
 	}
 	return err
 }
@@ -164,13 +165,13 @@ func runCapture(c *cli.Context) error {
 	}
 	e := getEnv(c)
 	opts := target.CaptureOptions{Options: targetOptions(c), Only: want, Reason: c.String("reason")}
-	progress := isTerminal(e.stderr) && !jsonOut
+	progress := cliout.IsTerminal(e.stderr) && !jsonOut
 	if progress {
-		opts.Progress = func(done, total int) { fmt.Fprintf(rawWriter(e.stderr), "\r\x1b[Kcapturing %d/%d", done, total) }
+		opts.Progress = func(done, total int) { fmt.Fprintf(cliout.Raw(e.stderr), "\r\x1b[Kcapturing %d/%d", done, total) }
 	}
 	results, err := target.Capture(c.Context, s, targets, opts)
 	if progress {
-		fmt.Fprint(rawWriter(e.stderr), "\r\x1b[K")
+		fmt.Fprint(cliout.Raw(e.stderr), "\r\x1b[K")
 	}
 	if err != nil {
 		return err
@@ -184,7 +185,7 @@ func runCapture(c *cli.Context) error {
 		}
 	}
 	if jsonOut {
-		if err := writeJSON(e.stdout, results); err != nil {
+		if err := cliout.JSON(e.stdout, results); err != nil {
 			return err
 		}
 	}
@@ -196,7 +197,7 @@ func runCapture(c *cli.Context) error {
 	}
 	failed, review := 0, 0
 	verbose := c.Bool("verbose")
-	tw := newTable(-1)
+	tw := cliout.NewTable(-1)
 	for _, r := range results {
 		switch {
 		case r.InReview():
@@ -209,14 +210,14 @@ func runCapture(c *cli.Context) error {
 		}
 		if r.Outcome == target.Captured {
 			what, _, _ := strings.Cut(captureLine(r, dry), "\t")
-			tw.addFit(func(budget int) string { return fileSummary(r.Paths, budget, verbose) }, r.Target, r.Skill, what)
+			tw.AddFit(func(budget int) string { return cliout.FileSummary(r.Paths, budget, verbose) }, r.Target, r.Skill, what)
 			continue
 		}
-		tw.add(append([]string{r.Target, captureSkill(r)}, strings.Split(captureLine(r, dry), "\t")...)...)
+		tw.Add(append([]string{r.Target, captureSkill(r)}, strings.Split(captureLine(r, dry), "\t")...)...)
 	}
-	tw.write(e.stdout, newPainter(e.stdout), outputWidth(e.stdout, verbose))
+	tw.Write(e.stdout, cliout.NewPainter(e.stdout), cliout.Width(e.stdout, verbose))
 	if !jsonOut && len(results) == 0 && len(notFound) == 0 {
-		printLine(e.stdout, "no local edits to capture")
+		cliout.Println(e.stdout, "no local edits to capture")
 	}
 	noteDryRun(c)
 	if len(notFound) > 0 {
@@ -228,7 +229,7 @@ func runCapture(c *cli.Context) error {
 	}
 	if review > 0 {
 		if !jsonOut {
-			printf(e.stderr, "skillstore: %d edit(s) %s for review as candidates: run 'skillstore candidates list'\n", review, dryRunWord(c, "wait", "would wait"))
+			cliout.Printf(e.stderr, "skillstore: %d edit(s) %s for review as candidates: run 'skillstore candidates list'\n", review, dryRunWord(c, "wait", "would wait"))
 		}
 		return silentExit(exitReview)
 	}
@@ -246,7 +247,7 @@ func captureSkill(r target.CaptureResult) string {
 
 // captureLine describes what capture did with one edit (would do, in a
 // dry run), after its target and skill; a tab separates two columns, so
-// the paths and the error in it are quoted (quoteText).
+// the paths and the error in it are cliout.Quoted (quoteText).
 func captureLine(r target.CaptureResult, dry bool) string {
 	raced := ""
 	if r.Raced {
@@ -258,7 +259,7 @@ func captureLine(r target.CaptureResult, dry bool) string {
 		if dry {
 			what = "would capture as "
 		}
-		return fmt.Sprintf("%s%s%s\t%s", what, r.Version, raced, strings.Join(quoteAll(r.Paths), ", "))
+		return fmt.Sprintf("%s%s%s\t%s", what, r.Version, raced, strings.Join(cliout.QuoteAll(r.Paths), ", "))
 	case target.Unchanged:
 		return "already stored as " + r.Version + raced
 	case target.Integrated:
@@ -266,7 +267,7 @@ func captureLine(r target.CaptureResult, dry bool) string {
 	case target.Candidate, target.CandidatePending:
 		merged := "clean"
 		if n := len(r.Conflicts); n > 0 {
-			merged = fmt.Sprintf("%d conflict(s): %s", n, strings.Join(quoteAll(r.Conflicts), ", "))
+			merged = fmt.Sprintf("%d conflict(s): %s", n, strings.Join(cliout.QuoteAll(r.Conflicts), ", "))
 		}
 		what := "merged with " + r.Version + " into candidate " + shortID(r.Candidate)
 		switch {
@@ -277,5 +278,5 @@ func captureLine(r target.CaptureResult, dry bool) string {
 		}
 		return fmt.Sprintf("%s\t%s%s (%s); review it with 'skillstore candidates show %s'", r.Outcome, what, raced, merged, r.Skill)
 	}
-	return fmt.Sprintf("%s\t%s", r.Outcome, quoteText(r.Error))
+	return fmt.Sprintf("%s\t%s", r.Outcome, cliout.Quote(r.Error))
 }

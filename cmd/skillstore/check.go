@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
@@ -123,7 +124,7 @@ func runCheck(c *cli.Context, plugins []string) error {
 	}
 	rep := newCheckReport(dry, run)
 	if c.Bool("json") {
-		if err := writeJSON(e.stdout, rep); err != nil {
+		if err := cliout.JSON(e.stdout, rep); err != nil {
 			return err
 		}
 	} else {
@@ -192,8 +193,8 @@ func exportsChange(out []target.Exported) bool {
 func writeCheck(c *cli.Context, rep checkReport, exports []target.Exported, failed bool) {
 	e, verbose := getEnv(c), c.Bool("verbose")
 	w, errw := e.stdout, e.stderr
-	p := newPainter(w)
-	t := newTable(1)
+	p := cliout.NewPainter(w)
+	t := cliout.NewTable(1)
 	for _, r := range rep.Captured {
 		addCaptureRow(t, errw, r, verbose)
 	}
@@ -202,35 +203,35 @@ func writeCheck(c *cli.Context, rep checkReport, exports []target.Exported, fail
 		// not printed again; a failure of its parts is the plugin's error.
 		listsSkills := strings.HasSuffix(cp.Error, "failed: "+checkFailedSkills(cp))
 		if cp.Error != "" && !listsSkills {
-			printf(errw, "skillstore: error: plugin %s: %s\n", cp.Plugin, cp.Error)
+			cliout.Printf(errw, "skillstore: error: plugin %s: %s\n", cp.Plugin, cp.Error)
 		}
 		if cp.Skipped != "" {
 			if verbose {
-				t.add(cp.Plugin, "skipped", cp.Skipped)
+				t.Add(cp.Plugin, "skipped", cp.Skipped)
 			}
 			continue
 		}
 		if len(cp.Skills) == 0 && cp.Error == "" {
-			t.add(cp.Plugin, "up-to-date", "")
+			t.Add(cp.Plugin, "up-to-date", "")
 			continue
 		}
 		for _, sk := range cp.Skills {
 			if sk.Error != "" {
 				if !store.IsPluginParts(sk.Skill) || listsSkills {
-					printf(errw, "skillstore: error: %s: %s\n", syncName(cp.Plugin, sk.SkillReport), sk.Error)
+					cliout.Printf(errw, "skillstore: error: %s: %s\n", syncName(cp.Plugin, sk.SkillReport), sk.Error)
 				}
 				continue
 			}
-			t.add(syncName(cp.Plugin, sk.SkillReport), sk.Action, checkDetail(sk))
+			t.Add(syncName(cp.Plugin, sk.SkillReport), sk.Action, checkDetail(sk))
 		}
 	}
-	t.write(w, p, outputWidth(w, verbose))
+	t.Write(w, p, cliout.Width(w, verbose))
 	printExports(c, w, exports)
 	switch {
 	case !rep.Pending && !failed:
-		printLine(w, "nothing to do")
+		cliout.Println(w, "nothing to do")
 	case rep.CandidatesWaiting > 0:
-		printf(errw, "skillstore: %d candidate(s) would wait for review: run 'skillstore candidates list' after sync\n", rep.CandidatesWaiting)
+		cliout.Printf(errw, "skillstore: %d candidate(s) would wait for review: run 'skillstore candidates list' after sync\n", rep.CandidatesWaiting)
 	}
 }
 
@@ -247,27 +248,27 @@ func checkFailedSkills(cp checkPlugin) string {
 
 // addCaptureRow adds what the capture before sync would do with one
 // edited folder: a row, or (a refusal) a line on stderr as sync prints it.
-func addCaptureRow(t *table, errw io.Writer, r target.CaptureResult, verbose bool) {
+func addCaptureRow(t *cliout.Table, errw io.Writer, r target.CaptureResult, verbose bool) {
 	switch {
 	case r.Outcome == target.Unchanged:
 	case r.Outcome == target.Refused && r.Skill == "":
-		printf(errw, "skillstore: error: before sync (capture): target %s: %s\n", r.Target, r.Error)
+		cliout.Printf(errw, "skillstore: error: before sync (capture): target %s: %s\n", r.Target, r.Error)
 	case r.Outcome == target.Refused:
-		printf(errw, "skillstore: error: before sync (capture): %s in target %s not captured: %s\n", r.Skill, r.Target, r.Error)
+		cliout.Printf(errw, "skillstore: error: before sync (capture): %s in target %s not captured: %s\n", r.Skill, r.Target, r.Error)
 	case r.Outcome == target.Captured:
-		t.addFit(func(budget int) string {
-			return "edited in target " + r.Target + " (" + fileSummary(r.Paths, budget, verbose) + "); sync would capture it first as " + r.Version
+		t.AddFit(func(budget int) string {
+			return "edited in target " + r.Target + " (" + cliout.FileSummary(r.Paths, budget, verbose) + "); sync would capture it first as " + r.Version
 		}, r.Skill, "capture")
 	case r.InReview():
 		detail := "edited in target " + r.Target + " while " + r.Version + " was published: sync would merge it into a candidate for review"
 		if n := len(r.Conflicts); n > 0 {
 			detail += fmt.Sprintf(" with %d conflict(s): %s", n, strings.Join(r.Conflicts, ", "))
 		}
-		t.add(r.Skill, "capture", detail)
+		t.Add(r.Skill, "capture", detail)
 	case r.Outcome == target.Integrated:
-		t.add(r.Skill, "capture", "edited in target "+r.Target+"; "+r.Version+" already holds the edit: export would replace the folder")
+		t.Add(r.Skill, "capture", "edited in target "+r.Target+"; "+r.Version+" already holds the edit: export would replace the folder")
 	default:
-		t.add(r.Skill, "capture", fmt.Sprintf("edited in target %s; not captured (%s): %s", r.Target, r.Outcome, r.Error))
+		t.Add(r.Skill, "capture", fmt.Sprintf("edited in target %s; not captured (%s): %s", r.Target, r.Outcome, r.Error))
 	}
 }
 

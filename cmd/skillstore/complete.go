@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/remote"
@@ -86,11 +87,11 @@ func completeCommand() *cli.Command {
 				words = []string{""}
 			}
 			for _, cand := range completeWords(c, words) {
-				// The tab is ours: name and description are quoted apart.
+				// The tab is ours: name and description are cliout.Quoted apart.
 				if name, desc, ok := strings.Cut(cand, "\t"); ok {
-					printf(getEnv(c).stdout, "%s\t%s\n", name, desc)
+					cliout.Printf(getEnv(c).stdout, "%s\t%s\n", name, desc)
 				} else {
-					printLine(getEnv(c).stdout, cand)
+					cliout.Println(getEnv(c).stdout, cand)
 				}
 			}
 			return nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/reload/target"
@@ -167,18 +168,18 @@ func writeContextCosts(w io.Writer, costs []contextCost) {
 	if len(costs) == 0 {
 		return
 	}
-	printf(w, "\nContext cost per target (name and description of every skill, always loaded):\n")
+	cliout.Printf(w, "\nContext cost per target (name and description of every skill, always loaded):\n")
 	for _, c := range costs {
 		line := fmt.Sprintf("  %s (%s): %s, %d characters, ~%d tokens", c.Target, displayPath(c.Dir), plural(c.Skills, "skill"), c.Chars, c.Tokens)
 		if b := c.Budget; b != nil {
 			line += fmt.Sprintf(" of %s's %d (%d%%)", b.Agent, b.Chars, c.Chars*100/b.Chars)
 		}
-		printLine(w, line)
+		cliout.Println(w, line)
 		if c.OverBy > 0 {
-			printf(w, "    over budget by %d characters (%s)\n", c.OverBy, c.Budget.Basis)
+			cliout.Printf(w, "    over budget by %d characters (%s)\n", c.OverBy, c.Budget.Basis)
 		}
 		for _, s := range c.Shortened {
-			printf(w, "    shortened: %s (%d characters): %s\n", s.Skill, s.Chars, s.Reason)
+			cliout.Printf(w, "    shortened: %s (%d characters): %s\n", s.Skill, s.Chars, s.Reason)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/discover"
 )
 
@@ -157,10 +158,10 @@ func runDiscover(c *cli.Context) error {
 		for _, s := range res.Skills {
 			out.Skills = append(out.Skills, newSkillView(s, false))
 		}
-		return writeJSON(e.stdout, out)
+		return cliout.JSON(e.stdout, out)
 	}
 	if len(res.Skills) == 0 {
-		printLine(e.stdout, "no skills found; run 'skillstore doctor' to see where skillstore looked")
+		cliout.Println(e.stdout, "no skills found; run 'skillstore doctor' to see where skillstore looked")
 		return nil
 	}
 	writeSkillTable(e.stdout, res.Skills)
@@ -172,17 +173,17 @@ func runDiscover(c *cli.Context) error {
 func writeSkillTable(w io.Writer, skills []*discover.Skill) {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
-	printf(tw, "NAME\tLAYER\tSTATUS\tORIGIN\tSHADOWED BY\n")
+	cliout.Printf(tw, "NAME\tLAYER\tSTATUS\tORIGIN\tSHADOWED BY\n")
 	for _, s := range skills {
 		by := ""
 		if s.ShadowedBy != nil {
 			by = s.ShadowedBy.Layer.String() + " " + displayPath(s.ShadowedBy.Dir)
 		}
-		printf(tw, "%s\t%s\t%s\t%s\t%s\n", s.QualifiedName(), s.Layer, status(s), displayPath(s.Dir), by)
+		cliout.Printf(tw, "%s\t%s\t%s\t%s\t%s\n", s.QualifiedName(), s.Layer, status(s), displayPath(s.Dir), by)
 	}
 	tw.Flush()
 	// An empty last column leaves padding behind; trim it.
 	for _, line := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
-		printLine(w, strings.TrimRight(line, " "))
+		cliout.Println(w, strings.TrimRight(line, " "))
 	}
 }

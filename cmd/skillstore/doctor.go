@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
@@ -102,7 +103,7 @@ func runDoctor(c *cli.Context) error {
 	rep.Context = targetContextCosts(c)
 	rep.CrossReferences = targetCrossRefs(c)
 	if c.Bool("json") {
-		if err := writeJSON(e.stdout, rep); err != nil {
+		if err := cliout.JSON(e.stdout, rep); err != nil {
 			return err
 		}
 	} else {
@@ -117,7 +118,7 @@ func runDoctor(c *cli.Context) error {
 }
 
 func writeDoctor(w io.Writer, res *discover.Result, diags []discover.Diagnostic, sum doctorSummary) {
-	printLine(w, "Roots (highest priority first):")
+	cliout.Println(w, "Roots (highest priority first):")
 	counts := map[string]int{}
 	for _, s := range res.Skills {
 		counts[s.Root]++
@@ -127,15 +128,15 @@ func writeDoctor(w io.Writer, res *discover.Result, diags []discover.Diagnostic,
 		if !r.Exists {
 			state = "absent"
 		}
-		printf(w, "  %-8s %s (%s)\n", r.Layer, displayPath(r.Path), state)
+		cliout.Printf(w, "  %-8s %s (%s)\n", r.Layer, displayPath(r.Path), state)
 	}
 
 	if len(res.Skills) > 0 {
-		printf(w, "\nSkills:\n")
+		cliout.Printf(w, "\nSkills:\n")
 		var b strings.Builder
 		writeSkillTable(&b, res.Skills)
 		for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
-			printLine(w, "  "+line)
+			cliout.Println(w, "  "+line)
 		}
 	}
 
@@ -176,7 +177,7 @@ func writeDoctor(w io.Writer, res *discover.Result, diags []discover.Diagnostic,
 	}
 	section(w, "Diagnostics:", lines)
 
-	printf(w, "\n%s: %d active, %d shadowed, %d broken; %s, %s\n",
+	cliout.Printf(w, "\n%s: %d active, %d shadowed, %d broken; %s, %s\n",
 		plural(sum.Skills, "skill"), sum.Active, sum.Shadowed, sum.Broken, plural(sum.Errors, "error"), plural(sum.Warnings, "warning"))
 }
 
@@ -185,9 +186,9 @@ func section(w io.Writer, heading string, lines []string) {
 	if len(lines) == 0 {
 		return
 	}
-	printf(w, "\n%s\n", heading)
+	cliout.Printf(w, "\n%s\n", heading)
 	for _, l := range lines {
-		printLine(w, l)
+		cliout.Println(w, l)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload/target"
 )
 
@@ -31,14 +32,14 @@ func writeCrossRefs(w io.Writer, refs []target.CrossRef) {
 	if len(refs) == 0 {
 		return
 	}
-	printf(w, "\nCross-references that do not resolve in flat targets (the agent knows a skill by its folder name there):\n")
+	cliout.Printf(w, "\nCross-references that do not resolve in flat targets (the agent knows a skill by its folder name there):\n")
 	for _, r := range refs {
 		sees := "no skill of that name is exported there"
 		if r.Sees != "" {
 			sees = "the agent sees it as " + r.Sees
 		}
-		printf(w, "  %s: %s (%s:%d) refers to %s; %s\n", r.Target, r.Skill, r.File, r.Line, r.Ref, sees)
+		cliout.Printf(w, "  %s: %s (%s:%d) refers to %s; %s\n", r.Target, r.Skill, r.File, r.Line, r.Ref, sees)
 	}
-	printLine(w, "  Plugins whose skills refer to each other as PLUGIN:NAME keep working when exported as a Claude Code plugin:")
-	printLine(w, "  add a target of kind claude-marketplace and narrow the flat target's skills.")
+	cliout.Println(w, "  Plugins whose skills refer to each other as PLUGIN:NAME keep working when exported as a Claude Code plugin:")
+	cliout.Println(w, "  add a target of kind claude-marketplace and narrow the flat target's skills.")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -29,7 +30,7 @@ func openStoreForWrite(c *cli.Context) (*store.Store, error) {
 // says nothing was written.
 func noteDryRun(c *cli.Context) {
 	if c.Bool("dry-run") && !c.Bool("json") {
-		printLine(getEnv(c).stdout, "dry run: nothing was written")
+		cliout.Println(getEnv(c).stdout, "dry run: nothing was written")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/transport"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/reload/target"
@@ -200,9 +201,9 @@ var errorRules = []errorRule{
 // explain applies the first rule of errorRules that matches err: the exit
 // code (exitError unless the rule says otherwise), the message's lines and
 // a hint. A list of problems is one line each; every piece of text from
-// the error is quoted (quoteText), so a name in it never adds a line.
+// the error is cliout.Quoted (cliout.Quote), so a name in it never adds a line.
 func explain(err error) (code int, lines []string, hints []string) {
-	code, lines = exitError, problem.ExpandLines(err, quoteText)
+	code, lines = exitError, problem.ExpandLines(err, cliout.Quote)
 	for _, r := range errorRules {
 		if !r.match(err) {
 			continue
@@ -211,7 +212,7 @@ func explain(err error) (code int, lines []string, hints []string) {
 			code = r.code
 		}
 		if r.message != nil {
-			lines = []string{quoteText(r.message(err))}
+			lines = []string{cliout.Quote(r.message(err))}
 		}
 		if r.hint != nil {
 			hints = append(hints, r.hint(err))

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload/target"
 
 	"github.com/urfave/cli/v2"
@@ -63,7 +64,7 @@ func runExport(c *cli.Context) error {
 	e := getEnv(c)
 	out, err := target.Export(c.Context, s, targets, targetOptions(c))
 	if c.Bool("json") {
-		if jerr := writeJSON(e.stdout, out); jerr != nil {
+		if jerr := cliout.JSON(e.stdout, out); jerr != nil {
 			return jerr
 		}
 	} else {
@@ -83,27 +84,27 @@ func targetOptions(c *cli.Context) target.Options {
 // actions coloured on a terminal.
 func printExports(c *cli.Context, w io.Writer, exports []target.Exported) {
 	verbose := c.Bool("verbose")
-	t := newTable(2)
+	t := cliout.NewTable(2)
 	for _, te := range exports {
 		if te.Error != "" && len(te.Results) == 0 {
-			t.add(te.Target, "-", "failed", te.Error)
+			t.Add(te.Target, "-", "failed", te.Error)
 		}
 		for _, r := range te.Results {
 			r := r
 			if te.Kind != "" && (r.Action == reload.ActionLocallyModified || r.Action == reload.ActionForeign) {
-				t.add(te.Target, r.Skill, string(r.Action), marketplaceLeftAlone(r))
+				t.Add(te.Target, r.Skill, string(r.Action), marketplaceLeftAlone(r))
 				continue
 			}
-			t.addFit(func(budget int) string { return exportDetail(r, budget, verbose) }, te.Target, r.Skill, string(r.Action))
+			t.AddFit(func(budget int) string { return exportDetail(r, budget, verbose) }, te.Target, r.Skill, string(r.Action))
 		}
 		if !te.Atomic && len(te.Results) > 0 && te.Error == "" {
-			t.add(te.Target, "-", "note", "this filesystem cannot exchange folders atomically; folders were replaced by two renames")
+			t.Add(te.Target, "-", "note", "this filesystem cannot exchange folders atomically; folders were replaced by two renames")
 		}
 		for _, w := range te.Warnings {
-			t.add(te.Target, "-", "warning", w)
+			t.Add(te.Target, "-", "warning", w)
 		}
 	}
-	t.write(w, newPainter(w), outputWidth(w, verbose))
+	t.Write(w, cliout.NewPainter(w), cliout.Width(w, verbose))
 }
 
 // exportDetail says what export did with a skill, its file list fitted
@@ -124,7 +125,7 @@ func exportAction(r reload.Result, budget int, verbose bool) string {
 		if budget >= 0 {
 			budget = max(budget-prefixLen, 10)
 		}
-		return fileSummary(r.Paths, budget, verbose)
+		return cliout.FileSummary(r.Paths, budget, verbose)
 	}
 	switch r.Action {
 	case reload.ActionHot, reload.ActionCold, reload.ActionRemoved:

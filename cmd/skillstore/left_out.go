@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -30,11 +31,11 @@ func printLeftOut(w io.Writer, p store.PluginReport) int {
 			}
 			n++
 			if l.Path != "" {
-				printf(w, "skillstore: left out: %s: %s: %s\n", label, l.Path, l.Reason)
+				cliout.Printf(w, "skillstore: left out: %s: %s: %s\n", label, l.Path, l.Reason)
 			} else {
-				printf(w, "skillstore: left out: %s: %s\n", label, l.Reason)
+				cliout.Printf(w, "skillstore: left out: %s: %s\n", label, l.Reason)
 			}
-			printf(w, "skillstore: hint: %s\n", takeIn(p.Plugin, sk.Skill, l))
+			cliout.Printf(w, "skillstore: hint: %s\n", takeIn(p.Plugin, sk.Skill, l))
 		}
 	}
 	return n

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/merge"
 )
@@ -138,11 +139,11 @@ func mergeFile(c *cli.Context, labels []string) error {
 			name = p
 		}
 		for _, r := range res.Resolutions {
-			printf(e.stderr, "skillstore: resolved %s:%s\n", name, r)
+			cliout.Printf(e.stderr, "skillstore: resolved %s:%s\n", name, r)
 		}
 	}
 	if c.Bool("stdout") {
-		if _, err := rawWriter(e.stdout).Write(res.Merged); err != nil {
+		if _, err := cliout.Raw(e.stdout).Write(res.Merged); err != nil {
 			return withCode(exitMergeError, fmt.Errorf("write result: %w", err))
 		}
 	} else if err := overwrite(files[0], res.Merged); err != nil {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -49,7 +50,7 @@ func (t mergetool) run(c *cli.Context, w *workFolder, sides, path string) error 
 	env := map[string]string{"MERGED": filepath.Join(w.dir, filepath.FromSlash(path))}
 	if fi, err := os.Lstat(env["MERGED"]); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		// A symlink's conflict is its target: no tool writes through it.
-		printf(e.stdout, "%s: a symlink; resolve it by hand (left unresolved)\n", path)
+		cliout.Printf(e.stdout, "%s: a symlink; resolve it by hand (left unresolved)\n", path)
 		return w.unresolved("mergetool", []string{path})
 	}
 	for _, side := range []struct {
@@ -71,7 +72,7 @@ func (t mergetool) run(c *cli.Context, w *workFolder, sides, path string) error 
 		}
 		env[side.name] = p
 	}
-	printf(e.stdout, "%s: running %s\n", path, t.name)
+	cliout.Printf(e.stdout, "%s: running %s\n", path, t.name)
 	if t.cmd == "" {
 		return t.runBuiltin(c, w, sides, path)
 	}
@@ -84,7 +85,7 @@ func (t mergetool) run(c *cli.Context, w *workFolder, sides, path string) error 
 	var exit *exec.ExitError
 	switch {
 	case errors.As(err, &exit) && t.trustExit:
-		printf(e.stdout, "%s: %s exited %d: left unresolved\n", path, t.name, exit.ExitCode())
+		cliout.Printf(e.stdout, "%s: %s exited %d: left unresolved\n", path, t.name, exit.ExitCode())
 		return w.unresolved("mergetool", []string{path})
 	case err != nil && !errors.As(err, &exit):
 		return fmt.Errorf("merge tool %s: %w", t.name, err)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -54,7 +55,7 @@ func (t mergetool) runBuiltin(c *cli.Context, w *workFolder, sides, path string)
 	cmd := exec.CommandContext(c.Context, "git", "-C", repo, "mergetool", "--no-prompt", "--tool="+t.name, "--", path)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
 	if err := cmd.Run(); err != nil {
-		printf(e.stdout, "%s: git mergetool --tool=%s failed (%v): left unresolved\n", path, t.name, err)
+		cliout.Printf(e.stdout, "%s: git mergetool --tool=%s failed (%v): left unresolved\n", path, t.name, err)
 		return w.unresolved("mergetool", []string{path})
 	}
 	if data, err = os.ReadFile(inRepo); err != nil {

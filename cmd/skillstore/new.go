@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/discover"
 )
 
@@ -97,7 +98,7 @@ func runNew(c *cli.Context) error {
 	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), data, 0o644); err != nil {
 		return fmt.Errorf("new %s: %w", name, err)
 	}
-	printf(getEnv(c).stdout, "created %s: edit it, then record it with 'skillstore add %s'\n", filepath.Join(dir, "SKILL.md"), dir)
+	cliout.Printf(getEnv(c).stdout, "created %s: edit it, then record it with 'skillstore add %s'\n", filepath.Join(dir, "SKILL.md"), dir)
 	return nil
 }
 

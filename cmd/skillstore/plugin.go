@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -186,9 +187,9 @@ func pluginCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					printf(getEnv(c).stdout, "removed plugin %s; its skills stay as managed skills: %s\n", id, strings.Join(p.Skills, ", "))
+					cliout.Printf(getEnv(c).stdout, "removed plugin %s; its skills stay as managed skills: %s\n", id, strings.Join(p.Skills, ", "))
 					if len(p.Skills) > 0 {
-						printf(getEnv(c).stdout, "adding plugin %s again links them back to it\n", id)
+						cliout.Printf(getEnv(c).stdout, "adding plugin %s again links them back to it\n", id)
 					}
 					return nil
 				}),
@@ -259,20 +260,20 @@ func showPlugins(c *cli.Context, id string) error {
 	e := getEnv(c)
 	if c.Bool("json") {
 		if id != "" {
-			return writeJSON(e.stdout, infos[0])
+			return cliout.JSON(e.stdout, infos[0])
 		}
 		if infos == nil {
 			infos = []*store.PluginInfo{}
 		}
-		return writeJSON(e.stdout, infos)
+		return cliout.JSON(e.stdout, infos)
 	}
 	if len(infos) == 0 {
-		printLine(e.stdout, "no plugins; add one with 'skillstore plugin add SOURCE'")
+		cliout.Println(e.stdout, "no plugins; add one with 'skillstore plugin add SOURCE'")
 		return nil
 	}
 	for i, info := range infos {
 		if i > 0 {
-			printLine(e.stdout)
+			cliout.Println(e.stdout)
 		}
 		writePlugin(e.stdout, info, id != "")
 	}
@@ -284,28 +285,28 @@ func writePlugin(w io.Writer, info *store.PluginInfo, details bool) {
 	if ref == "" && info.Source.Kind == store.SourceGit {
 		ref = "HEAD"
 	}
-	printf(w, "%s  %s  %s %s", info.ID, info.StateName, info.Source.Kind, info.Source)
+	cliout.Printf(w, "%s  %s  %s %s", info.ID, info.StateName, info.Source.Kind, info.Source)
 	if ref != "" {
-		printf(w, "  ref %s", ref)
+		cliout.Printf(w, "  ref %s", ref)
 	}
 	if info.Commit != "" {
-		printf(w, "  at %s", info.Commit[:12])
+		cliout.Printf(w, "  at %s", info.Commit[:12])
 	}
-	printLine(w)
+	cliout.Println(w)
 	if info.SourceError != "" {
-		printf(w, "  source: %s (sync skips it until it is back)\n", info.SourceError)
+		cliout.Printf(w, "  source: %s (sync skips it until it is back)\n", info.SourceError)
 	}
 	if info.Marketplace != "" {
-		printf(w, "  marketplace: %s\n", info.Marketplace)
+		cliout.Printf(w, "  marketplace: %s\n", info.Marketplace)
 	}
 	if details {
 		if info.Name != "" || info.Version != "" {
-			printf(w, "  manifest: %s %s\n", info.Name, info.Version)
+			cliout.Printf(w, "  manifest: %s %s\n", info.Name, info.Version)
 		}
-		printf(w, "  review: %v\n", info.Review)
+		cliout.Printf(w, "  review: %v\n", info.Review)
 	}
 	if len(info.Select) > 0 {
-		printf(w, "  selection: %s\n", store.SelectionText(info.Select))
+		cliout.Printf(w, "  selection: %s\n", store.SelectionText(info.Select))
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, st := range info.Status {
@@ -320,15 +321,15 @@ func writePlugin(w io.Writer, info *store.PluginInfo, details bool) {
 		if len(notes) > 0 {
 			status += " (" + strings.Join(notes, ", ") + ")"
 		}
-		printf(tw, "  %s\tv%d\t%s\n", st.Skill, st.Version, status)
+		cliout.Printf(tw, "  %s\tv%d\t%s\n", st.Skill, st.Version, status)
 	}
 	tw.Flush()
 	writePartsRow(w, info)
 	for _, a := range info.Adopted {
-		printf(w, "  %s  adopted (managed)\n", a)
+		cliout.Printf(w, "  %s  adopted (managed)\n", a)
 	}
 	for _, r := range info.Removed {
-		printf(w, "  %s  removed upstream (kept)\n", r)
+		cliout.Printf(w, "  %s  removed upstream (kept)\n", r)
 	}
 }
 
@@ -339,14 +340,14 @@ func pluginPause(c *cli.Context, id string, paused bool) error {
 	}
 	_, err = s.PausePlugin(c.Context, id, paused)
 	if errors.Is(err, store.ErrNoChange) {
-		printf(getEnv(c).stdout, "plugin %s is already %s\n", id, map[bool]string{true: "paused", false: "running"}[paused])
+		cliout.Printf(getEnv(c).stdout, "plugin %s is already %s\n", id, map[bool]string{true: "paused", false: "running"}[paused])
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	verb := map[bool]string{true: "paused (sync skips it)", false: "resumed"}[paused]
-	printf(getEnv(c).stdout, "plugin %s %s\n", id, verb)
+	cliout.Printf(getEnv(c).stdout, "plugin %s %s\n", id, verb)
 	return nil
 }
 
@@ -362,14 +363,14 @@ func pluginDisable(c *cli.Context, id string, disable bool) error {
 		p, err = s.EnablePlugin(c.Context, id)
 	}
 	if errors.Is(err, store.ErrNoChange) {
-		printf(getEnv(c).stdout, "plugin %s is already %s\n", id, map[bool]string{true: "disabled", false: "enabled"}[disable])
+		cliout.Printf(getEnv(c).stdout, "plugin %s is already %s\n", id, map[bool]string{true: "disabled", false: "enabled"}[disable])
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	verb := map[bool]string{true: "disabled", false: "enabled"}[disable]
-	printf(getEnv(c).stdout, "plugin %s %s with its skills: %s\n", id, verb, strings.Join(p.Skills, ", "))
+	cliout.Printf(getEnv(c).stdout, "plugin %s %s with its skills: %s\n", id, verb, strings.Join(p.Skills, ", "))
 	return nil
 }
 
@@ -388,20 +389,20 @@ func runPluginAdopt(c *cli.Context) error {
 	e := getEnv(c)
 	err = s.AdoptSkill(c.Context, id, skill)
 	if errors.Is(err, store.ErrNoChange) {
-		printf(e.stdout, "%s is already adopted from plugin %s (a managed skill)\n", skill, id)
+		cliout.Printf(e.stdout, "%s is already adopted from plugin %s (a managed skill)\n", skill, id)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	printf(e.stdout, "%s is a managed skill now; sync of plugin %s no longer touches it\n", skill, id)
+	cliout.Printf(e.stdout, "%s is a managed skill now; sync of plugin %s no longer touches it\n", skill, id)
 	var rec store.SkillRecord
 	err = s.View(c.Context, func(r *store.Reader) error {
 		rec, err = r.SkillRecord(skill)
 		return err
 	})
 	if err == nil && rec.Status == store.StatusDisabled {
-		printf(e.stdout, "note: %s is disabled (%s); enable it with 'skillstore enable %s'\n", skill, rec.Reason, skill)
+		cliout.Printf(e.stdout, "note: %s is disabled (%s); enable it with 'skillstore enable %s'\n", skill, rec.Reason, skill)
 	}
 	return err
 }

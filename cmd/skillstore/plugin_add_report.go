@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/manifest"
 )
@@ -39,22 +40,22 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 		leftOut += len(failedParts(p))
 	}
 	if c.Bool("json") {
-		if err := writeJSON(e.stdout, rep); err != nil || failed+leftOut == 0 {
+		if err := cliout.JSON(e.stdout, rep); err != nil || failed+leftOut == 0 {
 			return err
 		}
 		return silentExit(exitError)
 	}
 	for _, r := range rep.Renamed {
-		printf(e.stdout, "plugin %s is now %s (renamed by the marketplace; history kept)\n", r.From, r.To)
+		cliout.Printf(e.stdout, "plugin %s is now %s (renamed by the marketplace; history kept)\n", r.From, r.To)
 	}
 	for _, m := range rep.Moved {
-		printf(e.stdout, "plugin %s now follows %s (was %s); the next sync fetches it\n", m.Plugin, m.To, m.From)
+		cliout.Printf(e.stdout, "plugin %s now follows %s (was %s); the next sync fetches it\n", m.Plugin, m.To, m.From)
 	}
 	switch n := len(rep.AlreadyAdded); {
 	case n == 1:
-		printf(e.stdout, "plugin %s is already added from %s\n", rep.AlreadyAdded[0], src)
+		cliout.Printf(e.stdout, "plugin %s is already added from %s\n", rep.AlreadyAdded[0], src)
 	case n > 1: // one line, however long the marketplace
-		printf(e.stdout, "%d plugins are already added from %s: %s\n", n, src, strings.Join(rep.AlreadyAdded, ", "))
+		cliout.Printf(e.stdout, "%d plugins are already added from %s: %s\n", n, src, strings.Join(rep.AlreadyAdded, ", "))
 	}
 	for _, p := range rep.Plugins {
 		if p.Error != "" {
@@ -67,9 +68,9 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 				added++
 			}
 		}
-		printf(e.stdout, "%s plugin %s from %s: %d skill(s)\n", dryRunWord(c, "added", "would add"), p.Plugin, p.Source, added)
+		cliout.Printf(e.stdout, "%s plugin %s from %s: %d skill(s)\n", dryRunWord(c, "added", "would add"), p.Plugin, p.Source, added)
 		if p.IDTakenBy != "" {
-			printf(e.stdout, "  named %s: the id %s is taken by %s\n", p.Plugin, p.Entry, p.IDTakenBy)
+			cliout.Printf(e.stdout, "  named %s: the id %s is taken by %s\n", p.Plugin, p.Entry, p.IDTakenBy)
 		}
 		for _, sk := range p.Skills {
 			if sk.Error != "" || sk.Classification == store.ClassLeftOut {
@@ -77,23 +78,23 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 			}
 			if sk.Classification != store.ClassNew {
 				// A skill linked back to the plugin it left: synced like any update.
-				printf(e.stdout, "  %s linked back: %s\n", sk.Skill, syncLine(sk, false))
+				cliout.Printf(e.stdout, "  %s linked back: %s\n", sk.Skill, syncLine(sk, false))
 				continue
 			}
-			printf(e.stdout, "  %s v%d\n", sk.Skill, sk.NewVersion)
+			cliout.Printf(e.stdout, "  %s v%d\n", sk.Skill, sk.NewVersion)
 		}
 		if p.Parts != nil && p.Parts.Error == "" && p.Parts.Classification != store.ClassLeftOut {
-			printf(e.stdout, "  %s: %s\n", partsLabel(p.Parts.Skill), partsLine(*p.Parts, false))
+			cliout.Printf(e.stdout, "  %s: %s\n", partsLabel(p.Parts.Skill), partsLine(*p.Parts, false))
 		}
 		if p.Note != "" {
-			printf(e.stderr, "skillstore: note: plugin %s: %s\n", p.Plugin, p.Note)
+			cliout.Printf(e.stderr, "skillstore: note: plugin %s: %s\n", p.Plugin, p.Note)
 		}
 		for _, sk := range left {
 			label := store.QualifiedName(p.Plugin, sk.Skill)
 			if sk.Skill == store.PluginPartsUnit(p.Plugin) {
 				label = partsLabel(sk.Skill)
 			}
-			printf(e.stderr, "skillstore: error: %s: %s\n", label, sk.Error)
+			cliout.Printf(e.stderr, "skillstore: error: %s: %s\n", label, sk.Error)
 		}
 		printLeftOut(e.stderr, p)
 	}
@@ -102,7 +103,7 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 		if reason == manifest.NoSkillsReason {
 			reason += fmt.Sprintf("; add it alone with SOURCE#%s to version those", sk.Name)
 		}
-		printf(e.stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, reason)
+		cliout.Printf(e.stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, reason)
 	}
 	printSyncWarnings(e.stderr, rep)
 	noteDryRun(c)
@@ -119,7 +120,7 @@ func writeAddReport(c *cli.Context, src store.Source, rep *store.SyncReport) err
 		}
 	}
 	if total := len(rep.Plugins) + len(rep.AlreadyAdded) + len(rep.Skipped); total > 1 {
-		printf(e.stderr, "skillstore: %d plugin(s) of %s failed (nothing written for them); %d added\n", failed, src, len(rep.Plugins)-failed)
+		cliout.Printf(e.stderr, "skillstore: %d plugin(s) of %s failed (nothing written for them); %d added\n", failed, src, len(rep.Plugins)-failed)
 	}
 	return silentExit(exitError)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -48,14 +49,14 @@ func runPluginLink(c *cli.Context) error {
 	e := getEnv(c)
 	res, err := s.LinkSkill(c.Context, id, skill)
 	if errors.Is(err, store.ErrNoChange) {
-		printf(e.stdout, "%s is plugin %s's skill already\n", skill, id)
+		cliout.Printf(e.stdout, "%s is plugin %s's skill already\n", skill, id)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	if c.Bool("json") {
-		return writeJSON(e.stdout, res)
+		return cliout.JSON(e.stdout, res)
 	}
 	b := res.Base
 	match := "exact match"
@@ -66,18 +67,18 @@ func runPluginLink(c *cli.Context) error {
 		match += "; the search stopped at its limit"
 	}
 	if b.Commit.IsZero() {
-		printf(e.stdout, "%s %s to plugin %s at its folder's current files (%s)\n", dryRunWord(c, "linked", "would link"), skill, id, match)
+		cliout.Printf(e.stdout, "%s %s to plugin %s at its folder's current files (%s)\n", dryRunWord(c, "linked", "would link"), skill, id, match)
 	} else {
-		printf(e.stdout, "%s %s to plugin %s at upstream commit %s (%s; %d commit(s) searched)\n",
+		cliout.Printf(e.stdout, "%s %s to plugin %s at upstream commit %s (%s; %d commit(s) searched)\n",
 			dryRunWord(c, "linked", "would link"), skill, id, b.Commit, match, b.Walked)
 	}
 	if res.LocalEdit {
-		printf(e.stdout, "the difference from that commit is kept as a local edit: upstream's later changes come as a three-way candidate\n")
+		cliout.Printf(e.stdout, "the difference from that commit is kept as a local edit: upstream's later changes come as a three-way candidate\n")
 	}
 	if res.SelectChanged {
-		printf(e.stdout, "plugin %s's selection is now %s\n", id, store.SelectionText(res.Select))
+		cliout.Printf(e.stdout, "plugin %s's selection is now %s\n", id, store.SelectionText(res.Select))
 	}
-	printf(e.stdout, "%s v%d records the base; the next 'skillstore sync %s' brings upstream's later changes\n", skill, res.Version, id)
+	cliout.Printf(e.stdout, "%s v%d records the base; the next 'skillstore sync %s' brings upstream's later changes\n", skill, res.Version, id)
 	noteDryRun(c)
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/remote"
@@ -26,14 +27,14 @@ func writePartsReport(w, errw io.Writer, p store.PluginReport, verbose bool) boo
 	}
 	if sk.Error != "" {
 		if strings.HasSuffix(p.Error, "failed: "+failedSkills(p)) {
-			printf(errw, "skillstore: error: %s: %s\n", partsLabel(sk.Skill), sk.Error)
+			cliout.Printf(errw, "skillstore: error: %s: %s\n", partsLabel(sk.Skill), sk.Error)
 		}
 		return false
 	}
 	if !sk.Changed() || sk.Classification == store.ClassLeftOut {
 		return false // left out: printLeftOut names it
 	}
-	printf(w, "%s: %s\n", partsLabel(sk.Skill), partsLine(*sk, verbose))
+	cliout.Printf(w, "%s: %s\n", partsLabel(sk.Skill), partsLine(*sk, verbose))
 	return true
 }
 
@@ -71,7 +72,7 @@ func writePartsRow(w io.Writer, info *store.PluginInfo) {
 	if st.Modified {
 		notes = append(notes, "modified")
 	}
-	printf(w, "  %s  v%d  %s (%s)\n", st.Skill, st.Version, st.Status, strings.Join(notes, ", "))
+	cliout.Printf(w, "  %s  v%d  %s (%s)\n", st.Skill, st.Version, st.Status, strings.Join(notes, ", "))
 }
 
 // withParts is a plugin's skill reports followed by its parts' report, for

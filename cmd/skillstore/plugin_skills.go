@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -55,15 +56,15 @@ func runPluginSkills(c *cli.Context, id string) error {
 			return err
 		}
 		if c.Bool("json") {
-			return writeJSON(e.stdout, list)
+			return cliout.JSON(e.stdout, list)
 		}
-		printf(e.stdout, "%s  selection: %s", id, store.SelectionText(list.Select))
+		cliout.Printf(e.stdout, "%s  selection: %s", id, store.SelectionText(list.Select))
 		if list.Commit != "" {
-			printf(e.stdout, "  upstream at %s", list.Commit[:12])
+			cliout.Printf(e.stdout, "  upstream at %s", list.Commit[:12])
 		}
-		printLine(e.stdout)
+		cliout.Println(e.stdout)
 		if list.UpstreamError != "" {
-			printf(e.stdout, "  upstream not readable: %s\n", list.UpstreamError)
+			cliout.Printf(e.stdout, "  upstream not readable: %s\n", list.UpstreamError)
 		}
 		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 		for _, sk := range list.Skills {
@@ -71,7 +72,7 @@ func runPluginSkills(c *cli.Context, id string) error {
 			if sk.Version > 0 {
 				version = fmt.Sprintf("v%d", sk.Version)
 			}
-			printf(tw, "  %s\t%s\t%s\n", sk.Skill, version, skillStateText[sk.State])
+			cliout.Printf(tw, "  %s\t%s\t%s\n", sk.Skill, version, skillStateText[sk.State])
 		}
 		return tw.Flush()
 	}
@@ -80,18 +81,18 @@ func runPluginSkills(c *cli.Context, id string) error {
 		return err
 	}
 	if c.Bool("json") {
-		return writeJSON(e.stdout, ch)
+		return cliout.JSON(e.stdout, ch)
 	}
 	if err != nil {
-		printf(e.stdout, "plugin %s: the selection is already %s\n", id, store.SelectionText(ch.After))
+		cliout.Printf(e.stdout, "plugin %s: the selection is already %s\n", id, store.SelectionText(ch.After))
 		return nil
 	}
-	printf(e.stdout, "plugin %s: selection %s -> %s\n", id, store.SelectionText(ch.Before), store.SelectionText(ch.After))
+	cliout.Printf(e.stdout, "plugin %s: selection %s -> %s\n", id, store.SelectionText(ch.Before), store.SelectionText(ch.After))
 	for _, sk := range ch.Managed {
-		printf(e.stdout, "  %s: a managed skill now (history kept; selecting it again links it back)\n", sk)
+		cliout.Printf(e.stdout, "  %s: a managed skill now (history kept; selecting it again links it back)\n", sk)
 	}
 	for _, sk := range ch.Next {
-		printf(e.stdout, "  %s: selected; the next sync mirrors it ('skillstore sync %s')\n", sk, id)
+		cliout.Printf(e.stdout, "  %s: selected; the next sync mirrors it ('skillstore sync %s')\n", sk, id)
 	}
 	return nil
 }
@@ -151,13 +152,13 @@ func runPluginSet(c *cli.Context, id string) error {
 		return err
 	}
 	if c.Bool("json") {
-		return writeJSON(e.stdout, ch)
+		return cliout.JSON(e.stdout, ch)
 	}
 	if err != nil {
-		printf(e.stdout, "plugin %s already follows %s\n", id, sourceText(ch.After))
+		cliout.Printf(e.stdout, "plugin %s already follows %s\n", id, sourceText(ch.After))
 		return nil
 	}
-	printf(e.stdout, "plugin %s: %s; the next sync follows it ('skillstore sync %s')\n", id, ch.Describe(), id)
+	cliout.Printf(e.stdout, "plugin %s: %s; the next sync follows it ('skillstore sync %s')\n", id, ch.Describe(), id)
 	return nil
 }
 

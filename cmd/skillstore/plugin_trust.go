@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -41,7 +42,7 @@ func pluginTrustCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			printf(getEnv(c).stdout, "plugin %s trusted: sync fetches %s from now on\n", arg, src)
+			cliout.Printf(getEnv(c).stdout, "plugin %s trusted: sync fetches %s from now on\n", arg, src)
 			return nil
 		}),
 	}
@@ -57,10 +58,10 @@ func trustSkill(c *cli.Context, s *store.Store, plugin, skill string) error {
 		return err
 	}
 	w := getEnv(c).stdout
-	printf(w, "accepted risk %s of %s (upstream tree %s):\n", t.Risk, t.Skill, t.Tree[:12])
+	cliout.Printf(w, "accepted risk %s of %s (upstream tree %s):\n", t.Risk, t.Skill, t.Tree[:12])
 	for _, f := range t.Findings {
-		printf(w, "  - %s\n", f)
+		cliout.Printf(w, "  - %s\n", f)
 	}
-	printf(w, "the next 'skillstore sync %s' takes it in; a change upstream asks again\n", plugin)
+	cliout.Printf(w, "the next 'skillstore sync %s' takes it in; a change upstream asks again\n", plugin)
 	return nil
 }

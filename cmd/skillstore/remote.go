@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload/target"
 
 	"github.com/urfave/cli/v2"
@@ -183,7 +184,7 @@ func runRemoteAdd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	printf(getEnv(c).stdout, "added remote %s %s\n", rem.Name, rem.Redacted())
+	cliout.Printf(getEnv(c).stdout, "added remote %s %s\n", rem.Name, rem.Redacted())
 	return nil
 }
 
@@ -211,15 +212,15 @@ func runRemoteList(c *cli.Context) error {
 		views = append(views, remoteView{Name: r.Name, URL: r.Redacted()})
 	}
 	if c.Bool("json") {
-		return writeJSON(e.stdout, views)
+		return cliout.JSON(e.stdout, views)
 	}
 	if len(views) == 0 {
-		printLine(e.stdout, "no remotes; add one with 'skillstore remote add NAME URL'")
+		cliout.Println(e.stdout, "no remotes; add one with 'skillstore remote add NAME URL'")
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	for _, v := range views {
-		printf(tw, "%s\t%s\n", v.Name, v.URL)
+		cliout.Printf(tw, "%s\t%s\n", v.Name, v.URL)
 	}
 	return tw.Flush()
 }
@@ -236,7 +237,7 @@ func runRemoteRm(c *cli.Context) error {
 	if err := remote.Remove(c.Context, s, args[0]); err != nil {
 		return err
 	}
-	printf(getEnv(c).stdout, "removed remote %s\n", args[0])
+	cliout.Printf(getEnv(c).stdout, "removed remote %s\n", args[0])
 	return nil
 }
 
@@ -275,12 +276,12 @@ func runClone(c *cli.Context) error {
 	}
 	e := getEnv(c)
 	if c.Bool("json") {
-		return writeJSON(e.stdout, rep)
+		return cliout.JSON(e.stdout, rep)
 	}
-	printf(e.stdout, "cloned %s into %s: %d skill(s), %d candidate(s) waiting; verified\n", rep.URL, s.Dir(), skillsOnly(rep.Skills), rep.CandidatesWaiting)
+	cliout.Printf(e.stdout, "cloned %s into %s: %d skill(s), %d candidate(s) waiting; verified\n", rep.URL, s.Dir(), skillsOnly(rep.Skills), rep.CandidatesWaiting)
 	for _, sk := range rep.Skills {
 		if sk.Action == remote.PullHeld {
-			printf(e.stdout, "%s: %s\n", sk.Skill, pullLine(rep.Remote, sk))
+			cliout.Printf(e.stdout, "%s: %s\n", sk.Skill, pullLine(rep.Remote, sk))
 		}
 	}
 	printPolicyWarnings(e.stderr, "remote "+rep.Remote, rep.Warnings)
@@ -311,7 +312,7 @@ func runPush(c *cli.Context) error {
 	}
 	e := getEnv(c)
 	if c.Bool("json") {
-		return writeJSON(e.stdout, rep)
+		return cliout.JSON(e.stdout, rep)
 	}
 	writePushReport(e.stdout, rep)
 	return nil
@@ -337,13 +338,13 @@ func writePushReport(w io.Writer, rep *remote.PushReport) {
 	for _, u := range rep.Updates {
 		switch u.Action {
 		case remote.PushCreate:
-			printf(w, "%s: %screate %s\n", shortRef(u.Ref), prefix, shortID(u.New))
+			cliout.Printf(w, "%s: %screate %s\n", shortRef(u.Ref), prefix, shortID(u.New))
 		case remote.PushDelete:
-			printf(w, "%s: %sdelete %s (%s)\n", shortRef(u.Ref), prefix, shortID(u.Old), u.Reason)
+			cliout.Printf(w, "%s: %sdelete %s (%s)\n", shortRef(u.Ref), prefix, shortID(u.Old), u.Reason)
 		case remote.PushSkip:
-			printf(w, "%s: skipped (%s)\n", shortRef(u.Ref), u.Reason)
+			cliout.Printf(w, "%s: skipped (%s)\n", shortRef(u.Ref), u.Reason)
 		default:
-			printf(w, "%s: %s%s %s..%s\n", shortRef(u.Ref), prefix, u.Action, shortID(u.Old), shortID(u.New))
+			cliout.Printf(w, "%s: %s%s %s..%s\n", shortRef(u.Ref), prefix, u.Action, shortID(u.Old), shortID(u.New))
 		}
 	}
 }
@@ -390,7 +391,7 @@ func runPull(c *cli.Context) error {
 			return err
 		}
 		if len(targets) == 0 {
-			printLine(e.stderr, "skillstore: no targets to export to; add one with 'skillstore target add NAME DIR'")
+			cliout.Println(e.stderr, "skillstore: no targets to export to; add one with 'skillstore target add NAME DIR'")
 		} else {
 			export := target.Export
 			if c.Bool("dry-run") {
@@ -400,7 +401,7 @@ func runPull(c *cli.Context) error {
 		}
 	}
 	if c.Bool("json") {
-		if err := writeJSON(e.stdout, out); err != nil {
+		if err := cliout.JSON(e.stdout, out); err != nil {
 			return err
 		}
 	} else {
@@ -416,7 +417,7 @@ func runPull(c *cli.Context) error {
 		return exportErr
 	case rep.CandidatesWaiting > 0 || len(rep.State.Conflicts) > 0:
 		if rep.Changed() && !c.Bool("json") {
-			printf(e.stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", rep.CandidatesWaiting)
+			cliout.Printf(e.stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", rep.CandidatesWaiting)
 		}
 		return silentExit(exitReview)
 	}
@@ -426,14 +427,14 @@ func runPull(c *cli.Context) error {
 // writePullReport prints one line per change; nothing when nothing changed.
 func writePullReport(w io.Writer, rep *remote.PullReport) {
 	for _, sk := range rep.Skills {
-		printf(w, "%s: %s\n", sk.Skill, pullLine(rep.Remote, sk))
+		cliout.Printf(w, "%s: %s\n", sk.Skill, pullLine(rep.Remote, sk))
 	}
 	for _, r := range rep.Refs {
 		line := fmt.Sprintf("%s: %s", shortRef(r.Ref), r.Action)
 		if r.Reason != "" {
 			line += " (" + r.Reason + ")"
 		}
-		printLine(w, line)
+		cliout.Println(w, line)
 	}
 	switch rep.State.Action {
 	case remote.StateFastForward, remote.StateMerged:
@@ -441,19 +442,19 @@ func writePullReport(w io.Writer, rep *remote.PullReport) {
 		if len(rep.State.Taken) > 0 {
 			line += ", took " + strings.Join(rep.State.Taken, ", ")
 		}
-		printLine(w, line)
+		cliout.Println(w, line)
 	}
 	for _, sc := range rep.State.Conflicts {
-		printf(w, "state: conflict in %s: %s\n", sc.Record, sc.Reason)
+		cliout.Printf(w, "state: conflict in %s: %s\n", sc.Record, sc.Reason)
 	}
 	refused := map[string]bool{}
 	for _, sc := range rep.State.Refused {
 		refused[sc.Record] = true
-		printf(w, "state: %s: %s\n", sc.Record, sc.Reason)
+		cliout.Printf(w, "state: %s: %s\n", sc.Record, sc.Reason)
 	}
 	for _, id := range rep.State.Untrusted {
 		if !refused["plugins/"+id] {
-			printf(w, "plugin %s came from the remote: sync will not fetch it until you run 'skillstore plugin trust %s'\n", id, id)
+			cliout.Printf(w, "plugin %s came from the remote: sync will not fetch it until you run 'skillstore plugin trust %s'\n", id, id)
 		}
 	}
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"io"
+
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/remote"
 )
@@ -23,4 +26,13 @@ func pullWithProgress(c *cli.Context, s *store.Store, opts remote.PullOptions) (
 		return err
 	})
 	return rep, err
+}
+
+// withProgress is cliout.Progress on stderr, quiet under --json.
+func withProgress(c *cli.Context, label string, fn func() error) error {
+	w := getEnv(c).stderr
+	if c.Bool("json") {
+		w = io.Discard
+	}
+	return cliout.Progress(w, label, fn)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/store"
@@ -156,7 +157,7 @@ func locateSkills(c *cli.Context, root string) ([]string, error) {
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	for _, d := range relativeDiagnostics(diags) {
-		printf(getEnv(c).stderr, "skillstore: %s\n", d)
+		cliout.Printf(getEnv(c).stderr, "skillstore: %s\n", d)
 	}
 	if len(found) == 0 {
 		return nil, fmt.Errorf("no skill folders (folders with a %s) under %s", discover.SkillFileName, root)
@@ -198,11 +199,11 @@ func printAddResults(c *cli.Context, results []store.AddResult) error {
 			}
 			out = append(out, j)
 		}
-		return writeJSON(e.stdout, out)
+		return cliout.JSON(e.stdout, out)
 	}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
-			printf(e.stderr, "skillstore: %s\n", d)
+			cliout.Printf(e.stderr, "skillstore: %s\n", d)
 		}
 		printAddResult(e.stdout, e.stderr, r, c.Bool("dry-run"))
 	}
@@ -214,20 +215,20 @@ func printAddResult(stdout, stderr io.Writer, r store.AddResult, dryRun bool) {
 	switch {
 	case r.Err != nil:
 		// Quoted piece by piece: the newlines between problems are ours.
-		printf(stderr, "skillstore: error: %s\n", quoted(strings.Join(problem.ExpandLines(r.Err, quoteText), "\n")))
+		cliout.Printf(stderr, "skillstore: error: %s\n", cliout.Quoted(strings.Join(problem.ExpandLines(r.Err, cliout.Quote), "\n")))
 	case r.DuplicateOf != "":
-		printf(stderr, "skillstore: warning: %s holds the same files as %s; %s is taken once, from %s\n",
+		cliout.Printf(stderr, "skillstore: warning: %s holds the same files as %s; %s is taken once, from %s\n",
 			displayPath(r.Dir), displayPath(r.DuplicateOf), r.Name, displayPath(r.DuplicateOf))
 	case r.Unchanged:
-		printf(stdout, "%s: nothing new (same files as v%d)\n", r.Name, r.Version.Number)
+		cliout.Printf(stdout, "%s: nothing new (same files as v%d)\n", r.Name, r.Version.Number)
 	default:
 		verb := "recorded"
 		if dryRun {
 			verb = "would be recorded"
 		}
-		printf(stdout, "%s %s (commit %s, risk %s)\n", r.Version.Name(), verb, shortHash(r.Version.Commit), r.Version.Risk)
+		cliout.Printf(stdout, "%s %s (commit %s, risk %s)\n", r.Version.Name(), verb, shortHash(r.Version.Commit), r.Version.Risk)
 		for _, f := range r.Safety.Findings {
-			printf(stdout, "  %s\n", f)
+			cliout.Printf(stdout, "  %s\n", f)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/treediff"
 )
@@ -97,7 +98,7 @@ func storeCheckoutCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			printf(getEnv(c).stdout, "checked out %s into %s\n", v.Name(), args[1])
+			cliout.Printf(getEnv(c).stdout, "checked out %s into %s\n", v.Name(), args[1])
 			return nil
 		},
 	}
@@ -112,20 +113,20 @@ func writeDiff(c *cli.Context, res store.DiffResult) error {
 			res.Changes = []treediff.FileChange{}
 		}
 		if c.Bool("stat") {
-			return writeJSON(e.stdout, map[string]any{"from": res.From, "to": res.To, "stat": treediff.Stats(res.Changes)})
+			return cliout.JSON(e.stdout, map[string]any{"from": res.From, "to": res.To, "stat": treediff.Stats(res.Changes)})
 		}
-		return writeJSON(e.stdout, res)
+		return cliout.JSON(e.stdout, res)
 	}
 	if len(res.Changes) == 0 {
-		printf(e.stdout, "no differences between %s and %s\n", res.From, res.To)
+		cliout.Printf(e.stdout, "no differences between %s and %s\n", res.From, res.To)
 		return nil
 	}
 	if c.Bool("stat") {
-		width, ok := termWidth(e.stdout)
+		width, ok := cliout.TermWidth(e.stdout)
 		if !ok {
 			width = 80
 		}
 		return treediff.WriteStat(e.stdout, treediff.Stats(res.Changes), width)
 	}
-	return writeColoredDiff(e.stdout, res.Changes)
+	return cliout.WriteDiff(e.stdout, res.Changes)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -35,7 +36,7 @@ func storeInitCommand() *cli.Command {
 				}
 				return err
 			}
-			printf(getEnv(c).stdout, "initialized an empty store at %s\n", dir)
+			cliout.Printf(getEnv(c).stdout, "initialized an empty store at %s\n", dir)
 			return nil
 		},
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -50,14 +51,14 @@ func storeRollbackCommand() *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				return writeJSON(getEnv(c).stdout, toVersionJSON(v))
+				return cliout.JSON(getEnv(c).stdout, toVersionJSON(v))
 			}
 			if c.Bool("dry-run") {
-				printf(getEnv(c).stdout, "%s would be recorded (commit %s): %s\n", v.Name(), shortHash(v.Commit), v.Reason)
+				cliout.Printf(getEnv(c).stdout, "%s would be recorded (commit %s): %s\n", v.Name(), shortHash(v.Commit), v.Reason)
 				noteDryRun(c)
 				return nil
 			}
-			printf(getEnv(c).stdout, "%s recorded (commit %s): %s\n", v.Name(), shortHash(v.Commit), v.Reason)
+			cliout.Printf(getEnv(c).stdout, "%s recorded (commit %s): %s\n", v.Name(), shortHash(v.Commit), v.Reason)
 			return nil
 		},
 	}
@@ -89,13 +90,13 @@ func storeStatusCommand(name string, status store.Status) *cli.Command {
 			err = s.SetStatus(c.Context, name, status, c.String("reason"))
 			e := getEnv(c)
 			if errors.Is(err, store.ErrNoChange) {
-				printf(e.stdout, "%s is already %s\n", name, status)
+				cliout.Printf(e.stdout, "%s is already %s\n", name, status)
 				return nil
 			}
 			if err != nil {
 				return err
 			}
-			printf(e.stdout, "%s is now %s\n", name, status)
+			cliout.Printf(e.stdout, "%s is now %s\n", name, status)
 			return nil
 		},
 	}
@@ -139,18 +140,18 @@ func storeRmCommand() *cli.Command {
 				if err := s.Purge(c.Context, name, c.String("reason")); err != nil {
 					return err
 				}
-				printf(e.stdout, "%s purged; 'skillstore gc' deletes its objects once they are older than the grace period\n", name)
+				cliout.Printf(e.stdout, "%s purged; 'skillstore gc' deletes its objects once they are older than the grace period\n", name)
 				return nil
 			}
 			err = s.SetStatus(c.Context, name, store.StatusRemoved, c.String("reason"))
 			if errors.Is(err, store.ErrNoChange) {
-				printf(e.stdout, "%s is already removed\n", name)
+				cliout.Printf(e.stdout, "%s is already removed\n", name)
 				return nil
 			}
 			if err != nil {
 				return err
 			}
-			printf(e.stdout, "%s removed (history kept; 'skillstore enable %s' restores it)\n", name, name)
+			cliout.Printf(e.stdout, "%s removed (history kept; 'skillstore enable %s' restores it)\n", name, name)
 			return nil
 		},
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -59,19 +60,19 @@ func storeListCommand() *cli.Command {
 				for _, sk := range skills {
 					out = append(out, toSkillJSON(sk))
 				}
-				return writeJSON(e.stdout, out)
+				return cliout.JSON(e.stdout, out)
 			}
 			if len(skills) == 0 {
-				printLine(e.stdout, "no skills yet; record one with 'skillstore add PATH'")
+				cliout.Println(e.stdout, "no skills yet; record one with 'skillstore add PATH'")
 				return nil
 			}
 			// Buffered: tabwriter writes each cell apart, a system call
 			// each, which was a quarter of listing 50,000 skills.
 			bw := bufio.NewWriterSize(e.stdout, 64<<10)
 			tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
-			printf(tw, "NAME\tVERSION\tSTATUS\tSOURCE\tDESCRIPTION\n")
+			cliout.Printf(tw, "NAME\tVERSION\tSTATUS\tSOURCE\tDESCRIPTION\n")
 			for _, sk := range skills {
-				printf(tw, "%s\tv%d\t%s\t%s\t%s\n", sk.Name, sk.Number, sk.Status, sk.Source, oneLineTrunc(sk.Description, 60))
+				cliout.Printf(tw, "%s\tv%d\t%s\t%s\t%s\n", sk.Name, sk.Number, sk.Status, sk.Source, oneLineTrunc(sk.Description, 60))
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -113,13 +114,13 @@ func storeSearchCommand() *cli.Command {
 					j.Score = m.Score
 					out = append(out, j)
 				}
-				if err := writeJSON(e.stdout, out); err != nil {
+				if err := cliout.JSON(e.stdout, out); err != nil {
 					return err
 				}
 			} else {
 				tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 				for _, m := range matches {
-					printf(tw, "%s\tv%d\t%s\n", m.Name, m.Number, oneLineTrunc(m.Description, 70))
+					cliout.Printf(tw, "%s\tv%d\t%s\n", m.Name, m.Number, oneLineTrunc(m.Description, 70))
 				}
 				tw.Flush()
 			}

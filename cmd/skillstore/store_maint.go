@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -42,15 +43,15 @@ func storeVerifyCommand() *cli.Command {
 				if rep.Warnings == nil {
 					rep.Warnings = []store.VerifyProblem{}
 				}
-				if err := writeJSON(e.stdout, rep); err != nil {
+				if err := cliout.JSON(e.stdout, rep); err != nil {
 					return err
 				}
 			} else {
 				for _, p := range rep.Problems {
-					printLine(e.stdout, p)
+					cliout.Println(e.stdout, p)
 				}
 				for _, w := range rep.Warnings {
-					printf(e.stderr, "skillstore: %s\n", w)
+					cliout.Printf(e.stderr, "skillstore: %s\n", w)
 				}
 			}
 			if !rep.OK() {
@@ -58,7 +59,7 @@ func storeVerifyCommand() *cli.Command {
 					"a ref can be repaired with plain git (git update-ref), or restored from a clone of the store")
 			}
 			if !c.Bool("json") {
-				printf(e.stdout, "ok: %s, %s, %s verified\n", plural(rep.Skills, "skill"), plural(rep.Versions, "version"), plural(rep.Refs, "ref"))
+				cliout.Printf(e.stdout, "ok: %s, %s, %s verified\n", plural(rep.Skills, "skill"), plural(rep.Versions, "version"), plural(rep.Refs, "ref"))
 			}
 			return nil
 		},
@@ -98,10 +99,10 @@ func storeGCCommand() *cli.Command {
 			}
 			e := getEnv(c)
 			if c.Bool("json") {
-				return writeJSON(e.stdout, res)
+				return cliout.JSON(e.stdout, res)
 			}
-			printf(e.stdout, "packed %s (%d as deltas) into %d bytes and %s\n", plural(res.Objects, "object"), res.Deltas, res.PackBytes, plural(res.Refs, "ref"))
-			printf(e.stdout, "removed %s and %s; pruned %s (%d younger than %s kept)\n",
+			cliout.Printf(e.stdout, "packed %s (%d as deltas) into %d bytes and %s\n", plural(res.Objects, "object"), res.Deltas, res.PackBytes, plural(res.Refs, "ref"))
+			cliout.Printf(e.stdout, "removed %s and %s; pruned %s (%d younger than %s kept)\n",
 				plural(res.LooseRemoved, "loose object"), plural(res.PacksRemoved, "old pack"), plural(res.Pruned, "unreachable object"), res.Kept, c.Duration("grace"))
 			return nil
 		},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/safety"
@@ -84,7 +85,7 @@ func storeShowCommand() *cli.Command {
 				for _, f := range d.Files {
 					files = append(files, fileJSON{Path: f.Path, Mode: f.ModeString(), Size: f.Size, Blob: f.ID.String()})
 				}
-				return writeJSON(e.stdout, struct {
+				return cliout.JSON(e.stdout, struct {
 					versionJSON
 					Latest      int    `json:"latest"`
 					Status      string `json:"status"`
@@ -97,45 +98,45 @@ func storeShowCommand() *cli.Command {
 			}
 			v := d.Version
 			tw := tabwriter.NewWriter(e.stdout, 0, 4, 1, ' ', 0)
-			printf(tw, "skill:\t%s\n", v.Skill)
-			printf(tw, "version:\tv%d of v%d\n", v.Number, d.Latest)
-			printf(tw, "commit:\t%s\n", v.Commit)
-			printf(tw, "date:\t%s\n", v.Time.UTC().Format(time.RFC3339))
-			printf(tw, "actor:\t%s\n", v.Actor)
+			cliout.Printf(tw, "skill:\t%s\n", v.Skill)
+			cliout.Printf(tw, "version:\tv%d of v%d\n", v.Number, d.Latest)
+			cliout.Printf(tw, "commit:\t%s\n", v.Commit)
+			cliout.Printf(tw, "date:\t%s\n", v.Time.UTC().Format(time.RFC3339))
+			cliout.Printf(tw, "actor:\t%s\n", v.Actor)
 			if v.Reason != "" {
-				printf(tw, "reason:\t%s\n", v.Reason)
+				cliout.Printf(tw, "reason:\t%s\n", v.Reason)
 			}
-			printf(tw, "source:\t%s\n", v.Source)
+			cliout.Printf(tw, "source:\t%s\n", v.Source)
 			if v.Plugin != "" {
-				printf(tw, "plugin:\t%s %s\n", v.Plugin, v.PluginVersion)
+				cliout.Printf(tw, "plugin:\t%s %s\n", v.Plugin, v.PluginVersion)
 			}
-			printf(tw, "merge mode:\t%s\n", v.MergeMode)
+			cliout.Printf(tw, "merge mode:\t%s\n", v.MergeMode)
 			status := string(d.Record.Status)
 			if d.Record.Reason != "" {
 				status += " (" + d.Record.Reason + ")"
 			}
-			printf(tw, "status:\t%s\n", status)
-			printf(tw, "risk:\t%s\n", v.Risk)
+			cliout.Printf(tw, "status:\t%s\n", status)
+			cliout.Printf(tw, "risk:\t%s\n", v.Risk)
 			tw.Flush()
 			if len(v.Findings) > 0 {
-				printLine(e.stdout, "findings:")
+				cliout.Println(e.stdout, "findings:")
 				for _, f := range v.Findings {
-					printf(e.stdout, "  %s\n", f)
+					cliout.Printf(e.stdout, "  %s\n", f)
 				}
 			}
 			if d.Frontmatter != "" {
-				printLine(e.stdout, "frontmatter:")
+				cliout.Println(e.stdout, "frontmatter:")
 				for _, line := range strings.Split(d.Frontmatter, "\n") {
-					printf(e.stdout, "  %s\n", line)
+					cliout.Printf(e.stdout, "  %s\n", line)
 				}
 			}
-			printLine(e.stdout, "files:")
+			cliout.Println(e.stdout, "files:")
 			width := 1
 			for _, f := range d.Files {
 				width = max(width, len(fmt.Sprint(f.Size)))
 			}
 			for _, f := range d.Files {
-				printf(e.stdout, "  %s %*d %s\n", f.ModeString(), width, f.Size, f.Path)
+				cliout.Printf(e.stdout, "  %s %*d %s\n", f.ModeString(), width, f.Size, f.Path)
 			}
 			return nil
 		},
@@ -172,16 +173,16 @@ func storeLogCommand() *cli.Command {
 				for _, v := range versions {
 					out = append(out, toVersionJSON(v))
 				}
-				return writeJSON(e.stdout, out)
+				return cliout.JSON(e.stdout, out)
 			}
 			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 			for _, v := range versions {
-				printf(tw, "v%d\t%s\t%s\t%s\t%s\trisk %s", v.Number, v.Time.UTC().Format("2006-01-02 15:04:05"),
+				cliout.Printf(tw, "v%d\t%s\t%s\t%s\t%s\trisk %s", v.Number, v.Time.UTC().Format("2006-01-02 15:04:05"),
 					shortHash(v.Commit), v.Actor, v.MergeMode, v.Risk)
 				if v.Reason != "" {
-					printf(tw, "\t%s", v.Reason) // no trailing padding when there is no reason
+					cliout.Printf(tw, "\t%s", v.Reason) // no trailing padding when there is no reason
 				}
-				printLine(tw)
+				cliout.Println(tw)
 			}
 			return tw.Flush()
 		},
@@ -240,7 +241,7 @@ func storeCatCommand() *cli.Command {
 					return err
 				}
 			}
-			_, err = rawWriter(getEnv(c).stdout).Write(data) // content, byte for byte
+			_, err = cliout.Raw(getEnv(c).stdout).Write(data) // content, byte for byte
 			return err
 		},
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -29,19 +30,19 @@ func storeUpgradeCommand() *cli.Command {
 			}
 			e := getEnv(c)
 			if c.Bool("json") {
-				return writeJSON(e.stdout, rep)
+				return cliout.JSON(e.stdout, rep)
 			}
 			if !rep.Upgraded {
-				printf(e.stdout, "the store is in layout %d already: nothing to do\n", rep.To)
+				cliout.Printf(e.stdout, "the store is in layout %d already: nothing to do\n", rep.To)
 				return nil
 			}
 			for _, m := range rep.Refs {
-				printf(e.stdout, "  %s -> %s\n", m.From, m.To)
+				cliout.Printf(e.stdout, "  %s -> %s\n", m.From, m.To)
 			}
 			for _, m := range rep.Records {
-				printf(e.stdout, "  record %s -> %s\n", m.From, m.To)
+				cliout.Printf(e.stdout, "  record %s -> %s\n", m.From, m.To)
 			}
-			printf(e.stdout, "%s the store from layout %d to %d: %s, %s\n", dryRunWord(c, "upgraded", "would upgrade"), rep.From, rep.To, plural(len(rep.Refs), "ref"), plural(len(rep.Records), "record"))
+			cliout.Printf(e.stdout, "%s the store from layout %d to %d: %s, %s\n", dryRunWord(c, "upgraded", "would upgrade"), rep.From, rep.To, plural(len(rep.Refs), "ref"), plural(len(rep.Records), "record"))
 			noteDryRun(c)
 			return nil
 		},

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/reload/target"
 
@@ -94,7 +95,7 @@ func syncPipeline(c *cli.Context, plugins []string) error {
 	changed := false
 	if c.Bool("json") {
 		if err == nil {
-			if jerr := writeJSON(e.stdout, run); jerr != nil {
+			if jerr := cliout.JSON(e.stdout, run); jerr != nil {
 				return jerr
 			}
 		}
@@ -110,11 +111,11 @@ func syncPipeline(c *cli.Context, plugins []string) error {
 		return err
 	}
 	if run.exportErr != nil {
-		printf(e.stderr, "skillstore: error: after sync (export): %v\n", run.exportErr)
+		cliout.Printf(e.stderr, "skillstore: error: after sync (export): %v\n", run.exportErr)
 	}
 	code := run.exitCode()
 	if code == exitReview && (changed || run.inReview() > 0) {
-		printf(e.stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", run.CandidatesWaiting+run.inReview())
+		cliout.Printf(e.stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", run.CandidatesWaiting+run.inReview())
 	}
 	return exitWith(code)
 }
@@ -127,14 +128,14 @@ func syncPlugins(c *cli.Context, s *store.Store, plugins []string) (*store.SyncR
 		return nil, err
 	}
 	opts := store.SyncOptions{Plugins: plugins, Review: c.Bool("review"), SkillAware: c.Bool("skill-aware"), Strict: strict, AllowRisk: allow}
-	progress := isTerminal(e.stderr) && !c.Bool("json")
-	raw := rawWriter(e.stderr) // the control sequences are ours; names are escaped
+	progress := cliout.IsTerminal(e.stderr) && !c.Bool("json")
+	raw := cliout.Raw(e.stderr) // the control sequences are ours; names are escaped
 	if progress {
 		opts.Progress = func(plugin string, done, total int) {
-			fmt.Fprintf(raw, "\r\x1b[Ksyncing %s (%d/%d)", quoteText(plugin), done+1, total)
+			fmt.Fprintf(raw, "\r\x1b[Ksyncing %s (%d/%d)", cliout.Quote(plugin), done+1, total)
 		}
 		opts.FetchProgress = func(url string, done, total int) {
-			fmt.Fprintf(raw, "\r\x1b[Kfetching: %d/%d done (last %s)", done, total, quoteText(url))
+			fmt.Fprintf(raw, "\r\x1b[Kfetching: %d/%d done (last %s)", done, total, cliout.Quote(url))
 		}
 	}
 	rep, err := s.Sync(c.Context, opts)
@@ -152,15 +153,15 @@ func writeCaptures(c *cli.Context, results []target.CaptureResult) {
 		switch {
 		case r.Outcome == target.Unchanged:
 		case r.Outcome == target.Captured:
-			printf(e.stdout, "captured %s from target %s (%s)\n", r.Version, r.Target, fileSummary(r.Paths, -1, c.Bool("verbose")))
+			cliout.Printf(e.stdout, "captured %s from target %s (%s)\n", r.Version, r.Target, cliout.FileSummary(r.Paths, -1, c.Bool("verbose")))
 		case r.OK() || r.InReview():
-			printf(e.stdout, "%s/%s: %s\n", r.Target, r.Skill, strings.ReplaceAll(captureLine(r, false), "\t", ": "))
+			cliout.Printf(e.stdout, "%s/%s: %s\n", r.Target, r.Skill, strings.ReplaceAll(captureLine(r, false), "\t", ": "))
 		case r.Outcome == target.Refused && r.Skill == "":
-			printf(e.stderr, "skillstore: error: before sync (capture): target %s: %s\n", r.Target, r.Error)
+			cliout.Printf(e.stderr, "skillstore: error: before sync (capture): target %s: %s\n", r.Target, r.Error)
 		case r.Outcome == target.Refused:
-			printf(e.stderr, "skillstore: error: before sync (capture): %s in target %s not captured: %s\n", r.Skill, r.Target, r.Error)
+			cliout.Printf(e.stderr, "skillstore: error: before sync (capture): %s in target %s not captured: %s\n", r.Skill, r.Target, r.Error)
 		default:
-			printf(e.stderr, "skillstore: note: %s in target %s not captured (%s): %s\n", r.Skill, r.Target, r.Outcome, r.Error)
+			cliout.Printf(e.stderr, "skillstore: note: %s in target %s not captured (%s): %s\n", r.Skill, r.Target, r.Outcome, r.Error)
 		}
 	}
 }
@@ -182,28 +183,28 @@ func exportsToShow(s *store.Store, out []target.Exported) []target.Exported {
 // nothing changed. It reports whether it printed a change.
 func writeSyncReport(w, errw io.Writer, rep *store.SyncReport, verbose bool) bool {
 	changed := false
-	paint := newPainter(w)
+	paint := cliout.NewPainter(w)
 	for _, p := range rep.Plugins {
 		for _, sk := range p.Skills {
 			if sk.Error != "" {
-				printf(errw, "skillstore: error: %s: %s\n", syncName(p.Plugin, sk), sk.Error)
+				cliout.Printf(errw, "skillstore: error: %s: %s\n", syncName(p.Plugin, sk), sk.Error)
 				continue
 			}
 			if !sk.Changed() || sk.Classification == store.ClassLeftOut {
 				continue
 			}
 			changed = true
-			line := quoteText(syncLine(sk, verbose))
-			if word, _, _ := strings.Cut(line, ","); statusColors[word] != "" {
-				line = paint.status(word) + strings.TrimPrefix(line, word)
+			line := cliout.Quote(syncLine(sk, verbose))
+			if word, _, _ := strings.Cut(line, ","); cliout.HasColor(word) {
+				line = paint.Status(word) + strings.TrimPrefix(line, word)
 			}
 			// Written raw: the colour is ours, the text escaped above.
-			fmt.Fprintf(rawWriter(w), "%s: %s\n", quoteText(syncName(p.Plugin, sk)), line)
+			fmt.Fprintf(cliout.Raw(w), "%s: %s\n", cliout.Quote(syncName(p.Plugin, sk)), line)
 		}
 		changed = writePartsReport(w, errw, p, verbose) || changed
 		printLeftOut(errw, p)
 		if p.Error != "" && !strings.HasSuffix(p.Error, "failed: "+failedSkills(p)) {
-			printf(errw, "skillstore: error: plugin %s: %s\n", p.Plugin, p.Error)
+			cliout.Printf(errw, "skillstore: error: plugin %s: %s\n", p.Plugin, p.Error)
 		}
 	}
 	return changed
@@ -237,7 +238,7 @@ func syncLine(sk store.SkillReport, verbose bool) string {
 		case sk.Candidate != "":
 			fmt.Fprintf(&b, ", candidate %s on v%d", sk.Candidate[:12], sk.OldVersion)
 			if n := len(sk.Conflicts); n > 0 {
-				fmt.Fprintf(&b, " with %d conflict(s): %s", n, fileSummary(sk.Conflicts, -1, verbose))
+				fmt.Fprintf(&b, " with %d conflict(s): %s", n, cliout.FileSummary(sk.Conflicts, -1, verbose))
 			} else {
 				b.WriteString(", clean")
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload/target"
 
 	"github.com/urfave/cli/v2"
@@ -118,15 +119,15 @@ func runTargetAdd(c *cli.Context) error {
 		return err
 	}
 	if t.IsMarketplace() {
-		printf(getEnv(c).stdout, "added target %s: %s marketplace %s at %s\n%s\n", name, t.Kind, t.MarketplaceName(), abs, marketplaceAdded(t))
+		cliout.Printf(getEnv(c).stdout, "added target %s: %s marketplace %s at %s\n%s\n", name, t.Kind, t.MarketplaceName(), abs, marketplaceAdded(t))
 		return nil
 	}
 	if project != "" {
 		rel, _ := filepath.Rel(project, abs)
-		printf(getEnv(c).stdout, "added target %s: %s in project %s\n", name, filepath.ToSlash(rel), project)
+		cliout.Printf(getEnv(c).stdout, "added target %s: %s in project %s\n", name, filepath.ToSlash(rel), project)
 		return nil
 	}
-	printf(getEnv(c).stdout, "added target %s: %s\n", name, abs)
+	cliout.Printf(getEnv(c).stdout, "added target %s: %s\n", name, abs)
 	return nil
 }
 
@@ -149,14 +150,14 @@ func runTargetList(c *cli.Context) error {
 			cost := measureTarget(t)
 			views = append(views, targetView{Target: t, Context: &cost})
 		}
-		return writeJSON(e.stdout, views)
+		return cliout.JSON(e.stdout, views)
 	}
 	if len(targets) == 0 {
-		printLine(e.stdout, "no targets; add one with 'skillstore target add NAME DIR'")
+		cliout.Println(e.stdout, "no targets; add one with 'skillstore target add NAME DIR'")
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	printf(tw, "NAME\tDIR\tSKILLS\n")
+	cliout.Printf(tw, "NAME\tDIR\tSKILLS\n")
 	for _, t := range targets {
 		skills := "*"
 		if len(t.Skills) > 0 {
@@ -165,7 +166,7 @@ func runTargetList(c *cli.Context) error {
 		if t.IsMarketplace() {
 			skills += " (" + t.Kind + " " + t.MarketplaceName() + ")"
 		}
-		printf(tw, "%s\t%s\t%s\n", t.Name, t.Dir, skills)
+		cliout.Printf(tw, "%s\t%s\t%s\n", t.Name, t.Dir, skills)
 	}
 	return tw.Flush()
 }
@@ -182,7 +183,7 @@ func runTargetRm(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	printf(getEnv(c).stdout, "removed target %s; its folder %s is left as it is\n", t.Name, t.Dir)
+	cliout.Printf(getEnv(c).stdout, "removed target %s; its folder %s is left as it is\n", t.Name, t.Dir)
 	return nil
 }
 

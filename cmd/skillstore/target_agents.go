@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -124,22 +125,22 @@ func runTargetDetect(c *cli.Context) error {
 		if found == nil {
 			found = []detected{}
 		}
-		return writeJSON(e.stdout, found)
+		return cliout.JSON(e.stdout, found)
 	}
 	if len(found) == 0 {
-		printLine(e.stdout, "no agent found: add a folder with 'skillstore target add NAME DIR'")
+		cliout.Println(e.stdout, "no agent found: add a folder with 'skillstore target add NAME DIR'")
 		return nil
 	}
-	t := newTable(-1)
-	t.add("AGENT", "SCOPE", "FOLDER", "TARGET")
+	t := cliout.NewTable(-1)
+	t.Add("AGENT", "SCOPE", "FOLDER", "TARGET")
 	for _, d := range found {
 		state := "not added: " + d.Command
 		if d.Target != "" {
 			state = "target " + d.Target
 		}
-		t.add(d.Agent, d.Scope, d.Dir, state)
+		t.Add(d.Agent, d.Scope, d.Dir, state)
 	}
-	return t.write(e.stdout, newPainter(e.stdout), 0)
+	return t.Write(e.stdout, cliout.NewPainter(e.stdout), 0)
 }
 
 // anyDir reports whether one of names is a folder under base.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/reload/target"
 )
@@ -46,13 +47,13 @@ func targetKind(c *cli.Context, t *target.Target) error {
 }
 
 // marketplaceAdded tells how to add a new marketplace target to its agent,
-// once: several lines, each name in them quoted (quoteText).
-func marketplaceAdded(t target.Target) quoted {
-	name, dir := quoteText(t.Name), quoteText(t.Dir)
+// once: several lines, each name in them cliout.Quoted (quoteText).
+func marketplaceAdded(t target.Target) cliout.Quoted {
+	name, dir := cliout.Quote(t.Name), cliout.Quote(t.Dir)
 	if t.Kind == target.KindCodexMarketplace {
-		return quoted(fmt.Sprintf("after 'skillstore export %s', add it to Codex once: codex plugin marketplace add %s", name, dir))
+		return cliout.Quoted(fmt.Sprintf("after 'skillstore export %s', add it to Codex once: codex plugin marketplace add %s", name, dir))
 	}
-	return quoted(fmt.Sprintf("after 'skillstore export %s', add it to Claude Code once:\n  claude plugin marketplace add %s\n  claude plugin install PLUGIN@%s", name, dir, quoteText(t.MarketplaceName())))
+	return cliout.Quoted(fmt.Sprintf("after 'skillstore export %s', add it to Claude Code once:\n  claude plugin marketplace add %s\n  claude plugin install PLUGIN@%s", name, dir, cliout.Quote(t.MarketplaceName())))
 }
 
 // marketplaceLeftAlone says why export left a plugin folder or the catalog

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/discover"
 )
 
@@ -88,14 +89,14 @@ func runValidate(c *cli.Context) error {
 		}
 	}
 	if c.Bool("json") {
-		if err := writeJSON(e.stdout, report); err != nil {
+		if err := cliout.JSON(e.stdout, report); err != nil {
 			return err
 		}
 	} else {
 		for _, d := range report.Diagnostics {
-			printLine(e.stdout, d)
+			cliout.Println(e.stdout, d)
 		}
-		printLine(e.stdout, validateSummary(len(report.Skills), report.Errors, report.Warnings))
+		cliout.Println(e.stdout, validateSummary(len(report.Skills), report.Errors, report.Warnings))
 	}
 	if report.Errors > 0 {
 		return silentExit(exitError)

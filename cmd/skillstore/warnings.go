@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/store"
 )
@@ -13,9 +14,9 @@ import (
 func printPolicyWarnings(w io.Writer, where string, diags []discover.Diagnostic) {
 	for _, d := range diags {
 		if where != "" {
-			printf(w, "skillstore: %s: %s\n", where, d)
+			cliout.Printf(w, "skillstore: %s: %s\n", where, d)
 		} else {
-			printf(w, "skillstore: %s\n", d)
+			cliout.Printf(w, "skillstore: %s\n", d)
 		}
 	}
 }

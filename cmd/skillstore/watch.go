@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
@@ -58,7 +59,7 @@ func watchCommand() *cli.Command {
 			"  SKILLSTORE_CLASS      hot or cold (a removal is cold)\n" +
 			"  SKILLSTORE_CHANGED    the changed paths, one per line; a path holding a\n" +
 			"                        control character (a newline, a tab), a double quote\n" +
-			"                        or a backslash is quoted as git quotes it (\"a\\nb\"),\n" +
+			"                        or a backslash is cliout.Quoted as git quotes it (\"a\\nb\"),\n" +
 			"                        so each line is one path\n" +
 			"  SKILLSTORE_CHANGED_JSON  the changed paths exactly, as a JSON array of strings\n" +
 			"  SKILLSTORE_OLD_TREE, SKILLSTORE_NEW_TREE  git tree ids (empty when absent)\n" +
@@ -109,7 +110,7 @@ func runWatch(c *cli.Context) error {
 	switch f.events {
 	case "":
 	case "-":
-		log, out = reload.NewEventLog(rawWriter(e.stdout)), io.Discard
+		log, out = reload.NewEventLog(cliout.Raw(e.stdout)), io.Discard
 	default:
 		file, err := os.OpenFile(f.events, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 		if err != nil {
@@ -139,10 +140,10 @@ func runWatch(c *cli.Context) error {
 				if err := audit.Write(ev); err != nil {
 					// Auditing must never stop the reloads: say so once.
 					auditFailed = true
-					printf(e.stderr, "skillstore: warning: cannot write the audit file %s, events are no longer audited there: %v\n", audit.Path(), err)
+					cliout.Printf(e.stderr, "skillstore: warning: cannot write the audit file %s, events are no longer audited there: %v\n", audit.Path(), err)
 				}
 			}
-			printLine(out, eventLine(ev))
+			cliout.Println(out, eventLine(ev))
 			count++
 			if f.maxEvents > 0 && count >= f.maxEvents {
 				cancel()
@@ -150,9 +151,9 @@ func runWatch(c *cli.Context) error {
 		},
 	}
 	if len(f.exec) > 0 {
-		childOut := rawWriter(e.stdout)
+		childOut := cliout.Raw(e.stdout)
 		if f.events == "-" {
-			childOut = rawWriter(e.stderr)
+			childOut = cliout.Raw(e.stderr)
 		}
 		opts.OnReload = execHook(f.exec, childOut, e.stderr)
 	}
@@ -172,9 +173,9 @@ func runWatch(c *cli.Context) error {
 	for i, r := range roots {
 		dirs[i] = r.Dir
 	}
-	printf(e.stderr, "skillstore: watching %s (%s, debounce %s, max-wait %s)\n", strings.Join(dirs, ", "), mode, f.debounce, maxWait)
+	cliout.Printf(e.stderr, "skillstore: watching %s (%s, debounce %s, max-wait %s)\n", strings.Join(dirs, ", "), mode, f.debounce, maxWait)
 	if audit != nil {
-		printf(e.stderr, "skillstore: auditing to %s\n", audit.Path())
+		cliout.Printf(e.stderr, "skillstore: auditing to %s\n", audit.Path())
 	}
 	if f.pidFile != "" {
 		if err := atomicfile.WriteFile(f.pidFile, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
@@ -287,29 +288,29 @@ func targetWatchDir(t target.Target) (string, error) {
 }
 
 // eventLine is the human line printed for an event: one line, the skill's
-// folder name, each path and the error quoted apart (quoteText).
+// folder name, each path and the error cliout.Quoted apart (quoteText).
 func eventLine(ev reload.Event) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s %s", quoteText(ev.Skill), ev.Action, ev.Class)
+	fmt.Fprintf(&b, "%s %s %s", cliout.Quote(ev.Skill), ev.Action, ev.Class)
 	if ev.Class == "" {
 		b.WriteString("unreadable")
 	}
 	if len(ev.Paths) > 0 {
 		paths := make([]string, len(ev.Paths))
 		for i, p := range ev.Paths {
-			paths[i] = quoteText(p)
+			paths[i] = cliout.Quote(p)
 		}
 		fmt.Fprintf(&b, " (%s)", strings.Join(paths, ", "))
 	}
 	fmt.Fprintf(&b, ": %s", ev.Outcome)
 	if ev.Error != "" {
-		fmt.Fprintf(&b, ": %s", quoteText(ev.Error))
+		fmt.Fprintf(&b, ": %s", cliout.Quote(ev.Error))
 	}
 	return b.String()
 }
 
 // changedEnv is SKILLSTORE_CHANGED and SKILLSTORE_CHANGED_JSON for paths:
-// one path per line, each quoted as git quotes a path when it must be (a
+// one path per line, each cliout.Quoted as git quotes a path when it must be (a
 // name holding a newline is one line, never two), and the exact paths as
 // a JSON array.
 func changedEnv(paths []string) []string {

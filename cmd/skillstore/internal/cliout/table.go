@@ -1,4 +1,4 @@
-package main
+package cliout
 
 import (
 	"fmt"
@@ -7,12 +7,12 @@ import (
 	"unicode/utf8"
 )
 
-// table prints aligned columns, as text/tabwriter does (two spaces between
+// Table prints aligned columns, as text/tabwriter does (two spaces between
 // columns, the last column unpadded), with two things tabwriter cannot do:
 // a status column coloured on a terminal without breaking the alignment
 // (colour codes take no columns), and a last column that fits what is left
 // of the terminal's width (file lists summarised to fit).
-type table struct {
+type Table struct {
 	rows []tableRow
 	// statusCol is the column whose words are coloured (-1: none).
 	statusCol int
@@ -25,24 +25,26 @@ type tableRow struct {
 	fit func(budget int) string
 }
 
-func newTable(statusCol int) *table { return &table{statusCol: statusCol} }
+// NewTable returns a table whose column statusCol (-1: none) holds status
+// words, coloured by the painter it is written with.
+func NewTable(statusCol int) *Table { return &Table{statusCol: statusCol} }
 
-// add appends a row of fixed cells.
-func (t *table) add(cells ...string) { t.rows = append(t.rows, tableRow{cells: cells}) }
+// Add appends a row of fixed cells.
+func (t *Table) Add(cells ...string) { t.rows = append(t.rows, tableRow{cells: cells}) }
 
-// addFit appends a row whose last column is rendered by fit.
-func (t *table) addFit(fit func(budget int) string, cells ...string) {
+// AddFit appends a row whose last column is rendered by fit.
+func (t *Table) AddFit(fit func(budget int) string, cells ...string) {
 	t.rows = append(t.rows, tableRow{cells: append(cells, ""), fit: fit})
 }
 
-// write prints the rows to w; width is the terminal's width (0: unknown).
-func (t *table) write(w io.Writer, p painter, width int) error {
-	// Cells are quoted here (quoteText: a cell is one line, with no tab)
+// Write prints the rows to w; width is the terminal's width (0: unknown).
+func (t *Table) Write(w io.Writer, p Painter, width int) error {
+	// Cells are Quoted here (Quote: a cell is one line, with no tab)
 	// and the table written raw, so that the colours are the terminal's
 	// to show and nothing in a cell is.
 	for ri := range t.rows {
 		for i, c := range t.rows[ri].cells {
-			t.rows[ri].cells[i] = quoteText(c)
+			t.rows[ri].cells[i] = Quote(c)
 		}
 	}
 	var widths []int
@@ -61,7 +63,7 @@ func (t *table) write(w io.Writer, p painter, width int) error {
 		for i, c := range r.cells[:last] {
 			text := c
 			if i == t.statusCol {
-				text = p.status(c)
+				text = p.Status(c)
 			}
 			b.WriteString(text)
 			pad := widths[i] + 2 - utf8.RuneCountInString(c)
@@ -74,37 +76,37 @@ func (t *table) write(w io.Writer, p painter, width int) error {
 			if width > 0 {
 				budget = max(width-used-1, 20)
 			}
-			lastText = quoteText(r.fit(budget))
+			lastText = Quote(r.fit(budget))
 		}
 		if last == t.statusCol {
-			lastText = p.status(lastText)
+			lastText = p.Status(lastText)
 		}
 		b.WriteString(lastText)
 		b.WriteByte('\n')
 	}
-	_, err := io.WriteString(rawWriter(w), b.String())
+	_, err := io.WriteString(Raw(w), b.String())
 	return err
 }
 
-// outputWidth is the width lines are kept to: the terminal's (or
+// Width is the width lines are kept to: the terminal's (or
 // $COLUMNS), 0 when unknown or with --verbose (everything is printed).
-func outputWidth(w io.Writer, verbose bool) int {
+func Width(w io.Writer, verbose bool) int {
 	if verbose {
 		return 0
 	}
-	width, ok := termWidth(w)
+	width, ok := TermWidth(w)
 	if !ok {
 		return 0
 	}
 	return width
 }
 
-// fileSummary lists paths as "SKILL.md, scripts/run.sh and 10 more":
+// FileSummary lists paths as "SKILL.md, scripts/run.sh and 10 more":
 // every path with verbose; else as many as fit in budget columns (at
 // least one), or, when the width is unknown (budget < 0), all of up to
 // three and the first two of more.
-func fileSummary(paths []string, budget int, verbose bool) string {
-	paths = quoteAll(paths)
+func FileSummary(paths []string, budget int, verbose bool) string {
+	paths = QuoteAll(paths)
 	if verbose || len(paths) <= 1 {
 		return strings.Join(paths, ", ")
 	}

@@ -1,4 +1,4 @@
-package main
+package cliout
 
 import (
 	"bytes"
@@ -11,14 +11,14 @@ import (
 	"testing"
 )
 
-// A name holding a newline or a tab is printed quoted as git quotes a path,
+// A name holding a newline or a tab is printed Quoted as git quotes a path,
 // on one line; the format's own newlines and tabs stay.
 func TestPrintfQuotesArguments(t *testing.T) {
 	var b bytes.Buffer
-	printf(&b, "%s\t%s\n", "evil\nadded x@v9: forged.md", "tab\tname")
-	printf(&b, "%d %s %v\n", 3, errors.New("read a\nb: no"), []string{"ok", "x\ry"})
-	printLine(&b, "plain", "quote\"and\\backslash")
-	printf(&b, "%s\n", quoted("kept\n  as it is"))
+	Printf(&b, "%s\t%s\n", "evil\nadded x@v9: forged.md", "tab\tname")
+	Printf(&b, "%d %s %v\n", 3, errors.New("read a\nb: no"), []string{"ok", "x\ry"})
+	Println(&b, "plain", "quote\"and\\backslash")
+	Printf(&b, "%s\n", Quoted("kept\n  as it is"))
 	want := `"evil\nadded x@v9: forged.md"` + "\t" + `"tab\tname"` + "\n" +
 		`3 "read a\nb: no" [ok "x\ry"]` + "\n" +
 		`plain quote"and\backslash` + "\n" +
@@ -28,14 +28,19 @@ func TestPrintfQuotesArguments(t *testing.T) {
 	}
 }
 
-// Every human-readable output of the CLI goes through printf or printLine
-// (or a table, or quoteText): a fmt.Fprint call in the commands
-// may only write to a strings.Builder or a buffer (&b), or to rawWriter's
-// stream after quoting what it prints itself.
+// Every human-readable output of the CLI goes through Printf or Println
+// (or a table, or Quote): a fmt.Fprint call in the commands
+// (cmd/skillstore), the workflows (cmd/skillstore/app) or here may only
+// write to a strings.Builder or a buffer (&b), or to Raw's stream after
+// quoting what it prints itself.
 func TestOutputGoesThroughPrintf(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
+	var files []string
+	for _, dir := range []string{".", filepath.Join("..", ".."), filepath.Join("..", "..", "app")} {
+		found, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, found...)
 	}
 	fset := token.NewFileSet()
 	for _, file := range files {
@@ -59,7 +64,7 @@ func TestOutputGoesThroughPrintf(t *testing.T) {
 				return true
 			}
 			if !rawDestination(call.Args[0]) {
-				t.Errorf("%s: fmt.%s to %s: print with printf or printLine, which quote names", fset.Position(call.Pos()), sel.Sel.Name, exprText(call.Args[0]))
+				t.Errorf("%s: fmt.%s to %s: print with cliout.Printf or Println, which quote names", fset.Position(call.Pos()), sel.Sel.Name, exprText(call.Args[0]))
 			}
 			return true
 		})
@@ -67,8 +72,8 @@ func TestOutputGoesThroughPrintf(t *testing.T) {
 }
 
 // rawDestination reports whether w, a fmt.Fprint call's writer, is a
-// buffer being built (&b) or the raw stream under the escaping (rawWriter
-// of a writer, or a variable named raw holding it).
+// buffer being built (&b) or the raw stream under the escaping (Raw of a
+// writer, or a variable named raw holding it).
 func rawDestination(w ast.Expr) bool {
 	switch w := w.(type) {
 	case *ast.UnaryExpr:
@@ -76,8 +81,12 @@ func rawDestination(w ast.Expr) bool {
 	case *ast.Ident:
 		return w.Name == "raw" || w.Name == "b"
 	case *ast.CallExpr:
-		fn, ok := w.Fun.(*ast.Ident)
-		return ok && fn.Name == "rawWriter"
+		switch fn := w.Fun.(type) {
+		case *ast.Ident:
+			return fn.Name == "Raw"
+		case *ast.SelectorExpr:
+			return fn.Sel.Name == "Raw"
+		}
 	}
 	return false
 }

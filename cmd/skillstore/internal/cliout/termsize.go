@@ -1,4 +1,4 @@
-package main
+package cliout
 
 import (
 	"io"
@@ -6,12 +6,12 @@ import (
 	"strconv"
 )
 
-// termWidth returns the width of the terminal w writes to, and whether it
+// TermWidth returns the width of the terminal w writes to, and whether it
 // is known: the terminal's own size, else $COLUMNS (set by shells, and the
 // way to ask for a width when piping). Output is kept to this width only
 // where it is known.
-func termWidth(w io.Writer) (int, bool) {
-	if f, ok := rawWriter(w).(*os.File); ok {
+func TermWidth(w io.Writer) (int, bool) {
+	if f, ok := Raw(w).(*os.File); ok {
 		if n, ok := terminalColumns(f); ok {
 			return n, true
 		}

@@ -1,4 +1,10 @@
-package main
+// Package cliout is how skillstore's CLI writes for people: one rule for
+// text that comes from outside (Printf, Quote), tables that fit the
+// terminal (Table, FileSummary), colours and progress lines only on a
+// terminal (Painter, Progress), what a terminal would act on escaped
+// (Writer), and --json written exactly (JSON, Raw). The commands
+// (cmd/skillstore) and the workflows (cmd/skillstore/app) print through it.
+package cliout
 
 import (
 	"fmt"
@@ -13,41 +19,41 @@ import (
 // them): it is printed on one line. A file named "evil\nadded x@v9" must not
 // print a second line that looks like ours, nor a tab add a column.
 //
-// printf and printLine are the one way commands print: the
+// Printf and Println are the one way commands print: the
 // format is ours and written as it is, every text argument passes
-// quoteText. table cells and the error report do the same; termWriter,
+// Quote. Table cells and the error report do the same; Writer,
 // under all of them, escapes what a terminal would act on in the rest.
 
-// quoteText is how text from outside is printed: as it is, or quoted as
+// Quote is how text from outside is printed: as it is, or Quoted as
 // git quotes a path when it holds a control character (skillfs.QuoteText).
 // A file named "a<newline>b" prints as "a\nb".
-func quoteText(s string) string { return skillfs.QuoteText(s) }
+func Quote(s string) string { return skillfs.QuoteText(s) }
 
-// quoteAll is quoteText of each of names, for a list joined into one line.
-func quoteAll(names []string) []string {
+// QuoteAll is Quote of each of names, for a list joined into one line.
+func QuoteAll(names []string) []string {
 	out := make([]string, len(names))
 	for i, n := range names {
-		out[i] = quoteText(n)
+		out[i] = Quote(n)
 	}
 	return out
 }
 
-// printf is fmt.Fprintf for the CLI's human-readable output: format is
+// Printf is fmt.Fprintf for the CLI's human-readable output: format is
 // written as it is, and every text argument (a string or a type of string
-// kind, an error, a fmt.Stringer, a []string) passes quoteText first.
+// kind, an error, a fmt.Stringer, a []string) passes Quote first.
 // Arguments needing no quoting are passed on untouched, so their verbs
 // (%d of a Stringer, %q, %-10s) work as with fmt.
-func printf(w io.Writer, format string, args ...any) {
+func Printf(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, format, quoteArgs(args)...)
 }
 
-// printLine is fmt.Fprintln with printf's quoting of arguments.
-func printLine(w io.Writer, args ...any) {
+// Println is fmt.Fprintln with Printf's quoting of arguments.
+func Println(w io.Writer, args ...any) {
 	fmt.Fprintln(w, quoteArgs(args)...)
 }
 
 // quoteArgs returns args with each text argument that needs it quoted
-// (quoteText); args itself when none does.
+// (Quote); args itself when none does.
 func quoteArgs(args []any) []any {
 	out := args
 	for i, a := range args {
@@ -63,10 +69,10 @@ func quoteArgs(args []any) []any {
 	return out
 }
 
-// quoted is text printf prints as it is: quoted already, piece by piece,
+// Quoted is text Printf prints as it is: quoted already, piece by piece,
 // by code that knows which of its newlines are ours (the lines of an error
 // listing several problems).
-type quoted string
+type Quoted string
 
 // quoteArg is a's quoted form when a is text that needs quoting.
 func quoteArg(a any) (any, bool) {
@@ -75,7 +81,7 @@ func quoteArg(a any) (any, bool) {
 	}
 	var s string
 	switch v := a.(type) {
-	case nil, quoted:
+	case nil, Quoted:
 		return nil, false
 	case []string:
 		var out []string
@@ -84,7 +90,7 @@ func quoteArg(a any) (any, bool) {
 				if out == nil {
 					out = append([]string(nil), v...)
 				}
-				out[i] = quoteText(e)
+				out[i] = Quote(e)
 			}
 		}
 		return out, out != nil
@@ -102,5 +108,5 @@ func quoteArg(a any) (any, bool) {
 	if !skillfs.NeedsQuote(s) {
 		return nil, false
 	}
-	return quoteText(s), true
+	return Quote(s), true
 }

@@ -1,14 +1,14 @@
-package main
+package cliout
 
 import (
 	"encoding/json"
 	"io"
 )
 
-// writeJSON writes v as indented JSON followed by a newline. Every --json
+// JSON writes v as indented JSON followed by a newline. Every --json
 // output goes through here so scripts see one consistent format.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(rawWriter(w))
+func JSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(Raw(w))
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)

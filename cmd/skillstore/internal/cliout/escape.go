@@ -1,4 +1,4 @@
-package main
+package cliout
 
 import (
 	"fmt"
@@ -9,15 +9,15 @@ import (
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
-// escapeTerminal makes s safe to print on a terminal: it shows, as Go
+// Escape makes s safe to print on a terminal: it shows, as Go
 // escapes (\x1b, \u202e), every character a terminal acts on or that
 // hides or reorders text (C0 controls but tab and newline, DEL, C1
 // controls, bidirectional controls, zero-width characters, Unicode tag
 // characters) and bytes that are not UTF-8. A skill's description holding
 // ESC ] 52 (write the clipboard) or ESC [2J (clear the screen) is then
 // printed, not obeyed. It is the one escaping every human-readable output
-// goes through (termWriter); --json output, cat and merge-file stay exact.
-func escapeTerminal(s string) string {
+// goes through (Writer); --json output, cat and merge-file stay exact.
+func Escape(s string) string {
 	if !needsEscape(s) {
 		return s
 	}
@@ -48,21 +48,24 @@ func needsEscape(s string) bool {
 	return false
 }
 
-// unsafeRune reports a character escapeTerminal shows escaped: those
+// unsafeRune reports a character Escape shows escaped: those
 // skillfs.UnsafeRune reports but tab and newline.
 func unsafeRune(r rune) bool {
 	return r != '\n' && r != '\t' && skillfs.UnsafeRune(r)
 }
 
-// termWriter is the stdout and stderr of every command: what is written
-// passes escapeTerminal. A multi-byte character split across two writes
+// Writer is the stdout and stderr of every command: what is written
+// passes Escape. A multi-byte character split across two writes
 // is held until it is complete.
-type termWriter struct {
+type Writer struct {
 	raw     io.Writer
 	pending []byte
 }
 
-func (w *termWriter) Write(p []byte) (int, error) {
+// NewWriter returns a Writer escaping what it passes on to raw.
+func NewWriter(raw io.Writer) *Writer { return &Writer{raw: raw} }
+
+func (w *Writer) Write(p []byte) (int, error) {
 	data := append(w.pending, p...)
 	w.pending = nil
 	// Hold back an incomplete character at the end.
@@ -75,24 +78,24 @@ func (w *termWriter) Write(p []byte) (int, error) {
 			break
 		}
 	}
-	if _, err := io.WriteString(w.raw, escapeTerminal(string(data))); err != nil {
+	if _, err := io.WriteString(w.raw, Escape(string(data))); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
-// flush writes what is held back (escaped as bytes that are not UTF-8).
-func (w *termWriter) flush() {
+// Flush writes what is held back (escaped as bytes that are not UTF-8).
+func (w *Writer) Flush() {
 	if len(w.pending) > 0 {
-		io.WriteString(w.raw, escapeTerminal(string(w.pending)))
+		io.WriteString(w.raw, Escape(string(w.pending)))
 		w.pending = nil
 	}
 }
 
-// rawWriter is the stream under w's escaping, for output that must stay
+// Raw is the stream under w's escaping, for output that must stay
 // byte for byte what it is (JSON, cat, a merge result, audit events).
-func rawWriter(w io.Writer) io.Writer {
-	if tw, ok := w.(*termWriter); ok {
+func Raw(w io.Writer) io.Writer {
+	if tw, ok := w.(*Writer); ok {
 		return tw.raw
 	}
 	return w
