@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/urfave/cli/v2"
 )
 
-func storeUpgradeCommand() *cli.Command {
+func upgradeCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "upgrade",
 		Category: "inspection",
@@ -20,31 +22,49 @@ func storeUpgradeCommand() *cli.Command {
 			"Exit codes: 0 done (or nothing to do); 1 error; 3 store busy.",
 		Flags: []cli.Flag{newJSONFlag(), dryRunFlag("list what would move, write nothing")},
 		Action: func(c *cli.Context) error {
-			s, err := openStoreForWrite(c)
+			dry := c.Bool("dry-run")
+			s, err := global(c).OpenStore(c.Context)
 			if err != nil {
 				return err
+			}
+			if dry {
+				s = s.DryRun()
 			}
 			rep, err := s.Upgrade(c.Context)
 			if err != nil {
 				return err
 			}
-			e := getEnv(c)
+			out := getEnv(c).stdout
 			if c.Bool("json") {
-				return cliout.JSON(e.stdout, rep)
+				return cliout.JSON(out, rep)
 			}
 			if !rep.Upgraded {
-				cliout.Printf(e.stdout, "the store is in layout %d already: nothing to do\n", rep.To)
+				cliout.Printf(out, "the store is in layout %d already: nothing to do\n", rep.To)
 				return nil
 			}
 			for _, m := range rep.Refs {
-				cliout.Printf(e.stdout, "  %s -> %s\n", m.From, m.To)
+				cliout.Printf(out, "  %s -> %s\n", m.From, m.To)
 			}
 			for _, m := range rep.Records {
-				cliout.Printf(e.stdout, "  record %s -> %s\n", m.From, m.To)
+				cliout.Printf(out, "  record %s -> %s\n", m.From, m.To)
 			}
-			cliout.Printf(e.stdout, "%s the store from layout %d to %d: %s, %s\n", dryRunWord(c, "upgraded", "would upgrade"), rep.From, rep.To, plural(len(rep.Refs), "ref"), plural(len(rep.Records), "record"))
-			noteDryRun(c)
+			verb := "upgraded"
+			if dry {
+				verb = "would upgrade"
+			}
+			cliout.Printf(out, "%s the store from layout %d to %d: %s, %s\n", verb, rep.From, rep.To, countOf(len(rep.Refs), "ref"), countOf(len(rep.Records), "record"))
+			if dry {
+				cliout.Println(out, "dry run: nothing was written")
+			}
 			return nil
 		},
 	}
+}
+
+// countOf is n words: "1 ref", "9 refs".
+func countOf(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
