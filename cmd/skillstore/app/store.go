@@ -32,6 +32,26 @@ func (g Global) StoreDir() (string, error) {
 	return filepath.Join(home, ".local", "share", "skillstore"), nil
 }
 
+// Init creates the store (a bare git repository).
+func Init(ctx context.Context, opts Global) error {
+	dir, err := opts.StoreDir()
+	if err != nil {
+		return err
+	}
+	sopts, err := opts.StoreOptions()
+	if err != nil {
+		return err
+	}
+	if _, err := store.Init(ctx, dir, sopts); err != nil {
+		if errors.Is(err, store.ErrStoreExists) {
+			return WithHint(fmt.Errorf("a store already exists at %s", dir), "use it as it is, or pick another --store")
+		}
+		return err
+	}
+	cliout.Printf(opts.Stdout, "initialized an empty store at %s\n", dir)
+	return nil
+}
+
 // StoreOptions builds the store options every store command uses: the
 // logger and the global timeouts. GIT_COMMITTER_DATE (unix seconds or
 // RFC 3339), as with git, fixes the time recorded in commits.
