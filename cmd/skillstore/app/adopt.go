@@ -131,7 +131,7 @@ func Adopt(ctx context.Context, opts AdoptOptions) error {
 	rep := adoptReport{Skipped: skips, DryRun: opts.DryRun}
 	var plan adoptPlan
 	for _, e := range entries {
-		sk, label, note, from := lockedSkill(ctx, e, locks, lockFiles[0], opts.AllowLocal)
+		sk, label, from, note := lockedSkill(ctx, e, locks, lockFiles[0], opts.AllowLocal)
 		plan.add(e, sk, label, note, from)
 	}
 	claudeSkips := claudePluginSkills(ctx, home, project, &plan, &rep)
@@ -176,12 +176,13 @@ func Adopt(ctx context.Context, opts AdoptOptions) error {
 // lockedSkill is what adopt asks of the store for an agent folder's skill:
 // with a lock file's source (usable and trusted), a skill of the plugin of
 // that source on the commit it was installed from; else a managed skill,
-// with the note saying why the source was not used.
-func lockedSkill(ctx context.Context, e *adoptEntry, locks map[string]lockSkill, homeLock string, allowLocal []string) (sk store.AdoptSkill, label string, note error, from string) {
+// with the note saying why the source was not used; from is the record
+// in the home that named a local source adopt followed.
+func lockedSkill(ctx context.Context, e *adoptEntry, locks map[string]lockSkill, homeLock string, allowLocal []string) (sk store.AdoptSkill, label, from string, note error) {
 	sk = store.AdoptSkill{Dir: e.Dir}
 	l, ok := locks[e.Name]
 	if !ok {
-		return sk, "", nil, ""
+		return sk, "", "", nil
 	}
 	src, err := lockSource(ctx, l)
 	if err == nil {
@@ -189,14 +190,14 @@ func lockedSkill(ctx context.Context, e *adoptEntry, locks map[string]lockSkill,
 	}
 	if err != nil {
 		// Taken in as managed all the same: nothing is lost.
-		return sk, "", fmt.Errorf("%s names a source that cannot be used (%v): taken in as a managed skill", l.File, err), ""
+		return sk, "", "", fmt.Errorf("%s names a source that cannot be used (%v): taken in as a managed skill", l.File, err)
 	}
 	sk.Upstream, label = src, src.String()
 	sk.SkillPath, sk.Name = l.SkillPath, e.Name
 	if h, ok := store.ParseHash(l.SkillFolderHash); ok {
 		sk.Hint = h
 	}
-	return sk, label, nil, from
+	return sk, label, from, nil
 }
 
 // appendOnce appends s unless list ends with it.
