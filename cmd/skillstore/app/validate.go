@@ -35,16 +35,16 @@ type ValidateOptions struct {
 
 // Validate checks SKILL.md files against the Agent Skills spec and prints
 // every finding; an error makes it end with ErrReported.
-func Validate(ctx context.Context, vopts ValidateOptions) error {
+func Validate(ctx context.Context, opts ValidateOptions) error {
 	mode := discover.Lenient
-	if vopts.Strict {
+	if opts.Strict {
 		mode = discover.Strict
 	}
-	opts := discover.Options{Mode: mode, Logger: vopts.Log}
+	dopts := discover.Options{Mode: mode, Logger: opts.Log}
 	report := validateReport{Mode: mode.String(), Skills: []validatedSkill{}}
 	var all []discover.Diagnostic
-	for _, p := range vopts.Paths {
-		res, err := discover.LoadPath(ctx, p, opts)
+	for _, p := range opts.Paths {
+		res, err := discover.LoadPath(ctx, p, dopts)
 		if err != nil {
 			return WithHint(fmt.Errorf("validate: %w", err), "give a skill folder, a SKILL.md or a folder of skills")
 		}
@@ -64,15 +64,15 @@ func Validate(ctx context.Context, vopts ValidateOptions) error {
 			report.Warnings++
 		}
 	}
-	if vopts.JSON {
-		if err := cliout.JSON(vopts.Stdout, report); err != nil {
+	if opts.JSON {
+		if err := cliout.JSON(opts.Stdout, report); err != nil {
 			return err
 		}
 	} else {
 		for _, d := range report.Diagnostics {
-			cliout.Println(vopts.Stdout, d)
+			cliout.Println(opts.Stdout, d)
 		}
-		cliout.Println(vopts.Stdout, validateSummary(len(report.Skills), report.Errors, report.Warnings))
+		cliout.Println(opts.Stdout, validateSummary(len(report.Skills), report.Errors, report.Warnings))
 	}
 	if report.Errors > 0 {
 		return ErrReported

@@ -53,22 +53,22 @@ type WatchOptions struct {
 
 // Watch watches skill folders and reports (and runs Exec for) every
 // change to a skill, until ctx ends or MaxEvents events.
-func Watch(ctx context.Context, f WatchOptions) error {
-	roots, err := watchRoots(ctx, f.Global, f.Args, skillFilter(f.Skills))
+func Watch(ctx context.Context, opts WatchOptions) error {
+	roots, err := watchRoots(ctx, opts.Global, opts.Args, skillFilter(opts.Skills))
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	out := f.Stdout
+	out := opts.Stdout
 	var log *reload.EventLog
-	switch f.Events {
+	switch opts.Events {
 	case "":
 	case "-":
-		log, out = reload.NewEventLog(cliout.Raw(f.Stdout)), io.Discard
+		log, out = reload.NewEventLog(cliout.Raw(opts.Stdout)), io.Discard
 	default:
-		file, err := os.OpenFile(f.Events, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		file, err := os.OpenFile(opts.Events, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 		if err != nil {
 			return fmt.Errorf("open events file: %w", err)
 		}
@@ -76,44 +76,44 @@ func Watch(ctx context.Context, f WatchOptions) error {
 		log = reload.NewEventLog(file)
 	}
 	var audit *reload.AuditFile
-	if !f.NoAudit {
-		audit = defaultAuditFile(ctx, f.Global)
+	if !opts.NoAudit {
+		audit = defaultAuditFile(ctx, opts.Global)
 	}
 	auditFailed := false
 	count := 0
-	opts := reload.WatchOptions{
-		Debounce: f.Debounce,
-		MaxWait:  f.MaxWait,
-		Poll:     f.Poll,
-		Logger:   f.Log,
+	wopts := reload.WatchOptions{
+		Debounce: opts.Debounce,
+		MaxWait:  opts.MaxWait,
+		Poll:     opts.Poll,
+		Logger:   opts.Log,
 		OnEvent: func(ev reload.Event) {
 			if log != nil {
 				if err := log.Write(ev); err != nil {
-					f.Log.Warn("cannot write event", "err", err)
+					opts.Log.Warn("cannot write event", "err", err)
 				}
 			}
 			if audit != nil && !auditFailed {
 				if err := audit.Write(ev); err != nil {
 					// Auditing must never stop the reloads: say so once.
 					auditFailed = true
-					cliout.Printf(f.Stderr, "skillstore: warning: cannot write the audit file %s, events are no longer audited there: %v\n", audit.Path(), err)
+					cliout.Printf(opts.Stderr, "skillstore: warning: cannot write the audit file %s, events are no longer audited there: %v\n", audit.Path(), err)
 				}
 			}
 			cliout.Println(out, eventLine(ev))
 			count++
-			if f.MaxEvents > 0 && count >= f.MaxEvents {
+			if opts.MaxEvents > 0 && count >= opts.MaxEvents {
 				cancel()
 			}
 		},
 	}
-	if len(f.Exec) > 0 {
-		childOut := cliout.Raw(f.Stdout)
-		if f.Events == "-" {
-			childOut = cliout.Raw(f.Stderr)
+	if len(opts.Exec) > 0 {
+		childOut := cliout.Raw(opts.Stdout)
+		if opts.Events == "-" {
+			childOut = cliout.Raw(opts.Stderr)
 		}
-		opts.OnReload = execHook(f.Exec, childOut, f.Stderr)
+		wopts.OnReload = execHook(opts.Exec, childOut, opts.Stderr)
 	}
-	w, err := reload.NewRootsWatcher(roots, opts)
+	w, err := reload.NewRootsWatcher(roots, wopts)
 	if err != nil {
 		return err
 	}
@@ -121,23 +121,23 @@ func Watch(ctx context.Context, f WatchOptions) error {
 	if w.Polling() {
 		mode = "polling"
 	}
-	maxWait := f.MaxWait
+	maxWait := opts.MaxWait
 	if maxWait == 0 {
-		maxWait = max(reload.DefaultMaxWait, f.Debounce)
+		maxWait = max(reload.DefaultMaxWait, opts.Debounce)
 	}
 	dirs := make([]string, len(roots))
 	for i, r := range roots {
 		dirs[i] = r.Dir
 	}
-	cliout.Printf(f.Stderr, "skillstore: watching %s (%s, debounce %s, max-wait %s)\n", strings.Join(dirs, ", "), mode, f.Debounce, maxWait)
+	cliout.Printf(opts.Stderr, "skillstore: watching %s (%s, debounce %s, max-wait %s)\n", strings.Join(dirs, ", "), mode, opts.Debounce, maxWait)
 	if audit != nil {
-		cliout.Printf(f.Stderr, "skillstore: auditing to %s\n", audit.Path())
+		cliout.Printf(opts.Stderr, "skillstore: auditing to %s\n", audit.Path())
 	}
-	if f.PidFile != "" {
-		if err := atomicfile.WriteFile(f.PidFile, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
+	if opts.PidFile != "" {
+		if err := atomicfile.WriteFile(opts.PidFile, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
 			return fmt.Errorf("write pid file: %w", err)
 		}
-		defer os.Remove(f.PidFile)
+		defer os.Remove(opts.PidFile)
 	}
 	return w.Run(ctx)
 }
