@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // discoverBounded runs Discover and fails the test if it does not end
@@ -79,7 +81,7 @@ func TestSkillFileFIFO(t *testing.T) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(dir, SkillFileName)
+	file := filepath.Join(dir, skillmd.FileName)
 	if err := mkfifo(file); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}

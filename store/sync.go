@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/discover"
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -63,7 +63,7 @@ type SyncReport struct {
 	CandidatesWaiting int `json:"candidates_waiting"`
 	// Skipped lists the marketplace entries plugin add could not take from
 	// the source (they live in another repository).
-	Skipped []manifest.SkippedPlugin `json:"skipped,omitempty"`
+	Skipped []pluginfmt.SkippedPlugin `json:"skipped,omitempty"`
 	// AlreadyAdded lists the plugins plugin add found already added from
 	// the same source (nothing was written for them).
 	AlreadyAdded []string `json:"already_added,omitempty"`

@@ -43,7 +43,7 @@ func commands() []*cli.Command {
 		rollbackCommand(),
 		statusChangeCommand("disable", store.StatusDisabled), statusChangeCommand("enable", store.StatusActive),
 		rmCommand(),
-		verifyCommand(), gcCommand(), upgradeCommand(),
+		verifyCommand(), gcCommand(),
 		// plugins
 		pluginCommand(), syncCommand(), checkCommand(), candidatesCommand(),
 		// targets

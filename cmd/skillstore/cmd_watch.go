@@ -11,7 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
-	"github.com/skillstore/skillstore/reload"
+	"github.com/skillstore/skillstore/reload/watch"
 )
 
 // watch: its flags, read by hand (everything after --exec is the command
@@ -98,7 +98,7 @@ func runWatch(c *cli.Context) error {
 // by hand so that everything after --exec is the command line; help is
 // set by --help.
 func parseWatchFlags(args []string) (f app.WatchOptions, help bool, err error) {
-	f.Debounce = reload.DefaultDebounce
+	f.Debounce = watch.DefaultDebounce
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {

@@ -12,10 +12,10 @@ import (
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/internal/gitfetch"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
-	"github.com/skillstore/skillstore/store/manifest"
 	"github.com/skillstore/skillstore/store/remote"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -138,20 +138,20 @@ var errorRules = []errorRule{
 	{match: is(store.ErrUnknownPlugin), hint: hint("run 'skillstore plugin list' to see the plugins")},
 	{match: as[*store.SelectionError](), hint: hint("name skills the source has, or globs such as 'doc*' (quote them); 'skillstore plugin skills PLUGIN' lists a plugin's")},
 	{match: as[*store.OwnershipError](), hint: hint("adopt or remove the existing skill first, leave it out with --skill '!NAME' (then 'skillstore plugin link PLUGIN NAME' makes a managed copy the plugin's, history kept), or add only another plugin of the source with SOURCE#PLUGIN")},
-	{match: is(manifest.ErrRenamed), hint: hint("add the whole marketplace again (SOURCE without #PLUGIN): the plugin takes its new name and keeps its history")},
+	{match: is(pluginfmt.ErrRenamed), hint: hint("add the whole marketplace again (SOURCE without #PLUGIN): the plugin takes its new name and keeps its history")},
 	{match: func(err error) bool {
-		return as[*manifest.EntryError]()(err) && errors.Is(err, transport.ErrRepositoryNotFound)
+		return as[*pluginfmt.EntryError]()(err) && errors.Is(err, transport.ErrRepositoryNotFound)
 	}, hint: hint("the marketplace names a repository that cannot be fetched; the other plugins are not affected")},
-	{match: func(err error) bool { return as[*manifest.EntryError]()(err) && as[*manifest.Error]()(err) },
+	{match: func(err error) bool { return as[*pluginfmt.EntryError]()(err) && as[*pluginfmt.Error]()(err) },
 		hint: hint("fix that plugin's manifest, or ask its maintainers to; the other plugins of the marketplace are not affected")},
-	{match: is(manifest.ErrPathEscapes), hint: hint("a manifest may only name paths inside the plugin's folder")},
-	{match: as[*manifest.Error](), hint: hint("fix the manifest, or remove it to use the plain skills/<name>/SKILL.md layout")},
+	{match: is(pluginfmt.ErrPathEscapes), hint: hint("a manifest may only name paths inside the plugin's folder")},
+	{match: as[*pluginfmt.Error](), hint: hint("fix the manifest, or remove it to use the plain skills/<name>/SKILL.md layout")},
 	{match: is(store.ErrPluginExists), hint: hint("pick another id with --id, or sync the existing plugin with 'skillstore sync'")},
 	{match: as[*store.ShorthandError](), hint: func(err error) string {
 		e := asE[*store.ShorthandError](err)
 		return "for a local folder write ./" + e.Arg + "; for GitHub check the owner and the repository's name (" + store.GitHubURLEnv + " replaces https://github.com)"
 	}},
-	{match: is(manifest.ErrNoSkills), hint: hint("if the skills live deeper in the source, name their folder with --path DIR (or SOURCE#DIR/)")},
+	{match: is(pluginfmt.ErrNoSkills), hint: hint("if the skills live deeper in the source, name their folder with --path DIR (or SOURCE#DIR/)")},
 
 	// Remotes.
 	{match: as[*remote.PushRefusedError](), hint: hint("run 'skillstore pull', accept or resolve the merge candidates it reports, then push again")},

@@ -10,6 +10,7 @@ import (
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/problem"
+	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -116,7 +117,7 @@ func locateSkills(ctx context.Context, g Global, root string) ([]string, error) 
 		cliout.Printf(g.Stderr, "skillstore: %s\n", d)
 	}
 	if len(found) == 0 {
-		return nil, fmt.Errorf("no skill folders (folders with a %s) under %s", discover.SkillFileName, root)
+		return nil, fmt.Errorf("no skill folders (folders with a %s) under %s", skillmd.FileName, root)
 	}
 	dirs := make([]string, len(found))
 	for i, f := range found {

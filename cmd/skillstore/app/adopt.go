@@ -12,9 +12,9 @@ import (
 
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/internal/folderscan"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
-	"github.com/skillstore/skillstore/store/manifest"
 )
 
 // AdoptOptions are adopt's.
@@ -280,7 +280,7 @@ func claudePluginSkills(ctx context.Context, home, project string, plan *adoptPl
 
 // installedSkills lists the skill folders of an installed plugin (its
 // manifest's layout), absolute; the install must be inside the home.
-func installedSkills(installPath, home string) ([]manifest.SkillDir, error) {
+func installedSkills(installPath, home string) ([]pluginfmt.SkillDir, error) {
 	if installPath == "" {
 		return nil, errors.New("no installPath recorded")
 	}
@@ -294,14 +294,14 @@ func installedSkills(installPath, home string) ([]manifest.SkillDir, error) {
 	defer root.Close()
 	// Through folderscan's RootFS: a manifest there is read only when it
 	// is a regular file of bounded size.
-	layout, err := manifest.Read(folderscan.NewRootFS(root), manifest.Options{RootName: filepath.Base(installPath)})
+	layout, err := pluginfmt.Read(folderscan.NewRootFS(root), pluginfmt.Options{RootName: filepath.Base(installPath)})
 	if err != nil {
 		return nil, fmt.Errorf("install path %s: %w", installPath, err)
 	}
-	var out []manifest.SkillDir
+	var out []pluginfmt.SkillDir
 	for _, p := range layout.Plugins {
 		for _, sk := range p.Skills {
-			out = append(out, manifest.SkillDir{Name: sk.Name, Path: filepath.Join(installPath, filepath.FromSlash(sk.Path))})
+			out = append(out, pluginfmt.SkillDir{Name: sk.Name, Path: filepath.Join(installPath, filepath.FromSlash(sk.Path))})
 		}
 	}
 	if len(out) == 0 {

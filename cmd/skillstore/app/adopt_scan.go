@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,8 +10,8 @@ import (
 	"syscall"
 
 	"github.com/skillstore/skillstore/discover"
-	"github.com/skillstore/skillstore/internal/safefile"
-	"github.com/skillstore/skillstore/store/safety"
+	"github.com/skillstore/skillstore/internal/folderscan"
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // What 'adopt' reads of an existing installation's folders: the agents'
@@ -179,39 +178,37 @@ func readAgentEntry(p, root string) (*adoptEntry, error) {
 	return e, nil
 }
 
-// sameFiles reports whether folders a and b hold the same files, byte for byte.
+// sameFiles reports whether folders a and b hold the same files, byte for
+// byte, as the one reader of a skill folder reads them (folderscan.Scan:
+// ignored files such as editor backups do not count). Only regular files
+// of at most the safety check's size cap compare: a folder holding
+// anything else, or more files than the cap, or one that cannot be read,
+// compares unequal.
 func sameFiles(a, b string) bool {
-	fa, fb := folderFiles(a), folderFiles(b)
+	fa, fb := comparableFiles(a), comparableFiles(b)
 	if fa == nil || fb == nil || len(fa) != len(fb) {
 		return false
 	}
-	for k, v := range fa {
-		if w, ok := fb[k]; !ok || !bytes.Equal(v, w) {
+	for i := range fa {
+		if fa[i].Path != fb[i].Path || fa[i].ID != fb[i].ID {
 			return false
 		}
 	}
 	return true
 }
 
-// folderFiles reads every file of an installed skill folder: regular files
-// only (a FIFO would block the read), each of at most the safety check's
-// size cap; nil when any cannot be read, so the folder compares unequal.
-func folderFiles(dir string) map[string][]byte {
-	out := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := safefile.ReadFileWith(p, safety.DefaultLimits.MaxFileSize, safefile.Options{NoFollow: true})
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		out[rel] = data
-		return nil
-	})
-	if err != nil {
+// comparableFiles reads an installed skill folder for sameFiles; nil when
+// it cannot be read or holds something other than regular files within
+// skillfs.DefaultLimits.
+func comparableFiles(dir string) []skillfs.File {
+	files, err := folderscan.Scan(dir, skillfs.DefaultLimits, nil)
+	if err != nil || len(files) > skillfs.DefaultLimits.MaxFiles {
 		return nil
 	}
-	return out
+	for _, f := range files {
+		if !(f.Mode == skillfs.Regular || f.Mode == skillfs.Executable) || f.Data == nil {
+			return nil
+		}
+	}
+	return files
 }

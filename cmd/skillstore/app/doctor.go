@@ -22,7 +22,7 @@ type doctorReport struct {
 	Context []contextCost `json:"context"`
 	// CrossReferences are PLUGIN:NAME references that flat targets
 	// cannot resolve.
-	CrossReferences []target.CrossRef `json:"cross_references"`
+	CrossReferences []CrossRef `json:"cross_references"`
 }
 
 type doctorSummary struct {
@@ -197,13 +197,13 @@ func targetContextCosts(targets []target.Target) []contextCost {
 
 // targetCrossRefs finds, when there is a store with targets, the
 // PLUGIN:NAME references in exported skills that a flat target cannot
-// resolve (target.CrossReferences); doctor works without a store.
-func targetCrossRefs(ctx context.Context, g Global, s *store.Store, targets []target.Target) []target.CrossRef {
-	out := []target.CrossRef{}
+// resolve (crossReferences); doctor works without a store.
+func targetCrossRefs(ctx context.Context, g Global, s *store.Store, targets []target.Target) []CrossRef {
+	out := []CrossRef{}
 	if len(targets) == 0 {
 		return out
 	}
-	refs, err := target.CrossReferences(ctx, s, targets)
+	refs, err := crossReferences(ctx, s, targets)
 	if err != nil {
 		g.Log.Debug("cross-references not checked", "err", err)
 		return out
@@ -213,7 +213,7 @@ func targetCrossRefs(ctx context.Context, g Global, s *store.Store, targets []ta
 
 // writeCrossRefs prints one line per unresolved reference and, once, what
 // to do about it.
-func writeCrossRefs(w io.Writer, refs []target.CrossRef) {
+func writeCrossRefs(w io.Writer, refs []CrossRef) {
 	if len(refs) == 0 {
 		return
 	}

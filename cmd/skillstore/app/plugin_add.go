@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/store"
-	"github.com/skillstore/skillstore/store/manifest"
 )
 
 // failedParts are the skills (and the parts) of an added plugin whose
@@ -97,7 +97,7 @@ func writeAddReport(opts PluginAddOptions, src store.Source, rep *store.SyncRepo
 	}
 	for _, sk := range rep.Skipped {
 		reason := sk.Reason
-		if reason == manifest.NoSkillsReason {
+		if reason == pluginfmt.NoSkillsReason {
 			reason += fmt.Sprintf("; add it alone with SOURCE#%s to version those", sk.Name)
 		}
 		cliout.Printf(opts.Stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, reason)

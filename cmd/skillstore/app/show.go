@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
-	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -198,12 +198,12 @@ func Cat(ctx context.Context, opts CatOptions) error {
 		return err
 	}
 	if opts.Body {
-		if data, err = discover.Body(data); err != nil {
+		if data, err = skillmd.Body(data); err != nil {
 			shown := file
 			if shown == "" {
-				shown = discover.SkillFileName
+				shown = skillmd.FileName
 			}
-			var pe *discover.ParseError
+			var pe *skillmd.ParseError
 			if errors.As(err, &pe) {
 				pe.File = spec + " " + shown
 			}

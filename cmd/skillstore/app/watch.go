@@ -16,8 +16,8 @@ import (
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/reload/target"
+	"github.com/skillstore/skillstore/reload/watch"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -62,31 +62,31 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 	defer cancel()
 
 	out := opts.Stdout
-	var log *reload.EventLog
+	var log *watch.EventLog
 	switch opts.Events {
 	case "":
 	case "-":
-		log, out = reload.NewEventLog(cliout.Raw(opts.Stdout)), io.Discard
+		log, out = watch.NewEventLog(cliout.Raw(opts.Stdout)), io.Discard
 	default:
 		file, err := os.OpenFile(opts.Events, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 		if err != nil {
 			return fmt.Errorf("open events file: %w", err)
 		}
 		defer file.Close()
-		log = reload.NewEventLog(file)
+		log = watch.NewEventLog(file)
 	}
-	var audit *reload.AuditFile
+	var audit *watch.AuditFile
 	if !opts.NoAudit {
 		audit = defaultAuditFile(ctx, opts.Global)
 	}
 	auditFailed := false
 	count := 0
-	wopts := reload.WatchOptions{
+	wopts := watch.WatchOptions{
 		Debounce: opts.Debounce,
 		MaxWait:  opts.MaxWait,
 		Poll:     opts.Poll,
 		Logger:   opts.Log,
-		OnEvent: func(ev reload.Event) {
+		OnEvent: func(ev watch.Event) {
 			if log != nil {
 				if err := log.Write(ev); err != nil {
 					opts.Log.Warn("cannot write event", "err", err)
@@ -113,7 +113,7 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 		}
 		wopts.OnReload = execHook(opts.Exec, childOut, opts.Stderr)
 	}
-	w, err := reload.NewRootsWatcher(roots, wopts)
+	w, err := watch.NewRootsWatcher(roots, wopts)
 	if err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 	}
 	maxWait := opts.MaxWait
 	if maxWait == 0 {
-		maxWait = max(reload.DefaultMaxWait, opts.Debounce)
+		maxWait = max(watch.DefaultMaxWait, opts.Debounce)
 	}
 	dirs := make([]string, len(roots))
 	for i, r := range roots {
@@ -144,7 +144,7 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 
 // defaultAuditFile is the store's audit file, or nil when there is no
 // store (watching plain folders needs none).
-func defaultAuditFile(ctx context.Context, g Global) *reload.AuditFile {
+func defaultAuditFile(ctx context.Context, g Global) *watch.AuditFile {
 	dir, err := g.StoreDir()
 	if err != nil {
 		return nil
@@ -153,14 +153,14 @@ func defaultAuditFile(ctx context.Context, g Global) *reload.AuditFile {
 	if err != nil {
 		return nil
 	}
-	return reload.NewAuditFile(s.LocalPath(auditFileName), reload.DefaultAuditMaxSize)
+	return watch.NewAuditFile(s.LocalPath(auditFileName), watch.DefaultAuditMaxSize)
 }
 
 // watchRoots resolves watch's arguments: a target name or a folder. With no
 // arguments, every target. A target is watched with its patterns and only
 // for the folders export wrote; a folder is watched whole. want (the
 // --skill patterns) narrows every root.
-func watchRoots(ctx context.Context, g Global, args []string, want func(string) bool) ([]reload.Root, error) {
+func watchRoots(ctx context.Context, g Global, args []string, want func(string) bool) ([]watch.Root, error) {
 	var s *store.Store
 	openStore := func() (*store.Store, error) {
 		if s != nil {
@@ -170,9 +170,9 @@ func watchRoots(ctx context.Context, g Global, args []string, want func(string) 
 		s, err = g.OpenStore(ctx)
 		return s, err
 	}
-	targetRoot := func(t target.Target) (reload.Root, error) {
+	targetRoot := func(t target.Target) (watch.Root, error) {
 		dir, err := targetWatchDir(t)
-		return reload.Root{Dir: dir, Want: both(t.WantsFolder(), want), Exported: true}, err
+		return watch.Root{Dir: dir, Want: both(t.WantsFolder(), want), Exported: true}, err
 	}
 	if len(args) == 0 {
 		st, err := openStore()
@@ -186,7 +186,7 @@ func watchRoots(ctx context.Context, g Global, args []string, want func(string) 
 		if len(targets) == 0 {
 			return nil, WithHint(errors.New("nothing to watch: no targets"), "name a folder, or add a target with 'skillstore target add NAME DIR'")
 		}
-		var roots []reload.Root
+		var roots []watch.Root
 		for _, t := range targets {
 			if t.IsMarketplace() {
 				continue // see targetWatchDir
@@ -199,7 +199,7 @@ func watchRoots(ctx context.Context, g Global, args []string, want func(string) 
 		}
 		return roots, nil
 	}
-	var roots []reload.Root
+	var roots []watch.Root
 	for _, a := range args {
 		if target.CheckName(a) == nil && !strings.ContainsRune(a, os.PathSeparator) {
 			if _, err := os.Stat(a); err != nil {
@@ -226,7 +226,7 @@ func watchRoots(ctx context.Context, g Global, args []string, want func(string) 
 		if !info.IsDir() {
 			return nil, fmt.Errorf("cannot watch %s: not a folder", a)
 		}
-		roots = append(roots, reload.Root{Dir: a, Want: want})
+		roots = append(roots, watch.Root{Dir: a, Want: want})
 	}
 	return roots, nil
 }
@@ -245,7 +245,7 @@ func targetWatchDir(t target.Target) (string, error) {
 
 // eventLine is the human line printed for an event: one line, the skill's
 // folder name, each path and the error quoted apart (cliout.Quote).
-func eventLine(ev reload.Event) string {
+func eventLine(ev watch.Event) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s %s", cliout.Quote(ev.Skill), ev.Action, ev.Class)
 	if ev.Class == "" {
@@ -283,8 +283,8 @@ func changedEnv(paths []string) []string {
 
 // execHook runs argv for every event, never through a shell, with the
 // event in its environment.
-func execHook(argv []string, stdout, stderr io.Writer) reload.ReloadFunc {
-	return func(ctx context.Context, ev reload.Event) error {
+func execHook(argv []string, stdout, stderr io.Writer) watch.ReloadFunc {
+	return func(ctx context.Context, ev watch.Event) error {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 		cmd.Stdout, cmd.Stderr = stdout, stderr
 		data, _ := json.Marshal(ev)
