@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // benchSkills is the size of the generated tree: the target is
@@ -104,7 +106,7 @@ func BenchmarkDiscover10k(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		start := time.Now()
-		if err := exec.Command(findPath, root, "-name", SkillFileName).Run(); err != nil {
+		if err := exec.Command(findPath, root, "-name", skillmd.FileName).Run(); err != nil {
 			b.Fatal(err)
 		}
 		findTime += time.Since(start)
@@ -148,7 +150,7 @@ func BenchmarkLocate10k(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		start := time.Now()
-		if err := exec.Command(findPath, root, "-name", SkillFileName).Run(); err != nil {
+		if err := exec.Command(findPath, root, "-name", skillmd.FileName).Run(); err != nil {
 			b.Fatal(err)
 		}
 		findTime += time.Since(start)
@@ -168,7 +170,7 @@ func BenchmarkLocate10k(b *testing.B) {
 
 // BenchmarkParse measures Parse plus Validate of one typical SKILL.md.
 func BenchmarkParse(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join(fixtures, "anthropic", "skills", "pdf", SkillFileName))
+	data, err := os.ReadFile(filepath.Join(fixtures, "anthropic", "skills", "pdf", skillmd.FileName))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -75,25 +75,6 @@ func HasErrors(diags []Diagnostic) bool {
 	return false
 }
 
-// ParseError is returned by Parse when a SKILL.md cannot be read as
-// frontmatter plus body. Line is 1-based; 0 means the whole file.
-type ParseError struct {
-	File string
-	Line int
-	Msg  string
-}
-
-func (e *ParseError) Error() string {
-	file := e.File
-	if file == "" {
-		file = "SKILL.md"
-	}
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", file, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", file, e.Msg)
-}
-
 // maxSameKind is how many diagnostics of one kind a file's validation
 // reports one by one; more are collapsed into one line with a count.
 const maxSameKind = 3

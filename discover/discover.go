@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // Result is what Discover found.
@@ -255,14 +257,14 @@ func LoadPath(ctx context.Context, path string, opts Options) (*Result, error) {
 			return nil, err
 		}
 		if len(res.Skills) == 0 {
-			res.Diagnostics = append(res.Diagnostics, errorAt(path, 0, "no skills found: a skill is a folder holding a %s", SkillFileName))
+			res.Diagnostics = append(res.Diagnostics, errorAt(path, 0, "no skills found: a skill is a folder holding a %s", skillmd.FileName))
 		}
 		return res, nil
 	}
 	dir := filepath.Dir(abs)
 	res := &Result{Roots: []Root{{Path: dir, Layer: LayerCLI, Label: cliLabel(1), Exists: true}}}
-	if filepath.Base(abs) != SkillFileName {
-		res.Diagnostics = append(res.Diagnostics, warningAt(path, 0, "file is named %s; agents only load a file named %s", filepath.Base(abs), SkillFileName))
+	if filepath.Base(abs) != skillmd.FileName {
+		res.Diagnostics = append(res.Diagnostics, warningAt(path, 0, "file is named %s; agents only load a file named %s", filepath.Base(abs), skillmd.FileName))
 	}
 	data, d := readSkillFile(abs, path)
 	var s *Skill

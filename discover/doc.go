@@ -6,7 +6,7 @@
 // # Parsing and validation
 //
 // [Parse] splits a SKILL.md into typed [Frontmatter] and body. It accepts a
-// UTF-8 byte order mark and CRLF line endings and returns a [*ParseError]
+// UTF-8 byte order mark and CRLF line endings and returns a [*skillmd.ParseError]
 // naming the line for everything else: a missing or unterminated frontmatter,
 // invalid YAML, frontmatter that is not a mapping, invalid UTF-8, files over
 // [MaxFileSize]. YAML aliases are refused outright, so an alias bomb costs a

@@ -103,10 +103,3 @@ func ExampleLocate() {
 	// other openai/skills/.system/skill-installer
 	// 0 warnings
 }
-
-func ExampleBody() {
-	body, err := discover.Body([]byte("---\nname: deploy\ndescription: Ship it.\n---\n# Deploy\nRun make deploy.\n"))
-	fmt.Printf("%q %v\n", body, err)
-	// Output:
-	// "# Deploy\nRun make deploy.\n" <nil>
-}

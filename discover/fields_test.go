@@ -108,27 +108,6 @@ func TestBothSpellingsOfAKey(t *testing.T) {
 	}
 }
 
-func TestBody(t *testing.T) {
-	for _, c := range []struct{ in, want, err string }{
-		{"---\nname: a\n---\n# Body\ntext\n", "# Body\ntext\n", ""},
-		{"\ufeff---\r\nname: a\r\n---\r\nbody\r\n", "body\r\n", ""},
-		{"---\nname: a\ndescription: a: b\n---\nbroken YAML, body still printed\n", "broken YAML, body still printed\n", ""},
-		{"---\nname: a\n---", "", ""},
-		{"# No frontmatter\n---\n", "# No frontmatter\n---\n", ""},
-		{"---\nname: a\nnever closed\n", "", "SKILL.md:1: frontmatter is never closed"},
-	} {
-		got, err := Body([]byte(c.in))
-		switch {
-		case c.err != "":
-			if err == nil || !strings.Contains(err.Error(), c.err) {
-				t.Errorf("Body(%q) error %v, want %q", c.in, err, c.err)
-			}
-		case err != nil || string(got) != c.want:
-			t.Errorf("Body(%q) = %q, %v; want %q", c.in, got, err, c.want)
-		}
-	}
-}
-
 // TestEveryDocumentedKeyIsKnown: each key an agent documents (agents.go)
 // is typed, never an unknown key, and the lenient policy takes a skill
 // that sets it without a word.

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // Frontmatter holds the typed fields of a SKILL.md frontmatter: those of the
@@ -93,11 +95,11 @@ func (f *SkillFile) decodeFrontmatter(m *yaml.Node) error {
 		k, v := m.Content[i], m.Content[i+1]
 		line := f.fileLine(k.Line)
 		if k.Kind != yaml.ScalarNode {
-			return &ParseError{Line: line, Msg: fmt.Sprintf("frontmatter key must be a plain word, found %s", describeNode(k))}
+			return &skillmd.ParseError{Line: line, Msg: fmt.Sprintf("frontmatter key must be a plain word, found %s", skillmd.Describe(k))}
 		}
 		key := k.Value
 		if first, dup := f.keyLines[key]; dup && !respelled[key] {
-			return &ParseError{Line: line, Msg: fmt.Sprintf("key %q is repeated (first at line %d); keep one", key, first)}
+			return &skillmd.ParseError{Line: line, Msg: fmt.Sprintf("key %q is repeated (first at line %d); keep one", key, first)}
 		} else if dup {
 			f.issue(k, ruleIgnored, "%s repeats the key given in another spelling at line %d; this one is ignored, remove one", key, first)
 			continue
@@ -159,7 +161,7 @@ func (f *SkillFile) decodeKey(fm *Frontmatter, key string, line int, v *yaml.Nod
 	case "hooks":
 		fm.Hooks = decodeAny(v)
 		if v.Kind != yaml.MappingNode && !isNull(v) {
-			f.typeIssue(v, key, "hooks must be a mapping of hook events to handlers, found %s", describeNode(v))
+			f.typeIssue(v, key, "hooks must be a mapping of hook events to handlers, found %s", skillmd.Describe(v))
 		}
 	case "paths":
 		fm.Paths = f.list(key, v, splitComma)
@@ -207,11 +209,11 @@ func (f *SkillFile) str(key string, v *yaml.Node) string {
 		return ""
 	case v.Kind == yaml.ScalarNode:
 		if t := v.ShortTag(); t != "!!str" && t != "!!binary" {
-			f.typeIssue(v, key, "%s should be a string, found the %s %s; quote it", key, scalarKind(v), v.Value)
+			f.typeIssue(v, key, "%s should be a string, found the %s %s; quote it", key, skillmd.ScalarKind(v), v.Value)
 		}
 		return v.Value
 	}
-	f.typeIssue(v, key, "%s must be a string, found %s", key, describeNode(v))
+	f.typeIssue(v, key, "%s must be a string, found %s", key, skillmd.Describe(v))
 	return ""
 }
 
@@ -242,14 +244,14 @@ func (f *SkillFile) list(key string, v *yaml.Node, split func(string) []string) 
 		out := make([]string, 0, len(v.Content))
 		for _, item := range v.Content {
 			if item.Kind != yaml.ScalarNode {
-				f.typeIssue(item, key, "%s entries must be strings, found %s", key, describeNode(item))
+				f.typeIssue(item, key, "%s entries must be strings, found %s", key, skillmd.Describe(item))
 				continue
 			}
 			out = append(out, item.Value)
 		}
 		return out
 	}
-	f.typeIssue(v, key, "%s must be a string or a list of strings, found %s", key, describeNode(v))
+	f.typeIssue(v, key, "%s must be a string or a list of strings, found %s", key, skillmd.Describe(v))
 	return nil
 }
 
@@ -266,12 +268,12 @@ func (f *SkillFile) boolean(key string, v *yaml.Node) *bool {
 			b = true
 		case "false", "no", "off", "0":
 		default:
-			f.typeIssue(v, key, "%s must be true or false, found %s", key, describeNode(v))
+			f.typeIssue(v, key, "%s must be true or false, found %s", key, skillmd.Describe(v))
 			return nil
 		}
 		return &b
 	}
-	f.typeIssue(v, key, "%s must be true or false, found %s", key, describeNode(v))
+	f.typeIssue(v, key, "%s must be true or false, found %s", key, skillmd.Describe(v))
 	return nil
 }
 
@@ -286,14 +288,14 @@ func (f *SkillFile) metadata(v *yaml.Node) map[string]string {
 	}
 	if v.Kind != yaml.MappingNode {
 		f.issue(v, ruleSkipped, "metadata must be a mapping of string keys to string values, found %s: %s skips a skill whose metadata is not a mapping, %s drops it",
-			describeNode(v), AgentNameCodex, AgentNameClaudeCode)
+			skillmd.Describe(v), AgentNameCodex, AgentNameClaudeCode)
 		return nil
 	}
 	out := make(map[string]string, len(v.Content)/2)
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, val := v.Content[i], v.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
-			f.issue(k, ruleSpec, "metadata keys must be strings, found %s", describeNode(k))
+			f.issue(k, ruleSpec, "metadata keys must be strings, found %s", skillmd.Describe(k))
 			continue
 		}
 		rule := ruleSpec
@@ -302,13 +304,13 @@ func (f *SkillFile) metadata(v *yaml.Node) map[string]string {
 		}
 		switch {
 		case val.Kind != yaml.ScalarNode:
-			f.issue(val, rule, "metadata.%s must be a string, found %s%s", k.Value, describeNode(val), codexSkips(rule))
+			f.issue(val, rule, "metadata.%s must be a string, found %s%s", k.Value, skillmd.Describe(val), codexSkips(rule))
 		case isNull(val):
 			f.issue(val, ruleSpec, "metadata.%s is empty; give it a string value or remove it", k.Value)
 			out[k.Value] = ""
 		default:
 			if t := val.ShortTag(); t != "!!str" {
-				f.issue(val, rule, "metadata.%s must be a string, found the %s %s; quote it%s", k.Value, scalarKind(val), val.Value, codexSkips(rule))
+				f.issue(val, rule, "metadata.%s must be a string, found the %s %s; quote it%s", k.Value, skillmd.ScalarKind(val), val.Value, codexSkips(rule))
 			}
 			out[k.Value] = val.Value
 		}

@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // addSeeds adds every fixture SKILL.md and a few malformed inputs.
 func addSeeds(f *testing.F, add func(data []byte)) {
 	err := filepath.WalkDir(fixtures, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.Name() != SkillFileName {
+		if err != nil || d.Name() != skillmd.FileName {
 			return err
 		}
 		data, err := os.ReadFile(p)
@@ -36,16 +38,16 @@ func addSeeds(f *testing.F, add func(data []byte)) {
 	}
 }
 
-// FuzzParse checks that Parse never panics, returns only *ParseError, and
+// FuzzParse checks that Parse never panics, returns only *skillmd.ParseError, and
 // that the body it returns is the end of the input.
 func FuzzParse(f *testing.F) {
 	addSeeds(f, func(data []byte) { f.Add(data) })
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sf, err := Parse(data)
 		if err != nil {
-			var pe *ParseError
+			var pe *skillmd.ParseError
 			if !errors.As(err, &pe) {
-				t.Fatalf("error %T is not a *ParseError: %v", err, err)
+				t.Fatalf("error %T is not a *skillmd.ParseError: %v", err, err)
 			}
 			if pe.Line < 0 || pe.Msg == "" {
 				t.Fatalf("bad ParseError %+v", pe)
@@ -63,7 +65,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("frontmatter fields are not JSON: %v", err)
 		}
 		// Body agrees with Parse on where the body starts.
-		if body, err := Body(data); err != nil || !bytes.Equal(body, sf.Body) {
+		if body, err := skillmd.Body(data); err != nil || !bytes.Equal(body, sf.Body) {
 			t.Fatalf("Body = %q, %v; Parse's body %q", body, err, sf.Body)
 		}
 	})

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 func TestParseAcceptsWellFormedFiles(t *testing.T) {
@@ -77,9 +79,9 @@ func TestParseRejectsBadInput(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Parse succeeded: %+v", sf.Frontmatter)
 			}
-			var pe *ParseError
+			var pe *skillmd.ParseError
 			if !errors.As(err, &pe) {
-				t.Fatalf("error %T %v is not a *ParseError", err, err)
+				t.Fatalf("error %T %v is not a *skillmd.ParseError", err, err)
 			}
 			if pe.Line != tt.wantLine || !strings.Contains(pe.Msg, tt.wantMsg) {
 				t.Errorf("got line %d %q, want line %d containing %q", pe.Line, pe.Msg, tt.wantLine, tt.wantMsg)

@@ -5,15 +5,15 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // pluginManifests are the files that make a folder a plugin or a
 // marketplace: its skill folders are then the ones its layout names.
-var pluginManifests = []string{manifest.MarketplaceManifest, manifest.ClaudePluginManifest, manifest.CodexPluginManifest}
+var pluginManifests = []string{pluginfmt.MarketplaceManifest, pluginfmt.ClaudePluginManifest, pluginfmt.CodexPluginManifest}
 
 // pluginSkills lists the skill folders of t when t is a plugin or a
-// marketplace (it holds one of pluginManifests), read with manifest.Read:
+// marketplace (it holds one of pluginManifests), read with pluginfmt.Read:
 // the one reader of layouts, which plugin add and sync use too, so that
 // discover and import find the skills the plugin's manifest names (and no
 // draft beside them). The walk calls it only for a folder listing
@@ -37,11 +37,11 @@ func (w *rootWalk) pluginSkills(t dirTask) (tasks []dirTask, ok bool) {
 		return nil, false
 	}
 	defer root.Close()
-	fsys, isPluginFS := root.FS().(manifest.PluginFS)
+	fsys, isPluginFS := root.FS().(pluginfmt.PluginFS)
 	if !isPluginFS {
 		return nil, false
 	}
-	layout, err := manifest.Read(fsys, manifest.Options{RootName: filepath.Base(t.path)})
+	layout, err := pluginfmt.Read(fsys, pluginfmt.Options{RootName: filepath.Base(t.path)})
 	if err != nil {
 		w.warn(t.path, "plugin layout: %v; its folders are walked instead", err)
 		return nil, false

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // discoverBounded runs Discover and fails the test if it does not end
@@ -52,7 +54,7 @@ func TestReadsRefuseFIFOsAndDevices(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(base, "home", ".claude", "plugins"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink("/dev/zero", filepath.Join(base, "home", claudePluginsFile)); err != nil {
+	if err := os.Symlink("/dev/zero", filepath.Join(base, "home", ClaudePluginsFile)); err != nil {
 		t.Fatal(err)
 	}
 	res := discoverBounded(t, Options{Home: filepath.Join(base, "home"), WorkDir: app})
@@ -79,7 +81,7 @@ func TestSkillFileFIFO(t *testing.T) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(dir, SkillFileName)
+	file := filepath.Join(dir, skillmd.FileName)
 	if err := mkfifo(file); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}

@@ -13,10 +13,8 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/internal/safefile"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
-
-// SkillFileName is the file that makes a folder a skill.
-const SkillFileName = "SKILL.md"
 
 // Skill is a loaded skill folder.
 type Skill struct {
@@ -84,7 +82,7 @@ func (s *Skill) QualifiedName() string {
 }
 
 // Path is the absolute path of the skill's SKILL.md.
-func (s *Skill) Path() string { return filepath.Join(s.Dir, SkillFileName) }
+func (s *Skill) Path() string { return filepath.Join(s.Dir, skillmd.FileName) }
 
 // LoadSkillDir reads and validates dir/SKILL.md. It returns an error only
 // when dir itself cannot be read. Problems with the skill are diagnostics:
@@ -103,8 +101,8 @@ func LoadSkillDir(dir string, mode Mode) (*Skill, []Diagnostic, error) {
 	if !info.IsDir() {
 		return nil, nil, fmt.Errorf("load skill %s: not a directory", dir)
 	}
-	path := filepath.Join(dir, SkillFileName)
-	data, diag := readSkillFile(filepath.Join(abs, SkillFileName), path)
+	path := filepath.Join(dir, skillmd.FileName)
+	data, diag := readSkillFile(filepath.Join(abs, skillmd.FileName), path)
 	if diag != nil {
 		return nil, []Diagnostic{*diag}, nil
 	}
@@ -145,16 +143,16 @@ func readSkillFile(file, display string) ([]byte, *Diagnostic) {
 	f, err := safefile.Open(file, safefile.Options{})
 	if errors.Is(err, safefile.ErrNotRegular) {
 		if info, serr := os.Stat(file); serr == nil && info.IsDir() {
-			return fail("%s is a directory; it must be a file", SkillFileName)
+			return fail("%s is a directory; it must be a file", skillmd.FileName)
 		}
-		return fail("cannot read: %v; %s must be a regular file", unwrapPathError(err), SkillFileName)
+		return fail("cannot read: %v; %s must be a regular file", unwrapPathError(err), skillmd.FileName)
 	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			if other := misnamedSkillFile(filepath.Dir(file)); other != "" {
-				return fail("missing %s; found %s, rename it to %s (agents look for that exact name)", SkillFileName, other, SkillFileName)
+				return fail("missing %s; found %s, rename it to %s (agents look for that exact name)", skillmd.FileName, other, skillmd.FileName)
 			}
-			return fail("missing %s: a skill folder needs a SKILL.md with name and description frontmatter", SkillFileName)
+			return fail("missing %s: a skill folder needs a SKILL.md with name and description frontmatter", skillmd.FileName)
 		}
 		return fail("cannot read: %v", unwrapPathError(err))
 	}
@@ -193,7 +191,7 @@ func misnamedSkillFile(dir string) string {
 		return ""
 	}
 	for _, e := range entries {
-		if e.Name() != SkillFileName && strings.EqualFold(e.Name(), SkillFileName) {
+		if e.Name() != skillmd.FileName && strings.EqualFold(e.Name(), skillmd.FileName) {
 			return e.Name()
 		}
 	}

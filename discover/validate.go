@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // Mode selects how strictly a skill is judged.
@@ -63,7 +65,7 @@ var (
 func ValidateFile(path, folderName string, data []byte, mode Mode) (*SkillFile, []Diagnostic) {
 	sf, err := Parse(data)
 	if err != nil {
-		var pe *ParseError
+		var pe *skillmd.ParseError
 		if errors.As(err, &pe) {
 			return nil, []Diagnostic{errorAt(path, pe.Line, "%s", pe.Msg)}
 		}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // diagStrings renders diagnostics one per line for comparison.
@@ -186,7 +188,7 @@ func TestDiagnosticString(t *testing.T) {
 	if HasErrors([]Diagnostic{d}) || !HasErrors([]Diagnostic{d, {Severity: SeverityError}}) {
 		t.Error("HasErrors is wrong")
 	}
-	if got := (&ParseError{File: "x/SKILL.md", Line: 2, Msg: "m"}).Error(); got != "x/SKILL.md:2: m" {
+	if got := (&skillmd.ParseError{File: "x/SKILL.md", Line: 2, Msg: "m"}).Error(); got != "x/SKILL.md:2: m" {
 		t.Errorf("got %q", got)
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // rootWalk finds the skill folders under one root. Directories are read and
@@ -159,7 +161,7 @@ func (w *rootWalk) warn(path, format string, args ...any) {
 func (w *rootWalk) visit(t dirTask) {
 	// One lstat tells a skill folder, which is most folders a walk of
 	// installed skills meets, without listing it.
-	if info, err := os.Lstat(filepath.Join(t.path, SkillFileName)); err == nil && (info.Mode().IsRegular() || info.Mode()&fs.ModeSymlink != 0) {
+	if info, err := os.Lstat(filepath.Join(t.path, skillmd.FileName)); err == nil && (info.Mode().IsRegular() || info.Mode()&fs.ModeSymlink != 0) {
 		w.loadSkill(t, info.Mode())
 		return
 	}
@@ -189,8 +191,8 @@ func (w *rootWalk) visit(t dirTask) {
 	for _, e := range entries {
 		name := e.Name()
 		typ := e.Type()
-		if typ.IsRegular() && name != SkillFileName && strings.EqualFold(name, SkillFileName) {
-			w.warn(filepath.Join(t.path, name), "found %s; agents only load a file named exactly %s, rename it", name, SkillFileName)
+		if typ.IsRegular() && name != skillmd.FileName && strings.EqualFold(name, skillmd.FileName) {
+			w.warn(filepath.Join(t.path, name), "found %s; agents only load a file named exactly %s, rename it", name, skillmd.FileName)
 			continue
 		}
 		isLink := typ&fs.ModeSymlink != 0
@@ -245,7 +247,7 @@ func (w *rootWalk) pushChildren(children []dirTask) {
 // cheap.
 func (w *rootWalk) reportTooDeep(dir string) {
 	w.log.Debug("skip folder", "path", dir, "reason", "deeper than the depth bound", "max_depth", w.maxDepth)
-	if _, err := os.Stat(filepath.Join(dir, SkillFileName)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, skillmd.FileName)); err == nil {
 		w.warn(dir, "skill folder is %d folders below its root %s, past the depth bound of %d; not loaded: move it up or give a folder nearer to it as the root",
 			w.maxDepth+1, w.root.Path, w.maxDepth)
 	}
@@ -294,7 +296,7 @@ func (w *rootWalk) loadSkill(t dirTask, mode fs.FileMode) {
 		w.addSkill(t, nil, nil)
 		return
 	}
-	path := filepath.Join(t.path, SkillFileName)
+	path := filepath.Join(t.path, skillmd.FileName)
 	if mode&fs.ModeSymlink != 0 {
 		t.viaLink = true
 		target, err := filepath.EvalSymlinks(path)

@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/merge/diff3"
 )
 
@@ -87,8 +88,10 @@ func SkillMD(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 	}, nil
 }
 
-// frontmatter is a SKILL.md split at its frontmatter: open and close are the
-// "---" lines, lines the YAML between them, body the rest of the file.
+// frontmatter is a SKILL.md split at its frontmatter (by skillmd, the one
+// reader of the fence): open is everything up to the YAML (a byte order
+// mark and the opening fence line), close the closing fence line, lines
+// the YAML between them, body the rest of the file.
 type frontmatter struct {
 	open, close string
 	lines       []string
@@ -100,56 +103,34 @@ type frontmatter struct {
 // splitFrontmatter finds and parses the frontmatter of text; false when
 // there is none or it is not a block mapping of YAML.
 func splitFrontmatter(text string) (*frontmatter, bool) {
-	lines := strings.SplitAfter(text, "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1] // text ends with a newline: no last, empty line
-	}
-	if len(lines) < 2 || !isFence(lines[0]) {
+	doc, err := skillmd.Parse([]byte(text))
+	if err != nil {
 		return nil, false
 	}
-	for i := 1; i < len(lines); i++ {
-		if !isFence(lines[i]) {
-			continue
-		}
-		fm := &frontmatter{open: lines[0], close: lines[i], lines: lines[1:i], bodyLine: i + 1}
-		fm.body = text[len(strings.Join(lines[:i+1], "")):]
-		if !strings.HasSuffix(fm.close, "\n") {
-			return nil, false // "---" without a newline ends the file: nothing to merge
-		}
-		var doc yaml.Node
-		if err := yaml.Unmarshal([]byte(strings.Join(fm.lines, "")), &doc); err != nil {
-			return nil, false
-		}
-		switch {
-		case len(doc.Content) == 0:
-			fm.root = &yaml.Node{Kind: yaml.MappingNode}
-		case doc.Content[0].Kind == yaml.MappingNode && doc.Content[0].Style&yaml.FlowStyle == 0:
-			fm.root = doc.Content[0]
-		default:
-			return nil, false
-		}
-		return fm, true
+	if !strings.HasSuffix(string(doc.Close), "\n") {
+		return nil, false // a closing fence without a line break ends the file: nothing to merge
 	}
-	return nil, false
+	if doc.Root.Style&yaml.FlowStyle != 0 {
+		return nil, false
+	}
+	lines := strings.SplitAfter(string(doc.YAML), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1] // the YAML ends with a newline: no last, empty line
+	}
+	return &frontmatter{
+		open: string(doc.Head), close: string(doc.Close), lines: lines,
+		body: string(doc.Body), bodyLine: doc.BodyLine - 1, root: doc.Root,
+	}, true
 }
 
 // fenceLines is the number of lines of text's frontmatter block, fences
 // included, whether or not its YAML parses; 0 when there is none.
 func fenceLines(text string) int {
-	lines := splitLines(text)
-	if len(lines) < 2 || !isFence(lines[0]) {
+	s, err := skillmd.Cut([]byte(text))
+	if err != nil {
 		return 0
 	}
-	for i := 1; i < len(lines); i++ {
-		if isFence(lines[i]) {
-			return i + 1
-		}
-	}
-	return 0
-}
-
-func isFence(line string) bool {
-	return strings.TrimRight(line, "\r\n") == "---"
+	return s.BodyLine - 1
 }
 
 // entry is one key of a block mapping and the lines it spans in its

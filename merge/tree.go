@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/merge/diff3"
 )
 
@@ -230,7 +231,7 @@ func mergePath(p string, b, o, t *File, opts Options) (*File, []PathConflict, []
 	}
 	merge := Text
 	switch {
-	case !opts.PlainText && path.Base(p) == "SKILL.md":
+	case !opts.PlainText && path.Base(p) == skillmd.FileName:
 		merge = SkillMD
 	case opts.SkillAware && isMarkdown(p):
 		merge = Markdown

@@ -1,6 +1,9 @@
 package reload
 
-import "github.com/skillstore/skillstore/internal/skillfs"
+import (
+	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
+)
 
 // Class says what a running agent must do about a change to a skill.
 type Class string
@@ -35,7 +38,7 @@ func Classify(old, new *Tree) Change { return ClassifyWith(old, new, nil) }
 // skill.
 func ClassifyWith(old, new *Tree, hot func(path string) bool) Change {
 	if hot == nil {
-		hot = func(p string) bool { return p == skillfs.SkillFile }
+		hot = func(p string) bool { return p == skillmd.FileName }
 	}
 	if old == nil && new == nil {
 		return Change{Class: Unchanged}

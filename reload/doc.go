@@ -1,7 +1,7 @@
 // Package reload connects published skills to agents: it exports skill trees
-// into agents' skill directories atomically, classifies each change as hot
-// (SKILL.md text only) or cold (anything structural), and watches folders so
-// a running agent reloads what changed.
+// into agents' skill directories atomically and classifies each change as
+// hot (SKILL.md text only) or cold (anything structural). Watching folders
+// so that a running agent reloads what changed is package reload/watch.
 //
 // A skill folder is identified by its [Tree]: its entries and the git tree
 // ID git itself would compute for it (no repository needed), so comparing
@@ -35,14 +35,6 @@
 // Where the account cannot make symbolic links, a link to a file of the
 // skill is written as a copy and any other link left out, each with a
 // warning in the [Report].
-//
-// A [Watcher] watches skill folders with inotify (or stat polling),
-// debounces each skill (bounded by [WatchOptions].MaxWait), checks that its
-// SKILL.md loads (discover's lenient rules), and calls a [ReloadFunc] once
-// per settled change of a skill that loads or is removed, reporting each as
-// an [Event] (the audit record, written as JSON lines by [EventLog], or to a
-// rotated [AuditFile]). A [Root] narrows what is watched in a folder: the
-// skills a target wants, and only those [Export] created there.
 //
 // The package never reads the store: the CLI hands it skills as files.
 package reload

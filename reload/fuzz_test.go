@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // FuzzClassify builds two trees from fuzzed file lists ("path:kind:data"
@@ -33,7 +34,7 @@ func FuzzClassify(f *testing.F) {
 		if (ab.Class == Unchanged) != (ta.ID == tb.ID) {
 			t.Fatalf("class %s but IDs %s, %s", ab.Class, ta.ID, tb.ID)
 		}
-		if ab.Class == Hot && !slices.Equal(ab.Paths, []string{skillfs.SkillFile}) {
+		if ab.Class == Hot && !slices.Equal(ab.Paths, []string{skillmd.FileName}) {
 			t.Fatalf("hot change touches %v", ab.Paths)
 		}
 		slices.Reverse(fa)

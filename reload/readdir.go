@@ -3,12 +3,11 @@ package reload
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
-	"github.com/skillstore/skillstore/internal/safefile"
+	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -24,11 +23,16 @@ var ErrUnsupportedFile = errors.New("unsupported file type")
 // outside the target, and replacing the link would break the setup.
 var ErrLinkedFolder = errors.New("skill folder is a symbolic link")
 
-// ReadDir reads the skill folder dir into files (with content, size and blob
-// id, sorted by path), the way git would record it:
-// symlinks are read as links (never followed), a file is Executable when its
-// owner execute bit is set, empty directories vanish, and Ignored files are
-// skipped. A missing dir gives an error matching fs.ErrNotExist.
+// ReadDir reads the skill folder dir of a target into files (with
+// content, size and blob id, sorted by path) with the one reader of a
+// skill folder, folderscan.Scan, which records it the way git would
+// (symlinks read as links, never followed; a file Executable when its
+// owner execute bit is set; empty directories vanish; Ignored files
+// skipped). Every file is read, whatever its size: export compares the
+// folder with the store byte for byte. On top of the scan, what export
+// cannot record is refused: dir itself being a symlink (ErrLinkedFolder)
+// or not a folder, and a special file in it (ErrUnsupportedFile). A
+// missing dir gives an error matching fs.ErrNotExist.
 func ReadDir(dir string) ([]skillfs.File, error) {
 	info, err := os.Lstat(dir)
 	if err != nil {
@@ -45,73 +49,21 @@ func ReadDir(dir string) ([]skillfs.File, error) {
 		}
 		return nil, fmt.Errorf("%s: not a skill folder but %s", dir, what)
 	}
-	var files []skillfs.File
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if p == dir {
-			return nil
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		if skillfs.Ignored(rel) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		switch t := d.Type(); {
-		case t.IsDir():
-			return nil
-		case t&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			files = append(files, skillfs.File{Path: rel, Mode: skillfs.Symlink, Size: int64(len(target)), ID: skillfs.BlobID([]byte(target)), Data: []byte(target)})
-		case t.IsRegular():
-			f, err := readFile(p, rel)
-			if err != nil {
-				return err
-			}
-			files = append(files, f)
-		default:
-			return fmt.Errorf("%s: %w (%s)", p, ErrUnsupportedFile, t)
-		}
-		return nil
-	})
+	files, err := folderscan.Scan(dir, folderscan.NoLimits, nil)
 	if err != nil {
 		return nil, err
 	}
-	skillfs.Sort(files)
+	for _, f := range files {
+		if f.Mode == skillfs.Special {
+			p := filepath.Join(dir, filepath.FromSlash(f.Path))
+			var typ fs.FileMode
+			if info, err := os.Lstat(p); err == nil {
+				typ = info.Mode().Type()
+			}
+			return nil, fmt.Errorf("%s: %w (%s)", p, ErrUnsupportedFile, typ)
+		}
+	}
 	return files, nil
-}
-
-func readFile(p, rel string) (skillfs.File, error) {
-	info, err := os.Lstat(p)
-	if err != nil {
-		return skillfs.File{}, err
-	}
-	// Only a regular file, opened without blocking: a FIFO put in the
-	// target's folder after the walk listed it is refused, not waited on.
-	f, err := safefile.Open(p, safefile.Options{NoFollow: true})
-	if err != nil {
-		return skillfs.File{}, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return skillfs.File{}, err
-	}
-	kind := skillfs.Regular
-	if info.Mode()&0o100 != 0 {
-		kind = skillfs.Executable
-	}
-	return skillfs.File{Path: rel, Mode: kind, Size: int64(len(data)), ID: skillfs.BlobID(data), Data: data}, nil
 }
 
 // ReadTree reads the skill folder dir (see ReadDir) and returns its Tree.

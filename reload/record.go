@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -182,6 +183,12 @@ func (b *book) writeRecord(r *record) error {
 		return err
 	}
 	return b.dir.WriteFile(recordFile, append(data, '\n'), 0o644)
+}
+
+// RecordPath is the file in which export records what it wrote in target
+// (see [Exported]); a watcher stats it to know when to read it again.
+func RecordPath(target string) string {
+	return filepath.Join(target, skillfs.BookkeepingDir, recordFile)
 }
 
 // Exported returns, for each skill that export created in target, the tree

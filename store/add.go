@@ -12,6 +12,7 @@ import (
 	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -26,8 +27,8 @@ type AddOptions struct {
 	// refuse the version. Its zero value, RiskNone, refuses any finding;
 	// the CLI passes DefaultAllowedRisk unless --allow-risk says otherwise.
 	AllowRisk safety.RiskLevel
-	// Limits cap files; zero means safety.DefaultLimits.
-	Limits safety.Limits
+	// Limits cap files; zero means skillfs.DefaultLimits.
+	Limits skillfs.Limits
 	// Source is recorded as the versions' source. By default a new skill
 	// is SourceManaged and an existing one keeps its latest version's
 	// source (a local edit of a plugin's skill is still that plugin's).
@@ -100,9 +101,9 @@ type prepared struct {
 	tree Hash
 }
 
-func (o AddOptions) limits() safety.Limits {
+func (o AddOptions) limits() skillfs.Limits {
 	if o.Limits.MaxFiles == 0 {
-		return safety.DefaultLimits
+		return skillfs.DefaultLimits
 	}
 	return o.Limits
 }
@@ -152,7 +153,7 @@ func (s *Store) Import(ctx context.Context, root string, opts AddOptions) ([]Add
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	if len(found) == 0 {
-		return nil, fmt.Errorf("no skill folders (folders with a %s) under %s", discover.SkillFileName, root)
+		return nil, fmt.Errorf("no skill folders (folders with a %s) under %s", skillmd.FileName, root)
 	}
 	dirs := make([]string, len(found))
 	for i, f := range found {
@@ -276,7 +277,7 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 		return p
 	}
 	if !info.IsDir() {
-		p.Err = fmt.Errorf("%s is not a folder; add the folder that holds %s", dir, discover.SkillFileName)
+		p.Err = fmt.Errorf("%s is not a folder; add the folder that holds %s", dir, skillmd.FileName)
 		return p
 	}
 	limits := opts.limits()
@@ -306,15 +307,15 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 	}
 	var skillMD *File
 	for i := range p.files {
-		if p.files[i].Path == discover.SkillFileName {
+		if p.files[i].Path == skillmd.FileName {
 			skillMD = &p.files[i]
 		}
 	}
 	if skillMD == nil || skillMD.Data == nil {
-		p.Err = fmt.Errorf("%s has no %s; a skill folder holds one at its top", dir, discover.SkillFileName)
+		p.Err = fmt.Errorf("%s has no %s; a skill folder holds one at its top", dir, skillmd.FileName)
 		return p
 	}
-	display := filepath.Join(dir, discover.SkillFileName)
+	display := filepath.Join(dir, skillmd.FileName)
 	verdict := discover.Check(display, folder, skillMD.Data, opts.Validation)
 	p.Diagnostics = verdict.Diagnostics
 	if !verdict.Accepted() {

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // Which skill a folder given to add or import becomes a version of. A
@@ -225,33 +225,7 @@ func renameSkillFile(files []File, name string) {
 		if files[i].Path != SkillFile || files[i].Data == nil {
 			continue
 		}
-		data := setFrontmatterName(files[i].Data, name)
+		data := skillmd.SetName(files[i].Data, name)
 		files[i].Data, files[i].Size, files[i].ID = data, int64(len(data)), skillfs.BlobID(data)
 	}
-}
-
-// setFrontmatterName replaces the top-level "name:" line between the
-// opening and closing --- of a SKILL.md, or adds one after the opening
-// line; a file without frontmatter is returned as it is.
-func setFrontmatterName(data []byte, name string) []byte {
-	nl := "\n"
-	if bytes.Contains(data, []byte("\r\n")) {
-		nl = "\r\n"
-	}
-	lines := strings.SplitAfter(string(data), "\n")
-	if len(lines) == 0 || strings.TrimSpace(strings.TrimPrefix(lines[0], "\ufeff")) != "---" {
-		return data
-	}
-	for i := 1; i < len(lines); i++ {
-		line := strings.TrimRight(lines[i], "\r\n")
-		if strings.TrimSpace(line) == "---" {
-			break
-		}
-		if key, _, ok := strings.Cut(line, ":"); ok && key == "name" {
-			lines[i] = "name: " + name + nl
-			return []byte(strings.Join(lines, ""))
-		}
-	}
-	out := append([]string{lines[0], "name: " + name + nl}, lines[1:]...)
-	return []byte(strings.Join(out, ""))
 }

@@ -202,19 +202,6 @@ func TestAddNameLayoutTwo(t *testing.T) {
 	}
 }
 
-func TestSetFrontmatterName(t *testing.T) {
-	for in, want := range map[string]string{
-		"---\nname: a\ndescription: d\n---\nname: body\n":       "---\nname: b\ndescription: d\n---\nname: body\n",
-		"---\r\ndescription: d\r\n---\r\nx\r\n":                 "---\r\nname: b\r\ndescription: d\r\n---\r\nx\r\n",
-		"---\ndescription: d\n  name: nested\nname: 'a'\n---\n": "---\ndescription: d\n  name: nested\nname: b\n---\n",
-		"no frontmatter\n": "no frontmatter\n",
-	} {
-		if got := string(setFrontmatterName([]byte(in), "b")); got != want {
-			t.Errorf("setFrontmatterName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestAddCheckedOutFolder: a folder 'checkout' wrote from a plugin's skill
 // and then edited is that skill's next version (it came from it); the
 // same edited files in a folder no checkout wrote are refused as foreign.

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/internal/folderscan"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/manifest"
 )
 
 // Which plugin an adopted skill joins. An installer records the repository
@@ -130,7 +130,7 @@ func (tx *Tx) pluginForSkill(ctx context.Context, sk AdoptSkill, skill string) (
 	if err != nil {
 		return "", false, err
 	}
-	_, statErr := fsys.Lstat(manifest.MarketplaceManifest)
+	_, statErr := fsys.Lstat(pluginfmt.MarketplaceManifest)
 	market := statErr == nil
 	done()
 	p := &Plugin{Source: src, Skills: []string{}, Select: []string{"!*"}}
@@ -181,11 +181,11 @@ func (tx *Tx) pluginForSkill(ctx context.Context, sk AdoptSkill, skill string) (
 // pluginHolding is the plugin of layout whose skills hold the folder dir
 // (relative to the repository's top), else the one plugin with a skill
 // named skill. A source of one plugin is that plugin.
-func pluginHolding(src Source, layout *manifest.Layout, skill, dir string) (*manifest.PluginLayout, error) {
+func pluginHolding(src Source, layout *pluginfmt.Layout, skill, dir string) (*pluginfmt.PluginLayout, error) {
 	if len(layout.Plugins) == 1 && len(layout.Remote) == 0 {
 		return &layout.Plugins[0], nil
 	}
-	var byName []*manifest.PluginLayout
+	var byName []*pluginfmt.PluginLayout
 	for i, pl := range layout.Plugins {
 		for _, d := range pl.Skills {
 			if dir != "" && path.Join(src.Path, d.Path) == dir {
@@ -210,7 +210,7 @@ func pluginHolding(src Source, layout *manifest.Layout, skill, dir string) (*man
 // adoptedPluginID is the id of a plugin adopt adds: its name (or the one
 // derived from the source), qualified as plugin add does when a plugin of
 // another source holds it (see plugin_ids.go).
-func (tx *Tx) adoptedPluginID(name string, p *Plugin, layout *manifest.Layout, src Source) (string, error) {
+func (tx *Tx) adoptedPluginID(name string, p *Plugin, layout *pluginfmt.Layout, src Source) (string, error) {
 	id := pluginID("", name, p.Source)
 	if err := skillfs.CheckName(id); err != nil {
 		return "", fmt.Errorf("plugin id %q: %w: add the plugin with 'skillstore plugin add %s --id NEW', then run adopt again", id, err, src)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // TestAdoptPrefersLockFileHash: a copy installed at commit 1 and edited
@@ -173,10 +173,10 @@ func TestAdoptPath(t *testing.T) {
 // one plugin with a skill of that name (a skill moved upstream since the
 // install); none, or two by name, is an error naming the plugins.
 func TestPluginHolding(t *testing.T) {
-	layout := &manifest.Layout{Plugins: []manifest.PluginLayout{
-		{Name: "documents", Skills: []manifest.SkillDir{{Name: "docx", Path: "skills/docx"}, {Name: "setup", Path: "skills/setup-docs"}}},
-		{Name: "examples", Skills: []manifest.SkillDir{{Name: "canvas", Path: "skills/canvas"}, {Name: "setup", Path: "skills/setup"}}},
-		{Name: "api", Skills: []manifest.SkillDir{{Name: "api", Path: "skills/api"}}},
+	layout := &pluginfmt.Layout{Plugins: []pluginfmt.PluginLayout{
+		{Name: "documents", Skills: []pluginfmt.SkillDir{{Name: "docx", Path: "skills/docx"}, {Name: "setup", Path: "skills/setup-docs"}}},
+		{Name: "examples", Skills: []pluginfmt.SkillDir{{Name: "canvas", Path: "skills/canvas"}, {Name: "setup", Path: "skills/setup"}}},
+		{Name: "api", Skills: []pluginfmt.SkillDir{{Name: "api", Path: "skills/api"}}},
 	}}
 	src := Source{Kind: SourceGit, URL: "https://example.com/acme/skills.git"}
 	for _, c := range []struct{ skill, dir, want string }{

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillstore/skillstore/internal/gitdb"
+	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -162,7 +162,7 @@ func BenchmarkReimportUnchanged(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	time.Sleep(gitdb.RacyWindow) // files older than the racy window get cached
+	time.Sleep(folderscan.RacyWindow) // files older than the racy window get cached
 	if _, err := s.Import(ctx, root, AddOptions{AllowRisk: safety.RiskCritical}); err != nil {
 		b.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/folderscan"
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/safety"
 	"github.com/skillstore/skillstore/store/treediff"
 )
@@ -272,7 +273,7 @@ func (s *Store) AcceptCandidate(ctx context.Context, skill, reason string) (Vers
 		if err != nil {
 			return err
 		}
-		checked, err := safety.Check(skill, files, tx.filesOrNil(head.Tree), safety.DefaultLimits)
+		checked, err := safety.Check(skill, files, tx.filesOrNil(head.Tree), skillfs.DefaultLimits)
 		if err != nil {
 			return err
 		}
@@ -363,14 +364,14 @@ func (s *Store) ResolveCandidate(ctx context.Context, skill, dir, reason string)
 		if err != nil {
 			return err
 		}
-		files, err := folderscan.Scan(dir, safety.DefaultLimits, nil)
+		files, err := folderscan.Scan(dir, skillfs.DefaultLimits, nil)
 		if err != nil {
 			return err
 		}
 		if len(files) == 0 || !IsPluginParts(skill) && !slices.ContainsFunc(files, func(f File) bool { return f.Path == SkillFile }) {
 			return fmt.Errorf("resolve %s: %s holds no %s", skill, dir, SkillFile)
 		}
-		if _, err := safety.Check(skill, files, nil, safety.DefaultLimits); err != nil {
+		if _, err := safety.Check(skill, files, nil, skillfs.DefaultLimits); err != nil {
 			return err
 		}
 		tree, err := tx.WriteTree(files)

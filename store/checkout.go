@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // ErrNotEmpty is returned by Checkout for a non-empty target folder
@@ -29,7 +29,7 @@ func (e *NoFileError) Error() string { return fmt.Sprintf("%s has no file %q", e
 // by spec.
 func (s *Store) Cat(ctx context.Context, spec, file string) ([]byte, error) {
 	if file == "" {
-		file = discover.SkillFileName
+		file = skillmd.FileName
 	}
 	var data []byte
 	err := s.View(ctx, func(r *Reader) error {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // ErrNotOneSkill is matched (errors.Is) when checkout --force is asked to
@@ -23,7 +24,7 @@ const maxReplaceEntries = 20000
 
 // checkoutMarkers are the files at a folder's top that make it one
 // checked-out unit: a skill's SKILL.md, a plugin's manifest (its parts).
-var checkoutMarkers = []string{skillfs.SkillFile, ".claude-plugin/plugin.json", ".codex-plugin/plugin.json"}
+var checkoutMarkers = []string{skillmd.FileName, ".claude-plugin/plugin.json", ".codex-plugin/plugin.json"}
 
 // checkReplaceable reports whether the non-empty folder dir (abs) may be
 // replaced by a checkout of files. --force deletes what the folder held,
@@ -57,7 +58,7 @@ func checkReplaceable(dir, abs string, files []File) error {
 		}
 	}
 	if !marked {
-		return refuse("no " + skillfs.SkillFile + " (or plugin manifest) of its own")
+		return refuse("no " + skillmd.FileName + " (or plugin manifest) of its own")
 	}
 	entries := 0
 	err := filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
@@ -78,7 +79,7 @@ func checkReplaceable(dir, abs string, files []File) error {
 		switch name := d.Name(); {
 		case d.IsDir() && (name == skillfs.BookkeepingDir || name == ".git"):
 			return refuse(rel + ", a target's bookkeeping folder or a repository")
-		case !d.IsDir() && name == skillfs.SkillFile && path.Dir(rel) != "." && !written[rel]:
+		case !d.IsDir() && name == skillmd.FileName && path.Dir(rel) != "." && !written[rel]:
 			return refuse("another skill (" + rel + ")")
 		}
 		return nil

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/internal/folderscan"
-	"github.com/skillstore/skillstore/store/safety"
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/treediff"
 )
 
@@ -75,7 +75,7 @@ func (s *Store) Diff(ctx context.Context, from, to string) (DiffResult, error) {
 				return fmt.Errorf("%s is not a folder (to compare with a version, write @v2 or @<commit>)", to)
 			}
 			abs, _ := filepath.Abs(to)
-			if newFiles, err = folderscan.Scan(abs, safety.DefaultLimits, nil); err != nil {
+			if newFiles, err = folderscan.Scan(abs, skillfs.DefaultLimits, nil); err != nil {
 				return err
 			}
 		}

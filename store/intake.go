@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/manifest"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -84,7 +84,7 @@ const TrailerLeftOut = "Left-Out"
 // storable splits files (symlinks with their targets in Data, other files
 // with Data or, over the size cap, Size only) into those a store keeps and
 // those it leaves out, sorted by path.
-func storable(files []File, limits safety.Limits) (kept []File, left []LeftOut) {
+func storable(files []File, limits skillfs.Limits) (kept []File, left []LeftOut) {
 	drop := map[string]string{}
 	for _, f := range files {
 		switch {
@@ -125,7 +125,7 @@ func (tx *Tx) intake(sk *upstreamSkill) error {
 		return err
 	}
 	sk.intaken = true
-	kept, left := storable(files, safety.DefaultLimits)
+	kept, left := storable(files, skillfs.DefaultLimits)
 	if len(left) == 0 {
 		return nil
 	}
@@ -198,10 +198,10 @@ func leaveOut(err error, sr *SkillReport) bool {
 }
 
 // layoutLeftOut is the report of a skill folder the layout could not take
-// (manifest.PluginLayout.LeftOut): a name a store cannot hold, or a
+// (pluginfmt.PluginLayout.LeftOut): a name a store cannot hold, or a
 // symlinked folder leading out of the plugin. Its reason stands for its
 // content in the held memo.
-func layoutLeftOut(d manifest.SkillDir, p *Plugin, opts SyncOptions) SkillReport {
+func layoutLeftOut(d pluginfmt.SkillDir, p *Plugin, opts SyncOptions) SkillReport {
 	sr := SkillReport{Skill: d.Name, Classification: ClassLeftOut, LeftOut: []LeftOut{{Kind: LeftOutRefused, Reason: d.LeftOut}}}
 	opts.markHeld(&sr, QualifiedName(p.ID, d.Name), skillfs.BlobID([]byte(d.Path+"\x00"+d.LeftOut)))
 	return sr

@@ -25,7 +25,7 @@ func TestStorable(t *testing.T) {
 		{Path: "leak", Mode: skillfs.Symlink, Data: []byte("/etc/passwd")},
 		{Path: "vendor/lib", Mode: skillfs.Gitlink},
 	}
-	kept, left := storable(files, safety.Limits{MaxFileSize: 10, MaxFiles: 10})
+	kept, left := storable(files, skillfs.Limits{MaxFileSize: 10, MaxFiles: 10})
 	var keptPaths []string
 	for _, f := range kept {
 		keptPaths = append(keptPaths, f.Path)
@@ -42,7 +42,7 @@ func TestStorable(t *testing.T) {
 	if !reflect.DeepEqual(left, want) {
 		t.Errorf("left out\n got %+v\nwant %+v", left, want)
 	}
-	if k, l := storable(files[:2], safety.DefaultLimits); len(k) != 2 || l != nil {
+	if k, l := storable(files[:2], skillfs.DefaultLimits); len(k) != 2 || l != nil {
 		t.Errorf("nothing to leave out: %+v %+v", k, l)
 	}
 }

@@ -5,23 +5,24 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
-// readLayout reads the plugins a source provides with [manifest.Read], the
+// readLayout reads the plugins a source provides with [pluginfmt.Read], the
 // one function that decides a repository's layout. A single skill at the
 // source's top is named by its SKILL.md's frontmatter name, else by the
 // source's base name (see sourceBaseName).
-func readLayout(fsys manifest.PluginFS, src Source) (*manifest.Layout, error) {
-	return manifest.Read(fsys, manifest.Options{Selector: src.Selector, RootName: rootSkillName(fsys, src)})
+func readLayout(fsys pluginfmt.PluginFS, src Source) (*pluginfmt.Layout, error) {
+	return pluginfmt.Read(fsys, pluginfmt.Options{Selector: src.Selector, RootName: rootSkillName(fsys, src)})
 }
 
 // rootSkillName names the skill whose SKILL.md is at the top of fsys: the
 // frontmatter's name when it is a valid skill name, else the source's base
 // name. It is "" when there is no such SKILL.md.
-func rootSkillName(fsys manifest.PluginFS, src Source) string {
-	data, err := manifest.ReadRegular(fsys, skillfs.SkillFile, discover.MaxFileSize)
+func rootSkillName(fsys pluginfmt.PluginFS, src Source) string {
+	data, err := pluginfmt.ReadRegular(fsys, skillmd.FileName, discover.MaxFileSize)
 	if err != nil {
 		return ""
 	}

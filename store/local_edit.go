@@ -122,7 +122,7 @@ func (tx *Tx) MergeLocalEdit(e LocalEdit) (LocalMerge, error) {
 			return lm, nil
 		}
 	}
-	checked, err := safety.Check(e.Skill, files, tx.filesOrNil(head.Tree), safety.DefaultLimits)
+	checked, err := safety.Check(e.Skill, files, tx.filesOrNil(head.Tree), skillfs.DefaultLimits)
 	if err != nil {
 		return lm, err
 	}

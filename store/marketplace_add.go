@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/internal/gitfetch"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/manifest"
 )
 
 // PluginRename is a plugin that took the new name its marketplace's
@@ -50,7 +50,7 @@ type marketEntry struct {
 // added. Plugins without skills are skipped with a note, unless SOURCE#name
 // picked one. Plugins it added before are found by their Marketplace: a
 // "renames" entry renames them, a changed source is followed.
-func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.Layout, fetched gitfetch.Fetched, opts AddPluginOptions) (*SyncReport, error) {
+func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *pluginfmt.Layout, fetched gitfetch.Fetched, opts AddPluginOptions) (*SyncReport, error) {
 	mkt := marketplaceName(src)
 	if n := len(layout.Plugins) + len(layout.Remote); opts.ID != "" && n > 1 {
 		return nil, idForOneError(src, opts.ID, layout.PluginNames())
@@ -69,7 +69,7 @@ func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.L
 	for _, r := range layout.Remote {
 		s, err := remoteEntrySource(r, opts.AllowLocal)
 		if err != nil {
-			rep.Plugins = append(rep.Plugins, failedReport(r.Name, mkt, &manifest.EntryError{Plugin: r.Name, Line: r.Line, Err: err}))
+			rep.Plugins = append(rep.Plugins, failedReport(r.Name, mkt, &pluginfmt.EntryError{Plugin: r.Name, Line: r.Line, Err: err}))
 			continue
 		}
 		p := &Plugin{ID: pluginID(opts.ID, r.Name, s), Source: s, Review: opts.Review, Marketplace: mkt, EntrySkills: r.Skills, Skills: []string{}}
@@ -97,7 +97,7 @@ func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.L
 		}
 		if opts.ID == "" {
 			if err := tx.resolveEntryID(&e, ids); err != nil {
-				rep.Plugins = append(rep.Plugins, failedReport(e.name, mkt, &manifest.EntryError{Plugin: e.name, Line: e.line, Err: err}))
+				rep.Plugins = append(rep.Plugins, failedReport(e.name, mkt, &pluginfmt.EntryError{Plugin: e.name, Line: e.line, Err: err}))
 				continue
 			}
 		}
@@ -111,7 +111,7 @@ func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *manifest.L
 			taken, mine := sel.pick(slices.Sorted(maps.Keys(r.up.skills)))
 			maps.DeleteFunc(r.up.skills, func(name string, _ *upstreamSkill) bool { return !taken[name] })
 			if len(r.up.skills) == 0 {
-				rep.Skipped = append(rep.Skipped, manifest.SkippedPlugin{Name: r.plugin.ID, Reason: notSelectedReason})
+				rep.Skipped = append(rep.Skipped, pluginfmt.SkippedPlugin{Name: r.plugin.ID, Reason: notSelectedReason})
 				continue
 			}
 			r.plugin.Select = mine
@@ -148,7 +148,7 @@ type readyEntry struct {
 func (tx *Tx) readEntry(ctx context.Context, e marketEntry, fetched gitfetch.Fetched, fetches entryFetches, picked bool, sel *skillSelection, rep *SyncReport) *upstream {
 	p := e.plugin
 	fail := func(err error) {
-		rep.Plugins = append(rep.Plugins, failedReport(p.ID, p.Source.String(), &manifest.EntryError{Plugin: e.name, Line: e.line, Err: err}))
+		rep.Plugins = append(rep.Plugins, failedReport(p.ID, p.Source.String(), &pluginfmt.EntryError{Plugin: e.name, Line: e.line, Err: err}))
 	}
 	if err := skillfs.CheckName(p.ID); err != nil {
 		fail(fmt.Errorf("plugin id %q: %w", p.ID, err))
@@ -179,8 +179,8 @@ func (tx *Tx) readEntry(ctx context.Context, e marketEntry, fetched gitfetch.Fet
 		return nil
 	}
 	up, err := tx.entryUpstream(ctx, e, fetched, fetches)
-	if !picked && (errors.Is(err, manifest.ErrNoSkills) || (err == nil && len(up.skills) == 0)) {
-		rep.Skipped = append(rep.Skipped, manifest.SkippedPlugin{Name: p.ID, Reason: manifest.NoSkillsReason})
+	if !picked && (errors.Is(err, pluginfmt.ErrNoSkills) || (err == nil && len(up.skills) == 0)) {
+		rep.Skipped = append(rep.Skipped, pluginfmt.SkippedPlugin{Name: p.ID, Reason: pluginfmt.NoSkillsReason})
 		return nil
 	}
 	if err != nil {
@@ -202,7 +202,7 @@ func (tx *Tx) recordEntry(r readyEntry, cc *commitCache, opts SyncOptions, rep *
 	}
 	if err := tx.recordPlugin(p, r.up, cc, opts, &pr); err != nil {
 		restore() // nothing of this plugin is written
-		fr := failedReport(p.ID, p.Source.String(), &manifest.EntryError{Plugin: r.name, Line: r.line, Err: err})
+		fr := failedReport(p.ID, p.Source.String(), &pluginfmt.EntryError{Plugin: r.name, Line: r.line, Err: err})
 		fr.Skills, fr.Parts = pr.Skills, pr.Parts // --strict: what would have been left out
 		if !errors.Is(err, ErrStrict) {
 			fr.Skills, fr.Parts = []SkillReport{}, nil

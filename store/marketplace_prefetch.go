@@ -5,7 +5,7 @@ import (
 	"os"
 
 	"github.com/skillstore/skillstore/internal/folderscan"
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // prefetchEntries adds to pre the repositories a marketplace source's
@@ -15,7 +15,7 @@ import (
 // pre's fetch of src (or from the folder); when src is no marketplace, or
 // cannot be read, it does nothing: the transaction reports that.
 func (s *Store) prefetchEntries(ctx context.Context, src Source, pre *Prefetch, allowLocal []string) {
-	var fsys manifest.PluginFS
+	var fsys pluginfmt.PluginFS
 	switch src.Kind {
 	case SourceGit:
 		r, ok := pre.lookup(src)
@@ -35,7 +35,7 @@ func (s *Store) prefetchEntries(ctx context.Context, src Source, pre *Prefetch, 
 		defer root.Close()
 		fsys = folderscan.NewRootFS(root)
 	}
-	if _, err := fsys.Lstat(manifest.MarketplaceManifest); err != nil {
+	if _, err := fsys.Lstat(pluginfmt.MarketplaceManifest); err != nil {
 		return
 	}
 	layout, err := readLayout(fsys, src)

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // TrailerRenamedFrom names a plugin's old id on the state commit that
@@ -33,7 +33,7 @@ func (tx *Tx) followRenames(renames map[string]string, src Source, entries []mar
 		}
 		if other, err := tx.Plugin(nu); err == nil {
 			err := fmt.Errorf("the marketplace renames %q to %q, and plugin %q exists already (from %s): remove one of them", old, nu, nu, other.Source)
-			rep.Plugins = append(rep.Plugins, failedReport(nu, mkt, &manifest.EntryError{Plugin: nu, Line: entries[i].line, Err: err}))
+			rep.Plugins = append(rep.Plugins, failedReport(nu, mkt, &pluginfmt.EntryError{Plugin: nu, Line: entries[i].line, Err: err}))
 			done[nu] = true
 			continue
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/skillstore/skillstore/internal/gitfetch"
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // remoteEntrySource is the source of a marketplace entry that lives in
@@ -14,7 +14,7 @@ import (
 // marketplace author's word, not the user's. A GitHub entry is not
 // checked: its URL is GitHub's, or the one $SKILLSTORE_GITHUB_URL, which
 // the user set, gives.
-func remoteEntrySource(r manifest.RemotePlugin, allowed []string) (Source, error) {
+func remoteEntrySource(r pluginfmt.RemotePlugin, allowed []string) (Source, error) {
 	src := Source{Kind: SourceGit, URL: r.URL, Ref: r.Pin()}
 	if r.Repo != "" {
 		src.URL = GitHubURL(r.Repo)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
@@ -34,12 +35,12 @@ func ParseHash(s string) (Hash, bool) {
 }
 
 // StatCache maps files' stat data to their blob ids so that a scan of a
-// skill folder (package internal/folderscan) need not read files that did not change (see
-// gitdb.StatCache). The store keeps one, saved under its write lock.
-type StatCache = gitdb.StatCache
+// skill folder need not read files that did not change (see
+// folderscan.StatCache). The store keeps one, saved under its write lock.
+type StatCache = folderscan.StatCache
 
 // LoadStatCache reads the cache at path; any error yields an empty cache.
-func LoadStatCache(path string) *StatCache { return gitdb.LoadStatCache(path) }
+func LoadStatCache(path string) *StatCache { return folderscan.LoadStatCache(path) }
 
 // objectSource is where typed reads take objects from (a [Reader]).
 type objectSource interface {

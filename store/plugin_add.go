@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/manifest"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -79,7 +79,7 @@ func (tx *Tx) AddPlugin(ctx context.Context, src Source, opts AddPluginOptions) 
 	if err != nil {
 		return nil, err
 	}
-	_, statErr := fsys.Lstat(manifest.MarketplaceManifest)
+	_, statErr := fsys.Lstat(pluginfmt.MarketplaceManifest)
 	market := statErr == nil
 	done()
 	if market {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/safety"
 )
 
 // TestFolderSnapshotMatchesGit checks that a folder source's skill gets the
@@ -34,7 +33,7 @@ y
 	if err := os.MkdirAll(filepath.Join(dir, "empty", "deeper"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	files, err := folderscan.Scan(dir, safety.DefaultLimits, nil)
+	files, err := folderscan.Scan(dir, skillfs.DefaultLimits, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +48,7 @@ y
 	if err := os.Symlink("references/b.md", filepath.Join(dir, "references", "link")); err != nil {
 		t.Fatal(err)
 	}
-	files, err = folderscan.Scan(dir, safety.DefaultLimits, nil)
+	files, err = folderscan.Scan(dir, skillfs.DefaultLimits, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,9 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/internal/folderscan"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -83,7 +84,7 @@ func (r *Reader) PluginsWithParts() []string {
 // folder a plugin: a manifest, or a component Claude Code or Codex loads.
 func isPluginComponent(p string) bool {
 	switch p {
-	case manifest.ClaudePluginManifest, manifest.CodexPluginManifest, safety.MCPFile, safety.LSPFile, "settings.json":
+	case pluginfmt.ClaudePluginManifest, pluginfmt.CodexPluginManifest, safety.MCPFile, safety.LSPFile, "settings.json":
 		return true
 	}
 	top, _, nested := strings.Cut(p, "/")
@@ -96,10 +97,10 @@ func isPluginComponent(p string) bool {
 
 // partsWalk collects a plugin's parts from fsys.
 type partsWalk struct {
-	fsys   manifest.PluginFS
+	fsys   pluginfmt.PluginFS
 	root   string
 	skills map[string]bool // skill folders the layout names, from the source's top
-	limits safety.Limits
+	limits skillfs.Limits
 	files  []File
 }
 
@@ -108,7 +109,7 @@ type partsWalk struct {
 // from fsys's top) and what the unit never holds (see above). It stops
 // reading past limits.MaxFiles, and reads no file over limits.MaxFileSize
 // (Size only): the safety check rejects both.
-func collectParts(fsys manifest.PluginFS, root string, skillDirs []string, limits safety.Limits) ([]File, error) {
+func collectParts(fsys pluginfmt.PluginFS, root string, skillDirs []string, limits skillfs.Limits) ([]File, error) {
 	w := &partsWalk{fsys: fsys, root: path.Clean(root), skills: map[string]bool{}, limits: limits}
 	for _, d := range skillDirs {
 		w.skills[path.Clean(d)] = true
@@ -143,7 +144,7 @@ func (w *partsWalk) dir(dir string) error {
 		return fmt.Errorf("plugin parts: %w", err)
 	}
 	for _, e := range entries {
-		if e.Name() == skillfs.SkillFile && !e.IsDir() {
+		if e.Name() == skillmd.FileName && !e.IsDir() {
 			return nil // a skill folder (the root too: a single-skill plugin)
 		}
 		if dir != w.root && e.IsDir() && (e.Name() == ".claude-plugin" || e.Name() == ".codex-plugin") {
@@ -155,7 +156,7 @@ func (w *partsWalk) dir(dir string) error {
 	for _, e := range entries {
 		p := w.join(dir, e.Name())
 		rel := w.rel(p)
-		if skillfs.IgnoredEntry(e.Name(), e.IsDir()) || rel == ciDir || rel == manifest.MarketplaceManifest || w.skills[p] {
+		if skillfs.IgnoredEntry(e.Name(), e.IsDir()) || rel == ciDir || rel == pluginfmt.MarketplaceManifest || w.skills[p] {
 			continue
 		}
 		if len(w.files) > w.limits.MaxFiles {
@@ -214,7 +215,7 @@ func (w *partsWalk) file(p, rel string, e fs.DirEntry) (File, error) {
 // parts count, else only those of a plugin in Claude Code's or Codex's
 // sense.
 func (tx *Tx) upstreamParts(p *Plugin, up *upstream, hasUnit bool) (*upstreamSkill, error) {
-	var fsys manifest.PluginFS
+	var fsys pluginfmt.PluginFS
 	switch {
 	case p.Source.Kind == SourceFolder:
 		root, err := os.OpenRoot(p.Source.URL)
@@ -240,7 +241,7 @@ func (tx *Tx) upstreamParts(p *Plugin, up *upstream, hasUnit bool) (*upstreamSki
 	for _, d := range append(slices.Clone(up.layout.Skills), up.layout.LeftOut...) {
 		dirs = append(dirs, d.Path) // a left-out folder is reported as a skill, not as parts
 	}
-	files, err := collectParts(fsys, root, dirs, safety.DefaultLimits)
+	files, err := collectParts(fsys, root, dirs, skillfs.DefaultLimits)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // A plugin's selection says which of its upstream's skills it mirrors: a
@@ -147,12 +147,12 @@ const notSelectedReason = "none of its skills is selected by --skill"
 // marketplace plugin none of whose skills is selected is moved to
 // layout.Skipped; a pattern that matches no skill of any plugin is a
 // *SelectionError naming the skills there are.
-func selectLayout(src Source, layout *manifest.Layout, patterns []string) ([][]string, error) {
+func selectLayout(src Source, layout *pluginfmt.Layout, patterns []string) ([][]string, error) {
 	sel, err := newSkillSelection(patterns)
 	if err != nil || sel == nil {
 		return make([][]string, len(layout.Plugins)), err
 	}
-	var kept []manifest.PluginLayout
+	var kept []pluginfmt.PluginLayout
 	var selections [][]string
 	for _, pl := range layout.Plugins {
 		names := make([]string, len(pl.Skills))
@@ -160,9 +160,9 @@ func selectLayout(src Source, layout *manifest.Layout, patterns []string) ([][]s
 			names[i] = sk.Name
 		}
 		taken, mine := sel.pick(names)
-		skills := slices.DeleteFunc(slices.Clone(pl.Skills), func(sk manifest.SkillDir) bool { return !taken[sk.Name] })
+		skills := slices.DeleteFunc(slices.Clone(pl.Skills), func(sk pluginfmt.SkillDir) bool { return !taken[sk.Name] })
 		if len(skills) == 0 {
-			layout.Skipped = append(layout.Skipped, manifest.SkippedPlugin{Name: pl.Name, Reason: notSelectedReason})
+			layout.Skipped = append(layout.Skipped, pluginfmt.SkippedPlugin{Name: pl.Name, Reason: notSelectedReason})
 			continue
 		}
 		pl.Skills = skills

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 var selectNames = []string{"docx", "pdf", "pptx", "xlsx", "xml"}
@@ -77,10 +77,10 @@ func TestSelectionEdits(t *testing.T) {
 }
 
 func TestSelectLayout(t *testing.T) {
-	layout := func() *manifest.Layout {
-		return &manifest.Layout{Plugins: []manifest.PluginLayout{
-			{Name: "office", Skills: []manifest.SkillDir{{Name: "docx"}, {Name: "pdf"}, {Name: "xlsx"}}},
-			{Name: "media", Skills: []manifest.SkillDir{{Name: "audio"}, {Name: "video"}}},
+	layout := func() *pluginfmt.Layout {
+		return &pluginfmt.Layout{Plugins: []pluginfmt.PluginLayout{
+			{Name: "office", Skills: []pluginfmt.SkillDir{{Name: "docx"}, {Name: "pdf"}, {Name: "xlsx"}}},
+			{Name: "media", Skills: []pluginfmt.SkillDir{{Name: "audio"}, {Name: "video"}}},
 		}}
 	}
 	src := Source{Kind: SourceFolder, URL: "/m"}

@@ -11,7 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/skillstore/skillstore/internal/gitfetch"
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // What `plugin skills` shows and changes: a plugin's skills against what
@@ -51,14 +51,14 @@ type PluginSkillList struct {
 // the folder now), without any network access. ok is false for a git
 // source never fetched.
 func (r *Reader) upstreamSkillNames(p *Plugin) (names []string, commit Hash, ok bool, err error) {
-	var fsys manifest.PluginFS
+	var fsys pluginfmt.PluginFS
 	if p.Source.Kind == SourceFolder {
 		root, err := os.OpenRoot(p.Source.URL)
 		if err != nil {
 			return nil, ZeroHash, false, fmt.Errorf("plugin source %s: %w", p.Source.URL, err)
 		}
 		defer root.Close()
-		fsys = root.FS().(manifest.PluginFS)
+		fsys = root.FS().(pluginfmt.PluginFS)
 	} else {
 		h, has := r.Ref(SourceRef(p.ID))
 		if !has {

@@ -12,15 +12,14 @@ import (
 
 	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/gitfetch"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/manifest"
-	"github.com/skillstore/skillstore/store/safety"
 )
 
 // upstream is what a plugin source holds right now.
 type upstream struct {
 	fetched gitfetch.Fetched // git sources only
-	layout  manifest.PluginLayout
+	layout  pluginfmt.PluginLayout
 	skills  map[string]*upstreamSkill
 }
 
@@ -44,7 +43,7 @@ type upstreamSkill struct {
 
 // readSource opens a source and reads the layout of all its plugins, for
 // plugin add. For git sources it fetches, and the objects land in the store.
-func (tx *Tx) readSource(ctx context.Context, src Source) (*manifest.Layout, gitfetch.Fetched, manifest.PluginFS, func(), error) {
+func (tx *Tx) readSource(ctx context.Context, src Source) (*pluginfmt.Layout, gitfetch.Fetched, pluginfmt.PluginFS, func(), error) {
 	if src.Kind == SourceFolder {
 		root, err := os.OpenRoot(src.URL)
 		if err != nil {
@@ -155,11 +154,11 @@ func (tx *Tx) upstreamAt(p *Plugin, fetched gitfetch.Fetched) (*upstream, error)
 // newPluginUpstream reads the layout of plugin p from its source's files:
 // a plugin that a marketplace lists in another repository is read as that
 // entry says (its "skills" list), any other as its source says.
-func newPluginUpstream(p *Plugin, fsys manifest.PluginFS) (*upstream, error) {
+func newPluginUpstream(p *Plugin, fsys pluginfmt.PluginFS) (*upstream, error) {
 	if p.Marketplace == "" || p.Source.Selector != "" {
 		return newUpstream(p.Source, fsys)
 	}
-	pl, err := manifest.ReadEntryPlugin(fsys, p.ID, p.EntrySkills)
+	pl, err := pluginfmt.ReadEntryPlugin(fsys, p.ID, p.EntrySkills)
 	if err != nil {
 		return nil, fmt.Errorf("plugin source %s: %w", p.Source, err)
 	}
@@ -183,7 +182,7 @@ func readFolderUpstream(src Source, cache *StatCache) (*upstream, error) {
 	}
 	for _, d := range up.layout.Skills {
 		sk := &upstreamSkill{name: d.Name, path: d.Path, dir: filepath.Join(src.URL, filepath.FromSlash(d.Path))}
-		if sk.files, err = fsys.ScanSkill(sk.dir, safety.DefaultLimits); err != nil {
+		if sk.files, err = fsys.ScanSkill(sk.dir, skillfs.DefaultLimits); err != nil {
 			return nil, fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
 		}
 		sk.tree = hashFolder(sk.files)
@@ -193,7 +192,7 @@ func readFolderUpstream(src Source, cache *StatCache) (*upstream, error) {
 }
 
 // newUpstream reads the layout of the one plugin a source must hold.
-func newUpstream(src Source, fsys manifest.PluginFS) (*upstream, error) {
+func newUpstream(src Source, fsys pluginfmt.PluginFS) (*upstream, error) {
 	layout, err := readLayout(fsys, src)
 	if err != nil {
 		return nil, fmt.Errorf("plugin source %s: %w", src, err)
@@ -241,7 +240,7 @@ func hashFolder(files []File) Hash {
 // and the merge.
 func (tx *Tx) loadUpstreamFiles(sk *upstreamSkill) ([]File, error) {
 	if sk.dir != "" {
-		if err := folderscan.LoadData(sk.dir, sk.files, safety.DefaultLimits); err != nil {
+		if err := folderscan.LoadData(sk.dir, sk.files, skillfs.DefaultLimits); err != nil {
 			return nil, fmt.Errorf("skill %s: %w", sk.name, err)
 		}
 		return sk.files, nil

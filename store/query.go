@@ -1,12 +1,12 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"sort"
 	"strings"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // SkillInfo is one line of a listing: the latest version's summary plus the
@@ -100,7 +100,7 @@ func (s *Store) Show(ctx context.Context, spec string) (Details, error) {
 		}
 		d = Details{Version: v, Record: rec, Latest: head.Number, Files: files}
 		for _, f := range files {
-			if f.Path == discover.SkillFileName {
+			if f.Path == skillmd.FileName {
 				d.Frontmatter = rawFrontmatter(f.Data)
 				if sf, err := discover.Parse(f.Data); err == nil && sf != nil {
 					d.Description = sf.Frontmatter.Description
@@ -116,19 +116,14 @@ func (s *Store) Show(ctx context.Context, spec string) (Details, error) {
 	return d, err
 }
 
-// rawFrontmatter returns the text between the opening and closing ---.
+// rawFrontmatter returns the YAML between the fences (skillmd.Cut), with
+// LF line ends and no final one; "" when there is no frontmatter.
 func rawFrontmatter(data []byte) string {
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-	if len(lines) == 0 || strings.TrimSpace(lines[0]) != "---" {
+	s, err := skillmd.Cut(data)
+	if err != nil {
 		return ""
 	}
-	for i := 1; i < len(lines); i++ {
-		if strings.TrimSpace(lines[i]) == "---" {
-			return strings.Join(lines[1:i], "\n")
-		}
-	}
-	return ""
+	return strings.TrimSuffix(strings.ReplaceAll(string(s.YAML), "\r\n", "\n"), "\n")
 }
 
 // Log returns every version of a skill, newest first.

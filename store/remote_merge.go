@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/merge"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -113,7 +114,7 @@ func (tx *Tx) MergeDiverged(lv, rv Version, remote string, skillAware bool) (Div
 		return dm, fmt.Errorf("merge %s: %w", name, err)
 	}
 	files := res.Tree.Files()
-	checked, err := safety.Check(name, files, nil, safety.DefaultLimits)
+	checked, err := safety.Check(name, files, nil, skillfs.DefaultLimits)
 	if err != nil {
 		return dm, err
 	}
@@ -225,7 +226,7 @@ func (tx *Tx) AcceptRemoteMerge(skill, reason string) (Version, error) {
 	if err != nil {
 		return Version{}, err
 	}
-	checked, err := safety.Check(skill, files, tx.filesOrNil(lv.Tree), safety.DefaultLimits)
+	checked, err := safety.Check(skill, files, tx.filesOrNil(lv.Tree), skillfs.DefaultLimits)
 	if err != nil {
 		return Version{}, err
 	}

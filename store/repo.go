@@ -184,24 +184,9 @@ func (s *Store) lock(ctx context.Context, mode lockfile.Mode) (*lockfile.Lock, e
 }
 
 // View runs fn with a consistent read-only view of the store, holding the
-// shared side of the store lock so no writer changes refs meanwhile.
+// shared side of the store lock so no writer changes refs meanwhile. A
+// store in ref layout 1 is refused (see checkLayout).
 func (s *Store) View(ctx context.Context, fn func(r *Reader) error) error {
-	err := s.view(ctx, fn, true)
-	if errors.Is(err, errUpgradeFirst) {
-		// A store in an older layout is upgraded first, under the
-		// exclusive lock, then read (see upgradeLayout).
-		if _, err := s.Upgrade(ctx); err != nil {
-			return err
-		}
-		return s.view(ctx, fn, false)
-	}
-	return err
-}
-
-// errUpgradeFirst stops a view of a store in an older layout.
-var errUpgradeFirst = errors.New("upgrade the store layout first")
-
-func (s *Store) view(ctx context.Context, fn func(r *Reader) error, checkLayout bool) error {
 	l, err := s.lock(ctx, lockfile.Shared)
 	if err != nil {
 		return err
@@ -213,20 +198,8 @@ func (s *Store) view(ctx context.Context, fn func(r *Reader) error, checkLayout 
 	}
 	defer r.resetStorage()
 	defer r.refs.Close()
-	if checkLayout {
-		if _, needed, err := r.needsUpgrade(); err != nil {
-			return err
-		} else if needed && !s.dryRun {
-			return errUpgradeFirst
-		} else if needed {
-			// A dry run reads the store as upgraded, writing nothing: the
-			// upgrade is queued on a transaction that is never committed.
-			tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}}
-			r.tx = tx
-			if _, err := tx.upgradeLayout(); err != nil {
-				return err
-			}
-		}
+	if err := r.checkLayout(); err != nil {
+		return err
 	}
 	err = fn(r)
 	if r.refErr != nil {
@@ -239,7 +212,8 @@ func (s *Store) view(ctx context.Context, fn func(r *Reader) error, checkLayout 
 // objects, ref updates and state records on tx; when fn returns nil they are
 // written in crash-safe order: objects (fsynced), then the state commit's
 // objects, then refs, each ref file replaced atomically. When fn returns an
-// error nothing is written.
+// error nothing is written. A store in ref layout 1 is refused (see
+// checkLayout).
 func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	l, err := s.lock(ctx, lockfile.Exclusive)
 	if err != nil {
@@ -250,34 +224,13 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	if err != nil {
 		return err
 	}
-	_, needed, err := r.needsUpgrade()
-	if err != nil {
-		r.resetStorage()
-		r.refs.Close()
-		return err
-	}
-	if needed && !s.dryRun {
-		// A store in an older layout is upgraded first, as its own
-		// transaction (see upgradeLayout), then read afresh.
-		r.resetStorage()
-		r.refs.Close()
-		if _, err := s.upgradeLocked(ctx, false); err != nil {
-			return err
-		}
-		if r, err = s.newReader(); err != nil {
-			return err
-		}
-	}
 	defer r.resetStorage()
 	defer r.refs.Close()
+	if err := r.checkLayout(); err != nil {
+		return err
+	}
 	tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}}
 	r.tx = tx
-	if needed && s.dryRun {
-		// A dry run sees the store as upgraded; nothing is written.
-		if _, err := tx.upgradeLayout(); err != nil {
-			return err
-		}
-	}
 	defer tx.pending.Wait() // a pack still being written, before the lock is released
 	err = fn(tx)
 	if r.refErr != nil {
@@ -497,9 +450,6 @@ type Tx struct {
 	// prefetched holds git sources fetched before the lock was taken
 	// (see UsePrefetch).
 	prefetched map[fetchKey]fetchResult
-	// switchOnState makes commit write every ref at once, visible when
-	// the state ref moves (gitdb.SwitchRefs): for layout upgrades.
-	switchOnState bool
 	// written are summaries of versions this transaction wrote, known
 	// without reading them back (see noteSummary).
 	written map[string]Summary
@@ -566,11 +516,7 @@ func (tx *Tx) commit() error {
 		}
 		updates = append(updates, gitdb.RefUpdate{Name: name, Old: old, New: tx.newRefs[name]})
 	}
-	apply := gitdb.ApplyRefUpdates
-	if tx.switchOnState {
-		apply = func(dir string, updates []gitdb.RefUpdate) error { return gitdb.SwitchRefs(dir, updates, StateRef) }
-	}
-	if err := apply(tx.s.dir, updates); err != nil {
+	if err := gitdb.ApplyRefUpdates(tx.s.dir, updates); err != nil {
 		return err
 	}
 	for _, u := range updates {

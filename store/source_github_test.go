@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 func TestGitHubURL(t *testing.T) {
@@ -166,12 +166,12 @@ func TestRootSkillName(t *testing.T) {
 	}
 }
 
-func localPluginFS(t *testing.T, dir string) manifest.PluginFS {
+func localPluginFS(t *testing.T, dir string) pluginfmt.PluginFS {
 	t.Helper()
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { root.Close() })
-	return root.FS().(manifest.PluginFS)
+	return root.FS().(pluginfmt.PluginFS)
 }

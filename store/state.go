@@ -154,8 +154,7 @@ func (tx *Tx) commitState() error {
 	}
 	if _, ok := st.files[layoutRecord]; !ok && st.commit.IsZero() {
 		// The first state commit of a store records its layout (a store
-		// with older state is upgraded before any write, see
-		// upgradeLayout).
+		// with older state is refused before any write, see checkLayout).
 		if _, queued := tx.state.puts[layoutRecord]; !queued {
 			if err := tx.PutRecord(layoutRecord, layoutRec{Version: LayoutVersion}); err != nil {
 				return err

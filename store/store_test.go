@@ -14,6 +14,7 @@ import (
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/gitdb"
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -205,7 +206,7 @@ func TestAmbiguousPrefix(t *testing.T) {
 	}
 	v1 := res[0].Version
 	os.WriteFile(filepath.Join(dir, "x.txt"), []byte("x\n"), 0o644)
-	files, _ := folderscan.Scan(dir, safety.DefaultLimits, nil)
+	files, _ := folderscan.Scan(dir, skillfs.DefaultLimits, nil)
 	tree, _ := TreeHash(files)
 	reason := findCollidingReason(t, s, v1, tree, v1.Commit.String()[:4])
 	opts := defaultAdd()
@@ -306,7 +307,7 @@ func TestImportBulkUsesPackAndPackedRefs(t *testing.T) {
 		t.Errorf("git sees %d skill refs, want 50", n)
 	}
 	// Re-import: nothing new, and the stat cache answers.
-	time.Sleep(gitdb.RacyWindow)
+	time.Sleep(folderscan.RacyWindow)
 	res, err = s.Import(ctx, root, defaultAdd())
 	if err != nil {
 		t.Fatal(err)

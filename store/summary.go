@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -241,7 +242,7 @@ func (r *Reader) description(tree Hash) string {
 		return ""
 	}
 	for _, e := range entries {
-		if e.Name == discover.SkillFileName {
+		if e.Name == skillmd.FileName {
 			data, err := r.Blob(e.ID)
 			if err != nil {
 				return ""

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/discover"
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -63,7 +63,7 @@ type SyncReport struct {
 	CandidatesWaiting int `json:"candidates_waiting"`
 	// Skipped lists the marketplace entries plugin add could not take from
 	// the source (they live in another repository).
-	Skipped []manifest.SkippedPlugin `json:"skipped,omitempty"`
+	Skipped []pluginfmt.SkippedPlugin `json:"skipped,omitempty"`
 	// AlreadyAdded lists the plugins plugin add found already added from
 	// the same source (nothing was written for them).
 	AlreadyAdded []string `json:"already_added,omitempty"`
@@ -278,7 +278,7 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
 				}
-				pr.Error = err.Error()
+				pr.Error, pr.Err = err.Error(), err
 				tx.s.log.Debug("plugin sync failed", "plugin", p.ID, "err", err)
 			}
 			for _, skill := range append(slices.Clone(p.Skills), PluginPartsName) {
@@ -369,9 +369,18 @@ func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCa
 		*p = next
 	}
 	if len(failed) > 0 {
-		return fmt.Errorf("%d skill(s) failed: %s", len(failed), strings.Join(failed, ", "))
+		return &SkillsFailedError{Skills: failed}
 	}
 	return partsErr
+}
+
+// SkillsFailedError is the error of a plugin whose sync went on past the
+// skills that failed: each is reported with its own error
+// (SkillReport.Error), and the plugin's error only lists them.
+type SkillsFailedError struct{ Skills []string }
+
+func (e *SkillsFailedError) Error() string {
+	return fmt.Sprintf("%d skill(s) failed: %s", len(e.Skills), strings.Join(e.Skills, ", "))
 }
 
 // claimSkill checks that plugin p may own skill, whose store name is

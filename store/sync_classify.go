@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/merge"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -220,7 +221,7 @@ func (tx *Tx) checkUpstream(sk *upstreamSkill, previous []File, sr *SkillReport,
 	if err != nil {
 		return safety.Report{}, err
 	}
-	rep, err := safety.Check(sk.name, files, previous, safety.DefaultLimits)
+	rep, err := safety.Check(sk.name, files, previous, skillfs.DefaultLimits)
 	if err != nil {
 		return safety.Report{}, err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // regularMode is the mode of a plain, non-executable file.
@@ -16,8 +17,8 @@ const regularMode = skillfs.Regular
 // folder.
 type File = skillfs.File
 
-// SkillFile is the file at the top of every skill tree (skillfs.SkillFile).
-const SkillFile = skillfs.SkillFile
+// SkillFile is the file at the top of every skill tree (skillmd.FileName).
+const SkillFile = skillmd.FileName
 
 // sortFiles sorts files by path.
 func sortFiles(files []File) { skillfs.Sort(files) }

@@ -10,6 +10,7 @@ import (
 	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/lockfile"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // VerifyProblem is one broken invariant found by Verify.
@@ -211,7 +212,7 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 		if err := checkTreePath(f.Path); err != nil {
 			v.problem(where, "%v", err)
 		}
-		if f.Path == discover.SkillFileName {
+		if f.Path == skillmd.FileName {
 			hasSkill = true
 			data, err := v.r.Blob(f.ID)
 			if err != nil {
@@ -239,7 +240,7 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 		}
 	}
 	if skill, _, _ := strings.Cut(where, "@"); !hasSkill && !IsPluginParts(skill) {
-		v.problem(where, "no %s at the top of the tree", discover.SkillFileName)
+		v.problem(where, "no %s at the top of the tree", skillmd.FileName)
 	}
 }
 

@@ -3,15 +3,19 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/transport"
+	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/internal/gitfetch"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
-	"github.com/skillstore/skillstore/store/manifest"
 	"github.com/skillstore/skillstore/store/remote"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -27,51 +31,32 @@ const (
 	exitReview = 4
 )
 
-// cliError carries an exit code and hint lines up to run, which prints the
-// error once, to stderr, as "skillstore: error: ..." followed by hints.
-type cliError struct {
+// An error a command returns reaches report, which prints it once, to
+// stderr, as "skillstore: error: ...", followed by its hints: the error
+// table's, then those the error carries (app.Error, made by
+// app.UsageErrorf and app.WithHint wherever the mistake is found, here or
+// in a workflow).
+
+// codeError ends the command with code, over the error table's: merge-file
+// exits 255 when it cannot merge, as git merge-file does.
+type codeError struct {
 	code int
-	// codeSet is false when code is only the default (withHint on a plain
-	// error): the error table's code then wins.
-	codeSet bool
-	err     error
-	hints   []string
+	err  error
 }
 
-func (e *cliError) Error() string { return e.err.Error() }
-func (e *cliError) Unwrap() error { return e.err }
-
-// usageErrorf reports a usage mistake (exit 2).
-func usageErrorf(format string, args ...any) error {
-	return &cliError{code: exitUsage, codeSet: true, err: fmt.Errorf(format, args...)}
-}
-
-// withHint attaches hint lines to err, keeping any exit code it already has.
-func withHint(err error, hints ...string) error {
-	if err == nil {
-		return nil
-	}
-	var ce *cliError
-	if errors.As(err, &ce) {
-		return &cliError{code: ce.code, codeSet: ce.codeSet, err: ce.err, hints: append(append([]string{}, ce.hints...), hints...)}
-	}
-	return &cliError{code: exitError, err: err, hints: hints}
-}
+func (e *codeError) Error() string { return e.err.Error() }
+func (e *codeError) Unwrap() error { return e.err }
 
 // withCode sets the exit code carried by err.
 func withCode(code int, err error) error {
 	if err == nil {
 		return nil
 	}
-	var ce *cliError
-	if errors.As(err, &ce) {
-		return &cliError{code: code, codeSet: true, err: ce.err, hints: ce.hints}
-	}
-	return &cliError{code: code, codeSet: true, err: err}
+	return &codeError{code: code, err: err}
 }
 
 // silentExit ends the command with code and no message: the command has
-// already reported what happened (validate's diagnostics, merge-file's count).
+// already reported what happened (merge-file's count of conflicts).
 type silentExit int
 
 func (s silentExit) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
@@ -83,6 +68,9 @@ func (s silentExit) Error() string { return fmt.Sprintf("exit status %d", int(s)
 type errorRule struct {
 	match func(error) bool
 	code  int
+	// silent ends the command with code and no message: the command
+	// printed its report already.
+	silent bool
 	// message, when set, rewrites the error's text.
 	message func(error) string
 	hint    func(error) string
@@ -111,6 +99,10 @@ func asE[E error](err error) E {
 func hint(text string) func(error) string { return func(error) string { return text } }
 
 var errorRules = []errorRule{
+	// A report printed already says what happened.
+	{match: is(app.ErrReported), code: exitError, silent: true},
+	{match: is(app.ErrReview), code: exitReview, silent: true},
+
 	// The store lock.
 	{match: is(store.ErrLockBusy), code: exitBusy,
 		message: func(err error) string { return "store is busy: " + err.Error() },
@@ -146,20 +138,20 @@ var errorRules = []errorRule{
 	{match: is(store.ErrUnknownPlugin), hint: hint("run 'skillstore plugin list' to see the plugins")},
 	{match: as[*store.SelectionError](), hint: hint("name skills the source has, or globs such as 'doc*' (quote them); 'skillstore plugin skills PLUGIN' lists a plugin's")},
 	{match: as[*store.OwnershipError](), hint: hint("adopt or remove the existing skill first, leave it out with --skill '!NAME' (then 'skillstore plugin link PLUGIN NAME' makes a managed copy the plugin's, history kept), or add only another plugin of the source with SOURCE#PLUGIN")},
-	{match: is(manifest.ErrRenamed), hint: hint("add the whole marketplace again (SOURCE without #PLUGIN): the plugin takes its new name and keeps its history")},
+	{match: is(pluginfmt.ErrRenamed), hint: hint("add the whole marketplace again (SOURCE without #PLUGIN): the plugin takes its new name and keeps its history")},
 	{match: func(err error) bool {
-		return as[*manifest.EntryError]()(err) && errors.Is(err, transport.ErrRepositoryNotFound)
+		return as[*pluginfmt.EntryError]()(err) && errors.Is(err, transport.ErrRepositoryNotFound)
 	}, hint: hint("the marketplace names a repository that cannot be fetched; the other plugins are not affected")},
-	{match: func(err error) bool { return as[*manifest.EntryError]()(err) && as[*manifest.Error]()(err) },
+	{match: func(err error) bool { return as[*pluginfmt.EntryError]()(err) && as[*pluginfmt.Error]()(err) },
 		hint: hint("fix that plugin's manifest, or ask its maintainers to; the other plugins of the marketplace are not affected")},
-	{match: is(manifest.ErrPathEscapes), hint: hint("a manifest may only name paths inside the plugin's folder")},
-	{match: as[*manifest.Error](), hint: hint("fix the manifest, or remove it to use the plain skills/<name>/SKILL.md layout")},
+	{match: is(pluginfmt.ErrPathEscapes), hint: hint("a manifest may only name paths inside the plugin's folder")},
+	{match: as[*pluginfmt.Error](), hint: hint("fix the manifest, or remove it to use the plain skills/<name>/SKILL.md layout")},
 	{match: is(store.ErrPluginExists), hint: hint("pick another id with --id, or sync the existing plugin with 'skillstore sync'")},
 	{match: as[*store.ShorthandError](), hint: func(err error) string {
 		e := asE[*store.ShorthandError](err)
 		return "for a local folder write ./" + e.Arg + "; for GitHub check the owner and the repository's name (" + store.GitHubURLEnv + " replaces https://github.com)"
 	}},
-	{match: is(manifest.ErrNoSkills), hint: hint("if the skills live deeper in the source, name their folder with --path DIR (or SOURCE#DIR/)")},
+	{match: is(pluginfmt.ErrNoSkills), hint: hint("if the skills live deeper in the source, name their folder with --path DIR (or SOURCE#DIR/)")},
 
 	// Remotes.
 	{match: as[*remote.PushRefusedError](), hint: hint("run 'skillstore pull', accept or resolve the merge candidates it reports, then push again")},
@@ -200,9 +192,9 @@ var errorRules = []errorRule{
 // explain applies the first rule of errorRules that matches err: the exit
 // code (exitError unless the rule says otherwise), the message's lines and
 // a hint. A list of problems is one line each; every piece of text from
-// the error is quoted (quoteText), so a name in it never adds a line.
-func explain(err error) (code int, lines []string, hints []string) {
-	code, lines = exitError, problem.ExpandLines(err, quoteText)
+// the error is quoted (cliout.Quote), so a name in it never adds a line.
+func explain(err error) (code int, lines []string, hints []string, silent bool) {
+	code, lines = exitError, problem.ExpandLines(err, cliout.Quote)
 	for _, r := range errorRules {
 		if !r.match(err) {
 			continue
@@ -210,13 +202,58 @@ func explain(err error) (code int, lines []string, hints []string) {
 		if r.code != 0 {
 			code = r.code
 		}
+		if r.silent {
+			return code, nil, nil, true
+		}
 		if r.message != nil {
-			lines = []string{quoteText(r.message(err))}
+			lines = []string{cliout.Quote(r.message(err))}
 		}
 		if r.hint != nil {
 			hints = append(hints, r.hint(err))
 		}
 		break
 	}
-	return code, lines, hints
+	return code, lines, hints, false
+}
+
+// report prints err once to stderr and returns the exit code it carries.
+func report(stderr io.Writer, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var exit silentExit
+	if errors.As(err, &exit) {
+		return int(exit)
+	}
+	code, lines, hints, silent := explain(err)
+	if silent {
+		return code
+	}
+	var ae *app.Error
+	if errors.As(err, &ae) {
+		if ae.Usage {
+			code = exitUsage
+		}
+		hints = append(hints, ae.Hints...)
+	}
+	var ce *codeError
+	var ec cli.ExitCoder
+	switch {
+	case errors.As(err, &ce):
+		code = ce.code
+	case ae == nil && errors.As(err, &ec):
+		code = ec.ExitCode()
+	}
+	// The lines are quoted already: the newlines between them are ours.
+	message := cliout.Quoted(strings.Join(lines, "\n"))
+	if cliout.ColorEnabled(stderr) {
+		// The colour goes to the terminal as is; the message is escaped.
+		fmt.Fprintf(cliout.Raw(stderr), "skillstore: %serror:%s %s\n", cliout.SGRRed, cliout.SGRReset, cliout.Escape(string(message)))
+	} else {
+		cliout.Printf(stderr, "skillstore: error: %s\n", message)
+	}
+	for _, h := range hints {
+		cliout.Printf(stderr, "skillstore: hint: %s\n", h)
+	}
+	return code
 }

@@ -7,10 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/skillstore/skillstore/internal/gitdb"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/manifest"
-	"github.com/skillstore/skillstore/store/safety"
 )
 
 // PluginFS is a local plugin folder as reading its layout sees it. For a
@@ -22,10 +20,10 @@ import (
 // Everything else, and any error (so its text stays the same), goes
 // through os.Root.
 type PluginFS struct {
-	manifest.PluginFS
+	pluginfmt.PluginFS
 	dir   string
-	cache *gitdb.StatCache // may be nil
-	dirs  map[string]bool  // slash paths known to be folders, no symlink on the way
+	cache *StatCache      // may be nil
+	dirs  map[string]bool // slash paths known to be folders, no symlink on the way
 	// seen keeps what Lstat found by absolute path, for the scan of the
 	// skill folders that follows (each SKILL.md is lstat-ed by both).
 	seen map[string]fs.FileInfo
@@ -34,13 +32,13 @@ type PluginFS struct {
 // NewPluginFS wraps root, the os.Root file system of the plugin folder dir.
 // cache may be nil; when not, it must be safe for concurrent use if other
 // goroutines use it too.
-func NewPluginFS(root manifest.PluginFS, dir string, cache *gitdb.StatCache) *PluginFS {
+func NewPluginFS(root pluginfmt.PluginFS, dir string, cache *StatCache) *PluginFS {
 	return &PluginFS{PluginFS: root, dir: dir, cache: cache, dirs: map[string]bool{".": true}, seen: map[string]fs.FileInfo{}}
 }
 
 // ScanSkill is Scan of the skill folder dir (an absolute path inside the
 // plugin folder), reusing what reading the layout already lstat-ed.
-func (f *PluginFS) ScanSkill(dir string, limits safety.Limits) ([]skillfs.File, error) {
+func (f *PluginFS) ScanSkill(dir string, limits skillfs.Limits) ([]skillfs.File, error) {
 	return scan(dir, limits, f.cache, f.lstatOnce)
 }
 
@@ -104,7 +102,7 @@ func (f *PluginFS) learnDirs(name string, entries []fs.DirEntry) {
 
 // cachedDirEntry is a folder entry known from the stat cache.
 type cachedDirEntry struct {
-	name gitdb.DirName
+	name DirName
 	dir  string
 }
 

@@ -12,8 +12,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/skillstore/skillstore/internal/gitdb"
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // TestFolderLayoutMatchesRoot reads every layout fixture through PluginFS (the
@@ -25,28 +24,28 @@ func TestFolderLayoutMatchesRoot(t *testing.T) {
 	for i, tc := range layoutCases {
 		writeFixture(t, filepath.Join(base, strconv.Itoa(i), "src"), tc.fixture)
 	}
-	time.Sleep(gitdb.RacyWindow + 10*time.Millisecond)
-	cache := gitdb.LoadStatCache(filepath.Join(t.TempDir(), "statcache"))
-	render := func(l *manifest.Layout, err error) string {
+	time.Sleep(RacyWindow + 10*time.Millisecond)
+	cache := LoadStatCache(filepath.Join(t.TempDir(), "statcache"))
+	render := func(l *pluginfmt.Layout, err error) string {
 		if err != nil {
-			return fmt.Sprintf("error %v (escapes=%v)", err, errors.Is(err, manifest.ErrPathEscapes))
+			return fmt.Sprintf("error %v (escapes=%v)", err, errors.Is(err, pluginfmt.ErrPathEscapes))
 		}
 		return strings.Join(summary(l), "\n")
 	}
 	for i, tc := range layoutCases {
 		dir := filepath.Join(base, strconv.Itoa(i), "src")
-		want := render(manifest.ReadLayout(localFS(t, dir), tc.selector))
+		want := render(pluginfmt.ReadLayout(localFS(t, dir), tc.selector))
 		for _, pass := range []string{"cold", "warm"} {
 			fsys := NewPluginFS(localFS(t, dir), dir, cache)
-			if got := render(manifest.ReadLayout(fsys, tc.selector)); got != want {
+			if got := render(pluginfmt.ReadLayout(fsys, tc.selector)); got != want {
 				t.Errorf("%s, %s cache:\n got %s\nwant %s", tc.name, pass, got, want)
 			}
 		}
 	}
 }
 
-// layoutCase is a plugin source of store/manifest's layout tests
-// (store/manifest/testdata/layout/*.txtar), for the tests here that read a source
+// layoutCase is a plugin source of internal/pluginfmt's layout tests
+// (internal/pluginfmt/testdata/layout/*.txtar), for the tests here that read a source
 // another way and must find the same layout.
 type layoutCase struct {
 	name     string
@@ -58,7 +57,7 @@ type layoutCase struct {
 // cases; what each must give is checked by manifest's TestReadLayout.
 func readLayoutCases(t testing.TB) []layoutCase {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join("..", "..", "store", "manifest", "testdata", "layout", "*.txtar"))
+	paths, err := filepath.Glob(filepath.Join("..", "pluginfmt", "testdata", "layout", "*.txtar"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no layout cases: %v", err)
 	}
@@ -103,18 +102,18 @@ func writeFixture(t testing.TB, dir, archive string) {
 	}
 }
 
-func localFS(t testing.TB, dir string) manifest.PluginFS {
+func localFS(t testing.TB, dir string) pluginfmt.PluginFS {
 	t.Helper()
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { root.Close() })
-	return root.FS().(manifest.PluginFS)
+	return root.FS().(pluginfmt.PluginFS)
 }
 
 // summary renders a layout compactly: "plugin@version[manifest]: skill=path ...".
-func summary(l *manifest.Layout) []string {
+func summary(l *pluginfmt.Layout) []string {
 	var out []string
 	for _, p := range l.Plugins {
 		s := p.Name + "@" + p.Version + "[" + p.Manifest + "] root=" + p.Root + ":"

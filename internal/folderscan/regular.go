@@ -7,8 +7,8 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/safefile"
-	"github.com/skillstore/skillstore/store/manifest"
 )
 
 // ErrNotRegular is returned for a manifest that is not a regular file: a
@@ -19,20 +19,20 @@ var ErrNotRegular = safefile.ErrNotRegular
 // maxManifestSize bounds a manifest read from a plugin folder.
 const maxManifestSize = 4 << 20
 
-// RootFS is a local plugin folder as manifest.ReadLayout reads it, through
+// RootFS is a local plugin folder as pluginfmt.ReadLayout reads it, through
 // os.Root (so nothing escapes the folder), whose ReadFile opens only
 // regular files: it lstats first, opens without blocking (O_NONBLOCK: a
 // FIFO swapped in between does not block the open) and checks the opened
 // file again, so a FIFO named .claude-plugin/plugin.json cannot hang sync
 // while it holds the store lock.
 type RootFS struct {
-	manifest.PluginFS
+	pluginfmt.PluginFS
 	root *os.Root
 }
 
 // NewRootFS wraps root, the opened plugin folder.
 func NewRootFS(root *os.Root) *RootFS {
-	return &RootFS{PluginFS: root.FS().(manifest.PluginFS), root: root}
+	return &RootFS{PluginFS: root.FS().(pluginfmt.PluginFS), root: root}
 }
 
 // ReadFile reads a regular file of at most maxManifestSize bytes.

@@ -5,33 +5,43 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/safety"
 )
 
-// Scan lists the skill folder dir as files, leaving out what
-// skillfs.Ignored reports (the one rule of what is never part of a skill). Regular files are read and
-// hashed unless cache (which may be nil) knows them unchanged, in which case
-// only Hash is set; the cache also spares listing folders whose stat data
-// did not change. Files larger than limits.MaxFileSize are not read (only
-// Size is set). Symlinks (Data = target) and special files (mode
-// skillfs.Special) are listed so the safety check can reject them; the scan
-// stops after limits.MaxFiles+1 files.
-func Scan(dir string, limits safety.Limits, cache *gitdb.StatCache) ([]skillfs.File, error) {
+// Scan reads the skill folder dir into files, sorted by path, the way git
+// would record it; it is the one reader of a skill folder on disk (add,
+// sync's local plugins, export's check of an agent's copy, adopt). What
+// skillfs.Ignored reports (the one rule of what is never part of a skill)
+// is left out, and empty folders vanish. A regular file is Executable when
+// its owner's execute bit is set, as git decides. Regular files are read
+// and hashed unless cache (which may be nil) knows them unchanged, in
+// which case only ID is set; the cache also spares listing folders whose
+// stat data did not change. Files larger than limits.MaxFileSize are not
+// read (only Size is set), and the scan stops after limits.MaxFiles+1
+// files ([NoLimits] reads everything). Symlinks are read as links, never
+// followed (Data = target), and special files listed with mode
+// skillfs.Special, so that the caller names them: the safety check
+// rejects both kinds it cannot store.
+func Scan(dir string, limits skillfs.Limits, cache *StatCache) ([]skillfs.File, error) {
 	return scan(dir, limits, cache, os.Lstat)
 }
 
+// NoLimits makes Scan read every file, whatever its size or their number:
+// for a folder that must be compared byte for byte, such as an agent's
+// copy of a skill that export checks against the store.
+var NoLimits = skillfs.Limits{MaxFileSize: math.MaxInt64 - 1, MaxFiles: math.MaxInt}
+
 // scan is Scan with the lstat of the folder's entries given: a PluginFS
 // passes one that reuses what reading the plugin's layout already lstat-ed.
-func scan(dir string, limits safety.Limits, cache *gitdb.StatCache, lstat func(string) (fs.FileInfo, error)) ([]skillfs.File, error) {
+func scan(dir string, limits skillfs.Limits, cache *StatCache, lstat func(string) (fs.FileInfo, error)) ([]skillfs.File, error) {
 	if limits.MaxFiles == 0 {
-		limits = safety.DefaultLimits
+		limits = skillfs.DefaultLimits
 	}
 	var files []skillfs.File
 	var walk func(abs, rel string, dirInfo fs.FileInfo) error
@@ -67,10 +77,10 @@ func scan(dir string, limits safety.Limits, cache *gitdb.StatCache, lstat func(s
 				if err != nil {
 					return err
 				}
-				files = append(files, skillfs.File{Path: r, Mode: skillfs.Symlink, Data: []byte(target), Size: int64(len(target))})
+				files = append(files, skillfs.File{Path: r, Mode: skillfs.Symlink, Data: []byte(target), Size: int64(len(target)), ID: skillfs.BlobID([]byte(target))})
 			case mode.IsRegular():
 				f := skillfs.File{Path: r, Mode: skillfs.Regular, Size: info.Size()}
-				if mode&0o111 != 0 {
+				if mode&0o100 != 0 {
 					f.Mode = skillfs.Executable
 				}
 				if f.Size > limits.MaxFileSize {
@@ -109,7 +119,7 @@ func scan(dir string, limits safety.Limits, cache *gitdb.StatCache, lstat func(s
 // listDir returns the entries of the folder abs, sorted by name, from
 // cache when the folder's stat data info (taken before this call) is
 // unchanged since it was last listed.
-func listDir(abs string, info fs.FileInfo, cache *gitdb.StatCache) ([]gitdb.DirName, error) {
+func listDir(abs string, info fs.FileInfo, cache *StatCache) ([]DirName, error) {
 	if entries, ok := cache.LookupDir(abs, info); ok {
 		return entries, nil
 	}
@@ -119,9 +129,9 @@ func listDir(abs string, info fs.FileInfo, cache *gitdb.StatCache) ([]gitdb.DirN
 		return nil, err
 	}
 	cache.RecordDir(abs, info, list, start)
-	entries := make([]gitdb.DirName, len(list))
+	entries := make([]DirName, len(list))
 	for i, e := range list {
-		entries[i] = gitdb.DirName{Name: e.Name(), Type: e.Type()}
+		entries[i] = DirName{Name: e.Name(), Type: e.Type()}
 	}
 	return entries, nil
 }
@@ -129,9 +139,9 @@ func listDir(abs string, info fs.FileInfo, cache *gitdb.StatCache) ([]gitdb.DirN
 // LoadData reads the content of the regular files of a Scan result that
 // have none loaded yet (those the stat cache vouched for), skipping
 // oversized ones.
-func LoadData(dir string, files []skillfs.File, limits safety.Limits) error {
+func LoadData(dir string, files []skillfs.File, limits skillfs.Limits) error {
 	if limits.MaxFiles == 0 {
-		limits = safety.DefaultLimits
+		limits = skillfs.DefaultLimits
 	}
 	for i := range files {
 		f := &files[i]

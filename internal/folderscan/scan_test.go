@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/safety"
 )
 
 // TestScanFolderCache changes a scanned folder in every way a listing
@@ -27,12 +26,12 @@ func TestScanFolderCache(t *testing.T) {
 
 	check := func(step string) {
 		t.Helper()
-		cache := gitdb.LoadStatCache(cachePath)
-		got, err := Scan(dir, safety.DefaultLimits, cache)
+		cache := LoadStatCache(cachePath)
+		got, err := Scan(dir, skillfs.DefaultLimits, cache)
 		if err != nil {
 			t.Fatalf("%s: %v", step, err)
 		}
-		want, err := Scan(dir, safety.DefaultLimits, nil)
+		want, err := Scan(dir, skillfs.DefaultLimits, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,9 +44,9 @@ func TestScanFolderCache(t *testing.T) {
 	}
 	// Folders changed within the racy window are not cached; wait once so
 	// the listings are, then each change below must be seen.
-	time.Sleep(gitdb.RacyWindow + 10*time.Millisecond)
+	time.Sleep(RacyWindow + 10*time.Millisecond)
 	check("first scan")
-	cache := gitdb.LoadStatCache(cachePath)
+	cache := LoadStatCache(cachePath)
 	st := statOf(t, filepath.Join(dir, "refs"))
 	if entries, ok := cache.LookupDir(filepath.Join(dir, "refs"), st); !ok || len(entries) != 2 {
 		t.Fatalf("the folder listing was not kept: %v %v", entries, ok)
@@ -73,7 +72,7 @@ func TestScanFolderCache(t *testing.T) {
 	check("folder replaced by a symlink")
 	writeFile(t, filepath.Join(dir, "deep", "er", "x.md"), "x\n")
 	check("folders added")
-	time.Sleep(gitdb.RacyWindow + 10*time.Millisecond)
+	time.Sleep(RacyWindow + 10*time.Millisecond)
 	check("settled")
 	writeFile(t, filepath.Join(dir, "deep", "er", "y.md"), "y\n")
 	check("file added to a cached folder")
@@ -108,5 +107,55 @@ func writeFile(t testing.TB, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestScanRecordsAFolderAsGitDoes: the files Scan reads make the tree id
+// `git write-tree` gives the same folder: a file is executable when its
+// owner's execute bit is set (a group or other bit alone is not), a
+// symlink is a link with its id, and ignored files are left out.
+func TestScanRecordsAFolderAsGitDoes(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	modes := map[string]os.FileMode{"SKILL.md": 0o644, "run.sh": 0o755, "group-exec.sh": 0o654, "owner-exec.sh": 0o744, "other-exec.sh": 0o645}
+	for name, mode := range modes {
+		writeFile(t, filepath.Join(dir, name), name+"\n")
+		if err := os.Chmod(filepath.Join(dir, name), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("run.sh", filepath.Join(dir, "link")); err != nil {
+		t.Skip("symlink:", err)
+	}
+	files, err := Scan(dir, skillfs.DefaultLimits, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "SKILL.md~"), "an editor's backup, ignored by Scan\n")
+	got, err := skillfs.TreeID(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	git := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	git("add", "-A", "--", ".", ":!SKILL.md~")
+	if want := git("write-tree"); got.String() != want {
+		t.Errorf("tree id of the scan = %s, git write-tree = %s\n%s", got, want, git("ls-files", "-s"))
+	}
+	for _, f := range files {
+		if f.Mode == skillfs.Symlink && f.ID != skillfs.BlobID([]byte("run.sh")) {
+			t.Errorf("symlink %s has id %s, want the blob id of its target", f.Path, f.ID)
+		}
 	}
 }

@@ -8,10 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillstore/skillstore/internal/gitdb"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/manifest"
-	"github.com/skillstore/skillstore/store/safety"
 )
 
 // TestScanSkillMatchesScan reads a plugin folder's layout through PluginFS
@@ -21,7 +19,7 @@ import (
 // reading it until LoadData, which skips it too.
 func TestScanSkillMatchesScan(t *testing.T) {
 	root := t.TempDir()
-	limits := safety.Limits{MaxFileSize: 64, MaxFiles: 100}
+	limits := skillfs.Limits{MaxFileSize: 64, MaxFiles: 100}
 	for _, name := range []string{"alpha", "beta"} {
 		dir := filepath.Join(root, "skills", name)
 		writeFile(t, filepath.Join(dir, "SKILL.md"), skillMD(name, "short"))
@@ -32,12 +30,12 @@ func TestScanSkillMatchesScan(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "refs", "guide.md~"), "backup\n")
 		writeFile(t, filepath.Join(dir, ".DS_Store"), "mac\n")
 	}
-	time.Sleep(gitdb.RacyWindow + 10*time.Millisecond)
+	time.Sleep(RacyWindow + 10*time.Millisecond)
 	cachePath := filepath.Join(t.TempDir(), "statcache")
 	for _, pass := range []string{"cold", "warm"} {
-		cache := gitdb.LoadStatCache(cachePath)
+		cache := LoadStatCache(cachePath)
 		fsys := NewPluginFS(localFS(t, root), root, cache)
-		layout, err := manifest.ReadLayout(fsys, "")
+		layout, err := pluginfmt.ReadLayout(fsys, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +94,7 @@ func TestScanStopsAfterMaxFiles(t *testing.T) {
 	for i := range 20 {
 		writeFile(t, filepath.Join(dir, fmt.Sprintf("f%02d.txt", i)), "x\n")
 	}
-	files, err := Scan(dir, safety.Limits{MaxFileSize: 1 << 10, MaxFiles: 5}, nil)
+	files, err := Scan(dir, skillfs.Limits{MaxFileSize: 1 << 10, MaxFiles: 5}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

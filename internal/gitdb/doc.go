@@ -15,8 +15,6 @@
 //     git does ([ParseCommit], [Commit.Encode], [BuildMessage]).
 //   - Refs: [ReadRefs] resolves packed-refs overlaid with loose ref files;
 //     [ApplyRefUpdates] writes a batch of [RefUpdate]s.
-//   - [StatCache]: stat data to blob ids, like git's index, so unchanged
-//     files are not read again.
 //
 // The invariants that make a killed writer harmless:
 //

@@ -12,7 +12,7 @@ import (
 // MaxFetchedObjectSize caps one object a fetch or a pull receives, read
 // from the pack entry's header (a delta's from the size it records)
 // before the object is inflated: a 1.2 MB pack can hold a 1 GB blob of
-// zeros. It is well above the store's per-file cap (safety.DefaultLimits,
+// zeros. It is well above the store's per-file cap (skillfs.DefaultLimits,
 // which the checks after the fetch apply to skill files), so that a git
 // plugin's repository may hold a larger asset outside its skills.
 const MaxFetchedObjectSize = 16 << 20

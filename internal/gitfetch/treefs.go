@@ -11,11 +11,11 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/skillfs"
-	"github.com/skillstore/skillstore/store/manifest"
 )
 
-// TreeFS is a read-only [manifest.PluginFS] over a git tree, so a fetched plugin's
+// TreeFS is a read-only [pluginfmt.PluginFS] over a git tree, so a fetched plugin's
 // layout is read straight from the store's objects without a checkout.
 //
 // Each folder's tree object is decoded once and indexed by entry name, so
@@ -36,13 +36,13 @@ type treeDir struct {
 	byName map[string]int // entry name -> index in tree.Entries
 }
 
-// NewTreeFS returns the files of tree, read from s, as a [manifest.PluginFS].
+// NewTreeFS returns the files of tree, read from s, as a [pluginfmt.PluginFS].
 func NewTreeFS(s storer.EncodedObjectStorer, tree *object.Tree) *TreeFS {
 	return &TreeFS{s: s, root: tree, dirs: map[string]*treeDir{".": newTreeDir(tree)}}
 }
 
 var (
-	_ manifest.PluginFS = (*TreeFS)(nil)
+	_ pluginfmt.PluginFS = (*TreeFS)(nil)
 )
 
 func newTreeDir(tree *object.Tree) *treeDir {

@@ -13,7 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 
-	"github.com/skillstore/skillstore/store/manifest"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // wideRepo makes a git repository whose one commit holds skills/a/SKILL.md
@@ -159,7 +159,7 @@ func TestUnreadableFolderIsNoMissingSkill(t *testing.T) {
 	if _, err := fsys.Lstat("skills/b/SKILL.md"); err == nil || os.IsNotExist(err) {
 		t.Errorf("Lstat in an unreadable folder = %v, want an error that is not 'does not exist'", err)
 	}
-	layout, err := manifest.Read(fsys, manifest.Options{})
+	layout, err := pluginfmt.Read(fsys, pluginfmt.Options{})
 	if err == nil {
 		t.Fatalf("layout of a tree with an unreadable skill folder = %+v, want an error", layout.Plugins[0].Skills)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/safety"
@@ -302,7 +303,7 @@ func captureOne(tx *store.Tx, j *captureJob, reason string) {
 		fail(err)
 		return
 	}
-	checked, err := safety.Check(st.Skill, files, previous, safety.DefaultLimits)
+	checked, err := safety.Check(st.Skill, files, previous, skillfs.DefaultLimits)
 	if err != nil {
 		fail(err)
 		return
@@ -347,11 +348,11 @@ func (e *ValidationError) Error() string {
 // validate checks the edited SKILL.md by the validation policy add and
 // every other way into the store apply (discover.Check, lenient).
 func validate(dir, skill string, files []skillfs.File) error {
-	f, ok := skillfs.Find(files, skillfs.SkillFile)
+	f, ok := skillfs.Find(files, skillmd.FileName)
 	if !ok {
-		return fmt.Errorf("%s has no %s", dir, skillfs.SkillFile)
+		return fmt.Errorf("%s has no %s", dir, skillmd.FileName)
 	}
-	display := filepath.Join(dir, skillfs.SkillFile)
+	display := filepath.Join(dir, skillmd.FileName)
 	if v := discover.Check(display, skill, f.Data, discover.Lenient); !v.Accepted() {
 		return &ValidationError{Diagnostics: v.Errors()}
 	}

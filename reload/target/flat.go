@@ -55,6 +55,12 @@ type placement struct {
 	conflicts map[string]string
 }
 
+// Folders gives the folder each of names, the store names of the skills a
+// flat target wants, gets in that target by the collision policy export
+// applies (place); a name that gets none (a conflict) is absent. Doctor's
+// cross-reference check reads it.
+func Folders(names []string) map[string]string { return place(names).folder }
+
 // place applies the collision policy to the store names a target wants.
 func place(names []string) placement {
 	p := placement{folder: map[string]string{}, renamed: map[string]bool{}, conflicts: map[string]string{}}

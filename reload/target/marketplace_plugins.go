@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
 )
@@ -331,5 +332,5 @@ func pluginHotFile(p string) bool {
 		return false
 	}
 	_, file, ok := strings.Cut(rest, "/")
-	return ok && file == skillfs.SkillFile
+	return ok && file == skillmd.FileName
 }

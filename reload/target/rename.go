@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -12,60 +13,12 @@ import (
 // its frontmatter name changed to that folder, because agents load a skill
 // by its folder and several (the Agent Skills specification, OpenCode,
 // Microsoft's agent framework) skip one whose name differs. Only the
-// frontmatter's top-level `name:` entry changes: the key's line and any
-// indented lines continuing its value. Capture puts the stored line back.
+// frontmatter's top-level `name:` entry changes (skillmd.NameEntry: the
+// key's line and any indented lines continuing its value). Capture puts
+// the stored entry back.
 
-// nameEntry finds the frontmatter's top-level name entry in a SKILL.md:
-// the byte range from the start of the `name:` line to the end of its last
-// line (before the line break). ok is false when the file has no
-// frontmatter or no name entry.
-func nameEntry(data []byte) (start, end int, ok bool) {
-	lines := splitLines(data)
-	if len(lines) == 0 || string(trimEOL(data[lines[0][0]:lines[0][1]])) != "---" {
-		return 0, 0, false
-	}
-	for i := 1; i < len(lines); i++ {
-		line := trimEOL(data[lines[i][0]:lines[i][1]])
-		if string(line) == "---" || string(line) == "..." {
-			return 0, 0, false
-		}
-		if !bytes.HasPrefix(line, []byte("name:")) {
-			continue
-		}
-		start, end = lines[i][0], lines[i][0]+len(line)
-		for j := i + 1; j < len(lines); j++ {
-			next := trimEOL(data[lines[j][0]:lines[j][1]])
-			if len(next) == 0 || (next[0] != ' ' && next[0] != '\t') {
-				break
-			}
-			end = lines[j][0] + len(next)
-		}
-		return start, end, true
-	}
-	return 0, 0, false
-}
-
-// splitLines gives each line's [start, end) including its line break.
-func splitLines(data []byte) [][2]int {
-	var out [][2]int
-	for start := 0; start < len(data); {
-		end := bytes.IndexByte(data[start:], '\n')
-		if end < 0 {
-			out = append(out, [2]int{start, len(data)})
-			break
-		}
-		out = append(out, [2]int{start, start + end + 1})
-		start += end + 1
-	}
-	return out
-}
-
-func trimEOL(line []byte) []byte {
-	line = bytes.TrimSuffix(line, []byte("\n"))
-	return bytes.TrimSuffix(line, []byte("\r"))
-}
-
-// renamedLine is the name entry export writes for folder.
+// renamedLine is the name entry export writes for folder (skillmd.SetName
+// writes it).
 func renamedLine(folder string) []byte { return []byte("name: " + folder) }
 
 // renameSkill returns files with SKILL.md's frontmatter name set to
@@ -75,20 +28,16 @@ func renameSkill(files []skillfs.File, folder string) ([]skillfs.File, error) {
 	out := make([]skillfs.File, len(files))
 	copy(out, files)
 	for i, f := range out {
-		if f.Path != skillfs.SkillFile {
+		if f.Path != skillmd.FileName {
 			continue
 		}
 		if f.Data == nil && !f.ID.IsZero() {
-			return nil, fmt.Errorf("rename %s: %s has no content loaded", folder, skillfs.SkillFile)
+			return nil, fmt.Errorf("rename %s: %s has no content loaded", folder, skillmd.FileName)
 		}
-		start, end, ok := nameEntry(f.Data)
-		if !ok {
+		if _, _, ok := skillmd.NameEntry(f.Data); !ok {
 			return out, nil
 		}
-		data := make([]byte, 0, len(f.Data)-(end-start)+len(folder)+6)
-		data = append(data, f.Data[:start]...)
-		data = append(data, renamedLine(folder)...)
-		data = append(data, f.Data[end:]...)
+		data := skillmd.SetName(f.Data, folder)
 		out[i] = skillfs.File{Path: f.Path, Mode: f.Mode, Size: int64(len(data)), Data: data, ID: skillfs.BlobID(data)}
 		return out, nil
 	}
@@ -100,11 +49,11 @@ func renameSkill(files []skillfs.File, folder string) ([]skillfs.File, error) {
 // the stored version (original) again. A name the person changed is left
 // as they wrote it.
 func restoreName(edited, original []byte, folder string) []byte {
-	ostart, oend, ok := nameEntry(original)
+	ostart, oend, ok := skillmd.NameEntry(original)
 	if !ok {
 		return edited
 	}
-	es, ee, ok := nameEntry(edited)
+	es, ee, ok := skillmd.NameEntry(edited)
 	if !ok || !bytes.Equal(edited[es:ee], renamedLine(folder)) {
 		return edited
 	}
@@ -131,8 +80,8 @@ func unrename(tx *store.Tx, st SkillStatus, files []skillfs.File) ([]skillfs.Fil
 	if err != nil {
 		return nil, store.Hash{}, fmt.Errorf("version %s of %s: %w", st.StoreTree, st.Skill, err)
 	}
-	orig, ok := skillfs.Find(stored, skillfs.SkillFile)
-	edited, ok2 := skillfs.Find(files, skillfs.SkillFile)
+	orig, ok := skillfs.Find(stored, skillmd.FileName)
+	edited, ok2 := skillfs.Find(files, skillmd.FileName)
 	if !ok || !ok2 {
 		return files, st.StoreTree, nil
 	}
@@ -144,7 +93,7 @@ func unrename(tx *store.Tx, st SkillStatus, files []skillfs.File) ([]skillfs.Fil
 	out := make([]skillfs.File, len(files))
 	copy(out, files)
 	for i, f := range out {
-		if f.Path == skillfs.SkillFile {
+		if f.Path == skillmd.FileName {
 			out[i] = skillfs.File{Path: f.Path, Mode: f.Mode, Size: int64(len(data)), Data: data, ID: skillfs.BlobID(data)}
 		}
 	}

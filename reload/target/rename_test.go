@@ -26,6 +26,9 @@ func TestRenameSkillChangesOnlyTheNameEntry(t *testing.T) {
 			"---\ndescription: d\nname: chat-access\nlicense: MIT\n---\n"},
 		{"nested name key untouched", "---\nmetadata:\n  name: x\nname: access\n---\n",
 			"---\nmetadata:\n  name: x\nname: chat-access\n---\n"},
+		{"byte order mark", "\ufeff---\nname: access\n---\nbody\n", "\ufeff---\nname: chat-access\n---\nbody\n"},
+		{"fence with trailing blank", "--- \nname: access\n---\n", "--- \nname: chat-access\n---\n"},
+		{"nothing after ... is read", "---\ndescription: d\n...\nname: x\n---\n", "---\ndescription: d\n...\nname: x\n---\n"},
 		{"no name entry", "---\ndescription: d\n---\nname: body\n", "---\ndescription: d\n---\nname: body\n"},
 		{"no frontmatter", "name: access\n", "name: access\n"},
 	}

@@ -28,7 +28,7 @@ import (
 type historyCheck struct {
 	*packedReader
 	tx     *store.Tx
-	limits safety.Limits
+	limits skillfs.Limits
 	allow  safety.RiskLevel
 	// known are commits checked already and the tips of the store's own
 	// refs (whose history was checked when it was written).
@@ -49,7 +49,7 @@ type historyCheck struct {
 }
 
 func newHistoryCheck(tx *store.Tx, allow safety.RiskLevel) *historyCheck {
-	c := &historyCheck{packedReader: newPackedReader(tx), tx: tx, limits: safety.DefaultLimits, allow: allow,
+	c := &historyCheck{packedReader: newPackedReader(tx), tx: tx, limits: skillfs.DefaultLimits, allow: allow,
 		known: map[store.Hash]bool{}, trees: map[store.Hash]bool{}, versions: map[store.Hash]bool{},
 		risks: map[store.Hash]safety.Report{}}
 	for _, name := range tx.RefNames("refs/") {

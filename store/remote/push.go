@@ -322,7 +322,6 @@ func (tx remoteTx) planPush(remote string, adv map[string]store.Hash) (updates, 
 			updates = append(updates, PushUpdate{Ref: name, Action: PushDelete, Old: r.String(), Reason: "accepted or rejected in this store"})
 		}
 	}
-	updates = append(updates, tx.layout1Leftovers(adv, isLocal)...)
 	return updates, refused
 }
 

@@ -2,7 +2,6 @@ package remote
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -13,8 +12,9 @@ import (
 // layout 1 (see the README's "Skill identity and ref layout"): plugins'
 // skills at refs/heads/skills/NAME, candidates at refs/heads/candidates/NAME.
 // Pull and clone refuse it rather than read a plugin's skill as a managed
-// one; the fix is to upgrade the store that pushes to it and push again,
-// which moves the remote's refs too (see layout1Leftovers).
+// one. This release does not move such a remote: the builds that can
+// (store.UpgradeWith) upgrade the store that pushes to it, and their push
+// moves the remote's refs too.
 
 // RemoteLayoutError refuses a remote in an older ref layout.
 type RemoteLayoutError struct {
@@ -34,7 +34,8 @@ func (e *RemoteLayoutError) Error() string {
 
 // Hint says how to move the remote.
 func (e *RemoteLayoutError) Hint() string {
-	return "on the machine that pushes to " + e.Remote + ", run this release's 'skillstore upgrade', then 'skillstore push': it moves the remote's refs to the new layout"
+	return "on the machine that pushes to " + e.Remote + ", run 'skillstore upgrade' then 'skillstore push' with " + store.UpgradeWith +
+		": they move the remote's refs to the new layout; or push a re-created store to a new remote"
 }
 
 // isLayout1Ref reports whether a ref has a shape only ref layout 1 writes:
@@ -66,60 +67,4 @@ func (tx remoteTx) checkRemoteLayout(rr *remoteRefs) error {
 		return &RemoteLayoutError{Remote: rr.remote, Layout: v}
 	}
 	return nil
-}
-
-// layout1Leftovers plans deleting the refs a remote in ref layout 1 holds
-// that this store's upgrade moved: a plugin's skill at
-// refs/heads/skills/NAME whose history this store holds at
-// refs/heads/plugins/PLUGIN/NAME (this store having no managed NAME), and
-// the layout 1 candidate and superseded refs whose commit this store holds
-// under its layout 2 names. Anything else stays on the remote.
-func (tx remoteTx) layout1Leftovers(adv map[string]store.Hash, isLocal map[string]bool) []PushUpdate {
-	plugins, err := tx.Plugins()
-	if err != nil {
-		return nil
-	}
-	owner := map[string]string{}
-	for _, p := range plugins {
-		for _, skill := range p.Skills {
-			owner[skill] = p.ID
-		}
-	}
-	moved := map[store.Hash]string{} // a candidate's commit -> its layout 2 ref
-	for _, name := range tx.CandidateNames() {
-		if h, ok := tx.Ref(store.CandidateRef(name)); ok {
-			moved[h] = store.CandidateRef(name)
-		}
-	}
-	var out []PushUpdate
-	for name, r := range adv {
-		if isLocal[name] {
-			continue
-		}
-		to := ""
-		if skill, ok := strings.CutPrefix(name, store.SkillRefPrefix); ok && owner[skill] != "" {
-			ref := store.SkillRef(store.QualifiedName(owner[skill], skill))
-			if h, ok := tx.Ref(ref); ok && tx.HasObject(r) && tx.IsAncestor(r, h) {
-				to = ref
-			}
-		} else if isLayout1Ref(name) {
-			if rest, ok := strings.CutPrefix(name, store.SupersededRefPrefix); ok {
-				skill, commit, _ := strings.Cut(rest, "/")
-				h, _ := store.ParseHash(commit)
-				ref := store.SupersededRef(store.QualifiedName(owner[skill], skill), h)
-				if _, ok := tx.Ref(ref); ok {
-					to = ref
-				}
-			} else if ref, ok := moved[r]; ok {
-				to = ref
-			} else if skill := strings.TrimPrefix(name, store.CandidateRefPrefix); tx.candidateDone(store.QualifiedName(owner[skill], skill), r) {
-				to = "(accepted or rejected in this store)"
-			}
-		}
-		if to != "" {
-			out = append(out, PushUpdate{Ref: name, Action: PushDelete, Old: r.String(), Reason: "ref layout 1: moved to " + to})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Ref < out[j].Ref })
-	return out
 }

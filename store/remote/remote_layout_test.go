@@ -11,24 +11,47 @@ import (
 	"github.com/skillstore/skillstore/store"
 )
 
-// layout1Remote is a bare repository holding the refs of the layout 1
-// fixture (a store made by the release before namespaced identity),
-// pushed there with plain git as that release's push would have.
-func layout1Remote(t *testing.T) string {
+// layout1Remote is a bare repository holding refs as a store in ref
+// layout 1 pushed them, made by hand with git's plumbing: plugin kit's
+// skill alpha at refs/heads/skills/alpha (layout 2 has it at
+// refs/heads/plugins/kit/alpha) and as its upstream snapshot, a candidate at
+// refs/heads/candidates/beta and a superseded one at
+// refs/skillstore/superseded/beta/COMMIT (layout 1's shapes), and a state
+// commit whose tree records no layout (layout 1's state).
+func layout1Remote(t *testing.T) (dir, superseded string) {
 	t.Helper()
-	root := t.TempDir()
-	tarball, err := filepath.Abs(filepath.Join("..", "..", "testdata", "layout1", "store-v1.tar.gz"))
-	if err != nil {
-		t.Fatal(err)
+	dir = filepath.Join(t.TempDir(), "central.git")
+	remoteGit(t, "", "init", "--quiet", "--bare", dir)
+	git := func(stdin string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env, cmd.Stdin = dir, gitEnv(), strings.NewReader(stdin)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
 	}
-	if out, err := exec.Command("tar", "-xzf", tarball, "-C", root).CombinedOutput(); err != nil {
-		t.Fatalf("tar: %v\n%s", err, out)
+	skill := func(name, line string) string {
+		blob := git("---\nname: "+name+"\ndescription: The "+name+" skill.\n---\n"+line+"\n", "hash-object", "-w", "--stdin")
+		return git("100644 blob "+blob+"\tSKILL.md\n", "mktree")
 	}
-	central := filepath.Join(root, "central.git")
-	remoteGit(t, "", "init", "--quiet", "--bare", central)
-	remoteGit(t, filepath.Join(root, "store"), "push", "--quiet", central,
-		"refs/heads/*:refs/heads/*", "refs/upstream/*:refs/upstream/*", "refs/skillstore/*:refs/skillstore/*")
-	return central
+	// The first version of a plugin's skill mirrors it: one commit is both
+	// the version and the upstream snapshot.
+	v1 := git("", "commit-tree", skill("alpha", "upstream"), "-m",
+		"alpha v1: mirror of plugin kit\n\nSkill-Version: 1\nSource: plugin:kit\nPlugin: kit\nMerge-Mode: mirror\nUpstream-Path: skills/alpha")
+	git("", "update-ref", "refs/heads/skills/alpha", v1)
+	git("", "update-ref", "refs/upstream/kit/alpha", v1)
+	old := git("", "commit-tree", skill("beta", "older"), "-m", "candidate beta")
+	cand := git("", "commit-tree", skill("beta", "newer"), "-m", "candidate beta")
+	git("", "update-ref", "refs/heads/candidates/beta", cand)
+	superseded = "refs/skillstore/superseded/beta/" + old
+	git("", "update-ref", superseded, old)
+	record := git(`{"id": "kit", "source": {"kind": "folder", "url": "/up/kit"}, "skills": ["alpha", "beta"]}`+"\n", "hash-object", "-w", "--stdin")
+	plugins := git("100644 blob "+record+"\tkit.json\n", "mktree")
+	state := git("", "commit-tree", git("040000 tree "+plugins+"\tplugins\n", "mktree"), "-m", "plugin add kit")
+	git("", "update-ref", store.StateRef, state)
+	return dir, superseded
 }
 
 // TestPullRefusesLayout1Remote: pull and clone refuse a remote still in
@@ -36,7 +59,7 @@ func layout1Remote(t *testing.T) string {
 // rather than reading a plugin's skill as a managed one.
 func TestPullRefusesLayout1Remote(t *testing.T) {
 	ctx := context.Background()
-	central := layout1Remote(t)
+	central, superseded := layout1Remote(t)
 	s := newActorStore(t, "alice")
 	mustAddRemote(t, s, "origin", "file://"+central)
 	before := refValues(t, s.Dir(), "refs/")
@@ -45,75 +68,17 @@ func TestPullRefusesLayout1Remote(t *testing.T) {
 	if !errors.As(err, &le) || le.Layout != 1 || le.Remote != "origin" || len(le.Refs) == 0 {
 		t.Fatalf("pull from a layout 1 remote = %v, want a RemoteLayoutError naming its refs", err)
 	}
+	if !strings.Contains(le.Hint(), store.UpgradeWith) {
+		t.Errorf("hint %q does not name the builds that can move the remote", le.Hint())
+	}
 	if after := refValues(t, s.Dir(), "refs/"); after != before {
 		t.Errorf("the refused pull wrote refs:\n%s", after)
 	}
 	// Without candidates to show it, the state's missing layout record does.
 	remoteGit(t, central, "update-ref", "-d", "refs/heads/candidates/beta")
-	remoteGit(t, central, "update-ref", "-d", "refs/heads/candidates/gamma")
-	remoteGit(t, central, "update-ref", "-d", "refs/heads/candidates/skills")
-	remoteGit(t, central, "update-ref", "-d", "refs/skillstore/superseded/gamma/a99873ef5cb122ccf962567942148d4b484eea00")
+	remoteGit(t, central, "update-ref", "-d", superseded)
 	_, _, err = Clone(ctx, "file://"+central, filepath.Join(t.TempDir(), "bob"), store.Options{}, CloneOptions{})
 	if !errors.As(err, &le) || le.Layout != 1 {
 		t.Fatalf("clone of a layout 1 remote = %v, want a RemoteLayoutError", err)
 	}
-}
-
-// TestPushMovesLayout1Remote: the documented fix. The store that pushed to
-// a layout 1 remote is upgraded by this release; its push moves the
-// remote's refs to layout 2 (deleting the layout 1 names it moved), and a
-// clone of the remote then holds the plugin skills under their qualified
-// names, verified.
-func TestPushMovesLayout1Remote(t *testing.T) {
-	ctx := context.Background()
-	central := layout1Remote(t)
-	// The store that made the remote: the fixture, upgraded by this release.
-	root := t.TempDir()
-	tarball, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "layout1", "store-v1.tar.gz"))
-	if out, err := exec.Command("tar", "-xzf", tarball, "-C", root).CombinedOutput(); err != nil {
-		t.Fatalf("tar: %v\n%s", err, out)
-	}
-	s, err := store.Open(ctx, filepath.Join(root, "store"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep, err := s.Upgrade(ctx); err != nil || !rep.Upgraded {
-		t.Fatalf("upgrade: %+v, %v", rep, err)
-	}
-	mustAddRemote(t, s, "origin", "file://"+central)
-	mustPush(t, s, "")
-	got := refValues(t, central, "refs/heads/")
-	for _, gone := range []string{"refs/heads/skills/beta ", "refs/heads/candidates/beta ", "refs/heads/candidates/skills "} {
-		if containsLine(got, gone) {
-			t.Errorf("the remote still holds %s after the push:\n%s", gone, got)
-		}
-	}
-	bob, _, err := Clone(ctx, "file://"+central, filepath.Join(t.TempDir(), "bob"), store.Options{}, CloneOptions{})
-	if err != nil {
-		t.Fatalf("clone after the push: %v", err)
-	}
-	err = bob.View(ctx, func(r *store.Reader) error {
-		for _, name := range []string{"kit:alpha", "kit:beta", "tools:hammer", "notes", "saw"} {
-			if _, err := r.Head(name); err != nil {
-				t.Errorf("clone: %v", err)
-			}
-		}
-		if _, err := r.Head("beta"); err == nil {
-			t.Error("clone holds a managed beta: a layout 1 leftover")
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkStore(t, bob.Dir())
-}
-
-func containsLine(text, prefix string) bool {
-	for _, l := range strings.Split(text, "\n") {
-		if len(l) >= len(prefix) && l[:len(prefix)] == prefix {
-			return true
-		}
-	}
-	return false
 }

@@ -15,7 +15,7 @@ func ExampleCheck() {
 		skillfs.File{Path: "SKILL.md", Mode: skillfs.Regular, Data: []byte(md)}.WithID(),
 		skillfs.File{Path: "scripts/install.sh", Mode: skillfs.Regular, Data: []byte("echo hi\n")}.WithID(),
 	}
-	rep, err := safety.Check("setup", files, nil, safety.DefaultLimits)
+	rep, err := safety.Check("setup", files, nil, skillfs.DefaultLimits)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -12,7 +12,7 @@ import (
 // findings as strings.
 func findingsOf(t *testing.T, extra skillfs.File) []string {
 	t.Helper()
-	rep, err := safety.Check("x", []skillfs.File{file("SKILL.md", plainSkill), extra}, nil, safety.DefaultLimits)
+	rep, err := safety.Check("x", []skillfs.File{file("SKILL.md", plainSkill), extra}, nil, skillfs.DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestRulesMissedBefore(t *testing.T) {
 func TestEscapesInFrontmatterAreHigh(t *testing.T) {
 	for _, desc := range []string{"tidy \x1b[2J up", "copy \x1b]52;c;ZWNobyBoaQ==\x07 this", "c1 \u009b2J csi"} {
 		md := "---\nname: x\ndescription: " + desc + "\n---\nbody\n"
-		rep, err := safety.Check("x", []skillfs.File{file("SKILL.md", md)}, nil, safety.DefaultLimits)
+		rep, err := safety.Check("x", []skillfs.File{file("SKILL.md", md)}, nil, skillfs.DefaultLimits)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,7 @@
 //
 // [Check] rejects outright what a store never holds (a [RejectedError]:
 // symlinks leading out of the folder, paths escaping it, special files,
-// too many or too large files, see [Limits]) and otherwise grades the rest: each [Finding] (a
+// too many or too large files, see [skillfs.Limits]) and otherwise grades the rest: each [Finding] (a
 // script added or changed, a download piped into a shell, a prompt
 // injection, a hidden base64 payload, invisible characters in SKILL.md) has
 // a [RiskLevel], and the highest one is the tree's risk. Callers refuse a
@@ -21,6 +21,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // RiskLevel grades what the safety check flags in a tree.
@@ -85,15 +86,6 @@ func (f Finding) String() string {
 	}
 	return fmt.Sprintf("%s: %s: %s", f.Level, loc, f.Message)
 }
-
-// Limits bound what a skill tree may hold.
-type Limits struct {
-	MaxFileSize int64 // bytes per file
-	MaxFiles    int
-}
-
-// DefaultLimits are the caps add and sync apply.
-var DefaultLimits = Limits{MaxFileSize: 2 << 20, MaxFiles: 1000}
 
 // Problem is a reason the safety check rejects a tree outright.
 type Problem struct {
@@ -186,7 +178,7 @@ func collision(files []skillfs.File) *skillfs.CollisionError {
 // scripts are flagged only when added or changed. It returns a
 // *RejectedError for what is never accepted, and otherwise the findings and
 // the highest risk level among them.
-func Check(skill string, files []skillfs.File, previous []skillfs.File, limits Limits) (Report, error) {
+func Check(skill string, files []skillfs.File, previous []skillfs.File, limits skillfs.Limits) (Report, error) {
 	var problems []Problem
 	if len(files) > limits.MaxFiles {
 		problems = append(problems, Problem{Path: ".", Reason: fmt.Sprintf("%d files is more than the cap of %d", len(files), limits.MaxFiles)})
@@ -245,8 +237,8 @@ func Check(skill string, files []skillfs.File, previous []skillfs.File, limits L
 		if bytes.IndexByte(f.Data, 0) >= 0 {
 			continue // binary: the text checks below do not apply
 		}
-		text := scanText(f.Path, f.Data, f.Path == skillfs.SkillFile)
-		if f.Path == skillfs.SkillFile && !hasKind(text, "terminal control") {
+		text := scanText(f.Path, f.Data, f.Path == skillmd.FileName)
+		if f.Path == skillmd.FileName && !hasKind(text, "terminal control") {
 			text = append(text, frontmatterControls(f.Data)...)
 		}
 		findings = append(findings, text...)

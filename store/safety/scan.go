@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 var scriptExts = map[string]bool{".sh": true, ".bash": true, ".zsh": true, ".py": true, ".js": true, ".mjs": true, ".ts": true, ".rb": true, ".pl": true, ".ps1": true, ".php": true}
@@ -252,12 +253,12 @@ func frontmatterControls(data []byte) []Finding {
 	}
 	values := fmt.Sprintf("%v", sf.Frontmatter)
 	if c, ok := controlByte([]byte(values)); ok {
-		return []Finding{{Level: RiskHigh, Path: skillfs.SkillFile, Line: sf.FrontmatterLine,
+		return []Finding{{Level: RiskHigh, Path: skillmd.FileName, Line: sf.FrontmatterLine,
 			Message: fmt.Sprintf("frontmatter value holds terminal control character %s (can rewrite what a terminal shows)", c)}}
 	}
 	for _, r := range values {
 		if r >= 0x80 && r <= 0x9f {
-			return []Finding{{Level: RiskHigh, Path: skillfs.SkillFile, Line: sf.FrontmatterLine,
+			return []Finding{{Level: RiskHigh, Path: skillmd.FileName, Line: sf.FrontmatterLine,
 				Message: fmt.Sprintf("frontmatter value holds terminal control character U+%04X (can rewrite what a terminal shows)", r)}}
 		}
 	}

@@ -231,6 +231,13 @@ func splitLines(s string) []string {
 	return out
 }
 
+// fileHeader names the two sides of a file's hunks, the way git diff
+// does: a unified diff's header lines (not a SKILL.md fence, which only
+// package skillmd reads).
+const fileHeader = `--- %s
++++ %s
+`
+
 // Write prints changes the way git diff does, paths quoted as git quotes
 // them (skillfs.QuotePath): a file named "x\n+++ b/y" is one quoted path,
 // not a forged header line.
@@ -269,7 +276,7 @@ func Write(w io.Writer, changes []FileChange) error {
 		if c.Kind == ChangeRemoved {
 			to = "/dev/null"
 		}
-		if _, err := fmt.Fprintf(w, "--- %s\n+++ %s\n%s", from, to, c.Patch); err != nil {
+		if _, err := fmt.Fprintf(w, fileHeader+"%s", from, to, c.Patch); err != nil {
 			return err
 		}
 	}

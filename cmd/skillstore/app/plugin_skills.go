@@ -1,0 +1,144 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
+	"github.com/skillstore/skillstore/store"
+)
+
+// PluginSkillsOptions are plugin skills': without Add, Remove or All it
+// lists the plugin's skills; with them it changes its selection.
+type PluginSkillsOptions struct {
+	Global
+	Output
+	ID          string
+	Add, Remove []string
+	All         bool
+}
+
+// PluginSkills lists a plugin's mirrored and available skills, or changes
+// which it mirrors.
+func PluginSkills(ctx context.Context, opts PluginSkillsOptions) error {
+	id := opts.ID
+	s, err := opts.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	if len(opts.Add) == 0 && len(opts.Remove) == 0 && !opts.All {
+		var list *store.PluginSkillList
+		err := s.View(ctx, func(r *store.Reader) error {
+			list, err = r.PluginSkills(id)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if opts.JSON {
+			return cliout.JSON(opts.Stdout, list)
+		}
+		cliout.Printf(opts.Stdout, "%s  selection: %s", id, store.SelectionText(list.Select))
+		if list.Commit != "" {
+			cliout.Printf(opts.Stdout, "  upstream at %s", list.Commit[:12])
+		}
+		cliout.Println(opts.Stdout)
+		if list.UpstreamError != "" {
+			cliout.Printf(opts.Stdout, "  upstream not readable: %s\n", list.UpstreamError)
+		}
+		tw := tabwriter.NewWriter(opts.Stdout, 0, 4, 2, ' ', 0)
+		for _, sk := range list.Skills {
+			version := ""
+			if sk.Version > 0 {
+				version = fmt.Sprintf("v%d", sk.Version)
+			}
+			cliout.Printf(tw, "  %s\t%s\t%s\n", sk.Skill, version, skillStateText[sk.State])
+		}
+		return tw.Flush()
+	}
+	ch, err := s.ChangeSelection(ctx, id, opts.Add, opts.Remove, opts.All)
+	if err != nil && !errors.Is(err, store.ErrNoChange) {
+		return err
+	}
+	if opts.JSON {
+		return cliout.JSON(opts.Stdout, ch)
+	}
+	if err != nil {
+		cliout.Printf(opts.Stdout, "plugin %s: the selection is already %s\n", id, store.SelectionText(ch.After))
+		return nil
+	}
+	cliout.Printf(opts.Stdout, "plugin %s: selection %s -> %s\n", id, store.SelectionText(ch.Before), store.SelectionText(ch.After))
+	for _, sk := range ch.Managed {
+		cliout.Printf(opts.Stdout, "  %s: a managed skill now (history kept; selecting it again links it back)\n", sk)
+	}
+	for _, sk := range ch.Next {
+		cliout.Printf(opts.Stdout, "  %s: selected; the next sync mirrors it ('skillstore sync %s')\n", sk, id)
+	}
+	return nil
+}
+
+var skillStateText = map[string]string{
+	store.PluginSkillMirrored: "mirrored",
+	store.PluginSkillSelected: "selected (the next sync mirrors it)",
+	store.PluginSkillOff:      "available (not selected)",
+	store.PluginSkillAdopted:  "adopted (managed)",
+	store.PluginSkillRemoved:  "removed upstream (kept)",
+}
+
+// LinkOptions are plugin link's.
+type LinkOptions struct {
+	Global
+	Output
+	ID, Skill string
+	// DryRun reports the upstream commit that would be chosen, writing
+	// nothing.
+	DryRun bool
+}
+
+// LinkSkill makes a managed skill the plugin's skill of the same name,
+// history kept, and says which upstream commit became its base.
+func LinkSkill(ctx context.Context, opts LinkOptions) error {
+	id, skill := opts.ID, opts.Skill
+	s, err := opts.openStoreFor(ctx, opts.DryRun)
+	if err != nil {
+		return err
+	}
+	w := opts.Stdout
+	res, err := s.LinkSkill(ctx, id, skill)
+	if errors.Is(err, store.ErrNoChange) {
+		cliout.Printf(w, "%s is plugin %s's skill already\n", skill, id)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		return cliout.JSON(w, res)
+	}
+	b := res.Base
+	match := "exact match"
+	if !b.Exact {
+		match = fmt.Sprintf("closest match: %d file(s), %d line(s) differ", b.Files, b.Distance)
+	}
+	if b.Truncated {
+		match += "; the search stopped at its limit"
+	}
+	linked := dryRunWord(opts.DryRun, "linked", "would link")
+	if b.Commit.IsZero() {
+		cliout.Printf(w, "%s %s to plugin %s at its folder's current files (%s)\n", linked, skill, id, match)
+	} else {
+		cliout.Printf(w, "%s %s to plugin %s at upstream commit %s (%s; %d commit(s) searched)\n",
+			linked, skill, id, b.Commit, match, b.Walked)
+	}
+	if res.LocalEdit {
+		cliout.Printf(w, "the difference from that commit is kept as a local edit: upstream's later changes come as a three-way candidate\n")
+	}
+	if res.SelectChanged {
+		cliout.Printf(w, "plugin %s's selection is now %s\n", id, store.SelectionText(res.Select))
+	}
+	cliout.Printf(w, "%s v%d records the base; the next 'skillstore sync %s' brings upstream's later changes\n", skill, res.Version, id)
+	noteDryRun(w, opts.DryRun, opts.JSON)
+	return nil
+}
