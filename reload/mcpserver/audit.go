@@ -23,14 +23,26 @@ type Load struct {
 
 // AuditLog appends Loads to a file as JSON lines. Each record is one
 // write to a file opened for appending, so records of several servers
-// sharing the file never interleave within a line.
+// sharing the file never interleave within a line. Past maxSize the file
+// is renamed to PATH.1 (replacing the one before), so the log keeps at
+// most about twice maxSize on disk.
 type AuditLog struct {
-	mu   sync.Mutex
-	path string
+	mu      sync.Mutex
+	path    string
+	maxSize int64
 }
 
-// NewAuditLog returns the audit log at path (created on first record).
-func NewAuditLog(path string) *AuditLog { return &AuditLog{path: path} }
+// DefaultAuditMaxSize is the size at which the audit log rotates.
+const DefaultAuditMaxSize = 1 << 20
+
+// NewAuditLog returns the audit log at path (created on first record),
+// rotated at maxSize bytes (0: DefaultAuditMaxSize).
+func NewAuditLog(path string, maxSize int64) *AuditLog {
+	if maxSize <= 0 {
+		maxSize = DefaultAuditMaxSize
+	}
+	return &AuditLog{path: path, maxSize: maxSize}
+}
 
 // Path is the log's file.
 func (a *AuditLog) Path() string { return a.path }
@@ -43,6 +55,11 @@ func (a *AuditLog) Append(l Load) error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if info, err := os.Stat(a.path); err == nil && info.Size() >= a.maxSize {
+		// Another server may rotate at the same moment: a failed rename
+		// only means the file moved already.
+		_ = os.Rename(a.path, a.path+".1")
+	}
 	f, err := os.OpenFile(a.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("audit log: %w", err)

@@ -63,8 +63,10 @@ func New(cat Catalog, opts Options) *Server {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       opts.Logger,
-		HasResources: true,
-		HasTools:     true,
+		Capabilities: &mcp.ServerCapabilities{
+			Resources: &mcp.ResourceCapabilities{ListChanged: true},
+			Tools:     &mcp.ToolCapabilities{},
+		},
 	})
 	s.addTools()
 	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
