@@ -28,7 +28,7 @@ type ExportOptions struct {
 // Export writes the published skills into the targets and prints what it
 // did with each.
 func Export(ctx context.Context, opts ExportOptions) error {
-	s, err := opts.openStoreFor(ctx, opts.DryRun)
+	s, err := opts.OpenStoreFor(ctx, opts.DryRun)
 	if err != nil {
 		return err
 	}
@@ -46,7 +46,7 @@ func Export(ctx context.Context, opts ExportOptions) error {
 		}
 	} else {
 		printExports(opts.Stdout, out, opts.Verbose)
-		noteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
+		NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 	}
 	return err
 }
