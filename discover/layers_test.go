@@ -196,7 +196,7 @@ func TestPluginLayer(t *testing.T) {
 	}
 
 	// A file that is not JSON is one warning, and no plugin skills.
-	if err := os.WriteFile(filepath.Join(base, "home", claudePluginsFile), []byte("{not json"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(base, "home", ClaudePluginsFile), []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	res, err = Discover(context.Background(), Options{Home: filepath.Join(base, "home")})

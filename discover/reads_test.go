@@ -54,7 +54,7 @@ func TestReadsRefuseFIFOsAndDevices(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(base, "home", ".claude", "plugins"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink("/dev/zero", filepath.Join(base, "home", claudePluginsFile)); err != nil {
+	if err := os.Symlink("/dev/zero", filepath.Join(base, "home", ClaudePluginsFile)); err != nil {
 		t.Fatal(err)
 	}
 	res := discoverBounded(t, Options{Home: filepath.Join(base, "home"), WorkDir: app})

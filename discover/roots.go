@@ -94,14 +94,6 @@ func FromEnvironment(cliDirs []string) Options {
 // layer and position in it: the n-th --skill-dir is "cli:n" wherever it is.
 func cliLabel(n int) string { return fmt.Sprintf("cli:%d", n) }
 
-// agentFolders are the skill folders of the agents, relative to home or a
-// project directory, with the agent whose view each belongs to.
-var agentFolders = []struct{ sub, agent string }{
-	{".claude/skills", AgentClaudeCode},
-	{".agents/skills", AgentCodex},
-	{".codex/skills", AgentCodex},
-}
-
 // Roots returns the roots to search, highest priority first: cli, env,
 // manifest, project (nearest directory first), config, user, plugin,
 // system. A directory listed twice is kept once, at its highest priority.
@@ -144,19 +136,19 @@ func (o Options) roots() ([]Root, []Diagnostic) {
 		}
 	}
 	for _, dir := range project {
-		for _, f := range agentFolders[:2] {
-			add(Root{Path: filepath.Join(dir.path, f.sub), Layer: LayerProject, Agent: f.agent,
-				Label: "<project>/" + filepath.ToSlash(filepath.Join(dir.rel, f.sub))})
+		for _, f := range AgentDirs(true) {
+			add(Root{Path: filepath.Join(dir.path, f.Path), Layer: LayerProject, Agent: f.View,
+				Label: "<project>/" + filepath.ToSlash(filepath.Join(dir.rel, f.Path))})
 		}
 	}
 	if o.ConfigDir != "" {
 		add(Root{Path: filepath.Join(o.ConfigDir, "skillstore", "skills"), Layer: LayerConfig, Label: "$XDG_CONFIG_HOME/skillstore/skills"})
 	}
 	if o.Home != "" {
-		for _, f := range agentFolders {
-			add(Root{Path: filepath.Join(o.Home, f.sub), Layer: LayerUser, Agent: f.agent, Label: "~/" + f.sub})
+		for _, f := range AgentDirs(false) {
+			add(Root{Path: filepath.Join(o.Home, f.Path), Layer: LayerUser, Agent: f.View, Label: "~/" + f.Path})
 		}
-		plugins, d := readInstalledPlugins(filepath.Join(o.Home, claudePluginsFile), o.WorkDir)
+		plugins, d := readInstalledPlugins(filepath.Join(o.Home, ClaudePluginsFile), o.WorkDir)
 		diags = append(diags, d...)
 		for _, r := range plugins {
 			add(r)

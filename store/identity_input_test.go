@@ -113,9 +113,9 @@ func TestSamePluginIDFromTwoMarketplaces(t *testing.T) {
 				t.Errorf("%s:lint is not %q v1: v%d", id, want, v.Number)
 			}
 		}
-		plugins, err := plugins.List(r)
-		if len(plugins) != 2 {
-			t.Errorf("%d plugins, want 2", len(plugins))
+		recs, err := plugins.List(r)
+		if len(recs) != 2 {
+			t.Errorf("%d plugins, want 2", len(recs))
 		}
 		return err
 	})

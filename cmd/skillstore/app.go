@@ -1,12 +1,9 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -14,6 +11,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -27,28 +26,28 @@ type env struct {
 	// syncDone, when set, is given every run of sync's pipeline (sync,
 	// check, plugin resume) once it is complete: a test seam, for the
 	// scenario harness that checks that check says what sync then does.
-	syncDone func(*syncRun)
+	syncDone func(*app.SyncRun)
 }
 
 // commands lists every command, in the order of the help's categories.
-// Each is defined in its own file; this list is the one place that says
-// which exist.
+// Each group is defined in its own file, cmd_GROUP.go; this list is the
+// one place that says which exist.
 func commands() []*cli.Command {
 	return []*cli.Command{
 		// store
-		storeInitCommand(),
-		storeAddCommand(), storeImportCommand(), adoptCommand(),
-		storeListCommand(), storeSearchCommand(),
-		storeShowCommand(), storeLogCommand(), storeCatCommand(),
-		storeDiffCommand(), storeCheckoutCommand(),
-		storeRollbackCommand(),
-		storeStatusCommand("disable", store.StatusDisabled), storeStatusCommand("enable", store.StatusActive),
-		storeRmCommand(),
-		storeVerifyCommand(), storeGCCommand(),
+		initCommand(),
+		addCommand(), importCommand(), adoptCommand(),
+		listCommand(), searchCommand(),
+		showCommand(), logCommand(), catCommand(),
+		diffCommand(), checkoutCommand(),
+		rollbackCommand(),
+		statusChangeCommand("disable", store.StatusDisabled), statusChangeCommand("enable", store.StatusActive),
+		rmCommand(),
+		verifyCommand(), gcCommand(),
 		// plugins
 		pluginCommand(), syncCommand(), checkCommand(), candidatesCommand(),
 		// targets
-		targetCommand(), exportCommand(), statusCommand(), captureCommand(), watchCommand(),
+		targetCommand(), exportCommand(), statusCommand(), captureCommand(), watchCommand(), mcpCommand(),
 		// remotes
 		remoteCommand(), cloneCommand(), pushCommand(), pullCommand(),
 		// skills on disk
@@ -68,17 +67,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func runEnv(args []string, e *env) int {
 	ctx, stop := signalContext(e.stderr)
 	defer stop()
-	out, errOut := &termWriter{raw: e.stdout}, &termWriter{raw: e.stderr}
-	defer out.flush()
-	defer errOut.flush()
+	out, errOut := cliout.NewWriter(e.stdout), cliout.NewWriter(e.stderr)
+	defer out.Flush()
+	defer errOut.Flush()
 	e.stdout, e.stderr, e.log = out, errOut, slog.New(slog.DiscardHandler)
-	app := newApp(e)
-	return report(errOut, app.RunContext(ctx, permuteArgs(app, args)))
+	cliApp := newApp(e)
+	return report(errOut, cliApp.RunContext(ctx, permuteArgs(cliApp, args)))
 }
 
 func newApp(e *env) *cli.App {
 	useVersionPrinter()
-	app := &cli.App{
+	cliApp := &cli.App{
 		Name:    "skillstore",
 		Usage:   "a git-backed, versioned store for agent skills",
 		Version: buildVersion(),
@@ -103,16 +102,16 @@ func newApp(e *env) *cli.App {
 		Metadata: map[string]any{"env": e},
 		Before: func(c *cli.Context) error {
 			if c.IsSet("store") && c.String("store") == "" {
-				return usageErrorf("--store is empty: give the store directory, or leave the flag out for the default")
+				return app.UsageErrorf("--store is empty: give the store directory, or leave the flag out for the default")
 			}
 			if c.Duration("lock-timeout") < 0 {
-				return usageErrorf("--lock-timeout %s is negative: give how long to wait for the store lock, e.g. 30s", c.Duration("lock-timeout"))
+				return app.UsageErrorf("--lock-timeout %s is negative: give how long to wait for the store lock, e.g. 30s", c.Duration("lock-timeout"))
 			}
 			if c.Duration("fetch-timeout") <= 0 {
-				return usageErrorf("--fetch-timeout %s is not positive: give how long a git server may stay silent, e.g. 30s", c.Duration("fetch-timeout"))
+				return app.UsageErrorf("--fetch-timeout %s is not positive: give how long a git server may stay silent, e.g. 30s", c.Duration("fetch-timeout"))
 			}
 			if c.Int("fetch-jobs") < 0 {
-				return usageErrorf("--fetch-jobs %d is negative: give how many git sources to fetch at once, or 0 for the defaults", c.Int("fetch-jobs"))
+				return app.UsageErrorf("--fetch-jobs %d is negative: give how many git sources to fetch at once, or 0 for the defaults", c.Int("fetch-jobs"))
 			}
 			if c.Bool("debug") {
 				e.log = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -127,17 +126,17 @@ func newApp(e *env) *cli.App {
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // run reports errors and picks the exit code
 	}
-	app.Commands = commands()
-	sort.SliceStable(app.Commands, func(i, j int) bool {
-		if app.Commands[i].Category != app.Commands[j].Category {
-			return app.Commands[i].Category < app.Commands[j].Category
+	cliApp.Commands = commands()
+	sort.SliceStable(cliApp.Commands, func(i, j int) bool {
+		if cliApp.Commands[i].Category != cliApp.Commands[j].Category {
+			return cliApp.Commands[i].Category < cliApp.Commands[j].Category
 		}
-		return app.Commands[i].Name < app.Commands[j].Name
+		return cliApp.Commands[i].Name < cliApp.Commands[j].Name
 	})
-	app.OnUsageError = onUsageError
-	setUsageErrors(app.Commands)
-	guardSubcommands(app.Commands, "skillstore")
-	return app
+	cliApp.OnUsageError = onUsageError
+	setUsageErrors(cliApp.Commands)
+	guardSubcommands(cliApp.Commands, "skillstore")
+	return cliApp
 }
 
 // onUsageError turns flag parsing errors into usage errors (exit 2) instead of
@@ -147,7 +146,7 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 	if c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name {
 		name = "skillstore " + c.Command.FullName()
 	}
-	return withHint(usageErrorf("%v", err), fmt.Sprintf("run '%s --help' for usage", name))
+	return app.WithHint(app.UsageErrorf("%v", err), fmt.Sprintf("run '%s --help' for usage", name))
 }
 
 func setUsageErrors(cmds []*cli.Command) {
@@ -164,77 +163,19 @@ func getEnv(c *cli.Context) *env {
 	return c.App.Metadata["env"].(*env)
 }
 
-// storeDir resolves the store directory: --store, $SKILLSTORE_DIR,
-// $XDG_DATA_HOME/skillstore, then ~/.local/share/skillstore.
-func storeDir(c *cli.Context) (string, error) {
-	if dir := c.String("store"); dir != "" {
-		return filepath.Abs(dir)
+// global is what every workflow takes from the process and the global
+// flags, read once.
+func global(c *cli.Context) app.Global {
+	e := getEnv(c)
+	return app.Global{
+		Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Log: e.log,
+		Store:        c.String("store"),
+		LockTimeout:  c.Duration("lock-timeout"),
+		FetchTimeout: c.Duration("fetch-timeout"),
+		FetchJobs:    c.Int("fetch-jobs"),
+		PrintError:   func(err error) { report(e.stderr, err) },
+		SyncDone:     e.syncDone,
 	}
-	if xdg := os.Getenv("XDG_DATA_HOME"); xdg != "" {
-		return filepath.Join(xdg, "skillstore"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", withHint(fmt.Errorf("cannot find the store: %w", err), "set --store or SKILLSTORE_DIR")
-	}
-	return filepath.Join(home, ".local", "share", "skillstore"), nil
-}
-
-// report prints err once to stderr and returns the exit code it carries.
-func report(stderr io.Writer, err error) int {
-	if err == nil {
-		return exitOK
-	}
-	var silent silentExit
-	if errors.As(err, &silent) {
-		return int(silent)
-	}
-	code, lines, hints := explain(err)
-	var ce *cliError
-	var ec cli.ExitCoder
-	switch {
-	case errors.As(err, &ce):
-		if ce.codeSet {
-			code = ce.code
-		}
-		hints = append(hints, ce.hints...)
-	case errors.As(err, &ec):
-		code = ec.ExitCode()
-	}
-	// The lines are quoted already: the newlines between them are ours.
-	message := quoted(strings.Join(lines, "\n"))
-	if colorEnabled(stderr) {
-		// The colour goes to the terminal as is; the message is escaped.
-		fmt.Fprintf(rawWriter(stderr), "skillstore: %serror:%s %s\n", sgrRed, sgrReset, escapeTerminal(string(message)))
-	} else {
-		printf(stderr, "skillstore: error: %s\n", message)
-	}
-	for _, h := range hints {
-		printf(stderr, "skillstore: hint: %s\n", h)
-	}
-	return code
-}
-
-// colorEnabled reports whether w is a terminal and NO_COLOR is unset or
-// empty (https://no-color.org: "present and not an empty string").
-func colorEnabled(w io.Writer) bool {
-	if os.Getenv("NO_COLOR") != "" {
-		return false
-	}
-	return isTerminal(w)
-}
-
-// isTerminal reports whether w is a terminal (progress output goes only
-// there) that reads the escape sequences of colour and of the progress
-// line (terminalFile, per platform).
-func isTerminal(w io.Writer) bool {
-	f, ok := rawWriter(w).(*os.File)
-	return ok && terminalFile(f)
-}
-
-// newJSONFlag returns the --json flag used by every command that lists or reports.
-func newJSONFlag() *cli.BoolFlag {
-	return &cli.BoolFlag{Name: "json", Usage: "print machine-readable JSON"}
 }
 
 // permuteArgs moves the flags that follow a command's arguments in front of
@@ -326,15 +267,4 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 		}
 	}
 	return nil
-}
-
-// oneArg is the Action of a command that takes exactly one argument, named
-// name in its usage error: it checks the count and passes the argument on.
-func oneArg(name string, run func(c *cli.Context, arg string) error) cli.ActionFunc {
-	return func(c *cli.Context) error {
-		if c.NArg() != 1 {
-			return usageErrorf("%s needs exactly one %s argument", c.Command.FullName(), name)
-		}
-		return run(c, c.Args().First())
-	}
 }

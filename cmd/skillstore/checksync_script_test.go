@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
 )
 
 // Check says what sync will do (issue 25): in every scenario TestScripts
@@ -77,8 +78,8 @@ func scriptMain(args []string) int {
 	var checkOut, checkErr bytes.Buffer
 	checkCode := run(checkArgs, strings.NewReader(""), &checkOut, &checkErr)
 
-	var done *syncRun
-	code := runEnv(args, &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, syncDone: func(r *syncRun) { done = r }})
+	var done *app.SyncRun
+	code := runEnv(args, &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, syncDone: func(r *app.SyncRun) { done = r }})
 
 	rec := checkSyncRecord{Args: args}
 	if checkCode != code {

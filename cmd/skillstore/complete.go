@@ -7,13 +7,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skillstore/skillstore/store/plugins"
-
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/candidates"
+	"github.com/skillstore/skillstore/store/plugins"
 	"github.com/skillstore/skillstore/store/remote"
 )
 
@@ -91,9 +92,9 @@ func completeCommand() *cli.Command {
 			for _, cand := range completeWords(c, words) {
 				// The tab is ours: name and description are quoted apart.
 				if name, desc, ok := strings.Cut(cand, "\t"); ok {
-					printf(getEnv(c).stdout, "%s\t%s\n", name, desc)
+					cliout.Printf(getEnv(c).stdout, "%s\t%s\n", name, desc)
 				} else {
-					printLine(getEnv(c).stdout, cand)
+					cliout.Println(getEnv(c).stdout, cand)
 				}
 			}
 			return nil
@@ -227,16 +228,17 @@ func namesOf(c *cli.Context, storeFlag string, kind argKind, cur string) []strin
 	case argNone:
 		return nil
 	}
-	dir := storeFlag
-	if dir == "" {
-		var err error
-		if dir, err = storeDir(c); err != nil {
-			return nil
-		}
+	g := global(c)
+	if storeFlag != "" {
+		g.Store = storeFlag
+	}
+	dir, err := g.StoreDir()
+	if err != nil {
+		return nil
 	}
 	ctx, cancel := context.WithTimeout(c.Context, 2*time.Second)
 	defer cancel()
-	s, err := store.Open(ctx, dir, store.Options{Logger: getEnv(c).log, LockTimeout: 500 * time.Millisecond})
+	s, err := store.Open(ctx, dir, store.Options{Logger: g.Log, LockTimeout: 500 * time.Millisecond})
 	if err != nil {
 		return nil
 	}
@@ -260,15 +262,15 @@ func storeNames(ctx context.Context, s *store.Store, kind argKind, cur string) (
 		err := s.View(ctx, func(r *store.Reader) error {
 			cands, err := candidates.List(r)
 			for _, cand := range cands {
-				out = append(out, cand.Skill+"\t"+candidateFrom(cand)+", "+candidateState(cand))
+				out = append(out, cand.Skill+"\t"+app.CandidateFrom(cand)+", "+app.CandidateState(cand))
 			}
 			return err
 		})
 		return out, err
 	case argPlugin:
 		err := s.View(ctx, func(r *store.Reader) error {
-			plugins, err := plugins.List(r)
-			for _, p := range plugins {
+			recs, err := plugins.List(r)
+			for _, p := range recs {
 				out = append(out, p.ID)
 			}
 			return err
@@ -310,4 +312,24 @@ func oneLine(s string) string {
 		s = s[:57] + "..."
 	}
 	return s
+}
+
+// skillCompletions offers every skill by its store name and, for a
+// plugin's skill whose short name no other skill has, by that short name
+// too (what ResolveSkill accepts).
+func skillCompletions(skills []store.SkillInfo) []string {
+	shortCount := map[string]int{}
+	for _, sk := range skills {
+		_, short := store.SplitName(sk.Name)
+		shortCount[short]++
+	}
+	var out []string
+	for _, sk := range skills {
+		desc := oneLine(sk.Description)
+		out = append(out, sk.Name+"\t"+desc)
+		if plugin, short := store.SplitName(sk.Name); plugin != "" && shortCount[short] == 1 && !store.IsPluginParts(sk.Name) {
+			out = append(out, short+"\t"+desc+" ("+sk.Name+")")
+		}
+	}
+	return out
 }

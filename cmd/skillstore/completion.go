@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/urfave/cli/v2"
 )
 
@@ -88,7 +89,7 @@ func completionCommand() *cli.Command {
 			"  fish: skillstore completion fish | source    (in ~/.config/fish/config.fish)",
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
-				return usageErrorf("completion takes one argument: bash, zsh or fish")
+				return app.UsageErrorf("completion takes one argument: bash, zsh or fish")
 			}
 			e := getEnv(c)
 			switch c.Args().First() {
@@ -99,7 +100,7 @@ func completionCommand() *cli.Command {
 			case "fish":
 				io.WriteString(e.stdout, fishCompletion) // ours, as it is
 			default:
-				return withHint(usageErrorf("unknown shell %q", c.Args().First()), "supported shells: bash, zsh, fish")
+				return app.WithHint(app.UsageErrorf("unknown shell %q", c.Args().First()), "supported shells: bash, zsh, fish")
 			}
 			return nil
 		},

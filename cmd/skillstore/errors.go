@@ -3,18 +3,21 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
-	"github.com/skillstore/skillstore/store/plugins"
-	"github.com/skillstore/skillstore/store/pluginsync"
-
 	"github.com/go-git/go-git/v5/plumbing/transport"
+	"github.com/urfave/cli/v2"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
 	"github.com/skillstore/skillstore/store/remote"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -30,51 +33,32 @@ const (
 	exitReview = 4
 )
 
-// cliError carries an exit code and hint lines up to run, which prints the
-// error once, to stderr, as "skillstore: error: ..." followed by hints.
-type cliError struct {
+// An error a command returns reaches report, which prints it once, to
+// stderr, as "skillstore: error: ...", followed by its hints: the error
+// table's, then those the error carries (app.Error, made by
+// app.UsageErrorf and app.WithHint wherever the mistake is found, here or
+// in a workflow).
+
+// codeError ends the command with code, over the error table's: merge-file
+// exits 255 when it cannot merge, as git merge-file does.
+type codeError struct {
 	code int
-	// codeSet is false when code is only the default (withHint on a plain
-	// error): the error table's code then wins.
-	codeSet bool
-	err     error
-	hints   []string
+	err  error
 }
 
-func (e *cliError) Error() string { return e.err.Error() }
-func (e *cliError) Unwrap() error { return e.err }
-
-// usageErrorf reports a usage mistake (exit 2).
-func usageErrorf(format string, args ...any) error {
-	return &cliError{code: exitUsage, codeSet: true, err: fmt.Errorf(format, args...)}
-}
-
-// withHint attaches hint lines to err, keeping any exit code it already has.
-func withHint(err error, hints ...string) error {
-	if err == nil {
-		return nil
-	}
-	var ce *cliError
-	if errors.As(err, &ce) {
-		return &cliError{code: ce.code, codeSet: ce.codeSet, err: ce.err, hints: append(append([]string{}, ce.hints...), hints...)}
-	}
-	return &cliError{code: exitError, err: err, hints: hints}
-}
+func (e *codeError) Error() string { return e.err.Error() }
+func (e *codeError) Unwrap() error { return e.err }
 
 // withCode sets the exit code carried by err.
 func withCode(code int, err error) error {
 	if err == nil {
 		return nil
 	}
-	var ce *cliError
-	if errors.As(err, &ce) {
-		return &cliError{code: code, codeSet: true, err: ce.err, hints: ce.hints}
-	}
-	return &cliError{code: code, codeSet: true, err: err}
+	return &codeError{code: code, err: err}
 }
 
 // silentExit ends the command with code and no message: the command has
-// already reported what happened (validate's diagnostics, merge-file's count).
+// already reported what happened (merge-file's count of conflicts).
 type silentExit int
 
 func (s silentExit) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
@@ -86,6 +70,9 @@ func (s silentExit) Error() string { return fmt.Sprintf("exit status %d", int(s)
 type errorRule struct {
 	match func(error) bool
 	code  int
+	// silent ends the command with code and no message: the command
+	// printed its report already.
+	silent bool
 	// message, when set, rewrites the error's text.
 	message func(error) string
 	hint    func(error) string
@@ -114,6 +101,10 @@ func asE[E error](err error) E {
 func hint(text string) func(error) string { return func(error) string { return text } }
 
 var errorRules = []errorRule{
+	// A report printed already says what happened.
+	{match: is(app.ErrReported), code: exitError, silent: true},
+	{match: is(app.ErrReview), code: exitReview, silent: true},
+
 	// The store lock.
 	{match: is(store.ErrLockBusy), code: exitBusy,
 		message: func(err error) string { return "store is busy: " + err.Error() },
@@ -203,9 +194,9 @@ var errorRules = []errorRule{
 // explain applies the first rule of errorRules that matches err: the exit
 // code (exitError unless the rule says otherwise), the message's lines and
 // a hint. A list of problems is one line each; every piece of text from
-// the error is quoted (quoteText), so a name in it never adds a line.
-func explain(err error) (code int, lines []string, hints []string) {
-	code, lines = exitError, problem.ExpandLines(err, quoteText)
+// the error is quoted (cliout.Quote), so a name in it never adds a line.
+func explain(err error) (code int, lines []string, hints []string, silent bool) {
+	code, lines = exitError, problem.ExpandLines(err, cliout.Quote)
 	for _, r := range errorRules {
 		if !r.match(err) {
 			continue
@@ -213,13 +204,58 @@ func explain(err error) (code int, lines []string, hints []string) {
 		if r.code != 0 {
 			code = r.code
 		}
+		if r.silent {
+			return code, nil, nil, true
+		}
 		if r.message != nil {
-			lines = []string{quoteText(r.message(err))}
+			lines = []string{cliout.Quote(r.message(err))}
 		}
 		if r.hint != nil {
 			hints = append(hints, r.hint(err))
 		}
 		break
 	}
-	return code, lines, hints
+	return code, lines, hints, false
+}
+
+// report prints err once to stderr and returns the exit code it carries.
+func report(stderr io.Writer, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var exit silentExit
+	if errors.As(err, &exit) {
+		return int(exit)
+	}
+	code, lines, hints, silent := explain(err)
+	if silent {
+		return code
+	}
+	var ae *app.Error
+	if errors.As(err, &ae) {
+		if ae.Usage {
+			code = exitUsage
+		}
+		hints = append(hints, ae.Hints...)
+	}
+	var ce *codeError
+	var ec cli.ExitCoder
+	switch {
+	case errors.As(err, &ce):
+		code = ce.code
+	case ae == nil && errors.As(err, &ec):
+		code = ec.ExitCode()
+	}
+	// The lines are quoted already: the newlines between them are ours.
+	message := cliout.Quoted(strings.Join(lines, "\n"))
+	if cliout.ColorEnabled(stderr) {
+		// The colour goes to the terminal as is; the message is escaped.
+		fmt.Fprintf(cliout.Raw(stderr), "skillstore: %serror:%s %s\n", cliout.SGRRed, cliout.SGRReset, cliout.Escape(string(message)))
+	} else {
+		cliout.Printf(stderr, "skillstore: error: %s\n", message)
+	}
+	for _, h := range hints {
+		cliout.Printf(stderr, "skillstore: hint: %s\n", h)
+	}
+	return code
 }

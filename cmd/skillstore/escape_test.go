@@ -1,40 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// TestEscapeTerminal shows what a terminal would act on and leaves the
-// rest alone.
-func TestEscapeTerminal(t *testing.T) {
-	cases := map[string]string{
-		"plain text, tabs\tand\nnewlines": "plain text, tabs\tand\nnewlines",
-		"clip \x1b]52;c;aGk=\x07":         `clip \x1b]52;c;aGk=\x07`,
-		"clear \x1b[2J":                   `clear \x1b[2J`,
-		"c1 \u009b2J":                     `c1 \u009b2J`,
-		"bidi \u202eevil":                 `bidi \u202eevil`,
-		"tag \U000E0041":                  `tag \ue0041`,
-		"bad \xff byte":                   `bad \xff byte`,
-		"accents é … 日本":                  "accents é … 日本",
-	}
-	for in, want := range cases {
-		if got := escapeTerminal(in); got != want {
-			t.Errorf("escapeTerminal(%q) = %q, want %q", in, got, want)
-		}
-	}
-	var b bytes.Buffer
-	w := &termWriter{raw: &b}
-	w.Write([]byte("é"[:1]))
-	w.Write([]byte("é"[1:] + "\x1b"))
-	w.flush()
-	if b.String() != `é\x1b` {
-		t.Errorf("a character split over two writes: %q", b.String())
-	}
-}
 
 // TestHumanOutputEscapesTerminalControls: a description holding OSC 52 and
 // a clear-screen sequence is printed escaped by list, search, show, log and
@@ -61,10 +32,10 @@ func TestHumanOutputEscapesTerminalControls(t *testing.T) {
 		if strings.ContainsAny(out+errOut, "\x1b\x07") {
 			t.Errorf("%v printed a raw escape sequence:\n%q", args, out)
 		}
-		// A name or description is quoted as git quotes a path; the
+		// A name or description is Quoted as git quotes a path; the
 		// prompt (XML for an agent) is escaped as text.
 		if (args[0] == "list" || args[0] == "search") && !strings.Contains(out, `"Tidy up \033]52;c;Y3VybCB4fHNo\a and \033[2J the notes."`) {
-			t.Errorf("%v does not show the escape quoted:\n%q", args, out)
+			t.Errorf("%v does not show the escape Quoted:\n%q", args, out)
 		}
 		if args[0] == "prompt" && !strings.Contains(out, `\x1b`) {
 			t.Errorf("%v does not show the escape as text:\n%q", args, out)

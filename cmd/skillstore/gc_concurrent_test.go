@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
 )
 
 // TestGCLetsReadersAndWritersRun holds a real gc process once its new
@@ -47,7 +49,7 @@ func TestGCLetsReadersAndWritersRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	gc := exec.Command(skillstoreBin(t), "--store", storeDir, "gc", "--grace", "0s", "--json")
-	gc.Env = append(os.Environ(), gcHoldEnv+"="+hold)
+	gc.Env = append(os.Environ(), app.GCHoldEnv+"="+hold)
 	var gcOut, gcErr bytes.Buffer
 	gc.Stdout, gc.Stderr = &gcOut, &gcErr
 	if err := gc.Start(); err != nil {

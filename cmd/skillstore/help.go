@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/urfave/cli/v2"
 )
 
@@ -41,14 +42,14 @@ func helpCommand() *cli.Command {
 // unknownCommandError is the usage error (exit 2) for a command or
 // subcommand name that parent does not have, with the closest names.
 func unknownCommandError(parent, name string, cmds []*cli.Command) error {
-	err := usageErrorf("unknown command %q", name)
+	err := app.UsageErrorf("unknown command %q", name)
 	if parent != "skillstore" {
-		err = usageErrorf("'%s' has no subcommand %q", parent, name)
+		err = app.UsageErrorf("'%s' has no subcommand %q", parent, name)
 	}
 	if s := suggestNames(name, visibleNames(cmds)); len(s) > 0 {
-		err = withHint(err, "did you mean "+quoteList(s)+"?")
+		err = app.WithHint(err, "did you mean "+quoteList(s)+"?")
 	}
-	return withHint(err, fmt.Sprintf("run '%s --help' for the list of commands", parent))
+	return app.WithHint(err, fmt.Sprintf("run '%s --help' for the list of commands", parent))
 }
 
 // guardSubcommands gives every command that has subcommands an Action for

@@ -7,6 +7,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 )
 
 // stopGrace is how long a command has, after SIGINT or SIGTERM cancelled
@@ -41,7 +43,7 @@ func signalContext(stderr io.Writer) (context.Context, func()) {
 			case <-sigs:
 			case <-time.After(stopGrace):
 			}
-			printf(stderr, "skillstore: error: stopped by %v\n", sig)
+			cliout.Printf(stderr, "skillstore: error: stopped by %v\n", sig)
 			os.Exit(exitSignalled)
 		}
 	}()

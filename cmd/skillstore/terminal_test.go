@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"golang.org/x/sys/unix"
 )
 
@@ -133,8 +134,8 @@ func TestTerminalOutput(t *testing.T) {
 
 	// a progress line for import (shown at once here; after a second in use),
 	// erased when done; none outside a terminal
-	defer func(d time.Duration) { progressDelay = d }(progressDelay)
-	progressDelay = 0
+	defer func(d time.Duration) { cliout.ProgressDelay = d }(cliout.ProgressDelay)
+	cliout.ProgressDelay = 0
 	more := filepath.Join(dir, "more")
 	writeSkillNamed(t, filepath.Join(more, "one"), "one")
 	writeSkillNamed(t, filepath.Join(more, "two"), "two")

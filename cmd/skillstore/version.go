@@ -4,6 +4,7 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -66,7 +67,7 @@ func buildVersion() string {
 // printVersion is the --version output: "skillstore VERSION (commit
 // COMMIT)", where urfave/cli would print "skillstore version VERSION".
 func printVersion(c *cli.Context) {
-	printLine(c.App.Writer, c.App.Name+" "+c.App.Version)
+	cliout.Println(c.App.Writer, c.App.Name+" "+c.App.Version)
 }
 
 // useVersionPrinter makes urfave/cli print --version with printVersion.

@@ -7,13 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillstore/skillstore/store/plugins"
-	"github.com/skillstore/skillstore/store/pluginsync"
-
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/candidates"
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
 	"github.com/skillstore/skillstore/store/safety"
 )
 

@@ -10,12 +10,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/skillstore/skillstore/store/plugins"
-
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/plugins"
 )
 
 // exportPlugin is one plugin folder of a marketplace target: the plugin's

@@ -11,11 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillstore/skillstore/store/plugins"
-	"github.com/skillstore/skillstore/store/pluginsync"
-
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
 	"github.com/skillstore/skillstore/store/safety"
 )
 

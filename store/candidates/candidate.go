@@ -10,11 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/safety"
 	"github.com/skillstore/skillstore/store/treediff"
 )

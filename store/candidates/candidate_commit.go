@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/store/safety"
 )
 

@@ -3,10 +3,9 @@ package candidates
 import (
 	"fmt"
 
-	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/merge"
+	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/safety"
 )
 

@@ -3,9 +3,8 @@ package candidates
 import (
 	"fmt"
 
-	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/merge"
+	"github.com/skillstore/skillstore/store"
 )
 
 // LoadMergeTree reads a stored tree, with content, as a merge.Tree; the

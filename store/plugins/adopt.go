@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/candidates"
-
-	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // Taking an installation over (skillstore adopt): skill folders another

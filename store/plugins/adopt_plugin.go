@@ -7,11 +7,10 @@ import (
 	"path"
 	"strings"
 
-	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store"
 )
 
 // Which plugin an adopted skill joins. An installer records the repository

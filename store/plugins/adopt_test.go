@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/internal/storetest"
-
-	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // TestAdoptPrefersLockFileHash: a copy installed at commit 1 and edited

@@ -6,9 +6,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/treediff"
 )
 

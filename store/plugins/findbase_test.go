@@ -7,12 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/internal/storetest"
 	"github.com/skillstore/skillstore/store/plugins"
 	"github.com/skillstore/skillstore/store/pluginsync"
-
-	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // baseFixture is a git upstream with three commits, each changing

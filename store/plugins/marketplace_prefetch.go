@@ -4,10 +4,9 @@ import (
 	"context"
 	"os"
 
-	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/pluginfmt"
+	"github.com/skillstore/skillstore/store"
 )
 
 // PrefetchEntries adds to pre the repositories a marketplace source's

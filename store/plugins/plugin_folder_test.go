@@ -6,11 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillstore/skillstore/store"
-	"github.com/skillstore/skillstore/store/internal/storetest"
-
 	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/internal/storetest"
 )
 
 // TestFolderSnapshotMatchesGit checks that a folder source's skill gets the

@@ -7,9 +7,8 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/store"
 )
 
 // sourceErrorsFile keeps, per plugin, why its source could not be read by

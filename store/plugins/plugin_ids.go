@@ -5,9 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store"
 )
 
 // Plugin ids are one namespace across every source: "ID:SKILL" names a

@@ -5,10 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/internal/storetest"
-
-	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // TestQualifiedEntryID: NAME-QUALIFIER first, then numbered ids past

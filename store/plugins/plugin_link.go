@@ -8,12 +8,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/store"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
-
-	"github.com/skillstore/skillstore/internal/gitfetch"
 )
 
 // Linking a managed skill to a plugin: a skill imported as a copy of an

@@ -2,11 +2,10 @@ package plugins
 
 import (
 	"fmt"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"path"
 	"slices"
 	"strings"
-
-	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // A plugin's selection says which of its upstream's skills it mirrors: a

@@ -7,13 +7,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillstore/skillstore/internal/gitfetch"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/store"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
-
-	"github.com/skillstore/skillstore/internal/gitfetch"
-	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // What `plugin skills` shows and changes: a plugin's skills against what

@@ -8,6 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillstore/skillstore/internal/folderscan"
+	"github.com/skillstore/skillstore/internal/gitfetch"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store"
 
 	"github.com/go-git/go-billy/v5/osfs"
@@ -15,11 +19,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage"
 	"github.com/go-git/go-git/v5/storage/filesystem"
-
-	"github.com/skillstore/skillstore/internal/folderscan"
-	"github.com/skillstore/skillstore/internal/gitfetch"
-	"github.com/skillstore/skillstore/internal/pluginfmt"
-	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // Upstream is what a plugin source holds right now.

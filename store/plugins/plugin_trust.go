@@ -7,10 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/safefile"
+	"github.com/skillstore/skillstore/store"
 )
 
 // untrustedName is the local file (never pushed) listing the plugins whose

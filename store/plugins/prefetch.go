@@ -6,15 +6,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skillstore/skillstore/internal/gitdb"
+	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/store"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage"
 	"github.com/go-git/go-git/v5/storage/filesystem"
-
-	"github.com/skillstore/skillstore/internal/gitdb"
-	"github.com/skillstore/skillstore/internal/gitfetch"
 )
 
 // FetchRequest names a git source to fetch and the commit the store already

@@ -7,11 +7,10 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/internal/safefile"
+	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/safety"
 )
 

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillstore/skillstore/store/internal/storetest"
-
 	"github.com/skillstore/skillstore/internal/pluginfmt"
+	"github.com/skillstore/skillstore/store/internal/storetest"
 )
 
 func TestGitHubURL(t *testing.T) {

@@ -8,13 +8,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillstore/skillstore/store"
-	"github.com/skillstore/skillstore/store/plugins"
-
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/plugins"
 	"github.com/skillstore/skillstore/store/safety"
 )
 

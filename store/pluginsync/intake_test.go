@@ -10,11 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/internal/storetest"
 	"github.com/skillstore/skillstore/store/plugins"
-
-	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/safety"
 )
 

@@ -9,12 +9,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/skillstore/skillstore/store"
-	"github.com/skillstore/skillstore/store/plugins"
-
 	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/plugins"
 )
 
 // PluginRename is a plugin that took the new name its marketplace's

@@ -7,11 +7,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillstore/skillstore/store"
-	"github.com/skillstore/skillstore/store/plugins"
-
 	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/plugins"
 	"github.com/skillstore/skillstore/store/safety"
 )
 

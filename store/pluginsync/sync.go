@@ -7,11 +7,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillstore/skillstore/store"
-	"github.com/skillstore/skillstore/store/plugins"
-
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/pluginfmt"
+	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/plugins"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -271,7 +270,7 @@ func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opt
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
 				}
-				pr.Error = err.Error()
+				pr.Error, pr.Err = err.Error(), err
 				tx.Store().Logger().Debug("plugin sync failed", "plugin", p.ID, "err", err)
 			}
 			for _, skill := range append(slices.Clone(p.Skills), store.PluginPartsName) {
@@ -362,9 +361,18 @@ func syncPlugin(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, opts Opti
 		*p = next
 	}
 	if len(failed) > 0 {
-		return fmt.Errorf("%d skill(s) failed: %s", len(failed), strings.Join(failed, ", "))
+		return &SkillsFailedError{Skills: failed}
 	}
 	return partsErr
+}
+
+// SkillsFailedError is the error of a plugin whose sync went on past the
+// skills that failed: each is reported with its own error
+// (SkillReport.Error), and the plugin's error only lists them.
+type SkillsFailedError struct{ Skills []string }
+
+func (e *SkillsFailedError) Error() string {
+	return fmt.Sprintf("%d skill(s) failed: %s", len(e.Skills), strings.Join(e.Skills, ", "))
 }
 
 func pluginEqual(a, b *plugins.Plugin) bool {

@@ -7,7 +7,6 @@ import (
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/plugins"
-
 	"github.com/skillstore/skillstore/store/safety"
 )
 

@@ -5,13 +5,12 @@ import (
 	"path"
 	"strconv"
 
+	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/merge"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/plugins"
-
-	"github.com/skillstore/skillstore/discover"
-	"github.com/skillstore/skillstore/merge"
 	"github.com/skillstore/skillstore/store/safety"
 )
 

@@ -14,11 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillstore/skillstore/internal/lockfile"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/internal/storetest"
 	"github.com/skillstore/skillstore/store/plugins"
-
-	"github.com/skillstore/skillstore/internal/lockfile"
 )
 
 // The sync helper process: the test binary re-run with these variables set

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillstore/skillstore/store/pluginsync"
-
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/pluginsync"
 )
 
 // Helpers shared with the store package's own tests, which a test of

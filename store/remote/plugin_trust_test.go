@@ -2,12 +2,11 @@ package remote
 
 import (
 	"context"
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/skillstore/skillstore/store/plugins"
-	"github.com/skillstore/skillstore/store/pluginsync"
 )
 
 // TestPulledPluginsWaitForTrust: plugin records a teammate's server

@@ -8,7 +8,6 @@ import (
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/candidates"
-
 	"github.com/skillstore/skillstore/store/safety"
 )
 

@@ -7,12 +7,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/safety"
 )
 

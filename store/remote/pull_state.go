@@ -6,10 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/skillstore/skillstore/store/plugins"
-
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/plugins"
 )
 
 // StateAction is what pull did with the state ref.

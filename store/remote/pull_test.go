@@ -8,11 +8,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/skillstore/skillstore/store/plugins"
-	"github.com/skillstore/skillstore/store/pluginsync"
-
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/candidates"
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
 )
 
 // twoStores makes alice's store with the given skills, pushes it to a new

@@ -10,14 +10,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillstore/skillstore/internal/gitdb"
+	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/store"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
-
-	"github.com/skillstore/skillstore/internal/gitdb"
-	"github.com/skillstore/skillstore/internal/problem"
 )
 
 // PushOptions tune a push.

@@ -3,9 +3,8 @@ package remote
 import (
 	"fmt"
 
-	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store"
 )
 
 // objectsToPush lists the objects the remote needs to hold wants, given

@@ -12,12 +12,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/store"
 
 	"github.com/go-git/go-git/v5/config"
-
-	"github.com/skillstore/skillstore/internal/atomicfile"
-	"github.com/skillstore/skillstore/internal/gitfetch"
 )
 
 // Remotes are kept in the store repository's own git config

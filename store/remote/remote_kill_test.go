@@ -12,9 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store"
 )
 
 // The remote helper process: the test binary re-run with these variables

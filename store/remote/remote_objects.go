@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"path"
 
-	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store"
 )
 
 // packedReader reads the objects a push or pull moves, all of them, many

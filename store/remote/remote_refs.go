@@ -1,9 +1,8 @@
 package remote
 
 import (
-	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/internal/problem"
+	"github.com/skillstore/skillstore/store"
 )
 
 // The refs that travel between a store and its remotes. Everything a

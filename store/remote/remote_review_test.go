@@ -7,11 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillstore/skillstore/store/plugins"
-	"github.com/skillstore/skillstore/store/pluginsync"
-
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/candidates"
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
 )
 
 // TestCandidateReviewedWithPlainGit is the team flow: the cron machine

@@ -9,9 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store"
 )
 
 // gitObject writes an object into the bare repository dir with plain git,

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillstore/skillstore/store"
-
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store"
 )
 
 // newActorStore creates an empty store whose commits name actor.

@@ -1,0 +1,357 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
+	"github.com/skillstore/skillstore/reload/target"
+	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
+	"github.com/skillstore/skillstore/store/treediff"
+)
+
+// CandidateOptions are the options of the candidates commands: the skill
+// as typed (a candidate may wait for a skill not yet published; see
+// store.Reader.ResolveCandidateName) and what each command takes.
+type CandidateOptions struct {
+	Global
+	Output
+	Skill string
+	// Reason is why (accept, reject, resolve, edit, mergetool), recorded
+	// on the version or the resolution.
+	Reason string
+	// Export exports into every target after accept.
+	Export bool
+	// From is the resolved skill folder (resolve).
+	From string
+	// Dir is where checkout writes the candidate, Force replacing the
+	// content of a non-empty Dir.
+	Dir   string
+	Force bool
+	// Files are the files edit opens (default: those with conflict
+	// markers, else SKILL.md).
+	Files []string
+	// Tool is the merge tool mergetool runs (default: git config
+	// merge.tool).
+	Tool string
+	// Restart discards an unfinished resolution in the work folder and
+	// starts again from the candidate (edit, mergetool).
+	Restart bool
+}
+
+// openCandidate opens the store and resolves the skill the command names;
+// a name with no skill nor candidate is passed on as typed, and the store
+// says there is no candidate.
+func (o CandidateOptions) openCandidate(ctx context.Context) (*store.Store, string, error) {
+	s, err := o.OpenStore(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	skill, err := s.ResolveCandidateName(ctx, o.Skill)
+	return s, skill, err
+}
+
+// candidateErr adds hints to candidate errors.
+func candidateErr(skill string, err error) error {
+	var me *candidates.ConflictMarkersError
+	switch {
+	case errors.Is(err, candidates.ErrNoCandidate):
+		return WithHint(err, "run 'skillstore candidates list' to see the pending candidates")
+	case errors.Is(err, candidates.ErrHeadMoved):
+		return WithHint(err, "run 'skillstore sync' to merge the update into the new published version")
+	case errors.As(err, &me):
+		return WithHint(err,
+			"resolve them with 'skillstore candidates edit "+skill+"' or 'skillstore candidates mergetool "+skill+"'",
+			"or 'skillstore candidates checkout "+skill+" DIR', edit the files and run 'skillstore candidates resolve "+skill+" --from DIR'",
+			"or commit a resolution on candidates/"+skill+" in a clone of the store and push it back")
+	}
+	return err
+}
+
+// CandidateState is how a candidate stands for review: stale, conflicted,
+// resolved or ready.
+func CandidateState(c candidates.Candidate) string {
+	switch {
+	case c.Stale:
+		return "stale"
+	case len(c.Markers) > 0:
+		return "conflicted"
+	case c.Resolved:
+		return "resolved"
+	}
+	return "ready"
+}
+
+// CandidateFrom names where a candidate's update came from: a plugin, the
+// remote whose published history pull merged, or an edit in a target.
+func CandidateFrom(c candidates.Candidate) string {
+	if c.Mode == store.MergeModeRemote {
+		return "remote:" + c.Remote
+	}
+	if c.Mode == store.MergeModeLocalEdit {
+		return "target edit"
+	}
+	return "plugin:" + c.Plugin
+}
+
+func readCandidates(ctx context.Context, s *store.Store, skill string) ([]candidates.Candidate, error) {
+	var out []candidates.Candidate
+	err := s.View(ctx, func(r *store.Reader) error {
+		var err error
+		if skill == "" {
+			out, err = candidates.List(r)
+			return err
+		}
+		cand, err := candidates.Get(r, skill)
+		out = []candidates.Candidate{cand}
+		return err
+	})
+	return out, candidateErr(skill, err)
+}
+
+// ListCandidates prints the pending candidates.
+func ListCandidates(ctx context.Context, opts CandidateOptions) error {
+	s, err := opts.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	cands, err := readCandidates(ctx, s, "")
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		if cands == nil {
+			cands = []candidates.Candidate{}
+		}
+		return cliout.JSON(opts.Stdout, cands)
+	}
+	if len(cands) == 0 {
+		cliout.Println(opts.Stdout, "no candidates wait for review")
+		return nil
+	}
+	t := cliout.NewTable(5)
+	t.Add("SKILL", "FROM", "MODE", "ON", "CONFLICTS", "STATE")
+	for _, cand := range cands {
+		t.Add(cand.Skill, CandidateFrom(cand), string(cand.Mode), fmt.Sprintf("v%d", cand.PublishedVersion), fmt.Sprint(len(cand.Conflicts)), CandidateState(cand))
+	}
+	return t.Write(opts.Stdout, cliout.NewPainter(opts.Stdout), 0)
+}
+
+// ShowCandidate prints a candidate: classification, base, ours, theirs,
+// conflicts.
+func ShowCandidate(ctx context.Context, opts CandidateOptions) error {
+	s, skill, err := opts.openCandidate(ctx)
+	if err != nil {
+		return err
+	}
+	cands, err := readCandidates(ctx, s, skill)
+	if err != nil {
+		return err
+	}
+	cand := cands[0]
+	if opts.JSON {
+		return cliout.JSON(opts.Stdout, cand)
+	}
+	writeCandidate(opts.Stdout, cand)
+	return nil
+}
+
+func writeCandidate(w io.Writer, c candidates.Candidate) {
+	cliout.Printf(w, "candidate %s  (%s)\n", c.Skill, CandidateState(c))
+	cliout.Printf(w, "  classification: %s\n", c.Mode)
+	base := "none"
+	if !c.Base.IsZero() {
+		base = c.Base.String()[:12]
+	}
+	if c.Mode == store.MergeModeRemote {
+		cliout.Printf(w, "  remote:         %s\n", c.Remote)
+		cliout.Printf(w, "  base:           %s (last version both sides published)\n", base)
+		cliout.Printf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
+		cliout.Printf(w, "  theirs:         %s's v%s (%s)\n", c.Remote, c.RemoteVersion, c.Upstream.String()[:12])
+	} else if c.Mode == store.MergeModeLocalEdit {
+		cliout.Printf(w, "  base:           %s (the version export wrote into the target)\n", base)
+		cliout.Printf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
+		cliout.Printf(w, "  theirs:         the edit in the target (%s, by %s)\n", c.Upstream.String()[:12], c.EditAuthor)
+	} else {
+		plugin := c.Plugin
+		if c.PluginVersion != "" {
+			plugin += " " + c.PluginVersion
+		}
+		cliout.Printf(w, "  plugin:         %s\n", plugin)
+		cliout.Printf(w, "  base:           %s (last accepted upstream)\n", base)
+		cliout.Printf(w, "  ours:           v%d (%s)\n", c.PublishedVersion, c.Published.String()[:12])
+		cliout.Printf(w, "  theirs:         upstream %s\n", c.Upstream.String()[:12])
+	}
+	head := c.Head.String()[:12]
+	if c.Resolved {
+		head += " (resolution on top of merge " + c.Merge.String()[:12] + ")"
+	}
+	cliout.Printf(w, "  head:           %s\n", head)
+	if len(c.MergeResolved) > 0 {
+		cliout.Printf(w, "  rules resolved: %s (skill-aware merge: review them)\n", strings.Join(c.MergeResolved, ", "))
+	}
+	if len(c.Conflicts) == 0 {
+		cliout.Printf(w, "  conflicts:      none\n")
+	} else {
+		cliout.Printf(w, "  conflicts:      %s\n", strings.Join(c.Conflicts, ", "))
+		markers := "none left"
+		if len(c.Markers) > 0 {
+			markers = strings.Join(c.Markers, ", ")
+		}
+		cliout.Printf(w, "  markers:        %s\n", markers)
+	}
+	if c.Risk != "" {
+		cliout.Printf(w, "  risk:           %s\n", c.Risk)
+	}
+	if c.Stale {
+		cliout.Printf(w, "  the published version moved since: run 'skillstore sync' for a new candidate\n")
+	}
+}
+
+// candidateDiff reads what accepting the candidate would change.
+func candidateDiff(ctx context.Context, s *store.Store, skill string) ([]treediff.FileChange, error) {
+	var changes []treediff.FileChange
+	err := s.View(ctx, func(r *store.Reader) error {
+		var err error
+		_, changes, err = candidates.Diff(r, skill)
+		return err
+	})
+	return changes, candidateErr(skill, err)
+}
+
+// DiffCandidate prints what accepting a candidate would change in the
+// published version.
+func DiffCandidate(ctx context.Context, opts CandidateOptions) error {
+	s, skill, err := opts.openCandidate(ctx)
+	if err != nil {
+		return err
+	}
+	changes, err := candidateDiff(ctx, s, skill)
+	if err != nil {
+		return err
+	}
+	return treediff.Write(opts.Stdout, changes)
+}
+
+// AcceptCandidate publishes a candidate as the skill's next version, then
+// says what the next export does with it, or with Export exports at once.
+func AcceptCandidate(ctx context.Context, opts CandidateOptions) error {
+	s, skill, err := opts.openCandidate(ctx)
+	if err != nil {
+		return err
+	}
+	changes, err := candidateDiff(ctx, s, skill)
+	if err != nil {
+		return err
+	}
+	v, err := candidates.Accept(ctx, s, skill, opts.Reason)
+	if err != nil {
+		return candidateErr(skill, err)
+	}
+	if opts.Export {
+		return acceptAndExport(ctx, opts, s, v)
+	}
+	if opts.JSON {
+		return cliout.JSON(opts.Stdout, toVersionJSON(v))
+	}
+	cliout.Printf(opts.Stdout, "accepted candidate %s: published %s\n", skill, v.Name())
+	return explainNextExport(ctx, opts.Stdout, s, v, changes)
+}
+
+// RejectCandidate drops a candidate and keeps the published files.
+func RejectCandidate(ctx context.Context, opts CandidateOptions) error {
+	s, skill, err := opts.openCandidate(ctx)
+	if err != nil {
+		return err
+	}
+	v, err := candidates.Reject(ctx, s, skill, opts.Reason)
+	if err != nil {
+		return candidateErr(skill, err)
+	}
+	if opts.JSON {
+		return cliout.JSON(opts.Stdout, toVersionJSON(v))
+	}
+	cliout.Printf(opts.Stdout, "rejected candidate %s: %s keeps the published files; this upstream will not be proposed again\n", skill, v.Name())
+	return nil
+}
+
+// ResolveCandidate makes the folder From the candidate's new head.
+func ResolveCandidate(ctx context.Context, opts CandidateOptions) error {
+	s, skill, err := opts.openCandidate(ctx)
+	if err != nil {
+		return err
+	}
+	cand, err := candidates.Resolve(ctx, s, skill, opts.From, opts.Reason)
+	if err != nil {
+		return candidateErr(skill, err)
+	}
+	markers := "no conflict markers left: accept it with 'skillstore candidates accept " + skill + "'"
+	if len(cand.Markers) > 0 {
+		markers = "conflict markers left in " + strings.Join(cand.Markers, ", ")
+	}
+	cliout.Printf(opts.Stdout, "candidate %s now at %s; %s\n", skill, cand.Head.String()[:12], markers)
+	return nil
+}
+
+// explainNextExport tells, after accept, what the next export does with the
+// new version: which targets get it, and whether agents re-read SKILL.md
+// (hot) or need a restart (cold), judged from what the candidate changed.
+func explainNextExport(ctx context.Context, out io.Writer, s *store.Store, v store.Version, changes []treediff.FileChange) error {
+	targets, err := target.List(ctx, s, nil)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for _, t := range targets {
+		if t.Wants(v.Skill) {
+			names = append(names, t.Name)
+		}
+	}
+	if len(names) == 0 {
+		cliout.Printf(out, "no target exports %s; add one with 'skillstore target add'\n", v.Skill)
+		return nil
+	}
+	class := "cold: restart the agent"
+	if onlySkillText(changes) {
+		class = "hot: agents re-read SKILL.md"
+	}
+	cliout.Printf(out, "next: 'skillstore export' writes %s into %s (%s); or accept with --export\n", v.Name(), strings.Join(names, ", "), class)
+	return nil
+}
+
+// onlySkillText reports a change of SKILL.md's text alone, what export
+// classifies as hot (if the target holds the previous version).
+func onlySkillText(changes []treediff.FileChange) bool {
+	for _, ch := range changes {
+		if ch.Kind != treediff.ChangeModified || ch.NewPath != store.SkillFile || ch.ModeChanged() {
+			return false
+		}
+	}
+	return len(changes) > 0
+}
+
+// acceptAndExport exports into every target after accept --export and
+// prints the accept line and export's lines (or both as JSON).
+func acceptAndExport(ctx context.Context, opts CandidateOptions, s *store.Store, v store.Version) error {
+	targets, err := target.List(ctx, s, nil)
+	if err != nil {
+		return err
+	}
+	exported, err := target.Export(ctx, s, targets, opts.targetOptions(false))
+	if opts.JSON {
+		if jerr := cliout.JSON(opts.Stdout, map[string]any{"version": toVersionJSON(v), "export": exported}); jerr != nil {
+			return jerr
+		}
+		return err
+	}
+	cliout.Printf(opts.Stdout, "accepted candidate %s: published %s\n", v.Skill, v.Name())
+	if len(targets) == 0 {
+		cliout.Printf(opts.Stdout, "no targets to export to; add one with 'skillstore target add'\n")
+	}
+	printExports(opts.Stdout, exported, opts.Verbose)
+	return err
+}

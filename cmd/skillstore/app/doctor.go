@@ -1,0 +1,230 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
+	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/reload/target"
+	"github.com/skillstore/skillstore/store"
+)
+
+type doctorReport struct {
+	Roots       []discover.Root       `json:"roots"`
+	Skills      []skillView           `json:"skills"`
+	Duplicates  [][]string            `json:"duplicates"`
+	Diagnostics []discover.Diagnostic `json:"diagnostics"`
+	Summary     doctorSummary         `json:"summary"`
+	// Context is what each target's skills cost the agent's context.
+	Context []contextCost `json:"context"`
+	// CrossReferences are PLUGIN:NAME references that flat targets
+	// cannot resolve.
+	CrossReferences []CrossRef `json:"cross_references"`
+}
+
+type doctorSummary struct {
+	Skills   int `json:"skills"`
+	Active   int `json:"active"`
+	Shadowed int `json:"shadowed"`
+	Broken   int `json:"broken"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+}
+
+// Doctor explains which skills agents load and why some do not: the
+// roots, every skill, shadowing, duplicates, agent compatibility and every
+// diagnostic; with a store that has targets, their skills' context cost
+// and the cross-references flat targets cannot resolve.
+func Doctor(ctx context.Context, opts DiscoverOptions) error {
+	res, err := discoverWith(ctx, opts.Global, opts.SkillDirs)
+	if err != nil {
+		return err
+	}
+	diags := res.AllDiagnostics()
+	rep := doctorReport{Roots: res.Roots, Skills: []skillView{}, Duplicates: [][]string{}, Diagnostics: diags}
+	if rep.Diagnostics == nil {
+		rep.Diagnostics = []discover.Diagnostic{}
+	}
+	for _, s := range res.Skills {
+		rep.Skills = append(rep.Skills, newSkillView(s, true))
+		rep.Summary.Skills++
+		switch status(s) {
+		case "active":
+			rep.Summary.Active++
+		case "shadowed":
+			rep.Summary.Shadowed++
+		default:
+			rep.Summary.Broken++
+		}
+	}
+	for _, g := range res.Duplicates {
+		var dirs []string
+		for _, s := range g {
+			dirs = append(dirs, s.Dir)
+		}
+		rep.Duplicates = append(rep.Duplicates, dirs)
+	}
+	for _, d := range diags {
+		if d.Severity == discover.SeverityError {
+			rep.Summary.Errors++
+		} else {
+			rep.Summary.Warnings++
+		}
+	}
+	s, targets := doctorTargets(ctx, opts.Global)
+	rep.Context = targetContextCosts(targets)
+	rep.CrossReferences = targetCrossRefs(ctx, opts.Global, s, targets)
+	if opts.JSON {
+		if err := cliout.JSON(opts.Stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		writeDoctor(opts.Stdout, res, diags, rep.Summary)
+		writeContextCosts(opts.Stdout, rep.Context)
+		writeCrossRefs(opts.Stdout, rep.CrossReferences)
+	}
+	if rep.Summary.Broken > 0 || rep.Summary.Errors > 0 {
+		return ErrReported
+	}
+	return nil
+}
+
+func writeDoctor(w io.Writer, res *discover.Result, diags []discover.Diagnostic, sum doctorSummary) {
+	cliout.Println(w, "Roots (highest priority first):")
+	counts := map[string]int{}
+	for _, s := range res.Skills {
+		counts[s.Root]++
+	}
+	for _, r := range res.Roots {
+		state := plural(counts[r.Path], "skill")
+		if !r.Exists {
+			state = "absent"
+		}
+		cliout.Printf(w, "  %-8s %s (%s)\n", r.Layer, displayPath(r.Path), state)
+	}
+
+	if len(res.Skills) > 0 {
+		cliout.Printf(w, "\nSkills:\n")
+		var b strings.Builder
+		writeSkillTable(&b, res.Skills)
+		for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+			cliout.Println(w, "  "+line)
+		}
+	}
+
+	var shadowed []string
+	for _, s := range res.Skills {
+		if s.ShadowedBy != nil {
+			shadowed = append(shadowed, fmt.Sprintf("  %s: %s %s is shadowed by %s %s",
+				s.QualifiedName(), s.Layer, displayPath(s.Dir), s.ShadowedBy.Layer, displayPath(s.ShadowedBy.Dir)))
+		}
+	}
+	section(w, "Shadowed skills (agents load the first):", shadowed)
+
+	var dups []string
+	for _, g := range res.Duplicates {
+		var names []string
+		for _, s := range g {
+			names = append(names, s.QualifiedName()+" ("+displayPath(s.Dir)+")")
+		}
+		dups = append(dups, "  "+strings.Join(names, ", "))
+	}
+	section(w, "Duplicates (identical bodies):", dups)
+
+	var compat []string
+	for _, s := range res.Skills {
+		for _, is := range discover.AgentIssues(s) {
+			verdict := "loads it, but"
+			if is.Blocking {
+				verdict = "does not load it:"
+			}
+			compat = append(compat, fmt.Sprintf("  %s (%s): %s %s %s", s.QualifiedName(), displayPath(s.Dir), is.Agent, verdict, is.Message))
+		}
+	}
+	section(w, "Agent compatibility:", compat)
+
+	var lines []string
+	for _, d := range relativeDiagnostics(diags) {
+		lines = append(lines, "  "+d.String())
+	}
+	section(w, "Diagnostics:", lines)
+
+	cliout.Printf(w, "\n%s: %d active, %d shadowed, %d broken; %s, %s\n",
+		plural(sum.Skills, "skill"), sum.Active, sum.Shadowed, sum.Broken, plural(sum.Errors, "error"), plural(sum.Warnings, "warning"))
+}
+
+// section prints a heading and its lines, or nothing when there are none.
+func section(w io.Writer, heading string, lines []string) {
+	if len(lines) == 0 {
+		return
+	}
+	cliout.Printf(w, "\n%s\n", heading)
+	for _, l := range lines {
+		cliout.Println(w, l)
+	}
+}
+
+// doctorTargets opens the store and reads its targets, when there is a
+// store: doctor works without one (nil, nil then).
+func doctorTargets(ctx context.Context, g Global) (*store.Store, []target.Target) {
+	dir, err := g.StoreDir()
+	if err != nil || !store.Exists(dir) {
+		return nil, nil
+	}
+	s, err := g.OpenStore(ctx)
+	if err != nil {
+		return nil, nil
+	}
+	targets, err := target.List(ctx, s, nil)
+	if err != nil {
+		return nil, nil
+	}
+	return s, targets
+}
+
+// targetContextCosts measures every target of the store (none when
+// there is no store: doctor works without one).
+func targetContextCosts(targets []target.Target) []contextCost {
+	out := []contextCost{}
+	for _, t := range targets {
+		out = append(out, measureTarget(t))
+	}
+	return out
+}
+
+// targetCrossRefs finds, when there is a store with targets, the
+// PLUGIN:NAME references in exported skills that a flat target cannot
+// resolve (crossReferences); doctor works without a store.
+func targetCrossRefs(ctx context.Context, g Global, s *store.Store, targets []target.Target) []CrossRef {
+	out := []CrossRef{}
+	if len(targets) == 0 {
+		return out
+	}
+	refs, err := crossReferences(ctx, s, targets)
+	if err != nil {
+		g.Log.Debug("cross-references not checked", "err", err)
+		return out
+	}
+	return append(out, refs...)
+}
+
+// writeCrossRefs prints one line per unresolved reference and, once, what
+// to do about it.
+func writeCrossRefs(w io.Writer, refs []CrossRef) {
+	if len(refs) == 0 {
+		return
+	}
+	cliout.Printf(w, "\nCross-references that do not resolve in flat targets (the agent knows a skill by its folder name there):\n")
+	for _, r := range refs {
+		sees := "no skill of that name is exported there"
+		if r.Sees != "" {
+			sees = "the agent sees it as " + r.Sees
+		}
+		cliout.Printf(w, "  %s: %s (%s:%d) refers to %s; %s\n", r.Target, r.Skill, r.File, r.Line, r.Ref, sees)
+	}
+	cliout.Println(w, "  Plugins whose skills refer to each other as PLUGIN:NAME keep working when exported as a Claude Code plugin:")
+	cliout.Println(w, "  add a target of kind claude-marketplace and narrow the flat target's skills.")
+}

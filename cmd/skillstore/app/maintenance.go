@@ -1,0 +1,88 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
+	"github.com/skillstore/skillstore/store"
+)
+
+// VerifyOptions are verify's; Quick checks that blobs are present instead
+// of reading and re-hashing them.
+type VerifyOptions struct {
+	Global
+	Output
+	Quick bool
+}
+
+// Verify checks every invariant of the store and prints each problem.
+func Verify(ctx context.Context, opts VerifyOptions) error {
+	s, err := opts.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	rep, err := s.VerifyWith(ctx, store.VerifyOptions{Quick: opts.Quick})
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		if rep.Problems == nil {
+			rep.Problems = []store.VerifyProblem{}
+		}
+		if rep.Warnings == nil {
+			rep.Warnings = []store.VerifyProblem{}
+		}
+		if err := cliout.JSON(opts.Stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		for _, p := range rep.Problems {
+			cliout.Println(opts.Stdout, p)
+		}
+		for _, w := range rep.Warnings {
+			cliout.Printf(opts.Stderr, "skillstore: %s\n", w)
+		}
+	}
+	if !rep.OK() {
+		return WithHint(fmt.Errorf("verify found %s in %s", plural(len(rep.Problems), "problem"), s.Dir()),
+			"a ref can be repaired with plain git (git update-ref), or restored from a clone of the store")
+	}
+	if !opts.JSON {
+		cliout.Printf(opts.Stdout, "ok: %s, %s, %s verified\n", plural(rep.Skills, "skill"), plural(rep.Versions, "version"), plural(rep.Refs, "ref"))
+	}
+	return nil
+}
+
+// GCOptions are gc's; Grace keeps unreachable objects younger than it.
+type GCOptions struct {
+	Global
+	Output
+	Grace time.Duration
+}
+
+// GC packs objects and refs and prunes unreachable objects past the grace
+// period.
+func GC(ctx context.Context, opts GCOptions) error {
+	s, err := opts.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	// gc's heap is its per-object records (no pointers, so cheap
+	// to collect): collecting more often keeps its peak memory
+	// closer to them.
+	defer debug.SetGCPercent(debug.SetGCPercent(25))
+	res, err := s.GC(ctx, opts.Grace)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		return cliout.JSON(opts.Stdout, res)
+	}
+	cliout.Printf(opts.Stdout, "packed %s (%d as deltas) into %d bytes and %s\n", plural(res.Objects, "object"), res.Deltas, res.PackBytes, plural(res.Refs, "ref"))
+	cliout.Printf(opts.Stdout, "removed %s and %s; pruned %s (%d younger than %s kept)\n",
+		plural(res.LooseRemoved, "loose object"), plural(res.PacksRemoved, "old pack"), plural(res.Pruned, "unreachable object"), res.Kept, opts.Grace)
+	return nil
+}

@@ -1,0 +1,125 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
+	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
+)
+
+// failedParts are the skills (and the parts) of an added plugin whose
+// sync failed for a reason other than their content (what intake leaves
+// out is printed by printLeftOut), each with its error.
+func failedParts(p pluginsync.PluginReport) []pluginsync.SkillReport {
+	if p.Error != "" {
+		return nil
+	}
+	var out []pluginsync.SkillReport
+	for _, sk := range withParts(p) {
+		if sk.Error != "" {
+			out = append(out, sk)
+		}
+	}
+	return out
+}
+
+// writeAddReport prints what plugin add did: per plugin, added, already
+// there, renamed, moved, skipped (stderr notes) or failed (stderr errors,
+// with hints). Any failure exits 1, after the report.
+func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.Report) error {
+	failed, leftOut := 0, rep.LeftOutParts()
+	for _, p := range rep.Plugins {
+		if p.Error != "" {
+			failed++
+		}
+		leftOut += len(failedParts(p))
+	}
+	if opts.JSON {
+		if err := cliout.JSON(opts.Stdout, rep); err != nil || failed+leftOut == 0 {
+			return err
+		}
+		return ErrReported
+	}
+	for _, r := range rep.Renamed {
+		cliout.Printf(opts.Stdout, "plugin %s is now %s (renamed by the marketplace; history kept)\n", r.From, r.To)
+	}
+	for _, m := range rep.Moved {
+		cliout.Printf(opts.Stdout, "plugin %s now follows %s (was %s); the next sync fetches it\n", m.Plugin, m.To, m.From)
+	}
+	switch n := len(rep.AlreadyAdded); {
+	case n == 1:
+		cliout.Printf(opts.Stdout, "plugin %s is already added from %s\n", rep.AlreadyAdded[0], src)
+	case n > 1: // one line, however long the marketplace
+		cliout.Printf(opts.Stdout, "%d plugins are already added from %s: %s\n", n, src, strings.Join(rep.AlreadyAdded, ", "))
+	}
+	for _, p := range rep.Plugins {
+		if p.Error != "" {
+			continue
+		}
+		left := failedParts(p)
+		added := 0
+		for _, sk := range p.Skills {
+			if sk.Error == "" && sk.Classification != pluginsync.ClassLeftOut {
+				added++
+			}
+		}
+		cliout.Printf(opts.Stdout, "%s plugin %s from %s: %d skill(s)\n", DryRunWord(opts.DryRun, "added", "would add"), p.Plugin, p.Source, added)
+		if p.IDTakenBy != "" {
+			cliout.Printf(opts.Stdout, "  named %s: the id %s is taken by %s\n", p.Plugin, p.Entry, p.IDTakenBy)
+		}
+		for _, sk := range p.Skills {
+			if sk.Error != "" || sk.Classification == pluginsync.ClassLeftOut {
+				continue // left out or failed: named on stderr below
+			}
+			if sk.Classification != pluginsync.ClassNew {
+				// A skill linked back to the plugin it left: synced like any update.
+				cliout.Printf(opts.Stdout, "  %s linked back: %s\n", sk.Skill, syncLine(sk, false))
+				continue
+			}
+			cliout.Printf(opts.Stdout, "  %s v%d\n", sk.Skill, sk.NewVersion)
+		}
+		if p.Parts != nil && p.Parts.Error == "" && p.Parts.Classification != pluginsync.ClassLeftOut {
+			cliout.Printf(opts.Stdout, "  %s: %s\n", partsLabel(p.Parts.Skill), partsLine(*p.Parts, false))
+		}
+		if p.Note != "" {
+			cliout.Printf(opts.Stderr, "skillstore: note: plugin %s: %s\n", p.Plugin, p.Note)
+		}
+		for _, sk := range left {
+			label := store.QualifiedName(p.Plugin, sk.Skill)
+			if sk.Skill == store.PluginPartsUnit(p.Plugin) {
+				label = partsLabel(sk.Skill)
+			}
+			cliout.Printf(opts.Stderr, "skillstore: error: %s: %s\n", label, sk.Error)
+		}
+		printLeftOut(opts.Stderr, p)
+	}
+	for _, sk := range rep.Skipped {
+		reason := sk.Reason
+		if reason == pluginfmt.NoSkillsReason {
+			reason += fmt.Sprintf("; add it alone with SOURCE#%s to version those", sk.Name)
+		}
+		cliout.Printf(opts.Stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, reason)
+	}
+	printSyncWarnings(opts.Stderr, rep)
+	NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
+	if failed == 0 && leftOut > 0 {
+		return ErrReported // the rest was added; what was left out is named above
+	}
+	if failed == 0 {
+		return nil
+	}
+	for _, p := range rep.Plugins {
+		if p.Err != nil {
+			opts.printError(p.Err)
+			printLeftOut(opts.Stderr, p) // --strict: what would have been left out
+		}
+	}
+	if total := len(rep.Plugins) + len(rep.AlreadyAdded) + len(rep.Skipped); total > 1 {
+		cliout.Printf(opts.Stderr, "skillstore: %d plugin(s) of %s failed (nothing written for them); %d added\n", failed, src, len(rep.Plugins)-failed)
+	}
+	return ErrReported
+}

@@ -1,0 +1,365 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
+	"github.com/skillstore/skillstore/reload/target"
+	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/remote"
+	"github.com/skillstore/skillstore/store/safety"
+)
+
+// RemoteOptions are the options of the remote commands.
+type RemoteOptions struct {
+	Global
+	Output
+	// Name is the remote's name (remote add, rm; push and pull: empty for
+	// the only remote, or origin).
+	Name string
+	// URL is where the remote is (remote add, clone).
+	URL string
+}
+
+// AddRemote records a remote.
+func AddRemote(ctx context.Context, opts RemoteOptions) error {
+	s, err := opts.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	rem, err := remote.Add(ctx, s, opts.Name, opts.URL)
+	if err != nil {
+		return err
+	}
+	cliout.Printf(opts.Stdout, "added remote %s %s\n", rem.Name, rem.Redacted())
+	return nil
+}
+
+// remoteView is a remote as list prints it: the URL with passwords hidden.
+type remoteView struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
+}
+
+// ListRemotes prints the remotes, passwords hidden.
+func ListRemotes(ctx context.Context, opts RemoteOptions) error {
+	s, err := opts.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	rems, err := remote.List(ctx, s)
+	if err != nil {
+		return err
+	}
+	views := []remoteView{}
+	for _, r := range rems {
+		views = append(views, remoteView{Name: r.Name, URL: r.Redacted()})
+	}
+	if opts.JSON {
+		return cliout.JSON(opts.Stdout, views)
+	}
+	if len(views) == 0 {
+		cliout.Println(opts.Stdout, "no remotes; add one with 'skillstore remote add NAME URL'")
+		return nil
+	}
+	tw := tabwriter.NewWriter(opts.Stdout, 0, 4, 2, ' ', 0)
+	for _, v := range views {
+		cliout.Printf(tw, "%s\t%s\n", v.Name, v.URL)
+	}
+	return tw.Flush()
+}
+
+// RemoveRemote forgets a remote and what this store last saw of it.
+func RemoveRemote(ctx context.Context, opts RemoteOptions) error {
+	s, err := opts.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	if err := remote.Remove(ctx, s, opts.Name); err != nil {
+		return err
+	}
+	cliout.Printf(opts.Stdout, "removed remote %s\n", opts.Name)
+	return nil
+}
+
+// CloneOptions are clone's: the remote's URL, and Dir, the new store
+// (empty: the store the global options name).
+type CloneOptions struct {
+	RemoteOptions
+	Dir string
+	// AllowRisk is the highest risk accepted in fetched versions;
+	// MaxNewSkills the most skills one pull may create.
+	AllowRisk    safety.RiskLevel
+	MaxNewSkills int
+}
+
+// Clone creates a store from a remote.
+func Clone(ctx context.Context, opts CloneOptions) error {
+	dir := opts.Dir
+	if dir == "" {
+		var err error
+		if dir, err = opts.StoreDir(); err != nil {
+			return err
+		}
+	}
+	sopts, err := opts.StoreOptions()
+	if err != nil {
+		return err
+	}
+	s, rep, err := remote.Clone(ctx, opts.URL, dir, sopts, remote.CloneOptions{AllowRisk: opts.AllowRisk, MaxNewSkills: opts.MaxNewSkills})
+	switch {
+	case errors.Is(err, store.ErrStoreExists), errors.Is(err, store.ErrNotEmpty):
+		return WithHint(err, "clone into a new or empty folder, or point --store elsewhere")
+	case err != nil:
+		return err
+	}
+	if opts.JSON {
+		return cliout.JSON(opts.Stdout, rep)
+	}
+	cliout.Printf(opts.Stdout, "cloned %s into %s: %d skill(s), %d candidate(s) waiting; verified\n", rep.URL, s.Dir(), skillsOnly(rep.Skills), rep.CandidatesWaiting)
+	for _, sk := range rep.Skills {
+		if sk.Action == remote.PullHeld {
+			cliout.Printf(opts.Stdout, "%s: %s\n", sk.Skill, pullLine(rep.Remote, sk))
+		}
+	}
+	printPolicyWarnings(opts.Stderr, "remote "+rep.Remote, rep.Warnings)
+	return nil
+}
+
+// PushOptions are push's; DryRun shows what would be sent, sending
+// nothing.
+type PushOptions struct {
+	RemoteOptions
+	DryRun bool
+}
+
+// Push sends the published skills, upstream snapshots, candidates and
+// state to a remote.
+func Push(ctx context.Context, opts PushOptions) error {
+	s, err := opts.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	// Target records of older stores are in the state: move them out to
+	// this machine's records first, so the push never sends them.
+	if err := target.Migrate(ctx, s); err != nil {
+		return err
+	}
+	popts := remote.PushOptions{DryRun: opts.DryRun, Remote: opts.Name}
+	var rep *remote.PushReport
+	err = cliout.Progress(opts.progressOut(opts.JSON), "pushing", func() error {
+		rep, err = remote.Push(ctx, s, popts)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		return cliout.JSON(opts.Stdout, rep)
+	}
+	writePushReport(opts.Stdout, rep)
+	return nil
+}
+
+func writePushReport(w io.Writer, rep *remote.PushReport) {
+	prefix := ""
+	if rep.DryRun {
+		prefix = "would "
+	}
+	for _, u := range rep.Updates {
+		switch u.Action {
+		case remote.PushCreate:
+			cliout.Printf(w, "%s: %screate %s\n", shortRef(u.Ref), prefix, ShortID(u.New))
+		case remote.PushDelete:
+			cliout.Printf(w, "%s: %sdelete %s (%s)\n", shortRef(u.Ref), prefix, ShortID(u.Old), u.Reason)
+		case remote.PushSkip:
+			cliout.Printf(w, "%s: skipped (%s)\n", shortRef(u.Ref), u.Reason)
+		default:
+			cliout.Printf(w, "%s: %s%s %s..%s\n", shortRef(u.Ref), prefix, u.Action, ShortID(u.Old), ShortID(u.New))
+		}
+	}
+}
+
+// PullOptions are pull's.
+type PullOptions struct {
+	RemoteOptions
+	// Export exports into every target afterwards.
+	Export bool
+	// SkillAware merges Markdown of diverged skills with the skill-aware
+	// rules.
+	SkillAware   bool
+	AllowRisk    safety.RiskLevel
+	MaxNewSkills int
+	// DryRun pulls into a scratch copy of the store (remote.Scratch) and
+	// reports what would change, writing nothing here; with Export, what
+	// export would do.
+	DryRun bool
+}
+
+// pullOutput is pull's --json output: the report, and the export when
+// Export ran.
+type pullOutput struct {
+	*remote.PullReport
+	Export []target.Exported `json:"export,omitempty"`
+}
+
+// Pull fetches a remote and integrates its published skills, candidates
+// and state.
+func Pull(ctx context.Context, opts PullOptions) error {
+	s, cleanup, err := opts.openPullStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	popts := remote.PullOptions{AllowRisk: opts.AllowRisk, SkillAware: opts.SkillAware, MaxNewSkills: opts.MaxNewSkills, Remote: opts.Name}
+	var rep *remote.PullReport
+	err = cliout.Progress(opts.progressOut(opts.JSON), "pulling", func() error {
+		rep, err = remote.Pull(ctx, s, popts)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	out := pullOutput{PullReport: rep}
+	var exportErr error
+	if opts.Export {
+		targets, err := target.List(ctx, s, nil)
+		if err != nil {
+			return err
+		}
+		if len(targets) == 0 {
+			cliout.Println(opts.Stderr, "skillstore: no targets to export to; add one with 'skillstore target add NAME DIR'")
+		} else {
+			export := target.Export
+			if opts.DryRun {
+				export = target.Plan // the scratch copy is no dry-run store
+			}
+			out.Export, exportErr = export(ctx, s, targets, opts.targetOptions(false))
+		}
+	}
+	if opts.JSON {
+		if err := cliout.JSON(opts.Stdout, out); err != nil {
+			return err
+		}
+	} else {
+		writePullReport(opts.Stdout, rep)
+		printPolicyWarnings(opts.Stderr, "remote "+rep.Remote, rep.Warnings)
+		if out.Export != nil {
+			printExports(opts.Stdout, out.Export, opts.Verbose)
+		}
+		NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
+	}
+	switch {
+	case exportErr != nil:
+		return exportErr
+	case rep.CandidatesWaiting > 0 || len(rep.State.Conflicts) > 0:
+		if rep.Changed() && !opts.JSON {
+			cliout.Printf(opts.Stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", rep.CandidatesWaiting)
+		}
+		return ErrReview
+	}
+	return nil
+}
+
+// openPullStore opens the store pull works on: the store, or in a dry run
+// a scratch copy of it (remote.Scratch); cleanup removes the copy.
+func (o PullOptions) openPullStore(ctx context.Context) (*store.Store, func(), error) {
+	s, err := o.OpenStore(ctx)
+	if err != nil || !o.DryRun {
+		return s, func() {}, err
+	}
+	sopts, err := o.StoreOptions()
+	if err != nil {
+		return nil, nil, err
+	}
+	return remote.Scratch(ctx, s, sopts)
+}
+
+// writePullReport prints one line per change; nothing when nothing changed.
+func writePullReport(w io.Writer, rep *remote.PullReport) {
+	for _, sk := range rep.Skills {
+		cliout.Printf(w, "%s: %s\n", sk.Skill, pullLine(rep.Remote, sk))
+	}
+	for _, r := range rep.Refs {
+		line := fmt.Sprintf("%s: %s", shortRef(r.Ref), r.Action)
+		if r.Reason != "" {
+			line += " (" + r.Reason + ")"
+		}
+		cliout.Println(w, line)
+	}
+	switch rep.State.Action {
+	case remote.StateFastForward, remote.StateMerged:
+		line := "state: " + string(rep.State.Action)
+		if len(rep.State.Taken) > 0 {
+			line += ", took " + strings.Join(rep.State.Taken, ", ")
+		}
+		cliout.Println(w, line)
+	}
+	for _, sc := range rep.State.Conflicts {
+		cliout.Printf(w, "state: conflict in %s: %s\n", sc.Record, sc.Reason)
+	}
+	refused := map[string]bool{}
+	for _, sc := range rep.State.Refused {
+		refused[sc.Record] = true
+		cliout.Printf(w, "state: %s: %s\n", sc.Record, sc.Reason)
+	}
+	for _, id := range rep.State.Untrusted {
+		if !refused["plugins/"+id] {
+			cliout.Printf(w, "plugin %s came from the remote: sync will not fetch it until you run 'skillstore plugin trust %s'\n", id, id)
+		}
+	}
+}
+
+func pullLine(remoteName string, sk remote.PullSkill) string {
+	switch sk.Action {
+	case remote.PullNew:
+		return fmt.Sprintf("new skill, v%d", sk.NewVersion)
+	case remote.PullFastForward:
+		return fmt.Sprintf("fast-forward, v%d -> v%d", sk.OldVersion, sk.NewVersion)
+	case remote.PullLocalAhead:
+		return fmt.Sprintf("local-ahead, v%d here, v%d on %s (push to publish)", sk.OldVersion, sk.RemoteVersion, remoteName)
+	case remote.PullJoined:
+		return fmt.Sprintf("joined, local v%d and %s v%d had the same files: v%d", sk.OldVersion, remoteName, sk.RemoteVersion, sk.NewVersion)
+	case remote.PullPending:
+		return fmt.Sprintf("candidate-pending, %s (merge of local v%d and %s v%d)", ShortID(sk.Candidate), sk.OldVersion, remoteName, sk.RemoteVersion)
+	case remote.PullHeld:
+		return heldLine(remoteName, sk)
+	}
+	line := fmt.Sprintf("%s %s, local v%d and %s v%d", sk.Action, ShortID(sk.Candidate), sk.OldVersion, remoteName, sk.RemoteVersion)
+	if n := len(sk.Conflicts); n > 0 {
+		line += fmt.Sprintf(" with %d conflict(s): %s", n, strings.Join(sk.Conflicts, ", "))
+	} else {
+		line += ", clean"
+	}
+	if n := len(sk.MergeResolved); n > 0 {
+		line += fmt.Sprintf(", %d resolved by skill-aware rules: %s", n, strings.Join(sk.MergeResolved, ", "))
+	}
+	if sk.Superseded != "" {
+		line += fmt.Sprintf(" (supersedes candidate %s)", ShortID(sk.Superseded))
+	}
+	return line
+}
+
+// heldLine says which remote versions wait for review and why.
+func heldLine(remoteName string, sk remote.PullSkill) string {
+	line := "held-for-review, "
+	if sk.NewVersion > 0 {
+		line += fmt.Sprintf("took v%d; ", sk.NewVersion)
+	}
+	line += fmt.Sprintf("%s v%d", remoteName, sk.Held.From)
+	verb := "waits"
+	if sk.RemoteVersion > sk.Held.From {
+		line += fmt.Sprintf("..v%d", sk.RemoteVersion)
+		verb = "wait"
+	}
+	line += fmt.Sprintf(" rated %s by the safety check %s in candidate %s", sk.Held.Risk, verb, ShortID(sk.Candidate))
+	if sk.Held.Pending {
+		line += " (already waiting)"
+	}
+	return line + fmt.Sprintf(": review with 'skillstore candidates show %s'", sk.Skill)
+}

@@ -1,0 +1,322 @@
+package main
+
+import (
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/reload/target"
+)
+
+// The targets' commands: target (add, detect, list, rm), export, status
+// and capture.
+
+func targetCommand() *cli.Command {
+	return &cli.Command{
+		Name:     "target",
+		Category: "targets",
+		Usage:    "manage the agents' skills folders that export writes to",
+		Description: "A target is an agent's skills folder (~/.claude/skills, ~/.codex/skills,\n" +
+			".agents/skills, ...). 'skillstore export' writes the active published skills\n" +
+			"into every target, one folder per skill, and never touches folders it did\n" +
+			"not create.\n\n" +
+			"Exit codes: 0 success, 1 error (unknown target, store problem), 2 usage error,\n" +
+			"3 store lock busy.",
+		Subcommands: []*cli.Command{
+			{
+				Name:      "add",
+				Usage:     "add a target folder, or an agent by name",
+				ArgsUsage: "NAME DIR | AGENT | --project AGENT [NAME]",
+				Description: "Records the target NAME (lowercase letters, digits, '.', '_', '-') for the\n" +
+					"folder DIR, which need not exist yet. --skills limits the target to skills\n" +
+					"whose names match one of the glob patterns (repeatable, e.g. --skills 'git-*').\n\n" +
+					"Agents known by name (AGENT), for this user or, with --project, for the project\n" +
+					"holding the working directory (the top of its git work tree):\n" +
+					"  claude   ~/.claude/skills      <project>/.claude/skills   (Claude Code)\n" +
+					"  codex    ~/.agents/skills      <project>/.agents/skills   (Codex)\n" +
+					"  agents   ~/.agents/skills      <project>/.agents/skills   (agents reading .agents)\n" +
+					"A project's target is named PROJECT-AGENT unless NAME is given, and recorded\n" +
+					"relative to the project's root. Export's bookkeeping folder (.skillstore) ignores\n" +
+					"itself for git, so it never shows in the project's 'git status'.\n" +
+					"'skillstore target detect' proposes the agents found on this machine.\n\n" +
+					"Examples:\n" +
+					"  skillstore target add claude\n" +
+					"  skillstore target add --project claude\n" +
+					"  skillstore target add work ~/work/.claude/skills --skills 'deploy*' --skills lint\n\n" +
+					"--kind claude-marketplace makes DIR a local Claude Code plugin marketplace:\n" +
+					"export writes DIR/.claude-plugin/marketplace.json and one folder per plugin\n" +
+					"under DIR/plugins/ (manifest, skills/NAME/, commands/, agents/, hooks/ ...).\n" +
+					"--marketplace names it (default skillstore; Anthropic's names are refused),\n" +
+					"--managed-plugin NAME carries the managed skills as one more plugin.\n" +
+					"--kind codex-marketplace does the same for Codex (.agents/plugins/marketplace.json,\n" +
+					".codex-plugin/plugin.json, skills and .mcp.json only). Example:\n" +
+					"  skillstore target add cc ~/skillstore-plugins --kind claude-marketplace\n" +
+					"  skillstore export cc && claude plugin marketplace add ~/skillstore-plugins",
+				Flags: append([]cli.Flag{
+					&cli.StringSliceFlag{Name: "skills", Usage: "export only skills matching `GLOB` (repeatable)"},
+					&cli.StringFlag{Name: "project", Usage: "add `AGENT`'s folder (claude, codex, agents) in the current project"},
+				}, targetKindFlags()...),
+				Action: runTargetAdd,
+			},
+			targetDetectCommand(),
+			{
+				Name:  "list",
+				Usage: "list targets",
+				Flags: []cli.Flag{newJSONFlag()},
+				Action: func(c *cli.Context) error {
+					if c.NArg() > 0 {
+						return app.UsageErrorf("target list takes no arguments")
+					}
+					return app.ListTargets(c.Context, app.TargetOptions{Global: global(c), Output: output(c)})
+				},
+			},
+			{
+				Name:      "rm",
+				Usage:     "forget a target (its folder is left as it is)",
+				ArgsUsage: "NAME",
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 1 {
+						return app.WithHint(app.UsageErrorf("target rm takes one NAME"), "run 'skillstore target list' to see the targets")
+					}
+					return app.RemoveTarget(c.Context, app.TargetOptions{Global: global(c), Name: c.Args().First()})
+				},
+			},
+		},
+	}
+}
+
+func runTargetAdd(c *cli.Context) error {
+	name, dir, project, err := targetAddArgs(c)
+	if err != nil {
+		return err
+	}
+	if err := target.CheckName(name); err != nil {
+		return app.UsageErrorf("%v", err)
+	}
+	globs := c.StringSlice("skills")
+	for _, g := range globs {
+		if _, err := path.Match(g, ""); err != nil || g == "" {
+			return app.UsageErrorf("--skills %q is not a valid glob pattern", g)
+		}
+	}
+	opts := app.AddTargetOptions{Global: global(c), Name: name, Dir: dir, Project: project, Skills: globs}
+	if err := targetKind(c, &opts); err != nil {
+		return err
+	}
+	return app.AddTarget(c.Context, opts)
+}
+
+// targetAddArgs reads the three forms of 'target add': NAME DIR, AGENT
+// (a preset's user folder) and --project AGENT [NAME] (the preset's folder
+// in the current project). project is the project's root for the last.
+func targetAddArgs(c *cli.Context) (name, dir, project string, err error) {
+	args := c.Args().Slice()
+	known := strings.Join(agentNames(), ", ")
+	if agent := c.String("project"); agent != "" {
+		a, ok := discover.FindAgent(agent)
+		if !ok {
+			return "", "", "", app.WithHint(app.UsageErrorf("--project %q is not an agent skillstore knows", agent), "known agents: "+known)
+		}
+		if len(args) > 1 {
+			return "", "", "", app.UsageErrorf("target add --project %s takes at most a NAME", agent)
+		}
+		root, err := app.ProjectRoot(c.Context)
+		if err != nil {
+			return "", "", "", err
+		}
+		name = app.ProjectTargetName(root, a)
+		if len(args) == 1 {
+			name = args[0]
+		}
+		return name, filepath.Join(root, filepath.FromSlash(a.ProjectDir)), root, nil
+	}
+	switch len(args) {
+	case 2:
+		return args[0], args[1], "", nil
+	case 1:
+		a, ok := discover.FindAgent(args[0])
+		if !ok {
+			err := app.UsageErrorf("target add %s: give the folder (target add NAME DIR), or an agent skillstore knows", args[0])
+			if s := suggestNames(args[0], agentNames()); len(s) > 0 {
+				err = app.WithHint(err, "did you mean "+quoteList(s)+"?")
+			}
+			return "", "", "", app.WithHint(err, "known agents: "+known)
+		}
+		dir, err := app.AgentUserDir(a)
+		return a.Name, dir, "", err
+	}
+	return "", "", "", app.WithHint(app.UsageErrorf("target add takes NAME and DIR, or an agent: %s", known), "run 'skillstore target add --help' for usage")
+}
+
+// agentNames are the names of the agents skillstore knows.
+func agentNames() []string {
+	var out []string
+	for _, a := range discover.Agents() {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
+// targetKindFlags are the flags of 'target add' for a marketplace target.
+func targetKindFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "kind", Value: "skills", Usage: "what export writes: skills (one folder per skill), " +
+			target.KindClaudeMarketplace + " or " + target.KindCodexMarketplace + " (a local plugin marketplace)"},
+		&cli.StringFlag{Name: "marketplace", Usage: "the marketplace's `NAME` in its catalog (default " + target.DefaultMarketplace + ")"},
+		&cli.StringFlag{Name: "managed-plugin", Usage: "export the managed skills (those no plugin owns) as the plugin `NAME`; without it they are left out"},
+	}
+}
+
+// targetKind reads --kind, --marketplace and --managed-plugin into t.
+func targetKind(c *cli.Context, t *app.AddTargetOptions) error {
+	kind := c.String("kind")
+	if !slices.Contains(target.Kinds, kind) {
+		return app.UsageErrorf("--kind %q: kinds are %s", kind, strings.Join(target.Kinds, ", "))
+	}
+	if kind == "skills" {
+		kind = target.KindSkills
+	}
+	t.Kind, t.Marketplace, t.ManagedPlugin = kind, c.String("marketplace"), c.String("managed-plugin")
+	if t.Kind == target.KindSkills && (t.Marketplace != "" || t.ManagedPlugin != "") {
+		return app.UsageErrorf("--marketplace and --managed-plugin need --kind %s or %s", target.KindClaudeMarketplace, target.KindCodexMarketplace)
+	}
+	r := target.Target{Kind: t.Kind, Marketplace: t.Marketplace}
+	if r.IsMarketplace() && (c.String("project") != "" || c.NArg() != 2) {
+		return app.UsageErrorf("target add --kind %s takes NAME and DIR (the marketplace folder)", t.Kind)
+	}
+	if r.IsMarketplace() {
+		if err := target.CheckMarketplaceName(r.MarketplaceName()); err != nil {
+			return app.UsageErrorf("%v", err)
+		}
+	}
+	return nil
+}
+
+func targetDetectCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "detect",
+		Usage: "propose targets for the agents found on this machine and in this project",
+		Description: "Looks for the agents skillstore knows (see 'target add --help'): for this user\n" +
+			"by their folders in $HOME (~/.claude for Claude Code, ~/.codex or ~/.agents for\n" +
+			"Codex), and in the project holding the working directory by its .claude and\n" +
+			".agents folders. For each it prints the folder and either the target already\n" +
+			"exporting there or the command that adds one. Nothing is written.\n\n" +
+			"Exit codes: 0 success, 1 error, 3 store lock busy.",
+		Flags: []cli.Flag{newJSONFlag()},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return app.UsageErrorf("target detect takes no arguments")
+			}
+			return app.DetectTargets(c.Context, app.TargetOptions{Global: global(c), Output: output(c)})
+		},
+	}
+}
+
+func exportCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "export",
+		Category:  "targets",
+		Usage:     "write the published skills into the target folders",
+		ArgsUsage: "[TARGET...]",
+		Description: "Writes the latest version of every active skill into each target (all targets\n" +
+			"unless some are named), one folder per skill, and removes the folders of skills\n" +
+			"it exported earlier that are now disabled, removed or no longer matched by the\n" +
+			"target's --skills patterns. Only skills whose version changed are touched; each\n" +
+			"folder is switched atomically, so an agent reading it sees the old version or\n" +
+			"the new one, never a mix.\n\n" +
+			"Each skill is reported as hot (only SKILL.md changed: the agent re-reads it),\n" +
+			"cold (first install, files, modes or symlinks changed: restart the agent),\n" +
+			"unchanged, removed, locally-modified (someone edited the folder since export\n" +
+			"wrote it: left alone, see 'skillstore capture'), foreign (a folder export did\n" +
+			"not create: left alone), linked (the folder is a symbolic link, as in a\n" +
+			"dotfiles setup: left alone) or failed. A folder export did not create whose\n" +
+			"files are exactly the version it would write is adopted (recorded as exported,\n" +
+			"nothing written). With --replace-links, a symbolic link export did not create\n" +
+			"that points at a copy skillstore manages (a folder another target's export\n" +
+			"wrote, or one holding a version of the skill, as 'npx skills' links\n" +
+			"~/.claude/skills/NAME to ~/.agents/skills/NAME) is replaced by the exported\n" +
+			"folder and reported link-replaced; the folder it pointed at is left as it is.\n" +
+			"A link put in place of a folder export wrote stays linked. File lists are\n" +
+			"summarised to fit the terminal ('SKILL.md, scripts/run.sh and 10 more');\n" +
+			"--verbose lists every file.\n\n" +
+			"Exit codes: 0 every target written (skipped skills are reported, not errors),\n" +
+			"1 a target or skill failed, 2 usage error, 3 store lock busy.",
+		Flags: []cli.Flag{newJSONFlag(), verboseFlag(), dryRunFlag("report what export would do in each target, writing nothing"),
+			&cli.BoolFlag{Name: "replace-links", Usage: "replace skill folders that are symbolic links to copies skillstore manages with the exported folders"}},
+		Action: func(c *cli.Context) error {
+			return app.Export(c.Context, app.ExportOptions{Global: global(c), Output: output(c), Targets: c.Args().Slice(),
+				ReplaceLinks: c.Bool("replace-links"), DryRun: c.Bool("dry-run")})
+		},
+	}
+}
+
+func statusCommand() *cli.Command {
+	return &cli.Command{
+		Name:     "status",
+		Category: "targets",
+		Usage:    "show skills edited in the target folders since export wrote them",
+		Description: "Compares every skill folder export wrote into each target with what export\n" +
+			"wrote, and lists the ones a person changed (modified, with the changed paths\n" +
+			"and whether the change is hot or cold), deleted (missing), and the ones whose\n" +
+			"published version is newer than the exported one (outdated: run export).\n" +
+			"A skill folder that is a symbolic link (a dotfiles setup) is shown as linked:\n" +
+			"export and capture leave it alone. An edit made while export replaced a\n" +
+			"folder is shown as raced, with the folder under .skillstore that keeps it.\n" +
+			"A skill the target would get whose folder there export did not create (and\n" +
+			"which does not hold the published version) is shown as foreign, every time;\n" +
+			"sync reports it only the first time.\n" +
+			"Capture modified and raced skills with 'skillstore capture'.\n\n" +
+			"Exit codes: 0 success (whether or not anything was edited), 1 error,\n" +
+			"3 store lock busy.",
+		Flags: []cli.Flag{newJSONFlag(), verboseFlag()},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return app.UsageErrorf("status takes no arguments")
+			}
+			return app.Status(c.Context, app.StatusOptions{Global: global(c), Output: output(c)})
+		},
+	}
+}
+
+func captureCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "capture",
+		Category:  "targets",
+		Usage:     "record skills edited in the target folders as new versions",
+		ArgsUsage: "[SKILL...]",
+		Description: "Records each skill folder that a person edited in a target (see 'skillstore\n" +
+			"status') as a new version of the skill, with git's author identity as the\n" +
+			"actor ($GIT_AUTHOR_NAME/EMAIL, else user.name/email; 'local' when git knows\n" +
+			"neither) and the reason given, so the next export and sync keep the edit instead of overwriting it.\n" +
+			"Without SKILL arguments every edited skill is captured.\n\n" +
+			"Every edit is recorded in one store transaction; a progress line is shown\n" +
+			"on a terminal.\n\n" +
+			"A skill whose published version also changed since export wrote it (after\n" +
+			"a sync or 'pull --export') is merged: the edit, the version it started from\n" +
+			"and the published version make a three-way candidate for review\n" +
+			"('skillstore candidates'); the folder is left as it is until the candidate\n" +
+			"is accepted or rejected, after which the next capture or sync lets export\n" +
+			"replace it (integrated). An edit made while export replaced the folder is\n" +
+			"kept under the target's .skillstore folder (status shows it as raced) and\n" +
+			"captured the same way. An edited SKILL.md that no longer validates, or an\n" +
+			"edit the safety check refuses, is not captured.\n\n" +
+			"Exit codes: 0 every edited skill captured (or none edited), 1 some skill\n" +
+			"not captured (the output says why), 2 usage error, 3 store lock busy,\n" +
+			"4 edits were merged into candidates that wait for review.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "reason", Usage: "why the skill was edited (recorded on the version)"},
+			&cli.StringSliceFlag{Name: "target", Usage: "capture only from target `NAME` (repeatable)"},
+			newJSONFlag(), verboseFlag(),
+			dryRunFlag("report what capture would record, writing nothing"),
+		},
+		Action: func(c *cli.Context) error {
+			return app.Capture(c.Context, app.CaptureOptions{Global: global(c), Output: output(c), Skills: c.Args().Slice(),
+				Targets: c.StringSlice("target"), Reason: c.String("reason"), DryRun: c.Bool("dry-run")})
+		},
+	}
+}

@@ -1,0 +1,131 @@
+package cliout
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Table prints aligned columns, as text/tabwriter does (two spaces between
+// columns, the last column unpadded), with two things tabwriter cannot do:
+// a status column coloured on a terminal without breaking the alignment
+// (colour codes take no columns), and a last column that fits what is left
+// of the terminal's width (file lists summarised to fit).
+type Table struct {
+	rows []tableRow
+	// statusCol is the column whose words are coloured (-1: none).
+	statusCol int
+}
+
+type tableRow struct {
+	cells []string
+	// fit, when set, renders the last column within budget columns
+	// (budget < 0: the width is not known).
+	fit func(budget int) string
+}
+
+// NewTable returns a table whose column statusCol (-1: none) holds status
+// words, coloured by the painter it is written with.
+func NewTable(statusCol int) *Table { return &Table{statusCol: statusCol} }
+
+// Add appends a row of fixed cells.
+func (t *Table) Add(cells ...string) { t.rows = append(t.rows, tableRow{cells: cells}) }
+
+// AddFit appends a row whose last column is rendered by fit.
+func (t *Table) AddFit(fit func(budget int) string, cells ...string) {
+	t.rows = append(t.rows, tableRow{cells: append(cells, ""), fit: fit})
+}
+
+// Write prints the rows to w; width is the terminal's width (0: unknown).
+func (t *Table) Write(w io.Writer, p Painter, width int) error {
+	// Cells are Quoted here (Quote: a cell is one line, with no tab)
+	// and the table written raw, so that the colours are the terminal's
+	// to show and nothing in a cell is.
+	for ri := range t.rows {
+		for i, c := range t.rows[ri].cells {
+			t.rows[ri].cells[i] = Quote(c)
+		}
+	}
+	var widths []int
+	for _, r := range t.rows {
+		for i, c := range r.cells[:len(r.cells)-1] {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	var b strings.Builder
+	for _, r := range t.rows {
+		used := 0
+		last := len(r.cells) - 1
+		for i, c := range r.cells[:last] {
+			text := c
+			if i == t.statusCol {
+				text = p.Status(c)
+			}
+			b.WriteString(text)
+			pad := widths[i] + 2 - utf8.RuneCountInString(c)
+			b.WriteString(strings.Repeat(" ", pad))
+			used += widths[i] + 2
+		}
+		lastText := r.cells[last]
+		if r.fit != nil {
+			budget := -1
+			if width > 0 {
+				budget = max(width-used-1, 20)
+			}
+			lastText = Quote(r.fit(budget))
+		}
+		if last == t.statusCol {
+			lastText = p.Status(lastText)
+		}
+		b.WriteString(lastText)
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(Raw(w), b.String())
+	return err
+}
+
+// Width is the width lines are kept to: the terminal's (or
+// $COLUMNS), 0 when unknown or with --verbose (everything is printed).
+func Width(w io.Writer, verbose bool) int {
+	if verbose {
+		return 0
+	}
+	width, ok := TermWidth(w)
+	if !ok {
+		return 0
+	}
+	return width
+}
+
+// FileSummary lists paths as "SKILL.md, scripts/run.sh and 10 more":
+// every path with verbose; else as many as fit in budget columns (at
+// least one), or, when the width is unknown (budget < 0), all of up to
+// three and the first two of more.
+func FileSummary(paths []string, budget int, verbose bool) string {
+	paths = QuoteAll(paths)
+	if verbose || len(paths) <= 1 {
+		return strings.Join(paths, ", ")
+	}
+	if budget < 0 {
+		if len(paths) <= 3 {
+			return strings.Join(paths, ", ")
+		}
+		return strings.Join(paths[:2], ", ") + fmt.Sprintf(" and %d more", len(paths)-2)
+	}
+	if all := strings.Join(paths, ", "); utf8.RuneCountInString(all) <= budget {
+		return all
+	}
+	n := 1
+	for n < len(paths)-1 {
+		next := strings.Join(paths[:n+1], ", ") + fmt.Sprintf(" and %d more", len(paths)-n-1)
+		if utf8.RuneCountInString(next) > budget {
+			break
+		}
+		n++
+	}
+	return strings.Join(paths[:n], ", ") + fmt.Sprintf(" and %d more", len(paths)-n)
+}
