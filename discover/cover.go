@@ -41,18 +41,20 @@ type TwiceRead struct {
 // admin folder). The choice is an exact search over the candidates (a
 // handful): fewest agents found reading two folders, then fewest folders,
 // then fewest of the other known agents reading two, then the most
-// folders that are an agent's own (its export folder), then the table's
-// order.
+// folders that are an agent's own (its export folder), then the most
+// known agents reached (one installed later sees the skills), then the
+// table's order.
 func CoverAgents(found []Agent, existing []string, project bool) Cover {
 	candidates := coverCandidates(found, existing, project)
-	bestMask, bestKey := -1, [4]int{}
+	bestMask, bestKey := -1, [5]int{}
 	for mask := 0; mask < 1<<len(candidates); mask++ {
 		chosen := append(append([]string(nil), existing...), pick(candidates, mask)...)
 		if len(unreached(found, chosen, project)) > 0 {
 			continue
 		}
-		key := [4]int{len(twice(found, chosen, project)), bits.OnesCount(uint(mask)),
-			len(twice(knownAgents(), chosen, project)), notOwn(found, pick(candidates, mask), project)}
+		key := [5]int{len(twice(found, chosen, project)), bits.OnesCount(uint(mask)),
+			len(twice(knownAgents(), chosen, project)), notOwn(found, pick(candidates, mask), project),
+			-len(reachedBy(knownAgents(), chosen, project))}
 		if bestMask < 0 || less(key, bestKey) {
 			bestMask, bestKey = mask, key
 		}
@@ -101,7 +103,7 @@ func pick(candidates []string, mask int) []string {
 	return out
 }
 
-func less(a, b [4]int) bool {
+func less(a, b [5]int) bool {
 	for i := range a {
 		if a[i] != b[i] {
 			return a[i] < b[i]
@@ -124,6 +126,20 @@ func notOwn(found []Agent, dirs []string, project bool) int {
 		}
 	}
 	return n
+}
+
+// reachedBy lists the agents of list that read one of chosen.
+func reachedBy(list []Agent, chosen []string, project bool) []Agent {
+	var out []Agent
+	for _, a := range list {
+		for _, d := range chosen {
+			if a.Reads(d, project) {
+				out = append(out, a)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // reading lists the agents of list that read dir.

@@ -67,6 +67,10 @@ func TestCoverAgents(t *testing.T) {
 		// In a project Cursor reads .agents/skills, Copilot .github/skills.
 		{name: "project", found: []string{"cursor", "codex", "copilot"}, project: true,
 			add: []string{".agents/skills=codex(cursor,codex,copilot)"}},
+		// Both read .claude/skills and .agents/skills in a project; the
+		// folder more agents read is proposed.
+		{name: "project shared", found: []string{"cursor", "copilot"}, project: true,
+			add: []string{".agents/skills=agents(cursor,copilot)"}},
 		{name: "nothing found", found: nil},
 	}
 	for _, c := range cases {

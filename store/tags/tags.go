@@ -94,7 +94,7 @@ func Add(ctx context.Context, s *store.Store, tag string, patterns []string) ([]
 		if len(added) == 0 {
 			return nil
 		}
-		tx.NoteState(fmt.Sprintf("tag %s: add %d skills", tag, len(added)))
+		tx.NoteState(fmt.Sprintf("tag %s: add %s", tag, skills(len(added))))
 		return tx.PutRecord(kind+"/"+tag, record{Skills: sorted(set)})
 	})
 	return added, err
@@ -137,7 +137,7 @@ func Remove(ctx context.Context, s *store.Store, tag string, patterns []string) 
 			set = nil
 		}
 		sort.Strings(removed)
-		tx.NoteState(fmt.Sprintf("tag %s: remove %d skills", tag, len(removed)))
+		tx.NoteState(fmt.Sprintf("tag %s: remove %s", tag, skills(len(removed))))
 		if len(set) == 0 {
 			tx.DeleteRecord(kind + "/" + tag)
 			return nil
@@ -177,6 +177,14 @@ func selectSkills(r *store.Reader, patterns []string, all skillsel.Tags) ([]stri
 		return nil, &NoMatchError{Patterns: unmatched}
 	}
 	return out, nil
+}
+
+// skills is "1 skill", "2 skills".
+func skills(n int) string {
+	if n == 1 {
+		return "1 skill"
+	}
+	return fmt.Sprintf("%d skills", n)
 }
 
 func sorted(set map[string]bool) []string {

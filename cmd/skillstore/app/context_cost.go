@@ -92,6 +92,10 @@ func measureTarget(t target.Target) contextCost {
 	return contextCost{Target: t.Name, Dir: t.Dir, Listing: b.Measure(folderEntries(t))}
 }
 
+// maxShortenedLines bounds the skills doctor names per target: a store of
+// hundreds would otherwise fill the screen with one line each.
+const maxShortenedLines = 10
+
 // writeContextCosts prints doctor's section on the targets' context cost.
 func writeContextCosts(w io.Writer, costs []contextCost) {
 	if len(costs) == 0 {
@@ -107,7 +111,11 @@ func writeContextCosts(w io.Writer, costs []contextCost) {
 		if c.OverBy > 0 {
 			cliout.Printf(w, "    over budget by %d characters (%s)\n", c.OverBy, c.Budget.Basis)
 		}
-		for _, s := range c.Shortened {
+		for i, s := range c.Shortened {
+			if i == maxShortenedLines {
+				cliout.Printf(w, "    and %d more ('skillstore doctor --json' lists them all)\n", len(c.Shortened)-i)
+				break
+			}
 			cliout.Printf(w, "    shortened: %s (%d characters): %s\n", s.Skill, s.Chars, s.Reason)
 		}
 		if c.OverBy > 0 {
