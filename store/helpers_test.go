@@ -26,16 +26,6 @@ func skillMD(name string, lines ...string) string {
 	return "---\nname: " + name + "\ndescription: the " + name + " skill\n---\n" + strings.Join(lines, "\n") + "\n"
 }
 
-func writeFile(t testing.TB, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // gitPlumb runs git in dir with stdin and returns its trimmed output.
 func gitPlumb(t *testing.T, dir string, stdin []byte, args ...string) string {
 	t.Helper()
@@ -59,34 +49,4 @@ func rawEntries(entries ...string) []byte {
 		b.Write(id[:])
 	}
 	return b.Bytes()
-}
-
-// copyStore copies a store directory (cp -a keeps it exact).
-func copyStore(t *testing.T, from string) string {
-	t.Helper()
-	to := filepath.Join(t.TempDir(), "store")
-	if out, err := exec.Command("cp", "-a", from, to).CombinedOutput(); err != nil {
-		t.Fatalf("cp: %v\n%s", err, out)
-	}
-	return to
-}
-
-// checkStore runs git fsck --strict and the store's own verify.
-func checkStore(t *testing.T, dir string) {
-	t.Helper()
-	out, err := exec.Command("git", "-C", dir, "fsck", "--strict", "--no-dangling").CombinedOutput()
-	if err != nil {
-		t.Fatalf("git fsck --strict: %v\n%s", err, out)
-	}
-	s, err := Open(context.Background(), dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := s.Verify(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !rep.OK() {
-		t.Fatalf("verify: %v", rep.Problems)
-	}
 }
