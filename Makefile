@@ -6,7 +6,7 @@ FUZZTIME  ?= 10s
 BENCHTIME ?= 1x
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: all build test cross test-windows release lint bench bench-scale fuzz demo update clean e2e-claude attack
+.PHONY: all build test cross test-windows release lint bench bench-scale fuzz demo update clean e2e-claude attack docs man
 
 all: build
 
@@ -128,10 +128,25 @@ e2e-claude:
 	npm install --no-save --no-audit --no-fund --prefix "$(CLAUDE_E2E_DIR)" @anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)
 	PATH="$(CLAUDE_E2E_DIR)/node_modules/.bin:$$PATH" $(GO) test ./cmd/skillstore -run '^TestClaudeCode' -count=1 -v
 
-## update: rewrite golden files (testscript scenarios and merge cases)
+## docs: regenerate the command reference (docs/reference/*.md) from the
+## commands' own help. TestReferenceDocs (part of make test) fails, naming
+## the command and flag, when a page differs from the help; this rewrites
+## the pages (and removes those of commands that no longer exist).
+docs:
+	$(GO) test ./cmd/skillstore -run '^TestReferenceDocs$$' -count=1 -update
+
+## man: man pages (section 1, one per command: skillstore-plugin-add.1 ...)
+## generated from the same help, into MANDIR (default man/; not tracked).
+## Read one with: man -l man/skillstore-sync.1
+MANDIR ?= man
+man:
+	$(GO) test ./cmd/skillstore -run '^TestManPages$$' -count=1 -args -man=$(abspath $(MANDIR))
+
+## update: rewrite golden files (testscript scenarios and merge cases) and
+## the command reference
 update:
 	$(GO) test ./cmd/skillstore -update
 	$(GO) test ./merge -update
 
 clean:
-	rm -rf bin dist
+	rm -rf bin dist man
