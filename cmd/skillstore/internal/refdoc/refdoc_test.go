@@ -61,7 +61,7 @@ func TestMarkdownPages(t *testing.T) {
 	for _, want := range []string{
 		"# skillstore sync\n\nbring updates in\n",
 		"```text\nskillstore sync [options] [PLUGIN...]\n```",
-		`refs/upstream/\<plugin\>/\<skill\>:`,                          // not an HTML tag
+		`refs/upstream/\<plugin\>/\<skill\>:`,                                    // not an HTML tag
 		"```text\nunchanged     nothing to do\nthree-way     a *candidate*\n```", // columns kept, indentation removed
 		"\n\\- not a list, and \\[not\\] a link.\n",
 		"- `--dry-run, -n`: write nothing\n",
