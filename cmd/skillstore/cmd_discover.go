@@ -61,7 +61,7 @@ func doctorCommand() *cli.Command {
 			"2%, 8,000 when unknown), naming the skills whose descriptions get shortened.\n" +
 			"It also lists references of the form PLUGIN:NAME (a known plugin of the store)\n" +
 			"in the exported skills' Markdown that a flat target cannot resolve, with the\n" +
-			"skill, file, line and target (a warning; see README, Targets).\n\n" +
+			"skill, file, line and target (a warning; see docs/guide/agents.md).\n\n" +
 			layersHelp + "\n\n" +
 			"Exit codes: 0 every skill loads, 1 at least one skill is broken (an error\n" +
 			"diagnostic), 2 usage error.",

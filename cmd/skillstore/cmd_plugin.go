@@ -34,7 +34,7 @@ func pluginCommand() *cli.Command {
 					"folder. $SKILLSTORE_GITHUB_URL replaces https://github.com in every GitHub address.\n" +
 					"After '#', a part holding '/' is a folder inside SOURCE (like --path; plugins/x,\n" +
 					"or tools/ for a top-level folder) and a part without one a plugin.\n" +
-					"The layouts recognised are listed in README.md (Sources and layouts); a folder\n" +
+					"The layouts recognised are listed in docs/guide/install.md; a folder\n" +
 					"matching none is refused with the list. Every skill of a catalog's categories\n" +
 					"(.curated, .system, .experimental) is added; two with one name are refused.\n" +
 					"A marketplace adds every plugin it lists, or only PLUGIN with SOURCE#PLUGIN.\n" +

@@ -22,15 +22,18 @@ func syncCommand() *cli.Command {
 			"  fast-forward     no local edits: the update is published (a candidate with\n" +
 			"                   --review, the plugin's review policy, or a high-risk finding)\n" +
 			"  three-way        both changed: the merge becomes a candidate branch\n" +
-			"                   (refs/heads/candidates/<skill>) for 'skillstore candidates'\n" +
+			"                   (refs/heads/candidates/plugins/<plugin>/<skill>) for\n" +
+			"                   'skillstore candidates'\n" +
 			"A newer upstream supersedes a pending candidate. Skills removed upstream are\n" +
 			"reported, never deleted. Sync waits up to --lock-timeout for the store lock.\n" +
 			"A plugin's other files (manifest, hooks, commands, agents, MCP/LSP config...)\n" +
 			"are synced the same way as the unit PLUGIN:_plugin; hook and server changes are\n" +
-			"risk findings, and every change to them is cold (README: Plugin parts).\n\n" +
-			"Git plugins are fetched before the store lock is taken, up to 16 at once, each\n" +
-			"within --fetch-timeout (a global flag: connecting and listing refs, then every\n" +
-			"silence of the server); one that fails is reported and the others are synced.\n\n" +
+			"risk findings, and every change to them is cold (docs/guide/plugins.md).\n\n" +
+			"Git plugins are fetched before the store lock is taken, several at once\n" +
+			"(--fetch-jobs, a global flag; by default 8 per ssh host, 24 per git:// host,\n" +
+			"4 local repositories, 64 in all), each within --fetch-timeout (connecting and\n" +
+			"listing refs, then every silence of the server); one that fails is reported\n" +
+			"and the others are synced.\n\n" +
 			"With targets (see 'skillstore target'), sync first records skills edited in\n" +
 			"the target folders as versions (like 'skillstore capture'), so an update never\n" +
 			"overwrites them, and at the end exports what it published (like 'skillstore export').\n" +
