@@ -14,7 +14,7 @@ func pluginCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "plugin",
 		Category: "plugins",
-		Usage:    "vendor upstream plugins: add, list, show, skills, set, link, trust, pause, resume, disable, adopt, rm",
+		Usage:    "vendor upstream plugins: add, list, show, skills, set, trust, link, pause, resume, disable, enable, adopt, rm",
 		Description: "A plugin is an upstream source of skills: a local folder or a git repository.\n" +
 			"Its layout is read from .claude-plugin/marketplace.json, .claude-plugin/plugin.json,\n" +
 			".codex-plugin/plugin.json, skills/ (with hidden category folders such as\n" +

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,6 +50,34 @@ func TestReferenceDocs(t *testing.T) {
 	for _, problem := range refdoc.Compare(pages, have) {
 		t.Errorf("docs/reference/%s\n\trun 'make docs' to regenerate the reference from the help", problem)
 	}
+}
+
+// TestGroupUsageNamesItsSubcommands keeps a group's one-line usage that
+// lists its subcommands ("vendor upstream plugins: add, list, ...") in step
+// with the subcommands it has: that line is what 'skillstore --help' shows.
+func TestGroupUsageNamesItsSubcommands(t *testing.T) {
+	word := regexp.MustCompile(`^[a-z-]+$`)
+	helpApp().Walk(func(c *refdoc.Command) {
+		_, list, ok := strings.Cut(c.Usage, ": ")
+		if len(c.Subcommands) == 0 || !ok {
+			return
+		}
+		named := strings.Split(list, ", ")
+		for _, n := range named {
+			if !word.MatchString(n) {
+				return // prose after a colon, not a list of names
+			}
+		}
+		var have []string
+		for _, s := range c.Subcommands {
+			have = append(have, s.Path[len(s.Path)-1])
+		}
+		slices.Sort(named)
+		slices.Sort(have)
+		if !slices.Equal(named, have) {
+			t.Errorf("'%s': its usage names %v, its subcommands are %v", c.Name(), named, have)
+		}
+	})
 }
 
 // TestManPages renders the man pages and has groff check each one (no
