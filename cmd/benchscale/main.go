@@ -10,7 +10,7 @@
 // of -reps runs taken in the same run as their reference, so a loaded
 // machine shifts both: read the ratios.
 //
-// Run it with `make bench-scale` (see the README).
+// Run it with `make bench-scale` (see docs/design/performance.md).
 package main
 
 import (

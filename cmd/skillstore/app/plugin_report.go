@@ -12,7 +12,7 @@ import (
 )
 
 // What the commands print about a plugin's parts, "PLUGIN:_plugin" (see
-// the README's "Plugin parts"): one line in sync and plugin add reports,
+// docs/guide/plugins.md, "A plugin's other parts"): one line in sync and plugin add reports,
 // one row in plugin list/status.
 
 // partsLabel names a plugin's parts unit in reports.
