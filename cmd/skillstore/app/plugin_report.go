@@ -12,8 +12,8 @@ import (
 )
 
 // What the commands print about a plugin's parts, "PLUGIN:_plugin" (see
-// docs/guide/plugins.md, "A plugin's other parts"): one line in sync and plugin add reports,
-// one row in plugin list/status.
+// docs/guide/plugins.md, "A plugin's other parts"): one line in sync and
+// plugin add reports, one row in plugin list/status.
 
 // partsLabel names a plugin's parts unit in reports.
 func partsLabel(name string) string { return name + " (plugin parts)" }
