@@ -48,6 +48,7 @@ func commands() []*cli.Command {
 		pluginCommand(), syncCommand(), checkCommand(), candidatesCommand(),
 		// targets
 		targetCommand(), exportCommand(), statusCommand(), captureCommand(), watchCommand(),
+		lockCommand(), installCommand(),
 		// remotes
 		remoteCommand(), cloneCommand(), pushCommand(), pullCommand(),
 		// skills on disk

@@ -132,7 +132,7 @@ func export(ctx context.Context, s *store.Store, targets []Target, opts Options,
 				teo.Adopted = opts.Pending.adopted(t.Dir)
 			}
 			var tf []TargetError
-			te, tf = exportFlat(ctx, published, t, teo, plan)
+			te, tf = exportFlat(ctx, t.pinnedSkills(published, reads), t, teo, plan)
 			failed = append(failed, tf...)
 		}
 		out = append(out, te)
