@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/reload"
@@ -144,6 +145,8 @@ type installer struct {
 	found map[string]store.Version // locked skill name → this store's version with its tree
 	// pluginErr is why a plugin the lock needs could not be added.
 	pluginErr map[string]string
+	// noAdd is set when a frozen install added no plugin (it was failing).
+	noAdd bool
 }
 
 // Install restores a project's lock file into its targets: the versions
@@ -168,6 +171,9 @@ func Install(ctx context.Context, s *store.Store, opts InstallOptions) (*Report,
 	}
 	in := &installer{s: s, lock: l, opts: opts, found: map[string]store.Version{}, pluginErr: map[string]string{},
 		rep: &Report{Lock: path, Frozen: opts.Frozen, Problems: problems, Plugins: []PluginResult{}, Skills: []SkillResult{}, Targets: []TargetResult{}}}
+	for _, lp := range l.Plugins {
+		in.rep.Plugins = append(in.rep.Plugins, PluginResult{ID: lp.ID, Commit: lp.Commit})
+	}
 	if opts.Frozen && len(problems) > 0 {
 		return in.rep, in.frozenError()
 	}
@@ -188,18 +194,24 @@ func Install(ctx context.Context, s *store.Store, opts InstallOptions) (*Report,
 
 // restore makes the store hold every locked version it can: found in the
 // store, pulled from the team remote, or mirrored by adding the plugin at
-// the locked commit.
+// the locked commit. The team remote goes first: it holds the history of
+// the plugins' skills too, and a plugin added here before a pull would
+// give this store a history of its own that the pull then has to merge.
+// A frozen install whose team remote could not give a local version adds
+// no plugin: it fails anyway, and leaves the store as it was for the next.
 func (in *installer) restore(ctx context.Context) error {
 	if err := in.find(ctx); err != nil {
 		return err
 	}
-	if in.needsRemote() {
+	if in.lock.Remote != nil && len(in.missing()) > 0 {
 		in.pull(ctx)
 		if err := in.find(ctx); err != nil {
 			return err
 		}
 	}
-	if err := in.addPlugins(ctx); err != nil {
+	if in.opts.Frozen && in.localMissing() {
+		in.noAdd = true
+	} else if err := in.addPlugins(ctx); err != nil {
 		return err
 	}
 	if err := in.find(ctx); err != nil {
@@ -211,30 +223,60 @@ func (in *installer) restore(ctx context.Context) error {
 }
 
 // find looks up each locked skill not found yet among the versions of the
-// store's skill of that name: the one whose tree is the lock's.
+// store's skill of that name, then among the team remote's versions the
+// last pull saw (its tracking ref: a history that diverged from this
+// store's waits there, checked by pull like any other): the one whose
+// tree is the lock's.
 func (in *installer) find(ctx context.Context) error {
 	return in.s.View(ctx, func(r *store.Reader) error {
 		for _, sk := range in.lock.Skills {
 			if _, ok := in.found[sk.Name]; ok {
 				continue
 			}
-			if _, ok := r.Ref(store.SkillRef(sk.Name)); !ok {
-				continue
-			}
 			tree, _ := store.ParseHash(sk.Tree)
-			err := r.WalkVersions(sk.Name, func(v store.Version) bool {
-				if v.Tree == tree {
-					in.found[sk.Name] = v
-					return false
+			for _, ref := range in.refsOf(sk.Name) {
+				v, ok, err := versionWithTree(r, sk.Name, ref, tree)
+				if err != nil {
+					return err
 				}
-				return true
-			})
-			if err != nil {
-				return fmt.Errorf("skill %s: %w", sk.Name, err)
+				if ok {
+					in.found[sk.Name] = v
+					break
+				}
 			}
 		}
 		return nil
 	})
+}
+
+// refsOf are the refs whose history may hold a version of skill name:
+// its published ref, and the team remote's as this store tracks it.
+func (in *installer) refsOf(name string) []string {
+	refs := []string{store.SkillRef(name)}
+	if u := in.rep.Remote; u != nil && u.Error == "" {
+		refs = append(refs, remote.RemoteRefPrefix+u.Name+"/"+strings.TrimPrefix(store.SkillRef(name), "refs/"))
+	}
+	return refs
+}
+
+// versionWithTree walks ref's first parents for the version of skill
+// name whose tree is tree.
+func versionWithTree(r *store.Reader, name, ref string, tree store.Hash) (store.Version, bool, error) {
+	h, ok := r.Ref(ref)
+	for ok && !h.IsZero() {
+		v, err := r.VersionAt(name, h)
+		if err != nil {
+			return v, false, fmt.Errorf("skill %s: %w", name, err)
+		}
+		if v.Tree == tree {
+			return v, true, nil
+		}
+		h = store.ZeroHash
+		if len(v.Parents) > 0 {
+			h = v.Parents[0]
+		}
+	}
+	return store.Version{}, false, nil
 }
 
 // missing lists the locked skills the store has no version of yet.
@@ -248,11 +290,8 @@ func (in *installer) missing() []Skill {
 	return out
 }
 
-// needsRemote reports whether a missing version is one no upstream has.
-func (in *installer) needsRemote() bool {
-	if in.lock.Remote == nil {
-		return false
-	}
+// localMissing reports whether a missing version is one no upstream has.
+func (in *installer) localMissing() bool {
 	for _, sk := range in.missing() {
 		if sk.Local {
 			return true
@@ -323,8 +362,8 @@ func (in *installer) addPlugins(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, lp := range in.lock.Plugins {
-		res := PluginResult{ID: lp.ID, Commit: lp.Commit}
+	for i, lp := range in.lock.Plugins {
+		res := &in.rep.Plugins[i]
 		cur, ok := have[lp.ID]
 		switch {
 		case ok && !sameSource(cur.Source, lp):
@@ -339,7 +378,6 @@ func (in *installer) addPlugins(ctx context.Context) error {
 		if res.Error != "" {
 			in.pluginErr[lp.ID] = res.Error
 		}
-		in.rep.Plugins = append(in.rep.Plugins, res)
 	}
 	return nil
 }
@@ -448,6 +486,8 @@ func (in *installer) whyMissing(sk Skill) string {
 	switch {
 	case !sk.Local && in.pluginErr[id] != "":
 		return fmt.Sprintf("%s: not installed: its plugin %s was not (see above)", label, id)
+	case !sk.Local && in.noAdd:
+		return fmt.Sprintf("%s: not installed: a frozen install that cannot restore the local versions adds no plugin", label)
 	case !sk.Local:
 		return fmt.Sprintf("%s: no version in this store has the lock's tree %s, and plugin %s's source at the locked commit does not give it (this store's plugin may have been added after that commit, or the lock was edited)", label, short(sk.Tree), id)
 	case in.lock.Remote == nil:

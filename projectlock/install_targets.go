@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
 )
@@ -89,7 +90,7 @@ func (in *installer) placeTarget(ctx context.Context, lt Target, existing []targ
 			return target.Target{}, fmt.Errorf("the name is taken by this store's target for %s: remove it ('skillstore target rm %s') or install in another store", t.Dir, t.Name)
 		}
 	}
-	pins := in.pins(ctx, lt, cur)
+	pins := in.pins(ctx, lt, dir, cur)
 	if cur != nil {
 		if cur.IsMarketplace() {
 			return target.Target{}, fmt.Errorf("this store's target %s at %s is a %s: a lock restores skills folders only", cur.Name, dir, cur.Kind)
@@ -110,29 +111,39 @@ func (in *installer) placeTarget(ctx context.Context, lt Target, existing []targ
 
 // pins are the versions lt holds: the lock's where the store has them. A
 // skill the install could not restore keeps what the target holds now
-// (its pin, or for a target exporting the published versions, the
-// published one), so that a failed part never removes a folder.
-func (in *installer) pins(ctx context.Context, lt Target, cur *target.Target) map[string]string {
+// (its pin; for a target exporting the published versions, the published
+// one; else what export last wrote in its folder, by whichever store), so
+// that a part that failed never removes a folder.
+func (in *installer) pins(ctx context.Context, lt Target, dir string, cur *target.Target) map[string]string {
 	pins := map[string]string{}
 	var published map[string]store.Hash
+	var written map[string]store.Hash
+	folders := target.Folders(lt.Skills)
 	for _, n := range lt.Skills {
 		if v, ok := in.found[n]; ok {
 			pins[n] = v.Tree.String()
 			continue
 		}
 		switch {
-		case cur == nil:
-		case cur.Pins != nil:
+		case cur != nil && cur.Pins != nil:
 			if tree, ok := cur.Pins[n]; ok {
 				pins[n] = tree
+				continue
 			}
-		default:
+		case cur != nil:
 			if published == nil {
 				published = in.published(ctx)
 			}
 			if tree, ok := published[n]; ok && cur.Wants(n) {
 				pins[n] = tree.String()
+				continue
 			}
+		}
+		if written == nil {
+			written, _ = reload.Exported(dir)
+		}
+		if tree, ok := written[folders[n]]; ok {
+			pins[n] = tree.String()
 		}
 	}
 	return pins
