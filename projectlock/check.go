@@ -41,6 +41,22 @@ func (c *checker) problem(e element, part string, err error) {
 	c.problems = append(c.problems, Problem{File: c.file, Line: lineAt(c.data, e.offset), Part: part, Err: err})
 }
 
+// decodeProblem notes an entry that does not decode: named by what of it
+// decoded (name), at the line of the unknown field when that is the fault.
+func (c *checker) decodeProblem(e element, kind, name string, err error) {
+	part := kind
+	if name != "" {
+		part += " " + quoteName(name)
+	} else if kind != "remote" {
+		part = "a " + kind
+	}
+	if m := unknownFieldRE().FindStringSubmatch(err.Error()); m != nil {
+		c.fieldProblem(e, part, m[1], errors.New("not a field of the format (misspelt?): the entry is refused"))
+		return
+	}
+	c.problem(e, part, err)
+}
+
 // fieldProblem is problem with the line of field inside e.
 func (c *checker) fieldProblem(e element, part, field string, err error) {
 	at := e.offset
@@ -52,17 +68,18 @@ func (c *checker) fieldProblem(e element, part, field string, err error) {
 
 // Compiled on first use rather than at start-up, which every command pays.
 var (
-	hashRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{40}$`) })
-	versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v[1-9][0-9]{0,8}$`) })
-	refRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._/-]{0,199}$`) })
-	schemeRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z][a-z0-9+.-]*)://`) })
-	scpRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^/-]`) })
+	hashRE         = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{40}$`) })
+	versionRE      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v[1-9][0-9]{0,8}$`) })
+	refRE          = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._/-]{0,199}$`) })
+	unknownFieldRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`unknown field "([^"]+)"`) })
+	schemeRE       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z][a-z0-9+.-]*)://`) })
+	scpRE          = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^/-]`) })
 )
 
 func (c *checker) remote(e element) *Remote {
 	var r Remote
 	if err := decodeStrict(e.raw, &r); err != nil {
-		c.problem(e, "remote", err)
+		c.decodeProblem(e, "remote", "", err)
 		return nil
 	}
 	var err error
@@ -87,7 +104,7 @@ func (c *checker) remote(e element) *Remote {
 func (c *checker) plugin(e element) (Plugin, bool) {
 	var p Plugin
 	if err := decodeStrict(e.raw, &p); err != nil {
-		c.problem(e, "a plugin", err)
+		c.decodeProblem(e, "plugin", p.ID, err)
 		return p, false
 	}
 	part := "plugin " + quoteName(p.ID)
@@ -201,7 +218,7 @@ func hasPassword(raw string) bool {
 func (c *checker) skill(e element) (Skill, bool) {
 	var s Skill
 	if err := decodeStrict(e.raw, &s); err != nil {
-		c.problem(e, "a skill", err)
+		c.decodeProblem(e, "skill", s.Name, err)
 		return s, false
 	}
 	part := "skill " + quoteName(s.Name)
@@ -234,7 +251,7 @@ func (c *checker) skill(e element) (Skill, bool) {
 func (c *checker) target(e element) (Target, bool) {
 	var t Target
 	if err := decodeStrict(e.raw, &t); err != nil {
-		c.problem(e, "a target", err)
+		c.decodeProblem(e, "target", t.Name, err)
 		return t, false
 	}
 	part := "target " + quoteName(t.Name)

@@ -136,7 +136,7 @@ func splitTop(data []byte) (*topLevel, error) {
 	}
 	top := &topLevel{version: -1}
 	for dec.More() {
-		at := int(dec.InputOffset())
+		at := skipSpace(data, int(dec.InputOffset()))
 		key, err := dec.Token()
 		if err != nil {
 			return nil, err

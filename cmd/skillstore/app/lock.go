@@ -187,7 +187,9 @@ func Install(ctx context.Context, opts InstallOptions) error {
 // their exports, and the folders that differ from the lock.
 func printInstall(w, errw io.Writer, rep *projectlock.Report, verbose bool) {
 	for _, p := range rep.Problems {
-		cliout.Printf(errw, "skillstore: error: %s\n", p.Error())
+		if !rep.Frozen { // a frozen install lists them in its error
+			cliout.Printf(errw, "skillstore: error: %s\n", p.Error())
+		}
 	}
 	if r := rep.Remote; r != nil && r.Error == "" {
 		added := ""
