@@ -125,3 +125,43 @@ func CheckTrees(ctx context.Context, s *store.Store, t Target, want map[string]s
 }
 
 func short(id string) string { return id[:min(12, len(id))] }
+
+// repinCaptured moves the pin of each skill captured in a pinned target
+// to the version capture recorded: the folder keeps the person's edit
+// (export would otherwise put the pinned version back over it), and the
+// target now differs from its lock file until 'skillstore lock' records
+// the edit (install --frozen says so meanwhile).
+func repinCaptured(ctx context.Context, s *store.Store, targets []Target, jobs []*captureJob) {
+	byName := map[string]Target{}
+	for _, t := range targets {
+		byName[t.Name] = t
+	}
+	moved := map[string]map[string]string{}
+	for _, j := range jobs {
+		t, ok := byName[j.st.Target]
+		if !ok || t.Pins == nil || j.res.Raced || (j.res.Outcome != Captured && j.res.Outcome != Unchanged) {
+			continue
+		}
+		tree := j.stored // the version's tree (a renamed folder's name put back)
+		if tree.IsZero() {
+			continue
+		}
+		if moved[t.Name] == nil {
+			moved[t.Name] = map[string]string{}
+		}
+		moved[t.Name][j.st.Skill] = tree.String()
+	}
+	for name, pins := range moved {
+		t := byName[name]
+		next := make(map[string]string, len(t.Pins))
+		for k, v := range t.Pins {
+			next[k] = v
+		}
+		for k, v := range pins {
+			next[k] = v
+		}
+		if err := Pin(ctx, s, name, t.Skills, next); err != nil {
+			s.Logger().Debug("pin of a captured skill not moved", "target", name, "err", err)
+		}
+	}
+}
