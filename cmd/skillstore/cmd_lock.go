@@ -88,6 +88,7 @@ func installCommand() *cli.Command {
 			"exactly, no target is touched; after the export, every folder that does not hold\n" +
 			"the lock's version (edited, missing) is a failure. Each difference is named.\n\n" +
 			lockFileHelp + "\n\n" +
+			sourcePolicyHelp + "\n\n" +
 			"Exit codes: 0 installed as locked; 1 some part was not (each is named), or with\n" +
 			"--frozen anything differs; 2 usage; 3 store busy.",
 		Flags: []cli.Flag{
