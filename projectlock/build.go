@@ -81,6 +81,10 @@ func projectTargets(ctx context.Context, s *store.Store, project string) ([]targ
 			warnings = append(warnings, fmt.Sprintf("target %s is a %s: not locked (only skills folders are)", t.Name, t.Kind))
 			continue
 		}
+		if rel := t.ProjectPath(); rel == "" || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+			warnings = append(warnings, fmt.Sprintf("target %s writes to %s, which is not a folder inside the project: not locked", t.Name, t.Dir))
+			continue
+		}
 		out = append(out, t)
 	}
 	if len(out) == 0 {
