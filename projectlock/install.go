@@ -197,8 +197,13 @@ func (in *installer) pull(ctx context.Context) {
 	use := &RemoteUse{Name: lr.Name, URL: lr.URL}
 	in.rep.Remote = use
 	fail := func(err error) { use.Error = err.Error() }
-	if err := store.CheckNamedSource(store.Source{Kind: store.SourceGit, URL: lr.URL}, in.opts.AllowLocal); err != nil {
+	src := store.Source{Kind: store.SourceGit, URL: lr.URL}
+	if err := store.CheckNamedSource(src, in.opts.AllowLocal); err != nil {
 		fail(fmt.Errorf("the lock's team remote %w", err))
+		return
+	}
+	if err := in.s.CheckSource(src, ""); err != nil {
+		fail(err) // before the remote is recorded: the policy keeps it out
 		return
 	}
 	rems, err := remote.List(ctx, in.s)
