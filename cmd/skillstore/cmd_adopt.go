@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/cmd/skillstore/app/adopt"
 )
 
 // adoptCommand is 'adopt': an existing installation taken over.
@@ -12,8 +13,9 @@ func adoptCommand() *cli.Command {
 		Name:     "adopt",
 		Category: "skills",
 		Usage:    "take an existing installation over: agents' skill folders, npx skills installs",
-		Description: "Reads, when present: the skill folders ~/.agents/skills, ~/.claude/skills and\n" +
-			"~/.codex/skills (and .agents/skills, .claude/skills under --project), following\n" +
+		Description: "Reads, when present: the agents' skill folders (~/.claude/skills, ~/.agents/skills,\n" +
+			"~/.codex/skills, ~/.cursor/skills, ...; see 'target add --help'; the project's under\n" +
+			"--project), following\n" +
 			"symlinked skill folders inside the home (or project); ~/.agents/.skill-lock.json and\n" +
 			"the project's skills-lock.json ('npx skills'); ~/.claude/plugins/installed_plugins.json\n" +
 			"and known_marketplaces.json (Claude Code's installed plugins: each installed skill\n" +
@@ -42,7 +44,7 @@ func adoptCommand() *cli.Command {
 			"2 usage; 3 store busy.",
 		Flags: append(addFlags(), dryRunFlag("print what would happen, skill by skill, writing nothing"),
 			&cli.StringFlag{Name: "home", Usage: "the home folder to read (default $HOME)"},
-			&cli.StringFlag{Name: "project", Usage: "also read this project's .agents/skills, .claude/skills and skills-lock.json"},
+			&cli.StringFlag{Name: "project", Usage: "also read this project's agent folders (.claude/skills, .agents/skills, ...) and skills-lock.json"},
 			&cli.StringSliceFlag{Name: "allow-local", Usage: "follow the project's local sources at or below DIR or file:// URL (repeatable)"}),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 0 {
@@ -52,7 +54,7 @@ func adoptCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return app.Adopt(c.Context, app.AdoptOptions{Global: global(c), Output: output(c), Home: c.String("home"),
+			return adopt.Run(c.Context, adopt.Options{Global: global(c), Output: output(c), Home: c.String("home"),
 				Project: c.String("project"), AllowLocal: c.StringSlice("allow-local"), Store: sopts, DryRun: c.Bool("dry-run")})
 		},
 	}

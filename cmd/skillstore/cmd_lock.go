@@ -23,7 +23,8 @@ const lockFileHelp = "The lock file, skillstore-lock.json at the project's root,
 	"            in the store that wrote the lock), local (no upstream has it: a local\n" +
 	"            edit or a managed skill, taken from the team remote)\n" +
 	"  targets   the project's targets: name, dir (relative to the project's root),\n" +
-	"            select (their skill patterns), skills (what they hold)\n\n" +
+	"            select and except (their --only and --except patterns), skills\n" +
+	"            (what they hold)\n\n" +
 	"An 'npx skills' skills-lock.json in the same project is another installer's\n" +
 	"record: 'skillstore adopt --project DIR' takes those skills over, then 'skillstore\n" +
 	"lock' writes skillstore-lock.json. lock and install never read or write\n" +

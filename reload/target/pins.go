@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/skillstore/skillstore/internal/skillsel"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
 )
@@ -43,9 +44,9 @@ func (t Target) pinnedSkills(published []reload.Skill, reads *storeReads) []relo
 	return out
 }
 
-// Pin sets the skill patterns and the pins of the target called name,
-// which must exist (see Target.Pins; nil pins unpins it).
-func Pin(ctx context.Context, s *store.Store, name string, patterns []string, pins map[string]string) error {
+// Pin sets the selection and the pins of the target called name, which
+// must exist (see Target.Pins; nil pins unpins it).
+func Pin(ctx context.Context, s *store.Store, name string, sel skillsel.Selection, pins map[string]string) error {
 	return s.Update(ctx, func(tx *store.Tx) error {
 		all, err := load(tx)
 		if err != nil {
@@ -55,7 +56,7 @@ func Pin(ctx context.Context, s *store.Store, name string, patterns []string, pi
 		if !ok {
 			return &UnknownError{Name: name}
 		}
-		t.Skills, t.Pins = patterns, pins
+		t.Skills, t.Except, t.Pins = sel.Only, sel.Except, pins
 		all[name] = t
 		return save(s, all)
 	})
@@ -160,7 +161,7 @@ func repinCaptured(ctx context.Context, s *store.Store, targets []Target, jobs [
 		for k, v := range pins {
 			next[k] = v
 		}
-		if err := Pin(ctx, s, name, t.Skills, next); err != nil {
+		if err := Pin(ctx, s, name, t.Selection(), next); err != nil {
 			s.Logger().Debug("pin of a captured skill not moved", "target", name, "err", err)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/internal/problem"
-	"github.com/skillstore/skillstore/projectlock"
+	"github.com/skillstore/skillstore/reload/projectlock"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
 )

@@ -40,8 +40,9 @@
 //	    a plugin's skill edited locally): install takes it from the team
 //	    remote.
 //	  - targets: the project's targets: name, folder relative to the
-//	    project's root, skill patterns (select, absent: every skill) and the
-//	    skills it holds.
+//	    project's root, its selection (select and except: the patterns of
+//	    target set --only and --except, absent: every skill) and the skills
+//	    it holds.
 //
 // The file comes from outside (a cloned project): it is read with a size
 // bound, every name, path, id and URL is checked as the commands check
@@ -61,6 +62,7 @@ import (
 	"sort"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
+	"github.com/skillstore/skillstore/internal/skillsel"
 )
 
 // FileName is the lock file's name in a project's root. It names the tool
@@ -110,7 +112,13 @@ type Target struct {
 	Name   string   `json:"name"`
 	Dir    string   `json:"dir"`
 	Select []string `json:"select,omitempty"`
+	Except []string `json:"except,omitempty"`
 	Skills []string `json:"skills"`
+}
+
+// selection is the target's choice of skills, as the lock recorded it.
+func (t Target) selection() skillsel.Selection {
+	return skillsel.Selection{Only: t.Select, Except: t.Except}
 }
 
 // Path is the lock file of the project at root.

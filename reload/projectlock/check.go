@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"path"
 	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillsel"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/remote"
@@ -271,9 +271,14 @@ func (c *checker) target(e element) (Target, bool) {
 	case len(t.Skills) > maxEntries:
 		field, err = "skills", fmt.Errorf("more than %d skills", maxEntries)
 	}
-	for _, g := range t.Select {
-		if _, perr := path.Match(g, ""); err == nil && (perr != nil || g == "") {
-			field, err = "select", fmt.Errorf("%q is not a glob pattern", g)
+	for _, f := range []struct {
+		name string
+		pats []string
+	}{{"select", t.Select}, {"except", t.Except}} {
+		for _, g := range f.pats {
+			if perr := skillsel.Check(g); err == nil && perr != nil {
+				field, err = f.name, perr
+			}
 		}
 	}
 	if err != nil {

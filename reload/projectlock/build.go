@@ -138,7 +138,7 @@ func (b *Built) fill(r *store.Reader, infos []store.SkillInfo) error {
 			}
 		}
 		folders := target.Folders(wanted) // skills that get no folder are not held
-		lt := Target{Name: t.Name, Dir: t.ProjectPath(), Select: t.Skills, Skills: []string{}}
+		lt := Target{Name: t.Name, Dir: t.ProjectPath(), Select: t.Skills, Except: t.Except, Skills: []string{}}
 		for _, n := range wanted {
 			if _, ok := folders[n]; ok {
 				lt.Skills = append(lt.Skills, n)
@@ -225,7 +225,7 @@ func Pin(ctx context.Context, s *store.Store, built *Built) error {
 		for _, n := range lt.Skills {
 			pins[n] = trees[n]
 		}
-		if err := target.Pin(ctx, s, lt.Name, lt.Select, pins); err != nil {
+		if err := target.Pin(ctx, s, lt.Name, lt.selection(), pins); err != nil {
 			return err
 		}
 	}

@@ -95,14 +95,14 @@ func (in *installer) placeTarget(ctx context.Context, lt Target, existing []targ
 		if cur.IsMarketplace() {
 			return target.Target{}, fmt.Errorf("this store's target %s at %s is a %s: a lock restores skills folders only", cur.Name, dir, cur.Kind)
 		}
-		if err := target.Pin(ctx, in.s, cur.Name, lt.Select, pins); err != nil {
+		if err := target.Pin(ctx, in.s, cur.Name, lt.selection(), pins); err != nil {
 			return target.Target{}, err
 		}
 		t := *cur
-		t.Skills, t.Pins = lt.Select, pins
+		t.Skills, t.Except, t.Pins = lt.Select, lt.Except, pins
 		return t, nil
 	}
-	t := target.Target{Name: lt.Name, Dir: dir, Project: in.opts.Project, Skills: lt.Select, Pins: pins}
+	t := target.Target{Name: lt.Name, Dir: dir, Project: in.opts.Project, Skills: lt.Select, Except: lt.Except, Pins: pins}
 	if err := target.Add(ctx, in.s, t); err != nil {
 		return target.Target{}, err
 	}
