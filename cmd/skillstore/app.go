@@ -48,6 +48,7 @@ func commands() []*cli.Command {
 		pluginCommand(), syncCommand(), checkCommand(), candidatesCommand(),
 		// targets
 		targetCommand(), tagCommand(), exportCommand(), statusCommand(), captureCommand(), watchCommand(), mcpCommand(),
+		lockCommand(), installCommand(),
 		// remotes
 		remoteCommand(), cloneCommand(), pushCommand(), pullCommand(),
 		// skills on disk

@@ -33,7 +33,12 @@ func adoptCommand() *cli.Command {
 			"A source on this machine (sourceType local, a file:// URL) that the project's\n" +
 			"lock file names is not followed (the skill is taken in as managed) unless\n" +
 			"--allow-local names it or a folder above it; the records in your home are your\n" +
-			"own word: their local sources are followed, each listed (in --dry-run too).\n\n" +
+			"own word: their local sources are followed, each listed (in --dry-run too).\n" +
+			"A source the source policy refuses refuses its skill (not even taken in as\n" +
+			"managed). The project's skillstore-lock.json is skillstore's own lock: adopt\n" +
+			"never reads it ('skillstore install' restores it); after adopting, 'skillstore\n" +
+			"lock' writes it.\n\n" +
+			sourcePolicyHelp + "\n\n" +
 			"Exit codes: 0 all taken over (stray files, listed, do not count); 1 some entries\n" +
 			"failed or were skipped (the rest were taken over);\n" +
 			"2 usage; 3 store busy.",
