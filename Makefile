@@ -6,7 +6,7 @@ FUZZTIME  ?= 10s
 BENCHTIME ?= 1x
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: all build test cross test-windows release lint bench bench-scale fuzz demo update clean e2e-claude attack docs man
+.PHONY: all build test cross test-windows release lint bench bench-scale fuzz demo update clean e2e-claude e2e-codex attack docs man
 
 all: build
 
@@ -117,7 +117,9 @@ demo: build
 
 ## e2e-claude: install Claude Code's CLI (npm package @anthropic-ai/claude-code,
 ## CLAUDE_CODE_VERSION, default latest) into a cache folder and run the test that
-## has it validate, add and install an exported marketplace. The CLI runs with
+## has it validate, add and install an exported marketplace, and the test that
+## registers `skillstore mcp` with `claude mcp add` and has `claude mcp list`
+## start it and report it connected. The CLI runs with
 ## HOME and CLAUDE_CONFIG_DIR in a temp folder, no login, no credentials; the
 ## only network use is npm's download. `make test` runs the same test when
 ## `claude` is on PATH, and skips it otherwise.
@@ -127,6 +129,23 @@ e2e-claude:
 	@command -v npm >/dev/null || { echo "e2e-claude needs node and npm (e.g. apt-get install nodejs npm)"; exit 1; }
 	npm install --no-save --no-audit --no-fund --prefix "$(CLAUDE_E2E_DIR)" @anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)
 	PATH="$(CLAUDE_E2E_DIR)/node_modules/.bin:$$PATH" $(GO) test ./cmd/skillstore -run '^TestClaudeCode' -count=1 -v
+
+## e2e-codex: install Codex's CLI (npm package @openai/codex, CODEX_VERSION,
+## default latest) into a cache folder and run the test that exports skills
+## into a temp home's ~/.agents/skills and has 'codex debug prompt-input' (no
+## login) list them, comparing its lines with skillstore's measure of the list.
+## It also runs the command `skillstore mcp --print-config codex` suggests and
+## compares what Codex writes into its config.toml with the printed snippet.
+## The CLI runs with HOME and CODEX_HOME in a temp folder and none of the
+## caller's OPENAI_ or CODEX_ variables; the only network use is npm's
+## download. `make test` runs the same test when `codex` is on PATH, and skips
+## it otherwise.
+CODEX_VERSION ?= latest
+CODEX_E2E_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/skillstore-e2e/codex
+e2e-codex:
+	@command -v npm >/dev/null || { echo "e2e-codex needs node and npm (e.g. apt-get install nodejs npm)"; exit 1; }
+	npm install --no-save --no-audit --no-fund --prefix "$(CODEX_E2E_DIR)" @openai/codex@$(CODEX_VERSION)
+	PATH="$(CODEX_E2E_DIR)/node_modules/.bin:$$PATH" $(GO) test ./cmd/skillstore -run '^TestCodex' -count=1 -v
 
 ## docs: regenerate the command reference (docs/reference/*.md) from the
 ## commands' own help. TestReferenceDocs (part of make test) fails, naming

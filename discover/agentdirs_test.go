@@ -12,8 +12,8 @@ import (
 
 // The one table gives discovery its folders: for a home, Claude Code's,
 // then the .agents folder Codex and the other agents share, then Codex's
-// older folder; for a project, the first two. A folder two agents read is
-// listed once, in the first one's view.
+// older folder and each other agent's own; for a project the same shape.
+// A folder several agents read is listed once, in the first one's view.
 func TestAgentDirs(t *testing.T) {
 	var user, project []string
 	for _, d := range AgentDirs(false) {
@@ -22,17 +22,31 @@ func TestAgentDirs(t *testing.T) {
 	for _, d := range AgentDirs(true) {
 		project = append(project, d.Path+" "+d.View)
 	}
-	if want := []string{".claude/skills claude-code", ".agents/skills codex", ".codex/skills codex"}; !reflect.DeepEqual(user, want) {
+	if want := []string{".claude/skills claude-code", ".agents/skills codex", ".codex/skills codex", ".cursor/skills cursor",
+		".copilot/skills copilot", ".gemini/skills gemini", ".config/opencode/skills opencode"}; !reflect.DeepEqual(user, want) {
 		t.Errorf("user folders %q, want %q", user, want)
 	}
-	if want := []string{".claude/skills claude-code", ".agents/skills codex"}; !reflect.DeepEqual(project, want) {
+	if want := []string{".claude/skills claude-code", ".agents/skills codex", ".codex/skills codex", ".cursor/skills cursor",
+		".github/skills copilot", ".gemini/skills gemini", ".opencode/skills opencode"}; !reflect.DeepEqual(project, want) {
 		t.Errorf("project folders %q, want %q", project, want)
 	}
-	if a, ok := FindAgent("codex"); !ok || a.UserDirs[0] != ".agents/skills" || a.Budget.Agent != "Codex" {
+	if a, ok := FindAgent("codex"); !ok || a.UserDirs[0] != ".agents/skills" || a.Budget.Agent != "Codex" || a.AdminDirs[0] != "/etc/codex/skills" {
 		t.Errorf("FindAgent(codex) = %+v, %v", a, ok)
 	}
-	if _, ok := FindAgent("cursor"); ok {
+	if _, ok := FindAgent("vim"); ok {
 		t.Error("an agent skillstore does not know was found")
+	}
+	var readers []string
+	for _, a := range AgentsReading(".claude/skills", false) {
+		readers = append(readers, a.Name)
+	}
+	if want := []string{"claude", "cursor", "copilot", "opencode"}; !reflect.DeepEqual(readers, want) {
+		t.Errorf("~/.claude/skills is read by %v, want %v", readers, want)
+	}
+	for _, a := range Agents() {
+		if a.Docs == "" || len(a.UserDirs) == 0 || len(a.ProjectDirs) == 0 || !a.Generic && len(a.Markers) == 0 {
+			t.Errorf("agent %s lacks a folder, a marker or its docs: %+v", a.Name, a)
+		}
 	}
 }
 

@@ -17,13 +17,15 @@ const (
 	// LayerManifest roots are the folders a project lists in its
 	// ManifestFile, from the working directory up to the repository root.
 	LayerManifest
-	// LayerProject roots are .claude/skills and .agents/skills from the
-	// working directory up to the repository root.
+	// LayerProject roots are the agents' project folders (.claude/skills,
+	// .agents/skills, ...; see Agents) from the working directory up to
+	// the repository root.
 	LayerProject
 	// LayerConfig is the user's own skillstore folder,
 	// $XDG_CONFIG_HOME/skillstore/skills.
 	LayerConfig
-	// LayerUser roots are ~/.claude/skills, ~/.agents/skills, ~/.codex/skills.
+	// LayerUser roots are the agents' user folders (~/.claude/skills,
+	// ~/.agents/skills, ~/.codex/skills, ...; see Agents).
 	LayerUser
 	// LayerPlugin roots are the skills folders of installed Claude Code
 	// plugins; their skills are named plugin:skill.

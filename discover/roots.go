@@ -52,16 +52,16 @@ type Options struct {
 	// os.PathListSeparator.
 	EnvPath string
 	// WorkDir is where the project layers start looking: a ManifestFile
-	// and the .claude/skills and .agents/skills folders in WorkDir and each
-	// parent up to the repository root (the directory holding .git).
+	// and the agents' project folders (.claude/skills, .agents/skills, ...)
+	// in WorkDir and each parent up to the repository root (the directory holding .git).
 	// Empty means no project or manifest layer. It also picks the
 	// project-scoped Claude Code plugins.
 	WorkDir string
 	// ConfigDir is the user's configuration directory ($XDG_CONFIG_HOME);
 	// the config layer is ConfigDir/skillstore/skills. Empty means none.
 	ConfigDir string
-	// Home holds the user layer (~/.claude/skills, ~/.agents/skills,
-	// ~/.codex/skills) and the plugin layer (the Claude Code plugins listed
+	// Home holds the user layer (the agents' folders, ~/.claude/skills,
+	// ~/.agents/skills, ...; see Agents) and the plugin layer (the Claude Code plugins listed
 	// in ~/.claude/plugins/installed_plugins.json). Empty means neither.
 	Home string
 	// SystemDirs are the system layer's roots.

@@ -117,6 +117,11 @@ func (s *Store) Adopt(ctx context.Context, skills []AdoptSkill, opts AddOptions)
 func (tx *Tx) adoptOne(ctx context.Context, sk AdoptSkill, opts AddOptions) AdoptResult {
 	r := AdoptResult{Dir: sk.Dir}
 	if sk.Upstream.URL != "" {
+		// A source the policy refuses refuses the skill: taking it in as
+		// a managed skill would take in what the policy keeps out.
+		if r.Err = tx.s.CheckSource(sk.Upstream, ""); r.Err != nil {
+			return r
+		}
 		// A plugin of that repository that mirrors the skill already.
 		pl, err := tx.findAdoptPlugin(sk, sk.name())
 		if err != nil {

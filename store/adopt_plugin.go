@@ -141,6 +141,9 @@ func (tx *Tx) pluginForSkill(ctx context.Context, sk AdoptSkill, skill string) (
 		// plugin's source is that repository.
 		// The entry is its marketplace author's word: no local source.
 		entry, err := remoteEntrySource(layout.Remote[0], nil)
+		if err == nil {
+			err = tx.s.CheckSource(entry, marketplaceName(src))
+		}
 		if err != nil {
 			return "", false, fmt.Errorf("source %s: plugin %s: %w", src, src.Selector, err)
 		}

@@ -68,6 +68,9 @@ func (tx *Tx) addMarketplace(ctx context.Context, src Source, layout *pluginfmt.
 	}
 	for _, r := range layout.Remote {
 		s, err := remoteEntrySource(r, opts.AllowLocal)
+		if err == nil {
+			err = tx.s.CheckSource(s, mkt)
+		}
 		if err != nil {
 			rep.Plugins = append(rep.Plugins, failedReport(r.Name, mkt, &pluginfmt.EntryError{Plugin: r.Name, Line: r.Line, Err: err}))
 			continue

@@ -45,7 +45,7 @@ func (s *Store) prefetchEntries(ctx context.Context, src Source, pre *Prefetch, 
 	var reqs []FetchRequest
 	for _, r := range layout.Remote {
 		if es, err := remoteEntrySource(r, allowLocal); err == nil {
-			reqs = append(reqs, FetchRequest{Source: es})
+			reqs = append(reqs, FetchRequest{Source: es, Marketplace: marketplaceName(src)})
 		}
 	}
 	pre.merge(s.Prefetch(ctx, reqs))

@@ -44,6 +44,9 @@ type upstreamSkill struct {
 // readSource opens a source and reads the layout of all its plugins, for
 // plugin add. For git sources it fetches, and the objects land in the store.
 func (tx *Tx) readSource(ctx context.Context, src Source) (*pluginfmt.Layout, gitfetch.Fetched, pluginfmt.PluginFS, func(), error) {
+	if err := tx.s.CheckSource(src, ""); err != nil {
+		return nil, gitfetch.Fetched{}, nil, nil, err
+	}
 	if src.Kind == SourceFolder {
 		root, err := os.OpenRoot(src.URL)
 		if err != nil {
@@ -115,6 +118,9 @@ func (s txStorer) EncodedObjectSize(h plumbing.Hash) (int64, error) {
 // with their tree ids. Nothing is written besides fetched objects.
 func (tx *Tx) readUpstream(ctx context.Context, p *Plugin, cache *StatCache) (*upstream, error) {
 	src := p.Source
+	if err := tx.s.CheckSource(src, p.Marketplace); err != nil {
+		return nil, err
+	}
 	if src.Kind == SourceFolder {
 		return readFolderUpstream(src, cache)
 	}

@@ -87,6 +87,9 @@ func (s *Store) TrustPlugin(ctx context.Context, id string) (Source, error) {
 		if _, ok := m[id]; !ok {
 			return fmt.Errorf("plugin %q %w: it was added on this machine or approved already", id, ErrNotUntrusted)
 		}
+		if err := tx.s.CheckSource(p.Source, p.Marketplace); err != nil {
+			return fmt.Errorf("plugin %q: %w", id, err)
+		}
 		if p.Source.IsLocal() {
 			return fmt.Errorf("plugin %q: a source on this machine's disk (%s) that came from a remote cannot be approved; add it with 'skillstore plugin add' if it is yours", id, p.Source.URL)
 		}

@@ -29,6 +29,9 @@ var ErrFetchTimeout = gitfetch.ErrTimeout
 type FetchRequest struct {
 	Source Source
 	Have   Hash
+	// Marketplace is the marketplace that named the source, if one did,
+	// for the source policy (Store.CheckSource).
+	Marketplace string
 }
 
 // fetchKey is what a fetch depends on: the plugins of one marketplace
@@ -169,6 +172,9 @@ func (s *Store) prefetch(ctx context.Context, reqs []FetchRequest, progress func
 // fetchUnlocked fetches one source over base, a read-only view of the
 // store's objects.
 func (s *Store) fetchUnlocked(ctx context.Context, base storage.Storer, r FetchRequest) fetchResult {
+	if err := s.CheckSource(r.Source, r.Marketplace); err != nil {
+		return fetchResult{have: r.Have, err: err}
+	}
 	start := time.Now()
 	f, err := gitfetch.Fetch(ctx, base, r.Source.URL, r.Source.Ref, r.Have, s.fetchOptions())
 	s.log.Debug("prefetched", "source", r.Source.URL, "ref", r.Source.Ref, "took", time.Since(start), "err", err)
@@ -259,7 +265,7 @@ func (s *Store) prefetchPlugins(ctx context.Context, ids []string, progress func
 				continue
 			}
 			have, _ := r.Ref(SourceRef(p.ID))
-			reqs = append(reqs, FetchRequest{Source: p.Source, Have: have})
+			reqs = append(reqs, FetchRequest{Source: p.Source, Have: have, Marketplace: p.Marketplace})
 		}
 		return nil
 	})

@@ -68,6 +68,10 @@ type Options struct {
 	// before it takes the exclusive lock to apply them (a test seam: gc
 	// runs meanwhile).
 	AfterPrefetch func()
+	// SourcePolicy, when set, is what sources may be read (see
+	// source_policy.go): every plugin source, marketplace entry and
+	// remote is checked against it before it is read. Nil allows all.
+	SourcePolicy *SourcePolicy
 }
 
 // Store is an open store. Its methods take the store lock themselves, so a

@@ -240,7 +240,7 @@ func (tx *Tx) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error) {
 		}
 		trusted = append(trusted, p)
 	}
-	plugins = trusted
+	plugins = tx.allowedByPolicy(trusted, rep)
 	cc := newCommitCache(tx.Reader)
 	ahead := readFoldersAhead(ctx, plugins, cache)
 	defer ahead.stop()

@@ -47,7 +47,8 @@ func commands() []*cli.Command {
 		// plugins
 		pluginCommand(), syncCommand(), checkCommand(), candidatesCommand(),
 		// targets
-		targetCommand(), exportCommand(), statusCommand(), captureCommand(), watchCommand(), mcpCommand(),
+		targetCommand(), tagCommand(), exportCommand(), statusCommand(), captureCommand(), watchCommand(), mcpCommand(),
+		lockCommand(), installCommand(),
 		// remotes
 		remoteCommand(), cloneCommand(), pushCommand(), pullCommand(),
 		// skills on disk

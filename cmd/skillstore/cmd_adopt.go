@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/cmd/skillstore/app/adopt"
 )
 
 // adoptCommand is 'adopt': an existing installation taken over.
@@ -12,8 +13,9 @@ func adoptCommand() *cli.Command {
 		Name:     "adopt",
 		Category: "skills",
 		Usage:    "take an existing installation over: agents' skill folders, npx skills installs",
-		Description: "Reads, when present: the skill folders ~/.agents/skills, ~/.claude/skills and\n" +
-			"~/.codex/skills (and .agents/skills, .claude/skills under --project), following\n" +
+		Description: "Reads, when present: the agents' skill folders (~/.claude/skills, ~/.agents/skills,\n" +
+			"~/.codex/skills, ~/.cursor/skills, ...; see 'target add --help'; the project's under\n" +
+			"--project), following\n" +
 			"symlinked skill folders inside the home (or project); ~/.agents/.skill-lock.json and\n" +
 			"the project's skills-lock.json ('npx skills'); ~/.claude/plugins/installed_plugins.json\n" +
 			"and known_marketplaces.json (Claude Code's installed plugins: each installed skill\n" +
@@ -31,13 +33,18 @@ func adoptCommand() *cli.Command {
 			"A source on this machine (sourceType local, a file:// URL) that the project's\n" +
 			"lock file names is not followed (the skill is taken in as managed) unless\n" +
 			"--allow-local names it or a folder above it; the records in your home are your\n" +
-			"own word: their local sources are followed, each listed (in --dry-run too).\n\n" +
+			"own word: their local sources are followed, each listed (in --dry-run too).\n" +
+			"A source the source policy refuses refuses its skill (not even taken in as\n" +
+			"managed). The project's skillstore-lock.json is skillstore's own lock: adopt\n" +
+			"never reads it ('skillstore install' restores it); after adopting, 'skillstore\n" +
+			"lock' writes it.\n\n" +
+			sourcePolicyHelp + "\n\n" +
 			"Exit codes: 0 all taken over (stray files, listed, do not count); 1 some entries\n" +
 			"failed or were skipped (the rest were taken over);\n" +
 			"2 usage; 3 store busy.",
 		Flags: append(addFlags(), dryRunFlag("print what would happen, skill by skill, writing nothing"),
 			&cli.StringFlag{Name: "home", Usage: "the home folder to read (default $HOME)"},
-			&cli.StringFlag{Name: "project", Usage: "also read this project's .agents/skills, .claude/skills and skills-lock.json"},
+			&cli.StringFlag{Name: "project", Usage: "also read this project's agent folders (.claude/skills, .agents/skills, ...) and skills-lock.json"},
 			&cli.StringSliceFlag{Name: "allow-local", Usage: "follow the project's local sources at or below DIR or file:// URL (repeatable)"}),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 0 {
@@ -47,7 +54,7 @@ func adoptCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return app.Adopt(c.Context, app.AdoptOptions{Global: global(c), Output: output(c), Home: c.String("home"),
+			return adopt.Run(c.Context, adopt.Options{Global: global(c), Output: output(c), Home: c.String("home"),
 				Project: c.String("project"), AllowLocal: c.StringSlice("allow-local"), Store: sopts, DryRun: c.Bool("dry-run")})
 		},
 	}

@@ -15,16 +15,19 @@ const layersHelp = "Skills are searched in layered roots, highest priority first
 	"  manifest  the folders listed in .skillstore-skills (one path per line, relative\n" +
 	"            to the file) in the working directory and each parent up to the\n" +
 	"            repository root\n" +
-	"  project   .claude/skills and .agents/skills in the working directory and each\n" +
-	"            parent up to the repository root\n" +
+	"  project   the agents' project folders (.claude/skills, .agents/skills,\n" +
+	"            .codex/skills, .cursor/skills, .github/skills, .gemini/skills,\n" +
+	"            .opencode/skills) in the working directory and each parent up to the\n" +
+	"            repository root\n" +
 	"  config    $XDG_CONFIG_HOME/skillstore/skills (default ~/.config/skillstore/skills)\n" +
-	"  user      ~/.claude/skills, ~/.agents/skills, ~/.codex/skills\n" +
+	"  user      ~/.claude/skills, ~/.agents/skills, ~/.codex/skills, ~/.cursor/skills,\n" +
+	"            ~/.copilot/skills, ~/.gemini/skills, ~/.config/opencode/skills\n" +
 	"  plugin    skills/ of the Claude Code plugins in ~/.claude/plugins/installed_plugins.json,\n" +
 	"            named plugin:skill\n" +
 	"  system    $SKILLSTORE_SYSTEM_PATH, default /etc/skillstore/skills\n" +
 	"A skill shadows skills of the same name (namespace included) in lower roots of the\n" +
 	"same agent: .claude folders and plugins are Claude Code's, .agents and .codex folders\n" +
-	"Codex's, the other roots every agent's."
+	"Codex's, each other agent's own folders its own, the other roots every agent's."
 
 func discoverCommand() *cli.Command {
 	return &cli.Command{

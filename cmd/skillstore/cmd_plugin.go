@@ -19,7 +19,8 @@ func pluginCommand() *cli.Command {
 			"Its layout is read from .claude-plugin/marketplace.json, .claude-plugin/plugin.json,\n" +
 			".codex-plugin/plugin.json, skills/ (with hidden category folders such as\n" +
 			"skills/.curated/<name>), a SKILL.md at the top (one skill) or <name>/SKILL.md\n" +
-			"folders (a flat repository). 'skillstore sync' brings its updates in.",
+			"folders (a flat repository). 'skillstore sync' brings its updates in.\n\n" +
+			sourcePolicyHelp,
 		Subcommands: []*cli.Command{
 			{
 				Name:      "add",

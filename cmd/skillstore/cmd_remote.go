@@ -141,6 +141,7 @@ func pullCommand() *cli.Command {
 			"without the store lock, within --fetch-timeout, so list and show answer\n" +
 			"meanwhile.\n" +
 			"With --export the published skills are then exported to every target.\n\n" +
+			sourcePolicyHelp + "\n\n" +
 			"Exit codes: 0 done, nothing waits for review; 1 refused or error; 2 usage\n" +
 			"error; 3 store lock busy; 4 done, candidates wait for review or state records\n" +
 			"conflicted.",

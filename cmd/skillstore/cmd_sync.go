@@ -52,6 +52,8 @@ func syncCommand() *cli.Command {
 			"with what takes it in, by the first sync that meets it for that upstream content;\n" +
 			"a later sync takes it in once fixed upstream. 'plugin trust PLUGIN:SKILL' accepts\n" +
 			"a risky skill's findings. --strict makes each plugin all or nothing.\n\n" +
+			"A plugin whose source the source policy refuses is not fetched and fails (see\n" +
+			"'skillstore help plugin'); the others sync.\n\n" +
 			"Exit codes: 0 done, nothing waits for review; 1 a plugin or skill failed, or a part\n" +
 			"was left out (the others were still synced); 2 usage error; 3 store lock busy\n" +
 			"(another skillstore command holds it); 4 done, candidates (or merged target edits)\n" +

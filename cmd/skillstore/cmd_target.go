@@ -1,7 +1,7 @@
 package main
 
 import (
-	"path"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,44 +10,49 @@ import (
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/skillsel"
 	"github.com/skillstore/skillstore/reload/target"
 )
 
-// The targets' commands: target (add, detect, list, rm), export, status
-// and capture.
+// The targets' commands: target (add, set, detect, list, rm), export,
+// status and capture.
 
 func targetCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "target",
 		Category: "targets",
 		Usage:    "manage the agents' skills folders that export writes to",
-		Description: "A target is an agent's skills folder (~/.claude/skills, ~/.codex/skills,\n" +
-			".agents/skills, ...). 'skillstore export' writes the active published skills\n" +
-			"into every target, one folder per skill, and never touches folders it did\n" +
-			"not create.\n\n" +
+		Description: "A target is an agent's skills folder (~/.claude/skills, ~/.agents/skills,\n" +
+			".cursor/skills, ...). 'skillstore export' writes the active published skills\n" +
+			"into every target (or the ones the target selects: 'target set'), one folder\n" +
+			"per skill, and never touches folders it did not create.\n\n" +
 			"Exit codes: 0 success, 1 error (unknown target, store problem), 2 usage error,\n" +
 			"3 store lock busy.",
 		Subcommands: []*cli.Command{
 			{
 				Name:      "add",
-				Usage:     "add a target folder, or an agent by name",
-				ArgsUsage: "NAME DIR | AGENT | --project AGENT [NAME]",
+				Usage:     "add a target folder, an agent by name, or the targets detect proposes",
+				ArgsUsage: "NAME DIR | AGENT | --project AGENT [NAME] | --detected",
 				Description: "Records the target NAME (lowercase letters, digits, '.', '_', '-') for the\n" +
-					"folder DIR, which need not exist yet. --skills limits the target to skills\n" +
-					"whose names match one of the glob patterns (repeatable, e.g. --skills 'git-*').\n\n" +
+					"folder DIR, which need not exist yet.\n\n" +
 					"Agents known by name (AGENT), for this user or, with --project, for the project\n" +
 					"holding the working directory (the top of its git work tree):\n" +
-					"  claude   ~/.claude/skills      <project>/.claude/skills   (Claude Code)\n" +
-					"  codex    ~/.agents/skills      <project>/.agents/skills   (Codex)\n" +
-					"  agents   ~/.agents/skills      <project>/.agents/skills   (agents reading .agents)\n" +
+					agentPresetsHelp() +
 					"A project's target is named PROJECT-AGENT unless NAME is given, and recorded\n" +
 					"relative to the project's root. Export's bookkeeping folder (.skillstore) ignores\n" +
-					"itself for git, so it never shows in the project's 'git status'.\n" +
-					"'skillstore target detect' proposes the agents found on this machine.\n\n" +
+					"itself for git, so it never shows in the project's 'git status'. Several agents\n" +
+					"read several of these folders (Copilot and OpenCode read ~/.claude/skills and\n" +
+					"~/.agents/skills): when two targets reach one agent with the same skill, the agent\n" +
+					"loads it twice, and add, list, export and doctor warn.\n" +
+					"--detected adds the targets 'skillstore target detect' proposes: the fewest\n" +
+					"folders that reach every agent found, none loaded twice where that can be avoided.\n\n" +
+					selectionHelp +
 					"Examples:\n" +
 					"  skillstore target add claude\n" +
-					"  skillstore target add --project claude\n" +
-					"  skillstore target add work ~/work/.claude/skills --skills 'deploy*' --skills lint\n\n" +
+					"  skillstore target add --project cursor\n" +
+					"  skillstore target add --detected\n" +
+					"  skillstore target add work ~/work/.claude/skills --only 'deploy*' --only @work\n" +
+					"  skillstore target add codex --except superpowers --max-budget agent\n\n" +
 					"--kind claude-marketplace makes DIR a local Claude Code plugin marketplace:\n" +
 					"export writes DIR/.claude-plugin/marketplace.json and one folder per plugin\n" +
 					"under DIR/plugins/ (manifest, skills/NAME/, commands/, agents/, hooks/ ...).\n" +
@@ -57,12 +62,13 @@ func targetCommand() *cli.Command {
 					".codex-plugin/plugin.json, skills and .mcp.json only). Example:\n" +
 					"  skillstore target add cc ~/skillstore-plugins --kind claude-marketplace\n" +
 					"  skillstore export cc && claude plugin marketplace add ~/skillstore-plugins",
-				Flags: append([]cli.Flag{
-					&cli.StringSliceFlag{Name: "skills", Usage: "export only skills matching `GLOB` (repeatable)"},
-					&cli.StringFlag{Name: "project", Usage: "add `AGENT`'s folder (claude, codex, agents) in the current project"},
-				}, targetKindFlags()...),
+				Flags: append(append(selectionFlags(),
+					&cli.StringFlag{Name: "project", Usage: "add `AGENT`'s folder (" + strings.Join(agentNames(), ", ") + ") in the current project"},
+					&cli.BoolFlag{Name: "detected", Usage: "add every target 'skillstore target detect' proposes"},
+				), targetKindFlags()...),
 				Action: runTargetAdd,
 			},
+			targetSetCommand(),
 			targetDetectCommand(),
 			{
 				Name:  "list",
@@ -91,6 +97,19 @@ func targetCommand() *cli.Command {
 }
 
 func runTargetAdd(c *cli.Context) error {
+	only, except, maxBudget, err := selectionArgs(c)
+	if err != nil {
+		return err
+	}
+	if maxBudget == "none" {
+		maxBudget = ""
+	}
+	if c.Bool("detected") {
+		if c.NArg() > 0 || c.IsSet("project") || c.IsSet("kind") {
+			return app.UsageErrorf("target add --detected takes no NAME, DIR, AGENT, --project or --kind")
+		}
+		return app.AddDetected(c.Context, app.AddTargetOptions{Global: global(c), Skills: only, Except: except, MaxBudget: maxBudget})
+	}
 	name, dir, project, err := targetAddArgs(c)
 	if err != nil {
 		return err
@@ -98,17 +117,100 @@ func runTargetAdd(c *cli.Context) error {
 	if err := target.CheckName(name); err != nil {
 		return app.UsageErrorf("%v", err)
 	}
-	globs := c.StringSlice("skills")
-	for _, g := range globs {
-		if _, err := path.Match(g, ""); err != nil || g == "" {
-			return app.UsageErrorf("--skills %q is not a valid glob pattern", g)
-		}
-	}
-	opts := app.AddTargetOptions{Global: global(c), Name: name, Dir: dir, Project: project, Skills: globs}
+	opts := app.AddTargetOptions{Global: global(c), Name: name, Dir: dir, Project: project, Skills: only, Except: except, MaxBudget: maxBudget}
 	if err := targetKind(c, &opts); err != nil {
 		return err
 	}
 	return app.AddTarget(c.Context, opts)
+}
+
+// selectionHelp documents the selection and budget flags of target add
+// and target set.
+const selectionHelp = "A target holds every active skill, or those --only selects (repeatable), minus\n" +
+	"those --except selects (repeatable). A pattern is NAME or PLUGIN:NAME (globs\n" +
+	"allowed: 'git-*', 'superpowers:*'), a plugin's name (all its skills), or @TAG\n" +
+	"(the skills tagged with 'skillstore tag add TAG SKILL...'). --skills is --only's\n" +
+	"older name. --max-budget refuses to export into the target when its skills list\n" +
+	"would be longer: N characters, or 'agent' for the budget the agent documents\n" +
+	"(Claude Code: about 1% of the context window, 8,000 characters when unknown;\n" +
+	"Codex: about 2%, 8,000 characters when unknown; see 'skillstore export --help').\n\n"
+
+// selectionFlags are the flags that choose a target's skills and budget.
+func selectionFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "only", Aliases: []string{"skills"}, Usage: "hold only the skills `PATTERN` selects (NAME, PLUGIN:NAME, a plugin, @TAG; globs; repeatable)"},
+		&cli.StringSliceFlag{Name: "except", Usage: "leave out the skills `PATTERN` selects (repeatable)"},
+		&cli.StringFlag{Name: "max-budget", Usage: "refuse to export when the skills list would pass `N` characters, or 'agent' for the agent's documented budget"},
+	}
+}
+
+// selectionArgs reads and checks --only, --except and --max-budget.
+func selectionArgs(c *cli.Context) (only, except []string, maxBudget string, err error) {
+	only, except = c.StringSlice("only"), c.StringSlice("except")
+	for _, p := range append(append([]string(nil), only...), except...) {
+		if err := skillsel.Check(p); err != nil {
+			return nil, nil, "", app.UsageErrorf("%v", err)
+		}
+	}
+	maxBudget = c.String("max-budget")
+	if maxBudget != "none" {
+		if _, _, err := target.ParseMaxBudget(maxBudget); err != nil {
+			return nil, nil, "", app.UsageErrorf("--max-budget: %v", err)
+		}
+	}
+	return only, except, maxBudget, nil
+}
+
+// agentPresetsHelp lists the presets of the agent table: name, user
+// folder, project folder, agent.
+func agentPresetsHelp() string {
+	var b strings.Builder
+	for _, a := range discover.Agents() {
+		title := a.Title
+		if a.Generic {
+			title = "the folder Codex, Copilot, Gemini CLI, OpenCode share"
+		}
+		b.WriteString(fmt.Sprintf("  %-9s ~/%-25s <project>/%-16s (%s)\n", a.Name, a.ExportDir(false), a.ExportDir(true), title))
+	}
+	return b.String()
+}
+
+func targetSetCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "set",
+		Usage:     "change the skills a target holds, or its max budget",
+		ArgsUsage: "NAME",
+		Description: "Each option given replaces the target's setting: --only and --except its\n" +
+			"patterns, --all clears both (every skill), --max-budget its budget ('none'\n" +
+			"clears it). The next export applies it: skills no longer selected are removed\n" +
+			"from the folder, new ones written.\n\n" +
+			selectionHelp +
+			"Examples:\n" +
+			"  skillstore target set claude --only @daily --only 'superpowers:*'\n" +
+			"  skillstore target set claude --except @rare --max-budget agent\n" +
+			"  skillstore target set claude --all --max-budget none\n\n" +
+			"Exit codes: 0 success, 1 error (unknown target, store problem), 2 usage error,\n" +
+			"3 store lock busy.",
+		Flags: append(selectionFlags(), &cli.BoolFlag{Name: "all", Usage: "hold every skill again (clears --only and --except)"}),
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return app.WithHint(app.UsageErrorf("target set takes one NAME"), "run 'skillstore target list' to see the targets")
+			}
+			only, except, maxBudget, err := selectionArgs(c)
+			if err != nil {
+				return err
+			}
+			if !c.IsSet("only") && !c.IsSet("except") && !c.IsSet("all") && !c.IsSet("max-budget") {
+				return app.UsageErrorf("target set %s: give --only, --except, --all or --max-budget", c.Args().First())
+			}
+			opts := app.SetTargetOptions{Global: global(c), Name: c.Args().First(), Only: only, Except: except,
+				SetOnly: c.IsSet("only"), SetExcept: c.IsSet("except"), All: c.Bool("all")}
+			if c.IsSet("max-budget") {
+				opts.MaxBudget = &maxBudget
+			}
+			return app.SetTarget(c.Context, opts)
+		},
+	}
 }
 
 // targetAddArgs reads the three forms of 'target add': NAME DIR, AGENT
@@ -133,7 +235,7 @@ func targetAddArgs(c *cli.Context) (name, dir, project string, err error) {
 		if len(args) == 1 {
 			name = args[0]
 		}
-		return name, filepath.Join(root, filepath.FromSlash(a.ProjectDir)), root, nil
+		return name, filepath.Join(root, filepath.FromSlash(a.ExportDir(true))), root, nil
 	}
 	switch len(args) {
 	case 2:
@@ -202,10 +304,21 @@ func targetDetectCommand() *cli.Command {
 		Name:  "detect",
 		Usage: "propose targets for the agents found on this machine and in this project",
 		Description: "Looks for the agents skillstore knows (see 'target add --help'): for this user\n" +
-			"by their folders in $HOME (~/.claude for Claude Code, ~/.codex or ~/.agents for\n" +
-			"Codex), and in the project holding the working directory by its .claude and\n" +
-			".agents folders. For each it prints the folder and either the target already\n" +
-			"exporting there or the command that adds one. Nothing is written.\n\n" +
+			"by their folder in $HOME (~/.claude, ~/.codex, ~/.cursor, ~/.copilot, ~/.gemini,\n" +
+			"~/.config/opencode) or their command on $PATH (claude, codex, cursor-agent,\n" +
+			"copilot, gemini, opencode), and Codex's admin folder /etc/codex/skills (reported:\n" +
+			"skillstore never writes there); in the project holding the working directory by\n" +
+			"their entries in its root (.claude, .codex, .cursor, .github/skills or\n" +
+			".github/copilot-instructions.md, .gemini, .opencode, ...).\n\n" +
+			"It then proposes, for this user and for the project, the fewest folders that\n" +
+			"reach every agent found without any agent reading two of them (an exact search\n" +
+			"over the agents' folders), counting the targets that already export there. When\n" +
+			"no choice avoids it (Claude Code needs ~/.claude/skills, Codex ~/.agents/skills,\n" +
+			"and Copilot and OpenCode read both) it says so: give those targets disjoint\n" +
+			"skills with 'skillstore target set NAME --except PATTERN'. Each folder is shown\n" +
+			"with the agents that read it and the target already exporting there or the\n" +
+			"command that adds one; 'skillstore target add --detected' adds them all.\n" +
+			"Nothing is written.\n\n" +
 			"Exit codes: 0 success, 1 error, 3 store lock busy.",
 		Flags: []cli.Flag{newJSONFlag()},
 		Action: func(c *cli.Context) error {
@@ -225,8 +338,8 @@ func exportCommand() *cli.Command {
 		ArgsUsage: "[TARGET...]",
 		Description: "Writes the latest version of every active skill into each target (all targets\n" +
 			"unless some are named), one folder per skill, and removes the folders of skills\n" +
-			"it exported earlier that are now disabled, removed or no longer matched by the\n" +
-			"target's --skills patterns. Only skills whose version changed are touched; each\n" +
+			"it exported earlier that are now disabled, removed or no longer selected by the\n" +
+			"target's --only and --except patterns. Only skills whose version changed are touched; each\n" +
 			"folder is switched atomically, so an agent reading it sees the old version or\n" +
 			"the new one, never a mix.\n\n" +
 			"Each skill is reported as hot (only SKILL.md changed: the agent re-reads it),\n" +
@@ -244,13 +357,34 @@ func exportCommand() *cli.Command {
 			"A link put in place of a folder export wrote stays linked. File lists are\n" +
 			"summarised to fit the terminal ('SKILL.md, scripts/run.sh and 10 more');\n" +
 			"--verbose lists every file.\n\n" +
+			"The skills list: before writing, export measures what each target's skills will\n" +
+			"cost the always-loaded skills list of the agents reading its folder, in their own\n" +
+			"unit and form: Claude Code lists name, description and when_to_use, the last two\n" +
+			"cut at 1,536 characters per skill, within about 1% of the context window (8,000\n" +
+			"characters when unknown), and drops the descriptions of the skills used least\n" +
+			"first (code.claude.com/docs/en/skills); Codex lists '- NAME: DESCRIPTION (file:\n" +
+			"PATH)' per skill within about 2% of the context window (8,000 characters when\n" +
+			"unknown), shortens descriptions first, then leaves skills out\n" +
+			"(developers.openai.com/codex/skills). skillstore measures against the 8,000\n" +
+			"characters. Cursor, Copilot, Gemini CLI and OpenCode document no limit. A target\n" +
+			"over its agent's budget is written, with a warning naming the skills the agent\n" +
+			"cuts first and how to select fewer (skillstore target set NAME --only/--except).\n" +
+			"--max-budget N (or the target's own, 'target set NAME --max-budget') refuses a\n" +
+			"target whose list would pass N characters, or with 'agent' its agent's budget:\n" +
+			"nothing is written into it, the other targets are exported, and export exits 1.\n\n" +
 			"Exit codes: 0 every target written (skipped skills are reported, not errors),\n" +
-			"1 a target or skill failed, 2 usage error, 3 store lock busy.",
+			"1 a target or skill failed or a target is over its max budget, 2 usage error,\n" +
+			"3 store lock busy.",
 		Flags: []cli.Flag{newJSONFlag(), verboseFlag(), dryRunFlag("report what export would do in each target, writing nothing"),
-			&cli.BoolFlag{Name: "replace-links", Usage: "replace skill folders that are symbolic links to copies skillstore manages with the exported folders"}},
+			&cli.BoolFlag{Name: "replace-links", Usage: "replace skill folders that are symbolic links to copies skillstore manages with the exported folders"},
+			&cli.StringFlag{Name: "max-budget", Usage: "refuse a target whose skills list would pass `N` characters ('agent': its agent's documented budget), in place of the target's own"}},
 		Action: func(c *cli.Context) error {
+			maxBudget := c.String("max-budget")
+			if _, _, err := target.ParseMaxBudget(maxBudget); err != nil {
+				return app.UsageErrorf("--max-budget: %v", err)
+			}
 			return app.Export(c.Context, app.ExportOptions{Global: global(c), Output: output(c), Targets: c.Args().Slice(),
-				ReplaceLinks: c.Bool("replace-links"), DryRun: c.Bool("dry-run")})
+				ReplaceLinks: c.Bool("replace-links"), DryRun: c.Bool("dry-run"), MaxBudget: maxBudget})
 		},
 	}
 }

@@ -188,6 +188,10 @@ var errorRules = []errorRule{
 		}
 		return "two targets cannot share a folder"
 	}},
+	{match: as[*target.OverBudgetError](), hint: func(err error) string {
+		e := asE[*target.OverBudgetError](err)
+		return fmt.Sprintf("select fewer skills for it with 'skillstore target set %s --only PATTERN' or '--except PATTERN' (NAME, PLUGIN:NAME, a plugin, @TAG), or raise the max budget (%s)", e.Target, e.Setting)
+	}},
 }
 
 // explain applies the first rule of errorRules that matches err: the exit

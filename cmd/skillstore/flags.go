@@ -28,7 +28,7 @@ func verboseFlag() *cli.BoolFlag {
 
 // dryRunFlag is --dry-run on a command that writes: the command runs its
 // usual code on a dry-run store and reports what it would have done (see
-// app.Global's openStoreFor; pull runs on a scratch copy of the store
+// app.Global's OpenStoreFor; pull runs on a scratch copy of the store
 // instead, remote.Scratch).
 func dryRunFlag(usage string) *cli.BoolFlag {
 	return &cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: usage}

@@ -44,9 +44,6 @@ func NewAuditLog(path string, maxSize int64) *AuditLog {
 	return &AuditLog{path: path, maxSize: maxSize}
 }
 
-// Path is the log's file.
-func (a *AuditLog) Path() string { return a.path }
-
 // Append writes l as one line.
 func (a *AuditLog) Append(l Load) error {
 	data, err := json.Marshal(l)

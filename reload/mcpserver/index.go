@@ -231,9 +231,6 @@ func Words(text string) []string {
 	return out
 }
 
-// Len is the number of skills indexed.
-func (ix *Index) Len() int { return len(ix.docs) }
-
 // Search returns at most limit skills matching query, best first (ties by
 // name). A skill matches when any word of the query matches.
 func (ix *Index) Search(query string, limit int) []Result {

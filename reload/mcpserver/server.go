@@ -80,9 +80,6 @@ func New(cat Catalog, opts Options) *Server {
 // instructions is what the server tells the agent once, at the handshake.
 const instructions = "Skills are instructions for tasks. Before a task, find_skills with a few words of it; load_skill the best match and follow it."
 
-// MCP is the underlying SDK server (to connect other transports).
-func (s *Server) MCP() *mcp.Server { return s.mcp }
-
 // Run serves one client over t (stdio: &mcp.StdioTransport{}) until the
 // client leaves or ctx ends, checking the published set every Poll
 // meanwhile so subscribed clients hear of changes.

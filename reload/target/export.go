@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -29,6 +30,20 @@ type Options struct {
 	// the target folders, for the export plan that follows (see Pending).
 	// Nil outside a dry run.
 	Pending *Pending
+	// MaxBudget, when set, replaces each target's own max budget (export
+	// --max-budget; see ParseMaxBudget).
+	MaxBudget string
+	// Home is the home the agents' user folders are in (the user's home
+	// when empty): it tells which agents read a target (Target.Reach).
+	Home string
+}
+
+func (o Options) home() string {
+	if o.Home != "" {
+		return o.Home
+	}
+	home, _ := os.UserHomeDir()
+	return home
 }
 
 func (o Options) logger() *slog.Logger {
@@ -53,6 +68,10 @@ type Exported struct {
 	// Warnings are about entries of the target's export record that
 	// export ignored (reload.Report.Warnings).
 	Warnings []string `json:"warnings,omitempty"`
+	// Listing is what the skills export wrote (or refused to write) cost
+	// the skills list of each agent reading the folder that documents a
+	// budget, measured before writing (see measureListing).
+	Listing []AgentListing `json:"listing,omitempty"`
 }
 
 // ExportError lists the targets, and the skills in a target, that an
@@ -132,7 +151,10 @@ func export(ctx context.Context, s *store.Store, targets []Target, opts Options,
 				teo.Adopted = opts.Pending.adopted(t.Dir)
 			}
 			var tf []TargetError
-			te, tf = exportFlat(ctx, published, t, teo, plan)
+			measure := func(t Target, skills []reload.Skill) ([]AgentListing, error) {
+				return t.measureListing(reads, skills, opts.home(), opts.MaxBudget)
+			}
+			te, tf = exportFlat(ctx, t.pinnedSkills(published, reads), t, teo, plan, measure)
 			failed = append(failed, tf...)
 		}
 		out = append(out, te)
@@ -149,7 +171,7 @@ func exportPublished(ctx context.Context, published []reload.Skill, targets []Ta
 	var failed []TargetError
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
-		te, tf := exportFlat(ctx, published, t, eo, false)
+		te, tf := exportFlat(ctx, published, t, eo, false, nil)
 		failed = append(failed, tf...)
 		out = append(out, te)
 	}
@@ -161,16 +183,32 @@ func exportPublished(ctx context.Context, published []reload.Skill, targets []Ta
 
 // exportFlat exports into a folder of skill folders, under the collision
 // policy's folder names (only plans it when plan is set), and lists what
-// failed.
-func exportFlat(ctx context.Context, published []reload.Skill, t Target, eo reload.ExportOptions, plan bool) (Exported, []TargetError) {
+// failed. measure, when set, measures the skills list first: a target
+// over its max budget is refused whole, nothing written into it.
+func exportFlat(ctx context.Context, published []reload.Skill, t Target, eo reload.ExportOptions, plan bool,
+	measure func(Target, []reload.Skill) ([]AgentListing, error)) (Exported, []TargetError) {
 	var failed []TargetError
 	skills, conflicts := t.wanted(published)
+	var listing []AgentListing
+	if measure != nil {
+		var err error
+		listing, err = measure(t, skills)
+		var over *OverBudgetError
+		switch {
+		case errors.As(err, &over):
+			return Exported{Target: t.Name, Dir: t.Dir, Results: []reload.Result{}, Error: err.Error(), Listing: listing},
+				[]TargetError{{Target: t.Name, Err: err}}
+		case err != nil:
+			return Exported{Target: t.Name, Dir: t.Dir, Results: []reload.Result{}, Error: err.Error()},
+				[]TargetError{{Target: t.Name, Err: fmt.Errorf("measure the skills list: %w", err)}}
+		}
+	}
 	write := reload.Export
 	if plan {
 		write = reload.Plan
 	}
 	rep, err := write(ctx, t.Dir, skills, eo)
-	te := Exported{Target: t.Name, Dir: t.Dir, Results: []reload.Result{}}
+	te := Exported{Target: t.Name, Dir: t.Dir, Results: []reload.Result{}, Listing: listing}
 	if rep != nil {
 		te.Atomic, te.Results, te.Warnings = rep.Atomic, withConflicts(rep.Results, conflicts), rep.Warnings
 	}

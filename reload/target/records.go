@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -15,8 +14,10 @@ import (
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/safefile"
+	"github.com/skillstore/skillstore/internal/skillsel"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/tags"
 )
 
 // Target is an agent's skills folder that export writes to.
@@ -24,9 +25,17 @@ type Target struct {
 	Name string `json:"name"`
 	// Dir is the folder's absolute path on this machine.
 	Dir string `json:"dir"`
-	// Skills are glob patterns (path.Match) of skill names; empty means
-	// every active skill.
+	// Skills are the patterns (see package skillsel: NAME, PLUGIN:NAME,
+	// a plugin's name, globs, @TAG) of the skills the target holds, its
+	// --only; empty means every active skill.
 	Skills []string `json:"skills,omitempty"`
+	// Except are the patterns of skills the target leaves out (--except),
+	// even when Skills selects them.
+	Except []string `json:"except,omitempty"`
+	// MaxBudget refuses an export whose skills list would go past it
+	// (see budget.go): a number of characters, or "agent" for the
+	// documented budget of the agents the folder reaches. Empty: none.
+	MaxBudget string `json:"max_budget,omitempty"`
 	// Project, for a project's target, is the project's root folder; the
 	// records file then holds Dir relative to it (see project.go).
 	Project string `json:"project,omitempty"`
@@ -39,19 +48,43 @@ type Target struct {
 	// ManagedPlugin, on a marketplace target, is the plugin that carries
 	// the managed skills (those no plugin owns); empty leaves them out.
 	ManagedPlugin string `json:"managed_plugin,omitempty"`
+	// Pins, when set, are the versions the target holds instead of the
+	// latest published ones: store name to version tree id, written by a
+	// project's lock (see pins.go).
+	Pins map[string]string `json:"pins,omitempty"`
+
+	// tags are the store's tags, which @TAG patterns read; List sets
+	// them.
+	tags skillsel.Tags
 }
 
-// Wants reports whether the target exports skill.
-func (t Target) Wants(skill string) bool {
-	if len(t.Skills) == 0 {
-		return true
-	}
-	for _, g := range t.Skills {
-		if ok, _ := path.Match(g, skill); ok {
-			return true
+// Selection is the target's choice of skills.
+func (t Target) Selection() skillsel.Selection {
+	return skillsel.Selection{Only: t.Skills, Except: t.Except}
+}
+
+// Wants reports whether the target exports skill (a store name).
+func (t Target) Wants(skill string) bool { return t.Selection().Wants(skill, t.tags) }
+
+// WithTags returns t with the store's tags, for a Target not read by
+// List.
+func (t Target) WithTags(tags skillsel.Tags) Target {
+	t.tags = tags
+	return t
+}
+
+// CheckSettings reports the first pattern of t's selection, or its
+// MaxBudget, that cannot be read.
+func (t Target) CheckSettings() error {
+	for _, p := range append(append([]string(nil), t.Skills...), t.Except...) {
+		if err := skillsel.Check(p); err != nil {
+			return fmt.Errorf("target %s: %w", t.Name, err)
 		}
 	}
-	return false
+	if _, _, err := ParseMaxBudget(t.MaxBudget); err != nil {
+		return fmt.Errorf("target %s: %w", t.Name, err)
+	}
+	return nil
 }
 
 // wanted is the part of the published skills that t exports, each named
@@ -131,10 +164,14 @@ func CheckName(name string) error {
 // moves its target records out of the pushed state (see [Migrate]).
 func List(ctx context.Context, s *store.Store, names []string) ([]Target, error) {
 	var all map[string]Target
+	var tagged skillsel.Tags
 	inState := false
 	err := s.View(ctx, func(r *store.Reader) error {
 		var err error
 		if all, err = read(s); err != nil {
+			return err
+		}
+		if tagged, err = tags.Read(r); err != nil {
 			return err
 		}
 		keys, err := r.RecordKeys(stateKind)
@@ -149,6 +186,9 @@ func List(ctx context.Context, s *store.Store, names []string) ([]Target, error)
 	}
 	if err != nil {
 		return nil, err
+	}
+	for n, t := range all {
+		all[n] = t.WithTags(tagged)
 	}
 	if len(names) == 0 {
 		return sorted(all), nil
@@ -187,6 +227,9 @@ func Add(ctx context.Context, s *store.Store, t Target) error {
 	if err := t.checkKind(); err != nil {
 		return err
 	}
+	if err := t.CheckSettings(); err != nil {
+		return err
+	}
 	if Inside(t.Dir, s.Dir()) || Inside(s.Dir(), t.Dir) {
 		return &OverlapError{Name: t.Name, Dir: t.Dir, Store: s.Dir()}
 	}
@@ -206,6 +249,32 @@ func Add(ctx context.Context, s *store.Store, t Target) error {
 		all[t.Name] = t
 		return save(s, all)
 	})
+}
+
+// Set changes the settings of the target named name (its selection and
+// MaxBudget; change may not touch its name, folder or kind) and returns
+// the new record.
+func Set(ctx context.Context, s *store.Store, name string, change func(*Target)) (Target, error) {
+	var t Target
+	err := s.Update(ctx, func(tx *store.Tx) error {
+		all, err := load(tx)
+		if err != nil {
+			return err
+		}
+		old, ok := all[name]
+		if !ok {
+			return &UnknownError{Name: name}
+		}
+		t = old
+		change(&t)
+		t.Name, t.Dir, t.Project, t.Kind = old.Name, old.Dir, old.Project, old.Kind
+		if err := t.CheckSettings(); err != nil {
+			return err
+		}
+		all[name] = t
+		return save(s, all)
+	})
+	return t, err
 }
 
 // Remove forgets a target and returns its record; its folder is left as

@@ -129,6 +129,11 @@ func (f *pullFetch) close() {
 // object over the size cap ends the transfer there, and a local
 // remote's git process is killed and reaped, not waited for.
 func fetchUnlocked(ctx context.Context, s *store.Store, snap *pullSnapshot, opts PullOptions) (*pullFetch, error) {
+	// A remote is a source of skills like a plugin's: the source policy
+	// decides whether it may be read.
+	if err := s.CheckSource(store.Source{Kind: store.SourceGit, URL: snap.rem.URL}, ""); err != nil {
+		return nil, fmt.Errorf("pull from %s: %w", snap.rem.Name, err)
+	}
 	conn, err := dialRemote(snap.rem, s.FetchOptions())
 	if err != nil {
 		return nil, err

@@ -32,7 +32,7 @@ type CaptureOptions struct {
 // (store.DryRun; target.Capture leaves the folders alone).
 func Capture(ctx context.Context, opts CaptureOptions) error {
 	jsonOut, dry := opts.JSON, opts.DryRun
-	s, err := opts.openStoreFor(ctx, dry)
+	s, err := opts.OpenStoreFor(ctx, dry)
 	if err != nil {
 		return err
 	}
@@ -101,17 +101,17 @@ func Capture(ctx context.Context, opts CaptureOptions) error {
 	if !jsonOut && len(results) == 0 && len(notFound) == 0 {
 		cliout.Println(opts.Stdout, "no local edits to capture")
 	}
-	noteDryRun(opts.Stdout, dry, jsonOut)
+	NoteDryRun(opts.Stdout, dry, jsonOut)
 	if len(notFound) > 0 {
 		return WithHint(fmt.Errorf("no local edits of %s in any target", strings.Join(notFound, ", ")), "run 'skillstore status' to see the edited skills")
 	}
 	if failed > 0 {
-		return WithHint(fmt.Errorf("%d edited skill(s) %s", failed, dryRunWord(dry, "not captured", "would not be captured")),
+		return WithHint(fmt.Errorf("%d edited skill(s) %s", failed, DryRunWord(dry, "not captured", "would not be captured")),
 			"a skill that needs a merge is merged once the pending candidate is accepted or rejected; fix a refused one in the target and capture again")
 	}
 	if review > 0 {
 		if !jsonOut {
-			cliout.Printf(opts.Stderr, "skillstore: %d edit(s) %s for review as candidates: run 'skillstore candidates list'\n", review, dryRunWord(dry, "wait", "would wait"))
+			cliout.Printf(opts.Stderr, "skillstore: %d edit(s) %s for review as candidates: run 'skillstore candidates list'\n", review, DryRunWord(dry, "wait", "would wait"))
 		}
 		return ErrReview
 	}
@@ -170,10 +170,10 @@ func captureLine(r target.CaptureResult, dry bool) string {
 		if n := len(r.Conflicts); n > 0 {
 			merged = fmt.Sprintf("%d conflict(s): %s", n, strings.Join(cliout.QuoteAll(r.Conflicts), ", "))
 		}
-		what := "merged with " + r.Version + " into candidate " + shortID(r.Candidate)
+		what := "merged with " + r.Version + " into candidate " + ShortID(r.Candidate)
 		switch {
 		case r.Outcome == target.CandidatePending:
-			what = "candidate " + shortID(r.Candidate) + " made from this edit still waits"
+			what = "candidate " + ShortID(r.Candidate) + " made from this edit still waits"
 		case dry:
 			what = "would merge with " + r.Version + " into a candidate"
 		}

@@ -5,9 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/discover"
@@ -15,38 +13,13 @@ import (
 	"github.com/skillstore/skillstore/reload/target"
 )
 
-// charsPerToken is the usual rough ratio for English text; the token
-// figures are approximate by nature.
-const charsPerToken = 4
-
-// contextCost is what the skills in one target cost the agent's context.
+// contextCost is what the skills in one target's folder cost the skills
+// list of the agent reading it (discover.ContextBudget.Measure, the one
+// computation export uses too).
 type contextCost struct {
 	Target string `json:"target"`
 	Dir    string `json:"dir"`
-	Skills int    `json:"skills"`
-	// Chars counts name and description (and when_to_use, which Claude
-	// Code lists too) of every skill in the target folder.
-	Chars  int                     `json:"chars"`
-	Tokens int                     `json:"approx_tokens"`
-	Budget *discover.ContextBudget `json:"budget,omitempty"`
-	// OverBy is how far the list goes past the budget (0: it fits).
-	OverBy int `json:"over_by_chars"`
-	// Shortened names the skills whose descriptions the agent will shorten:
-	// entries past the per-skill cut, then, when the list is over budget,
-	// the longest descriptions until the excess is covered.
-	Shortened []shortenedSkill `json:"shortened"`
-}
-
-type shortenedSkill struct {
-	Skill  string `json:"skill"`
-	Chars  int    `json:"chars"`
-	Reason string `json:"reason"`
-}
-
-// skillEntry is one skill's part of the always-loaded list.
-type skillEntry struct {
-	name  string
-	chars int
+	discover.Listing
 }
 
 // skillFolder is one skill folder of a target: entry in dir, named with
@@ -81,19 +54,15 @@ func skillFolders(t target.Target) []skillFolder {
 	return out
 }
 
-// measureTarget reads the SKILL.md of every skill folder in the target
-// (what the agent itself will read, whoever wrote it) and sums its cost.
-func measureTarget(t target.Target) contextCost {
-	cost := contextCost{Target: t.Name, Dir: t.Dir, Shortened: []shortenedSkill{}}
-	if a, ok := agentOf(t); ok {
-		b := a.Budget
-		cost.Budget = &b
-	}
-	var skills []skillEntry
+// folderEntries reads the SKILL.md of every skill folder in the target
+// (what the agent itself will read, whoever wrote it): what its list
+// shows of each.
+func folderEntries(t target.Target) []discover.ListingEntry {
+	var out []discover.ListingEntry
 	for _, f := range skillFolders(t) {
-		e, dir := f.entry, f.dir
+		p := filepath.Join(f.dir, f.entry.Name(), "SKILL.md")
 		// Whoever wrote the folder: a regular file, bounded, never a FIFO.
-		data, err := safefile.ReadFile(filepath.Join(dir, e.Name(), "SKILL.md"), discover.MaxFileSize)
+		data, err := safefile.ReadFile(p, discover.MaxFileSize)
 		if err != nil {
 			continue
 		}
@@ -103,47 +72,29 @@ func measureTarget(t target.Target) contextCost {
 		}
 		name := sf.Frontmatter.Name
 		if name == "" {
-			name = e.Name()
+			name = f.entry.Name()
 		}
-		name = f.prefix + name
-		text := sf.Frontmatter.Description
-		if cost.Budget != nil && cost.Budget.PerSkill > 0 {
-			text += sf.Frontmatter.WhenToUse
-		}
-		skills = append(skills, skillEntry{name: name, chars: utf8.RuneCountInString(name) + utf8.RuneCountInString(text)})
+		out = append(out, discover.ListingEntry{Name: f.prefix + name, Description: sf.Frontmatter.Description,
+			WhenToUse: sf.Frontmatter.WhenToUse, Path: p})
 	}
-	cost.Skills = len(skills)
-	total := 0
-	shortened := map[string]bool{}
-	for _, s := range skills {
-		n := s.chars
-		if b := cost.Budget; b != nil && b.PerSkill > 0 && n > b.PerSkill {
-			cost.Shortened = append(cost.Shortened, shortenedSkill{Skill: s.name, Chars: s.chars,
-				Reason: fmt.Sprintf("over %s's %d characters per skill", b.Agent, b.PerSkill)})
-			shortened[s.name] = true
-			n = b.PerSkill
-		}
-		total += n
-	}
-	cost.Chars, cost.Tokens = total, (total+charsPerToken-1)/charsPerToken
-	if cost.Budget == nil || total <= cost.Budget.Chars {
-		return cost
-	}
-	cost.OverBy = total - cost.Budget.Chars
-	sort.SliceStable(skills, func(i, j int) bool { return skills[i].chars > skills[j].chars })
-	covered := 0
-	for _, s := range skills {
-		if covered >= cost.OverBy {
-			break
-		}
-		covered += s.chars
-		if !shortened[s.name] {
-			cost.Shortened = append(cost.Shortened, shortenedSkill{Skill: s.name, Chars: s.chars,
-				Reason: fmt.Sprintf("the list is %d characters over %s's budget", cost.OverBy, cost.Budget.Agent)})
-		}
-	}
-	return cost
+	return out
 }
+
+// measureTarget measures what the target's folder holds against the
+// budget of the agent reading it (the first with a documented budget;
+// none: names and descriptions counted).
+func measureTarget(t target.Target) contextCost {
+	home, _ := os.UserHomeDir()
+	b := discover.ContextBudget{}
+	if agents := t.ListingAgents(home); len(agents) > 0 {
+		b = agents[0].Budget
+	}
+	return contextCost{Target: t.Name, Dir: t.Dir, Listing: b.Measure(folderEntries(t))}
+}
+
+// maxShortenedLines bounds the skills doctor names per target: a store of
+// hundreds would otherwise fill the screen with one line each.
+const maxShortenedLines = 10
 
 // writeContextCosts prints doctor's section on the targets' context cost.
 func writeContextCosts(w io.Writer, costs []contextCost) {
@@ -153,31 +104,27 @@ func writeContextCosts(w io.Writer, costs []contextCost) {
 	cliout.Printf(w, "\nContext cost per target (name and description of every skill, always loaded):\n")
 	for _, c := range costs {
 		line := fmt.Sprintf("  %s (%s): %s, %d characters, ~%d tokens", c.Target, displayPath(c.Dir), plural(c.Skills, "skill"), c.Chars, c.Tokens)
-		if b := c.Budget; b != nil {
+		if b := c.Budget; b != nil && b.Chars > 0 {
 			line += fmt.Sprintf(" of %s's %d (%d%%)", b.Agent, b.Chars, c.Chars*100/b.Chars)
 		}
 		cliout.Println(w, line)
 		if c.OverBy > 0 {
 			cliout.Printf(w, "    over budget by %d characters (%s)\n", c.OverBy, c.Budget.Basis)
 		}
-		for _, s := range c.Shortened {
+		for i, s := range c.Shortened {
+			if i == maxShortenedLines {
+				cliout.Printf(w, "    and %d more ('skillstore doctor --json' lists them all)\n", len(c.Shortened)-i)
+				break
+			}
 			cliout.Printf(w, "    shortened: %s (%d characters): %s\n", s.Skill, s.Chars, s.Reason)
+		}
+		if c.OverBy > 0 {
+			cliout.Printf(w, "    %s\n", selectFewer(c.Target))
 		}
 	}
 }
 
-// agentOf is the agent a target exports to, for its context budget: the
-// agent the target is named after, else the one whose project folder the
-// target's folder is.
-func agentOf(t target.Target) (discover.Agent, bool) {
-	if a, ok := discover.FindAgent(t.Name); ok {
-		return a, true
-	}
-	slash := filepath.ToSlash(t.Dir)
-	for _, a := range discover.Agents() {
-		if strings.HasSuffix(slash, "/"+a.ProjectDir) {
-			return a, true
-		}
-	}
-	return discover.Agent{}, false
+// selectFewer tells how to give a target fewer skills.
+func selectFewer(name string) string {
+	return fmt.Sprintf("select fewer: skillstore target set %s --only PATTERN... or --except PATTERN... (NAME, PLUGIN:NAME, a plugin, @TAG; see 'skillstore tag')", cliout.Quote(name))
 }

@@ -23,6 +23,8 @@ type doctorReport struct {
 	// CrossReferences are PLUGIN:NAME references that flat targets
 	// cannot resolve.
 	CrossReferences []CrossRef `json:"cross_references"`
+	// DoubleLoads are agents two targets reach with skills both hold.
+	DoubleLoads []target.DoubleLoad `json:"double_loads"`
 }
 
 type doctorSummary struct {
@@ -77,6 +79,10 @@ func Doctor(ctx context.Context, opts DiscoverOptions) error {
 	s, targets := doctorTargets(ctx, opts.Global)
 	rep.Context = targetContextCosts(targets)
 	rep.CrossReferences = targetCrossRefs(ctx, opts.Global, s, targets)
+	rep.DoubleLoads = []target.DoubleLoad{}
+	if s != nil {
+		rep.DoubleLoads = append(rep.DoubleLoads, doubleLoads(ctx, opts.Global, s, targets)...)
+	}
 	if opts.JSON {
 		if err := cliout.JSON(opts.Stdout, rep); err != nil {
 			return err
@@ -85,6 +91,10 @@ func Doctor(ctx context.Context, opts DiscoverOptions) error {
 		writeDoctor(opts.Stdout, res, diags, rep.Summary)
 		writeContextCosts(opts.Stdout, rep.Context)
 		writeCrossRefs(opts.Stdout, rep.CrossReferences)
+		if len(rep.DoubleLoads) > 0 {
+			cliout.Printf(opts.Stdout, "\nTargets an agent reads together:\n")
+			writeDoubleLoads(opts.Stdout, rep.DoubleLoads)
+		}
 	}
 	if rep.Summary.Broken > 0 || rep.Summary.Errors > 0 {
 		return ErrReported
@@ -98,12 +108,22 @@ func writeDoctor(w io.Writer, res *discover.Result, diags []discover.Diagnostic,
 	for _, s := range res.Skills {
 		counts[s.Root]++
 	}
+	// Absent roots (most of the agents' folders, on most machines) go on
+	// one line at the end: they hold nothing, so their priority is moot.
+	var absent []string
 	for _, r := range res.Roots {
-		state := plural(counts[r.Path], "skill")
 		if !r.Exists {
-			state = "absent"
+			if n := len(absent); n > 0 && strings.HasPrefix(absent[n-1], r.Layer.String()+" ") {
+				absent[n-1] += ", " + displayPath(r.Path)
+			} else {
+				absent = append(absent, r.Layer.String()+" "+displayPath(r.Path))
+			}
+			continue
 		}
-		cliout.Printf(w, "  %-8s %s (%s)\n", r.Layer, displayPath(r.Path), state)
+		cliout.Printf(w, "  %-8s %s (%s)\n", r.Layer, displayPath(r.Path), plural(counts[r.Path], "skill"))
+	}
+	if len(absent) > 0 {
+		cliout.Printf(w, "  %-8s %s\n", "absent", strings.Join(absent, "; "))
 	}
 
 	if len(res.Skills) > 0 {

@@ -23,12 +23,15 @@ type ExportOptions struct {
 	// DryRun reports what export would do in each target, writing
 	// nothing: target.Export on a dry-run store (see target.Plan).
 	DryRun bool
+	// MaxBudget refuses to export into a target whose skills list would
+	// go past it, in place of the targets' own (target.ParseMaxBudget).
+	MaxBudget string
 }
 
 // Export writes the published skills into the targets and prints what it
 // did with each.
 func Export(ctx context.Context, opts ExportOptions) error {
-	s, err := opts.openStoreFor(ctx, opts.DryRun)
+	s, err := opts.OpenStoreFor(ctx, opts.DryRun)
 	if err != nil {
 		return err
 	}
@@ -39,14 +42,18 @@ func Export(ctx context.Context, opts ExportOptions) error {
 	if len(targets) == 0 {
 		return WithHint(errors.New("no targets to export to"), "add one with 'skillstore target add NAME DIR'")
 	}
-	out, err := target.Export(ctx, s, targets, opts.targetOptions(opts.ReplaceLinks))
+	to := opts.targetOptions(opts.ReplaceLinks)
+	to.MaxBudget = opts.MaxBudget
+	out, err := target.Export(ctx, s, targets, to)
 	if opts.JSON {
 		if jerr := cliout.JSON(opts.Stdout, out); jerr != nil {
 			return jerr
 		}
 	} else {
 		printExports(opts.Stdout, out, opts.Verbose)
-		noteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
+		printListings(opts.Stdout, out)
+		writeDoubleLoads(opts.Stdout, doubleLoads(ctx, opts.Global, s, targets))
+		NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 	}
 	return err
 }

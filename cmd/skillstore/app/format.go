@@ -14,7 +14,7 @@ import (
 
 func shortHash(h store.Hash) string { return h.String()[:12] }
 
-func shortID(id string) string {
+func ShortID(id string) string {
 	if len(id) > 12 {
 		return id[:12]
 	}

@@ -53,10 +53,11 @@ func Init(ctx context.Context, opts Global) error {
 }
 
 // StoreOptions builds the store options every store command uses: the
-// logger and the global timeouts. GIT_COMMITTER_DATE (unix seconds or
+// logger, the global timeouts and the source policy (policy.go). GIT_COMMITTER_DATE (unix seconds or
 // RFC 3339), as with git, fixes the time recorded in commits.
 func (g Global) StoreOptions() (store.Options, error) {
-	opts := store.Options{Logger: g.Log, LockTimeout: g.LockTimeout, FetchTimeout: g.FetchTimeout, FetchJobs: g.FetchJobs}
+	opts := store.Options{Logger: g.Log, LockTimeout: g.LockTimeout, FetchTimeout: g.FetchTimeout, FetchJobs: g.FetchJobs,
+		SourcePolicy: loadSourcePolicy()}
 	opts.BeforeGCSwitch = testHold(GCHoldEnv)
 	opts.AfterPrefetch = testHold(SyncHoldEnv)
 	if d := os.Getenv("GIT_COMMITTER_DATE"); d != "" {
@@ -95,14 +96,14 @@ func (g Global) OpenStore(ctx context.Context) (*store.Store, error) {
 	return s, err
 }
 
-// openStoreFor opens the store a writing command works on: the store,
+// OpenStoreFor opens the store a writing command works on: the store,
 // or with dryRun the same store as a dry run, whose transactions keep
 // their writes in memory (store.DryRun) and whose exports and captures
 // leave the targets alone (target.Export, target.Capture). That is the
 // one way a command runs dry: its usual code, writing nothing. (pull,
 // which writes fetched packs before it decides, runs on a scratch copy
 // of the store instead: remote.Scratch.)
-func (g Global) openStoreFor(ctx context.Context, dryRun bool) (*store.Store, error) {
+func (g Global) OpenStoreFor(ctx context.Context, dryRun bool) (*store.Store, error) {
 	s, err := g.OpenStore(ctx)
 	if err != nil || !dryRun {
 		return s, err
@@ -110,16 +111,16 @@ func (g Global) openStoreFor(ctx context.Context, dryRun bool) (*store.Store, er
 	return s.DryRun(), nil
 }
 
-// noteDryRun ends the report of a dry run (not JSON) with a line that
+// NoteDryRun ends the report of a dry run (not JSON) with a line that
 // says nothing was written.
-func noteDryRun(w io.Writer, dryRun, json bool) {
+func NoteDryRun(w io.Writer, dryRun, json bool) {
 	if dryRun && !json {
 		cliout.Println(w, "dry run: nothing was written")
 	}
 }
 
-// dryRunWord is done, or would in a dry run.
-func dryRunWord(dryRun bool, done, would string) string {
+// DryRunWord is done, or would in a dry run.
+func DryRunWord(dryRun bool, done, would string) string {
 	if dryRun {
 		return would
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/reload/target"
+	"github.com/skillstore/skillstore/store"
 )
 
 // AddTargetOptions are target add's, its arguments read: the target's
@@ -20,9 +21,13 @@ import (
 type AddTargetOptions struct {
 	Global
 	Name, Dir, Project string
-	// Skills limits the target to the skills whose names match one of
-	// these globs.
-	Skills []string
+	// Skills limits the target to the skills one of these patterns
+	// selects (--only; see package skillsel), Except leaves out the ones
+	// its patterns select.
+	Skills, Except []string
+	// MaxBudget refuses an export whose skills list would go past it (see
+	// target.ParseMaxBudget).
+	MaxBudget string
 	// Kind is what export writes (target.KindSkills or a marketplace);
 	// Marketplace and ManagedPlugin are a marketplace target's.
 	Kind, Marketplace, ManagedPlugin string
@@ -38,7 +43,7 @@ func AddTarget(ctx context.Context, opts AddTargetOptions) error {
 	if info, err := os.Stat(abs); err == nil && !info.IsDir() {
 		return WithHint(fmt.Errorf("target %s: %s is not a folder", name, abs), "give the agent's skills folder, for example ~/.claude/skills")
 	}
-	t := target.Target{Name: name, Dir: abs, Skills: opts.Skills, Project: project,
+	t := target.Target{Name: name, Dir: abs, Skills: opts.Skills, Except: opts.Except, MaxBudget: opts.MaxBudget, Project: project,
 		Kind: opts.Kind, Marketplace: opts.Marketplace, ManagedPlugin: opts.ManagedPlugin}
 	s, err := opts.OpenStore(ctx)
 	if err != nil {
@@ -47,16 +52,17 @@ func AddTarget(ctx context.Context, opts AddTargetOptions) error {
 	if err := target.Add(ctx, s, t); err != nil {
 		return err
 	}
-	if t.IsMarketplace() {
+	switch {
+	case t.IsMarketplace():
 		cliout.Printf(opts.Stdout, "added target %s: %s marketplace %s at %s\n%s\n", name, t.Kind, t.MarketplaceName(), abs, marketplaceAdded(t))
 		return nil
-	}
-	if project != "" {
+	case project != "":
 		rel, _ := filepath.Rel(project, abs)
 		cliout.Printf(opts.Stdout, "added target %s: %s in project %s\n", name, filepath.ToSlash(rel), project)
-		return nil
+	default:
+		cliout.Printf(opts.Stdout, "added target %s: %s\n", name, abs)
 	}
-	cliout.Printf(opts.Stdout, "added target %s: %s\n", name, abs)
+	warnDoubleLoads(ctx, opts.Global, opts.Stdout, s, name)
 	return nil
 }
 
@@ -78,14 +84,18 @@ type TargetOptions struct {
 	Name string
 }
 
-// targetView is a target in 'target list --json': its record and what
-// its skills cost the agent's context (see doctor).
+// targetView is a target in 'target list --json': its record, what its
+// skills cost the agent's context (see doctor), the agents that read its
+// folder, and the agents it and another target both reach.
 type targetView struct {
 	target.Target
-	Context *contextCost `json:"context"`
+	Context     *contextCost        `json:"context"`
+	ReadBy      []string            `json:"read_by"`
+	DoubleLoads []target.DoubleLoad `json:"double_loads,omitempty"`
 }
 
-// ListTargets prints the targets.
+// ListTargets prints the targets, their selections, and the agents that
+// would load a skill twice because two targets reach them.
 func ListTargets(ctx context.Context, opts TargetOptions) error {
 	s, err := opts.OpenStore(ctx)
 	if err != nil {
@@ -95,11 +105,12 @@ func ListTargets(ctx context.Context, opts TargetOptions) error {
 	if err != nil {
 		return err
 	}
+	doubles := doubleLoads(ctx, opts.Global, s, targets)
 	if opts.JSON {
 		views := []targetView{}
 		for _, t := range targets {
 			cost := measureTarget(t)
-			views = append(views, targetView{Target: t, Context: &cost})
+			views = append(views, targetView{Target: t, Context: &cost, ReadBy: titles(t.Reach(homeDir()).Agents), DoubleLoads: doublesOf(doubles, t.Name)})
 		}
 		return cliout.JSON(opts.Stdout, views)
 	}
@@ -110,16 +121,20 @@ func ListTargets(ctx context.Context, opts TargetOptions) error {
 	tw := tabwriter.NewWriter(opts.Stdout, 0, 4, 2, ' ', 0)
 	cliout.Printf(tw, "NAME\tDIR\tSKILLS\n")
 	for _, t := range targets {
-		skills := "*"
-		if len(t.Skills) > 0 {
-			skills = strings.Join(t.Skills, ", ")
+		skills := t.Selection().String()
+		if t.MaxBudget != "" {
+			skills += " (max budget " + t.MaxBudget + ")"
 		}
 		if t.IsMarketplace() {
 			skills += " (" + t.Kind + " " + t.MarketplaceName() + ")"
 		}
 		cliout.Printf(tw, "%s\t%s\t%s\n", t.Name, t.Dir, skills)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	writeDoubleLoads(opts.Stdout, doubles)
+	return nil
 }
 
 // RemoveTarget forgets a target; its folder is left as it is.
@@ -136,92 +151,6 @@ func RemoveTarget(ctx context.Context, opts TargetOptions) error {
 	return nil
 }
 
-// detected is one agent folder target detect found.
-type detected struct {
-	Agent   string `json:"agent"`
-	Scope   string `json:"scope"` // "user" or "project"
-	Dir     string `json:"dir"`
-	Target  string `json:"target,omitempty"`  // the target already exporting there
-	Command string `json:"command,omitempty"` // what adds it otherwise
-}
-
-// DetectTargets proposes targets for the agents found on this machine
-// (discover.Agents' markers in the home) and in the project holding the
-// working directory. Nothing is written.
-func DetectTargets(ctx context.Context, opts TargetOptions) error {
-	s, err := opts.OpenStore(ctx)
-	if err != nil {
-		return err
-	}
-	targets, err := target.List(ctx, s, nil)
-	if err != nil {
-		return err
-	}
-	byDir := map[string]string{}
-	for _, t := range targets {
-		byDir[t.Dir] = t.Name
-	}
-	home, _ := os.UserHomeDir()
-	root, _ := ProjectRoot(ctx)
-	var found []detected
-	seen := map[string]bool{}
-	propose := func(d detected) {
-		if seen[d.Dir] {
-			return
-		}
-		seen[d.Dir] = true
-		d.Target = byDir[d.Dir]
-		if d.Target != "" {
-			d.Command = ""
-		}
-		found = append(found, d)
-	}
-	for _, a := range discover.Agents() {
-		if home != "" && anyDir(home, a.Markers) {
-			dir, _ := AgentUserDir(a)
-			propose(detected{Agent: a.Name, Scope: "user", Dir: dir, Command: "skillstore target add " + a.Name})
-		}
-	}
-	if root != "" && root != home {
-		for _, a := range discover.Agents() {
-			top, _, _ := strings.Cut(a.ProjectDir, "/")
-			if anyDir(root, []string{top}) {
-				propose(detected{Agent: a.Name, Scope: "project", Dir: filepath.Join(root, filepath.FromSlash(a.ProjectDir)), Command: "skillstore target add --project " + a.Name})
-			}
-		}
-	}
-	if opts.JSON {
-		if found == nil {
-			found = []detected{}
-		}
-		return cliout.JSON(opts.Stdout, found)
-	}
-	if len(found) == 0 {
-		cliout.Println(opts.Stdout, "no agent found: add a folder with 'skillstore target add NAME DIR'")
-		return nil
-	}
-	t := cliout.NewTable(-1)
-	t.Add("AGENT", "SCOPE", "FOLDER", "TARGET")
-	for _, d := range found {
-		state := "not added: " + d.Command
-		if d.Target != "" {
-			state = "target " + d.Target
-		}
-		t.Add(d.Agent, d.Scope, d.Dir, state)
-	}
-	return t.Write(opts.Stdout, cliout.NewPainter(opts.Stdout), 0)
-}
-
-// anyDir reports whether one of names is a folder under base.
-func anyDir(base string, names []string) bool {
-	for _, n := range names {
-		if info, err := os.Stat(filepath.Join(base, n)); err == nil && info.IsDir() {
-			return true
-		}
-	}
-	return false
-}
-
 // AgentUserDir is the folder on this machine where 'target add AGENT'
 // exports for the agent a: its first user folder in the home.
 func AgentUserDir(a discover.Agent) (string, error) {
@@ -229,7 +158,7 @@ func AgentUserDir(a discover.Agent) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("target %s: %w", a.Name, err)
 	}
-	return filepath.Join(home, filepath.FromSlash(a.UserDirs[0])), nil
+	return filepath.Join(home, filepath.FromSlash(a.ExportDir(false))), nil
 }
 
 // ProjectRoot is the root of the project holding the working directory:
@@ -252,4 +181,69 @@ func ProjectTargetName(root string, a discover.Agent) string {
 		base = "project"
 	}
 	return base + "-" + a.Name
+}
+
+// SetTargetOptions are target set's: each setting given replaces the
+// target's.
+type SetTargetOptions struct {
+	Global
+	Name string
+	// Only and Except, when their Set flag is on, replace the target's
+	// patterns; All clears both (every skill).
+	Only, Except       []string
+	SetOnly, SetExcept bool
+	All                bool
+	// MaxBudget, when set, replaces the target's max budget ("none"
+	// clears it).
+	MaxBudget *string
+}
+
+// SetTarget changes a target's selection or max budget, and says what it
+// now holds.
+func SetTarget(ctx context.Context, opts SetTargetOptions) error {
+	s, err := opts.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	t, err := target.Set(ctx, s, opts.Name, func(t *target.Target) {
+		if opts.All {
+			t.Skills, t.Except = nil, nil
+		}
+		if opts.SetOnly {
+			t.Skills = opts.Only
+		}
+		if opts.SetExcept {
+			t.Except = opts.Except
+		}
+		if opts.MaxBudget != nil {
+			t.MaxBudget = *opts.MaxBudget
+			if t.MaxBudget == "none" {
+				t.MaxBudget = ""
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	line := fmt.Sprintf("target %s: skills %s", t.Name, t.Selection())
+	if t.MaxBudget != "" {
+		line += ", max budget " + t.MaxBudget
+	}
+	if published, err := target.Published(ctx, s); err == nil {
+		targets, _ := target.List(ctx, s, []string{t.Name})
+		n, all := 0, 0
+		for _, p := range published {
+			if store.IsPluginParts(p.Name) {
+				continue
+			}
+			all++
+			if len(targets) == 1 && targets[0].Wants(p.Name) {
+				n++
+			}
+		}
+		line += fmt.Sprintf(" (%d of %d published skills); run 'skillstore export %s' to apply it", n, all, t.Name)
+	}
+	cliout.Println(opts.Stdout, line)
+	warnDoubleLoads(ctx, opts.Global, opts.Stdout, s, t.Name)
+	return nil
 }

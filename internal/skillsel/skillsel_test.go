@@ -1,0 +1,52 @@
+package skillsel
+
+import (
+	"strings"
+	"testing"
+)
+
+// Each form of pattern selects what its documentation says, and nothing
+// else: qualified globs, names and plugin names, tags; Except wins.
+func TestSelection(t *testing.T) {
+	tags := Tags{"work": {"deploy": true, "superpowers:brainstorming": true}}
+	names := []string{"deploy", "lint", "superpowers:brainstorming", "superpowers:writing-plans", "tools:deploy"}
+	cases := []struct {
+		sel  Selection
+		want string
+	}{
+		{Selection{}, "deploy lint superpowers:brainstorming superpowers:writing-plans tools:deploy"},
+		{Selection{Only: []string{"*"}}, "deploy lint superpowers:brainstorming superpowers:writing-plans tools:deploy"},
+		{Selection{Only: []string{"deploy"}}, "deploy"},
+		{Selection{Only: []string{"superpowers"}}, "superpowers:brainstorming superpowers:writing-plans"},
+		{Selection{Only: []string{"*:deploy"}}, "tools:deploy"},
+		{Selection{Only: []string{"super*:*plans"}}, "superpowers:writing-plans"},
+		{Selection{Only: []string{"@work"}}, "deploy superpowers:brainstorming"},
+		{Selection{Only: []string{"@none"}}, ""},
+		{Selection{Except: []string{"superpowers", "@work"}}, "lint tools:deploy"},
+		{Selection{Only: []string{"superpowers", "lint"}, Except: []string{"*:brainstorming"}}, "lint superpowers:writing-plans"},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, n := range names {
+			if c.sel.Wants(n, tags) {
+				got = append(got, n)
+			}
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("%s: %q, want %q", c.sel, got, c.want)
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	for _, ok := range []string{"deploy", "git-*", "superpowers:*", "*", "@work", "[a-c]*"} {
+		if err := Check(ok); err != nil {
+			t.Errorf("Check(%q): %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "a/b", "a:b:c", "[", "@", "@Work", "@a b", `a\b`} {
+		if err := Check(bad); err == nil {
+			t.Errorf("Check(%q) accepted it", bad)
+		}
+	}
+}
