@@ -76,7 +76,7 @@ func (s *Store) VerifyWith(ctx context.Context, opts VerifyOptions) (VerifyRepor
 		}
 		r := &Reader{s: s, refs: gitdb.NewRefReaderOf(s.dir, refs), db: gitdb.Open(s.dir)}
 		defer r.resetStorage()
-		v := &verifier{r: r, rep: &rep, seen: map[Hash]bool{}, treesChecked: map[Hash]bool{}, quick: opts.Quick}
+		v := &verifier{r: r, rep: &rep, seen: map[Hash]bool{}, treesChecked: map[Hash]bool{}, blobs: map[Hash]bool{}, commits: map[Hash]bool{}, quick: opts.Quick}
 		rep.Refs = len(refs)
 		for _, name := range refs.Names("") {
 			if err := ctx.Err(); err != nil {
@@ -118,7 +118,31 @@ type verifier struct {
 	rep          *VerifyReport
 	seen         map[Hash]bool // trees already checked complete
 	treesChecked map[Hash]bool // trees already checked against git fsck's rules
-	quick        bool
+	// blobs are the blobs already read and re-hashed (or, with quick,
+	// found present), and commits the commits commitRef already checked
+	// whole: each object is checked once however many refs reach it, as
+	// git fsck does. Plugins of one marketplace share its repository's
+	// commit, and versions share most of their files.
+	blobs   map[Hash]bool
+	commits map[Hash]bool
+	quick   bool
+}
+
+// blob checks that a blob is present (quick) or reads it, which re-hashes
+// its content against its id; each blob once. It returns the read error.
+func (v *verifier) blob(h Hash) error {
+	if v.blobs[h] {
+		return nil
+	}
+	if v.quick {
+		if !v.r.hasStored(h) {
+			return fmt.Errorf("blob %s is missing", short(h))
+		}
+	} else if _, err := v.r.object(h); err != nil {
+		return err
+	}
+	v.blobs[h] = true
+	return nil
 }
 
 // trees checks tree and every subtree with git fsck --strict's rules; it
@@ -219,6 +243,7 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 				v.problem(where, "%s: %v", f.Path, err)
 				continue
 			}
+			v.blobs[f.ID] = true
 			skill, _, _ := strings.Cut(where, "@")
 			verdict := discover.Check(f.Path, ownName(skill), data, discover.Lenient)
 			for _, d := range verdict.Errors() {
@@ -231,11 +256,7 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 			}
 			continue
 		}
-		if v.quick {
-			if !v.r.hasStored(f.ID) {
-				v.problem(where, "%s: blob %s is missing", f.Path, short(f.ID))
-			}
-		} else if _, err := v.r.Blob(f.ID); err != nil {
+		if err := v.blob(f.ID); err != nil {
 			v.problem(where, "%s: %v", f.Path, err)
 		}
 	}
@@ -285,6 +306,10 @@ func (v *verifier) state(head Hash) {
 // (upstream snapshots, candidates, plugin sources): it must reach a
 // complete commit.
 func (v *verifier) commitRef(name string, h Hash) {
+	if v.commits[h] {
+		return
+	}
+	v.commits[h] = true
 	o, err := v.r.object(h)
 	if err != nil {
 		v.problem(name, "%v", err)
@@ -310,7 +335,7 @@ func (v *verifier) commitRef(name string, h Hash) {
 		return
 	}
 	for _, f := range files {
-		if _, err := v.r.object(f.ID); err != nil {
+		if err := v.blob(f.ID); err != nil {
 			v.problem(name, "%s: %v", f.Path, err)
 		}
 	}
