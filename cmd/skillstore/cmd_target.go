@@ -231,7 +231,7 @@ func exportCommand() *cli.Command {
 			"the new one, never a mix.\n\n" +
 			"Each skill is reported as hot (only SKILL.md changed: the agent re-reads it),\n" +
 			"cold (first install, files, modes or symlinks changed: restart the agent),\n" +
-			"unchanged, removed, locally-modified (someone edited the folder since export\n" +
+			"unchanged (listed with --verbose), removed, locally-modified (someone edited the folder since export\n" +
 			"wrote it: left alone, see 'skillstore capture'), foreign (a folder export did\n" +
 			"not create: left alone), linked (the folder is a symbolic link, as in a\n" +
 			"dotfiles setup: left alone) or failed. A folder export did not create whose\n" +
@@ -241,9 +241,12 @@ func exportCommand() *cli.Command {
 			"wrote, or one holding a version of the skill, as 'npx skills' links\n" +
 			"~/.claude/skills/NAME to ~/.agents/skills/NAME) is replaced by the exported\n" +
 			"folder and reported link-replaced; the folder it pointed at is left as it is.\n" +
-			"A link put in place of a folder export wrote stays linked. File lists are\n" +
-			"summarised to fit the terminal ('SKILL.md, scripts/run.sh and 10 more');\n" +
-			"--verbose lists every file.\n\n" +
+			"A link put in place of a folder export wrote stays linked.\n\n" +
+			"Export prints a line per skill it did something with, then one summary line\n" +
+			"('2 targets, 30 skill folders: 1 installed, 29 unchanged'); an export with\n" +
+			"nothing to do prints the summary alone. File lists are summarised to fit the\n" +
+			"terminal ('SKILL.md, scripts/run.sh and 10 more'); --verbose lists every file\n" +
+			"and the unchanged skills too.\n\n" +
 			"Exit codes: 0 every target written (skipped skills are reported, not errors),\n" +
 			"1 a target or skill failed, 2 usage error, 3 store lock busy.",
 		Flags: []cli.Flag{newJSONFlag(), verboseFlag(), dryRunFlag("report what export would do in each target, writing nothing"),
