@@ -34,7 +34,8 @@ type doctorSummary struct {
 	Warnings int `json:"warnings"`
 }
 
-// Doctor explains which skills agents load and why some do not: the
+// Doctor explains which skills agents load and why some do not: a
+// summary that fits a screen (doctor_summary.go), then with verbose the
 // roots, every skill, shadowing, duplicates, agent compatibility and every
 // diagnostic; with a store that has targets, their skills' context cost
 // and the cross-references flat targets cannot resolve.
@@ -82,9 +83,15 @@ func Doctor(ctx context.Context, opts DiscoverOptions) error {
 			return err
 		}
 	} else {
-		writeDoctor(opts.Stdout, res, diags, rep.Summary)
-		writeContextCosts(opts.Stdout, rep.Context)
-		writeCrossRefs(opts.Stdout, rep.CrossReferences)
+		writeDoctorSummary(opts.Stdout, res, diags, rep)
+		if opts.Verbose {
+			cliout.Println(opts.Stdout)
+			writeDoctor(opts.Stdout, res, diags, rep.Summary)
+			writeContextCosts(opts.Stdout, rep.Context)
+			writeCrossRefs(opts.Stdout, rep.CrossReferences)
+		} else {
+			cliout.Println(opts.Stdout, "Details: 'skillstore doctor --verbose' (every root, skill, finding and reference), or --json")
+		}
 	}
 	if rep.Summary.Broken > 0 || rep.Summary.Errors > 0 {
 		return ErrReported
