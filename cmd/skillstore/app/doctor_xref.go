@@ -93,7 +93,9 @@ func mayHoldRef(line []byte) bool {
 	return false
 }
 
-func nameByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-' }
+func nameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
+}
 
 // skipFrontmatter returns SKILL.md's body and the line number it starts
 // on; a file without frontmatter (or with one never closed) is all body.
