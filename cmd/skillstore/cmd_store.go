@@ -222,14 +222,18 @@ func diffCommand() *cli.Command {
 		Name:      "diff",
 		Category:  "skills",
 		Usage:     "show what changed between two versions, or a version and a folder",
-		ArgsUsage: "NAME[@A] [@B|DIR]",
+		ArgsUsage: "NAME[@A] [@B|NAME@B|DIR]",
 		Description: "diff prints a unified diff (line-based) in git's format, with added, removed and\n" +
 			"renamed files and executable-bit changes:\n" +
-			"  diff NAME          what the latest version changed\n" +
-			"  diff NAME@A        from version A to the latest\n" +
-			"  diff NAME@A @B     from version A to version B\n" +
-			"  diff NAME[@A] DIR  from the version to the folder DIR on disk\n" +
-			versionNames + "\n\n" +
+			"  diff NAME            what the latest version changed\n" +
+			"  diff NAME@A          from version A to the latest\n" +
+			"  diff NAME@A @B       from version A to version B\n" +
+			"  diff NAME@A NAME@B   the same, both named in full as with git diff A B\n" +
+			"                       (OTHER@B compares with another skill's version)\n" +
+			"  diff NAME[@A] DIR    from the version to the folder DIR on disk\n" +
+			versionNames + "\n" +
+			"A second argument that is both a folder and a version (a folder named pdf@v2)\n" +
+			"is refused as ambiguous: write ./pdf@v2 for the folder, @v2 for the version.\n\n" +
 			"--stat prints one line per changed file with the lines added and deleted, as\n" +
 			"git diff --stat does. On a terminal the diff is coloured (never with NO_COLOR).\n\n" +
 			"Exit codes: 0 ok (with or without differences; with --exit-code: no differences);\n" +
