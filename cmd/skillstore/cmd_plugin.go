@@ -86,8 +86,8 @@ func pluginCommand() *cli.Command {
 					"Exit codes: 0 success, 1 error, 3 store lock busy.",
 				Flags: []cli.Flag{newJSONFlag()},
 				Action: func(c *cli.Context) error {
-					if c.NArg() != 0 {
-						return app.UsageErrorf("plugin list takes no arguments")
+					if _, err := storeArgs(c, 0, 0); err != nil {
+						return err
 					}
 					return app.ShowPlugins(c.Context, pluginOptions(c, ""))
 				},
@@ -209,7 +209,7 @@ func pluginOptions(c *cli.Context, id string) app.PluginOptions {
 
 func runPluginAdd(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return app.UsageErrorf("plugin add needs exactly one SOURCE argument")
+		return app.WithHint(app.UsageErrorf("plugin add needs exactly one SOURCE argument"), "run 'skillstore plugin add --help' for usage")
 	}
 	intake, err := intakeOptions(c)
 	if err != nil {

@@ -69,8 +69,8 @@ func targetCommand() *cli.Command {
 				Usage: "list targets",
 				Flags: []cli.Flag{newJSONFlag()},
 				Action: func(c *cli.Context) error {
-					if c.NArg() > 0 {
-						return app.UsageErrorf("target list takes no arguments")
+					if _, err := storeArgs(c, 0, 0); err != nil {
+						return err
 					}
 					return app.ListTargets(c.Context, app.TargetOptions{Global: global(c), Output: output(c)})
 				},
@@ -209,8 +209,8 @@ func targetDetectCommand() *cli.Command {
 			"Exit codes: 0 success, 1 error, 3 store lock busy.",
 		Flags: []cli.Flag{newJSONFlag()},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return app.UsageErrorf("target detect takes no arguments")
+			if _, err := storeArgs(c, 0, 0); err != nil {
+				return err
 			}
 			return app.DetectTargets(c.Context, app.TargetOptions{Global: global(c), Output: output(c)})
 		},
@@ -278,8 +278,8 @@ func statusCommand() *cli.Command {
 			"3 store lock busy.",
 		Flags: []cli.Flag{newJSONFlag(), verboseFlag()},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return app.UsageErrorf("status takes no arguments")
+			if _, err := storeArgs(c, 0, 0); err != nil {
+				return err
 			}
 			return app.Status(c.Context, app.StatusOptions{Global: global(c), Output: output(c)})
 		},

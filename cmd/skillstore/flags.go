@@ -129,7 +129,8 @@ func parseAllowRisk(c *cli.Context) (safety.RiskLevel, error) {
 func oneArg(name string, run func(c *cli.Context, arg string) error) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		if c.NArg() != 1 {
-			return app.UsageErrorf("%s needs exactly one %s argument", c.Command.FullName(), name)
+			return app.WithHint(app.UsageErrorf("%s needs exactly one %s argument", commandPath(c), name),
+				fmt.Sprintf("run '%s --help' for usage", typedCommand(c)))
 		}
 		return run(c, c.Args().First())
 	}
@@ -144,7 +145,7 @@ func storeArgs(c *cli.Context, min, max int) ([]string, error) {
 		if takes == "" {
 			takes = "no arguments"
 		}
-		return nil, app.WithHint(app.UsageErrorf("%s takes %s", c.Command.Name, takes), fmt.Sprintf("run 'skillstore %s --help' for usage", c.Command.Name))
+		return nil, app.WithHint(app.UsageErrorf("%s takes %s", commandPath(c), takes), fmt.Sprintf("run '%s --help' for usage", typedCommand(c)))
 	}
 	return args, nil
 }
