@@ -145,7 +145,6 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 	return app.WithHint(app.UsageErrorf("%v", err), flagHints(c, err)...)
 }
 
-
 func setUsageErrors(cmds []*cli.Command) {
 	for _, cmd := range cmds {
 		if cmd.OnUsageError == nil {
