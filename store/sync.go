@@ -384,7 +384,10 @@ func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCa
 type SkillsFailedError struct{ Skills []string }
 
 func (e *SkillsFailedError) Error() string {
-	return fmt.Sprintf("%d skill(s) failed: %s", len(e.Skills), strings.Join(e.Skills, ", "))
+	if len(e.Skills) == 1 {
+		return "1 skill failed: " + e.Skills[0]
+	}
+	return fmt.Sprintf("%d skills failed: %s", len(e.Skills), strings.Join(e.Skills, ", "))
 }
 
 // claimSkill checks that plugin p may own skill, whose store name is

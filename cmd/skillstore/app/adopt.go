@@ -168,7 +168,7 @@ func Adopt(ctx context.Context, opts AdoptOptions) error {
 		}
 	}
 	if failed > 0 || skipped > 0 {
-		return fmt.Errorf("adopt: %d skill(s) failed, %d entr(ies) skipped: see above", failed, skipped)
+		return fmt.Errorf("adopt: %s failed, %s skipped: see above", plural(failed, "skill"), plural(skipped, "entry"))
 	}
 	return nil
 }
@@ -377,7 +377,7 @@ func printAdopt(w io.Writer, rep adoptReport, dryRun bool) {
 		if l := r.Link; l != nil {
 			match := "exact"
 			if !l.Base.Exact {
-				match = fmt.Sprintf("closest: %d file(s), %d line(s) differ", l.Base.Files, l.Base.Distance)
+				match = fmt.Sprintf("closest: %s, %s differ", plural(l.Base.Files, "file"), plural(l.Base.Distance, "line"))
 			}
 			cliout.Printf(w, "  %s to plugin %s at upstream commit %s (%s)\n", dryRunWord(dryRun, "linked", "would link"), r.Plugin, l.Base.Commit, match)
 			if l.LocalEdit {
@@ -423,7 +423,7 @@ func printInstalled(w io.Writer, r *store.AdoptResult) {
 	case store.LocalCandidate, store.LocalPending:
 		state := "clean"
 		if len(e.Conflicts) > 0 {
-			state = fmt.Sprintf("%d conflict(s): %s", len(e.Conflicts), strings.Join(e.Conflicts, ", "))
+			state = fmt.Sprintf("%s: %s", plural(len(e.Conflicts), "conflict"), strings.Join(e.Conflicts, ", "))
 		}
 		cliout.Printf(w, " candidate %s merges them with v%d, %s\n", shortID(e.Candidate), e.OnVersion, state)
 	case store.LocalIntegrated:

@@ -26,9 +26,13 @@ func shortRef(ref string) string {
 	return strings.TrimPrefix(strings.TrimPrefix(ref, "refs/"), "heads/")
 }
 
+// plural is "1 skill", "2 skills", "0 entries": never "skill(s)".
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
+	}
+	if stem, ok := strings.CutSuffix(word, "y"); ok && stem != "" && !strings.ContainsAny(stem[len(stem)-1:], "aeiou") {
+		return fmt.Sprintf("%d %sies", n, stem)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
@@ -69,4 +73,15 @@ func displayPath(p string) string {
 		}
 	}
 	return p
+}
+
+// waiting is "1 candidate waits" or "3 candidates wait".
+func waiting(n int) string { return plural(n, "candidate") + " " + waits(n) }
+
+// waits agrees "wait" with a count.
+func waits(n int) string {
+	if n == 1 {
+		return "waits"
+	}
+	return "wait"
 }
