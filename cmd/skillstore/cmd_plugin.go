@@ -63,6 +63,8 @@ func pluginCommand() *cli.Command {
 					"An entry whose url is on this machine (file://, a path) is refused: the\n" +
 					"marketplace's author, not you, named it. --allow-local DIR|URL (repeatable)\n" +
 					"takes the local entries at or below what it names.\n\n" +
+					"SKILL.md warnings of the validation policy are printed one line per kind, with\n" +
+					"a count and the plugins concerned; --verbose prints each.\n\n" +
 					"Exit codes: 0 added; 1 error (bad manifest, ownership conflict, fetch failure,\n" +
 					"a part left out; for a marketplace: some plugin failed, the others were added,\n" +
 					"--json lists each); 2 usage error; 3 store lock busy.",
@@ -73,7 +75,7 @@ func pluginCommand() *cli.Command {
 					&cli.BoolFlag{Name: "review", Usage: "always review this plugin's updates: fast-forwards become candidates"},
 					&cli.StringSliceFlag{Name: "skill", Usage: "mirror only the skills NAME matches (repeatable; globs, !NAME leaves out)"},
 					&cli.StringSliceFlag{Name: "allow-local", Usage: "let marketplace entries use repositories on this machine at or below DIR or file:// URL (repeatable)"},
-					newJSONFlag(), dryRunFlag("fetch and report what would be added, writing nothing"),
+					newJSONFlag(), verboseFlag(), dryRunFlag("fetch and report what would be added, writing nothing"),
 				}, intakeFlags()...),
 				Action: runPluginAdd,
 			},

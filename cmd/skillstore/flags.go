@@ -73,6 +73,7 @@ func addFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "strict", Usage: "validate SKILL.md with the strict rules"},
 		&cli.StringFlag{Name: "allow-risk", Usage: "highest safety risk level to accept (none, low, medium, high, critical)", Value: safety.DefaultAllowedRisk.String()},
 		newJSONFlag(),
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "print each SKILL.md warning (by default one line per kind, with a count)"},
 	}
 }
 

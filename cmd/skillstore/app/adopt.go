@@ -348,11 +348,13 @@ func printAdopt(w io.Writer, rep adoptReport, dryRun bool) {
 		if sk.ClaudePlugin != "" {
 			cliout.Printf(w, "  installed by Claude Code as plugin %s\n", sk.ClaudePlugin)
 		}
+		// An error says what to do, with paths and a command: wrapped,
+		// it stays readable.
 		if sk.Note != nil {
-			cliout.Printf(w, "  error: %s\n", sk.Note)
+			cliout.Println(w, cliout.Wrap("  error: "+sk.Note.Error(), cliout.ReportWidth, "    "))
 		}
 		if r.Err != nil {
-			cliout.Printf(w, "  error: %v\n", r.Err)
+			cliout.Println(w, cliout.Wrap("  error: "+r.Err.Error(), cliout.ReportWidth, "    "))
 			continue
 		}
 		if r.Imported > 0 {
@@ -370,7 +372,7 @@ func printAdopt(w io.Writer, rep adoptReport, dryRun bool) {
 			cliout.Printf(w, "  %s plugin %s from %s\n", dryRunWord(dryRun, "added", "would add"), r.Plugin, sk.Source)
 		}
 		if r.Linked {
-			cliout.Printf(w, "  plugin %s's skill already\n", r.Plugin)
+			cliout.Printf(w, "  already a skill of plugin %s\n", r.Plugin)
 			printInstalled(w, r)
 			continue
 		}

@@ -85,3 +85,25 @@ func waits(n int) string {
 	}
 	return "wait"
 }
+
+// joinNonEmpty joins the words that are not empty with a space: "p 1.0",
+// or "p" alone, never "p " with a space at the end of a line.
+func joinNonEmpty(words ...string) string {
+	var out []string
+	for _, w := range words {
+		if w != "" {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// mergeModeLabel is how log and show name the way a version was made: a
+// plugin skill's version that no merge made is a local edit (its
+// Merge-Mode trailer says none).
+func mergeModeLabel(v store.Version) string {
+	if v.MergeMode == store.MergeModeNone && v.Plugin != "" {
+		return "local edit"
+	}
+	return string(v.MergeMode)
+}

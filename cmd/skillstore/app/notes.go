@@ -16,6 +16,9 @@ import (
 // commands' --verbose lists them one by one.
 type note struct {
 	where, at, text string
+	// name, when set, names the thing in a group's list instead of where
+	// (a single note prints where, at and text as they were).
+	name string
 }
 
 // noteGroup is the notes of one kind: their text with what differs
@@ -24,6 +27,7 @@ type noteGroup struct {
 	text  string
 	at    string // the first note's
 	where []string
+	names []string // the notes' names, when they have them
 	count int
 }
 
@@ -50,6 +54,9 @@ func groupNotes(notes []note) []noteGroup {
 		g.count++
 		if len(g.where) == 0 || g.where[len(g.where)-1] != n.where {
 			g.where = append(g.where, n.where)
+		}
+		if n.name != "" && (len(g.names) == 0 || g.names[len(g.names)-1] != n.name) {
+			g.names = append(g.names, n.name)
 		}
 		words[k] = append(words[k], strings.Split(n.text, " "))
 	}
@@ -87,21 +94,28 @@ func common(texts [][]string) string {
 }
 
 // writeNoteGroups prints each group on a line of its own (wrapped at
-// cliout.ReportWidth): a note alone as "prefix: WHERE: TEXT", a group as
-// "prefix: N THINGS: TEXT (WHERE, ... and K more)". It returns whether it
-// collapsed any.
+// cliout.ReportWidth): a note alone as "prefix: WHERE: AT: TEXT" (without
+// WHERE, as "prefix: FILE:LINE: warning: ...", unwrapped: the form editors
+// and compilers use), a group as "prefix: N THINGS: TEXT (NAME, ... and K
+// more)". It returns whether it collapsed any.
 func writeNoteGroups(w io.Writer, prefix, things string, groups []noteGroup) bool {
 	collapsed := false
 	for _, g := range groups {
 		var line string
+		if g.count == 1 && g.where[0] == "" {
+			// FILE:LINE: warning: ..., the form editors jump from: one line.
+			cliout.Println(w, joinParts(prefix, g.at, g.text))
+			continue
+		}
 		if g.count == 1 {
-			line = fmt.Sprintf("%s: %s: %s", prefix, g.where[0], g.text)
-			if g.at != "" {
-				line = fmt.Sprintf("%s: %s: %s: %s", prefix, g.where[0], g.at, g.text)
-			}
+			line = joinParts(prefix, g.where[0], g.at, g.text)
 		} else {
 			collapsed = true
-			line = fmt.Sprintf("%s: %d %s: %s (%s)", prefix, g.count, things, g.text, nameSummary(g.where, 3))
+			names := g.where
+			if len(g.names) > 0 {
+				names = g.names
+			}
+			line = fmt.Sprintf("%s: %d %s: %s (%s)", prefix, g.count, things, g.text, nameSummary(names, 3))
 		}
 		cliout.Println(w, cliout.Wrap(line, cliout.ReportWidth, "    "))
 	}
@@ -114,4 +128,15 @@ func nameSummary(names []string, max int) string {
 		return strings.Join(names, ", ")
 	}
 	return strings.Join(names[:max], ", ") + fmt.Sprintf(" and %d more", len(names)-max)
+}
+
+// joinParts joins the parts of a line that are not empty with ": ".
+func joinParts(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, ": ")
 }

@@ -102,7 +102,7 @@ func writeAddReport(opts PluginAddOptions, src store.Source, rep *store.SyncRepo
 		}
 		cliout.Printf(opts.Stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, reason)
 	}
-	printSyncWarnings(opts.Stderr, rep)
+	printSyncWarnings(opts.Stderr, rep, opts.Verbose)
 	noteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 	if failed == 0 && leftOut > 0 {
 		return ErrReported // the rest was added; what was left out is named above

@@ -108,7 +108,7 @@ func LinkSkill(ctx context.Context, opts LinkOptions) error {
 	w := opts.Stdout
 	res, err := s.LinkSkill(ctx, id, skill)
 	if errors.Is(err, store.ErrNoChange) {
-		cliout.Printf(w, "%s is plugin %s's skill already\n", skill, id)
+		cliout.Printf(w, "%s is already a skill of plugin %s\n", skill, id)
 		return nil
 	}
 	if err != nil {

@@ -85,7 +85,7 @@ func Sync(ctx context.Context, opts SyncOptions) error {
 		writeCaptures(opts.Stdout, opts.Stderr, run.Captured, opts.Verbose)
 		if run.SyncReport != nil {
 			changed = writeSyncReport(opts.Stdout, opts.Stderr, run.SyncReport, opts.Verbose)
-			printSyncWarnings(opts.Stderr, run.SyncReport)
+			printSyncWarnings(opts.Stderr, run.SyncReport, opts.Verbose)
 		}
 		printExports(opts.Stdout, exportsToShow(s, run.Exported), opts.Verbose)
 	}
