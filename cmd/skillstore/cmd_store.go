@@ -44,7 +44,10 @@ func addCommand() *cli.Command {
 			"than 1000 files are rejected. Executable scripts, invisible Unicode in SKILL.md, long\n" +
 			"base64 blobs, curl|sh pipelines and 'ignore previous instructions' are flagged with\n" +
 			"a risk level recorded on the version (see 'skillstore show'). Findings above\n" +
-			"--allow-risk (default high) refuse the version.\n\n" + addNamesHelp + "\n\n" + addExitCodes,
+			"--allow-risk (default high) refuse the version.\n\n" +
+			"The validation policy's warnings are printed after the versions, one line per\n" +
+			"kind with a count (a lone one as FILE:LINE: warning: ...); --verbose prints each.\n\n" +
+			addNamesHelp + "\n\n" + addExitCodes,
 		Flags: append(addFlags(), append(nameFlags(), dryRunFlag("report what would be recorded, writing nothing"))...),
 		Action: func(c *cli.Context) error {
 			paths, err := storeArgs(c, 1, -1)
@@ -81,7 +84,8 @@ func importCommand() *cli.Command {
 			"places is taken once, from its canonical copy: a repository before .agents/skills\n" +
 			"before an agent folder (.claude/skills) before the rest; identical copies are\n" +
 			"reported as warnings, differing ones as failures. A bad folder is reported and\n" +
-			"skipped; the others are recorded. " + addNamesHelp + "\n\n" +
+			"skipped; the others are recorded. The validation policy's warnings are printed\n" +
+			"one line per kind with a count; --verbose prints each. " + addNamesHelp + "\n\n" +
 			"Exit codes: 0 all recorded or unchanged; 1 some folders failed (the rest were\n" +
 			"recorded) or none was found; 2 usage; 3 store busy.",
 		Flags: append(addFlags(), append(nameFlags(), dryRunFlag("report what would be recorded, writing nothing"))...),
