@@ -135,7 +135,7 @@ CLAUDE_E2E_DIR      ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/skillstore-e2e/cla
 e2e-claude:
 	@command -v npm >/dev/null || { echo "e2e-claude needs node and npm (e.g. apt-get install nodejs npm)"; exit 1; }
 	npm install --no-save --no-audit --no-fund --prefix "$(CLAUDE_E2E_DIR)" @anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)
-	PATH="$(CLAUDE_E2E_DIR)/node_modules/.bin:$$PATH" $(GO) test ./cmd/skillstore -run '^TestClaudeCodeValidatesExport$$' -count=1 -v
+	PATH="$(CLAUDE_E2E_DIR)/node_modules/.bin:$$PATH" $(GO) test ./cmd/skillstore -run '^TestClaudeCode' -count=1 -v
 
 ## update: rewrite golden files (testscript scenarios and merge cases)
 update:

@@ -70,9 +70,9 @@ func TestLayout1StoreRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		for what, err := range map[string]error{
-			"list":            s.View(ctx, func(r *Reader) error { _, err := r.List(true); return err }),
-			"write":           s.Update(ctx, func(tx *Tx) error { return tx.PutRecord("skills/x", SkillRecord{}) }),
-			"dry-run write":   s.DryRun().Update(ctx, func(tx *Tx) error { return tx.PutRecord("skills/x", SkillRecord{}) }),
+			"list":           s.View(ctx, func(r *Reader) error { _, err := r.List(true); return err }),
+			"write":          s.Update(ctx, func(tx *Tx) error { return tx.PutRecord("skills/x", SkillRecord{}) }),
+			"dry-run write":  s.DryRun().Update(ctx, func(tx *Tx) error { return tx.PutRecord("skills/x", SkillRecord{}) }),
 			"list (dry run)": s.DryRun().View(ctx, func(r *Reader) error { return nil }),
 		} {
 			var le *LayoutError

@@ -46,7 +46,7 @@ func commands() []*cli.Command {
 		// plugins
 		pluginCommand(), syncCommand(), checkCommand(), candidatesCommand(),
 		// targets
-		targetCommand(), exportCommand(), statusCommand(), captureCommand(), watchCommand(),
+		targetCommand(), exportCommand(), statusCommand(), captureCommand(), watchCommand(), mcpCommand(),
 		// remotes
 		remoteCommand(), cloneCommand(), pushCommand(), pullCommand(),
 		// skills on disk

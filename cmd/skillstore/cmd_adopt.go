@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/cmd/skillstore/app/adopt"
 )
 
 // adoptCommand is 'adopt': an existing installation taken over.
@@ -47,7 +47,7 @@ func adoptCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return app.Adopt(c.Context, app.AdoptOptions{Global: global(c), Output: output(c), Home: c.String("home"),
+			return adopt.Run(c.Context, adopt.Options{Global: global(c), Output: output(c), Home: c.String("home"),
 				Project: c.String("project"), AllowLocal: c.StringSlice("allow-local"), Store: sopts, DryRun: c.Bool("dry-run")})
 		},
 	}

@@ -176,14 +176,29 @@ func logCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "log",
 		Category:  "skills",
-		Usage:     "list every version of a skill",
-		ArgsUsage: "NAME",
+		Usage:     "list every version of a skill, or which agent loaded which version",
+		ArgsUsage: "NAME | --loads [PATTERN]",
 		Description: "log prints every version of a skill, newest first: version, date, commit, actor,\n" +
 			"merge mode, risk and reason. The same story is in plain\n" +
 			"'git log refs/heads/skills/NAME' through the commit trailers.\n\n" +
+			"With --loads it prints instead the loads of 'skillstore mcp', oldest first: time,\n" +
+			"the client (the agent's name and version from the MCP handshake), skill, version,\n" +
+			"commit and the call that loaded it; PATTERN (a glob on qualified names) narrows\n" +
+			"them to some skills.\n\n" +
 			"Exit codes: 0 ok; 1 unknown skill or error; 3 store busy.",
-		Flags: []cli.Flag{newJSONFlag()},
+		Flags: []cli.Flag{newJSONFlag(), &cli.BoolFlag{Name: "loads", Usage: "list the skill versions agents loaded through 'skillstore mcp'"}},
 		Action: func(c *cli.Context) error {
+			if c.Bool("loads") {
+				args, err := storeArgs(c, 0, 1)
+				if err != nil {
+					return err
+				}
+				opts := app.LoadsOptions{Global: global(c), Output: output(c)}
+				if len(args) == 1 {
+					opts.Skill = args[0]
+				}
+				return app.Loads(c.Context, opts)
+			}
 			args, err := storeArgs(c, 1, 1)
 			if err != nil {
 				return err

@@ -56,7 +56,7 @@ func Add(ctx context.Context, opts AddOptions) error {
 	if err := opts.nameOptions("add", len(opts.Paths)); err != nil {
 		return err
 	}
-	s, err := opts.openStoreFor(ctx, opts.DryRun)
+	s, err := opts.OpenStoreFor(ctx, opts.DryRun)
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func Import(ctx context.Context, opts AddOptions) error {
 	if err := opts.nameOptions("import", len(dirs)); err != nil {
 		return err
 	}
-	s, err := opts.openStoreFor(ctx, opts.DryRun)
+	s, err := opts.OpenStoreFor(ctx, opts.DryRun)
 	if err != nil {
 		return err
 	}
@@ -173,7 +173,7 @@ func printAddResults(opts AddOptions, results []store.AddResult) error {
 		printAddResult(opts.Stdout, opts.Stderr, r, opts.DryRun)
 	}
 	writeNoteGroups(opts.Stderr, "skillstore", "skills", groupNotes(notes))
-	noteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
+	NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 	return nil
 }
 

@@ -32,7 +32,7 @@ type CaptureOptions struct {
 // (store.DryRun; target.Capture leaves the folders alone).
 func Capture(ctx context.Context, opts CaptureOptions) error {
 	jsonOut, dry := opts.JSON, opts.DryRun
-	s, err := opts.openStoreFor(ctx, dry)
+	s, err := opts.OpenStoreFor(ctx, dry)
 	if err != nil {
 		return err
 	}
@@ -101,17 +101,17 @@ func Capture(ctx context.Context, opts CaptureOptions) error {
 	if !jsonOut && len(results) == 0 && len(notFound) == 0 {
 		cliout.Println(opts.Stdout, "no local edits to capture")
 	}
-	noteDryRun(opts.Stdout, dry, jsonOut)
+	NoteDryRun(opts.Stdout, dry, jsonOut)
 	if len(notFound) > 0 {
 		return WithHint(fmt.Errorf("no local edits of %s in any target", strings.Join(notFound, ", ")), "run 'skillstore status' to see the edited skills")
 	}
 	if failed > 0 {
-		return WithHint(fmt.Errorf("%s %s", plural(failed, "edited skill"), dryRunWord(dry, "not captured", "would not be captured")),
+		return WithHint(fmt.Errorf("%s %s", plural(failed, "edited skill"), DryRunWord(dry, "not captured", "would not be captured")),
 			"a skill that needs a merge is merged once the pending candidate is accepted or rejected; fix a refused one in the target and capture again")
 	}
 	if review > 0 {
 		if !jsonOut {
-			cliout.Printf(opts.Stderr, "skillstore: %s %s for review as candidates: run 'skillstore candidates list'\n", plural(review, "edit"), dryRunWord(dry, waits(review), "would wait"))
+			cliout.Printf(opts.Stderr, "skillstore: %s %s for review as candidates: run 'skillstore candidates list'\n", plural(review, "edit"), DryRunWord(dry, waits(review), "would wait"))
 		}
 		return ErrReview
 	}
@@ -170,10 +170,10 @@ func captureLine(r target.CaptureResult, dry bool) string {
 		if n := len(r.Conflicts); n > 0 {
 			merged = fmt.Sprintf("%s: %s", plural(n, "conflict"), strings.Join(cliout.QuoteAll(r.Conflicts), ", "))
 		}
-		what := "merged with " + r.Version + " into candidate " + shortID(r.Candidate)
+		what := "merged with " + r.Version + " into candidate " + ShortID(r.Candidate)
 		switch {
 		case r.Outcome == target.CandidatePending:
-			what = "candidate " + shortID(r.Candidate) + " made from this edit still waits"
+			what = "candidate " + ShortID(r.Candidate) + " made from this edit still waits"
 		case dry:
 			what = "would merge with " + r.Version + " into a candidate"
 		}

@@ -38,12 +38,12 @@ func (p checkPlugin) MarshalJSON() ([]byte, error) {
 		Skipped string       `json:"skipped,omitempty"`
 		Error   string       `json:"error,omitempty"`
 		Skills  []checkSkill `json:"skills"`
-	}{p.Plugin, p.Skipped, errorText(p.Err), p.Skills})
+	}{p.Plugin, p.Skipped, ErrorText(p.Err), p.Skills})
 }
 
-// errorText is err's message, "" for none: how a report's error shows in
+// ErrorText is err's message, "" for none: how a report's error shows in
 // its JSON.
-func errorText(err error) string {
+func ErrorText(err error) string {
 	if err == nil {
 		return ""
 	}

@@ -30,7 +30,7 @@ type ExportOptions struct {
 // Export writes the published skills into the targets and prints what it
 // did with each.
 func Export(ctx context.Context, opts ExportOptions) error {
-	s, err := opts.openStoreFor(ctx, opts.DryRun)
+	s, err := opts.OpenStoreFor(ctx, opts.DryRun)
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func Export(ctx context.Context, opts ExportOptions) error {
 		}
 		printExports(opts.Stdout, shown, opts.Verbose)
 		cliout.Println(opts.Stdout, exportSummary(out))
-		noteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
+		NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 	}
 	return err
 }

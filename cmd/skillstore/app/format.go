@@ -14,7 +14,7 @@ import (
 
 func shortHash(h store.Hash) string { return h.String()[:12] }
 
-func shortID(id string) string {
+func ShortID(id string) string {
 	if len(id) > 12 {
 		return id[:12]
 	}
@@ -25,6 +25,9 @@ func shortID(id string) string {
 func shortRef(ref string) string {
 	return strings.TrimPrefix(strings.TrimPrefix(ref, "refs/"), "heads/")
 }
+
+// Plural is plural for the workflows in packages of their own (adopt).
+func Plural(n int, word string) string { return plural(n, word) }
 
 // plural is "1 skill", "2 skills", "0 entries": never "skill(s)".
 func plural(n int, word string) string {

@@ -51,7 +51,7 @@ func AddPlugin(ctx context.Context, opts PluginAddOptions) error {
 	if src, err = src.WithPath(opts.Path); err != nil {
 		return err
 	}
-	s, err := opts.openStoreFor(ctx, opts.DryRun)
+	s, err := opts.OpenStoreFor(ctx, opts.DryRun)
 	if err != nil {
 		return err
 	}

@@ -65,7 +65,7 @@ func writeAddReport(opts PluginAddOptions, src store.Source, rep *store.SyncRepo
 				added++
 			}
 		}
-		cliout.Printf(opts.Stdout, "%s plugin %s from %s: %s\n", dryRunWord(opts.DryRun, "added", "would add"), p.Plugin, p.Source, plural(added, "skill"))
+		cliout.Printf(opts.Stdout, "%s plugin %s from %s: %s\n", DryRunWord(opts.DryRun, "added", "would add"), p.Plugin, p.Source, plural(added, "skill"))
 		if p.IDTakenBy != "" {
 			cliout.Printf(opts.Stdout, "  named %s: the id %s is taken by %s\n", p.Plugin, p.Entry, p.IDTakenBy)
 		}
@@ -103,7 +103,7 @@ func writeAddReport(opts PluginAddOptions, src store.Source, rep *store.SyncRepo
 		cliout.Printf(opts.Stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, reason)
 	}
 	printSyncWarnings(opts.Stderr, rep, opts.Verbose)
-	noteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
+	NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 	if failed == 0 && leftOut > 0 {
 		return ErrReported // the rest was added; what was left out is named above
 	}

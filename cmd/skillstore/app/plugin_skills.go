@@ -101,7 +101,7 @@ type LinkOptions struct {
 // history kept, and says which upstream commit became its base.
 func LinkSkill(ctx context.Context, opts LinkOptions) error {
 	id, skill := opts.ID, opts.Skill
-	s, err := opts.openStoreFor(ctx, opts.DryRun)
+	s, err := opts.OpenStoreFor(ctx, opts.DryRun)
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func LinkSkill(ctx context.Context, opts LinkOptions) error {
 	if b.Truncated {
 		match += "; the search stopped at its limit"
 	}
-	linked := dryRunWord(opts.DryRun, "linked", "would link")
+	linked := DryRunWord(opts.DryRun, "linked", "would link")
 	if b.Commit.IsZero() {
 		cliout.Printf(w, "%s %s to plugin %s at its folder's current files (%s)\n", linked, skill, id, match)
 	} else {
@@ -139,6 +139,6 @@ func LinkSkill(ctx context.Context, opts LinkOptions) error {
 		cliout.Printf(w, "plugin %s's selection is now %s\n", id, store.SelectionText(res.Select))
 	}
 	cliout.Printf(w, "%s v%d records the base; the next 'skillstore sync %s' brings upstream's later changes\n", skill, res.Version, id)
-	noteDryRun(w, opts.DryRun, opts.JSON)
+	NoteDryRun(w, opts.DryRun, opts.JSON)
 	return nil
 }

@@ -174,13 +174,13 @@ func writePushReport(w io.Writer, rep *remote.PushReport) {
 	for _, u := range rep.Updates {
 		switch u.Action {
 		case remote.PushCreate:
-			cliout.Printf(w, "%s: %screate %s\n", shortRef(u.Ref), prefix, shortID(u.New))
+			cliout.Printf(w, "%s: %screate %s\n", shortRef(u.Ref), prefix, ShortID(u.New))
 		case remote.PushDelete:
-			cliout.Printf(w, "%s: %sdelete %s (%s)\n", shortRef(u.Ref), prefix, shortID(u.Old), u.Reason)
+			cliout.Printf(w, "%s: %sdelete %s (%s)\n", shortRef(u.Ref), prefix, ShortID(u.Old), u.Reason)
 		case remote.PushSkip:
 			cliout.Printf(w, "%s: skipped (%s)\n", shortRef(u.Ref), u.Reason)
 		default:
-			cliout.Printf(w, "%s: %s%s %s..%s\n", shortRef(u.Ref), prefix, u.Action, shortID(u.Old), shortID(u.New))
+			cliout.Printf(w, "%s: %s%s %s..%s\n", shortRef(u.Ref), prefix, u.Action, ShortID(u.Old), ShortID(u.New))
 		}
 	}
 }
@@ -252,7 +252,7 @@ func Pull(ctx context.Context, opts PullOptions) error {
 		if out.Export != nil {
 			printExports(opts.Stdout, out.Export, opts.Verbose)
 		}
-		noteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
+		NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 	}
 	switch {
 	case exportErr != nil:
@@ -326,11 +326,11 @@ func pullLine(remoteName string, sk remote.PullSkill) string {
 	case remote.PullJoined:
 		return fmt.Sprintf("joined, local v%d and %s v%d had the same files: v%d", sk.OldVersion, remoteName, sk.RemoteVersion, sk.NewVersion)
 	case remote.PullPending:
-		return fmt.Sprintf("candidate-pending, %s (merge of local v%d and %s v%d)", shortID(sk.Candidate), sk.OldVersion, remoteName, sk.RemoteVersion)
+		return fmt.Sprintf("candidate-pending, %s (merge of local v%d and %s v%d)", ShortID(sk.Candidate), sk.OldVersion, remoteName, sk.RemoteVersion)
 	case remote.PullHeld:
 		return heldLine(remoteName, sk)
 	}
-	line := fmt.Sprintf("%s %s, local v%d and %s v%d", sk.Action, shortID(sk.Candidate), sk.OldVersion, remoteName, sk.RemoteVersion)
+	line := fmt.Sprintf("%s %s, local v%d and %s v%d", sk.Action, ShortID(sk.Candidate), sk.OldVersion, remoteName, sk.RemoteVersion)
 	if n := len(sk.Conflicts); n > 0 {
 		line += fmt.Sprintf(" with %s: %s", plural(n, "conflict"), strings.Join(sk.Conflicts, ", "))
 	} else {
@@ -340,7 +340,7 @@ func pullLine(remoteName string, sk remote.PullSkill) string {
 		line += fmt.Sprintf(", %d resolved by skill-aware rules: %s", n, strings.Join(sk.MergeResolved, ", "))
 	}
 	if sk.Superseded != "" {
-		line += fmt.Sprintf(" (supersedes candidate %s)", shortID(sk.Superseded))
+		line += fmt.Sprintf(" (supersedes candidate %s)", ShortID(sk.Superseded))
 	}
 	return line
 }
@@ -357,7 +357,7 @@ func heldLine(remoteName string, sk remote.PullSkill) string {
 		line += fmt.Sprintf("..v%d", sk.RemoteVersion)
 		verb = "wait"
 	}
-	line += fmt.Sprintf(" rated %s by the safety check %s in candidate %s", sk.Held.Risk, verb, shortID(sk.Candidate))
+	line += fmt.Sprintf(" rated %s by the safety check %s in candidate %s", sk.Held.Risk, verb, ShortID(sk.Candidate))
 	if sk.Held.Pending {
 		line += " (already waiting)"
 	}

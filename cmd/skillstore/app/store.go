@@ -95,14 +95,14 @@ func (g Global) OpenStore(ctx context.Context) (*store.Store, error) {
 	return s, err
 }
 
-// openStoreFor opens the store a writing command works on: the store,
+// OpenStoreFor opens the store a writing command works on: the store,
 // or with dryRun the same store as a dry run, whose transactions keep
 // their writes in memory (store.DryRun) and whose exports and captures
 // leave the targets alone (target.Export, target.Capture). That is the
 // one way a command runs dry: its usual code, writing nothing. (pull,
 // which writes fetched packs before it decides, runs on a scratch copy
 // of the store instead: remote.Scratch.)
-func (g Global) openStoreFor(ctx context.Context, dryRun bool) (*store.Store, error) {
+func (g Global) OpenStoreFor(ctx context.Context, dryRun bool) (*store.Store, error) {
 	s, err := g.OpenStore(ctx)
 	if err != nil || !dryRun {
 		return s, err
@@ -110,16 +110,16 @@ func (g Global) openStoreFor(ctx context.Context, dryRun bool) (*store.Store, er
 	return s.DryRun(), nil
 }
 
-// noteDryRun ends the report of a dry run (not JSON) with a line that
+// NoteDryRun ends the report of a dry run (not JSON) with a line that
 // says nothing was written.
-func noteDryRun(w io.Writer, dryRun, json bool) {
+func NoteDryRun(w io.Writer, dryRun, json bool) {
 	if dryRun && !json {
 		cliout.Println(w, "dry run: nothing was written")
 	}
 }
 
-// dryRunWord is done, or would in a dry run.
-func dryRunWord(dryRun bool, done, would string) string {
+// DryRunWord is done, or would in a dry run.
+func DryRunWord(dryRun bool, done, would string) string {
 	if dryRun {
 		return would
 	}

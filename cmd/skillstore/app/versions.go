@@ -116,7 +116,7 @@ type RollbackOptions struct {
 
 // Rollback records a new version with the files of an earlier one.
 func Rollback(ctx context.Context, opts RollbackOptions) error {
-	s, err := opts.openStoreFor(ctx, opts.DryRun)
+	s, err := opts.OpenStoreFor(ctx, opts.DryRun)
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func Rollback(ctx context.Context, opts RollbackOptions) error {
 	}
 	if opts.DryRun {
 		cliout.Printf(opts.Stdout, "%s would be recorded (commit %s): %s\n", v.Name(), shortHash(v.Commit), v.Reason)
-		noteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
+		NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 		return nil
 	}
 	cliout.Printf(opts.Stdout, "%s recorded (commit %s): %s\n", v.Name(), shortHash(v.Commit), v.Reason)

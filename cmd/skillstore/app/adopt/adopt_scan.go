@@ -1,4 +1,4 @@
-package app
+package adopt
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -49,7 +50,7 @@ func (s adoptSkip) MarshalJSON() ([]byte, error) {
 		Path     string `json:"path"`
 		Reason   string `json:"reason"`
 		NotSkill bool   `json:"not_skill,omitempty"`
-	}{s.Path, errorText(s.Err), s.NotSkill})
+	}{s.Path, app.ErrorText(s.Err), s.NotSkill})
 }
 
 // skipOf is the skip of the record file at path that cannot be used.

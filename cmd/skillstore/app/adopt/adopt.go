@@ -1,4 +1,4 @@
-package app
+package adopt
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/pluginfmt"
@@ -17,10 +18,10 @@ import (
 	"github.com/skillstore/skillstore/store"
 )
 
-// AdoptOptions are adopt's.
-type AdoptOptions struct {
-	Global
-	Output
+// Options are adopt's.
+type Options struct {
+	app.Global
+	app.Output
 	// Home is the home folder to read (default $HOME); Project, when set,
 	// a project whose .agents/skills, .claude/skills and skills-lock.json
 	// are read too.
@@ -70,7 +71,7 @@ func (r adoptSkillReport) MarshalJSON() ([]byte, error) {
 		LocalFrom string             `json:"local_source_named_by,omitempty"`
 		Note      string             `json:"note,omitempty"`
 		Result    *store.AdoptResult `json:"result"`
-	}{r.adoptEntry, r.Source, r.LocalFrom, errorText(r.Note), r.Result})
+	}{r.adoptEntry, r.Source, r.LocalFrom, app.ErrorText(r.Note), r.Result})
 }
 
 // adoptPlan is what adopt takes over: per skill folder, its entry, what
@@ -92,11 +93,11 @@ func (p *adoptPlan) add(e *adoptEntry, sk store.AdoptSkill, source string, note 
 	p.localFrom = append(p.localFrom, from)
 }
 
-// Adopt takes an existing installation over: the agents' skill folders,
+// Run takes an existing installation over: the agents' skill folders,
 // the 'npx skills' lock files and Claude Code's installed plugins. Nothing
 // in the agents' folders is changed; every entry left out is listed with
 // its reason.
-func Adopt(ctx context.Context, opts AdoptOptions) error {
+func Run(ctx context.Context, opts Options) error {
 	home := opts.Home
 	if home == "" {
 		h, err := os.UserHomeDir()
@@ -136,7 +137,7 @@ func Adopt(ctx context.Context, opts AdoptOptions) error {
 	}
 	claudeSkips := claudePluginSkills(ctx, home, project, &plan, &rep)
 	rep.Skipped = append(rep.Skipped, claudeSkips...)
-	s, err := opts.openStoreFor(ctx, opts.DryRun)
+	s, err := opts.OpenStoreFor(ctx, opts.DryRun)
 	if err != nil {
 		return err
 	}
@@ -168,7 +169,7 @@ func Adopt(ctx context.Context, opts AdoptOptions) error {
 		}
 	}
 	if failed > 0 || skipped > 0 {
-		return fmt.Errorf("adopt: %s failed, %s skipped: see above", plural(failed, "skill"), plural(skipped, "entry"))
+		return fmt.Errorf("adopt: %s failed, %s skipped: see above", app.Plural(failed, "skill"), app.Plural(skipped, "entry"))
 	}
 	return nil
 }
@@ -358,7 +359,7 @@ func printAdopt(w io.Writer, rep adoptReport, dryRun bool) {
 			continue
 		}
 		if r.Imported > 0 {
-			cliout.Printf(w, "  %s as managed skill %s@v%d\n", dryRunWord(dryRun, "imported", "would import"), sk.Name, r.Imported)
+			cliout.Printf(w, "  %s as managed skill %s@v%d\n", app.DryRunWord(dryRun, "imported", "would import"), sk.Name, r.Imported)
 		} else if r.Installed == nil {
 			cliout.Printf(w, "  the store holds these files already\n")
 		}
@@ -366,10 +367,10 @@ func printAdopt(w io.Writer, rep adoptReport, dryRun bool) {
 			continue
 		}
 		if sk.LocalFrom != "" {
-			cliout.Printf(w, "  %s the local source %s, which your own record %s names\n", dryRunWord(dryRun, "followed", "would follow"), sk.Source, sk.LocalFrom)
+			cliout.Printf(w, "  %s the local source %s, which your own record %s names\n", app.DryRunWord(dryRun, "followed", "would follow"), sk.Source, sk.LocalFrom)
 		}
 		if r.PluginAdded {
-			cliout.Printf(w, "  %s plugin %s from %s\n", dryRunWord(dryRun, "added", "would add"), r.Plugin, sk.Source)
+			cliout.Printf(w, "  %s plugin %s from %s\n", app.DryRunWord(dryRun, "added", "would add"), r.Plugin, sk.Source)
 		}
 		if r.Linked {
 			cliout.Printf(w, "  already a skill of plugin %s\n", r.Plugin)
@@ -379,9 +380,9 @@ func printAdopt(w io.Writer, rep adoptReport, dryRun bool) {
 		if l := r.Link; l != nil {
 			match := "exact"
 			if !l.Base.Exact {
-				match = fmt.Sprintf("closest: %s, %s differ", plural(l.Base.Files, "file"), plural(l.Base.Distance, "line"))
+				match = fmt.Sprintf("closest: %s, %s differ", app.Plural(l.Base.Files, "file"), app.Plural(l.Base.Distance, "line"))
 			}
-			cliout.Printf(w, "  %s to plugin %s at upstream commit %s (%s)\n", dryRunWord(dryRun, "linked", "would link"), r.Plugin, l.Base.Commit, match)
+			cliout.Printf(w, "  %s to plugin %s at upstream commit %s (%s)\n", app.DryRunWord(dryRun, "linked", "would link"), r.Plugin, l.Base.Commit, match)
 			if l.LocalEdit {
 				cliout.Printf(w, "  the installed files differ from it: kept as a local edit\n")
 			}
@@ -406,7 +407,7 @@ func printAdopt(w io.Writer, rep adoptReport, dryRun bool) {
 			cliout.Printf(w, "  %s\n", t)
 		}
 	}
-	noteDryRun(w, dryRun, false)
+	app.NoteDryRun(w, dryRun, false)
 }
 
 // printInstalled says what adopt made of an installed copy of a skill the
@@ -425,9 +426,9 @@ func printInstalled(w io.Writer, r *store.AdoptResult) {
 	case store.LocalCandidate, store.LocalPending:
 		state := "clean"
 		if len(e.Conflicts) > 0 {
-			state = fmt.Sprintf("%s: %s", plural(len(e.Conflicts), "conflict"), strings.Join(e.Conflicts, ", "))
+			state = fmt.Sprintf("%s: %s", app.Plural(len(e.Conflicts), "conflict"), strings.Join(e.Conflicts, ", "))
 		}
-		cliout.Printf(w, " candidate %s merges them with v%d, %s\n", shortID(e.Candidate), e.OnVersion, state)
+		cliout.Printf(w, " candidate %s merges them with v%d, %s\n", app.ShortID(e.Candidate), e.OnVersion, state)
 	case store.LocalIntegrated:
 		cliout.Printf(w, " v%d holds them already\n", e.OnVersion)
 	case store.LocalBlocked:

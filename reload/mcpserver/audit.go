@@ -1,0 +1,89 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Load is one audit record: a client loaded a skill's version.
+type Load struct {
+	Time          time.Time `json:"time"`
+	Client        string    `json:"client"`
+	ClientVersion string    `json:"client_version,omitempty"`
+	Skill         string    `json:"skill"`
+	Version       int       `json:"version"`
+	Commit        string    `json:"commit"`
+	Via           string    `json:"via"` // load_skill, read_skill_file or resources/read
+}
+
+// AuditLog appends Loads to a file as JSON lines. Each record is one
+// write to a file opened for appending, so records of several servers
+// sharing the file never interleave within a line. Past maxSize the file
+// is renamed to PATH.1 (replacing the one before), so the log keeps at
+// most about twice maxSize on disk.
+type AuditLog struct {
+	mu      sync.Mutex
+	path    string
+	maxSize int64
+}
+
+// DefaultAuditMaxSize is the size at which the audit log rotates.
+const DefaultAuditMaxSize = 1 << 20
+
+// NewAuditLog returns the audit log at path (created on first record),
+// rotated at maxSize bytes (0: DefaultAuditMaxSize).
+func NewAuditLog(path string, maxSize int64) *AuditLog {
+	if maxSize <= 0 {
+		maxSize = DefaultAuditMaxSize
+	}
+	return &AuditLog{path: path, maxSize: maxSize}
+}
+
+// Append writes l as one line.
+func (a *AuditLog) Append(l Load) error {
+	data, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if info, err := os.Stat(a.path); err == nil && info.Size() >= a.maxSize {
+		// Another server may rotate at the same moment: a failed rename
+		// only means the file moved already.
+		_ = os.Rename(a.path, a.path+".1")
+	}
+	f, err := os.OpenFile(a.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	_, err = f.Write(append(data, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("audit log %s: %w", a.path, err)
+	}
+	return nil
+}
+
+// audit records that the session's client loaded v. A failed write is
+// logged, not returned: the agent still gets its skill.
+func (s *Server) audit(ss *mcp.ServerSession, v *Version, via string) {
+	if s.opts.Audit == nil {
+		return
+	}
+	l := Load{Time: s.opts.Now().UTC(), Skill: v.Name, Version: v.Version, Commit: v.Commit, Via: via, Client: "unknown"}
+	if ss != nil {
+		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
+			l.Client, l.ClientVersion = p.ClientInfo.Name, p.ClientInfo.Version
+		}
+	}
+	if err := s.opts.Audit.Append(l); err != nil {
+		s.opts.Logger.Warn("load not recorded", "skill", v.Name, "err", err)
+	}
+}

@@ -1,0 +1,60 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+)
+
+// Catalog is the published set a server serves. Implementations read the
+// store under its shared lock for the moment of each call only.
+type Catalog interface {
+	// Generation names the published set: it changes whenever a skill is
+	// published, removed or renamed. It is called on every request, so it
+	// must be cheap.
+	Generation(ctx context.Context) (string, error)
+	// Skills lists the published skills (names, descriptions, versions).
+	Skills(ctx context.Context) ([]Skill, error)
+	// Open reads skill name at its published version: its files' list and
+	// contents. An unknown name gives an error wrapping ErrUnknownSkill.
+	Open(ctx context.Context, name string) (*Version, error)
+	// Bodies returns the SKILL.md text of each of skills' versions, by
+	// commit, from one read (the search index asks once per version).
+	Bodies(ctx context.Context, skills []Skill) (map[string]string, error)
+}
+
+// ErrUnknownSkill is wrapped by Catalog.Open for a name no published skill
+// has.
+var ErrUnknownSkill = errors.New("no published skill of that name")
+
+// Skill is one published skill as the catalog lists it.
+type Skill struct {
+	Name        string // qualified: NAME, or PLUGIN:SKILL
+	Description string
+	Version     int    // v1, v2, ...
+	Commit      string // the version's commit, hex
+}
+
+// Version is one skill at its published version.
+type Version struct {
+	Skill
+	Files []File // every file, SKILL.md first, then by path
+}
+
+// File is one file of a skill version.
+type File struct {
+	Path string `json:"path"`
+	Size int64  `json:"size"`
+	// Data is the file's content (a symlink's target for a link).
+	Data []byte `json:"-"`
+	Link bool   `json:"link,omitempty"`
+}
+
+// file returns the file at path, nil if the version has none.
+func (v *Version) file(path string) *File {
+	for i := range v.Files {
+		if v.Files[i].Path == path {
+			return &v.Files[i]
+		}
+	}
+	return nil
+}

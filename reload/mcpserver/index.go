@@ -1,0 +1,302 @@
+package mcpserver
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Index ranks skills for a query over their names, descriptions and
+// bodies. It is built from a list of skills and reuses, for a skill whose
+// version did not change, the terms it read before, so rebuilding after a
+// sync costs reading the changed skills only.
+//
+// Scoring is BM25 over three fields with weights (a word of the name
+// counts most, then the description, then the body), plus a bonus when the
+// query names a skill exactly. A query word of three letters or more also
+// matches the words it begins (deplo finds deploy), at half weight.
+//
+// Terms are interned: a skill's terms are a sorted list of term numbers
+// with their counts, and the postings are one slice per term, sized
+// exactly, so memory is a few bytes per distinct word of each skill.
+type Index struct {
+	docs  []indexDoc
+	dict  map[string]uint32 // term -> number
+	words []string          // number -> term
+	post  [][]posting       // by term number
+	vocab []uint32          // term numbers in the order of their text: prefix lookups
+	avg   [fields]float64
+	cache map[string]*docTerms // by commit: terms of versions seen
+	slot  []int32              // by term number: its place+1 in the skill being read (scratch)
+}
+
+const (
+	fieldName = iota
+	fieldDesc
+	fieldBody
+	fields
+)
+
+// Field weights, and BM25's usual k1 and b.
+var fieldWeight = [fields]float64{4, 2, 0.5}
+
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+	// maxBodyTerms bounds the words of one body that are indexed, so the
+	// index's memory grows with the number of skills, not their length.
+	maxBodyTerms = 4000
+	// maxQueryWords bounds the words of a query that are looked up.
+	maxQueryWords = 32
+)
+
+type indexDoc struct {
+	skill Skill
+	terms *docTerms
+}
+
+// docTerms are the terms of one skill version, sorted by number, with
+// their counts per field, and each field's length in words.
+type docTerms struct {
+	terms  []termCount
+	length [fields]int32
+}
+
+type termCount struct {
+	term uint32
+	tf   [fields]uint16
+}
+
+type posting struct {
+	doc int32
+	tf  [fields]uint16
+}
+
+// Result is one skill a search found.
+type Result struct {
+	Skill
+	Score float64 `json:"score"`
+}
+
+// NewIndex returns an empty index.
+func NewIndex() *Index { return &Index{dict: map[string]uint32{}, cache: map[string]*docTerms{}} }
+
+// Needs returns the skills whose bodies the index has not read yet.
+func (ix *Index) Needs(skills []Skill) []Skill {
+	var out []Skill
+	for _, s := range skills {
+		if ix.cache[s.Commit] == nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Build makes the index hold exactly skills; bodies holds the SKILL.md text
+// of the versions it has not seen (by commit; see Needs). Terms of versions
+// no longer listed are dropped.
+func (ix *Index) Build(skills []Skill, bodies map[string]string) {
+	cache := make(map[string]*docTerms, len(skills))
+	ix.docs = ix.docs[:0]
+	for _, s := range skills {
+		dt := ix.cache[s.Commit]
+		if dt == nil {
+			dt = ix.newDocTerms(s, bodies[s.Commit])
+		}
+		cache[s.Commit] = dt
+		ix.docs = append(ix.docs, indexDoc{skill: s, terms: dt})
+	}
+	ix.cache = cache
+	counts := make([]int32, len(ix.words))
+	var total [fields]int64
+	for _, d := range ix.docs {
+		for _, tc := range d.terms.terms {
+			counts[tc.term]++
+		}
+		for f := range fields {
+			total[f] += int64(d.terms.length[f])
+		}
+	}
+	ix.post = make([][]posting, len(ix.words))
+	for t, n := range counts {
+		if n > 0 {
+			ix.post[t] = make([]posting, 0, n)
+		}
+	}
+	for i, d := range ix.docs {
+		for _, tc := range d.terms.terms {
+			ix.post[tc.term] = append(ix.post[tc.term], posting{doc: int32(i), tf: tc.tf})
+		}
+	}
+	ix.vocab = ix.vocab[:0]
+	for t, n := range counts {
+		if n > 0 {
+			ix.vocab = append(ix.vocab, uint32(t))
+		}
+	}
+	sort.Slice(ix.vocab, func(i, j int) bool { return ix.words[ix.vocab[i]] < ix.words[ix.vocab[j]] })
+	for f := range fields {
+		ix.avg[f] = 1
+		if len(ix.docs) > 0 && total[f] > 0 {
+			ix.avg[f] = float64(total[f]) / float64(len(ix.docs))
+		}
+	}
+}
+
+// term returns w's number, adding it to the dictionary.
+func (ix *Index) term(w []byte) uint32 {
+	if t, ok := ix.dict[string(w)]; ok {
+		return t
+	}
+	t := uint32(len(ix.words))
+	s := string(w)
+	ix.dict[s] = t
+	ix.words = append(ix.words, s)
+	return t
+}
+
+func (ix *Index) newDocTerms(s Skill, body string) *docTerms {
+	dt := &docTerms{}
+	var terms []termCount
+	texts := [fields]string{s.Name, s.Description, body}
+	for f, text := range texts {
+		n := 0
+		eachWord(text, func(w []byte) bool {
+			if f == fieldBody && n >= maxBodyTerms {
+				return false
+			}
+			n++
+			t := ix.term(w)
+			for int(t) >= len(ix.slot) {
+				ix.slot = append(ix.slot, 0)
+			}
+			at := ix.slot[t]
+			if at == 0 {
+				terms = append(terms, termCount{term: t})
+				at = int32(len(terms))
+				ix.slot[t] = at
+			}
+			if tc := &terms[at-1]; tc.tf[f] < math.MaxUint16 {
+				tc.tf[f]++
+			}
+			return true
+		})
+		dt.length[f] = int32(n)
+	}
+	for _, tc := range terms {
+		ix.slot[tc.term] = 0
+	}
+	slices.SortFunc(terms, func(a, b termCount) int { return int(a.term) - int(b.term) })
+	dt.terms = slices.Clip(terms)
+	return dt
+}
+
+// eachWord calls fn with each lower-case word of text (runs of letters
+// and digits: a qualified name document-skills:docx gives document,
+// skills, docx) until fn returns false. The slice is reused.
+func eachWord(text string, fn func([]byte) bool) {
+	var w []byte
+	flush := func() bool {
+		if len(w) == 0 {
+			return true
+		}
+		ok := fn(w)
+		w = w[:0]
+		return ok
+	}
+	for _, r := range text {
+		switch {
+		case r < utf8.RuneSelf && ('a' <= r && r <= 'z' || '0' <= r && r <= '9'):
+			w = append(w, byte(r))
+		case r < utf8.RuneSelf && 'A' <= r && r <= 'Z':
+			w = append(w, byte(r+'a'-'A'))
+		case r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			w = utf8.AppendRune(w, unicode.ToLower(r))
+		default:
+			if !flush() {
+				return
+			}
+		}
+	}
+	flush()
+}
+
+// Words splits text into the lower-case words the index knows.
+func Words(text string) []string {
+	var out []string
+	eachWord(text, func(w []byte) bool { out = append(out, string(w)); return true })
+	return out
+}
+
+// Search returns at most limit skills matching query, best first (ties by
+// name). A skill matches when any word of the query matches.
+func (ix *Index) Search(query string, limit int) []Result {
+	words := Words(query)
+	if len(words) > maxQueryWords {
+		words = words[:maxQueryWords]
+	}
+	words = slices.Compact(slices.Sorted(slices.Values(words)))
+	scores := map[int32]float64{}
+	n := float64(len(ix.docs))
+	for _, w := range words {
+		if t, ok := ix.dict[w]; ok {
+			ix.score(scores, t, 1, n)
+		}
+		if len(w) >= 3 {
+			i := sort.Search(len(ix.vocab), func(i int) bool { return ix.words[ix.vocab[i]] >= w })
+			for ; i < len(ix.vocab) && strings.HasPrefix(ix.words[ix.vocab[i]], w); i++ {
+				if ix.words[ix.vocab[i]] != w {
+					ix.score(scores, ix.vocab[i], 0.5, n)
+				}
+			}
+		}
+	}
+	q := strings.ToLower(strings.TrimSpace(query))
+	out := make([]Result, 0, len(scores))
+	for doc, sc := range scores {
+		d := ix.docs[doc].skill
+		if name := strings.ToLower(d.Name); name == q || strings.HasSuffix(name, ":"+q) {
+			sc += 10
+		}
+		out = append(out, Result{Skill: d, Score: math.Round(sc*1000) / 1000})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].Name < out[j].Name
+	})
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out
+}
+
+// score adds term t's BM25 contribution, times weight, to each skill
+// holding it.
+func (ix *Index) score(scores map[int32]float64, t uint32, weight, n float64) {
+	if int(t) >= len(ix.post) {
+		return // a term of versions no longer listed
+	}
+	ps := ix.post[t]
+	if len(ps) == 0 {
+		return
+	}
+	idf := math.Log(1 + (n-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
+	for _, p := range ps {
+		d := ix.docs[p.doc].terms
+		sc := 0.0
+		for f := range fields {
+			if p.tf[f] == 0 {
+				continue
+			}
+			tf := float64(p.tf[f])
+			norm := bm25K1 * (1 - bm25B + bm25B*float64(d.length[f])/ix.avg[f])
+			sc += fieldWeight[f] * tf * (bm25K1 + 1) / (tf + norm)
+		}
+		scores[p.doc] += weight * idf * sc
+	}
+}

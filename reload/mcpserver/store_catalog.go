@@ -1,0 +1,187 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path"
+	"sort"
+	"sync"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
+	"github.com/skillstore/skillstore/store"
+)
+
+// StoreCatalog is the Catalog of a store's published skills: the latest
+// version of every active skill, as export writes them (plugin parts are
+// not skills and are left out). Each call takes the store's shared lock
+// for its own read only, so a running server never holds up sync or
+// export.
+type StoreCatalog struct {
+	s *store.Store
+
+	mu    sync.Mutex
+	gen   string    // the last Generation
+	stamp *refStamp // the refs when gen was read; nil: read again
+}
+
+// NewStoreCatalog serves s's published skills.
+func NewStoreCatalog(s *store.Store) *StoreCatalog { return &StoreCatalog{s: s} }
+
+// published lists the served skills inside a read.
+func published(r *store.Reader) ([]store.SkillInfo, error) {
+	infos, err := r.List(false)
+	if err != nil {
+		return nil, err
+	}
+	out := infos[:0]
+	for _, info := range infos {
+		if info.Status == store.StatusActive && !store.IsPluginParts(info.Name) {
+			out = append(out, info)
+		}
+	}
+	return out, nil
+}
+
+// Generation hashes the served names and their commits. Listing them
+// reads every skill's ref, so the answer is kept with a stamp of the
+// store's ref folders and packed-refs (see refStamp): while the stamp is
+// unchanged, so is the published set, and Generation costs a few stats.
+func (c *StoreCatalog) Generation(ctx context.Context) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != "" && c.stamp.unchanged() {
+		return c.gen, nil
+	}
+	// The stamp is taken before the read: a change during the read shows
+	// as a changed stamp next time.
+	stamp, stampErr := takeRefStamp(c.s.Dir())
+	h := sha256.New()
+	err := c.s.View(ctx, func(r *store.Reader) error {
+		infos, err := published(r)
+		if err != nil {
+			return err
+		}
+		for _, info := range infos {
+			fmt.Fprintf(h, "%s %s\n", info.Name, info.Commit)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("read the published skills of %s: %w", c.s.Dir(), err)
+	}
+	c.gen, c.stamp = hex.EncodeToString(h.Sum(nil)), nil
+	if stampErr == nil && stamp.settled() {
+		c.stamp = stamp
+	}
+	return c.gen, nil
+}
+
+// Skills lists the served skills with their descriptions and versions.
+func (c *StoreCatalog) Skills(ctx context.Context) ([]Skill, error) {
+	var out []Skill
+	err := c.s.View(ctx, func(r *store.Reader) error {
+		infos, err := published(r)
+		if err != nil {
+			return err
+		}
+		out = make([]Skill, len(infos))
+		for i, info := range infos {
+			out[i] = Skill{Name: info.Name, Description: info.Description, Version: info.Number, Commit: info.Commit.String()}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list the published skills of %s: %w", c.s.Dir(), err)
+	}
+	return out, nil
+}
+
+// Open reads one served skill's files at its published version. It reads
+// that skill's ref, record and tree only, so a load costs the same in a
+// store of any size.
+func (c *StoreCatalog) Open(ctx context.Context, name string) (*Version, error) {
+	var v *Version
+	err := c.s.View(ctx, func(r *store.Reader) error {
+		if store.IsPluginParts(name) {
+			return fmt.Errorf("%s: %w", name, ErrUnknownSkill)
+		}
+		if _, ok := r.Ref(store.SkillRef(name)); !ok {
+			return fmt.Errorf("%s: %w", name, ErrUnknownSkill)
+		}
+		rec, err := r.SkillRecord(name)
+		if err != nil {
+			return err
+		}
+		if rec.Status != store.StatusActive {
+			return fmt.Errorf("%s is %s: %w", name, rec.Status, ErrUnknownSkill)
+		}
+		sum, err := r.Summary(name)
+		if err != nil {
+			return err
+		}
+		files, err := r.LoadFiles(sum.Tree)
+		if err != nil {
+			return fmt.Errorf("read %s v%d: %w", name, sum.Number, err)
+		}
+		v = &Version{Skill: Skill{Name: name, Description: sum.Description, Version: sum.Number, Commit: sum.Commit.String()}}
+		v.Files = versionFiles(files)
+		return nil
+	})
+	return v, err
+}
+
+// versionFiles orders a version's files SKILL.md first, then by path.
+func versionFiles(files []skillfs.File) []File {
+	out := make([]File, 0, len(files))
+	for _, f := range files {
+		out = append(out, File{Path: f.Path, Size: f.Size, Data: f.Data, Link: f.Mode == skillfs.Symlink})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Path == skillmd.FileName, out[j].Path == skillmd.FileName
+		if a != b {
+			return a
+		}
+		return out[i].Path < out[j].Path
+	})
+	return out
+}
+
+// Bodies reads the SKILL.md of each version in one read.
+func (c *StoreCatalog) Bodies(ctx context.Context, skills []Skill) (map[string]string, error) {
+	out := make(map[string]string, len(skills))
+	err := c.s.View(ctx, func(r *store.Reader) error {
+		for _, sk := range skills {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			h, ok := store.ParseHash(sk.Commit)
+			if !ok {
+				return fmt.Errorf("%s: bad commit id %q", sk.Name, sk.Commit)
+			}
+			commit, err := r.Commit(h)
+			if err != nil {
+				return fmt.Errorf("%s: %w", sk.Name, err)
+			}
+			files, err := r.Files(commit.Tree)
+			if err != nil {
+				return fmt.Errorf("%s: %w", sk.Name, err)
+			}
+			for _, f := range files {
+				if f.Path == skillmd.FileName && (f.Mode == skillfs.Regular || f.Mode == skillfs.Executable) {
+					data, err := r.Blob(f.ID)
+					if err != nil {
+						return fmt.Errorf("%s %s: %w", sk.Name, path.Base(f.Path), err)
+					}
+					if body, err := skillmd.Body(data); err == nil {
+						out[sk.Commit] = string(body)
+					}
+				}
+			}
+		}
+		return nil
+	})
+	return out, err
+}
