@@ -33,8 +33,8 @@ func writeDoctorSummary(w io.Writer, res *discover.Result, diags []discover.Diag
 		plural(sum.Skills, "skill"), plural(roots, "root"), sum.Active, sum.Shadowed, sum.Broken,
 		plural(sum.Errors, "error"), plural(sum.Warnings, "warning"))
 	summarySection(w, "Agents will not load:", notLoadedNotes(res.Skills))
-	summarySection(w, "Broken (no agent loads them):", brokenNotes(diags))
-	summarySection(w, "Warnings (an agent loads the skill, differently):", warningNotes(diags))
+	summarySection(w, "Errors:", brokenNotes(diags))
+	summarySection(w, "Warnings:", warningNotes(diags))
 	summarySection(w, "Listing budget per target (name and description of every skill, in the agent's unit):", budgetLines(rep.Context))
 	summarySection(w, "Also:", otherLines(res, rep))
 }

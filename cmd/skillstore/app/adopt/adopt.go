@@ -349,13 +349,11 @@ func printAdopt(w io.Writer, rep adoptReport, dryRun bool) {
 		if sk.ClaudePlugin != "" {
 			cliout.Printf(w, "  installed by Claude Code as plugin %s\n", sk.ClaudePlugin)
 		}
-		// An error says what to do, with paths and a command: wrapped,
-		// it stays readable.
 		if sk.Note != nil {
-			cliout.Println(w, cliout.Wrap("  error: "+sk.Note.Error(), cliout.ReportWidth, "    "))
+			cliout.Printf(w, "  error: %s\n", sk.Note)
 		}
 		if r.Err != nil {
-			cliout.Println(w, cliout.Wrap("  error: "+r.Err.Error(), cliout.ReportWidth, "    "))
+			cliout.Printf(w, "  error: %v\n", r.Err)
 			continue
 		}
 		if r.Imported > 0 {
