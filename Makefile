@@ -6,7 +6,7 @@ FUZZTIME  ?= 10s
 BENCHTIME ?= 1x
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: all build test cross test-windows release lint bench bench-scale fuzz demo update clean e2e-claude e2e-codex attack docs man
+.PHONY: all build test cross test-windows release lint bench bench-scale bench-calm fuzz demo update clean e2e-claude e2e-codex attack docs man
 
 all: build
 
@@ -93,14 +93,23 @@ bench:
 ## bench-scale: one-skill commands, list, import, export, gc and start-up on
 ## stores of 100, 1k, 10k and 50k synthetic skills, each beside its git
 ## reference (cp -a and rsync -a for export), with
-## peak memory and growth between sizes. The stores are generated once under
+## peak memory and growth between sizes; then the calm works (bench-calm).
+## The stores are generated once under
 ## BENCH_CACHE. BENCH_SIZES=100,1000,10000 leaves out 50k (slow to generate);
 ## BENCH_OLD=path/to/skillstore adds an older binary to compare with.
 BENCH_SIZES ?= 100,1000,10000,50000
 BENCH_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/skillstore-bench
 BENCH_REPS  ?= 5
+BENCH_CALM  ?= 120
 bench-scale: build
-	$(GO) run ./cmd/benchscale -bin $(BIN) -cache $(BENCH_CACHE) -sizes $(BENCH_SIZES) -reps $(BENCH_REPS) $(if $(BENCH_OLD),-old-bin $(BENCH_OLD))
+	$(GO) run ./cmd/benchscale -bin $(BIN) -cache $(BENCH_CACHE) -sizes $(BENCH_SIZES) -reps $(BENCH_REPS) -calm $(BENCH_CALM) $(if $(BENCH_OLD),-old-bin $(BENCH_OLD))
+
+## bench-calm: verify beside git fsck --strict, a no-op sync beside git
+## fetch --multiple --jobs=8 of the same sources, a no-op export and doctor,
+## on a store of BENCH_CALM plugins (3 skills each) from local git
+## repositories, and how often the no-op sync took the exclusive lock.
+bench-calm: build
+	$(GO) run ./cmd/benchscale -bin $(BIN) -cache $(BENCH_CACHE) -sizes '' -reps $(BENCH_REPS) -calm $(BENCH_CALM)
 
 ## fuzz: a short bounded run of every fuzz target (FUZZTIME each)
 fuzz:

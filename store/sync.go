@@ -175,7 +175,9 @@ func (r *SyncReport) Failed() bool {
 // each skill's upstream tree and classifies it against the published
 // version. The git sources are fetched first, concurrently and with no lock
 // held (see [Store.Prefetch]), so a slow or hung server never keeps other
-// commands waiting; the write lock is taken only to classify and write. A
+// commands waiting; the classification reads under the shared lock, and
+// the exclusive lock is taken only when there is something to write, to
+// write it (see updateIfWrites). A
 // failing plugin is reported and the others go on; the returned error is
 // for what stops the whole sync (the lock, an unknown plugin id, a failed
 // write).
@@ -188,8 +190,10 @@ func (s *Store) Sync(ctx context.Context, opts SyncOptions) (*SyncReport, error)
 	if s.opts.AfterPrefetch != nil {
 		s.opts.AfterPrefetch()
 	}
+	// Classified under the shared lock: a sync that finds nothing to
+	// write (the usual cron run) never keeps readers waiting.
 	var rep *SyncReport
-	err = s.Update(ctx, func(tx *Tx) error {
+	_, err = s.updateIfWrites(ctx, func(tx *Tx) error {
 		tx.UsePrefetch(pre)
 		var err error
 		rep, err = tx.Sync(ctx, opts)
@@ -380,7 +384,10 @@ func (tx *Tx) syncPlugin(p *Plugin, up *upstream, opts SyncOptions, cc *commitCa
 type SkillsFailedError struct{ Skills []string }
 
 func (e *SkillsFailedError) Error() string {
-	return fmt.Sprintf("%d skill(s) failed: %s", len(e.Skills), strings.Join(e.Skills, ", "))
+	if len(e.Skills) == 1 {
+		return "1 skill failed: " + e.Skills[0]
+	}
+	return fmt.Sprintf("%d skills failed: %s", len(e.Skills), strings.Join(e.Skills, ", "))
 }
 
 // claimSkill checks that plugin p may own skill, whose store name is

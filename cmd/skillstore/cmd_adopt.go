@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/app/adopt"
 )
 
@@ -47,8 +46,8 @@ func adoptCommand() *cli.Command {
 			&cli.StringFlag{Name: "project", Usage: "also read this project's agent folders (.claude/skills, .agents/skills, ...) and skills-lock.json"},
 			&cli.StringSliceFlag{Name: "allow-local", Usage: "follow the project's local sources at or below DIR or file:// URL (repeatable)"}),
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 0 {
-				return app.UsageErrorf("adopt takes no arguments")
+			if _, err := storeArgs(c, 0, 0); err != nil {
+				return err
 			}
 			sopts, err := addOptions(c)
 			if err != nil {

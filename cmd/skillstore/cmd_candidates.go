@@ -29,8 +29,8 @@ func candidatesCommand() *cli.Command {
 				Description: "Exit codes: 0 success, 1 error, 3 store lock busy.",
 				Flags:       []cli.Flag{newJSONFlag()},
 				Action: func(c *cli.Context) error {
-					if c.NArg() != 0 {
-						return app.UsageErrorf("candidates list takes no arguments")
+					if _, err := storeArgs(c, 0, 0); err != nil {
+						return err
 					}
 					return app.ListCandidates(c.Context, candidateOptions(c, ""))
 				},

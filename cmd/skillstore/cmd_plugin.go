@@ -64,6 +64,8 @@ func pluginCommand() *cli.Command {
 					"An entry whose url is on this machine (file://, a path) is refused: the\n" +
 					"marketplace's author, not you, named it. --allow-local DIR|URL (repeatable)\n" +
 					"takes the local entries at or below what it names.\n\n" +
+					"SKILL.md warnings of the validation policy are printed one line per kind, with\n" +
+					"a count and the plugins concerned; --verbose prints each.\n\n" +
 					"Exit codes: 0 added; 1 error (bad manifest, ownership conflict, fetch failure,\n" +
 					"a part left out; for a marketplace: some plugin failed, the others were added,\n" +
 					"--json lists each); 2 usage error; 3 store lock busy.",
@@ -74,7 +76,7 @@ func pluginCommand() *cli.Command {
 					&cli.BoolFlag{Name: "review", Usage: "always review this plugin's updates: fast-forwards become candidates"},
 					&cli.StringSliceFlag{Name: "skill", Usage: "mirror only the skills NAME matches (repeatable; globs, !NAME leaves out)"},
 					&cli.StringSliceFlag{Name: "allow-local", Usage: "let marketplace entries use repositories on this machine at or below DIR or file:// URL (repeatable)"},
-					newJSONFlag(), dryRunFlag("fetch and report what would be added, writing nothing"),
+					newJSONFlag(), verboseFlag(), dryRunFlag("fetch and report what would be added, writing nothing"),
 				}, intakeFlags()...),
 				Action: runPluginAdd,
 			},
@@ -87,8 +89,8 @@ func pluginCommand() *cli.Command {
 					"Exit codes: 0 success, 1 error, 3 store lock busy.",
 				Flags: []cli.Flag{newJSONFlag()},
 				Action: func(c *cli.Context) error {
-					if c.NArg() != 0 {
-						return app.UsageErrorf("plugin list takes no arguments")
+					if _, err := storeArgs(c, 0, 0); err != nil {
+						return err
 					}
 					return app.ShowPlugins(c.Context, pluginOptions(c, ""))
 				},
@@ -210,7 +212,7 @@ func pluginOptions(c *cli.Context, id string) app.PluginOptions {
 
 func runPluginAdd(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return app.UsageErrorf("plugin add needs exactly one SOURCE argument")
+		return app.WithHint(app.UsageErrorf("plugin add needs exactly one SOURCE argument"), "run 'skillstore plugin add --help' for usage")
 	}
 	intake, err := intakeOptions(c)
 	if err != nil {

@@ -44,7 +44,11 @@ func syncCommand() *cli.Command {
 			"Output: nothing when nothing changed; one line per change otherwise; --json for a\n" +
 			"full report. Progress is shown only on a terminal. A skill export leaves alone\n" +
 			"(a foreign folder, one edited in a target) is reported by the first sync that\n" +
-			"meets it, not by every one. File lists are summarised; --verbose lists them all.\n\n" +
+			"meets it, not by every one. File lists are summarised, and the validation\n" +
+			"policy's warnings about new upstream SKILL.md files are printed one line per\n" +
+			"kind with a count; --verbose lists them all. A sync with nothing to write reads\n" +
+			"the store under its shared lock only, so commands reading it never wait for it;\n" +
+			"the exclusive lock is taken only to write what the sync found.\n\n" +
 			"A part that cannot be taken in is left out, not the plugin: a file a store never\n" +
 			"holds (a symlink out of its folder, a FIFO, a file over 2 MiB) is left out of its\n" +
 			"skill, and a skill that fails validation or is rated above --allow-risk (default\n" +

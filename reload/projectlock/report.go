@@ -110,7 +110,11 @@ func (e *FrozenError) Error() string { return problem.Format(e.Summary(), e.Deta
 
 // Summary says what failed.
 func (e *FrozenError) Summary() string {
-	return fmt.Sprintf("install --frozen: the project's skills do not match %s (%d difference(s))", e.Lock, len(e.Differences))
+	diffs := fmt.Sprintf("%d differences", len(e.Differences))
+	if len(e.Differences) == 1 {
+		diffs = "1 difference"
+	}
+	return fmt.Sprintf("install --frozen: the project's skills do not match %s (%s)", e.Lock, diffs)
 }
 
 // Details are the differences.

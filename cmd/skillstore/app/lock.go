@@ -80,7 +80,7 @@ func Lock(ctx context.Context, opts LockOptions) error {
 	if !changed {
 		state = "unchanged:"
 	}
-	cliout.Printf(opts.Stdout, "%s %s: %d skill(s) in %d target(s), %d plugin(s)%s\n", state, path, len(l.Skills), len(l.Targets), len(l.Plugins), remoteNote(l.Remote))
+	cliout.Printf(opts.Stdout, "%s %s: %s in %s, %s%s\n", state, path, plural(len(l.Skills), "skill"), plural(len(l.Targets), "target"), plural(len(l.Plugins), "plugin"), remoteNote(l.Remote))
 	printExports(opts.Stdout, exported, opts.Verbose)
 	for _, w := range built.Warnings {
 		cliout.Printf(opts.Stderr, "skillstore: warning: %s\n", w)
@@ -196,7 +196,7 @@ func printInstall(w, errw io.Writer, rep *projectlock.Report, verbose bool) {
 		if r.Added {
 			added = " (recorded as this store's remote " + r.Name + ")"
 		}
-		cliout.Printf(w, "team remote %s %s: pulled, %d skill(s) brought or moved%s\n", r.Name, r.URL, r.Skills, added)
+		cliout.Printf(w, "team remote %s %s: pulled, %s brought or moved%s\n", r.Name, r.URL, plural(r.Skills, "skill"), added)
 	}
 	for _, p := range rep.Plugins {
 		if p.Added {
@@ -232,7 +232,7 @@ func printInstall(w, errw io.Writer, rep *projectlock.Report, verbose bool) {
 		}
 	}
 	if !rep.Failed() {
-		cliout.Printf(w, "installed %d skill(s) into %d target(s) as %s locks them\n", installed(rep), len(rep.Targets), filepath.Base(rep.Lock))
+		cliout.Printf(w, "installed %s into %s as %s locks them\n", plural(installed(rep), "skill"), plural(len(rep.Targets), "target"), filepath.Base(rep.Lock))
 	}
 }
 

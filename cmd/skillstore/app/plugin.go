@@ -141,7 +141,7 @@ func writePlugin(w io.Writer, info *store.PluginInfo, details bool) {
 	}
 	if details {
 		if info.Name != "" || info.Version != "" {
-			cliout.Printf(w, "  manifest: %s %s\n", info.Name, info.Version)
+			cliout.Printf(w, "  manifest: %s\n", joinNonEmpty(info.Name, info.Version))
 		}
 		cliout.Printf(w, "  review: %v\n", info.Review)
 	}

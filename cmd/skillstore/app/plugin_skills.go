@@ -108,7 +108,7 @@ func LinkSkill(ctx context.Context, opts LinkOptions) error {
 	w := opts.Stdout
 	res, err := s.LinkSkill(ctx, id, skill)
 	if errors.Is(err, store.ErrNoChange) {
-		cliout.Printf(w, "%s is plugin %s's skill already\n", skill, id)
+		cliout.Printf(w, "%s is already a skill of plugin %s\n", skill, id)
 		return nil
 	}
 	if err != nil {
@@ -120,7 +120,7 @@ func LinkSkill(ctx context.Context, opts LinkOptions) error {
 	b := res.Base
 	match := "exact match"
 	if !b.Exact {
-		match = fmt.Sprintf("closest match: %d file(s), %d line(s) differ", b.Files, b.Distance)
+		match = fmt.Sprintf("closest match: %s, %s differ", plural(b.Files, "file"), plural(b.Distance, "line"))
 	}
 	if b.Truncated {
 		match += "; the search stopped at its limit"
@@ -129,8 +129,8 @@ func LinkSkill(ctx context.Context, opts LinkOptions) error {
 	if b.Commit.IsZero() {
 		cliout.Printf(w, "%s %s to plugin %s at its folder's current files (%s)\n", linked, skill, id, match)
 	} else {
-		cliout.Printf(w, "%s %s to plugin %s at upstream commit %s (%s; %d commit(s) searched)\n",
-			linked, skill, id, b.Commit, match, b.Walked)
+		cliout.Printf(w, "%s %s to plugin %s at upstream commit %s (%s; %s searched)\n",
+			linked, skill, id, b.Commit, match, plural(b.Walked, "commit"))
 	}
 	if res.LocalEdit {
 		cliout.Printf(w, "the difference from that commit is kept as a local edit: upstream's later changes come as a three-way candidate\n")

@@ -85,7 +85,7 @@ func Sync(ctx context.Context, opts SyncOptions) error {
 		writeCaptures(opts.Stdout, opts.Stderr, run.Captured, opts.Verbose)
 		if run.SyncReport != nil {
 			changed = writeSyncReport(opts.Stdout, opts.Stderr, run.SyncReport, opts.Verbose)
-			printSyncWarnings(opts.Stderr, run.SyncReport)
+			printSyncWarnings(opts.Stderr, run.SyncReport, opts.Verbose)
 		}
 		printExports(opts.Stdout, exportsToShow(s, run.Exported), opts.Verbose)
 	}
@@ -97,7 +97,7 @@ func Sync(ctx context.Context, opts SyncOptions) error {
 	}
 	end := run.outcome()
 	if errors.Is(end, ErrReview) && (changed || run.inReview() > 0) {
-		cliout.Printf(opts.Stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", run.CandidatesWaiting+run.inReview())
+		cliout.Printf(opts.Stderr, "skillstore: %s for review: run 'skillstore candidates list'\n", waiting(run.CandidatesWaiting+run.inReview()))
 	}
 	return end
 }
@@ -285,7 +285,7 @@ func syncLine(sk store.SkillReport, verbose bool) string {
 		case sk.Candidate != "":
 			fmt.Fprintf(&b, ", candidate %s on v%d", sk.Candidate[:12], sk.OldVersion)
 			if n := len(sk.Conflicts); n > 0 {
-				fmt.Fprintf(&b, " with %d conflict(s): %s", n, cliout.FileSummary(sk.Conflicts, -1, verbose))
+				fmt.Fprintf(&b, " with %s: %s", plural(n, "conflict"), cliout.FileSummary(sk.Conflicts, -1, verbose))
 			} else {
 				b.WriteString(", clean")
 			}
