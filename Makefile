@@ -6,7 +6,7 @@ FUZZTIME  ?= 10s
 BENCHTIME ?= 1x
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: all build test cross test-windows release lint bench bench-scale fuzz demo update clean e2e-claude e2e-codex attack
+.PHONY: all build test cross test-windows release lint bench bench-scale bench-calm fuzz demo update clean e2e-claude e2e-codex attack docs man
 
 all: build
 
@@ -93,14 +93,23 @@ bench:
 ## bench-scale: one-skill commands, list, import, export, gc and start-up on
 ## stores of 100, 1k, 10k and 50k synthetic skills, each beside its git
 ## reference (cp -a and rsync -a for export), with
-## peak memory and growth between sizes. The stores are generated once under
+## peak memory and growth between sizes; then the calm works (bench-calm).
+## The stores are generated once under
 ## BENCH_CACHE. BENCH_SIZES=100,1000,10000 leaves out 50k (slow to generate);
 ## BENCH_OLD=path/to/skillstore adds an older binary to compare with.
 BENCH_SIZES ?= 100,1000,10000,50000
 BENCH_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/skillstore-bench
 BENCH_REPS  ?= 5
+BENCH_CALM  ?= 120
 bench-scale: build
-	$(GO) run ./cmd/benchscale -bin $(BIN) -cache $(BENCH_CACHE) -sizes $(BENCH_SIZES) -reps $(BENCH_REPS) $(if $(BENCH_OLD),-old-bin $(BENCH_OLD))
+	$(GO) run ./cmd/benchscale -bin $(BIN) -cache $(BENCH_CACHE) -sizes $(BENCH_SIZES) -reps $(BENCH_REPS) -calm $(BENCH_CALM) $(if $(BENCH_OLD),-old-bin $(BENCH_OLD))
+
+## bench-calm: verify beside git fsck --strict, a no-op sync beside git
+## fetch --multiple --jobs=8 of the same sources, a no-op export and doctor,
+## on a store of BENCH_CALM plugins (3 skills each) from local git
+## repositories, and how often the no-op sync took the exclusive lock.
+bench-calm: build
+	$(GO) run ./cmd/benchscale -bin $(BIN) -cache $(BENCH_CACHE) -sizes '' -reps $(BENCH_REPS) -calm $(BENCH_CALM)
 
 ## fuzz: a short bounded run of every fuzz target (FUZZTIME each)
 fuzz:
@@ -117,7 +126,9 @@ demo: build
 
 ## e2e-claude: install Claude Code's CLI (npm package @anthropic-ai/claude-code,
 ## CLAUDE_CODE_VERSION, default latest) into a cache folder and run the test that
-## has it validate, add and install an exported marketplace. The CLI runs with
+## has it validate, add and install an exported marketplace, and the test that
+## registers `skillstore mcp` with `claude mcp add` and has `claude mcp list`
+## start it and report it connected. The CLI runs with
 ## HOME and CLAUDE_CONFIG_DIR in a temp folder, no login, no credentials; the
 ## only network use is npm's download. `make test` runs the same test when
 ## `claude` is on PATH, and skips it otherwise.
@@ -132,6 +143,8 @@ e2e-claude:
 ## default latest) into a cache folder and run the test that exports skills
 ## into a temp home's ~/.agents/skills and has 'codex debug prompt-input' (no
 ## login) list them, comparing its lines with skillstore's measure of the list.
+## It also runs the command `skillstore mcp --print-config codex` suggests and
+## compares what Codex writes into its config.toml with the printed snippet.
 ## The CLI runs with HOME and CODEX_HOME in a temp folder and none of the
 ## caller's OPENAI_ or CODEX_ variables; the only network use is npm's
 ## download. `make test` runs the same test when `codex` is on PATH, and skips
@@ -141,12 +154,27 @@ CODEX_E2E_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/skillstore-e2e/codex
 e2e-codex:
 	@command -v npm >/dev/null || { echo "e2e-codex needs node and npm (e.g. apt-get install nodejs npm)"; exit 1; }
 	npm install --no-save --no-audit --no-fund --prefix "$(CODEX_E2E_DIR)" @openai/codex@$(CODEX_VERSION)
-	PATH="$(CODEX_E2E_DIR)/node_modules/.bin:$$PATH" $(GO) test ./cmd/skillstore -run '^TestCodexListsExportedSkills$$' -count=1 -v
+	PATH="$(CODEX_E2E_DIR)/node_modules/.bin:$$PATH" $(GO) test ./cmd/skillstore -run '^TestCodex' -count=1 -v
 
-## update: rewrite golden files (testscript scenarios and merge cases)
+## docs: regenerate the command reference (docs/reference/*.md) from the
+## commands' own help. TestReferenceDocs (part of make test) fails, naming
+## the command and flag, when a page differs from the help; this rewrites
+## the pages (and removes those of commands that no longer exist).
+docs:
+	$(GO) test ./cmd/skillstore -run '^TestReferenceDocs$$' -count=1 -update
+
+## man: man pages (section 1, one per command: skillstore-plugin-add.1 ...)
+## generated from the same help, into MANDIR (default man/; not tracked).
+## Read one with: man -l man/skillstore-sync.1
+MANDIR ?= man
+man:
+	$(GO) test ./cmd/skillstore -run '^TestManPages$$' -count=1 -args -man=$(abspath $(MANDIR))
+
+## update: rewrite golden files (testscript scenarios and merge cases) and
+## the command reference
 update:
 	$(GO) test ./cmd/skillstore -update
 	$(GO) test ./merge -update
 
 clean:
-	rm -rf bin dist
+	rm -rf bin dist man

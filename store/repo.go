@@ -78,6 +78,23 @@ type Options struct {
 	// before it takes the exclusive lock to apply them (a test seam: gc
 	// runs meanwhile).
 	AfterPrefetch func()
+	// SourcePolicy, when set, is what sources may be read (see package
+	// store/plugins, SourcePolicy): every plugin source, marketplace entry and
+	// remote is checked against it before it is read. Nil allows all.
+	SourcePolicy SourceChecker
+	// BeforeWriteLock, when set, runs when a transaction read under the
+	// shared lock found something to write, before it takes the exclusive
+	// lock to write it (a test seam: another writer goes first, see
+	// UpdateIfWrites).
+	BeforeWriteLock func()
+}
+
+// SourceChecker decides whether a source may be read, before anything
+// reads it: package store/plugins's SourcePolicy. rawURL is the source's
+// URL (or path), folder is true for a folder on this machine's disk, and
+// market names the marketplace that named the source ("" when none did).
+type SourceChecker interface {
+	CheckSource(rawURL string, folder bool, market string) error
 }
 
 // Store is an open store. Its methods take the store lock themselves, so a
@@ -250,29 +267,59 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 		return err
 	}
 	defer l.Release()
-	r, err := s.newReader()
+	tx, err := s.beginTx()
 	if err != nil {
 		return err
 	}
-	defer r.resetStorage()
-	defer r.refs.Close()
-	if err := r.checkLayout(); err != nil {
+	defer tx.end()
+	if err := tx.run(ctx, fn); err != nil {
 		return err
+	}
+	return tx.finish()
+}
+
+// beginTx starts a transaction on the store as it is now; the caller
+// holds a side of the lock, and calls end when done with it.
+func (s *Store) beginTx() (*Tx, error) {
+	r, err := s.newReader()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkLayout(); err != nil {
+		r.refs.Close()
+		r.resetStorage()
+		return nil, err
 	}
 	tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}}
 	r.tx = tx
-	defer tx.pending.Wait() // a pack still being written, before the lock is released
-	err = fn(tx)
-	if r.refErr != nil {
-		return r.refErr
+	return tx, nil
+}
+
+// end releases what the transaction holds open: a pack still being
+// written (before the lock is released), the refs, the object database.
+func (tx *Tx) end() {
+	tx.pending.Wait()
+	tx.refs.Close()
+	tx.resetStorage()
+}
+
+// run runs fn on tx; a ref that could not be read, fn's error or the
+// cancellation of ctx make the transaction write nothing.
+func (tx *Tx) run(ctx context.Context, fn func(tx *Tx) error) error {
+	err := fn(tx)
+	if tx.refErr != nil {
+		return tx.refErr
 	}
 	if err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if s.dryRun {
+	return ctx.Err()
+}
+
+// finish writes what the transaction queued (commit), or on a dry-run
+// store keeps it in memory (keepDry).
+func (tx *Tx) finish() error {
+	if tx.s.dryRun {
 		return tx.keepDry()
 	}
 	return tx.commit()

@@ -74,35 +74,31 @@ func (s *Store) VerifyWith(ctx context.Context, opts VerifyOptions) (VerifyRepor
 		if err != nil {
 			return err
 		}
-		r := &Reader{s: s, refs: gitdb.NewRefReaderOf(s.dir, refs), db: gitdb.Open(s.dir)}
-		defer r.resetStorage()
-		v := &verifier{r: r, rep: &rep, seen: map[Hash]bool{}, treesChecked: map[Hash]bool{}, quick: opts.Quick}
 		rep.Refs = len(refs)
-		for _, name := range refs.Names("") {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			plugin, isParts := PluginPartsOfRef(name)
-			switch {
-			case isParts:
-				v.pluginParts(plugin, refs[name])
-			case strings.HasPrefix(name, SkillRefPrefix) || strings.HasPrefix(name, PluginRefPrefix):
-				skill, ok := SkillNameOfRef(name)
-				if !ok {
-					v.problem(name, "not a skill ref: want %sNAME or %sPLUGIN/NAME", SkillRefPrefix, PluginRefPrefix)
-					continue
-				}
-				rep.Skills++
-				v.skill(skill, refs[name])
-			case name == StateRef:
-				v.state(refs[name])
-			default:
-				v.commitRef(name, refs[name])
-			}
-		}
-		return nil
+		return s.verifyRefs(ctx, refs, opts, &rep)
 	})
 	return rep, err
+}
+
+// verifyRef checks one ref by what it is.
+func (v *verifier) verifyRef(name string, h Hash) {
+	plugin, isParts := PluginPartsOfRef(name)
+	switch {
+	case isParts:
+		v.pluginParts(plugin, h)
+	case strings.HasPrefix(name, SkillRefPrefix) || strings.HasPrefix(name, PluginRefPrefix):
+		skill, ok := SkillNameOfRef(name)
+		if !ok {
+			v.problem(name, "not a skill ref: want %sNAME or %sPLUGIN/NAME", SkillRefPrefix, PluginRefPrefix)
+			return
+		}
+		v.rep.Skills++
+		v.skill(skill, h)
+	case name == StateRef:
+		v.state(h)
+	default:
+		v.commitRef(name, h)
+	}
 }
 
 func (s *Store) withSharedLock(ctx context.Context, fn func() error) error {
@@ -115,11 +111,25 @@ func (s *Store) withSharedLock(ctx context.Context, fn func() error) error {
 }
 
 type verifier struct {
-	r            *Reader
+	r *Reader
+	// rep holds this verifier's counts; problems and warnings are kept
+	// apart, in order (see verify_objects.go).
 	rep          *VerifyReport
 	seen         map[Hash]bool // trees already checked complete
 	treesChecked map[Hash]bool // trees already checked against git fsck's rules
-	quick        bool
+	// entries are the trees that passed, parsed (see verify_objects.go).
+	entries map[Hash][]skillfs.TreeEntry
+	// problems, warnings, ref and seq: see verify_objects.go.
+	problems, warnings []seqProblem
+	ref, seq           int
+	// blobs are the blobs already read and re-hashed (or, with quick,
+	// found present), and commits the commits commitRef already checked
+	// whole: each object is checked once however many refs reach it, as
+	// git fsck does. Plugins of one marketplace share its repository's
+	// commit, and versions share most of their files.
+	blobs   map[Hash]bool
+	commits map[Hash]bool
+	quick   bool
 }
 
 // trees checks tree and every subtree with git fsck --strict's rules; it
@@ -147,11 +157,12 @@ func (v *verifier) trees(where string, tree Hash) bool {
 			return false
 		}
 	}
+	v.entries[tree] = entries
 	return true
 }
 
 func (v *verifier) problem(where, format string, args ...any) {
-	v.rep.Problems = append(v.rep.Problems, VerifyProblem{Where: where, Message: fmt.Sprintf(format, args...)})
+	v.note(VerifyProblem{Where: where, Message: fmt.Sprintf(format, args...)})
 }
 
 func (v *verifier) skill(name string, head Hash) {
@@ -196,12 +207,8 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 		return
 	}
 	v.seen[tree] = true
-	if !v.trees(where, tree) {
-		return
-	}
-	files, err := v.r.Files(tree)
-	if err != nil {
-		v.problem(where, "tree %s: %v", ShortHash(tree), err)
+	files, ok := v.files(where, tree)
+	if !ok {
 		return
 	}
 	hasSkill := false
@@ -220,6 +227,7 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 				v.problem(where, "%s: %v", f.Path, err)
 				continue
 			}
+			v.blobs[f.ID] = true
 			skill, _, _ := strings.Cut(where, "@")
 			verdict := discover.Check(f.Path, OwnName(skill), data, discover.Lenient)
 			for _, d := range verdict.Errors() {
@@ -227,18 +235,12 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 			}
 			if latest {
 				for _, d := range verdict.Warnings() {
-					v.rep.Warnings = append(v.rep.Warnings, VerifyProblem{Where: where, Message: d.String()})
+					v.warn(VerifyProblem{Where: where, Message: d.String()})
 				}
 			}
 			continue
 		}
-		if v.quick {
-			if !v.r.hasStored(f.ID) {
-				v.problem(where, "%s: blob %s is missing", f.Path, ShortHash(f.ID))
-			}
-		} else if _, err := v.r.Blob(f.ID); err != nil {
-			v.problem(where, "%s: %v", f.Path, err)
-		}
+		v.checkBlob(where, f.Path, f.ID)
 	}
 	if skill, _, _ := strings.Cut(where, "@"); !hasSkill && !IsPluginParts(skill) {
 		v.problem(where, "no %s at the top of the tree", skillmd.FileName)
@@ -251,12 +253,8 @@ func (v *verifier) state(head Hash) {
 		v.problem(StateRef, "%v", err)
 		return
 	}
-	if !v.trees(StateRef, c.Tree) {
-		return
-	}
-	files, err := v.r.Files(c.Tree)
-	if err != nil {
-		v.problem(StateRef, "tree: %v", err)
+	files, ok := v.files(StateRef, c.Tree)
+	if !ok {
 		return
 	}
 	for _, f := range files {
@@ -286,6 +284,10 @@ func (v *verifier) state(head Hash) {
 // (upstream snapshots, candidates, plugin sources): it must reach a
 // complete commit.
 func (v *verifier) commitRef(name string, h Hash) {
+	if v.commits[h] {
+		return
+	}
+	v.commits[h] = true
 	o, err := v.r.object(h)
 	if err != nil {
 		v.problem(name, "%v", err)
@@ -299,20 +301,13 @@ func (v *verifier) commitRef(name string, h Hash) {
 		v.problem(name, "%v", err)
 		return
 	}
-	if !v.trees(name, c.Tree) {
-		return
-	}
-	files, err := v.r.Files(c.Tree)
-	if err != nil {
-		v.problem(name, "tree %s: %v", ShortHash(c.Tree), err)
-		return
-	}
-	if v.quick {
+	files, ok := v.files(name, c.Tree)
+	if !ok || v.quick {
 		return
 	}
 	for _, f := range files {
-		if _, err := v.r.object(f.ID); err != nil {
-			v.problem(name, "%s: %v", f.Path, err)
+		if f.Mode != skillfs.Gitlink {
+			v.checkBlob(name, f.Path, f.ID)
 		}
 	}
 }

@@ -10,7 +10,13 @@
 // of -reps runs taken in the same run as their reference, so a loaded
 // machine shifts both: read the ratios.
 //
-// Run it with `make bench-scale` (see the README).
+// With -calm N it also measures, on a store of N plugins from git
+// repositories (calm.go), verify beside git fsck --strict, a no-op sync
+// beside git fetch --multiple --jobs=8 of the same sources, a no-op export
+// and doctor.
+//
+// Run it with `make bench-scale` (see docs/design/performance.md), or `make bench-calm`
+// for the calm works alone.
 package main
 
 import (
@@ -34,13 +40,17 @@ func run() error {
 	bin := flag.String("bin", "bin/skillstore", "the skillstore binary to measure")
 	oldBin := flag.String("old-bin", "", "an older skillstore binary to measure beside it (optional)")
 	cache := flag.String("cache", defaultCache(), "folder for the generated stores (kept between runs)")
-	sizes := flag.String("sizes", "100,1000,10000,50000", "store sizes in skills, comma-separated")
+	sizes := flag.String("sizes", "100,1000,10000,50000", "store sizes in skills, comma-separated (empty: none)")
+	calm := flag.Int("calm", 0, "also measure verify, doctor and a no-op sync and export on a store of this many plugins (3 skills each; 0: not)")
 	reps := flag.Int("reps", 5, "runs per figure (the median time is shown)")
 	only := flag.String("only", "", "measure only these works (comma-separated names)")
 	flag.Parse()
 
 	var ns []int
 	for _, s := range strings.Split(*sizes, ",") {
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 100 {
 			return fmt.Errorf("bad size %q (at least 100)", s)
@@ -75,8 +85,13 @@ func run() error {
 			printRow(r)
 		}
 	}
-	fmt.Println()
-	printTable(works, results, b.oldBin != "")
+	if len(ns) > 0 {
+		fmt.Println()
+		printTable(works, results, b.oldBin != "")
+	}
+	if *calm > 0 {
+		return measureCalm(b, *cache, *calm, *reps)
+	}
 	return nil
 }
 

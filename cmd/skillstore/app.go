@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"log/slog"
 	"slices"
@@ -48,6 +47,7 @@ func commands() []*cli.Command {
 		pluginCommand(), syncCommand(), checkCommand(), candidatesCommand(),
 		// targets
 		targetCommand(), tagCommand(), exportCommand(), statusCommand(), captureCommand(), watchCommand(), mcpCommand(),
+		lockCommand(), installCommand(),
 		// remotes
 		remoteCommand(), cloneCommand(), pushCommand(), pullCommand(),
 		// skills on disk
@@ -140,13 +140,10 @@ func newApp(e *env) *cli.App {
 }
 
 // onUsageError turns flag parsing errors into usage errors (exit 2) instead of
-// urfave's default of printing the whole help text.
+// urfave's default of printing the whole help text. The hint names the
+// command whose flag was wrong, and the flag it may have meant.
 func onUsageError(c *cli.Context, err error, _ bool) error {
-	name := "skillstore"
-	if c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name {
-		name = "skillstore " + c.Command.FullName()
-	}
-	return app.WithHint(app.UsageErrorf("%v", err), fmt.Sprintf("run '%s --help' for usage", name))
+	return app.WithHint(app.UsageErrorf("%v", err), flagHints(c, err)...)
 }
 
 func setUsageErrors(cmds []*cli.Command) {

@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/app/adopt"
 )
 
@@ -33,7 +32,12 @@ func adoptCommand() *cli.Command {
 			"A source on this machine (sourceType local, a file:// URL) that the project's\n" +
 			"lock file names is not followed (the skill is taken in as managed) unless\n" +
 			"--allow-local names it or a folder above it; the records in your home are your\n" +
-			"own word: their local sources are followed, each listed (in --dry-run too).\n\n" +
+			"own word: their local sources are followed, each listed (in --dry-run too).\n" +
+			"A source the source policy refuses refuses its skill (not even taken in as\n" +
+			"managed). The project's skillstore-lock.json is skillstore's own lock: adopt\n" +
+			"never reads it ('skillstore install' restores it); after adopting, 'skillstore\n" +
+			"lock' writes it.\n\n" +
+			sourcePolicyHelp + "\n\n" +
 			"Exit codes: 0 all taken over (stray files, listed, do not count); 1 some entries\n" +
 			"failed or were skipped (the rest were taken over);\n" +
 			"2 usage; 3 store busy.",
@@ -42,8 +46,8 @@ func adoptCommand() *cli.Command {
 			&cli.StringFlag{Name: "project", Usage: "also read this project's agent folders (.claude/skills, .agents/skills, ...) and skills-lock.json"},
 			&cli.StringSliceFlag{Name: "allow-local", Usage: "follow the project's local sources at or below DIR or file:// URL (repeatable)"}),
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 0 {
-				return app.UsageErrorf("adopt takes no arguments")
+			if _, err := storeArgs(c, 0, 0); err != nil {
+				return err
 			}
 			sopts, err := addOptions(c)
 			if err != nil {

@@ -16,10 +16,12 @@ func candidatesCommand() *cli.Command {
 		Name:     "candidates",
 		Category: "review",
 		Usage:    "review pending updates: list, show, diff, checkout, edit, mergetool, accept, reject, resolve",
-		Description: "A candidate is a pending update of a skill on refs/heads/candidates/<skill>: a\n" +
-			"merge commit with parents (published version, upstream snapshot). Review it here,\n" +
-			"or with plain git: clone the store, commit a resolution on candidates/<skill>,\n" +
-			"push it back, then 'skillstore candidates accept <skill>'.",
+		Description: "A candidate is a pending update of a skill: a merge commit with parents\n" +
+			"(published version, upstream snapshot) on the branch\n" +
+			"refs/heads/candidates/plugins/<plugin>/<skill> (a plugin's skill PLUGIN:SKILL)\n" +
+			"or refs/heads/candidates/skills/<skill> (a managed skill). Review it here, or\n" +
+			"with plain git: clone the store, commit a resolution on that branch, push it\n" +
+			"back, then 'skillstore candidates accept SKILL'.",
 		Subcommands: []*cli.Command{
 			{
 				Name:        "list",
@@ -27,8 +29,8 @@ func candidatesCommand() *cli.Command {
 				Description: "Exit codes: 0 success, 1 error, 3 store lock busy.",
 				Flags:       []cli.Flag{newJSONFlag()},
 				Action: func(c *cli.Context) error {
-					if c.NArg() != 0 {
-						return app.UsageErrorf("candidates list takes no arguments")
+					if _, err := storeArgs(c, 0, 0); err != nil {
+						return err
 					}
 					return app.ListCandidates(c.Context, candidateOptions(c, ""))
 				},

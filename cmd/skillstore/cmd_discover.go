@@ -53,22 +53,25 @@ func doctorCommand() *cli.Command {
 		Name:     "doctor",
 		Category: "inspection",
 		Usage:    "explain which skills agents load, and why some do not",
-		Description: "Runs discovery and reports the roots searched, every skill with its layer and\n" +
-			"origin, shadowing, skills with identical bodies, skills that Claude Code or\n" +
-			"Codex would not load (or would load differently) and why, and every\n" +
-			"diagnostic, then a summary line. With a store that has targets, it also says\n" +
-			"what each target's skills cost the agent's context: the characters and\n" +
-			"approximate tokens of the always-loaded list (name and description of each\n" +
-			"skill), against the agent's documented budget (Claude Code: about 1% of the\n" +
-			"context window, 8,000 characters when unknown, 1,536 per skill; Codex: about\n" +
-			"2%, 8,000 when unknown), naming the skills whose descriptions get shortened.\n" +
-			"It also lists references of the form PLUGIN:NAME (a known plugin of the store)\n" +
-			"in the exported skills' Markdown that a flat target cannot resolve, with the\n" +
-			"skill, file, line and target (a warning; see README, Targets).\n\n" +
+		Description: "Runs discovery and prints a summary that fits a screen: how many skills in how\n" +
+			"many roots (active, shadowed, broken), what Claude Code or Codex will not load\n" +
+			"and why (one line per reason, with the skills concerned), the broken skills and\n" +
+			"the warnings (one line per kind), and, with a store that has targets, what each\n" +
+			"target's always-loaded list (name and description of each skill) costs against\n" +
+			"its agent's documented budget, in the agent's own unit (Claude Code: about 1% of\n" +
+			"the context window, 8,000 characters when unknown, 1,536 per skill; Codex: about\n" +
+			"2%, 8,000 characters when unknown), naming the skills shortened first, and how\n" +
+			"many references of the form PLUGIN:NAME (a known plugin of the store) in the\n" +
+			"exported skills' Markdown a flat target cannot resolve (see docs/guide/agents.md).\n" +
+			"Each list stops after a few lines.\n\n" +
+			"--verbose adds the details: the roots searched, every skill with its layer and\n" +
+			"origin, shadowing, skills with identical bodies, every agent finding and\n" +
+			"diagnostic, each target's cost (with approximate tokens) and every unresolved\n" +
+			"reference with its skill, file and line. --json carries all of it.\n\n" +
 			layersHelp + "\n\n" +
 			"Exit codes: 0 every skill loads, 1 at least one skill is broken (an error\n" +
 			"diagnostic), 2 usage error.",
-		Flags: []cli.Flag{skillDirFlag(), newJSONFlag()},
+		Flags: []cli.Flag{skillDirFlag(), newJSONFlag(), &cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "add every root, skill, finding and reference after the summary"}},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return app.WithHint(app.UsageErrorf("doctor takes no arguments"), "add roots with --skill-dir DIR")

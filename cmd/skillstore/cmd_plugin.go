@@ -14,12 +14,13 @@ func pluginCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "plugin",
 		Category: "plugins",
-		Usage:    "vendor upstream plugins: add, list, show, skills, set, link, trust, pause, resume, disable, adopt, rm",
+		Usage:    "vendor upstream plugins: add, list, show, skills, set, trust, link, pause, resume, disable, enable, adopt, rm",
 		Description: "A plugin is an upstream source of skills: a local folder or a git repository.\n" +
 			"Its layout is read from .claude-plugin/marketplace.json, .claude-plugin/plugin.json,\n" +
 			".codex-plugin/plugin.json, skills/ (with hidden category folders such as\n" +
 			"skills/.curated/<name>), a SKILL.md at the top (one skill) or <name>/SKILL.md\n" +
-			"folders (a flat repository). 'skillstore sync' brings its updates in.",
+			"folders (a flat repository). 'skillstore sync' brings its updates in.\n\n" +
+			sourcePolicyHelp,
 		Subcommands: []*cli.Command{
 			{
 				Name:      "add",
@@ -34,7 +35,7 @@ func pluginCommand() *cli.Command {
 					"folder. $SKILLSTORE_GITHUB_URL replaces https://github.com in every GitHub address.\n" +
 					"After '#', a part holding '/' is a folder inside SOURCE (like --path; plugins/x,\n" +
 					"or tools/ for a top-level folder) and a part without one a plugin.\n" +
-					"The layouts recognised are listed in README.md (Sources and layouts); a folder\n" +
+					"The layouts recognised are listed in docs/guide/install.md; a folder\n" +
 					"matching none is refused with the list. Every skill of a catalog's categories\n" +
 					"(.curated, .system, .experimental) is added; two with one name are refused.\n" +
 					"A marketplace adds every plugin it lists, or only PLUGIN with SOURCE#PLUGIN.\n" +
@@ -63,6 +64,8 @@ func pluginCommand() *cli.Command {
 					"An entry whose url is on this machine (file://, a path) is refused: the\n" +
 					"marketplace's author, not you, named it. --allow-local DIR|URL (repeatable)\n" +
 					"takes the local entries at or below what it names.\n\n" +
+					"SKILL.md warnings of the validation policy are printed one line per kind, with\n" +
+					"a count and the plugins concerned; --verbose prints each.\n\n" +
 					"Exit codes: 0 added; 1 error (bad manifest, ownership conflict, fetch failure,\n" +
 					"a part left out; for a marketplace: some plugin failed, the others were added,\n" +
 					"--json lists each); 2 usage error; 3 store lock busy.",
@@ -73,7 +76,7 @@ func pluginCommand() *cli.Command {
 					&cli.BoolFlag{Name: "review", Usage: "always review this plugin's updates: fast-forwards become candidates"},
 					&cli.StringSliceFlag{Name: "skill", Usage: "mirror only the skills NAME matches (repeatable; globs, !NAME leaves out)"},
 					&cli.StringSliceFlag{Name: "allow-local", Usage: "let marketplace entries use repositories on this machine at or below DIR or file:// URL (repeatable)"},
-					newJSONFlag(), dryRunFlag("fetch and report what would be added, writing nothing"),
+					newJSONFlag(), verboseFlag(), dryRunFlag("fetch and report what would be added, writing nothing"),
 				}, intakeFlags()...),
 				Action: runPluginAdd,
 			},
@@ -86,8 +89,8 @@ func pluginCommand() *cli.Command {
 					"Exit codes: 0 success, 1 error, 3 store lock busy.",
 				Flags: []cli.Flag{newJSONFlag()},
 				Action: func(c *cli.Context) error {
-					if c.NArg() != 0 {
-						return app.UsageErrorf("plugin list takes no arguments")
+					if _, err := storeArgs(c, 0, 0); err != nil {
+						return err
 					}
 					return app.ShowPlugins(c.Context, pluginOptions(c, ""))
 				},
@@ -209,7 +212,7 @@ func pluginOptions(c *cli.Context, id string) app.PluginOptions {
 
 func runPluginAdd(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return app.UsageErrorf("plugin add needs exactly one SOURCE argument")
+		return app.WithHint(app.UsageErrorf("plugin add needs exactly one SOURCE argument"), "run 'skillstore plugin add --help' for usage")
 	}
 	intake, err := intakeOptions(c)
 	if err != nil {

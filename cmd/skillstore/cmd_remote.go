@@ -127,7 +127,9 @@ func pullCommand() *cli.Command {
 			"  local-ahead           this store is ahead: 'skillstore push' publishes it\n" +
 			"  joined                both published the same files: one version joins them\n" +
 			"  merge-candidate       both published different edits: their three-way merge\n" +
-			"  conflicted-candidate  waits on refs/heads/candidates/<skill> for review\n" +
+			"  conflicted-candidate  the same, with conflicts; either waits for review on\n" +
+			"                        refs/heads/candidates/skills/<skill> (a plugin's skill:\n" +
+			"                        candidates/plugins/<plugin>/<skill>)\n" +
 			"Nothing published is overwritten. The merged version, once accepted, is numbered\n" +
 			"one past the higher of both sides' numbers. Candidates a reviewer extended on\n" +
 			"the server fast-forward. The state is merged record by record; conflicting\n" +
@@ -139,6 +141,7 @@ func pullCommand() *cli.Command {
 			"without the store lock, within --fetch-timeout, so list and show answer\n" +
 			"meanwhile.\n" +
 			"With --export the published skills are then exported to every target.\n\n" +
+			sourcePolicyHelp + "\n\n" +
 			"Exit codes: 0 done, nothing waits for review; 1 refused or error; 2 usage\n" +
 			"error; 3 store lock busy; 4 done, candidates wait for review or state records\n" +
 			"conflicted.",

@@ -44,7 +44,10 @@ func addCommand() *cli.Command {
 			"than 1000 files are rejected. Executable scripts, invisible Unicode in SKILL.md, long\n" +
 			"base64 blobs, curl|sh pipelines and 'ignore previous instructions' are flagged with\n" +
 			"a risk level recorded on the version (see 'skillstore show'). Findings above\n" +
-			"--allow-risk (default high) refuse the version.\n\n" + addNamesHelp + "\n\n" + addExitCodes,
+			"--allow-risk (default high) refuse the version.\n\n" +
+			"The validation policy's warnings are printed after the versions, one line per\n" +
+			"kind with a count (a lone one as FILE:LINE: warning: ...); --verbose prints each.\n\n" +
+			addNamesHelp + "\n\n" + addExitCodes,
 		Flags: append(addFlags(), append(nameFlags(), dryRunFlag("report what would be recorded, writing nothing"))...),
 		Action: func(c *cli.Context) error {
 			paths, err := storeArgs(c, 1, -1)
@@ -81,7 +84,8 @@ func importCommand() *cli.Command {
 			"places is taken once, from its canonical copy: a repository before .agents/skills\n" +
 			"before an agent folder (.claude/skills) before the rest; identical copies are\n" +
 			"reported as warnings, differing ones as failures. A bad folder is reported and\n" +
-			"skipped; the others are recorded. " + addNamesHelp + "\n\n" +
+			"skipped; the others are recorded. The validation policy's warnings are printed\n" +
+			"one line per kind with a count; --verbose prints each. " + addNamesHelp + "\n\n" +
 			"Exit codes: 0 all recorded or unchanged; 1 some folders failed (the rest were\n" +
 			"recorded) or none was found; 2 usage; 3 store busy.",
 		Flags: append(addFlags(), append(nameFlags(), dryRunFlag("report what would be recorded, writing nothing"))...),
@@ -237,14 +241,18 @@ func diffCommand() *cli.Command {
 		Name:      "diff",
 		Category:  "skills",
 		Usage:     "show what changed between two versions, or a version and a folder",
-		ArgsUsage: "NAME[@A] [@B|DIR]",
+		ArgsUsage: "NAME[@A] [@B|NAME@B|DIR]",
 		Description: "diff prints a unified diff (line-based) in git's format, with added, removed and\n" +
 			"renamed files and executable-bit changes:\n" +
-			"  diff NAME          what the latest version changed\n" +
-			"  diff NAME@A        from version A to the latest\n" +
-			"  diff NAME@A @B     from version A to version B\n" +
-			"  diff NAME[@A] DIR  from the version to the folder DIR on disk\n" +
-			versionNames + "\n\n" +
+			"  diff NAME            what the latest version changed\n" +
+			"  diff NAME@A          from version A to the latest\n" +
+			"  diff NAME@A @B       from version A to version B\n" +
+			"  diff NAME@A NAME@B   the same, both named in full as with git diff A B\n" +
+			"                       (OTHER@B compares with another skill's version)\n" +
+			"  diff NAME[@A] DIR    from the version to the folder DIR on disk\n" +
+			versionNames + "\n" +
+			"A second argument that is both a folder and a version (a folder named pdf@v2)\n" +
+			"is refused as ambiguous: write ./pdf@v2 for the folder, @v2 for the version.\n\n" +
 			"--stat prints one line per changed file with the lines added and deleted, as\n" +
 			"git diff --stat does. On a terminal the diff is coloured (never with NO_COLOR).\n\n" +
 			"Exit codes: 0 ok (with or without differences; with --exit-code: no differences);\n" +
@@ -407,10 +415,15 @@ func verifyCommand() *cli.Command {
 			"names, no .git in any spelling, sorted), and that every object read hashes to its id\n" +
 			"(--quick checks that blobs are present without reading them). It prints each problem\n" +
 			"with the ref or file concerned. SKILL.md files are judged by the validation policy add,\n" +
-			"import, plugin add, sync, pull and clone apply (lenient): its warnings are printed and\n" +
-			"do not fail verify.\n\n" +
+			"import, plugin add, sync, pull and clone apply (lenient): its warnings do not fail verify,\n" +
+			"and are printed one line per kind with a count and the first skills concerned;\n" +
+			"--verbose prints each.\n\n" +
+			"Cost: verify reads each object the refs reach once, however many refs share it (the\n" +
+			"plugins of one marketplace share its repository), as git fsck --strict does; git fsck\n" +
+			"also reads unreachable objects and checks packs' checksums, verify adds the store's own\n" +
+			"checks above, of which parsing every version's SKILL.md is most of the extra time.\n\n" +
 			"Exit codes: 0 the store is sound (warnings or not); 1 problems found (listed) or error; 3 store busy.",
-		Flags: []cli.Flag{newJSONFlag(), &cli.BoolFlag{Name: "quick", Usage: "check that blobs are present instead of reading and re-hashing them"}},
+		Flags: []cli.Flag{newJSONFlag(), verboseFlag(), &cli.BoolFlag{Name: "quick", Usage: "check that blobs are present instead of reading and re-hashing them"}},
 		Action: func(c *cli.Context) error {
 			if _, err := storeArgs(c, 0, 0); err != nil {
 				return err

@@ -22,15 +22,18 @@ func syncCommand() *cli.Command {
 			"  fast-forward     no local edits: the update is published (a candidate with\n" +
 			"                   --review, the plugin's review policy, or a high-risk finding)\n" +
 			"  three-way        both changed: the merge becomes a candidate branch\n" +
-			"                   (refs/heads/candidates/<skill>) for 'skillstore candidates'\n" +
+			"                   (refs/heads/candidates/plugins/<plugin>/<skill>) for\n" +
+			"                   'skillstore candidates'\n" +
 			"A newer upstream supersedes a pending candidate. Skills removed upstream are\n" +
 			"reported, never deleted. Sync waits up to --lock-timeout for the store lock.\n" +
 			"A plugin's other files (manifest, hooks, commands, agents, MCP/LSP config...)\n" +
 			"are synced the same way as the unit PLUGIN:_plugin; hook and server changes are\n" +
-			"risk findings, and every change to them is cold (README: Plugin parts).\n\n" +
-			"Git plugins are fetched before the store lock is taken, up to 16 at once, each\n" +
-			"within --fetch-timeout (a global flag: connecting and listing refs, then every\n" +
-			"silence of the server); one that fails is reported and the others are synced.\n\n" +
+			"risk findings, and every change to them is cold (docs/guide/plugins.md).\n\n" +
+			"Git plugins are fetched before the store lock is taken, several at once\n" +
+			"(--fetch-jobs, a global flag; by default 8 per ssh host, 24 per git:// host,\n" +
+			"4 local repositories, 64 in all), each within --fetch-timeout (connecting and\n" +
+			"listing refs, then every silence of the server); one that fails is reported\n" +
+			"and the others are synced.\n\n" +
 			"With targets (see 'skillstore target'), sync first records skills edited in\n" +
 			"the target folders as versions (like 'skillstore capture'), so an update never\n" +
 			"overwrites them, and at the end exports what it published (like 'skillstore export').\n" +
@@ -41,7 +44,11 @@ func syncCommand() *cli.Command {
 			"Output: nothing when nothing changed; one line per change otherwise; --json for a\n" +
 			"full report. Progress is shown only on a terminal. A skill export leaves alone\n" +
 			"(a foreign folder, one edited in a target) is reported by the first sync that\n" +
-			"meets it, not by every one. File lists are summarised; --verbose lists them all.\n\n" +
+			"meets it, not by every one. File lists are summarised, and the validation\n" +
+			"policy's warnings about new upstream SKILL.md files are printed one line per\n" +
+			"kind with a count; --verbose lists them all. A sync with nothing to write reads\n" +
+			"the store under its shared lock only, so commands reading it never wait for it;\n" +
+			"the exclusive lock is taken only to write what the sync found.\n\n" +
 			"A part that cannot be taken in is left out, not the plugin: a file a store never\n" +
 			"holds (a symlink out of its folder, a FIFO, a file over 2 MiB) is left out of its\n" +
 			"skill, and a skill that fails validation or is rated above --allow-risk (default\n" +
@@ -49,6 +56,8 @@ func syncCommand() *cli.Command {
 			"with what takes it in, by the first sync that meets it for that upstream content;\n" +
 			"a later sync takes it in once fixed upstream. 'plugin trust PLUGIN:SKILL' accepts\n" +
 			"a risky skill's findings. --strict makes each plugin all or nothing.\n\n" +
+			"A plugin whose source the source policy refuses is not fetched and fails (see\n" +
+			"'skillstore help plugin'); the others sync.\n\n" +
 			"Exit codes: 0 done, nothing waits for review; 1 a plugin or skill failed, or a part\n" +
 			"was left out (the others were still synced); 2 usage error; 3 store lock busy\n" +
 			"(another skillstore command holds it); 4 done, candidates (or merged target edits)\n" +

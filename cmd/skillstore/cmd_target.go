@@ -75,8 +75,8 @@ func targetCommand() *cli.Command {
 				Usage: "list targets",
 				Flags: []cli.Flag{newJSONFlag()},
 				Action: func(c *cli.Context) error {
-					if c.NArg() > 0 {
-						return app.UsageErrorf("target list takes no arguments")
+					if _, err := storeArgs(c, 0, 0); err != nil {
+						return err
 					}
 					return app.ListTargets(c.Context, app.TargetOptions{Global: global(c), Output: output(c)})
 				},
@@ -322,8 +322,8 @@ func targetDetectCommand() *cli.Command {
 			"Exit codes: 0 success, 1 error, 3 store lock busy.",
 		Flags: []cli.Flag{newJSONFlag()},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return app.UsageErrorf("target detect takes no arguments")
+			if _, err := storeArgs(c, 0, 0); err != nil {
+				return err
 			}
 			return app.DetectTargets(c.Context, app.TargetOptions{Global: global(c), Output: output(c)})
 		},
@@ -344,7 +344,7 @@ func exportCommand() *cli.Command {
 			"the new one, never a mix.\n\n" +
 			"Each skill is reported as hot (only SKILL.md changed: the agent re-reads it),\n" +
 			"cold (first install, files, modes or symlinks changed: restart the agent),\n" +
-			"unchanged, removed, locally-modified (someone edited the folder since export\n" +
+			"unchanged (listed with --verbose), removed, locally-modified (someone edited the folder since export\n" +
 			"wrote it: left alone, see 'skillstore capture'), foreign (a folder export did\n" +
 			"not create: left alone), linked (the folder is a symbolic link, as in a\n" +
 			"dotfiles setup: left alone) or failed. A folder export did not create whose\n" +
@@ -354,9 +354,12 @@ func exportCommand() *cli.Command {
 			"wrote, or one holding a version of the skill, as 'npx skills' links\n" +
 			"~/.claude/skills/NAME to ~/.agents/skills/NAME) is replaced by the exported\n" +
 			"folder and reported link-replaced; the folder it pointed at is left as it is.\n" +
-			"A link put in place of a folder export wrote stays linked. File lists are\n" +
-			"summarised to fit the terminal ('SKILL.md, scripts/run.sh and 10 more');\n" +
-			"--verbose lists every file.\n\n" +
+			"A link put in place of a folder export wrote stays linked.\n\n" +
+			"Export prints a line per skill it did something with, then one summary line\n" +
+			"('2 targets, 30 skill folders: 1 installed, 29 unchanged'); an export with\n" +
+			"nothing to do prints the summary alone. File lists are summarised to fit the\n" +
+			"terminal ('SKILL.md, scripts/run.sh and 10 more'); --verbose lists every file\n" +
+			"and the unchanged skills too.\n\n" +
 			"The skills list: before writing, export measures what each target's skills will\n" +
 			"cost the always-loaded skills list of the agents reading its folder, in their own\n" +
 			"unit and form: Claude Code lists name, description and when_to_use, the last two\n" +
@@ -409,8 +412,8 @@ func statusCommand() *cli.Command {
 			"3 store lock busy.",
 		Flags: []cli.Flag{newJSONFlag(), verboseFlag()},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return app.UsageErrorf("status takes no arguments")
+			if _, err := storeArgs(c, 0, 0); err != nil {
+				return err
 			}
 			return app.Status(c.Context, app.StatusOptions{Global: global(c), Output: output(c)})
 		},

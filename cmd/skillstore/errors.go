@@ -23,7 +23,8 @@ import (
 )
 
 // Exit codes shared by every command. Commands with outcomes of their own
-// (sync, merge-file) document theirs in their --help and in README.md.
+// (sync, merge-file) document theirs in their --help, from which
+// docs/reference is generated.
 const (
 	exitOK    = 0 // success
 	exitError = 1 // the command failed; the error says why

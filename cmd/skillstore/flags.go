@@ -73,6 +73,7 @@ func addFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "strict", Usage: "validate SKILL.md with the strict rules"},
 		&cli.StringFlag{Name: "allow-risk", Usage: "highest safety risk level to accept (none, low, medium, high, critical)", Value: safety.DefaultAllowedRisk.String()},
 		newJSONFlag(),
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "print each SKILL.md warning (by default one line per kind, with a count)"},
 	}
 }
 
@@ -129,7 +130,8 @@ func parseAllowRisk(c *cli.Context) (safety.RiskLevel, error) {
 func oneArg(name string, run func(c *cli.Context, arg string) error) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		if c.NArg() != 1 {
-			return app.UsageErrorf("%s needs exactly one %s argument", c.Command.FullName(), name)
+			return app.WithHint(app.UsageErrorf("%s needs exactly one %s argument", commandPath(c), name),
+				fmt.Sprintf("run '%s --help' for usage", typedCommand(c)))
 		}
 		return run(c, c.Args().First())
 	}
@@ -144,7 +146,7 @@ func storeArgs(c *cli.Context, min, max int) ([]string, error) {
 		if takes == "" {
 			takes = "no arguments"
 		}
-		return nil, app.WithHint(app.UsageErrorf("%s takes %s", c.Command.Name, takes), fmt.Sprintf("run 'skillstore %s --help' for usage", c.Command.Name))
+		return nil, app.WithHint(app.UsageErrorf("%s takes %s", commandPath(c), takes), fmt.Sprintf("run '%s --help' for usage", typedCommand(c)))
 	}
 	return args, nil
 }

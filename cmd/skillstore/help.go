@@ -162,3 +162,76 @@ func quoteList(names []string) string {
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
+
+// flagHints are the hints of a flag that did not parse: the flags of the
+// same command the typed one may have meant (did-you-mean, by suggestNames),
+// and the help of the command as typed.
+func flagHints(c *cli.Context, err error) []string {
+	var hints []string
+	// A one-letter flag is one edit from every other: no guess.
+	if typed, ok := unknownFlag(err); ok && len(typed) > 1 {
+		if s := suggestNames(typed, commandFlagNames(c)); len(s) > 0 {
+			for i, n := range s {
+				s[i] = dashes(n) + n
+			}
+			hints = append(hints, "did you mean "+quoteList(s)+"?")
+		} else if g := suggestNames(typed, globalFlagNames(c)); len(g) > 0 && typedCommand(c) != "skillstore" {
+			hints = append(hints, fmt.Sprintf("%s%s is a flag of skillstore itself: put it before the command, as in 'skillstore %s%s ... %s'",
+				dashes(g[0]), g[0], dashes(g[0]), g[0], commandPath(c)))
+		}
+	}
+	return append(hints, fmt.Sprintf("run '%s --help' for usage", typedCommand(c)))
+}
+
+// unknownFlag is the name of the flag the flag package found no
+// definition for ("flag provided but not defined: -revew").
+func unknownFlag(err error) (string, bool) {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !ok {
+		return "", false
+	}
+	name = strings.TrimLeft(name, "-")
+	return name, name != ""
+}
+
+// typedCommand is the command c runs as typed: "skillstore plugin add"
+// (urfave's FullName of a subcommand leaves its parents out).
+func typedCommand(c *cli.Context) string {
+	if p := commandPath(c); p != "" {
+		return "skillstore " + p
+	}
+	return "skillstore"
+}
+
+// commandFlagNames are the names and aliases of the flags of the command
+// c runs (the global flags when it is skillstore itself), hidden ones left
+// out.
+func commandFlagNames(c *cli.Context) []string {
+	flags := c.App.Flags
+	if c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name {
+		flags = c.Command.Flags
+	}
+	return visibleFlagNames(flags)
+}
+
+// globalFlagNames are the names of skillstore's own flags (--store, ...).
+func globalFlagNames(c *cli.Context) []string { return visibleFlagNames(c.App.Flags) }
+
+func visibleFlagNames(flags []cli.Flag) []string {
+	var names []string
+	for _, f := range flags {
+		if v, ok := f.(cli.VisibleFlag); ok && !v.IsVisible() {
+			continue
+		}
+		names = append(names, f.Names()...)
+	}
+	return names
+}
+
+// dashes is how a flag is written: -v, --verbose.
+func dashes(name string) string {
+	if len([]rune(name)) == 1 {
+		return "-"
+	}
+	return "--"
+}

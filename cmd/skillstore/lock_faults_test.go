@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -8,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/skillstore/skillstore/internal/lockfile"
 )
 
 // TestWriterNotStarvedByReaderLoops runs six processes that list the store
@@ -102,5 +106,66 @@ func TestReadOnlyStoreReaders(t *testing.T) {
 	cmd = exec.Command("unshare", "-m", "--", "sh", "-c", script, "sh", storeDir, bin, storeDir, filepath.Join(work, "a"))
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "ok: 1 skill,") {
 		t.Fatalf("readers on a read-only store without a lock file: %v\n%s", err, out)
+	}
+}
+
+// TestNoOpSyncNeverTakesWriteLock holds the shared side of the store lock
+// from this process (a reader of the store, as list or verify would be)
+// while a skillstore process syncs twenty plugins (git and folder sources)
+// and exports to a target with nothing to do: the sync must end well
+// within its lock timeout without ever asking for the exclusive side (its
+// --debug log names each lock it takes). Then an upstream change gives the
+// sync something to write: with the reader still there it waits for the
+// exclusive side and gives up (exit 3); once the reader is gone it writes.
+func TestNoOpSyncNeverTakesWriteLock(t *testing.T) {
+	requireGit(t)
+	work := t.TempDir()
+	storeDir := filepath.Join(work, "store")
+	mustRun(t, storeDir, "init")
+	for i := range 20 {
+		up := filepath.Join(work, fmt.Sprintf("up%02d", i))
+		for k := range 3 {
+			name := fmt.Sprintf("s%02d-%d", i, k)
+			writeTestSkill(t, filepath.Join(up, "skills", name), name, "body")
+		}
+		src := up
+		if i%2 == 0 { // half are git repositories
+			git(t, up, "init", "-q", "-b", "main")
+			git(t, up, "add", "-A")
+			git(t, up, "-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "v1")
+			src = "file://" + up
+		}
+		mustRun(t, storeDir, "plugin", "add", "--id", fmt.Sprintf("p%02d", i), src)
+	}
+	mustRun(t, storeDir, "target", "add", "t", filepath.Join(work, "agent"))
+	mustRun(t, storeDir, "sync")
+
+	l, err := lockfile.Acquire(context.Background(), filepath.Join(storeDir, "skillstore", "lock"), lockfile.Shared, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	out, errOut, code := runSkillstore(t, storeDir, "--debug", "--lock-timeout", "2s", "sync")
+	if code != 0 {
+		t.Fatalf("no-op sync beside a reader: exit %d\n%s%s", code, out, errOut)
+	}
+	if strings.Contains(errOut, "mode=exclusive") {
+		t.Errorf("a no-op sync took the exclusive lock:\n%s", errOut)
+	}
+	if !strings.Contains(errOut, `msg="store lock taken" mode=shared`) {
+		t.Errorf("the debug log does not name the locks taken (the check above proves nothing):\n%s", errOut)
+	}
+	if out != "" {
+		t.Errorf("a no-op sync printed:\n%s", out)
+	}
+
+	writeTestSkill(t, filepath.Join(work, "up01", "skills", "s01-0"), "s01-0", "changed upstream")
+	_, errOut, code = runSkillstore(t, storeDir, "--lock-timeout", "300ms", "sync")
+	if code != exitBusy || !strings.Contains(errOut, "gave up after") {
+		t.Fatalf("a sync with something to write beside a reader: exit %d, want %d (busy)\n%s", code, exitBusy, errOut)
+	}
+	l.Release()
+	if out := mustRun(t, storeDir, "sync"); !strings.Contains(out, "p01:s01-0: fast-forward, v1 -> v2") {
+		t.Errorf("the sync after the reader left:\n%s", out)
 	}
 }

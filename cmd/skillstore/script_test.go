@@ -66,6 +66,9 @@ func setupScript(e *testscript.Env) error {
 	e.Setenv("SKILLSTORE_DIR", filepath.Join(e.WorkDir, "store"))
 	e.Setenv("SKILLSTORE_PATH", "")
 	e.Setenv("SKILLSTORE_SYSTEM_PATH", "")
+	// The machine's own /etc/skillstore/policy never reaches a scenario;
+	// one that tests the system scope writes $WORK/etc/skillstore/policy.
+	e.Setenv("SKILLSTORE_SYSTEM_POLICY", filepath.Join(e.WorkDir, "etc", "skillstore", "policy"))
 	e.Setenv("NO_COLOR", "1")
 	e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	e.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))

@@ -15,17 +15,23 @@ func init() {
 	addScriptCmd("holdlock", holdLock)
 }
 
-// holdLock takes (holdlock) or releases (holdlock release) the exclusive
-// store lock of $SKILLSTORE_DIR from the test process, so a scenario can
-// show what another skillstore command does while the store is busy.
+// holdLock takes (holdlock), takes the shared side of (holdlock shared),
+// or releases (holdlock release) the store lock of $SKILLSTORE_DIR from
+// the test process, so a scenario can show what another skillstore command
+// does while the store is busy: written to (the exclusive side) or read
+// (the shared side, as every reading command takes it).
 func holdLock(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! holdlock")
 	}
 	switch {
-	case len(args) == 0:
+	case len(args) == 0 || len(args) == 1 && args[0] == "shared":
+		mode := lockfile.Exclusive
+		if len(args) == 1 {
+			mode = lockfile.Shared
+		}
 		path := filepath.Join(ts.Getenv("SKILLSTORE_DIR"), "skillstore", "lock")
-		l, err := lockfile.Acquire(context.Background(), path, lockfile.Exclusive, 5*time.Second)
+		l, err := lockfile.Acquire(context.Background(), path, mode, 5*time.Second)
 		ts.Check(err)
 		heldMu.Lock()
 		heldLocks[ts] = l
@@ -41,7 +47,7 @@ func holdLock(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		ts.Check(l.Release())
 	default:
-		ts.Fatalf("usage: holdlock [release]")
+		ts.Fatalf("usage: holdlock [shared|release]")
 	}
 }
 

@@ -73,10 +73,23 @@ func (db *DB) mayBeLoose(h ID) bool {
 // matching fs.ErrNotExist.
 func (db *DB) ReadLoose(h ID) (Object, error) {
 	if !db.mayBeLoose(h) {
-		return Object{}, &fs.PathError{Op: "open", Path: LoosePath(db.dir, h), Err: fs.ErrNotExist}
+		return Object{}, notLooseError{db.dir, h}
 	}
 	return ReadLoose(db.dir, h)
 }
+
+// notLooseError is ReadLoose's answer for an object whose fan-out folder
+// was not listed: the common case in a packed store, so its path is made
+// only when someone prints it.
+type notLooseError struct {
+	dir string
+	h   ID
+}
+
+func (e notLooseError) Error() string {
+	return "open " + LoosePath(e.dir, e.h) + ": " + fs.ErrNotExist.Error()
+}
+func (e notLooseError) Unwrap() error { return fs.ErrNotExist }
 
 // ReadPacked reads h from the packs; ok is false when no pack the DB reads
 // holds it. Packs whose index is not version 2, or does not match its

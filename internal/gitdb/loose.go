@@ -48,6 +48,9 @@ func (b *Buffer) Add(t ObjectType, data []byte) ID {
 	return h
 }
 
+// IDs lists the queued objects in the order they were queued.
+func (b *Buffer) IDs() []ID { return b.order }
+
 // Get returns a queued object.
 func (b *Buffer) Get(h ID) (Object, bool) {
 	o, ok := b.objs[h]

@@ -158,6 +158,9 @@ func Capture(ctx context.Context, s *store.Store, targets []Target, opts Capture
 		return nil, err
 	}
 	settle(ctx, jobs, opts, s.IsDryRun())
+	if !s.IsDryRun() {
+		repinCaptured(ctx, s, targets, jobs)
+	}
 	for _, j := range jobs {
 		results = append(results, j.res)
 	}

@@ -154,7 +154,7 @@ func export(ctx context.Context, s *store.Store, targets []Target, opts Options,
 			measure := func(t Target, skills []reload.Skill) ([]AgentListing, error) {
 				return t.measureListing(reads, skills, opts.home(), opts.MaxBudget)
 			}
-			te, tf = exportFlat(ctx, published, t, teo, plan, measure)
+			te, tf = exportFlat(ctx, t.pinnedSkills(published, reads), t, teo, plan, measure)
 			failed = append(failed, tf...)
 		}
 		out = append(out, te)

@@ -48,6 +48,10 @@ type Target struct {
 	// ManagedPlugin, on a marketplace target, is the plugin that carries
 	// the managed skills (those no plugin owns); empty leaves them out.
 	ManagedPlugin string `json:"managed_plugin,omitempty"`
+	// Pins, when set, are the versions the target holds instead of the
+	// latest published ones: store name to version tree id, written by a
+	// project's lock (see pins.go).
+	Pins map[string]string `json:"pins,omitempty"`
 
 	// tags are the store's tags, which @TAG patterns read; List sets
 	// them.

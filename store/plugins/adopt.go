@@ -118,6 +118,11 @@ func Adopt(ctx context.Context, s *store.Store, skills []InstalledSkill, opts st
 func adoptOne(ctx context.Context, tx *store.Tx, pre *Prefetched, sk InstalledSkill, opts store.AddOptions) AdoptResult {
 	r := AdoptResult{Dir: sk.Dir}
 	if sk.Upstream.URL != "" {
+		// A source the policy refuses refuses the skill: taking it in as
+		// a managed skill would take in what the policy keeps out.
+		if r.Err = CheckSource(tx.Store(), sk.Upstream, ""); r.Err != nil {
+			return r
+		}
 		// A plugin of that repository that mirrors the skill already.
 		pl, err := findAdoptPlugin(tx, sk, sk.name())
 		if err != nil {

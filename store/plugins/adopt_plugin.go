@@ -142,6 +142,9 @@ func pluginForSkill(ctx context.Context, tx *store.Tx, pre *Prefetched, sk Insta
 		// plugin's source is that repository.
 		// The entry is its marketplace author's word: no local source.
 		entry, err := EntrySource(layout.Remote[0], nil)
+		if err == nil {
+			err = CheckSource(tx.Store(), entry, MarketplaceName(src))
+		}
 		if err != nil {
 			return "", false, fmt.Errorf("source %s: plugin %s: %w", src, src.Selector, err)
 		}
@@ -205,7 +208,17 @@ func pluginHolding(src Source, layout *pluginfmt.Layout, skill, dir string) (*pl
 		what = "the folder " + dir
 	}
 	return nil, fmt.Errorf("source %s holds %d plugins (%s) and none lists %s: add the one to link with 'skillstore plugin add %s#PLUGIN', then run adopt again",
-		src, len(layout.Plugins)+len(layout.Remote), strings.Join(layout.PluginNames(), ", "), what, src.URL)
+		src, len(layout.Plugins)+len(layout.Remote), firstNames(layout.PluginNames(), 4), what, src.URL)
+}
+
+// firstNames lists names for a message, the first few of a long list and
+// how many more: a marketplace of a hundred plugins is not one line of
+// them ('skillstore plugin add SOURCE --dry-run' lists them all).
+func firstNames(names []string, n int) string {
+	if len(names) <= n+1 {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }
 
 // adoptedPluginID is the id of a plugin adopt adds: its name (or the one

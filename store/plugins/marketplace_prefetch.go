@@ -46,7 +46,7 @@ func PrefetchEntries(ctx context.Context, s *store.Store, src Source, pre *Prefe
 	var reqs []FetchRequest
 	for _, r := range layout.Remote {
 		if es, err := EntrySource(r, allowLocal); err == nil {
-			reqs = append(reqs, FetchRequest{Source: es})
+			reqs = append(reqs, FetchRequest{Source: es, Marketplace: MarketplaceName(src)})
 		}
 	}
 	pre.merge(Prefetch(ctx, s, reqs, nil))

@@ -90,6 +90,9 @@ func setSource(tx *store.Tx, id string, url, ref *string) (*SourceChange, error)
 		}
 		next.Ref = *ref
 	}
+	if err := CheckSource(tx.Store(), next, p.Marketplace); err != nil {
+		return nil, fmt.Errorf("plugin %s: %w", id, err)
+	}
 	ch := &SourceChange{Plugin: id, Before: p.Source, After: next}
 	if next == p.Source {
 		return ch, fmt.Errorf("plugin %s already has the source %s at ref %s: %w", id, next, refText(next), store.ErrNoChange)

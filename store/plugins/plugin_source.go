@@ -45,6 +45,9 @@ type UpstreamSkill struct {
 // ReadSource opens a source and reads the layout of all its plugins, for
 // plugin add. For git sources it fetches, and the objects land in the store.
 func ReadSource(ctx context.Context, tx *store.Tx, pre *Prefetched, src Source) (*pluginfmt.Layout, gitfetch.Fetched, pluginfmt.PluginFS, func(), error) {
+	if err := CheckSource(tx.Store(), src, ""); err != nil {
+		return nil, gitfetch.Fetched{}, nil, nil, err
+	}
 	if src.Kind == SourceFolder {
 		root, err := os.OpenRoot(src.URL)
 		if err != nil {
@@ -125,6 +128,9 @@ func (s objectStore) EncodedObjectSize(h plumbing.Hash) (int64, error) {
 // with their tree ids. Nothing is written besides fetched objects.
 func ReadUpstream(ctx context.Context, tx *store.Tx, pre *Prefetched, p *Plugin, cache *store.StatCache) (*Upstream, error) {
 	src := p.Source
+	if err := CheckSource(tx.Store(), src, p.Marketplace); err != nil {
+		return nil, err
+	}
 	if src.Kind == SourceFolder {
 		return ReadFolder(src, cache)
 	}

@@ -88,6 +88,9 @@ func Trust(ctx context.Context, s *store.Store, id string) (Source, error) {
 		if _, ok := m[id]; !ok {
 			return fmt.Errorf("plugin %q %w: it was added on this machine or approved already", id, ErrNotUntrusted)
 		}
+		if err := CheckSource(tx.Store(), p.Source, p.Marketplace); err != nil {
+			return fmt.Errorf("plugin %q: %w", id, err)
+		}
 		if p.Source.IsLocal() {
 			return fmt.Errorf("plugin %q: a source on this machine's disk (%s) that came from a remote cannot be approved; add it with 'skillstore plugin add' if it is yours", id, p.Source.URL)
 		}

@@ -22,6 +22,9 @@ import (
 type FetchRequest struct {
 	Source Source
 	Have   store.Hash
+	// Marketplace is the marketplace that named the source, if one did,
+	// for the source policy (CheckSource).
+	Marketplace string
 }
 
 // fetchKey is what a fetch depends on: the plugins of one marketplace
@@ -158,6 +161,9 @@ func Prefetch(ctx context.Context, s *store.Store, reqs []FetchRequest, progress
 // fetchUnlocked fetches one source over base, a read-only view of the
 // store's objects.
 func fetchUnlocked(ctx context.Context, s *store.Store, base storage.Storer, r FetchRequest) fetchResult {
+	if err := CheckSource(s, r.Source, r.Marketplace); err != nil {
+		return fetchResult{have: r.Have, err: err}
+	}
 	start := time.Now()
 	f, err := gitfetch.Fetch(ctx, base, r.Source.URL, r.Source.Ref, r.Have, s.FetchOptions())
 	s.Logger().Debug("prefetched", "source", r.Source.URL, "ref", r.Source.Ref, "took", time.Since(start), "err", err)

@@ -70,6 +70,9 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 	}
 	for _, r := range layout.Remote {
 		s, err := plugins.EntrySource(r, opts.AllowLocal)
+		if err == nil {
+			err = plugins.CheckSource(tx.Store(), s, mkt)
+		}
 		if err != nil {
 			rep.Plugins = append(rep.Plugins, failedReport(r.Name, mkt, &pluginfmt.EntryError{Plugin: r.Name, Line: r.Line, Err: err}))
 			continue

@@ -167,7 +167,9 @@ func (r *Report) Failed() bool {
 // each skill's upstream tree and classifies it against the published
 // version. The git sources are fetched first, concurrently and with no lock
 // held (see [plugins.Prefetch]), so a slow or hung server never keeps other
-// commands waiting; the write lock is taken only to classify and write. A
+// commands waiting; the classification reads under the shared lock, and
+// the exclusive lock is taken only when there is something to write, to
+// write it (see [store.Store.UpdateIfWrites]). A
 // failing plugin is reported and the others go on; the returned error is
 // for what stops the whole sync (the lock, an unknown plugin id, a failed
 // write).
@@ -180,8 +182,10 @@ func Run(ctx context.Context, s *store.Store, opts Options) (*Report, error) {
 	if s.Options().AfterPrefetch != nil {
 		s.Options().AfterPrefetch()
 	}
+	// Classified under the shared lock: a sync that finds nothing to
+	// write (the usual cron run) never keeps readers waiting.
 	var rep *Report
-	err = s.Update(ctx, func(tx *store.Tx) error {
+	_, err = s.UpdateIfWrites(ctx, func(tx *store.Tx) error {
 		var err error
 		rep, err = syncPlugins(ctx, tx, pre, opts)
 		return err
@@ -232,7 +236,7 @@ func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opt
 		}
 		trusted = append(trusted, p)
 	}
-	recs = trusted
+	recs = allowedByPolicy(tx, trusted, rep)
 	cc := newCommitCache(tx.Reader)
 	ahead := readFoldersAhead(ctx, recs, cache)
 	defer ahead.stop()
@@ -372,7 +376,10 @@ func syncPlugin(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, opts Opti
 type SkillsFailedError struct{ Skills []string }
 
 func (e *SkillsFailedError) Error() string {
-	return fmt.Sprintf("%d skill(s) failed: %s", len(e.Skills), strings.Join(e.Skills, ", "))
+	if len(e.Skills) == 1 {
+		return "1 skill failed: " + e.Skills[0]
+	}
+	return fmt.Sprintf("%d skills failed: %s", len(e.Skills), strings.Join(e.Skills, ", "))
 }
 
 func pluginEqual(a, b *plugins.Plugin) bool {

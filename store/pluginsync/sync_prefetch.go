@@ -154,7 +154,7 @@ func prefetchPlugins(ctx context.Context, s *store.Store, ids []string, progress
 				continue
 			}
 			have, _ := r.Ref(store.SourceRef(p.ID))
-			reqs = append(reqs, plugins.FetchRequest{Source: p.Source, Have: have})
+			reqs = append(reqs, plugins.FetchRequest{Source: p.Source, Have: have, Marketplace: p.Marketplace})
 		}
 		return nil
 	})

@@ -74,3 +74,22 @@ func TrustSkill(ctx context.Context, s *store.Store, plugin, skill string) (*plu
 	})
 	return out, err
 }
+
+// allowedByPolicy is the plugins a sync may read: each one whose source
+// the policy refuses gets a failed report instead, and is never read (not
+// even by the folder reads ahead, which start after this).
+func allowedByPolicy(tx *store.Tx, recs []*plugins.Plugin, rep *Report) []*plugins.Plugin {
+	out := recs[:0:0]
+	for _, p := range recs {
+		if p.Disabled || p.Paused {
+			out = append(out, p) // skipped anyway, and reported as such
+			continue
+		}
+		if err := plugins.CheckSource(tx.Store(), p.Source, p.Marketplace); err != nil {
+			rep.Plugins = append(rep.Plugins, PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}, Error: err.Error(), Err: err})
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}

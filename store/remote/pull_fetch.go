@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/plugins"
 
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
@@ -129,6 +130,11 @@ func (f *pullFetch) close() {
 // object over the size cap ends the transfer there, and a local
 // remote's git process is killed and reaped, not waited for.
 func fetchUnlocked(ctx context.Context, s *store.Store, snap *pullSnapshot, opts PullOptions) (*pullFetch, error) {
+	// A remote is a source of skills like a plugin's: the source policy
+	// decides whether it may be read.
+	if err := plugins.CheckSource(s, plugins.Source{Kind: plugins.SourceGit, URL: snap.rem.URL}, ""); err != nil {
+		return nil, fmt.Errorf("pull from %s: %w", snap.rem.Name, err)
+	}
 	conn, err := dialRemote(snap.rem, s.FetchOptions())
 	if err != nil {
 		return nil, err

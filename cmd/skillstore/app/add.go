@@ -157,12 +157,22 @@ func printAddResults(opts AddOptions, results []store.AddResult) error {
 		}
 		return cliout.JSON(opts.Stdout, out)
 	}
+	// Errors are printed with their skill; warnings, by default, one line
+	// per kind after all of them (an import of hundreds of skills of one
+	// habit prints a line, not hundreds).
+	var notes []note
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
-			cliout.Printf(opts.Stderr, "skillstore: %s\n", d)
+			if d.Severity != discover.SeverityWarning || opts.Verbose {
+				cliout.Printf(opts.Stderr, "skillstore: %s\n", d)
+				continue
+			}
+			at, text := splitDiagnostic(d.String())
+			notes = append(notes, note{at: at, text: text, name: r.Name})
 		}
 		printAddResult(opts.Stdout, opts.Stderr, r, opts.DryRun)
 	}
+	writeNoteGroups(opts.Stderr, "skillstore", "skills", groupNotes(notes))
 	NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 	return nil
 }

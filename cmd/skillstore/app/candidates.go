@@ -67,7 +67,9 @@ func candidateErr(skill string, err error) error {
 		return WithHint(err,
 			"resolve them with 'skillstore candidates edit "+skill+"' or 'skillstore candidates mergetool "+skill+"'",
 			"or 'skillstore candidates checkout "+skill+" DIR', edit the files and run 'skillstore candidates resolve "+skill+" --from DIR'",
-			"or commit a resolution on candidates/"+skill+" in a clone of the store and push it back")
+			// The branch as git names it: a plugin's skill PLUGIN:NAME is
+			// on candidates/plugins/PLUGIN/NAME, not candidates/PLUGIN:NAME.
+			"or commit a resolution on the branch "+shortRef(store.CandidateRef(skill))+" in a clone of the store and push it back")
 	}
 	return err
 }

@@ -103,10 +103,13 @@ func writeContextCosts(w io.Writer, costs []contextCost) {
 	}
 	cliout.Printf(w, "\nContext cost per target (name and description of every skill, always loaded):\n")
 	for _, c := range costs {
-		line := fmt.Sprintf("  %s (%s): %s, %d characters, ~%d tokens", c.Target, displayPath(c.Dir), plural(c.Skills, "skill"), c.Chars, c.Tokens)
+		// The budget is in characters, the agents' unit; tokens are an
+		// estimate, said apart.
+		line := fmt.Sprintf("  %s (%s): %s, %d characters", c.Target, displayPath(c.Dir), plural(c.Skills, "skill"), c.Chars)
 		if b := c.Budget; b != nil && b.Chars > 0 {
 			line += fmt.Sprintf(" of %s's %d (%d%%)", b.Agent, b.Chars, c.Chars*100/b.Chars)
 		}
+		line += fmt.Sprintf(", about %d tokens", c.Tokens)
 		cliout.Println(w, line)
 		if c.OverBy > 0 {
 			cliout.Printf(w, "    over budget by %d characters (%s)\n", c.OverBy, c.Budget.Basis)

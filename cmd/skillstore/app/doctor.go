@@ -36,7 +36,8 @@ type doctorSummary struct {
 	Warnings int `json:"warnings"`
 }
 
-// Doctor explains which skills agents load and why some do not: the
+// Doctor explains which skills agents load and why some do not: a
+// summary that fits a screen (doctor_summary.go), then with verbose the
 // roots, every skill, shadowing, duplicates, agent compatibility and every
 // diagnostic; with a store that has targets, their skills' context cost
 // and the cross-references flat targets cannot resolve.
@@ -88,12 +89,21 @@ func Doctor(ctx context.Context, opts DiscoverOptions) error {
 			return err
 		}
 	} else {
-		writeDoctor(opts.Stdout, res, diags, rep.Summary)
-		writeContextCosts(opts.Stdout, rep.Context)
-		writeCrossRefs(opts.Stdout, rep.CrossReferences)
-		if len(rep.DoubleLoads) > 0 {
-			cliout.Printf(opts.Stdout, "\nTargets an agent reads together:\n")
-			writeDoubleLoads(opts.Stdout, rep.DoubleLoads)
+		writeDoctorSummary(opts.Stdout, res, diags, rep)
+		if opts.Verbose {
+			if len(rep.DoubleLoads) > 0 {
+				cliout.Printf(opts.Stdout, "\nTargets an agent reads together:\n")
+				writeDoubleLoads(opts.Stdout, rep.DoubleLoads)
+			}
+			cliout.Println(opts.Stdout)
+			writeDoctor(opts.Stdout, res, diags, rep.Summary)
+			writeContextCosts(opts.Stdout, rep.Context)
+			writeCrossRefs(opts.Stdout, rep.CrossReferences)
+		} else {
+			if n := doubleLoadedSkills(rep.DoubleLoads); n > 0 {
+				cliout.Printf(opts.Stdout, "Loaded twice: %s, by agents that read the folders of several targets\n", plural(n, "skill"))
+			}
+			cliout.Println(opts.Stdout, "Details: 'skillstore doctor --verbose' (every root, skill, finding and reference), or --json")
 		}
 	}
 	if rep.Summary.Broken > 0 || rep.Summary.Errors > 0 {
@@ -247,4 +257,15 @@ func writeCrossRefs(w io.Writer, refs []CrossRef) {
 	}
 	cliout.Println(w, "  Plugins whose skills refer to each other as PLUGIN:NAME keep working when exported as a Claude Code plugin:")
 	cliout.Println(w, "  add a target of kind claude-marketplace and narrow the flat target's skills.")
+}
+
+// doubleLoadedSkills counts the skills some agent loads more than once.
+func doubleLoadedSkills(doubles []target.DoubleLoad) int {
+	seen := map[string]bool{}
+	for _, d := range doubles {
+		for _, sk := range d.Skills {
+			seen[sk] = true
+		}
+	}
+	return len(seen)
 }

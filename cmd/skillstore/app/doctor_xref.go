@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path"
 	"regexp"
 	"sort"
@@ -61,6 +62,9 @@ func findRefs(file string, data []byte, plugins map[string]bool) []CrossRef {
 	}
 	var out []CrossRef
 	for i, line := range bytes.Split(data, []byte("\n")) {
+		if !mayHoldRef(line) {
+			continue // most lines: the regular expression is slow to say no
+		}
 		// Matches may touch (a:b c:d): search again from each match's
 		// colon so a shared boundary character is not lost.
 		for rest, off := line, 0; len(rest) > 0; {
@@ -77,6 +81,21 @@ func findRefs(file string, data []byte, plugins map[string]bool) []CrossRef {
 		}
 	}
 	return out
+}
+
+// mayHoldRef reports whether line has a colon between a name's last
+// character and a skill name's first, which every reference has.
+func mayHoldRef(line []byte) bool {
+	for i := 1; i+1 < len(line); i++ {
+		if line[i] == ':' && nameByte(line[i-1]) && nameByte(line[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+func nameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
 }
 
 // skipFrontmatter returns SKILL.md's body and the line number it starts
@@ -121,25 +140,13 @@ func crossReferences(ctx context.Context, s *store.Store, targets []target.Targe
 	if err != nil || len(pluginNames) == 0 {
 		return nil, err
 	}
-	found := map[store.Hash][]CrossRef{} // per tree, read once
-	scan := func(tree store.Hash) ([]CrossRef, error) {
-		if refs, ok := found[tree]; ok {
-			return refs, nil
-		}
-		var refs []CrossRef
-		err := s.View(ctx, func(r *store.Reader) error {
-			files, err := r.LoadFiles(tree)
-			for _, f := range files {
-				if f.Mode != skillfs.Symlink {
-					refs = append(refs, findRefs(f.Path, f.Data, pluginNames)...)
-				}
-			}
-			return err
-		})
-		found[tree] = refs
-		return refs, err
+	type wanted struct {
+		target string
+		skill  skill
+		folder map[string]string
 	}
-	var out []CrossRef
+	var todo []wanted
+	trees := map[store.Hash]bool{}
 	for _, t := range targets {
 		if t.IsMarketplace() {
 			continue // plugins keep their namespace there: references resolve
@@ -152,18 +159,22 @@ func crossReferences(ctx context.Context, s *store.Store, targets []target.Targe
 		}
 		folder := target.Folders(names)
 		for _, sk := range active {
-			if _, ok := folder[sk.name]; !ok {
-				continue
+			if _, ok := folder[sk.name]; ok {
+				todo = append(todo, wanted{t.Name, sk, folder})
+				trees[sk.tree] = true
 			}
-			refs, err := scan(sk.tree)
-			if err != nil {
-				return nil, err
-			}
-			for _, ref := range refs {
-				ref.Target, ref.Skill = t.Name, sk.name
-				ref.Sees = sees(folder, ref.Ref)
-				out = append(out, ref)
-			}
+		}
+	}
+	found, err := scanTrees(ctx, s, trees, pluginNames)
+	if err != nil {
+		return nil, err
+	}
+	var out []CrossRef
+	for _, w := range todo {
+		for _, ref := range found[w.skill.tree] {
+			ref.Target, ref.Skill = w.target, w.skill.name
+			ref.Sees = sees(w.folder, ref.Ref)
+			out = append(out, ref)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -180,6 +191,34 @@ func crossReferences(ctx context.Context, s *store.Store, targets []target.Targe
 		return a.Line < b.Line
 	})
 	return out, nil
+}
+
+// scanTrees finds the references in the Markdown files of each tree, in
+// one read of the store: each tree once, however many targets get it.
+func scanTrees(ctx context.Context, s *store.Store, trees map[store.Hash]bool, plugins map[string]bool) (map[store.Hash][]CrossRef, error) {
+	found := map[store.Hash][]CrossRef{}
+	err := s.View(ctx, func(r *store.Reader) error {
+		for tree := range trees {
+			files, err := r.Files(tree)
+			if err != nil {
+				return err
+			}
+			var refs []CrossRef
+			for _, f := range files {
+				if f.Mode == skillfs.Symlink || path.Ext(f.Path) != ".md" {
+					continue
+				}
+				data, err := r.Blob(f.ID)
+				if err != nil {
+					return fmt.Errorf("%s: %w", f.Path, err)
+				}
+				refs = append(refs, findRefs(f.Path, data, plugins)...)
+			}
+			found[tree] = refs
+		}
+		return nil
+	})
+	return found, err
 }
 
 // sees is the folder a reference PLUGIN:NAME finds in a flat target whose

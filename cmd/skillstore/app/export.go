@@ -3,7 +3,9 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
@@ -50,12 +52,73 @@ func Export(ctx context.Context, opts ExportOptions) error {
 			return jerr
 		}
 	} else {
-		printExports(opts.Stdout, out, opts.Verbose)
+		shown := out
+		if !opts.Verbose {
+			shown = withoutUnchanged(out)
+		}
+		printExports(opts.Stdout, shown, opts.Verbose)
+		cliout.Println(opts.Stdout, exportSummary(out))
 		printListings(opts.Stdout, out)
 		writeDoubleLoads(opts.Stdout, doubleLoads(ctx, opts.Global, s, targets))
 		NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 	}
 	return err
+}
+
+// withoutUnchanged is out without the skills export found as they were:
+// what a person reads after an export is what changed, and the summary
+// line counts the rest (--verbose lists them).
+func withoutUnchanged(out []target.Exported) []target.Exported {
+	shown := make([]target.Exported, len(out))
+	for i, te := range out {
+		te.Results = slices.DeleteFunc(slices.Clone(te.Results), func(r reload.Result) bool { return r.Action == reload.ActionUnchanged })
+		shown[i] = te
+	}
+	return shown
+}
+
+// exportSummary is export's last line: how many targets and skills, and
+// how many of them each action touched ("2 targets, 30 skill folders: 1
+// installed, 29 unchanged").
+func exportSummary(out []target.Exported) string {
+	counts := map[string]int{}
+	skills := 0
+	for _, te := range out {
+		for _, r := range te.Results {
+			skills++
+			counts[summaryWord(r)]++
+		}
+	}
+	var parts []string
+	for _, word := range []string{"installed", "updated", "removed", "left alone", "failed", "unchanged"} {
+		if counts[word] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[word], word))
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "nothing to export")
+	}
+	return fmt.Sprintf("%s, %s: %s", plural(len(out), "target"), plural(skills, "skill folder"), strings.Join(parts, ", "))
+}
+
+// summaryWord is the summary's word for what export did with a skill.
+func summaryWord(r reload.Result) string {
+	switch r.Action {
+	case reload.ActionUnchanged:
+		return "unchanged"
+	case reload.ActionCold:
+		if r.OldTree.IsZero() {
+			return "installed"
+		}
+		return "updated"
+	case reload.ActionHot, reload.ActionAdopted, reload.ActionLinkReplaced:
+		return "updated"
+	case reload.ActionRemoved:
+		return "removed"
+	case reload.ActionFailed, reload.ActionConflict:
+		return "failed"
+	}
+	return "left alone"
 }
 
 // targetOptions are the logger and lock timeout every target command

@@ -26,9 +26,16 @@ func shortRef(ref string) string {
 	return strings.TrimPrefix(strings.TrimPrefix(ref, "refs/"), "heads/")
 }
 
+// Plural is plural for the workflows in packages of their own (adopt).
+func Plural(n int, word string) string { return plural(n, word) }
+
+// plural is "1 skill", "2 skills", "0 entries": never "skill(s)".
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
+	}
+	if stem, ok := strings.CutSuffix(word, "y"); ok && stem != "" && !strings.ContainsAny(stem[len(stem)-1:], "aeiou") {
+		return fmt.Sprintf("%d %sies", n, stem)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
@@ -69,4 +76,37 @@ func displayPath(p string) string {
 		}
 	}
 	return p
+}
+
+// waiting is "1 candidate waits" or "3 candidates wait".
+func waiting(n int) string { return plural(n, "candidate") + " " + waits(n) }
+
+// waits agrees "wait" with a count.
+func waits(n int) string {
+	if n == 1 {
+		return "waits"
+	}
+	return "wait"
+}
+
+// joinNonEmpty joins the words that are not empty with a space: "p 1.0",
+// or "p" alone, never "p " with a space at the end of a line.
+func joinNonEmpty(words ...string) string {
+	var out []string
+	for _, w := range words {
+		if w != "" {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// mergeModeLabel is how log and show name the way a version was made: a
+// plugin skill's version that no merge made is a local edit (its
+// Merge-Mode trailer says none).
+func mergeModeLabel(v store.Version) string {
+	if v.MergeMode == store.MergeModeNone && v.Plugin != "" {
+		return "local edit"
+	}
+	return string(v.MergeMode)
 }

@@ -3,7 +3,9 @@ package app
 import (
 	"context"
 	"fmt"
+	"io"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
@@ -42,9 +44,7 @@ func Verify(ctx context.Context, opts VerifyOptions) error {
 		for _, p := range rep.Problems {
 			cliout.Println(opts.Stdout, p)
 		}
-		for _, w := range rep.Warnings {
-			cliout.Printf(opts.Stderr, "skillstore: %s\n", w)
-		}
+		writeVerifyWarnings(opts.Stderr, rep.Warnings, opts.Verbose)
 	}
 	if !rep.OK() {
 		return WithHint(fmt.Errorf("verify found %s in %s", plural(len(rep.Problems), "problem"), s.Dir()),
@@ -54,6 +54,36 @@ func Verify(ctx context.Context, opts VerifyOptions) error {
 		cliout.Printf(opts.Stdout, "ok: %s, %s, %s verified\n", plural(rep.Skills, "skill"), plural(rep.Versions, "version"), plural(rep.Refs, "ref"))
 	}
 	return nil
+}
+
+// writeVerifyWarnings prints the validation policy's warnings: one line
+// per kind with a count, or with verbose one line each.
+func writeVerifyWarnings(w io.Writer, warnings []store.VerifyProblem, verbose bool) {
+	if verbose {
+		for _, p := range warnings {
+			cliout.Printf(w, "skillstore: %s\n", p)
+		}
+		return
+	}
+	notes := make([]note, len(warnings))
+	for i, p := range warnings {
+		at, text := splitDiagnostic(p.Message)
+		notes[i] = note{where: p.Where, at: at, text: text}
+	}
+	if writeNoteGroups(w, "skillstore", "skills", groupNotes(notes)) {
+		cliout.Printf(w, "skillstore: %s about the SKILL.md of the latest versions; 'skillstore verify --verbose' lists each\n", plural(len(warnings), "warning"))
+	}
+}
+
+// splitDiagnostic splits "FILE:LINE: severity: message" (a diagnostic's
+// String) into its place and the rest.
+func splitDiagnostic(s string) (at, rest string) {
+	for _, sev := range []string{": warning: ", ": error: "} {
+		if i := strings.Index(s, sev); i >= 0 {
+			return s[:i], s[i+2:]
+		}
+	}
+	return "", s
 }
 
 // GCOptions are gc's; Grace keeps unreachable objects younger than it.

@@ -154,7 +154,7 @@ func Loads(ctx context.Context, opts LoadsOptions) error {
 		return err
 	}
 	if bad > 0 {
-		cliout.Printf(opts.Stderr, "skillstore: note: %d line(s) of %s are not load records; skipped\n", bad, s.LocalPath(LoadsFileName))
+		cliout.Printf(opts.Stderr, "skillstore: note: skipped %s of %s that hold no load record\n", plural(bad, "line"), s.LocalPath(LoadsFileName))
 	}
 	out := loads[:0]
 	for _, l := range loads {

@@ -143,7 +143,7 @@ func writePlugin(w io.Writer, info *plugins.Info, details bool) {
 	}
 	if details {
 		if info.Name != "" || info.Version != "" {
-			cliout.Printf(w, "  manifest: %s %s\n", info.Name, info.Version)
+			cliout.Printf(w, "  manifest: %s\n", joinNonEmpty(info.Name, info.Version))
 		}
 		cliout.Printf(w, "  review: %v\n", info.Review)
 	}

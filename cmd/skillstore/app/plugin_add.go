@@ -67,7 +67,7 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 				added++
 			}
 		}
-		cliout.Printf(opts.Stdout, "%s plugin %s from %s: %d skill(s)\n", DryRunWord(opts.DryRun, "added", "would add"), p.Plugin, p.Source, added)
+		cliout.Printf(opts.Stdout, "%s plugin %s from %s: %s\n", DryRunWord(opts.DryRun, "added", "would add"), p.Plugin, p.Source, plural(added, "skill"))
 		if p.IDTakenBy != "" {
 			cliout.Printf(opts.Stdout, "  named %s: the id %s is taken by %s\n", p.Plugin, p.Entry, p.IDTakenBy)
 		}
@@ -104,7 +104,7 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 		}
 		cliout.Printf(opts.Stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, reason)
 	}
-	printSyncWarnings(opts.Stderr, rep)
+	printSyncWarnings(opts.Stderr, rep, opts.Verbose)
 	NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 	if failed == 0 && leftOut > 0 {
 		return ErrReported // the rest was added; what was left out is named above
@@ -119,7 +119,7 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 		}
 	}
 	if total := len(rep.Plugins) + len(rep.AlreadyAdded) + len(rep.Skipped); total > 1 {
-		cliout.Printf(opts.Stderr, "skillstore: %d plugin(s) of %s failed (nothing written for them); %d added\n", failed, src, len(rep.Plugins)-failed)
+		cliout.Printf(opts.Stderr, "skillstore: %s of %s failed (nothing written for them); %d added\n", plural(failed, "plugin"), src, len(rep.Plugins)-failed)
 	}
 	return ErrReported
 }

@@ -14,8 +14,8 @@ import (
 )
 
 // What the commands print about a plugin's parts, "PLUGIN:_plugin" (see
-// the README's "Plugin parts"): one line in sync and plugin add reports,
-// one row in plugin list/status.
+// docs/guide/plugins.md, "A plugin's other parts"): one line in sync and
+// plugin add reports, one row in plugin list/status.
 
 // partsLabel names a plugin's parts unit in reports.
 func partsLabel(name string) string { return name + " (plugin parts)" }
@@ -162,13 +162,25 @@ func printPolicyWarnings(w io.Writer, where string, diags []discover.Diagnostic)
 }
 
 // printSyncWarnings prints the warnings of every skill of a sync or plugin
-// add report.
-func printSyncWarnings(w io.Writer, rep *pluginsync.Report) {
+// add report: one line per kind, with a count and the plugins concerned
+// (the plugins of a marketplace that share a skill folder meet its
+// warnings once each; a marketplace of many plugins repeats one habit), or
+// with verbose one line each.
+func printSyncWarnings(w io.Writer, rep *pluginsync.Report, verbose bool) {
+	var notes []note
 	for _, p := range rep.Plugins {
 		for _, sk := range p.Skills {
-			printPolicyWarnings(w, "plugin "+p.Plugin, sk.Warnings)
+			if verbose {
+				printPolicyWarnings(w, "plugin "+p.Plugin, sk.Warnings)
+				continue
+			}
+			for _, d := range sk.Warnings {
+				at, text := splitDiagnostic(d.String())
+				notes = append(notes, note{where: "plugin " + p.Plugin, at: at, text: text, name: syncName(p.Plugin, sk)})
+			}
 		}
 	}
+	writeNoteGroups(w, "skillstore", "skills", groupNotes(notes))
 }
 
 // warningsOf keeps the warnings of diags.

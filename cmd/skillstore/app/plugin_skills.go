@@ -109,7 +109,7 @@ func LinkSkill(ctx context.Context, opts LinkOptions) error {
 	w := opts.Stdout
 	res, err := plugins.Link(ctx, s, id, skill)
 	if errors.Is(err, store.ErrNoChange) {
-		cliout.Printf(w, "%s is plugin %s's skill already\n", skill, id)
+		cliout.Printf(w, "%s is already a skill of plugin %s\n", skill, id)
 		return nil
 	}
 	if err != nil {
@@ -121,7 +121,7 @@ func LinkSkill(ctx context.Context, opts LinkOptions) error {
 	b := res.Base
 	match := "exact match"
 	if !b.Exact {
-		match = fmt.Sprintf("closest match: %d file(s), %d line(s) differ", b.Files, b.Distance)
+		match = fmt.Sprintf("closest match: %s, %s differ", plural(b.Files, "file"), plural(b.Distance, "line"))
 	}
 	if b.Truncated {
 		match += "; the search stopped at its limit"
@@ -130,8 +130,8 @@ func LinkSkill(ctx context.Context, opts LinkOptions) error {
 	if b.Commit.IsZero() {
 		cliout.Printf(w, "%s %s to plugin %s at its folder's current files (%s)\n", linked, skill, id, match)
 	} else {
-		cliout.Printf(w, "%s %s to plugin %s at upstream commit %s (%s; %d commit(s) searched)\n",
-			linked, skill, id, b.Commit, match, b.Walked)
+		cliout.Printf(w, "%s %s to plugin %s at upstream commit %s (%s; %s searched)\n",
+			linked, skill, id, b.Commit, match, plural(b.Walked, "commit"))
 	}
 	if res.LocalEdit {
 		cliout.Printf(w, "the difference from that commit is kept as a local edit: upstream's later changes come as a three-way candidate\n")

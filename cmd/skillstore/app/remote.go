@@ -121,7 +121,7 @@ func Clone(ctx context.Context, opts CloneOptions) error {
 	if opts.JSON {
 		return cliout.JSON(opts.Stdout, rep)
 	}
-	cliout.Printf(opts.Stdout, "cloned %s into %s: %d skill(s), %d candidate(s) waiting; verified\n", rep.URL, s.Dir(), skillsOnly(rep.Skills), rep.CandidatesWaiting)
+	cliout.Printf(opts.Stdout, "cloned %s into %s: %s, %s waiting; verified\n", rep.URL, s.Dir(), plural(skillsOnly(rep.Skills), "skill"), plural(rep.CandidatesWaiting, "candidate"))
 	for _, sk := range rep.Skills {
 		if sk.Action == remote.PullHeld {
 			cliout.Printf(opts.Stdout, "%s: %s\n", sk.Skill, pullLine(rep.Remote, sk))
@@ -259,7 +259,7 @@ func Pull(ctx context.Context, opts PullOptions) error {
 		return exportErr
 	case rep.CandidatesWaiting > 0 || len(rep.State.Conflicts) > 0:
 		if rep.Changed() && !opts.JSON {
-			cliout.Printf(opts.Stderr, "skillstore: %d candidate(s) wait for review: run 'skillstore candidates list'\n", rep.CandidatesWaiting)
+			cliout.Printf(opts.Stderr, "skillstore: %s for review: run 'skillstore candidates list'\n", waiting(rep.CandidatesWaiting))
 		}
 		return ErrReview
 	}
@@ -332,7 +332,7 @@ func pullLine(remoteName string, sk remote.PullSkill) string {
 	}
 	line := fmt.Sprintf("%s %s, local v%d and %s v%d", sk.Action, ShortID(sk.Candidate), sk.OldVersion, remoteName, sk.RemoteVersion)
 	if n := len(sk.Conflicts); n > 0 {
-		line += fmt.Sprintf(" with %d conflict(s): %s", n, strings.Join(sk.Conflicts, ", "))
+		line += fmt.Sprintf(" with %s: %s", plural(n, "conflict"), strings.Join(sk.Conflicts, ", "))
 	} else {
 		line += ", clean"
 	}

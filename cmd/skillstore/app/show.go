@@ -104,9 +104,9 @@ func Show(ctx context.Context, opts SkillOptions) error {
 	}
 	cliout.Printf(tw, "source:\t%s\n", v.Source)
 	if v.Plugin != "" {
-		cliout.Printf(tw, "plugin:\t%s %s\n", v.Plugin, v.PluginVersion)
+		cliout.Printf(tw, "plugin:\t%s\n", joinNonEmpty(v.Plugin, v.PluginVersion))
 	}
-	cliout.Printf(tw, "merge mode:\t%s\n", v.MergeMode)
+	cliout.Printf(tw, "merge mode:\t%s\n", mergeModeLabel(v))
 	status := string(d.Record.Status)
 	if d.Record.Reason != "" {
 		status += " (" + d.Record.Reason + ")"
@@ -161,7 +161,7 @@ func Log(ctx context.Context, opts SkillOptions) error {
 	tw := tabwriter.NewWriter(opts.Stdout, 0, 4, 2, ' ', 0)
 	for _, v := range versions {
 		cliout.Printf(tw, "v%d\t%s\t%s\t%s\t%s\trisk %s", v.Number, v.Time.UTC().Format("2006-01-02 15:04:05"),
-			shortHash(v.Commit), v.Actor, v.MergeMode, v.Risk)
+			shortHash(v.Commit), v.Actor, mergeModeLabel(v), v.Risk)
 		if v.Reason != "" {
 			cliout.Printf(tw, "\t%s", v.Reason) // no trailing padding when there is no reason
 		}

@@ -81,7 +81,7 @@ func Status(ctx context.Context, opts StatusOptions) error {
 	}
 	tw.Write(opts.Stdout, cliout.NewPainter(opts.Stdout), cliout.Width(opts.Stdout, verbose))
 	if shown == 0 && failed == nil {
-		cliout.Printf(opts.Stdout, "every exported skill is as export wrote it (%d skill folder(s) in %d target(s))\n", len(sts), len(targets))
+		cliout.Printf(opts.Stdout, "every exported skill is as export wrote it (%s in %s)\n", plural(len(sts), "skill folder"), plural(len(targets), "target"))
 	}
 	return err
 }

@@ -53,10 +53,11 @@ func Init(ctx context.Context, opts Global) error {
 }
 
 // StoreOptions builds the store options every store command uses: the
-// logger and the global timeouts. GIT_COMMITTER_DATE (unix seconds or
+// logger, the global timeouts and the source policy (policy.go). GIT_COMMITTER_DATE (unix seconds or
 // RFC 3339), as with git, fixes the time recorded in commits.
 func (g Global) StoreOptions() (store.Options, error) {
-	opts := store.Options{Logger: g.Log, LockTimeout: g.LockTimeout, FetchTimeout: g.FetchTimeout, FetchJobs: g.FetchJobs}
+	opts := store.Options{Logger: g.Log, LockTimeout: g.LockTimeout, FetchTimeout: g.FetchTimeout, FetchJobs: g.FetchJobs,
+		SourcePolicy: loadSourcePolicy()}
 	opts.BeforeGCSwitch = testHold(GCHoldEnv)
 	opts.AfterPrefetch = testHold(SyncHoldEnv)
 	if d := os.Getenv("GIT_COMMITTER_DATE"); d != "" {

@@ -171,7 +171,7 @@ func Run(ctx context.Context, opts Options) error {
 		}
 	}
 	if failed > 0 || skipped > 0 {
-		return fmt.Errorf("adopt: %d skill(s) failed, %d entr(ies) skipped: see above", failed, skipped)
+		return fmt.Errorf("adopt: %s failed, %s skipped: see above", app.Plural(failed, "skill"), app.Plural(skipped, "entry"))
 	}
 	return nil
 }
@@ -373,14 +373,14 @@ func printAdopt(w io.Writer, rep adoptReport, dryRun bool) {
 			cliout.Printf(w, "  %s plugin %s from %s\n", app.DryRunWord(dryRun, "added", "would add"), r.Plugin, sk.Source)
 		}
 		if r.Linked {
-			cliout.Printf(w, "  plugin %s's skill already\n", r.Plugin)
+			cliout.Printf(w, "  already a skill of plugin %s\n", r.Plugin)
 			printInstalled(w, r)
 			continue
 		}
 		if l := r.Link; l != nil {
 			match := "exact"
 			if !l.Base.Exact {
-				match = fmt.Sprintf("closest: %d file(s), %d line(s) differ", l.Base.Files, l.Base.Distance)
+				match = fmt.Sprintf("closest: %s, %s differ", app.Plural(l.Base.Files, "file"), app.Plural(l.Base.Distance, "line"))
 			}
 			cliout.Printf(w, "  %s to plugin %s at upstream commit %s (%s)\n", app.DryRunWord(dryRun, "linked", "would link"), r.Plugin, l.Base.Commit, match)
 			if l.LocalEdit {
@@ -426,7 +426,7 @@ func printInstalled(w io.Writer, r *plugins.AdoptResult) {
 	case candidates.LocalCandidate, candidates.LocalPending:
 		state := "clean"
 		if len(e.Conflicts) > 0 {
-			state = fmt.Sprintf("%d conflict(s): %s", len(e.Conflicts), strings.Join(e.Conflicts, ", "))
+			state = fmt.Sprintf("%s: %s", app.Plural(len(e.Conflicts), "conflict"), strings.Join(e.Conflicts, ", "))
 		}
 		cliout.Printf(w, " candidate %s merges them with v%d, %s\n", app.ShortID(e.Candidate), e.OnVersion, state)
 	case candidates.LocalIntegrated:

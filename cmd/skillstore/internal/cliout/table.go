@@ -60,14 +60,15 @@ func (t *Table) Write(w io.Writer, p Painter, width int) error {
 	for _, r := range t.rows {
 		used := 0
 		last := len(r.cells) - 1
+		var row strings.Builder
 		for i, c := range r.cells[:last] {
 			text := c
 			if i == t.statusCol {
 				text = p.Status(c)
 			}
-			b.WriteString(text)
+			row.WriteString(text)
 			pad := widths[i] + 2 - utf8.RuneCountInString(c)
-			b.WriteString(strings.Repeat(" ", pad))
+			row.WriteString(strings.Repeat(" ", pad))
 			used += widths[i] + 2
 		}
 		lastText := r.cells[last]
@@ -81,7 +82,14 @@ func (t *Table) Write(w io.Writer, p Painter, width int) error {
 		if last == t.statusCol {
 			lastText = p.Status(lastText)
 		}
-		b.WriteString(lastText)
+		if lastText == "" {
+			// No padding after the last cell with text: a line never
+			// ends in spaces.
+			b.WriteString(strings.TrimRight(row.String(), " "))
+		} else {
+			b.WriteString(row.String())
+			b.WriteString(lastText)
+		}
 		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(Raw(w), b.String())

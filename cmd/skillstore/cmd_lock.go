@@ -1,0 +1,109 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
+)
+
+// A project's lock: lock (write it) and install (restore it).
+
+// lockFileHelp is the lock file's format, as both commands' help gives it
+// (the package projectlock documents the same).
+const lockFileHelp = "The lock file, skillstore-lock.json at the project's root, is JSON written\n" +
+	"sorted, so the same store and targets give the same bytes:\n" +
+	"  version   1, the format's version (a newer one is refused)\n" +
+	"  remote    the team remote {name, url} holding the versions only stores have\n" +
+	"            (a password in its URL is never written)\n" +
+	"  plugins   each plugin owning a locked skill: id, kind (git or folder), url, ref,\n" +
+	"            path, selector (the plugin of a marketplace), commit (the source's\n" +
+	"            commit its skills were read from), select (its skill selection)\n" +
+	"  skills    each skill a target holds: name (PLUGIN:NAME or NAME), tree (the git\n" +
+	"            tree id of the version: what install restores), version (its number\n" +
+	"            in the store that wrote the lock), local (no upstream has it: a local\n" +
+	"            edit or a managed skill, taken from the team remote)\n" +
+	"  targets   the project's targets: name, dir (relative to the project's root),\n" +
+	"            select and except (their --only and --except patterns), skills\n" +
+	"            (what they hold)\n\n" +
+	"An 'npx skills' skills-lock.json in the same project is another installer's\n" +
+	"record: 'skillstore adopt --project DIR' takes those skills over, then 'skillstore\n" +
+	"lock' writes skillstore-lock.json. lock and install never read or write\n" +
+	"skills-lock.json, and adopt never reads skillstore-lock.json."
+
+func lockCommand() *cli.Command {
+	return &cli.Command{
+		Name:     "lock",
+		Category: "targets",
+		Usage:    "write the project's lock file: its targets' skills at their versions",
+		Description: "Writes skillstore-lock.json into the project holding the working directory (the\n" +
+			"top of its git work tree; --project names another): the project's targets\n" +
+			"('skillstore target add --project AGENT'), the latest published version of every\n" +
+			"active skill each selects, the plugins owning them at the commit the store last\n" +
+			"fetched, and the team remote (the store's only remote, else origin; --remote names\n" +
+			"one). Commit the file: 'skillstore install' in a clone restores it. The project's\n" +
+			"targets are then held to it and exported: export and sync write the locked\n" +
+			"versions there until lock runs again (status shows newer ones as outdated);\n" +
+			"other targets follow the store as before. A local version\n" +
+			"(a managed skill or a local edit) that a clone cannot get (no team remote, or not\n" +
+			"pushed to it) is named in a warning.\n\n" +
+			lockFileHelp + "\n\n" +
+			"Exit codes: 0 written (or unchanged), 1 error (no target in the project), 2 usage,\n" +
+			"3 store busy.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "project", Usage: "the project's root `DIR` (default: the git work tree holding the working directory)"},
+			&cli.StringFlag{Name: "remote", Usage: "the team remote `NAME` to record"},
+			newJSONFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 0 {
+				return app.UsageErrorf("lock takes no arguments")
+			}
+			return app.Lock(c.Context, app.LockOptions{Global: global(c), Output: output(c), Project: c.String("project"), Remote: c.String("remote")})
+		},
+	}
+}
+
+func installCommand() *cli.Command {
+	return &cli.Command{
+		Name:     "install",
+		Category: "targets",
+		Usage:    "restore the project's lock file into its targets (--frozen for CI)",
+		Description: "Reads skillstore-lock.json of the project holding the working directory (or\n" +
+			"--project) and makes the project's targets hold exactly its versions, fetching\n" +
+			"what the store lacks: each plugin the store does not have is added at the\n" +
+			"lock's commit (through plugin add, so the source policy and the safety checks\n" +
+			"apply), then set to follow the lock's ref again, so 'skillstore sync' updates it\n" +
+			"as usual; versions no upstream has (local edits, managed skills) are pulled from\n" +
+			"the team remote the lock names (recorded as a remote of the store when it has\n" +
+			"none with that URL), and one that is not there must be pushed first, which the\n" +
+			"error says. A plugin whose upstream moved since the lock is reported and\n" +
+			"installed at the locked commit. The targets are recorded (or updated), held to\n" +
+			"the lock's versions, exported, and each folder is compared with the lock tree by\n" +
+			"tree.\n\n" +
+			"The lock comes from outside (a cloned project): it is read with a size bound,\n" +
+			"every name, id, path and URL is checked, and a bad entry is refused alone with\n" +
+			"its file and line while the rest is installed. A target folder that leaves the\n" +
+			"project (.., a symbolic link out) is refused; a source on this machine is used\n" +
+			"only when --allow-local names it.\n\n" +
+			"--frozen is for CI: all or nothing. If any part of the lock cannot be restored\n" +
+			"exactly, no target is touched; after the export, every folder that does not hold\n" +
+			"the lock's version (edited, missing) is a failure. Each difference is named.\n\n" +
+			lockFileHelp + "\n\n" +
+			sourcePolicyHelp + "\n\n" +
+			"Exit codes: 0 installed as locked; 1 some part was not (each is named), or with\n" +
+			"--frozen anything differs; 2 usage; 3 store busy.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "project", Usage: "the project's root `DIR` (default: the git work tree holding the working directory)"},
+			&cli.BoolFlag{Name: "frozen", Usage: "fail, touching no target, unless every tree matches the lock exactly (for CI)"},
+			&cli.StringSliceFlag{Name: "allow-local", Usage: "let the lock use sources on this machine at or below `DIR` or file:// URL (repeatable)"},
+			newJSONFlag(), verboseFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 0 {
+				return app.UsageErrorf("install takes no arguments")
+			}
+			return app.Install(c.Context, app.InstallOptions{Global: global(c), Output: output(c), Project: c.String("project"),
+				Frozen: c.Bool("frozen"), AllowLocal: c.StringSlice("allow-local")})
+		},
+	}
+}

@@ -1,0 +1,196 @@
+package projectlock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/skillstore/skillstore/reload"
+	"github.com/skillstore/skillstore/reload/target"
+	"github.com/skillstore/skillstore/store"
+)
+
+// install records the lock's targets, pinned to the versions restored,
+// exports them and compares each folder with the lock.
+func (in *installer) install(ctx context.Context) error {
+	existing, err := target.List(ctx, in.s, nil)
+	if err != nil {
+		return err
+	}
+	var targets []target.Target
+	wants := map[string]map[string]string{}
+	for _, lt := range in.lock.Targets {
+		t, err := in.placeTarget(ctx, lt, existing)
+		res := TargetResult{Name: lt.Name, Dir: lt.Dir, Added: err == nil && t.Name != "" && !hasTarget(existing, t.Name)}
+		if err != nil {
+			res.Error = err.Error()
+			in.rep.Targets = append(in.rep.Targets, res)
+			continue
+		}
+		in.rep.Targets = append(in.rep.Targets, res)
+		targets = append(targets, t)
+		wants[t.Name] = in.lockTrees(lt)
+	}
+	if len(targets) == 0 {
+		return nil
+	}
+	out, err := target.Export(ctx, in.s, targets, in.opts.Target)
+	in.rep.Export = out
+	var exportErr *target.ExportError
+	if err != nil && !errors.As(err, &exportErr) {
+		return err
+	}
+	for _, t := range targets {
+		diffs, err := target.CheckTrees(ctx, in.s, t, wants[t.Name])
+		if err != nil {
+			return err
+		}
+		in.rep.Differences = append(in.rep.Differences, diffs...)
+	}
+	return nil
+}
+
+func hasTarget(all []target.Target, name string) bool {
+	for _, t := range all {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// lockTrees is what the lock says each skill of lt restored holds (a
+// skill that could not be restored is reported already).
+func (in *installer) lockTrees(lt Target) map[string]string {
+	out := map[string]string{}
+	for _, n := range lt.Skills {
+		if v, ok := in.found[n]; ok {
+			out[n] = v.Tree.String()
+		}
+	}
+	return out
+}
+
+// placeTarget records the lock's target lt in the store, or updates the
+// store's target of that folder, pinned to the versions found. Its folder
+// must stay inside the project, through any symbolic link already there.
+func (in *installer) placeTarget(ctx context.Context, lt Target, existing []target.Target) (target.Target, error) {
+	dir := filepath.Join(in.opts.Project, filepath.FromSlash(lt.Dir))
+	if err := insideProject(in.opts.Project, dir); err != nil {
+		return target.Target{}, err
+	}
+	var cur *target.Target
+	for i, t := range existing {
+		switch {
+		case t.Dir == dir:
+			cur = &existing[i]
+		case t.Name == lt.Name && cur == nil:
+			return target.Target{}, fmt.Errorf("the name is taken by this store's target for %s: remove it ('skillstore target rm %s') or install in another store", t.Dir, t.Name)
+		}
+	}
+	pins := in.pins(ctx, lt, dir, cur)
+	if cur != nil {
+		if cur.IsMarketplace() {
+			return target.Target{}, fmt.Errorf("this store's target %s at %s is a %s: a lock restores skills folders only", cur.Name, dir, cur.Kind)
+		}
+		if err := target.Pin(ctx, in.s, cur.Name, lt.selection(), pins); err != nil {
+			return target.Target{}, err
+		}
+		t := *cur
+		t.Skills, t.Except, t.Pins = lt.Select, lt.Except, pins
+		return t, nil
+	}
+	t := target.Target{Name: lt.Name, Dir: dir, Project: in.opts.Project, Skills: lt.Select, Except: lt.Except, Pins: pins}
+	if err := target.Add(ctx, in.s, t); err != nil {
+		return target.Target{}, err
+	}
+	return t, nil
+}
+
+// pins are the versions lt holds: the lock's where the store has them. A
+// skill the install could not restore keeps what the target holds now
+// (its pin; for a target exporting the published versions, the published
+// one; else what export last wrote in its folder, by whichever store), so
+// that a part that failed never removes a folder.
+func (in *installer) pins(ctx context.Context, lt Target, dir string, cur *target.Target) map[string]string {
+	pins := map[string]string{}
+	var published map[string]store.Hash
+	var written map[string]store.Hash
+	folders := target.Folders(lt.Skills)
+	for _, n := range lt.Skills {
+		if v, ok := in.found[n]; ok {
+			pins[n] = v.Tree.String()
+			continue
+		}
+		switch {
+		case cur != nil && cur.Pins != nil:
+			if tree, ok := cur.Pins[n]; ok {
+				pins[n] = tree
+				continue
+			}
+		case cur != nil:
+			if published == nil {
+				published = in.published(ctx)
+			}
+			if tree, ok := published[n]; ok && cur.Wants(n) {
+				pins[n] = tree.String()
+				continue
+			}
+		}
+		if written == nil {
+			written, _ = reload.Exported(dir)
+		}
+		if tree, ok := written[folders[n]]; ok {
+			pins[n] = tree.String()
+		}
+	}
+	return pins
+}
+
+// published maps each active skill of the store to its latest tree.
+func (in *installer) published(ctx context.Context) map[string]store.Hash {
+	out := map[string]store.Hash{}
+	infos, err := in.s.List(ctx, false)
+	if err != nil {
+		return out
+	}
+	for _, info := range infos {
+		if info.Status == store.StatusActive {
+			out[info.Name] = info.Tree
+		}
+	}
+	return out
+}
+
+// insideProject refuses a target folder that leaves the project, through
+// a symbolic link on its way (a cloned project may hold one: .claude ->
+// /home/me/.ssh): the deepest part of it that exists must resolve inside
+// the project's real root.
+func insideProject(project, dir string) error {
+	root, err := filepath.EvalSymlinks(project)
+	if err != nil {
+		return fmt.Errorf("project %s: %w", project, err)
+	}
+	probe := dir
+	for {
+		if _, err := os.Lstat(probe); err == nil {
+			break
+		}
+		parent := filepath.Dir(probe)
+		if parent == probe {
+			break
+		}
+		probe = parent
+	}
+	real, err := filepath.EvalSymlinks(probe)
+	if err != nil {
+		return fmt.Errorf("folder %s: %w", dir, err)
+	}
+	if !target.Inside(real, root) {
+		rel, _ := filepath.Rel(project, probe)
+		return fmt.Errorf("folder %s leaves the project: %s resolves to %s through a symbolic link; remove the link or install elsewhere", dir, filepath.ToSlash(rel), real)
+	}
+	return nil
+}

@@ -1,0 +1,169 @@
+package projectlock
+
+import (
+	"fmt"
+
+	"github.com/skillstore/skillstore/internal/problem"
+	"github.com/skillstore/skillstore/reload"
+	"github.com/skillstore/skillstore/reload/target"
+)
+
+// Report is what an install did.
+type Report struct {
+	Lock   string `json:"lock"`
+	Frozen bool   `json:"frozen,omitempty"`
+	// Problems are the parts of the lock file that were refused.
+	Problems []Problem `json:"problems,omitempty"`
+	// Remote is what the team remote gave, when it was used.
+	Remote  *RemoteUse        `json:"remote,omitempty"`
+	Plugins []PluginResult    `json:"plugins"`
+	Skills  []SkillResult     `json:"skills"`
+	Targets []TargetResult    `json:"targets"`
+	Export  []target.Exported `json:"export,omitempty"`
+	// Differences are the folders that do not hold the lock's version
+	// after the export.
+	Differences []target.PinMismatch `json:"differences,omitempty"`
+}
+
+// RemoteUse is the team remote's part of an install.
+type RemoteUse struct {
+	Name  string `json:"name"`
+	URL   string `json:"url"`
+	Added bool   `json:"added,omitempty"` // recorded in the store by the install
+	// Skills counts the skills the pull brought or moved.
+	Skills int    `json:"skills"`
+	Error  string `json:"error,omitempty"`
+}
+
+// PluginResult is a locked plugin's part of an install.
+type PluginResult struct {
+	ID     string `json:"id"`
+	Commit string `json:"commit,omitempty"`
+	// Added is set when the install added the plugin, at the locked commit.
+	Added bool `json:"added,omitempty"`
+	// Moved says where upstream is now when it moved since the lock.
+	Moved string `json:"moved,omitempty"`
+	Note  string `json:"note,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// SkillResult is a locked skill's part of an install: the version of this
+// store with the lock's tree, or why there is none.
+type SkillResult struct {
+	Name    string `json:"name"`
+	Tree    string `json:"tree"`
+	Version int    `json:"version,omitempty"` // in this store
+	Error   string `json:"error,omitempty"`
+}
+
+// TargetResult is a locked target's part of an install.
+type TargetResult struct {
+	Name  string `json:"name"`
+	Dir   string `json:"dir"`
+	Added bool   `json:"added,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// Failed reports whether some part of the lock was not restored (a
+// refused entry, a plugin, skill or target that failed, an export
+// failure), or, in a frozen install, some folder differs from the lock.
+func (r *Report) Failed() bool {
+	if len(r.Problems) > 0 || (r.Frozen && len(r.Differences) > 0) {
+		return true
+	}
+	for _, p := range r.Plugins {
+		if p.Error != "" {
+			return true
+		}
+	}
+	for _, s := range r.Skills {
+		if s.Error != "" {
+			return true
+		}
+	}
+	for _, t := range r.Targets {
+		if t.Error != "" {
+			return true
+		}
+	}
+	for _, e := range r.Export {
+		if e.Error != "" {
+			return true
+		}
+		for _, res := range e.Results {
+			if res.Action == reload.ActionFailed {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FrozenError is a frozen install that did not match the lock: every
+// difference, one a line.
+type FrozenError struct {
+	Lock        string
+	Differences []string
+}
+
+func (e *FrozenError) Error() string { return problem.Format(e.Summary(), e.Details()) }
+
+// Summary says what failed.
+func (e *FrozenError) Summary() string {
+	diffs := fmt.Sprintf("%d differences", len(e.Differences))
+	if len(e.Differences) == 1 {
+		diffs = "1 difference"
+	}
+	return fmt.Sprintf("install --frozen: the project's skills do not match %s (%s)", e.Lock, diffs)
+}
+
+// Details are the differences.
+func (e *FrozenError) Details() []string { return e.Differences }
+
+// frozenError lists every difference between the lock and what the
+// install could restore or found in the folders.
+func (in *installer) frozenError() error {
+	var diffs []string
+	for _, p := range in.rep.Problems {
+		diffs = append(diffs, p.Error())
+	}
+	if r := in.rep.Remote; r != nil && r.Error != "" {
+		diffs = append(diffs, "team remote "+r.Name+": "+r.Error)
+	}
+	for _, p := range in.rep.Plugins {
+		if p.Error != "" {
+			diffs = append(diffs, p.Error)
+		}
+	}
+	for _, s := range in.rep.Skills {
+		if s.Error != "" {
+			diffs = append(diffs, s.Error)
+		}
+	}
+	for _, t := range in.rep.Targets {
+		if t.Error != "" {
+			diffs = append(diffs, "target "+t.Name+": "+t.Error)
+		}
+	}
+	for _, e := range in.rep.Export {
+		if e.Error != "" {
+			diffs = append(diffs, "target "+e.Target+": export: "+e.Error)
+		}
+		for _, res := range e.Results {
+			if res.Action == reload.ActionFailed {
+				diffs = append(diffs, "target "+e.Target+": "+res.Skill+": export failed: "+res.Error)
+			}
+		}
+	}
+	for _, d := range in.rep.Differences {
+		where := d.Target + "/" + d.Skill
+		if d.Folder != "" && d.Folder != d.Skill {
+			where += " (folder " + d.Folder + ")"
+		}
+		diffs = append(diffs, where+": "+d.Problem)
+	}
+	if len(diffs) == 0 {
+		return nil
+	}
+	return &FrozenError{Lock: in.rep.Lock, Differences: diffs}
+}

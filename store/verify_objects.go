@@ -1,0 +1,204 @@
+package store
+
+import (
+	"context"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/skillstore/skillstore/internal/gitdb"
+	"github.com/skillstore/skillstore/internal/skillfs"
+)
+
+// How verify reads objects, at git fsck's pace: each object once per
+// reader, however many refs reach it (the plugins of one marketplace share
+// its repository's commit; versions and upstream snapshots share their
+// trees); each tree read and checked once, then walked from memory; and
+// the refs checked by one reader per core. A plugin's refs (its skills,
+// upstream snapshots, candidates and sources, which share most objects)
+// go to one reader; the readers take their shares in a fixed order, so
+// the problems found, and the refs they are named under, are the same
+// from run to run. The report lists problems and warnings in ref order.
+
+// seqProblem is a problem or warning with its place: the index of the ref
+// being checked, then the order it was met in.
+type seqProblem struct {
+	ref, seq int
+	VerifyProblem
+}
+
+// verifyRefs checks every ref of refs, adding what it finds to rep.
+func (s *Store) verifyRefs(ctx context.Context, refs gitdb.Refs, opts VerifyOptions, rep *VerifyReport) error {
+	names := refs.Names("")
+	shares := shareRefs(refs, names, min(runtime.GOMAXPROCS(0), 8))
+	vs := make([]*verifier, len(shares))
+	errs := make([]error, len(shares))
+	var wg sync.WaitGroup
+	for w, share := range shares {
+		v := s.newVerifier(refs, opts.Quick)
+		vs[w] = v
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer v.r.resetStorage()
+			for _, i := range share {
+				if errs[w] = ctx.Err(); errs[w] != nil {
+					return
+				}
+				v.ref = i
+				v.verifyRef(names[i], refs[names[i]])
+			}
+		}()
+	}
+	wg.Wait()
+	var problems, warnings []seqProblem
+	for w, v := range vs {
+		if errs[w] != nil {
+			return errs[w]
+		}
+		rep.Skills += v.rep.Skills
+		rep.Versions += v.rep.Versions
+		rep.PluginParts += v.rep.PluginParts
+		rep.PartsVersions += v.rep.PartsVersions
+		problems = append(problems, v.problems...)
+		warnings = append(warnings, v.warnings...)
+	}
+	rep.Problems = append(rep.Problems, inOrder(problems)...)
+	rep.Warnings = append(rep.Warnings, inOrder(warnings)...)
+	return nil
+}
+
+// newVerifier is a verifier with a reader of its own.
+func (s *Store) newVerifier(refs gitdb.Refs, quick bool) *verifier {
+	r := &Reader{s: s, refs: gitdb.NewRefReaderOf(s.dir, refs), db: gitdb.Open(s.dir)}
+	return &verifier{r: r, rep: &VerifyReport{}, seen: map[Hash]bool{}, treesChecked: map[Hash]bool{},
+		entries: map[Hash][]skillfs.TreeEntry{}, blobs: map[Hash]bool{}, commits: map[Hash]bool{}, quick: quick}
+}
+
+// shareRefs splits the indexes of names (sorted) into at most n shares of
+// whole groups (refGroup), group k to share k mod n.
+func shareRefs(refs gitdb.Refs, names []string, n int) [][]int {
+	n = max(n, 1)
+	group := map[string]int{}
+	shares := make([][]int, n)
+	for i, name := range names {
+		key := refGroup(name, refs[name])
+		k, ok := group[key]
+		if !ok {
+			k = len(group)
+			group[key] = k
+		}
+		shares[k%n] = append(shares[k%n], i)
+	}
+	for len(shares) > 0 && len(shares[len(shares)-1]) == 0 {
+		shares = shares[:len(shares)-1]
+	}
+	return shares
+}
+
+// refGroup is what a ref shares its objects with: its commit for a
+// plugin's source (the plugins of a marketplace share its repository's),
+// the plugin for a plugin's other refs, the skill for a managed skill's,
+// else the ref alone.
+func refGroup(name string, h Hash) string {
+	if strings.HasPrefix(name, SourceRefPrefix) {
+		return "commit " + h.String()
+	}
+	for _, prefix := range []string{PluginRefPrefix, UpstreamRefPrefix, PluginCandidateRefPrefix} {
+		if rest, ok := strings.CutPrefix(name, prefix); ok {
+			plugin, _, _ := strings.Cut(rest, "/")
+			return "plugin " + plugin
+		}
+	}
+	for _, prefix := range []string{SkillRefPrefix, ManagedCandidateRefPrefix} {
+		if rest, ok := strings.CutPrefix(name, prefix); ok {
+			return "skill " + rest
+		}
+	}
+	return name
+}
+
+// inOrder is the problems in ref order, then in the order met.
+func inOrder(ps []seqProblem) []VerifyProblem {
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].ref != ps[j].ref {
+			return ps[i].ref < ps[j].ref
+		}
+		return ps[i].seq < ps[j].seq
+	})
+	out := make([]VerifyProblem, len(ps))
+	for i, p := range ps {
+		out[i] = p.VerifyProblem
+	}
+	return out
+}
+
+// note records a problem at the walk's next place.
+func (v *verifier) note(p VerifyProblem) {
+	v.seq++
+	v.problems = append(v.problems, seqProblem{v.ref, v.seq, p})
+}
+
+// warn records a warning at the walk's next place.
+func (v *verifier) warn(p VerifyProblem) {
+	v.seq++
+	v.warnings = append(v.warnings, seqProblem{v.ref, v.seq, p})
+}
+
+// treeEntries returns a tree's entries, read and checked by trees once.
+func (v *verifier) treeEntries(where string, tree Hash) ([]skillfs.TreeEntry, bool) {
+	if !v.trees(where, tree) {
+		return nil, false
+	}
+	return v.entries[tree], true
+}
+
+// files lists the files of a checked tree (as Reader.Files does) from the
+// trees read by trees; ok is false when a tree failed (a problem is
+// recorded).
+func (v *verifier) files(where string, tree Hash) ([]File, bool) {
+	var out []File
+	var walk func(h Hash, prefix string) bool
+	walk = func(h Hash, prefix string) bool {
+		entries, ok := v.treeEntries(where, h)
+		if !ok {
+			return false
+		}
+		for _, e := range entries {
+			p := path.Join(prefix, e.Name)
+			if e.Mode == skillfs.Dir {
+				if !walk(e.ID, p) {
+					return false
+				}
+				continue
+			}
+			out = append(out, File{Path: p, Mode: e.Mode, ID: e.ID})
+		}
+		return true
+	}
+	if !walk(tree, "") {
+		return nil, false
+	}
+	sortFiles(out)
+	return out, true
+}
+
+// checkBlob checks a blob of where at path, once: with quick that it is
+// stored, else that it reads and hashes to its id.
+func (v *verifier) checkBlob(where, file string, h Hash) {
+	if v.blobs[h] {
+		return
+	}
+	v.blobs[h] = true
+	if v.quick {
+		if !v.r.hasStored(h) {
+			v.problem(where, "%s: blob %s is missing", file, ShortHash(h))
+		}
+		return
+	}
+	if _, err := v.r.object(h); err != nil {
+		v.problem(where, "%s: %v", file, err)
+	}
+}
