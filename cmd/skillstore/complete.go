@@ -9,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/cmd/skillstore/app/candidates"
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
@@ -263,7 +263,7 @@ func storeNames(ctx context.Context, s *store.Store, kind argKind, cur string) (
 		err := s.View(ctx, func(r *store.Reader) error {
 			cands, err := r.Candidates()
 			for _, cand := range cands {
-				out = append(out, cand.Skill+"\t"+app.CandidateFrom(cand)+", "+app.CandidateState(cand))
+				out = append(out, cand.Skill+"\t"+candidates.From(cand)+", "+candidates.State(cand))
 			}
 			return err
 		})

@@ -65,7 +65,7 @@ func writeAddReport(opts PluginAddOptions, src store.Source, rep *store.SyncRepo
 				added++
 			}
 		}
-		cliout.Printf(opts.Stdout, "%s plugin %s from %s: %s\n", DryRunWord(opts.DryRun, "added", "would add"), p.Plugin, p.Source, plural(added, "skill"))
+		cliout.Printf(opts.Stdout, "%s plugin %s from %s: %s\n", DryRunWord(opts.DryRun, "added", "would add"), p.Plugin, p.Source, Plural(added, "skill"))
 		if p.IDTakenBy != "" {
 			cliout.Printf(opts.Stdout, "  named %s: the id %s is taken by %s\n", p.Plugin, p.Entry, p.IDTakenBy)
 		}
@@ -117,7 +117,7 @@ func writeAddReport(opts PluginAddOptions, src store.Source, rep *store.SyncRepo
 		}
 	}
 	if total := len(rep.Plugins) + len(rep.AlreadyAdded) + len(rep.Skipped); total > 1 {
-		cliout.Printf(opts.Stderr, "skillstore: %s of %s failed (nothing written for them); %d added\n", plural(failed, "plugin"), src, len(rep.Plugins)-failed)
+		cliout.Printf(opts.Stderr, "skillstore: %s of %s failed (nothing written for them); %d added\n", Plural(failed, "plugin"), src, len(rep.Plugins)-failed)
 	}
 	return ErrReported
 }

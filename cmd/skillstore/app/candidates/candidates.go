@@ -1,4 +1,4 @@
-package app
+package candidates
 
 import (
 	"context"
@@ -7,18 +7,19 @@ import (
 	"io"
 	"strings"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/treediff"
 )
 
-// CandidateOptions are the options of the candidates commands: the skill
+// Options are the options of the candidates commands: the skill
 // as typed (a candidate may wait for a skill not yet published; see
 // store.Reader.ResolveCandidateName) and what each command takes.
-type CandidateOptions struct {
-	Global
-	Output
+type Options struct {
+	app.Global
+	app.Output
 	Skill string
 	// Reason is why (accept, reject, resolve, edit, mergetool), recorded
 	// on the version or the resolution.
@@ -45,7 +46,7 @@ type CandidateOptions struct {
 // openCandidate opens the store and resolves the skill the command names;
 // a name with no skill nor candidate is passed on as typed, and the store
 // says there is no candidate.
-func (o CandidateOptions) openCandidate(ctx context.Context) (*store.Store, string, error) {
+func (o Options) openCandidate(ctx context.Context) (*store.Store, string, error) {
 	s, err := o.OpenStore(ctx)
 	if err != nil {
 		return nil, "", err
@@ -59,23 +60,23 @@ func candidateErr(skill string, err error) error {
 	var me *store.ConflictMarkersError
 	switch {
 	case errors.Is(err, store.ErrNoCandidate):
-		return WithHint(err, "run 'skillstore candidates list' to see the pending candidates")
+		return app.WithHint(err, "run 'skillstore candidates list' to see the pending candidates")
 	case errors.Is(err, store.ErrHeadMoved):
-		return WithHint(err, "run 'skillstore sync' to merge the update into the new published version")
+		return app.WithHint(err, "run 'skillstore sync' to merge the update into the new published version")
 	case errors.As(err, &me):
-		return WithHint(err,
+		return app.WithHint(err,
 			"resolve them with 'skillstore candidates edit "+skill+"' or 'skillstore candidates mergetool "+skill+"'",
 			"or 'skillstore candidates checkout "+skill+" DIR', edit the files and run 'skillstore candidates resolve "+skill+" --from DIR'",
 			// The branch as git names it: a plugin's skill PLUGIN:NAME is
 			// on candidates/plugins/PLUGIN/NAME, not candidates/PLUGIN:NAME.
-			"or commit a resolution on the branch "+shortRef(store.CandidateRef(skill))+" in a clone of the store and push it back")
+			"or commit a resolution on the branch "+app.ShortRef(store.CandidateRef(skill))+" in a clone of the store and push it back")
 	}
 	return err
 }
 
-// CandidateState is how a candidate stands for review: stale, conflicted,
+// State is how a candidate stands for review: stale, conflicted,
 // resolved or ready.
-func CandidateState(c store.Candidate) string {
+func State(c store.Candidate) string {
 	switch {
 	case c.Stale:
 		return "stale"
@@ -87,9 +88,9 @@ func CandidateState(c store.Candidate) string {
 	return "ready"
 }
 
-// CandidateFrom names where a candidate's update came from: a plugin, the
+// From names where a candidate's update came from: a plugin, the
 // remote whose published history pull merged, or an edit in a target.
-func CandidateFrom(c store.Candidate) string {
+func From(c store.Candidate) string {
 	if c.Mode == store.MergeModeRemote {
 		return "remote:" + c.Remote
 	}
@@ -114,8 +115,8 @@ func readCandidates(ctx context.Context, s *store.Store, skill string) ([]store.
 	return out, candidateErr(skill, err)
 }
 
-// ListCandidates prints the pending candidates.
-func ListCandidates(ctx context.Context, opts CandidateOptions) error {
+// List prints the pending candidates.
+func List(ctx context.Context, opts Options) error {
 	s, err := opts.OpenStore(ctx)
 	if err != nil {
 		return err
@@ -137,14 +138,14 @@ func ListCandidates(ctx context.Context, opts CandidateOptions) error {
 	t := cliout.NewTable(5)
 	t.Add("SKILL", "FROM", "MODE", "ON", "CONFLICTS", "STATE")
 	for _, cand := range cands {
-		t.Add(cand.Skill, CandidateFrom(cand), string(cand.Mode), fmt.Sprintf("v%d", cand.PublishedVersion), fmt.Sprint(len(cand.Conflicts)), CandidateState(cand))
+		t.Add(cand.Skill, From(cand), string(cand.Mode), fmt.Sprintf("v%d", cand.PublishedVersion), fmt.Sprint(len(cand.Conflicts)), State(cand))
 	}
 	return t.Write(opts.Stdout, cliout.NewPainter(opts.Stdout), 0)
 }
 
-// ShowCandidate prints a candidate: classification, base, ours, theirs,
+// Show prints a candidate: classification, base, ours, theirs,
 // conflicts.
-func ShowCandidate(ctx context.Context, opts CandidateOptions) error {
+func Show(ctx context.Context, opts Options) error {
 	s, skill, err := opts.openCandidate(ctx)
 	if err != nil {
 		return err
@@ -162,7 +163,7 @@ func ShowCandidate(ctx context.Context, opts CandidateOptions) error {
 }
 
 func writeCandidate(w io.Writer, c store.Candidate) {
-	cliout.Printf(w, "candidate %s  (%s)\n", c.Skill, CandidateState(c))
+	cliout.Printf(w, "candidate %s  (%s)\n", c.Skill, State(c))
 	cliout.Printf(w, "  classification: %s\n", c.Mode)
 	base := "none"
 	if !c.Base.IsZero() {
@@ -224,9 +225,9 @@ func candidateDiff(ctx context.Context, s *store.Store, skill string) ([]treedif
 	return changes, candidateErr(skill, err)
 }
 
-// DiffCandidate prints what accepting a candidate would change in the
+// Diff prints what accepting a candidate would change in the
 // published version.
-func DiffCandidate(ctx context.Context, opts CandidateOptions) error {
+func Diff(ctx context.Context, opts Options) error {
 	s, skill, err := opts.openCandidate(ctx)
 	if err != nil {
 		return err
@@ -238,9 +239,9 @@ func DiffCandidate(ctx context.Context, opts CandidateOptions) error {
 	return treediff.Write(opts.Stdout, changes)
 }
 
-// AcceptCandidate publishes a candidate as the skill's next version, then
+// Accept publishes a candidate as the skill's next version, then
 // says what the next export does with it, or with Export exports at once.
-func AcceptCandidate(ctx context.Context, opts CandidateOptions) error {
+func Accept(ctx context.Context, opts Options) error {
 	s, skill, err := opts.openCandidate(ctx)
 	if err != nil {
 		return err
@@ -257,14 +258,14 @@ func AcceptCandidate(ctx context.Context, opts CandidateOptions) error {
 		return acceptAndExport(ctx, opts, s, v)
 	}
 	if opts.JSON {
-		return cliout.JSON(opts.Stdout, toVersionJSON(v))
+		return cliout.JSON(opts.Stdout, app.ToVersionJSON(v))
 	}
 	cliout.Printf(opts.Stdout, "accepted candidate %s: published %s\n", skill, v.Name())
 	return explainNextExport(ctx, opts.Stdout, s, v, changes)
 }
 
-// RejectCandidate drops a candidate and keeps the published files.
-func RejectCandidate(ctx context.Context, opts CandidateOptions) error {
+// Reject drops a candidate and keeps the published files.
+func Reject(ctx context.Context, opts Options) error {
 	s, skill, err := opts.openCandidate(ctx)
 	if err != nil {
 		return err
@@ -274,14 +275,14 @@ func RejectCandidate(ctx context.Context, opts CandidateOptions) error {
 		return candidateErr(skill, err)
 	}
 	if opts.JSON {
-		return cliout.JSON(opts.Stdout, toVersionJSON(v))
+		return cliout.JSON(opts.Stdout, app.ToVersionJSON(v))
 	}
 	cliout.Printf(opts.Stdout, "rejected candidate %s: %s keeps the published files; this upstream will not be proposed again\n", skill, v.Name())
 	return nil
 }
 
-// ResolveCandidate makes the folder From the candidate's new head.
-func ResolveCandidate(ctx context.Context, opts CandidateOptions) error {
+// Resolve makes the folder From the candidate's new head.
+func Resolve(ctx context.Context, opts Options) error {
 	s, skill, err := opts.openCandidate(ctx)
 	if err != nil {
 		return err
@@ -337,14 +338,14 @@ func onlySkillText(changes []treediff.FileChange) bool {
 
 // acceptAndExport exports into every target after accept --export and
 // prints the accept line and export's lines (or both as JSON).
-func acceptAndExport(ctx context.Context, opts CandidateOptions, s *store.Store, v store.Version) error {
+func acceptAndExport(ctx context.Context, opts Options, s *store.Store, v store.Version) error {
 	targets, err := target.List(ctx, s, nil)
 	if err != nil {
 		return err
 	}
-	exported, err := target.Export(ctx, s, targets, opts.targetOptions(false))
+	exported, err := target.Export(ctx, s, targets, opts.TargetOptions(false))
 	if opts.JSON {
-		if jerr := cliout.JSON(opts.Stdout, map[string]any{"version": toVersionJSON(v), "export": exported}); jerr != nil {
+		if jerr := cliout.JSON(opts.Stdout, map[string]any{"version": app.ToVersionJSON(v), "export": exported}); jerr != nil {
 			return jerr
 		}
 		return err
@@ -353,6 +354,6 @@ func acceptAndExport(ctx context.Context, opts CandidateOptions, s *store.Store,
 	if len(targets) == 0 {
 		cliout.Printf(opts.Stdout, "no targets to export to; add one with 'skillstore target add'\n")
 	}
-	printExports(opts.Stdout, exported, opts.Verbose)
+	app.PrintExports(opts.Stdout, exported, opts.Verbose)
 	return err
 }
