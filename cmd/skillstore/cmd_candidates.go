@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/cmd/skillstore/app/candidates"
 )
 
 // candidates and its subcommands: list, show, diff, checkout, edit,
@@ -32,7 +33,7 @@ func candidatesCommand() *cli.Command {
 					if _, err := storeArgs(c, 0, 0); err != nil {
 						return err
 					}
-					return app.ListCandidates(c.Context, candidateOptions(c, ""))
+					return candidates.List(c.Context, candidateOptions(c, ""))
 				},
 			},
 			{
@@ -41,14 +42,14 @@ func candidatesCommand() *cli.Command {
 				ArgsUsage:   "SKILL",
 				Description: "Exit codes: 0 success, 1 error (no candidate), 2 usage error, 3 store lock busy.",
 				Flags:       []cli.Flag{newJSONFlag()},
-				Action:      candidateAction(app.ShowCandidate),
+				Action:      candidateAction(candidates.Show),
 			},
 			{
 				Name:        "diff",
 				Usage:       "show what accepting a candidate would change in the published version",
 				ArgsUsage:   "SKILL",
 				Description: "Exit codes: 0 success, 1 error (no candidate), 2 usage error, 3 store lock busy.",
-				Action:      candidateAction(app.DiffCandidate),
+				Action:      candidateAction(candidates.Diff),
 			},
 			candidateCheckoutCommand(),
 			candidateEditCommand(),
@@ -67,7 +68,7 @@ func candidatesCommand() *cli.Command {
 					&cli.StringFlag{Name: "reason", Usage: "why (recorded on the version)"}, newJSONFlag(),
 					&cli.BoolFlag{Name: "export", Usage: "export into every target afterwards"},
 				},
-				Action: candidateAction(app.AcceptCandidate),
+				Action: candidateAction(candidates.Accept),
 			},
 			{
 				Name:      "reject",
@@ -82,7 +83,7 @@ func candidatesCommand() *cli.Command {
 					"one past both sides, so the next push fast-forwards the remote.\n\n" +
 					"Exit codes: 0 rejected, 1 error, 2 usage error, 3 store lock busy.",
 				Flags:  []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "why (recorded on the version)"}, newJSONFlag()},
-				Action: candidateAction(app.RejectCandidate),
+				Action: candidateAction(candidates.Reject),
 			},
 			{
 				Name:      "resolve",
@@ -99,7 +100,7 @@ func candidatesCommand() *cli.Command {
 					if c.String("from") == "" {
 						return app.UsageErrorf("candidates resolve needs --from DIR, the resolved skill folder")
 					}
-					return app.ResolveCandidate(c.Context, candidateOptions(c, skill))
+					return candidates.Resolve(c.Context, candidateOptions(c, skill))
 				}),
 			},
 		},
@@ -108,7 +109,7 @@ func candidatesCommand() *cli.Command {
 
 // candidateAction is the Action of a candidates command that takes the
 // SKILL and the flags candidateOptions reads.
-func candidateAction(run func(context.Context, app.CandidateOptions) error) cli.ActionFunc {
+func candidateAction(run func(context.Context, candidates.Options) error) cli.ActionFunc {
 	return oneArg("SKILL", func(c *cli.Context, skill string) error {
 		return run(c.Context, candidateOptions(c, skill))
 	})
@@ -116,8 +117,8 @@ func candidateAction(run func(context.Context, app.CandidateOptions) error) cli.
 
 // candidateOptions reads the flags of the candidates commands (each has
 // some of them) for the skill as typed.
-func candidateOptions(c *cli.Context, skill string) app.CandidateOptions {
-	return app.CandidateOptions{Global: global(c), Output: output(c), Skill: skill,
+func candidateOptions(c *cli.Context, skill string) candidates.Options {
+	return candidates.Options{Global: global(c), Output: output(c), Skill: skill,
 		Reason: c.String("reason"), Export: c.Bool("export"), From: c.String("from"),
 		Force: c.Bool("force"), Tool: c.String("tool"), Restart: c.Bool("restart")}
 }
@@ -141,7 +142,7 @@ func candidateCheckoutCommand() *cli.Command {
 			}
 			opts := candidateOptions(c, args[0])
 			opts.Dir = args[1]
-			return app.CheckoutCandidate(c.Context, opts)
+			return candidates.Checkout(c.Context, opts)
 		},
 	}
 }
@@ -171,7 +172,7 @@ func candidateEditCommand() *cli.Command {
 			}
 			opts := candidateOptions(c, args[0])
 			opts.Files = args[1:]
-			return app.EditCandidate(c.Context, opts)
+			return candidates.Edit(c.Context, opts)
 		},
 	}
 }
@@ -204,7 +205,7 @@ func candidateMergetoolCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return app.MergetoolCandidate(c.Context, candidateOptions(c, args[0]))
+			return candidates.Mergetool(c.Context, candidateOptions(c, args[0]))
 		},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/cmd/skillstore/app/doctor"
 )
 
 // The commands on skill folders on disk: discover, doctor, prompt,
@@ -76,7 +77,7 @@ func doctorCommand() *cli.Command {
 			if c.NArg() > 0 {
 				return app.WithHint(app.UsageErrorf("doctor takes no arguments"), "add roots with --skill-dir DIR")
 			}
-			return app.Doctor(c.Context, discoverOptions(c))
+			return doctor.Run(c.Context, discoverOptions(c))
 		},
 	}
 }

@@ -7,10 +7,11 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/cmd/skillstore/app/serve"
 	"github.com/skillstore/skillstore/reload/mcpserver"
 )
 
-// mcp: the store as an MCP server (app.MCP).
+// mcp: the store as an MCP server (serve.MCP).
 
 func mcpCommand() *cli.Command {
 	return &cli.Command{
@@ -33,7 +34,7 @@ func mcpCommand() *cli.Command {
 			"server never holds up sync or export, and the next call after a sync or an\n" +
 			"accepted candidate sees the new versions. Every load is logged (time, the\n" +
 			"client's name from the handshake, skill, version, commit) in\n" +
-			"STORE/skillstore/" + app.LoadsFileName + " unless --no-audit; 'skillstore log --loads' reads it.\n\n" +
+			"STORE/skillstore/" + serve.LoadsFileName + " unless --no-audit; 'skillstore log --loads' reads it.\n\n" +
 			"--print-config AGENT prints what AGENT needs to start this server, from its docs\n" +
 			"(agents: " + strings.Join(mcpserver.ClientAgents(), ", ") + "), with this binary's path, the\n" +
 			"store and the flags given.\n\n" +
@@ -49,7 +50,7 @@ func mcpCommand() *cli.Command {
 				return app.WithHint(app.UsageErrorf("mcp takes no arguments"), "run 'skillstore mcp --help' for usage")
 			}
 			info, _ := debug.ReadBuildInfo()
-			return app.MCP(c.Context, app.MCPOptions{
+			return serve.MCP(c.Context, serve.MCPOptions{
 				Global:      global(c),
 				Output:      output(c),
 				Skills:      c.StringSlice("skill"),

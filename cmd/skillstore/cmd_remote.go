@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/cmd/skillstore/app/remotes"
 )
 
 // The remotes' commands: remote (add, list, rm), clone, push, pull.
@@ -36,7 +37,7 @@ func remoteCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					return app.AddRemote(c.Context, app.RemoteOptions{Global: global(c), Name: args[0], URL: args[1]})
+					return remotes.AddRemote(c.Context, remotes.Options{Global: global(c), Name: args[0], URL: args[1]})
 				},
 			},
 			{
@@ -48,7 +49,7 @@ func remoteCommand() *cli.Command {
 					if _, err := remoteArgs(c, 0, 0); err != nil {
 						return err
 					}
-					return app.ListRemotes(c.Context, app.RemoteOptions{Global: global(c), Output: output(c)})
+					return remotes.ListRemotes(c.Context, remotes.Options{Global: global(c), Output: output(c)})
 				},
 			},
 			{
@@ -62,7 +63,7 @@ func remoteCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					return app.RemoveRemote(c.Context, app.RemoteOptions{Global: global(c), Name: args[0]})
+					return remotes.RemoveRemote(c.Context, remotes.Options{Global: global(c), Name: args[0]})
 				},
 			},
 		},
@@ -176,7 +177,7 @@ func runClone(c *cli.Context) error {
 			return err
 		}
 	}
-	return app.Clone(c.Context, app.CloneOptions{RemoteOptions: app.RemoteOptions{Global: global(c), Output: output(c), URL: args[0]},
+	return remotes.Clone(c.Context, remotes.CloneOptions{Options: remotes.Options{Global: global(c), Output: output(c), URL: args[0]},
 		Dir: dir, AllowRisk: risk, MaxNewSkills: maxNew})
 }
 
@@ -185,7 +186,7 @@ func runPush(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return app.Push(c.Context, app.PushOptions{RemoteOptions: remoteOptions(c, args), DryRun: c.Bool("dry-run")})
+	return remotes.Push(c.Context, remotes.PushOptions{Options: remoteOptions(c, args), DryRun: c.Bool("dry-run")})
 }
 
 func runPull(c *cli.Context) error {
@@ -201,13 +202,13 @@ func runPull(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return app.Pull(c.Context, app.PullOptions{RemoteOptions: remoteOptions(c, args), Export: c.Bool("export"),
+	return remotes.Pull(c.Context, remotes.PullOptions{Options: remoteOptions(c, args), Export: c.Bool("export"),
 		SkillAware: c.Bool("skill-aware"), AllowRisk: risk, MaxNewSkills: maxNew, DryRun: c.Bool("dry-run")})
 }
 
 // remoteOptions are push's and pull's: the remote named, if any.
-func remoteOptions(c *cli.Context, args []string) app.RemoteOptions {
-	opts := app.RemoteOptions{Global: global(c), Output: output(c)}
+func remoteOptions(c *cli.Context, args []string) remotes.Options {
+	opts := remotes.Options{Global: global(c), Output: output(c)}
 	if len(args) == 1 {
 		opts.Name = args[0]
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/cmd/skillstore/app/serve"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -193,11 +194,11 @@ func logCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				opts := app.LoadsOptions{Global: global(c), Output: output(c)}
+				opts := serve.LoadsOptions{Global: global(c), Output: output(c)}
 				if len(args) == 1 {
 					opts.Skill = args[0]
 				}
-				return app.Loads(c.Context, opts)
+				return serve.Loads(c.Context, opts)
 			}
 			args, err := storeArgs(c, 1, 1)
 			if err != nil {

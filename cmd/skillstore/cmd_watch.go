@@ -11,11 +11,12 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/cmd/skillstore/app/serve"
 	"github.com/skillstore/skillstore/reload/watch"
 )
 
 // watch: its flags, read by hand (everything after --exec is the command
-// to run), and app.Watch.
+// to run), and serve.Watch.
 
 const watchUsage = "[TARGET|DIR...] [--skill NAME]... [--debounce 200ms] [--max-wait 2s] [--poll] [--events FILE] [--no-audit] [--max-events N] [--pid-file FILE] [--exec CMD ARG...]"
 
@@ -91,13 +92,13 @@ func runWatch(c *cli.Context) error {
 		return cli.ShowCommandHelp(c.Lineage()[1], "watch")
 	}
 	f.Global = global(c)
-	return app.Watch(c.Context, f)
+	return serve.Watch(c.Context, f)
 }
 
 // parseWatchFlags reads watch's arguments and flags into its options,
 // by hand so that everything after --exec is the command line; help is
 // set by --help.
-func parseWatchFlags(args []string) (f app.WatchOptions, help bool, err error) {
+func parseWatchFlags(args []string) (f serve.WatchOptions, help bool, err error) {
 	f.Debounce = watch.DefaultDebounce
 	for i := 0; i < len(args); i++ {
 		a := args[i]

@@ -9,11 +9,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/cmd/skillstore/app/candidates"
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
-	"github.com/skillstore/skillstore/store/candidates"
+	storecandidates "github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/plugins"
 	"github.com/skillstore/skillstore/store/remote"
 )
@@ -263,9 +263,9 @@ func storeNames(ctx context.Context, s *store.Store, kind argKind, cur string) (
 		return skillCompletions(skills), err
 	case argCandidate:
 		err := s.View(ctx, func(r *store.Reader) error {
-			cands, err := candidates.List(r)
+			cands, err := storecandidates.List(r)
 			for _, cand := range cands {
-				out = append(out, cand.Skill+"\t"+app.CandidateFrom(cand)+", "+app.CandidateState(cand))
+				out = append(out, cand.Skill+"\t"+candidates.From(cand)+", "+candidates.State(cand))
 			}
 			return err
 		})

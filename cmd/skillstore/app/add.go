@@ -81,7 +81,7 @@ func Import(ctx context.Context, opts AddOptions) error {
 		return err
 	}
 	var results []store.AddResult
-	err = cliout.Progress(opts.progressOut(opts.JSON), fmt.Sprintf("importing %d skill folders", len(dirs)), func() error {
+	err = cliout.Progress(opts.ProgressOut(opts.JSON), fmt.Sprintf("importing %d skill folders", len(dirs)), func() error {
 		results, err = s.ImportDirs(ctx, dirs, opts.Store)
 		return err
 	})
@@ -99,9 +99,9 @@ func Import(ctx context.Context, opts AddOptions) error {
 	}
 	if failed > 0 {
 		if opts.DryRun {
-			return fmt.Errorf("%s of %d could not be imported", plural(failed, "folder"), len(results))
+			return fmt.Errorf("%s of %d could not be imported", Plural(failed, "folder"), len(results))
 		}
-		return fmt.Errorf("%s of %d could not be imported (the others were recorded)", plural(failed, "folder"), len(results))
+		return fmt.Errorf("%s of %d could not be imported (the others were recorded)", Plural(failed, "folder"), len(results))
 	}
 	return nil
 }
@@ -113,7 +113,7 @@ func locateSkills(ctx context.Context, g Global, root string) ([]string, error) 
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
-	for _, d := range relativeDiagnostics(diags) {
+	for _, d := range RelativeDiagnostics(diags) {
 		cliout.Printf(g.Stderr, "skillstore: %s\n", d)
 	}
 	if len(found) == 0 {
@@ -160,7 +160,7 @@ func printAddResults(opts AddOptions, results []store.AddResult) error {
 	// Errors are printed with their skill; warnings, by default, one line
 	// per kind after all of them (an import of hundreds of skills of one
 	// habit prints a line, not hundreds).
-	var notes []note
+	var notes []Note
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
 			if d.Severity != discover.SeverityWarning || opts.Verbose {
@@ -168,11 +168,11 @@ func printAddResults(opts AddOptions, results []store.AddResult) error {
 				continue
 			}
 			at, text := splitDiagnostic(d.String())
-			notes = append(notes, note{at: at, text: text, name: r.Name})
+			notes = append(notes, Note{At: at, Text: text, Name: r.Name})
 		}
 		printAddResult(opts.Stdout, opts.Stderr, r, opts.DryRun)
 	}
-	writeNoteGroups(opts.Stderr, "skillstore", "skills", groupNotes(notes))
+	writeNoteGroups(opts.Stderr, "skillstore", "skills", GroupNotes(notes))
 	NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 	return nil
 }
@@ -184,7 +184,7 @@ func printAddResult(stdout, stderr io.Writer, r store.AddResult, dryRun bool) {
 		cliout.Printf(stderr, "skillstore: error: %s\n", cliout.Quoted(strings.Join(problem.ExpandLines(r.Err, cliout.Quote), "\n")))
 	case r.DuplicateOf != "":
 		cliout.Printf(stderr, "skillstore: warning: %s holds the same files as %s; %s is taken once, from %s\n",
-			displayPath(r.Dir), displayPath(r.DuplicateOf), r.Name, displayPath(r.DuplicateOf))
+			DisplayPath(r.Dir), DisplayPath(r.DuplicateOf), r.Name, DisplayPath(r.DuplicateOf))
 	case r.Unchanged:
 		cliout.Printf(stdout, "%s: nothing new (same files as v%d)\n", r.Name, r.Version.Number)
 	default:
@@ -192,7 +192,7 @@ func printAddResult(stdout, stderr io.Writer, r store.AddResult, dryRun bool) {
 		if dryRun {
 			verb = "would be recorded"
 		}
-		cliout.Printf(stdout, "%s %s (commit %s, risk %s)\n", r.Version.Name(), verb, shortHash(r.Version.Commit), r.Version.Risk)
+		cliout.Printf(stdout, "%s %s (commit %s, risk %s)\n", r.Version.Name(), verb, ShortHash(r.Version.Commit), r.Version.Risk)
 		for _, f := range r.Safety.Findings {
 			cliout.Printf(stdout, "  %s\n", f)
 		}

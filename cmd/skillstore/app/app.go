@@ -78,9 +78,9 @@ func (g Global) printError(err error) {
 	cliout.Printf(g.Stderr, "skillstore: error: %v\n", err)
 }
 
-// progressOut is where a command's progress line goes: stderr, or nowhere
+// ProgressOut is where a command's progress line goes: stderr, or nowhere
 // when the report is JSON.
-func (g Global) progressOut(json bool) io.Writer {
+func (g Global) ProgressOut(json bool) io.Writer {
 	if json {
 		return io.Discard
 	}

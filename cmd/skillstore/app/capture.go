@@ -44,7 +44,7 @@ func Capture(ctx context.Context, opts CaptureOptions) error {
 	if err != nil {
 		return err
 	}
-	copts := target.CaptureOptions{Options: opts.targetOptions(false), Only: want, Reason: opts.Reason}
+	copts := target.CaptureOptions{Options: opts.TargetOptions(false), Only: want, Reason: opts.Reason}
 	progress := cliout.IsTerminal(opts.Stderr) && !jsonOut
 	if progress {
 		copts.Progress = func(done, total int) {
@@ -106,12 +106,12 @@ func Capture(ctx context.Context, opts CaptureOptions) error {
 		return WithHint(fmt.Errorf("no local edits of %s in any target", strings.Join(notFound, ", ")), "run 'skillstore status' to see the edited skills")
 	}
 	if failed > 0 {
-		return WithHint(fmt.Errorf("%s %s", plural(failed, "edited skill"), DryRunWord(dry, "not captured", "would not be captured")),
+		return WithHint(fmt.Errorf("%s %s", Plural(failed, "edited skill"), DryRunWord(dry, "not captured", "would not be captured")),
 			"a skill that needs a merge is merged once the pending candidate is accepted or rejected; fix a refused one in the target and capture again")
 	}
 	if review > 0 {
 		if !jsonOut {
-			cliout.Printf(opts.Stderr, "skillstore: %s %s for review as candidates: run 'skillstore candidates list'\n", plural(review, "edit"), DryRunWord(dry, waits(review), "would wait"))
+			cliout.Printf(opts.Stderr, "skillstore: %s %s for review as candidates: run 'skillstore candidates list'\n", Plural(review, "edit"), DryRunWord(dry, waits(review), "would wait"))
 		}
 		return ErrReview
 	}
@@ -168,7 +168,7 @@ func captureLine(r target.CaptureResult, dry bool) string {
 	case target.Candidate, target.CandidatePending:
 		merged := "clean"
 		if n := len(r.Conflicts); n > 0 {
-			merged = fmt.Sprintf("%s: %s", plural(n, "conflict"), strings.Join(cliout.QuoteAll(r.Conflicts), ", "))
+			merged = fmt.Sprintf("%s: %s", Plural(n, "conflict"), strings.Join(cliout.QuoteAll(r.Conflicts), ", "))
 		}
 		what := "merged with " + r.Version + " into candidate " + ShortID(r.Candidate)
 		switch {

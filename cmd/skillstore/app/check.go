@@ -210,12 +210,12 @@ func writeCheck(w, errw io.Writer, rep checkReport, exports []target.Exported, f
 		}
 	}
 	t.Write(w, p, cliout.Width(w, verbose))
-	printExports(w, exports, verbose)
+	PrintExports(w, exports, verbose)
 	switch {
 	case !rep.Pending && !failed:
 		cliout.Println(w, "nothing to do")
 	case rep.CandidatesWaiting > 0:
-		cliout.Printf(errw, "skillstore: %s would wait for review: run 'skillstore candidates list' after sync\n", plural(rep.CandidatesWaiting, "candidate"))
+		cliout.Printf(errw, "skillstore: %s would wait for review: run 'skillstore candidates list' after sync\n", Plural(rep.CandidatesWaiting, "candidate"))
 	}
 }
 
@@ -235,7 +235,7 @@ func addCaptureRow(t *cliout.Table, errw io.Writer, r target.CaptureResult, verb
 	case r.InReview():
 		detail := "edited in target " + r.Target + " while " + r.Version + " was published: sync would merge it into a candidate for review"
 		if n := len(r.Conflicts); n > 0 {
-			detail += fmt.Sprintf(" with %s: %s", plural(n, "conflict"), strings.Join(r.Conflicts, ", "))
+			detail += fmt.Sprintf(" with %s: %s", Plural(n, "conflict"), strings.Join(r.Conflicts, ", "))
 		}
 		t.Add(r.Skill, "capture", detail)
 	case r.Outcome == target.Integrated:
@@ -256,7 +256,7 @@ func checkDetail(sk checkSkill) string {
 	case "already-applied":
 		return fmt.Sprintf("same files as upstream; the base would advance (v%d -> v%d)", sk.OldVersion, sk.NewVersion)
 	case "conflict":
-		return fmt.Sprintf("%s on v%d with %s: %s", sk.Classification, sk.OldVersion, plural(len(sk.Conflicts), "conflict"), strings.Join(sk.Conflicts, ", "))
+		return fmt.Sprintf("%s on v%d with %s: %s", sk.Classification, sk.OldVersion, Plural(len(sk.Conflicts), "conflict"), strings.Join(sk.Conflicts, ", "))
 	case "candidate":
 		detail := fmt.Sprintf("%s on v%d, clean", sk.Classification, sk.OldVersion)
 		if sk.Risk != "" && sk.Risk != "none" {

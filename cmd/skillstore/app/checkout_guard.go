@@ -9,11 +9,11 @@ import (
 	"github.com/skillstore/skillstore/store"
 )
 
-// refuseTargetFolder refuses a checkout into the folder a target exports
+// RefuseTargetFolder refuses a checkout into the folder a target exports
 // to, or into a folder holding one (its parent, a home folder): checkout
 // would put one skill's files among the agent's skills, and --force would
 // delete them all. Both checkout commands call it before writing.
-func refuseTargetFolder(ctx context.Context, s *store.Store, dir string) error {
+func RefuseTargetFolder(ctx context.Context, s *store.Store, dir string) error {
 	targets, err := target.List(ctx, s, nil)
 	if err != nil {
 		return err

@@ -13,10 +13,10 @@ import (
 	"github.com/skillstore/skillstore/reload/target"
 )
 
-// contextCost is what the skills in one target's folder cost the skills
+// ContextCost is what the skills in one target's folder cost the skills
 // list of the agent reading it (discover.ContextBudget.Measure, the one
 // computation export uses too).
-type contextCost struct {
+type ContextCost struct {
 	Target string `json:"target"`
 	Dir    string `json:"dir"`
 	discover.Listing
@@ -80,24 +80,24 @@ func folderEntries(t target.Target) []discover.ListingEntry {
 	return out
 }
 
-// measureTarget measures what the target's folder holds against the
+// MeasureTarget measures what the target's folder holds against the
 // budget of the agent reading it (the first with a documented budget;
 // none: names and descriptions counted).
-func measureTarget(t target.Target) contextCost {
+func MeasureTarget(t target.Target) ContextCost {
 	home, _ := os.UserHomeDir()
 	b := discover.ContextBudget{}
 	if agents := t.ListingAgents(home); len(agents) > 0 {
 		b = agents[0].Budget
 	}
-	return contextCost{Target: t.Name, Dir: t.Dir, Listing: b.Measure(folderEntries(t))}
+	return ContextCost{Target: t.Name, Dir: t.Dir, Listing: b.Measure(folderEntries(t))}
 }
 
 // maxShortenedLines bounds the skills doctor names per target: a store of
 // hundreds would otherwise fill the screen with one line each.
 const maxShortenedLines = 10
 
-// writeContextCosts prints doctor's section on the targets' context cost.
-func writeContextCosts(w io.Writer, costs []contextCost) {
+// WriteContextCosts prints doctor's section on the targets' context cost.
+func WriteContextCosts(w io.Writer, costs []ContextCost) {
 	if len(costs) == 0 {
 		return
 	}
@@ -105,7 +105,7 @@ func writeContextCosts(w io.Writer, costs []contextCost) {
 	for _, c := range costs {
 		// The budget is in characters, the agents' unit; tokens are an
 		// estimate, said apart.
-		line := fmt.Sprintf("  %s (%s): %s, %d characters", c.Target, displayPath(c.Dir), plural(c.Skills, "skill"), c.Chars)
+		line := fmt.Sprintf("  %s (%s): %s, %d characters", c.Target, DisplayPath(c.Dir), Plural(c.Skills, "skill"), c.Chars)
 		if b := c.Budget; b != nil && b.Chars > 0 {
 			line += fmt.Sprintf(" of %s's %d (%d%%)", b.Agent, b.Chars, c.Chars*100/b.Chars)
 		}

@@ -15,8 +15,8 @@ import (
 	"github.com/skillstore/skillstore/discover"
 )
 
-// discoverWith runs discovery with the --skill-dir roots first.
-func discoverWith(ctx context.Context, g Global, skillDirs []string) (*discover.Result, error) {
+// DiscoverWith runs discovery with the --skill-dir roots first.
+func DiscoverWith(ctx context.Context, g Global, skillDirs []string) (*discover.Result, error) {
 	if err := checkSkillDirs(skillDirs); err != nil {
 		return nil, err
 	}
@@ -46,8 +46,8 @@ func checkSkillDirs(dirs []string) error {
 	return nil
 }
 
-// skillView is a skill in discover's and doctor's JSON output.
-type skillView struct {
+// SkillView is a skill in discover's and doctor's JSON output.
+type SkillView struct {
 	ID            string            `json:"id"`
 	Name          string            `json:"name"`
 	Namespace     string            `json:"namespace,omitempty"`
@@ -75,7 +75,7 @@ type originView struct {
 	Dir   string         `json:"dir"`
 }
 
-func status(s *discover.Skill) string {
+func SkillStatus(s *discover.Skill) string {
 	switch {
 	case !s.Loads():
 		return "broken"
@@ -85,11 +85,11 @@ func status(s *discover.Skill) string {
 	return "active"
 }
 
-func newSkillView(s *discover.Skill, withDetails bool) skillView {
-	v := skillView{
+func NewSkillView(s *discover.Skill, withDetails bool) SkillView {
+	v := SkillView{
 		ID: s.ID, Name: s.Name, Namespace: s.Namespace, QualifiedName: s.QualifiedName(),
 		Description: s.Description, Layer: s.Layer, Root: s.Root, Dir: s.Dir, Path: s.Path(),
-		Status: status(s), BodyHash: s.BodyHash, Agent: s.Agent, Plugin: s.Plugin, Copy: s.Copy,
+		Status: SkillStatus(s), BodyHash: s.BodyHash, Agent: s.Agent, Plugin: s.Plugin, Copy: s.Copy,
 	}
 	if s.File != nil {
 		v.FrontmatterFields = s.File.Frontmatter.Fields()
@@ -114,17 +114,17 @@ type DiscoverOptions struct {
 
 // Discover lists every skill found in the layered skill roots.
 func Discover(ctx context.Context, opts DiscoverOptions) error {
-	res, err := discoverWith(ctx, opts.Global, opts.SkillDirs)
+	res, err := DiscoverWith(ctx, opts.Global, opts.SkillDirs)
 	if err != nil {
 		return err
 	}
 	if opts.JSON {
 		out := struct {
 			Roots  []discover.Root `json:"roots"`
-			Skills []skillView     `json:"skills"`
-		}{Roots: res.Roots, Skills: []skillView{}}
+			Skills []SkillView     `json:"skills"`
+		}{Roots: res.Roots, Skills: []SkillView{}}
 		for _, s := range res.Skills {
-			out.Skills = append(out.Skills, newSkillView(s, false))
+			out.Skills = append(out.Skills, NewSkillView(s, false))
 		}
 		return cliout.JSON(opts.Stdout, out)
 	}
@@ -132,22 +132,22 @@ func Discover(ctx context.Context, opts DiscoverOptions) error {
 		cliout.Println(opts.Stdout, "no skills found; run 'skillstore doctor' to see where skillstore looked")
 		return nil
 	}
-	writeSkillTable(opts.Stdout, res.Skills)
+	WriteSkillTable(opts.Stdout, res.Skills)
 	return nil
 }
 
-// writeSkillTable prints one line per skill: qualified name, layer,
+// WriteSkillTable prints one line per skill: qualified name, layer,
 // status, origin folder and, for a shadowed skill, the folder that wins.
-func writeSkillTable(w io.Writer, skills []*discover.Skill) {
+func WriteSkillTable(w io.Writer, skills []*discover.Skill) {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
 	cliout.Printf(tw, "NAME\tLAYER\tSTATUS\tORIGIN\tSHADOWED BY\n")
 	for _, s := range skills {
 		by := ""
 		if s.ShadowedBy != nil {
-			by = s.ShadowedBy.Layer.String() + " " + displayPath(s.ShadowedBy.Dir)
+			by = s.ShadowedBy.Layer.String() + " " + DisplayPath(s.ShadowedBy.Dir)
 		}
-		cliout.Printf(tw, "%s\t%s\t%s\t%s\t%s\n", s.QualifiedName(), s.Layer, status(s), displayPath(s.Dir), by)
+		cliout.Printf(tw, "%s\t%s\t%s\t%s\t%s\n", s.QualifiedName(), s.Layer, SkillStatus(s), DisplayPath(s.Dir), by)
 	}
 	tw.Flush()
 	// An empty last column leaves padding behind; trim it.

@@ -44,7 +44,7 @@ func Export(ctx context.Context, opts ExportOptions) error {
 	if len(targets) == 0 {
 		return WithHint(errors.New("no targets to export to"), "add one with 'skillstore target add NAME DIR'")
 	}
-	to := opts.targetOptions(opts.ReplaceLinks)
+	to := opts.TargetOptions(opts.ReplaceLinks)
 	to.MaxBudget = opts.MaxBudget
 	out, err := target.Export(ctx, s, targets, to)
 	if opts.JSON {
@@ -56,10 +56,10 @@ func Export(ctx context.Context, opts ExportOptions) error {
 		if !opts.Verbose {
 			shown = withoutUnchanged(out)
 		}
-		printExports(opts.Stdout, shown, opts.Verbose)
+		PrintExports(opts.Stdout, shown, opts.Verbose)
 		cliout.Println(opts.Stdout, exportSummary(out))
 		printListings(opts.Stdout, out)
-		writeDoubleLoads(opts.Stdout, doubleLoads(ctx, opts.Global, s, targets))
+		WriteDoubleLoads(opts.Stdout, DoubleLoads(ctx, opts.Global, s, targets))
 		NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 	}
 	return err
@@ -98,7 +98,7 @@ func exportSummary(out []target.Exported) string {
 	if len(parts) == 0 {
 		parts = append(parts, "nothing to export")
 	}
-	return fmt.Sprintf("%s, %s: %s", plural(len(out), "target"), plural(skills, "skill folder"), strings.Join(parts, ", "))
+	return fmt.Sprintf("%s, %s: %s", Plural(len(out), "target"), Plural(skills, "skill folder"), strings.Join(parts, ", "))
 }
 
 // summaryWord is the summary's word for what export did with a skill.
@@ -121,16 +121,16 @@ func summaryWord(r reload.Result) string {
 	return "left alone"
 }
 
-// targetOptions are the logger and lock timeout every target command
+// TargetOptions are the logger and lock timeout every target command
 // uses, and whether export replaces links to managed copies.
-func (g Global) targetOptions(replaceLinks bool) target.Options {
+func (g Global) TargetOptions(replaceLinks bool) target.Options {
 	return target.Options{Logger: g.Log, LockTimeout: g.LockTimeout, ReplaceLinks: replaceLinks}
 }
 
-// printExports prints one line per skill: target, skill, action, detail.
+// PrintExports prints one line per skill: target, skill, action, detail.
 // File lists are summarised to fit the terminal (all when verbose) and
 // actions coloured on a terminal.
-func printExports(w io.Writer, exports []target.Exported, verbose bool) {
+func PrintExports(w io.Writer, exports []target.Exported, verbose bool) {
 	t := cliout.NewTable(2)
 	for _, te := range exports {
 		if te.Error != "" && len(te.Results) == 0 {

@@ -49,7 +49,7 @@ func writeListing(w io.Writer, name string, l target.AgentListing) {
 			continue // said with the skills left out
 		case g.action == discover.CutLeftOut:
 			cliout.Printf(w, "  %s removes every description (the lines are over even without them) and leaves out %s, in name order from: %s\n",
-				b.Agent, plural(len(g.skills), "skill"), cutNames(g.skills, 8))
+				b.Agent, Plural(len(g.skills), "skill"), cutNames(g.skills, 8))
 		default:
 			cliout.Printf(w, "  %s: %s\n", cutHeading(g.action, b), cutNames(g.skills, 8))
 		}

@@ -1,8 +1,11 @@
 package app
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -12,7 +15,7 @@ import (
 
 // The small pieces of wording the reports share.
 
-func shortHash(h store.Hash) string { return h.String()[:12] }
+func ShortHash(h store.Hash) string { return h.String()[:12] }
 
 func ShortID(id string) string {
 	if len(id) > 12 {
@@ -21,16 +24,13 @@ func ShortID(id string) string {
 	return id
 }
 
-// shortRef drops "refs/" and "heads/" as git does when it prints refs.
-func shortRef(ref string) string {
+// ShortRef drops "refs/" and "heads/" as git does when it prints refs.
+func ShortRef(ref string) string {
 	return strings.TrimPrefix(strings.TrimPrefix(ref, "refs/"), "heads/")
 }
 
-// Plural is plural for the workflows in packages of their own (adopt).
-func Plural(n int, word string) string { return plural(n, word) }
-
-// plural is "1 skill", "2 skills", "0 entries": never "skill(s)".
-func plural(n int, word string) string {
+// Plural is "1 skill", "2 skills", "0 entries": never "skill(s)".
+func Plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
@@ -49,19 +49,19 @@ func oneLineTrunc(s string, n int) string {
 	return s
 }
 
-// relativeDiagnostics rewrites diagnostic paths with displayPath.
-func relativeDiagnostics(diags []discover.Diagnostic) []discover.Diagnostic {
+// RelativeDiagnostics rewrites diagnostic paths with displayPath.
+func RelativeDiagnostics(diags []discover.Diagnostic) []discover.Diagnostic {
 	out := make([]discover.Diagnostic, len(diags))
 	for i, d := range diags {
-		d.File = displayPath(d.File)
+		d.File = DisplayPath(d.File)
 		out[i] = d
 	}
 	return out
 }
 
-// displayPath shortens an absolute path for people: relative to the
+// DisplayPath shortens an absolute path for people: relative to the
 // working directory when inside it, else with the home directory as "~".
-func displayPath(p string) string {
+func DisplayPath(p string) string {
 	if !filepath.IsAbs(p) {
 		return p
 	}
@@ -78,8 +78,8 @@ func displayPath(p string) string {
 	return p
 }
 
-// waiting is "1 candidate waits" or "3 candidates wait".
-func waiting(n int) string { return plural(n, "candidate") + " " + waits(n) }
+// Waiting is "1 candidate waits" or "3 candidates wait".
+func Waiting(n int) string { return Plural(n, "candidate") + " " + waits(n) }
 
 // waits agrees "wait" with a count.
 func waits(n int) string {
@@ -109,4 +109,13 @@ func mergeModeLabel(v store.Version) string {
 		return "local edit"
 	}
 	return string(v.MergeMode)
+}
+
+// GitOutput runs the real git CLI and returns its trimmed output.
+func GitOutput(ctx context.Context, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	err := cmd.Run()
+	return strings.TrimSpace(out.String()), err
 }

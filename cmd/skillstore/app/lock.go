@@ -80,8 +80,8 @@ func Lock(ctx context.Context, opts LockOptions) error {
 	if !changed {
 		state = "unchanged:"
 	}
-	cliout.Printf(opts.Stdout, "%s %s: %s in %s, %s%s\n", state, path, plural(len(l.Skills), "skill"), plural(len(l.Targets), "target"), plural(len(l.Plugins), "plugin"), remoteNote(l.Remote))
-	printExports(opts.Stdout, exported, opts.Verbose)
+	cliout.Printf(opts.Stdout, "%s %s: %s in %s, %s%s\n", state, path, Plural(len(l.Skills), "skill"), Plural(len(l.Targets), "target"), Plural(len(l.Plugins), "plugin"), remoteNote(l.Remote))
+	PrintExports(opts.Stdout, exported, opts.Verbose)
 	for _, w := range built.Warnings {
 		cliout.Printf(opts.Stderr, "skillstore: warning: %s\n", w)
 	}
@@ -99,7 +99,7 @@ func exportLocked(ctx context.Context, g Global, s *store.Store, l *projectlock.
 	if err != nil {
 		return nil, err
 	}
-	return target.Export(ctx, s, targets, g.targetOptions(false))
+	return target.Export(ctx, s, targets, g.TargetOptions(false))
 }
 
 func remoteNote(r *projectlock.Remote) string {
@@ -153,7 +153,7 @@ func Install(ctx context.Context, opts InstallOptions) error {
 		return err
 	}
 	rep, err := projectlock.Install(ctx, s, projectlock.InstallOptions{Project: project, Frozen: opts.Frozen,
-		AllowLocal: opts.AllowLocal, Target: opts.targetOptions(false)})
+		AllowLocal: opts.AllowLocal, Target: opts.TargetOptions(false)})
 	if errors.Is(err, projectlock.ErrNoLock) {
 		return WithHint(err, "write one with 'skillstore lock' in the project, or give the project's root with --project")
 	}
@@ -196,7 +196,7 @@ func printInstall(w, errw io.Writer, rep *projectlock.Report, verbose bool) {
 		if r.Added {
 			added = " (recorded as this store's remote " + r.Name + ")"
 		}
-		cliout.Printf(w, "team remote %s %s: pulled, %s brought or moved%s\n", r.Name, r.URL, plural(r.Skills, "skill"), added)
+		cliout.Printf(w, "team remote %s %s: pulled, %s brought or moved%s\n", r.Name, r.URL, Plural(r.Skills, "skill"), added)
 	}
 	for _, p := range rep.Plugins {
 		if p.Added {
@@ -225,14 +225,14 @@ func printInstall(w, errw io.Writer, rep *projectlock.Report, verbose bool) {
 			cliout.Printf(w, "added target %s: %s in the project\n", t.Name, t.Dir)
 		}
 	}
-	printExports(w, rep.Export, verbose)
+	PrintExports(w, rep.Export, verbose)
 	if !rep.Frozen {
 		for _, d := range rep.Differences {
 			cliout.Printf(errw, "skillstore: warning: %s/%s: %s: not as the lock says\n", d.Target, d.Skill, d.Problem)
 		}
 	}
 	if !rep.Failed() {
-		cliout.Printf(w, "installed %s into %s as %s locks them\n", plural(installed(rep), "skill"), plural(len(rep.Targets), "target"), filepath.Base(rep.Lock))
+		cliout.Printf(w, "installed %s into %s as %s locks them\n", Plural(installed(rep), "skill"), Plural(len(rep.Targets), "target"), filepath.Base(rep.Lock))
 	}
 }
 

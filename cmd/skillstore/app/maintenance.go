@@ -47,11 +47,11 @@ func Verify(ctx context.Context, opts VerifyOptions) error {
 		writeVerifyWarnings(opts.Stderr, rep.Warnings, opts.Verbose)
 	}
 	if !rep.OK() {
-		return WithHint(fmt.Errorf("verify found %s in %s", plural(len(rep.Problems), "problem"), s.Dir()),
+		return WithHint(fmt.Errorf("verify found %s in %s", Plural(len(rep.Problems), "problem"), s.Dir()),
 			"a ref can be repaired with plain git (git update-ref), or restored from a clone of the store")
 	}
 	if !opts.JSON {
-		cliout.Printf(opts.Stdout, "ok: %s, %s, %s verified\n", plural(rep.Skills, "skill"), plural(rep.Versions, "version"), plural(rep.Refs, "ref"))
+		cliout.Printf(opts.Stdout, "ok: %s, %s, %s verified\n", Plural(rep.Skills, "skill"), Plural(rep.Versions, "version"), Plural(rep.Refs, "ref"))
 	}
 	return nil
 }
@@ -65,13 +65,13 @@ func writeVerifyWarnings(w io.Writer, warnings []store.VerifyProblem, verbose bo
 		}
 		return
 	}
-	notes := make([]note, len(warnings))
+	notes := make([]Note, len(warnings))
 	for i, p := range warnings {
 		at, text := splitDiagnostic(p.Message)
-		notes[i] = note{where: p.Where, at: at, text: text}
+		notes[i] = Note{Where: p.Where, At: at, Text: text}
 	}
-	if writeNoteGroups(w, "skillstore", "skills", groupNotes(notes)) {
-		cliout.Printf(w, "skillstore: %s about the SKILL.md of the latest versions; 'skillstore verify --verbose' lists each\n", plural(len(warnings), "warning"))
+	if writeNoteGroups(w, "skillstore", "skills", GroupNotes(notes)) {
+		cliout.Printf(w, "skillstore: %s about the SKILL.md of the latest versions; 'skillstore verify --verbose' lists each\n", Plural(len(warnings), "warning"))
 	}
 }
 
@@ -111,8 +111,8 @@ func GC(ctx context.Context, opts GCOptions) error {
 	if opts.JSON {
 		return cliout.JSON(opts.Stdout, res)
 	}
-	cliout.Printf(opts.Stdout, "packed %s (%d as deltas) into %d bytes and %s\n", plural(res.Objects, "object"), res.Deltas, res.PackBytes, plural(res.Refs, "ref"))
+	cliout.Printf(opts.Stdout, "packed %s (%d as deltas) into %d bytes and %s\n", Plural(res.Objects, "object"), res.Deltas, res.PackBytes, Plural(res.Refs, "ref"))
 	cliout.Printf(opts.Stdout, "removed %s and %s; pruned %s (%d younger than %s kept)\n",
-		plural(res.LooseRemoved, "loose object"), plural(res.PacksRemoved, "old pack"), plural(res.Pruned, "unreachable object"), res.Kept, opts.Grace)
+		Plural(res.LooseRemoved, "loose object"), Plural(res.PacksRemoved, "old pack"), Plural(res.Pruned, "unreachable object"), res.Kept, opts.Grace)
 	return nil
 }

@@ -14,54 +14,54 @@ import (
 // into one line with a count (groupNotes), so a store of hundreds of
 // skills with the same upstream habit prints a line, not hundreds; the
 // commands' --verbose lists them one by one.
-type note struct {
-	where, at, text string
-	// name, when set, names the thing in a group's list instead of where
-	// (a single note prints where, at and text as they were).
-	name string
+type Note struct {
+	Where, At, Text string
+	// Name, when set, names the thing in a group's list instead of Where
+	// (a single note prints Where, At and Text as they were).
+	Name string
 }
 
-// noteGroup is the notes of one kind: their text with what differs
+// NoteGroup is the notes of one kind: their text with what differs
 // between them elided ("…"), and whom they concern, in order, each once.
-type noteGroup struct {
-	text  string
+type NoteGroup struct {
+	Text  string
 	at    string // the first note's
-	where []string
+	Where []string
 	names []string // the notes' names, when they have them
-	count int
+	Count int
 }
 
-// groupNotes groups notes by kind (kindOf), in the order each kind first
+// GroupNotes groups notes by kind (kindOf), in the order each kind first
 // appears. The same text about the same thing twice counts once.
-func groupNotes(notes []note) []noteGroup {
-	var groups []noteGroup
+func GroupNotes(notes []Note) []NoteGroup {
+	var groups []NoteGroup
 	index := map[string]int{}
-	seen := map[note]bool{}
+	seen := map[Note]bool{}
 	words := map[string][][]string{}
 	for _, n := range notes {
 		if seen[n] {
 			continue
 		}
 		seen[n] = true
-		k := kindOf(n.text)
+		k := kindOf(n.Text)
 		i, ok := index[k]
 		if !ok {
 			i = len(groups)
 			index[k] = i
-			groups = append(groups, noteGroup{at: n.at})
+			groups = append(groups, NoteGroup{at: n.At})
 		}
 		g := &groups[i]
-		g.count++
-		if len(g.where) == 0 || g.where[len(g.where)-1] != n.where {
-			g.where = append(g.where, n.where)
+		g.Count++
+		if len(g.Where) == 0 || g.Where[len(g.Where)-1] != n.Where {
+			g.Where = append(g.Where, n.Where)
 		}
-		if n.name != "" && (len(g.names) == 0 || g.names[len(g.names)-1] != n.name) {
-			g.names = append(g.names, n.name)
+		if n.Name != "" && (len(g.names) == 0 || g.names[len(g.names)-1] != n.Name) {
+			g.names = append(g.names, n.Name)
 		}
-		words[k] = append(words[k], strings.Split(n.text, " "))
+		words[k] = append(words[k], strings.Split(n.Text, " "))
 	}
 	for k, i := range index {
-		groups[i].text = common(words[k])
+		groups[i].Text = common(words[k])
 	}
 	return groups
 }
@@ -98,32 +98,32 @@ func common(texts [][]string) string {
 // WHERE, as "prefix: FILE:LINE: warning: ...", unwrapped: the form editors
 // and compilers use), a group as "prefix: N THINGS: TEXT (NAME, ... and K
 // more)". It returns whether it collapsed any.
-func writeNoteGroups(w io.Writer, prefix, things string, groups []noteGroup) bool {
+func writeNoteGroups(w io.Writer, prefix, things string, groups []NoteGroup) bool {
 	collapsed := false
 	for _, g := range groups {
 		var line string
-		if g.count == 1 && g.where[0] == "" {
+		if g.Count == 1 && g.Where[0] == "" {
 			// FILE:LINE: warning: ..., the form editors jump from: one line.
-			cliout.Println(w, joinParts(prefix, g.at, g.text))
+			cliout.Println(w, joinParts(prefix, g.at, g.Text))
 			continue
 		}
-		if g.count == 1 {
-			line = joinParts(prefix, g.where[0], g.at, g.text)
+		if g.Count == 1 {
+			line = joinParts(prefix, g.Where[0], g.at, g.Text)
 		} else {
 			collapsed = true
-			names := g.where
+			names := g.Where
 			if len(g.names) > 0 {
 				names = g.names
 			}
-			line = fmt.Sprintf("%s: %d %s: %s (%s)", prefix, g.count, things, g.text, nameSummary(names, 3))
+			line = fmt.Sprintf("%s: %d %s: %s (%s)", prefix, g.Count, things, g.Text, NameSummary(names, 3))
 		}
 		cliout.Println(w, cliout.Wrap(line, cliout.ReportWidth, "    "))
 	}
 	return collapsed
 }
 
-// nameSummary lists names as "a, b, c and 4 more", at most max of them.
-func nameSummary(names []string, max int) string {
+// NameSummary lists names as "a, b, c and 4 more", at most max of them.
+func NameSummary(names []string, max int) string {
 	if len(names) <= max {
 		return strings.Join(names, ", ")
 	}

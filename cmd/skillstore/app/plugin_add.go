@@ -67,7 +67,7 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 				added++
 			}
 		}
-		cliout.Printf(opts.Stdout, "%s plugin %s from %s: %s\n", DryRunWord(opts.DryRun, "added", "would add"), p.Plugin, p.Source, plural(added, "skill"))
+		cliout.Printf(opts.Stdout, "%s plugin %s from %s: %s\n", DryRunWord(opts.DryRun, "added", "would add"), p.Plugin, p.Source, Plural(added, "skill"))
 		if p.IDTakenBy != "" {
 			cliout.Printf(opts.Stdout, "  named %s: the id %s is taken by %s\n", p.Plugin, p.Entry, p.IDTakenBy)
 		}
@@ -119,7 +119,7 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 		}
 	}
 	if total := len(rep.Plugins) + len(rep.AlreadyAdded) + len(rep.Skipped); total > 1 {
-		cliout.Printf(opts.Stderr, "skillstore: %s of %s failed (nothing written for them); %d added\n", plural(failed, "plugin"), src, len(rep.Plugins)-failed)
+		cliout.Printf(opts.Stderr, "skillstore: %s of %s failed (nothing written for them); %d added\n", Plural(failed, "plugin"), src, len(rep.Plugins)-failed)
 	}
 	return ErrReported
 }

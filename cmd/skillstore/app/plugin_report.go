@@ -87,8 +87,8 @@ func withParts(p pluginsync.PluginReport) []pluginsync.SkillReport {
 	return append(p.Skills[:len(p.Skills):len(p.Skills)], *p.Parts)
 }
 
-// skillsOnly counts the pulled skills, leaving out plugins' parts.
-func skillsOnly(pulled []remote.PullSkill) int {
+// SkillsOnly counts the pulled skills, leaving out plugins' parts.
+func SkillsOnly(pulled []remote.PullSkill) int {
 	n := 0
 	for _, ps := range pulled {
 		if !store.IsPluginParts(ps.Skill) {
@@ -148,10 +148,10 @@ func takeIn(plugin, skill string, l pluginsync.LeftOut) string {
 	return "the rest of plugin " + plugin + " went in; once " + name + " is fixed upstream, the next sync takes it in" + stop
 }
 
-// printPolicyWarnings prints the validation policy's warnings, one per line
+// PrintPolicyWarnings prints the validation policy's warnings, one per line
 // on w (stderr), each led by where (a plugin, a remote) when it is set.
 // Warnings never change an exit code: the policy accepted the skill.
-func printPolicyWarnings(w io.Writer, where string, diags []discover.Diagnostic) {
+func PrintPolicyWarnings(w io.Writer, where string, diags []discover.Diagnostic) {
 	for _, d := range diags {
 		if where != "" {
 			cliout.Printf(w, "skillstore: %s: %s\n", where, d)
@@ -167,20 +167,20 @@ func printPolicyWarnings(w io.Writer, where string, diags []discover.Diagnostic)
 // warnings once each; a marketplace of many plugins repeats one habit), or
 // with verbose one line each.
 func printSyncWarnings(w io.Writer, rep *pluginsync.Report, verbose bool) {
-	var notes []note
+	var notes []Note
 	for _, p := range rep.Plugins {
 		for _, sk := range p.Skills {
 			if verbose {
-				printPolicyWarnings(w, "plugin "+p.Plugin, sk.Warnings)
+				PrintPolicyWarnings(w, "plugin "+p.Plugin, sk.Warnings)
 				continue
 			}
 			for _, d := range sk.Warnings {
 				at, text := splitDiagnostic(d.String())
-				notes = append(notes, note{where: "plugin " + p.Plugin, at: at, text: text, name: syncName(p.Plugin, sk)})
+				notes = append(notes, Note{Where: "plugin " + p.Plugin, At: at, Text: text, Name: syncName(p.Plugin, sk)})
 			}
 		}
 	}
-	writeNoteGroups(w, "skillstore", "skills", groupNotes(notes))
+	writeNoteGroups(w, "skillstore", "skills", GroupNotes(notes))
 }
 
 // warningsOf keeps the warnings of diags.

@@ -121,7 +121,7 @@ func LinkSkill(ctx context.Context, opts LinkOptions) error {
 	b := res.Base
 	match := "exact match"
 	if !b.Exact {
-		match = fmt.Sprintf("closest match: %s, %s differ", plural(b.Files, "file"), plural(b.Distance, "line"))
+		match = fmt.Sprintf("closest match: %s, %s differ", Plural(b.Files, "file"), Plural(b.Distance, "line"))
 	}
 	if b.Truncated {
 		match += "; the search stopped at its limit"
@@ -131,7 +131,7 @@ func LinkSkill(ctx context.Context, opts LinkOptions) error {
 		cliout.Printf(w, "%s %s to plugin %s at its folder's current files (%s)\n", linked, skill, id, match)
 	} else {
 		cliout.Printf(w, "%s %s to plugin %s at upstream commit %s (%s; %s searched)\n",
-			linked, skill, id, b.Commit, match, plural(b.Walked, "commit"))
+			linked, skill, id, b.Commit, match, Plural(b.Walked, "commit"))
 	}
 	if res.LocalEdit {
 		cliout.Printf(w, "the difference from that commit is kept as a local edit: upstream's later changes come as a three-way candidate\n")

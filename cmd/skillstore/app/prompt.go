@@ -18,7 +18,7 @@ type PromptOptions struct {
 // prompt.
 func Prompt(ctx context.Context, opts PromptOptions) error {
 	if len(opts.Paths) == 0 {
-		res, err := discoverWith(ctx, opts.Global, opts.SkillDirs)
+		res, err := DiscoverWith(ctx, opts.Global, opts.SkillDirs)
 		if err != nil {
 			return err
 		}
@@ -35,8 +35,8 @@ func Prompt(ctx context.Context, opts PromptOptions) error {
 		}
 		for _, s := range res.Skills {
 			if !s.Loads() {
-				err := fmt.Errorf("prompt: skill %s does not load: %s", displayPath(s.Dir), firstError(s.Diagnostics))
-				return WithHint(err, "run 'skillstore validate "+displayPath(s.Dir)+"' for every problem")
+				err := fmt.Errorf("prompt: skill %s does not load: %s", DisplayPath(s.Dir), firstError(s.Diagnostics))
+				return WithHint(err, "run 'skillstore validate "+DisplayPath(s.Dir)+"' for every problem")
 			}
 			skills = append(skills, s)
 		}
@@ -46,7 +46,7 @@ func Prompt(ctx context.Context, opts PromptOptions) error {
 
 // firstError returns the first error diagnostic, formatted.
 func firstError(diags []discover.Diagnostic) string {
-	for _, d := range relativeDiagnostics(diags) {
+	for _, d := range RelativeDiagnostics(diags) {
 		if d.Severity == discover.SeverityError {
 			return d.String()
 		}

@@ -30,7 +30,7 @@ type versionJSON struct {
 	Findings      []safety.Finding `json:"findings"`
 }
 
-func toVersionJSON(v store.Version) versionJSON {
+func ToVersionJSON(v store.Version) versionJSON {
 	fs := v.Findings
 	if fs == nil {
 		fs = []safety.Finding{}
@@ -90,7 +90,7 @@ func Show(ctx context.Context, opts SkillOptions) error {
 			// FrontmatterFields is every key, typed (see discover --json).
 			FrontmatterFields map[string]any `json:"frontmatter_fields,omitempty"`
 			Files             []fileJSON     `json:"files"`
-		}{toVersionJSON(d.Version), d.Latest, string(d.Record.Status), d.Description, d.Frontmatter, d.Fields, files})
+		}{ToVersionJSON(d.Version), d.Latest, string(d.Record.Status), d.Description, d.Frontmatter, d.Fields, files})
 	}
 	v := d.Version
 	tw := tabwriter.NewWriter(out, 0, 4, 1, ' ', 0)
@@ -154,14 +154,14 @@ func Log(ctx context.Context, opts SkillOptions) error {
 	if opts.JSON {
 		out := []versionJSON{}
 		for _, v := range versions {
-			out = append(out, toVersionJSON(v))
+			out = append(out, ToVersionJSON(v))
 		}
 		return cliout.JSON(opts.Stdout, out)
 	}
 	tw := tabwriter.NewWriter(opts.Stdout, 0, 4, 2, ' ', 0)
 	for _, v := range versions {
 		cliout.Printf(tw, "v%d\t%s\t%s\t%s\t%s\trisk %s", v.Number, v.Time.UTC().Format("2006-01-02 15:04:05"),
-			shortHash(v.Commit), v.Actor, mergeModeLabel(v), v.Risk)
+			ShortHash(v.Commit), v.Actor, mergeModeLabel(v), v.Risk)
 		if v.Reason != "" {
 			cliout.Printf(tw, "\t%s", v.Reason) // no trailing padding when there is no reason
 		}

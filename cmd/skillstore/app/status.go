@@ -27,7 +27,7 @@ func Status(ctx context.Context, opts StatusOptions) error {
 	if err != nil {
 		return err
 	}
-	sts, err := target.Status(ctx, s, targets, opts.targetOptions(false))
+	sts, err := target.Status(ctx, s, targets, opts.TargetOptions(false))
 	var failed *target.StatusError
 	if err != nil && !errors.As(err, &failed) {
 		return err
@@ -81,7 +81,7 @@ func Status(ctx context.Context, opts StatusOptions) error {
 	}
 	tw.Write(opts.Stdout, cliout.NewPainter(opts.Stdout), cliout.Width(opts.Stdout, verbose))
 	if shown == 0 && failed == nil {
-		cliout.Printf(opts.Stdout, "every exported skill is as export wrote it (%s in %s)\n", plural(len(sts), "skill folder"), plural(len(targets), "target"))
+		cliout.Printf(opts.Stdout, "every exported skill is as export wrote it (%s in %s)\n", Plural(len(sts), "skill folder"), Plural(len(targets), "target"))
 	}
 	return err
 }

@@ -88,7 +88,7 @@ func Sync(ctx context.Context, opts SyncOptions) error {
 			changed = writeSyncReport(opts.Stdout, opts.Stderr, run.Report, opts.Verbose)
 			printSyncWarnings(opts.Stderr, run.Report, opts.Verbose)
 		}
-		printExports(opts.Stdout, exportsToShow(s, run.Exported), opts.Verbose)
+		PrintExports(opts.Stdout, exportsToShow(s, run.Exported), opts.Verbose)
 	}
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func Sync(ctx context.Context, opts SyncOptions) error {
 	}
 	end := run.outcome()
 	if errors.Is(end, ErrReview) && (changed || run.inReview() > 0) {
-		cliout.Printf(opts.Stderr, "skillstore: %s for review: run 'skillstore candidates list'\n", waiting(run.CandidatesWaiting+run.inReview()))
+		cliout.Printf(opts.Stderr, "skillstore: %s for review: run 'skillstore candidates list'\n", Waiting(run.CandidatesWaiting+run.inReview()))
 	}
 	return end
 }
@@ -114,7 +114,7 @@ func runPipeline(ctx context.Context, s *store.Store, opts SyncOptions) (*SyncRu
 	if err != nil {
 		return nil, fmt.Errorf("before sync: %w", err)
 	}
-	topts := opts.targetOptions(false)
+	topts := opts.TargetOptions(false)
 	if s.IsDryRun() {
 		topts.Pending = target.NewPending()
 	}
@@ -286,7 +286,7 @@ func syncLine(sk pluginsync.SkillReport, verbose bool) string {
 		case sk.Candidate != "":
 			fmt.Fprintf(&b, ", candidate %s on v%d", sk.Candidate[:12], sk.OldVersion)
 			if n := len(sk.Conflicts); n > 0 {
-				fmt.Fprintf(&b, " with %s: %s", plural(n, "conflict"), cliout.FileSummary(sk.Conflicts, -1, verbose))
+				fmt.Fprintf(&b, " with %s: %s", Plural(n, "conflict"), cliout.FileSummary(sk.Conflicts, -1, verbose))
 			} else {
 				b.WriteString(", clean")
 			}

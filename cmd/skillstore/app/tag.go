@@ -35,7 +35,7 @@ func TagAdd(ctx context.Context, opts TagOptions) error {
 		cliout.Printf(opts.Stdout, "every skill given is tagged %s already\n", opts.Tag)
 		return nil
 	}
-	cliout.Printf(opts.Stdout, "tagged %s with %s: %s\n", plural(len(added), "skill"), opts.Tag, joinAnd(cliout.QuoteAll(added)))
+	cliout.Printf(opts.Stdout, "tagged %s with %s: %s\n", Plural(len(added), "skill"), opts.Tag, joinAnd(cliout.QuoteAll(added)))
 	return nil
 }
 
@@ -50,7 +50,7 @@ func TagRemove(ctx context.Context, opts TagOptions) error {
 		return WithHint(err, "run 'skillstore tag list' to see the tags")
 	}
 	if len(opts.Patterns) == 0 {
-		cliout.Printf(opts.Stdout, "removed tag %s (it held %s)\n", opts.Tag, plural(len(removed), "skill"))
+		cliout.Printf(opts.Stdout, "removed tag %s (it held %s)\n", opts.Tag, Plural(len(removed), "skill"))
 		return nil
 	}
 	cliout.Printf(opts.Stdout, "untagged %s: %s\n", opts.Tag, joinAnd(cliout.QuoteAll(removed)))

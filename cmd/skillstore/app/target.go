@@ -89,7 +89,7 @@ type TargetOptions struct {
 // folder, and the agents it and another target both reach.
 type targetView struct {
 	target.Target
-	Context     *contextCost        `json:"context"`
+	Context     *ContextCost        `json:"context"`
 	ReadBy      []string            `json:"read_by"`
 	DoubleLoads []target.DoubleLoad `json:"double_loads,omitempty"`
 }
@@ -105,11 +105,11 @@ func ListTargets(ctx context.Context, opts TargetOptions) error {
 	if err != nil {
 		return err
 	}
-	doubles := doubleLoads(ctx, opts.Global, s, targets)
+	doubles := DoubleLoads(ctx, opts.Global, s, targets)
 	if opts.JSON {
 		views := []targetView{}
 		for _, t := range targets {
-			cost := measureTarget(t)
+			cost := MeasureTarget(t)
 			views = append(views, targetView{Target: t, Context: &cost, ReadBy: titles(t.Reach(homeDir()).Agents), DoubleLoads: doublesOf(doubles, t.Name)})
 		}
 		return cliout.JSON(opts.Stdout, views)
@@ -133,7 +133,7 @@ func ListTargets(ctx context.Context, opts TargetOptions) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	writeDoubleLoads(opts.Stdout, doubles)
+	WriteDoubleLoads(opts.Stdout, doubles)
 	return nil
 }
 
@@ -165,7 +165,7 @@ func AgentUserDir(a discover.Agent) (string, error) {
 // the top of its git work tree (asked of the real git CLI), else the
 // working directory itself.
 func ProjectRoot(ctx context.Context) (string, error) {
-	if top, err := gitOutput(ctx, "rev-parse", "--show-toplevel"); err == nil && top != "" {
+	if top, err := GitOutput(ctx, "rev-parse", "--show-toplevel"); err == nil && top != "" {
 		return filepath.Clean(top), nil
 	}
 	return os.Getwd()

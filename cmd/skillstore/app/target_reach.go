@@ -19,10 +19,10 @@ func homeDir() string {
 	return home
 }
 
-// doubleLoads finds the agents that two targets reach with skills they
+// DoubleLoads finds the agents that two targets reach with skills they
 // both hold (target.DoubleLoads over the active published skills). A
 // store that cannot be read gives none: the warning is advice.
-func doubleLoads(ctx context.Context, g Global, s *store.Store, targets []target.Target) []target.DoubleLoad {
+func DoubleLoads(ctx context.Context, g Global, s *store.Store, targets []target.Target) []target.DoubleLoad {
 	if len(targets) < 2 {
 		return nil
 	}
@@ -54,9 +54,9 @@ func doublesOf(all []target.DoubleLoad, name string) []target.DoubleLoad {
 	return out
 }
 
-// writeDoubleLoads prints one warning per set of targets, naming the
+// WriteDoubleLoads prints one warning per set of targets, naming the
 // agents that reach them all and the skills they share.
-func writeDoubleLoads(w io.Writer, doubles []target.DoubleLoad) {
+func WriteDoubleLoads(w io.Writer, doubles []target.DoubleLoad) {
 	type group struct {
 		agents []string
 		d      target.DoubleLoad
@@ -91,7 +91,7 @@ func warnDoubleLoads(ctx context.Context, g Global, w io.Writer, s *store.Store,
 	if err != nil {
 		return
 	}
-	writeDoubleLoads(w, doublesOf(doubleLoads(ctx, g, s, targets), name))
+	WriteDoubleLoads(w, doublesOf(DoubleLoads(ctx, g, s, targets), name))
 }
 
 func readVerb(n int) string {
@@ -152,7 +152,7 @@ func joinAnd(names []string) string {
 // namesSummary names up to n skills and counts the rest: "a, b and 3 more".
 func namesSummary(names []string, n int) string {
 	if len(names) <= n {
-		return plural(len(names), "skill") + " (" + joinAnd(names) + ")"
+		return Plural(len(names), "skill") + " (" + joinAnd(names) + ")"
 	}
-	return fmt.Sprintf("%s (%s and %d more)", plural(len(names), "skill"), strings.Join(names[:n], ", "), len(names)-n)
+	return fmt.Sprintf("%s (%s and %d more)", Plural(len(names), "skill"), strings.Join(names[:n], ", "), len(names)-n)
 }

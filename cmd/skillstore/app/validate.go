@@ -50,13 +50,13 @@ func Validate(ctx context.Context, opts ValidateOptions) error {
 		}
 		for _, s := range res.Skills {
 			report.Skills = append(report.Skills, validatedSkill{
-				Name: s.Name, Path: displayPath(s.Path()), Valid: s.Loads(),
-				Diagnostics: relativeDiagnostics(s.Diagnostics),
+				Name: s.Name, Path: DisplayPath(s.Path()), Valid: s.Loads(),
+				Diagnostics: RelativeDiagnostics(s.Diagnostics),
 			})
 		}
 		all = append(all, res.AllDiagnostics()...)
 	}
-	report.Diagnostics = relativeDiagnostics(all)
+	report.Diagnostics = RelativeDiagnostics(all)
 	for _, d := range all {
 		if d.Severity == discover.SeverityError {
 			report.Errors++
@@ -81,9 +81,9 @@ func Validate(ctx context.Context, opts ValidateOptions) error {
 }
 
 func validateSummary(skills, errors, warnings int) string {
-	s := fmt.Sprintf("checked %s: ", plural(skills, "skill"))
+	s := fmt.Sprintf("checked %s: ", Plural(skills, "skill"))
 	if errors == 0 && warnings == 0 {
 		return s + "no problems"
 	}
-	return s + plural(errors, "error") + ", " + plural(warnings, "warning")
+	return s + Plural(errors, "error") + ", " + Plural(warnings, "warning")
 }

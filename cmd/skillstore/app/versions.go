@@ -90,7 +90,7 @@ func Checkout(ctx context.Context, opts CheckoutOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := refuseTargetFolder(ctx, s, opts.Dir); err != nil {
+	if err := RefuseTargetFolder(ctx, s, opts.Dir); err != nil {
 		return err
 	}
 	v, err := s.Checkout(ctx, spec, opts.Dir, opts.Force)
@@ -132,14 +132,14 @@ func Rollback(ctx context.Context, opts RollbackOptions) error {
 		return err
 	}
 	if opts.JSON {
-		return cliout.JSON(opts.Stdout, toVersionJSON(v))
+		return cliout.JSON(opts.Stdout, ToVersionJSON(v))
 	}
 	if opts.DryRun {
-		cliout.Printf(opts.Stdout, "%s would be recorded (commit %s): %s\n", v.Name(), shortHash(v.Commit), v.Reason)
+		cliout.Printf(opts.Stdout, "%s would be recorded (commit %s): %s\n", v.Name(), ShortHash(v.Commit), v.Reason)
 		NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 		return nil
 	}
-	cliout.Printf(opts.Stdout, "%s recorded (commit %s): %s\n", v.Name(), shortHash(v.Commit), v.Reason)
+	cliout.Printf(opts.Stdout, "%s recorded (commit %s): %s\n", v.Name(), ShortHash(v.Commit), v.Reason)
 	return nil
 }
 

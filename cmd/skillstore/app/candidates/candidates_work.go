@@ -1,4 +1,4 @@
-package app
+package candidates
 
 import (
 	"context"
@@ -9,9 +9,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
+
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
-	"github.com/skillstore/skillstore/store/candidates"
+	storecandidates "github.com/skillstore/skillstore/store/candidates"
 )
 
 // The commands that make a candidate a place to work: checkout writes its
@@ -19,18 +21,18 @@ import (
 // (machine-local, never pushed) and record the resolution when no
 // conflict markers are left.
 
-// CheckoutCandidate writes a candidate's files, conflict markers included,
+// Checkout writes a candidate's files, conflict markers included,
 // into opts.Dir.
-func CheckoutCandidate(ctx context.Context, opts CandidateOptions) error {
+func Checkout(ctx context.Context, opts Options) error {
 	s, skill, err := opts.openCandidate(ctx)
 	if err != nil {
 		return err
 	}
 	dir := opts.Dir
 	if abs, err := filepath.Abs(dir); err == nil && (abs == s.Dir() || strings.HasPrefix(abs, s.Dir()+string(filepath.Separator))) {
-		return WithHint(fmt.Errorf("%s is inside the store", dir), "check out into a folder outside the store")
+		return app.WithHint(fmt.Errorf("%s is inside the store", dir), "check out into a folder outside the store")
 	}
-	if err := refuseTargetFolder(ctx, s, dir); err != nil {
+	if err := app.RefuseTargetFolder(ctx, s, dir); err != nil {
 		return err
 	}
 	cf, err := readCandidateFiles(ctx, s, skill)
@@ -39,12 +41,12 @@ func CheckoutCandidate(ctx context.Context, opts CandidateOptions) error {
 	}
 	err = store.WriteTreeDir(dir, cf.Head, opts.Force)
 	if errors.Is(err, store.ErrNotEmpty) {
-		return WithHint(err, "nothing was written; pick an empty folder, or use --force to replace its content")
+		return app.WithHint(err, "nothing was written; pick an empty folder, or use --force to replace its content")
 	}
 	if err != nil {
 		return err
 	}
-	cliout.Printf(opts.Stdout, "checked out candidate %s (%s) into %s\n", skill, shortHash(cf.Candidate.Head), dir)
+	cliout.Printf(opts.Stdout, "checked out candidate %s (%s) into %s\n", skill, app.ShortHash(cf.Candidate.Head), dir)
 	if len(cf.Candidate.Markers) > 0 {
 		cliout.Printf(opts.Stdout, "conflict markers in %s: edit them, then run 'skillstore candidates resolve %s --from %s'\n",
 			strings.Join(cf.Candidate.Markers, ", "), skill, dir)
@@ -52,11 +54,11 @@ func CheckoutCandidate(ctx context.Context, opts CandidateOptions) error {
 	return nil
 }
 
-func readCandidateFiles(ctx context.Context, s *store.Store, skill string) (candidates.Files, error) {
-	var cf candidates.Files
+func readCandidateFiles(ctx context.Context, s *store.Store, skill string) (storecandidates.Files, error) {
+	var cf storecandidates.Files
 	err := s.View(ctx, func(r *store.Reader) error {
 		var err error
-		cf, err = candidates.LoadFiles(r, skill)
+		cf, err = storecandidates.LoadFiles(r, skill)
 		return err
 	})
 	return cf, candidateErr(skill, err)
@@ -66,7 +68,7 @@ func readCandidateFiles(ctx context.Context, s *store.Store, skill string) (cand
 // store's machine-local folder, so it is never pushed, one per skill.
 type workFolder struct {
 	dir   string
-	files candidates.Files
+	files storecandidates.Files
 }
 
 // workHeadFile records, inside the work folder, the candidate head the
@@ -76,7 +78,7 @@ const workHeadFile = ".skillstore-candidate"
 
 // openWorkFolder writes the candidate into its work folder, or reuses an
 // unfinished one made from the same candidate head (saying so on stderr).
-func openWorkFolder(ctx context.Context, opts CandidateOptions, s *store.Store, skill string) (*workFolder, error) {
+func openWorkFolder(ctx context.Context, opts Options, s *store.Store, skill string) (*workFolder, error) {
 	cf, err := readCandidateFiles(ctx, s, skill)
 	if err != nil {
 		return nil, err
@@ -88,7 +90,7 @@ func openWorkFolder(ctx context.Context, opts CandidateOptions, s *store.Store, 
 			cliout.Printf(opts.Stderr, "skillstore: going on with the unfinished resolution in %s\n", w.dir)
 			return w, nil
 		}
-		return nil, WithHint(fmt.Errorf("candidate %s changed since the unfinished resolution in %s began", skill, w.dir),
+		return nil, app.WithHint(fmt.Errorf("candidate %s changed since the unfinished resolution in %s began", skill, w.dir),
 			"rerun with --restart to begin again from the new candidate (the unfinished one is discarded)")
 	}
 	if err := os.MkdirAll(filepath.Dir(w.dir), 0o755); err != nil {
@@ -109,7 +111,7 @@ func (w *workFolder) withMarkers() []string {
 	var out []string
 	for _, p := range w.files.Candidate.ConflictPaths() {
 		data, err := os.ReadFile(filepath.Join(w.dir, filepath.FromSlash(p)))
-		if err == nil && candidates.HasConflictMarkers(data) {
+		if err == nil && storecandidates.HasConflictMarkers(data) {
 			out = append(out, p)
 		}
 	}
@@ -118,17 +120,17 @@ func (w *workFolder) withMarkers() []string {
 
 // record makes the work folder the candidate's resolution and removes it;
 // a folder identical to the candidate records nothing.
-func (w *workFolder) record(ctx context.Context, opts CandidateOptions, s *store.Store) error {
+func (w *workFolder) record(ctx context.Context, opts Options, s *store.Store) error {
 	skill := w.files.Candidate.Skill
 	out := opts.Stdout
-	cand, err := candidates.Resolve(ctx, s, skill, w.dir, opts.Reason)
+	cand, err := storecandidates.Resolve(ctx, s, skill, w.dir, opts.Reason)
 	switch {
 	case errors.Is(err, store.ErrNoChange):
 		cliout.Printf(out, "candidate %s: nothing changed; accept it with 'skillstore candidates accept %s'\n", skill, skill)
 	case err != nil:
 		return candidateErr(skill, err)
 	default:
-		cliout.Printf(out, "candidate %s resolved at %s; accept it with 'skillstore candidates accept %s'\n", skill, shortHash(cand.Head), skill)
+		cliout.Printf(out, "candidate %s resolved at %s; accept it with 'skillstore candidates accept %s'\n", skill, app.ShortHash(cand.Head), skill)
 	}
 	return os.RemoveAll(w.dir)
 }
@@ -137,14 +139,14 @@ func (w *workFolder) record(ctx context.Context, opts CandidateOptions, s *store
 // recorded, the folder kept for the next run.
 func (w *workFolder) unresolved(command string, markers []string) error {
 	skill := w.files.Candidate.Skill
-	return WithHint(fmt.Errorf("conflict markers remain in %s; nothing was recorded", strings.Join(markers, ", ")),
+	return app.WithHint(fmt.Errorf("conflict markers remain in %s; nothing was recorded", strings.Join(markers, ", ")),
 		fmt.Sprintf("run 'skillstore candidates %s %s' again to go on (the work is kept in %s)", command, skill, w.dir))
 }
 
-// EditCandidate opens the candidate's conflicted files (or opts.Files, or
+// Edit opens the candidate's conflicted files (or opts.Files, or
 // SKILL.md) in the editor, in its work folder, and records the folder as
 // the resolution once no markers are left.
-func EditCandidate(ctx context.Context, opts CandidateOptions) error {
+func Edit(ctx context.Context, opts Options) error {
 	s, err := opts.OpenStore(ctx)
 	if err != nil {
 		return err
@@ -164,7 +166,7 @@ func EditCandidate(ctx context.Context, opts CandidateOptions) error {
 	files := opts.Files
 	for _, f := range files {
 		if !filepath.IsLocal(f) {
-			return UsageErrorf("%s is not a path inside the skill", f)
+			return app.UsageErrorf("%s is not a path inside the skill", f)
 		}
 	}
 	if len(files) == 0 {
@@ -173,15 +175,15 @@ func EditCandidate(ctx context.Context, opts CandidateOptions) error {
 	if len(files) == 0 {
 		files = []string{store.SkillFile}
 	}
-	cmd := opts.shellCommand(ctx, editor+` "$@"`, files...)
+	cmd := shellCommand(ctx, opts.Global, editor+` "$@"`, files...)
 	cmd.Dir = w.dir
 	if err := cmd.Run(); err != nil {
-		return WithHint(fmt.Errorf("editor %q failed: %w; nothing was recorded", editor, err),
+		return app.WithHint(fmt.Errorf("editor %q failed: %w; nothing was recorded", editor, err),
 			fmt.Sprintf("the work is kept in %s; run 'skillstore candidates edit %s' again", w.dir, skill))
 	}
 	if left := w.withMarkers(); len(left) > 0 {
 		// A graphical editor that returns at once leaves the markers too.
-		return WithHint(w.unresolved("edit", left), "an editor that opens a window must wait until it is closed: EDITOR='code --wait', 'subl -w', 'gvim -f'")
+		return app.WithHint(w.unresolved("edit", left), "an editor that opens a window must wait until it is closed: EDITOR='code --wait', 'subl -w', 'gvim -f'")
 	}
 	return w.record(ctx, opts, s)
 }
@@ -193,18 +195,18 @@ func pickEditor(ctx context.Context) (string, error) {
 			return ed, nil
 		}
 	}
-	out, err := gitOutput(ctx, "var", "GIT_EDITOR")
+	out, err := app.GitOutput(ctx, "var", "GIT_EDITOR")
 	if err != nil || out == "" {
-		return "", WithHint(errors.New("no editor: VISUAL and EDITOR are unset and git names none"),
+		return "", app.WithHint(errors.New("no editor: VISUAL and EDITOR are unset and git names none"),
 			"set EDITOR (export EDITOR=vim), or use 'candidates checkout' and 'candidates resolve'")
 	}
 	return out, nil
 }
 
-// MergetoolCandidate runs the configured merge tool on each conflicted
+// Mergetool runs the configured merge tool on each conflicted
 // file of the candidate that still holds markers, in its work folder, and
 // records the folder as the resolution once none are left.
-func MergetoolCandidate(ctx context.Context, opts CandidateOptions) error {
+func Mergetool(ctx context.Context, opts Options) error {
 	s, err := opts.OpenStore(ctx)
 	if err != nil {
 		return err

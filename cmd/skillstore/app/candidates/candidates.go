@@ -1,25 +1,26 @@
-package app
+package candidates
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	storecandidates "github.com/skillstore/skillstore/store/candidates"
 	"io"
 	"strings"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
-	"github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/treediff"
 )
 
-// CandidateOptions are the options of the candidates commands: the skill
+// Options are the options of the candidates commands: the skill
 // as typed (a candidate may wait for a skill not yet published; see
 // store.Reader.ResolveCandidateName) and what each command takes.
-type CandidateOptions struct {
-	Global
-	Output
+type Options struct {
+	app.Global
+	app.Output
 	Skill string
 	// Reason is why (accept, reject, resolve, edit, mergetool), recorded
 	// on the version or the resolution.
@@ -46,7 +47,7 @@ type CandidateOptions struct {
 // openCandidate opens the store and resolves the skill the command names;
 // a name with no skill nor candidate is passed on as typed, and the store
 // says there is no candidate.
-func (o CandidateOptions) openCandidate(ctx context.Context) (*store.Store, string, error) {
+func (o Options) openCandidate(ctx context.Context) (*store.Store, string, error) {
 	s, err := o.OpenStore(ctx)
 	if err != nil {
 		return nil, "", err
@@ -57,26 +58,26 @@ func (o CandidateOptions) openCandidate(ctx context.Context) (*store.Store, stri
 
 // candidateErr adds hints to candidate errors.
 func candidateErr(skill string, err error) error {
-	var me *candidates.ConflictMarkersError
+	var me *storecandidates.ConflictMarkersError
 	switch {
-	case errors.Is(err, candidates.ErrNoCandidate):
-		return WithHint(err, "run 'skillstore candidates list' to see the pending candidates")
-	case errors.Is(err, candidates.ErrHeadMoved):
-		return WithHint(err, "run 'skillstore sync' to merge the update into the new published version")
+	case errors.Is(err, storecandidates.ErrNoCandidate):
+		return app.WithHint(err, "run 'skillstore candidates list' to see the pending candidates")
+	case errors.Is(err, storecandidates.ErrHeadMoved):
+		return app.WithHint(err, "run 'skillstore sync' to merge the update into the new published version")
 	case errors.As(err, &me):
-		return WithHint(err,
+		return app.WithHint(err,
 			"resolve them with 'skillstore candidates edit "+skill+"' or 'skillstore candidates mergetool "+skill+"'",
 			"or 'skillstore candidates checkout "+skill+" DIR', edit the files and run 'skillstore candidates resolve "+skill+" --from DIR'",
 			// The branch as git names it: a plugin's skill PLUGIN:NAME is
 			// on candidates/plugins/PLUGIN/NAME, not candidates/PLUGIN:NAME.
-			"or commit a resolution on the branch "+shortRef(store.CandidateRef(skill))+" in a clone of the store and push it back")
+			"or commit a resolution on the branch "+app.ShortRef(store.CandidateRef(skill))+" in a clone of the store and push it back")
 	}
 	return err
 }
 
-// CandidateState is how a candidate stands for review: stale, conflicted,
+// State is how a candidate stands for review: stale, conflicted,
 // resolved or ready.
-func CandidateState(c candidates.Candidate) string {
+func State(c storecandidates.Candidate) string {
 	switch {
 	case c.Stale:
 		return "stale"
@@ -88,9 +89,9 @@ func CandidateState(c candidates.Candidate) string {
 	return "ready"
 }
 
-// CandidateFrom names where a candidate's update came from: a plugin, the
+// From names where a candidate's update came from: a plugin, the
 // remote whose published history pull merged, or an edit in a target.
-func CandidateFrom(c candidates.Candidate) string {
+func From(c storecandidates.Candidate) string {
 	if c.Mode == store.MergeModeRemote {
 		return "remote:" + c.Remote
 	}
@@ -100,23 +101,23 @@ func CandidateFrom(c candidates.Candidate) string {
 	return "plugin:" + c.Plugin
 }
 
-func readCandidates(ctx context.Context, s *store.Store, skill string) ([]candidates.Candidate, error) {
-	var out []candidates.Candidate
+func readCandidates(ctx context.Context, s *store.Store, skill string) ([]storecandidates.Candidate, error) {
+	var out []storecandidates.Candidate
 	err := s.View(ctx, func(r *store.Reader) error {
 		var err error
 		if skill == "" {
-			out, err = candidates.List(r)
+			out, err = storecandidates.List(r)
 			return err
 		}
-		cand, err := candidates.Get(r, skill)
-		out = []candidates.Candidate{cand}
+		cand, err := storecandidates.Get(r, skill)
+		out = []storecandidates.Candidate{cand}
 		return err
 	})
 	return out, candidateErr(skill, err)
 }
 
-// ListCandidates prints the pending candidates.
-func ListCandidates(ctx context.Context, opts CandidateOptions) error {
+// List prints the pending candidates.
+func List(ctx context.Context, opts Options) error {
 	s, err := opts.OpenStore(ctx)
 	if err != nil {
 		return err
@@ -127,7 +128,7 @@ func ListCandidates(ctx context.Context, opts CandidateOptions) error {
 	}
 	if opts.JSON {
 		if cands == nil {
-			cands = []candidates.Candidate{}
+			cands = []storecandidates.Candidate{}
 		}
 		return cliout.JSON(opts.Stdout, cands)
 	}
@@ -138,14 +139,14 @@ func ListCandidates(ctx context.Context, opts CandidateOptions) error {
 	t := cliout.NewTable(5)
 	t.Add("SKILL", "FROM", "MODE", "ON", "CONFLICTS", "STATE")
 	for _, cand := range cands {
-		t.Add(cand.Skill, CandidateFrom(cand), string(cand.Mode), fmt.Sprintf("v%d", cand.PublishedVersion), fmt.Sprint(len(cand.Conflicts)), CandidateState(cand))
+		t.Add(cand.Skill, From(cand), string(cand.Mode), fmt.Sprintf("v%d", cand.PublishedVersion), fmt.Sprint(len(cand.Conflicts)), State(cand))
 	}
 	return t.Write(opts.Stdout, cliout.NewPainter(opts.Stdout), 0)
 }
 
-// ShowCandidate prints a candidate: classification, base, ours, theirs,
+// Show prints a candidate: classification, base, ours, theirs,
 // conflicts.
-func ShowCandidate(ctx context.Context, opts CandidateOptions) error {
+func Show(ctx context.Context, opts Options) error {
 	s, skill, err := opts.openCandidate(ctx)
 	if err != nil {
 		return err
@@ -162,8 +163,8 @@ func ShowCandidate(ctx context.Context, opts CandidateOptions) error {
 	return nil
 }
 
-func writeCandidate(w io.Writer, c candidates.Candidate) {
-	cliout.Printf(w, "candidate %s  (%s)\n", c.Skill, CandidateState(c))
+func writeCandidate(w io.Writer, c storecandidates.Candidate) {
+	cliout.Printf(w, "candidate %s  (%s)\n", c.Skill, State(c))
 	cliout.Printf(w, "  classification: %s\n", c.Mode)
 	base := "none"
 	if !c.Base.IsZero() {
@@ -219,15 +220,15 @@ func candidateDiff(ctx context.Context, s *store.Store, skill string) ([]treedif
 	var changes []treediff.FileChange
 	err := s.View(ctx, func(r *store.Reader) error {
 		var err error
-		_, changes, err = candidates.Diff(r, skill)
+		_, changes, err = storecandidates.Diff(r, skill)
 		return err
 	})
 	return changes, candidateErr(skill, err)
 }
 
-// DiffCandidate prints what accepting a candidate would change in the
+// Diff prints what accepting a candidate would change in the
 // published version.
-func DiffCandidate(ctx context.Context, opts CandidateOptions) error {
+func Diff(ctx context.Context, opts Options) error {
 	s, skill, err := opts.openCandidate(ctx)
 	if err != nil {
 		return err
@@ -239,9 +240,9 @@ func DiffCandidate(ctx context.Context, opts CandidateOptions) error {
 	return treediff.Write(opts.Stdout, changes)
 }
 
-// AcceptCandidate publishes a candidate as the skill's next version, then
+// Accept publishes a candidate as the skill's next version, then
 // says what the next export does with it, or with Export exports at once.
-func AcceptCandidate(ctx context.Context, opts CandidateOptions) error {
+func Accept(ctx context.Context, opts Options) error {
 	s, skill, err := opts.openCandidate(ctx)
 	if err != nil {
 		return err
@@ -250,7 +251,7 @@ func AcceptCandidate(ctx context.Context, opts CandidateOptions) error {
 	if err != nil {
 		return err
 	}
-	v, err := candidates.Accept(ctx, s, skill, opts.Reason)
+	v, err := storecandidates.Accept(ctx, s, skill, opts.Reason)
 	if err != nil {
 		return candidateErr(skill, err)
 	}
@@ -258,36 +259,36 @@ func AcceptCandidate(ctx context.Context, opts CandidateOptions) error {
 		return acceptAndExport(ctx, opts, s, v)
 	}
 	if opts.JSON {
-		return cliout.JSON(opts.Stdout, toVersionJSON(v))
+		return cliout.JSON(opts.Stdout, app.ToVersionJSON(v))
 	}
 	cliout.Printf(opts.Stdout, "accepted candidate %s: published %s\n", skill, v.Name())
 	return explainNextExport(ctx, opts.Stdout, s, v, changes)
 }
 
-// RejectCandidate drops a candidate and keeps the published files.
-func RejectCandidate(ctx context.Context, opts CandidateOptions) error {
+// Reject drops a candidate and keeps the published files.
+func Reject(ctx context.Context, opts Options) error {
 	s, skill, err := opts.openCandidate(ctx)
 	if err != nil {
 		return err
 	}
-	v, err := candidates.Reject(ctx, s, skill, opts.Reason)
+	v, err := storecandidates.Reject(ctx, s, skill, opts.Reason)
 	if err != nil {
 		return candidateErr(skill, err)
 	}
 	if opts.JSON {
-		return cliout.JSON(opts.Stdout, toVersionJSON(v))
+		return cliout.JSON(opts.Stdout, app.ToVersionJSON(v))
 	}
 	cliout.Printf(opts.Stdout, "rejected candidate %s: %s keeps the published files; this upstream will not be proposed again\n", skill, v.Name())
 	return nil
 }
 
-// ResolveCandidate makes the folder From the candidate's new head.
-func ResolveCandidate(ctx context.Context, opts CandidateOptions) error {
+// Resolve makes the folder From the candidate's new head.
+func Resolve(ctx context.Context, opts Options) error {
 	s, skill, err := opts.openCandidate(ctx)
 	if err != nil {
 		return err
 	}
-	cand, err := candidates.Resolve(ctx, s, skill, opts.From, opts.Reason)
+	cand, err := storecandidates.Resolve(ctx, s, skill, opts.From, opts.Reason)
 	if err != nil {
 		return candidateErr(skill, err)
 	}
@@ -338,14 +339,14 @@ func onlySkillText(changes []treediff.FileChange) bool {
 
 // acceptAndExport exports into every target after accept --export and
 // prints the accept line and export's lines (or both as JSON).
-func acceptAndExport(ctx context.Context, opts CandidateOptions, s *store.Store, v store.Version) error {
+func acceptAndExport(ctx context.Context, opts Options, s *store.Store, v store.Version) error {
 	targets, err := target.List(ctx, s, nil)
 	if err != nil {
 		return err
 	}
-	exported, err := target.Export(ctx, s, targets, opts.targetOptions(false))
+	exported, err := target.Export(ctx, s, targets, opts.TargetOptions(false))
 	if opts.JSON {
-		if jerr := cliout.JSON(opts.Stdout, map[string]any{"version": toVersionJSON(v), "export": exported}); jerr != nil {
+		if jerr := cliout.JSON(opts.Stdout, map[string]any{"version": app.ToVersionJSON(v), "export": exported}); jerr != nil {
 			return jerr
 		}
 		return err
@@ -354,6 +355,6 @@ func acceptAndExport(ctx context.Context, opts CandidateOptions, s *store.Store,
 	if len(targets) == 0 {
 		cliout.Printf(opts.Stdout, "no targets to export to; add one with 'skillstore target add'\n")
 	}
-	printExports(opts.Stdout, exported, opts.Verbose)
+	app.PrintExports(opts.Stdout, exported, opts.Verbose)
 	return err
 }

@@ -1,4 +1,4 @@
-package app
+package remotes
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
@@ -15,10 +16,10 @@ import (
 	"github.com/skillstore/skillstore/store/safety"
 )
 
-// RemoteOptions are the options of the remote commands.
-type RemoteOptions struct {
-	Global
-	Output
+// Options are the options of the remote commands.
+type Options struct {
+	app.Global
+	app.Output
 	// Name is the remote's name (remote add, rm; push and pull: empty for
 	// the only remote, or origin).
 	Name string
@@ -27,7 +28,7 @@ type RemoteOptions struct {
 }
 
 // AddRemote records a remote.
-func AddRemote(ctx context.Context, opts RemoteOptions) error {
+func AddRemote(ctx context.Context, opts Options) error {
 	s, err := opts.OpenStore(ctx)
 	if err != nil {
 		return err
@@ -47,7 +48,7 @@ type remoteView struct {
 }
 
 // ListRemotes prints the remotes, passwords hidden.
-func ListRemotes(ctx context.Context, opts RemoteOptions) error {
+func ListRemotes(ctx context.Context, opts Options) error {
 	s, err := opts.OpenStore(ctx)
 	if err != nil {
 		return err
@@ -75,7 +76,7 @@ func ListRemotes(ctx context.Context, opts RemoteOptions) error {
 }
 
 // RemoveRemote forgets a remote and what this store last saw of it.
-func RemoveRemote(ctx context.Context, opts RemoteOptions) error {
+func RemoveRemote(ctx context.Context, opts Options) error {
 	s, err := opts.OpenStore(ctx)
 	if err != nil {
 		return err
@@ -90,7 +91,7 @@ func RemoveRemote(ctx context.Context, opts RemoteOptions) error {
 // CloneOptions are clone's: the remote's URL, and Dir, the new store
 // (empty: the store the global options name).
 type CloneOptions struct {
-	RemoteOptions
+	Options
 	Dir string
 	// AllowRisk is the highest risk accepted in fetched versions;
 	// MaxNewSkills the most skills one pull may create.
@@ -114,27 +115,27 @@ func Clone(ctx context.Context, opts CloneOptions) error {
 	s, rep, err := remote.Clone(ctx, opts.URL, dir, sopts, remote.CloneOptions{AllowRisk: opts.AllowRisk, MaxNewSkills: opts.MaxNewSkills})
 	switch {
 	case errors.Is(err, store.ErrStoreExists), errors.Is(err, store.ErrNotEmpty):
-		return WithHint(err, "clone into a new or empty folder, or point --store elsewhere")
+		return app.WithHint(err, "clone into a new or empty folder, or point --store elsewhere")
 	case err != nil:
 		return err
 	}
 	if opts.JSON {
 		return cliout.JSON(opts.Stdout, rep)
 	}
-	cliout.Printf(opts.Stdout, "cloned %s into %s: %s, %s waiting; verified\n", rep.URL, s.Dir(), plural(skillsOnly(rep.Skills), "skill"), plural(rep.CandidatesWaiting, "candidate"))
+	cliout.Printf(opts.Stdout, "cloned %s into %s: %s, %s waiting; verified\n", rep.URL, s.Dir(), app.Plural(app.SkillsOnly(rep.Skills), "skill"), app.Plural(rep.CandidatesWaiting, "candidate"))
 	for _, sk := range rep.Skills {
 		if sk.Action == remote.PullHeld {
 			cliout.Printf(opts.Stdout, "%s: %s\n", sk.Skill, pullLine(rep.Remote, sk))
 		}
 	}
-	printPolicyWarnings(opts.Stderr, "remote "+rep.Remote, rep.Warnings)
+	app.PrintPolicyWarnings(opts.Stderr, "remote "+rep.Remote, rep.Warnings)
 	return nil
 }
 
 // PushOptions are push's; DryRun shows what would be sent, sending
 // nothing.
 type PushOptions struct {
-	RemoteOptions
+	Options
 	DryRun bool
 }
 
@@ -152,7 +153,7 @@ func Push(ctx context.Context, opts PushOptions) error {
 	}
 	popts := remote.PushOptions{DryRun: opts.DryRun, Remote: opts.Name}
 	var rep *remote.PushReport
-	err = cliout.Progress(opts.progressOut(opts.JSON), "pushing", func() error {
+	err = cliout.Progress(opts.ProgressOut(opts.JSON), "pushing", func() error {
 		rep, err = remote.Push(ctx, s, popts)
 		return err
 	})
@@ -174,20 +175,20 @@ func writePushReport(w io.Writer, rep *remote.PushReport) {
 	for _, u := range rep.Updates {
 		switch u.Action {
 		case remote.PushCreate:
-			cliout.Printf(w, "%s: %screate %s\n", shortRef(u.Ref), prefix, ShortID(u.New))
+			cliout.Printf(w, "%s: %screate %s\n", app.ShortRef(u.Ref), prefix, app.ShortID(u.New))
 		case remote.PushDelete:
-			cliout.Printf(w, "%s: %sdelete %s (%s)\n", shortRef(u.Ref), prefix, ShortID(u.Old), u.Reason)
+			cliout.Printf(w, "%s: %sdelete %s (%s)\n", app.ShortRef(u.Ref), prefix, app.ShortID(u.Old), u.Reason)
 		case remote.PushSkip:
-			cliout.Printf(w, "%s: skipped (%s)\n", shortRef(u.Ref), u.Reason)
+			cliout.Printf(w, "%s: skipped (%s)\n", app.ShortRef(u.Ref), u.Reason)
 		default:
-			cliout.Printf(w, "%s: %s%s %s..%s\n", shortRef(u.Ref), prefix, u.Action, ShortID(u.Old), ShortID(u.New))
+			cliout.Printf(w, "%s: %s%s %s..%s\n", app.ShortRef(u.Ref), prefix, u.Action, app.ShortID(u.Old), app.ShortID(u.New))
 		}
 	}
 }
 
 // PullOptions are pull's.
 type PullOptions struct {
-	RemoteOptions
+	Options
 	// Export exports into every target afterwards.
 	Export bool
 	// SkillAware merges Markdown of diverged skills with the skill-aware
@@ -218,7 +219,7 @@ func Pull(ctx context.Context, opts PullOptions) error {
 	defer cleanup()
 	popts := remote.PullOptions{AllowRisk: opts.AllowRisk, SkillAware: opts.SkillAware, MaxNewSkills: opts.MaxNewSkills, Remote: opts.Name}
 	var rep *remote.PullReport
-	err = cliout.Progress(opts.progressOut(opts.JSON), "pulling", func() error {
+	err = cliout.Progress(opts.ProgressOut(opts.JSON), "pulling", func() error {
 		rep, err = remote.Pull(ctx, s, popts)
 		return err
 	})
@@ -239,7 +240,7 @@ func Pull(ctx context.Context, opts PullOptions) error {
 			if opts.DryRun {
 				export = target.Plan // the scratch copy is no dry-run store
 			}
-			out.Export, exportErr = export(ctx, s, targets, opts.targetOptions(false))
+			out.Export, exportErr = export(ctx, s, targets, opts.TargetOptions(false))
 		}
 	}
 	if opts.JSON {
@@ -248,20 +249,20 @@ func Pull(ctx context.Context, opts PullOptions) error {
 		}
 	} else {
 		writePullReport(opts.Stdout, rep)
-		printPolicyWarnings(opts.Stderr, "remote "+rep.Remote, rep.Warnings)
+		app.PrintPolicyWarnings(opts.Stderr, "remote "+rep.Remote, rep.Warnings)
 		if out.Export != nil {
-			printExports(opts.Stdout, out.Export, opts.Verbose)
+			app.PrintExports(opts.Stdout, out.Export, opts.Verbose)
 		}
-		NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
+		app.NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 	}
 	switch {
 	case exportErr != nil:
 		return exportErr
 	case rep.CandidatesWaiting > 0 || len(rep.State.Conflicts) > 0:
 		if rep.Changed() && !opts.JSON {
-			cliout.Printf(opts.Stderr, "skillstore: %s for review: run 'skillstore candidates list'\n", waiting(rep.CandidatesWaiting))
+			cliout.Printf(opts.Stderr, "skillstore: %s for review: run 'skillstore candidates list'\n", app.Waiting(rep.CandidatesWaiting))
 		}
-		return ErrReview
+		return app.ErrReview
 	}
 	return nil
 }
@@ -286,7 +287,7 @@ func writePullReport(w io.Writer, rep *remote.PullReport) {
 		cliout.Printf(w, "%s: %s\n", sk.Skill, pullLine(rep.Remote, sk))
 	}
 	for _, r := range rep.Refs {
-		line := fmt.Sprintf("%s: %s", shortRef(r.Ref), r.Action)
+		line := fmt.Sprintf("%s: %s", app.ShortRef(r.Ref), r.Action)
 		if r.Reason != "" {
 			line += " (" + r.Reason + ")"
 		}
@@ -326,13 +327,13 @@ func pullLine(remoteName string, sk remote.PullSkill) string {
 	case remote.PullJoined:
 		return fmt.Sprintf("joined, local v%d and %s v%d had the same files: v%d", sk.OldVersion, remoteName, sk.RemoteVersion, sk.NewVersion)
 	case remote.PullPending:
-		return fmt.Sprintf("candidate-pending, %s (merge of local v%d and %s v%d)", ShortID(sk.Candidate), sk.OldVersion, remoteName, sk.RemoteVersion)
+		return fmt.Sprintf("candidate-pending, %s (merge of local v%d and %s v%d)", app.ShortID(sk.Candidate), sk.OldVersion, remoteName, sk.RemoteVersion)
 	case remote.PullHeld:
 		return heldLine(remoteName, sk)
 	}
-	line := fmt.Sprintf("%s %s, local v%d and %s v%d", sk.Action, ShortID(sk.Candidate), sk.OldVersion, remoteName, sk.RemoteVersion)
+	line := fmt.Sprintf("%s %s, local v%d and %s v%d", sk.Action, app.ShortID(sk.Candidate), sk.OldVersion, remoteName, sk.RemoteVersion)
 	if n := len(sk.Conflicts); n > 0 {
-		line += fmt.Sprintf(" with %s: %s", plural(n, "conflict"), strings.Join(sk.Conflicts, ", "))
+		line += fmt.Sprintf(" with %s: %s", app.Plural(n, "conflict"), strings.Join(sk.Conflicts, ", "))
 	} else {
 		line += ", clean"
 	}
@@ -340,7 +341,7 @@ func pullLine(remoteName string, sk remote.PullSkill) string {
 		line += fmt.Sprintf(", %d resolved by skill-aware rules: %s", n, strings.Join(sk.MergeResolved, ", "))
 	}
 	if sk.Superseded != "" {
-		line += fmt.Sprintf(" (supersedes candidate %s)", ShortID(sk.Superseded))
+		line += fmt.Sprintf(" (supersedes candidate %s)", app.ShortID(sk.Superseded))
 	}
 	return line
 }
@@ -357,7 +358,7 @@ func heldLine(remoteName string, sk remote.PullSkill) string {
 		line += fmt.Sprintf("..v%d", sk.RemoteVersion)
 		verb = "wait"
 	}
-	line += fmt.Sprintf(" rated %s by the safety check %s in candidate %s", sk.Held.Risk, verb, ShortID(sk.Candidate))
+	line += fmt.Sprintf(" rated %s by the safety check %s in candidate %s", sk.Held.Risk, verb, app.ShortID(sk.Candidate))
 	if sk.Held.Pending {
 		line += " (already waiting)"
 	}

@@ -1,4 +1,4 @@
-package app
+package doctor
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/reload/target"
@@ -14,12 +15,12 @@ import (
 
 type doctorReport struct {
 	Roots       []discover.Root       `json:"roots"`
-	Skills      []skillView           `json:"skills"`
+	Skills      []app.SkillView       `json:"skills"`
 	Duplicates  [][]string            `json:"duplicates"`
 	Diagnostics []discover.Diagnostic `json:"diagnostics"`
 	Summary     doctorSummary         `json:"summary"`
 	// Context is what each target's skills cost the agent's context.
-	Context []contextCost `json:"context"`
+	Context []app.ContextCost `json:"context"`
 	// CrossReferences are PLUGIN:NAME references that flat targets
 	// cannot resolve.
 	CrossReferences []CrossRef `json:"cross_references"`
@@ -36,25 +37,25 @@ type doctorSummary struct {
 	Warnings int `json:"warnings"`
 }
 
-// Doctor explains which skills agents load and why some do not: a
+// Run explains which skills agents load and why some do not: a
 // summary that fits a screen (doctor_summary.go), then with verbose the
 // roots, every skill, shadowing, duplicates, agent compatibility and every
 // diagnostic; with a store that has targets, their skills' context cost
 // and the cross-references flat targets cannot resolve.
-func Doctor(ctx context.Context, opts DiscoverOptions) error {
-	res, err := discoverWith(ctx, opts.Global, opts.SkillDirs)
+func Run(ctx context.Context, opts app.DiscoverOptions) error {
+	res, err := app.DiscoverWith(ctx, opts.Global, opts.SkillDirs)
 	if err != nil {
 		return err
 	}
 	diags := res.AllDiagnostics()
-	rep := doctorReport{Roots: res.Roots, Skills: []skillView{}, Duplicates: [][]string{}, Diagnostics: diags}
+	rep := doctorReport{Roots: res.Roots, Skills: []app.SkillView{}, Duplicates: [][]string{}, Diagnostics: diags}
 	if rep.Diagnostics == nil {
 		rep.Diagnostics = []discover.Diagnostic{}
 	}
 	for _, s := range res.Skills {
-		rep.Skills = append(rep.Skills, newSkillView(s, true))
+		rep.Skills = append(rep.Skills, app.NewSkillView(s, true))
 		rep.Summary.Skills++
-		switch status(s) {
+		switch app.SkillStatus(s) {
 		case "active":
 			rep.Summary.Active++
 		case "shadowed":
@@ -82,7 +83,7 @@ func Doctor(ctx context.Context, opts DiscoverOptions) error {
 	rep.CrossReferences = targetCrossRefs(ctx, opts.Global, s, targets)
 	rep.DoubleLoads = []target.DoubleLoad{}
 	if s != nil {
-		rep.DoubleLoads = append(rep.DoubleLoads, doubleLoads(ctx, opts.Global, s, targets)...)
+		rep.DoubleLoads = append(rep.DoubleLoads, app.DoubleLoads(ctx, opts.Global, s, targets)...)
 	}
 	if opts.JSON {
 		if err := cliout.JSON(opts.Stdout, rep); err != nil {
@@ -93,21 +94,21 @@ func Doctor(ctx context.Context, opts DiscoverOptions) error {
 		if opts.Verbose {
 			if len(rep.DoubleLoads) > 0 {
 				cliout.Printf(opts.Stdout, "\nTargets an agent reads together:\n")
-				writeDoubleLoads(opts.Stdout, rep.DoubleLoads)
+				app.WriteDoubleLoads(opts.Stdout, rep.DoubleLoads)
 			}
 			cliout.Println(opts.Stdout)
 			writeDoctor(opts.Stdout, res, diags, rep.Summary)
-			writeContextCosts(opts.Stdout, rep.Context)
+			app.WriteContextCosts(opts.Stdout, rep.Context)
 			writeCrossRefs(opts.Stdout, rep.CrossReferences)
 		} else {
 			if n := doubleLoadedSkills(rep.DoubleLoads); n > 0 {
-				cliout.Printf(opts.Stdout, "Loaded twice: %s, by agents that read the folders of several targets\n", plural(n, "skill"))
+				cliout.Printf(opts.Stdout, "Loaded twice: %s, by agents that read the folders of several targets\n", app.Plural(n, "skill"))
 			}
 			cliout.Println(opts.Stdout, "Details: 'skillstore doctor --verbose' (every root, skill, finding and reference), or --json")
 		}
 	}
 	if rep.Summary.Broken > 0 || rep.Summary.Errors > 0 {
-		return ErrReported
+		return app.ErrReported
 	}
 	return nil
 }
@@ -124,13 +125,13 @@ func writeDoctor(w io.Writer, res *discover.Result, diags []discover.Diagnostic,
 	for _, r := range res.Roots {
 		if !r.Exists {
 			if n := len(absent); n > 0 && strings.HasPrefix(absent[n-1], r.Layer.String()+" ") {
-				absent[n-1] += ", " + displayPath(r.Path)
+				absent[n-1] += ", " + app.DisplayPath(r.Path)
 			} else {
-				absent = append(absent, r.Layer.String()+" "+displayPath(r.Path))
+				absent = append(absent, r.Layer.String()+" "+app.DisplayPath(r.Path))
 			}
 			continue
 		}
-		cliout.Printf(w, "  %-8s %s (%s)\n", r.Layer, displayPath(r.Path), plural(counts[r.Path], "skill"))
+		cliout.Printf(w, "  %-8s %s (%s)\n", r.Layer, app.DisplayPath(r.Path), app.Plural(counts[r.Path], "skill"))
 	}
 	if len(absent) > 0 {
 		cliout.Printf(w, "  %-8s %s\n", "absent", strings.Join(absent, "; "))
@@ -139,7 +140,7 @@ func writeDoctor(w io.Writer, res *discover.Result, diags []discover.Diagnostic,
 	if len(res.Skills) > 0 {
 		cliout.Printf(w, "\nSkills:\n")
 		var b strings.Builder
-		writeSkillTable(&b, res.Skills)
+		app.WriteSkillTable(&b, res.Skills)
 		for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
 			cliout.Println(w, "  "+line)
 		}
@@ -149,7 +150,7 @@ func writeDoctor(w io.Writer, res *discover.Result, diags []discover.Diagnostic,
 	for _, s := range res.Skills {
 		if s.ShadowedBy != nil {
 			shadowed = append(shadowed, fmt.Sprintf("  %s: %s %s is shadowed by %s %s",
-				s.QualifiedName(), s.Layer, displayPath(s.Dir), s.ShadowedBy.Layer, displayPath(s.ShadowedBy.Dir)))
+				s.QualifiedName(), s.Layer, app.DisplayPath(s.Dir), s.ShadowedBy.Layer, app.DisplayPath(s.ShadowedBy.Dir)))
 		}
 	}
 	section(w, "Shadowed skills (agents load the first):", shadowed)
@@ -158,7 +159,7 @@ func writeDoctor(w io.Writer, res *discover.Result, diags []discover.Diagnostic,
 	for _, g := range res.Duplicates {
 		var names []string
 		for _, s := range g {
-			names = append(names, s.QualifiedName()+" ("+displayPath(s.Dir)+")")
+			names = append(names, s.QualifiedName()+" ("+app.DisplayPath(s.Dir)+")")
 		}
 		dups = append(dups, "  "+strings.Join(names, ", "))
 	}
@@ -171,19 +172,19 @@ func writeDoctor(w io.Writer, res *discover.Result, diags []discover.Diagnostic,
 			if is.Blocking {
 				verdict = "does not load it:"
 			}
-			compat = append(compat, fmt.Sprintf("  %s (%s): %s %s %s", s.QualifiedName(), displayPath(s.Dir), is.Agent, verdict, is.Message))
+			compat = append(compat, fmt.Sprintf("  %s (%s): %s %s %s", s.QualifiedName(), app.DisplayPath(s.Dir), is.Agent, verdict, is.Message))
 		}
 	}
 	section(w, "Agent compatibility:", compat)
 
 	var lines []string
-	for _, d := range relativeDiagnostics(diags) {
+	for _, d := range app.RelativeDiagnostics(diags) {
 		lines = append(lines, "  "+d.String())
 	}
 	section(w, "Diagnostics:", lines)
 
 	cliout.Printf(w, "\n%s: %d active, %d shadowed, %d broken; %s, %s\n",
-		plural(sum.Skills, "skill"), sum.Active, sum.Shadowed, sum.Broken, plural(sum.Errors, "error"), plural(sum.Warnings, "warning"))
+		app.Plural(sum.Skills, "skill"), sum.Active, sum.Shadowed, sum.Broken, app.Plural(sum.Errors, "error"), app.Plural(sum.Warnings, "warning"))
 }
 
 // section prints a heading and its lines, or nothing when there are none.
@@ -199,7 +200,7 @@ func section(w io.Writer, heading string, lines []string) {
 
 // doctorTargets opens the store and reads its targets, when there is a
 // store: doctor works without one (nil, nil then).
-func doctorTargets(ctx context.Context, g Global) (*store.Store, []target.Target) {
+func doctorTargets(ctx context.Context, g app.Global) (*store.Store, []target.Target) {
 	dir, err := g.StoreDir()
 	if err != nil || !store.Exists(dir) {
 		return nil, nil
@@ -217,10 +218,10 @@ func doctorTargets(ctx context.Context, g Global) (*store.Store, []target.Target
 
 // targetContextCosts measures every target of the store (none when
 // there is no store: doctor works without one).
-func targetContextCosts(targets []target.Target) []contextCost {
-	out := []contextCost{}
+func targetContextCosts(targets []target.Target) []app.ContextCost {
+	out := []app.ContextCost{}
 	for _, t := range targets {
-		out = append(out, measureTarget(t))
+		out = append(out, app.MeasureTarget(t))
 	}
 	return out
 }
@@ -228,7 +229,7 @@ func targetContextCosts(targets []target.Target) []contextCost {
 // targetCrossRefs finds, when there is a store with targets, the
 // PLUGIN:NAME references in exported skills that a flat target cannot
 // resolve (crossReferences); doctor works without a store.
-func targetCrossRefs(ctx context.Context, g Global, s *store.Store, targets []target.Target) []CrossRef {
+func targetCrossRefs(ctx context.Context, g app.Global, s *store.Store, targets []target.Target) []CrossRef {
 	out := []CrossRef{}
 	if len(targets) == 0 {
 		return out

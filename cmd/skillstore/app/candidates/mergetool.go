@@ -1,4 +1,4 @@
-package app
+package candidates
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 )
 
@@ -30,21 +31,21 @@ type mergetool struct {
 // directory, GIT_CONFIG_* variables).
 func configuredMergetool(ctx context.Context, name string) (mergetool, error) {
 	if name == "" {
-		name, _ = gitOutput(ctx, "config", "--get", "merge.tool")
+		name, _ = app.GitOutput(ctx, "config", "--get", "merge.tool")
 	}
 	if name == "" {
-		return mergetool{}, WithHint(errors.New("no merge tool: git config merge.tool is unset"),
+		return mergetool{}, app.WithHint(errors.New("no merge tool: git config merge.tool is unset"),
 			"configure one: git config --global merge.tool NAME; git config --global mergetool.NAME.cmd 'TOOL \"$LOCAL\" \"$BASE\" \"$REMOTE\" -o \"$MERGED\"'",
 			"or give --tool NAME, or use 'skillstore candidates edit'")
 	}
-	cmd, _ := gitOutput(ctx, "config", "--get", "mergetool."+name+".cmd")
-	trust, _ := gitOutput(ctx, "config", "--type=bool", "--get", "mergetool."+name+".trustExitCode")
+	cmd, _ := app.GitOutput(ctx, "config", "--get", "mergetool."+name+".cmd")
+	trust, _ := app.GitOutput(ctx, "config", "--type=bool", "--get", "mergetool."+name+".trustExitCode")
 	return mergetool{name: name, cmd: cmd, trustExit: trust == "true"}, nil
 }
 
 // run resolves one conflicted file of the work folder: it writes the base,
 // local and remote versions of the file under sides, then runs the tool.
-func (t mergetool) run(ctx context.Context, g Global, w *workFolder, sides, path string) error {
+func (t mergetool) run(ctx context.Context, g app.Global, w *workFolder, sides, path string) error {
 	env := map[string]string{"MERGED": filepath.Join(w.dir, filepath.FromSlash(path))}
 	if fi, err := os.Lstat(env["MERGED"]); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		// A symlink's conflict is its target: no tool writes through it.
@@ -74,7 +75,7 @@ func (t mergetool) run(ctx context.Context, g Global, w *workFolder, sides, path
 	if t.cmd == "" {
 		return t.runBuiltin(ctx, g, w, sides, path)
 	}
-	cmd := g.shellCommand(ctx, t.cmd)
+	cmd := shellCommand(ctx, g, t.cmd)
 	cmd.Dir = w.dir
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
@@ -94,20 +95,11 @@ func (t mergetool) run(ctx context.Context, g Global, w *workFolder, sides, path
 // shellCommand runs script with sh, with args as "$@", as git runs editors
 // and merge tools (so EDITOR="code --wait" works), on the command's own
 // streams and environment.
-func (g Global) shellCommand(ctx context.Context, script string, args ...string) *exec.Cmd {
+func shellCommand(ctx context.Context, g app.Global, script string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "sh", append([]string{"-c", script, "sh"}, args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = g.Stdin, g.Stdout, g.Stderr
 	cmd.Env = os.Environ()
 	return cmd
-}
-
-// gitOutput runs the real git CLI and returns its trimmed output.
-func gitOutput(ctx context.Context, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	err := cmd.Run()
-	return strings.TrimSpace(out.String()), err
 }
 
 // runBuiltin has git mergetool run one of git's built-in tools, which
@@ -116,7 +108,7 @@ func gitOutput(ctx context.Context, args ...string) (string, error) {
 // file's three stages (base, local, remote) and whose work tree holds the
 // file with markers, runs 'git mergetool --tool NAME' there, and copies the
 // result back into the work folder.
-func (t mergetool) runBuiltin(ctx context.Context, g Global, w *workFolder, sides, path string) error {
+func (t mergetool) runBuiltin(ctx context.Context, g app.Global, w *workFolder, sides, path string) error {
 	repo := filepath.Join(sides, "repo")
 	if _, err := os.Stat(filepath.Join(repo, ".git")); err != nil {
 		if _, err := gitIn(ctx, "", nil, "init", "-q", repo); err != nil {

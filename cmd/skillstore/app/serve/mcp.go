@@ -1,4 +1,4 @@
-package app
+package serve
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload/mcpserver"
 )
@@ -23,8 +24,8 @@ const LoadsFileName = "loads.jsonl"
 
 // MCPOptions are mcp's options.
 type MCPOptions struct {
-	Global
-	Output
+	app.Global
+	app.Output
 	// Skills, when set, serves only the published skills whose qualified
 	// name matches one of these globs (path.Match).
 	Skills []string
@@ -47,7 +48,7 @@ type MCPOptions struct {
 func MCP(ctx context.Context, opts MCPOptions) error {
 	for _, g := range opts.Skills {
 		if _, err := path.Match(g, ""); err != nil {
-			return UsageErrorf("bad --skill pattern %q: %v", g, err)
+			return app.UsageErrorf("bad --skill pattern %q: %v", g, err)
 		}
 	}
 	if opts.Name == "" {
@@ -111,7 +112,7 @@ func printMCPConfig(opts MCPOptions) error {
 	}
 	cfg, err := mcpserver.ClientConfigFor(strings.ToLower(opts.PrintConfig), opts.Name, argv)
 	if err != nil {
-		return UsageErrorf("%v", err)
+		return app.UsageErrorf("%v", err)
 	}
 	if opts.JSON {
 		return cliout.JSON(opts.Stdout, cfg)
@@ -131,8 +132,8 @@ func printMCPConfig(opts MCPOptions) error {
 
 // LoadsOptions are 'log --loads' options.
 type LoadsOptions struct {
-	Global
-	Output
+	app.Global
+	app.Output
 	// Skill, when set, lists only loads of skills matching this glob.
 	Skill string
 }
@@ -142,7 +143,7 @@ type LoadsOptions struct {
 func Loads(ctx context.Context, opts LoadsOptions) error {
 	if opts.Skill != "" {
 		if _, err := path.Match(opts.Skill, ""); err != nil {
-			return UsageErrorf("bad skill pattern %q: %v", opts.Skill, err)
+			return app.UsageErrorf("bad skill pattern %q: %v", opts.Skill, err)
 		}
 	}
 	s, err := opts.OpenStore(ctx)
@@ -154,7 +155,7 @@ func Loads(ctx context.Context, opts LoadsOptions) error {
 		return err
 	}
 	if bad > 0 {
-		cliout.Printf(opts.Stderr, "skillstore: note: skipped %s of %s that hold no load record\n", plural(bad, "line"), s.LocalPath(LoadsFileName))
+		cliout.Printf(opts.Stderr, "skillstore: note: skipped %s of %s that hold no load record\n", app.Plural(bad, "line"), s.LocalPath(LoadsFileName))
 	}
 	out := loads[:0]
 	for _, l := range loads {

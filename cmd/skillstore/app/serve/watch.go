@@ -1,4 +1,4 @@
-package app
+package serve
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -26,7 +27,7 @@ const auditFileName = "audit.jsonl"
 
 // WatchOptions are watch's.
 type WatchOptions struct {
-	Global
+	app.Global
 	// Args are the targets (by name) and folders to watch; every target
 	// when none.
 	Args []string
@@ -144,7 +145,7 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 
 // defaultAuditFile is the store's audit file, or nil when there is no
 // store (watching plain folders needs none).
-func defaultAuditFile(ctx context.Context, g Global) *watch.AuditFile {
+func defaultAuditFile(ctx context.Context, g app.Global) *watch.AuditFile {
 	dir, err := g.StoreDir()
 	if err != nil {
 		return nil
@@ -160,7 +161,7 @@ func defaultAuditFile(ctx context.Context, g Global) *watch.AuditFile {
 // arguments, every target. A target is watched with its patterns and only
 // for the folders export wrote; a folder is watched whole. want (the
 // --skill patterns) narrows every root.
-func watchRoots(ctx context.Context, g Global, args []string, want func(string) bool) ([]watch.Root, error) {
+func watchRoots(ctx context.Context, g app.Global, args []string, want func(string) bool) ([]watch.Root, error) {
 	var s *store.Store
 	openStore := func() (*store.Store, error) {
 		if s != nil {
@@ -184,7 +185,7 @@ func watchRoots(ctx context.Context, g Global, args []string, want func(string) 
 			return nil, err
 		}
 		if len(targets) == 0 {
-			return nil, WithHint(errors.New("nothing to watch: no targets"), "name a folder, or add a target with 'skillstore target add NAME DIR'")
+			return nil, app.WithHint(errors.New("nothing to watch: no targets"), "name a folder, or add a target with 'skillstore target add NAME DIR'")
 		}
 		var roots []watch.Root
 		for _, t := range targets {
@@ -221,7 +222,7 @@ func watchRoots(ctx context.Context, g Global, args []string, want func(string) 
 		}
 		info, err := os.Stat(a)
 		if err != nil {
-			return nil, WithHint(fmt.Errorf("cannot watch %s: %w", a, err), "give a target name or an existing folder")
+			return nil, app.WithHint(fmt.Errorf("cannot watch %s: %w", a, err), "give a target name or an existing folder")
 		}
 		if !info.IsDir() {
 			return nil, fmt.Errorf("cannot watch %s: not a folder", a)
@@ -234,11 +235,11 @@ func watchRoots(ctx context.Context, g Global, args []string, want func(string) 
 // targetWatchDir is a target's folder, which must exist to be watched.
 func targetWatchDir(t target.Target) (string, error) {
 	if t.IsMarketplace() {
-		return "", WithHint(fmt.Errorf("cannot watch target %s: the agent reads a marketplace's plugins from its own plugin cache, not from %s", t.Name, t.Dir),
+		return "", app.WithHint(fmt.Errorf("cannot watch target %s: the agent reads a marketplace's plugins from its own plugin cache, not from %s", t.Name, t.Dir),
 			"after 'skillstore export "+t.Name+"', run 'claude plugin marketplace update "+t.MarketplaceName()+"' and 'claude plugin update PLUGIN@"+t.MarketplaceName()+"'")
 	}
 	if _, err := os.Stat(t.Dir); err != nil {
-		return "", WithHint(fmt.Errorf("cannot watch target %s: %w", t.Name, err), "run 'skillstore export "+t.Name+"' to create it")
+		return "", app.WithHint(fmt.Errorf("cannot watch target %s: %w", t.Name, err), "run 'skillstore export "+t.Name+"' to create it")
 	}
 	return t.Dir, nil
 }

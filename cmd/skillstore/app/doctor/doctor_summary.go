@@ -1,10 +1,11 @@
-package app
+package doctor
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/discover"
 )
@@ -30,8 +31,8 @@ func writeDoctorSummary(w io.Writer, res *discover.Result, diags []discover.Diag
 		}
 	}
 	cliout.Printf(w, "%s in %s: %d active, %d shadowed, %d broken; %s, %s\n",
-		plural(sum.Skills, "skill"), plural(roots, "root"), sum.Active, sum.Shadowed, sum.Broken,
-		plural(sum.Errors, "error"), plural(sum.Warnings, "warning"))
+		app.Plural(sum.Skills, "skill"), app.Plural(roots, "root"), sum.Active, sum.Shadowed, sum.Broken,
+		app.Plural(sum.Errors, "error"), app.Plural(sum.Warnings, "warning"))
 	summarySection(w, "Agents will not load:", notLoadedNotes(res.Skills))
 	summarySection(w, "Errors:", brokenNotes(diags))
 	summarySection(w, "Warnings:", warningNotes(diags))
@@ -59,7 +60,7 @@ func summarySection(w io.Writer, heading string, lines []string) {
 // notLoadedNotes is one line per reason a skill is not loaded, with the
 // agents it stops and the skills concerned.
 func notLoadedNotes(skills []*discover.Skill) []string {
-	var notes []note
+	var notes []app.Note
 	for _, s := range skills {
 		if s.ShadowedBy != nil {
 			continue
@@ -75,7 +76,7 @@ func notLoadedNotes(skills []*discover.Skill) []string {
 			}
 		}
 		for _, r := range reasons {
-			notes = append(notes, note{where: s.QualifiedName(), text: strings.Join(agents[r], " and ") + ": " + r})
+			notes = append(notes, app.Note{Where: s.QualifiedName(), Text: strings.Join(agents[r], " and ") + ": " + r})
 		}
 	}
 	return groupLines(notes, "skill")
@@ -92,10 +93,10 @@ func warningNotes(diags []discover.Diagnostic) []string {
 }
 
 func diagnosticLines(diags []discover.Diagnostic, sev discover.Severity) []string {
-	var notes []note
-	for _, d := range relativeDiagnostics(diags) {
+	var notes []app.Note
+	for _, d := range app.RelativeDiagnostics(diags) {
 		if d.Severity == sev {
-			notes = append(notes, note{where: d.File, text: d.Message})
+			notes = append(notes, app.Note{Where: d.File, Text: d.Message})
 		}
 	}
 	return groupLines(notes, "file")
@@ -103,14 +104,14 @@ func diagnosticLines(diags []discover.Diagnostic, sev discover.Severity) []strin
 
 // groupLines renders notes one line per kind: "TEXT (WHERE)" for one,
 // "N THINGS: TEXT (WHERE, ... and K more)" for several.
-func groupLines(notes []note, thing string) []string {
+func groupLines(notes []app.Note, thing string) []string {
 	var out []string
-	for _, g := range groupNotes(notes) {
-		if g.count == 1 {
-			out = append(out, fmt.Sprintf("%s (%s)", g.text, g.where[0]))
+	for _, g := range app.GroupNotes(notes) {
+		if g.Count == 1 {
+			out = append(out, fmt.Sprintf("%s (%s)", g.Text, g.Where[0]))
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s: %s (%s)", plural(g.count, thing), g.text, nameSummary(g.where, 3)))
+		out = append(out, fmt.Sprintf("%s: %s (%s)", app.Plural(g.Count, thing), g.Text, app.NameSummary(g.Where, 3)))
 	}
 	return out
 }
@@ -118,19 +119,19 @@ func groupLines(notes []note, thing string) []string {
 // budgetLines says, per target, what the agent lists against its budget,
 // both in the agent's unit (characters for Claude Code and Codex), and
 // which skills the agent shortens first when it is over.
-func budgetLines(costs []contextCost) []string {
+func budgetLines(costs []app.ContextCost) []string {
 	var out []string
 	for _, c := range costs {
-		line := fmt.Sprintf("%s (%s): %s, %d characters", c.Target, displayPath(c.Dir), plural(c.Skills, "skill"), c.Chars)
+		line := fmt.Sprintf("%s (%s): %s, %d characters", c.Target, app.DisplayPath(c.Dir), app.Plural(c.Skills, "skill"), c.Chars)
 		if b := c.Budget; b != nil {
-			line = fmt.Sprintf("%s (%s): %s, %d of %s's %d characters (%d%%)", c.Target, displayPath(c.Dir),
-				plural(c.Skills, "skill"), c.Chars, b.Agent, b.Chars, c.Chars*100/max(b.Chars, 1))
+			line = fmt.Sprintf("%s (%s): %s, %d of %s's %d characters (%d%%)", c.Target, app.DisplayPath(c.Dir),
+				app.Plural(c.Skills, "skill"), c.Chars, b.Agent, b.Chars, c.Chars*100/max(b.Chars, 1))
 			if c.OverBy > 0 {
 				var names []string
 				for _, s := range c.Shortened {
 					names = append(names, s.Skill)
 				}
-				line += fmt.Sprintf(": over by %d; shortened first: %s", c.OverBy, nameSummary(names, 3))
+				line += fmt.Sprintf(": over by %d; shortened first: %s", c.OverBy, app.NameSummary(names, 3))
 			}
 		}
 		out = append(out, line)
@@ -149,10 +150,10 @@ func otherLines(res *discover.Result, rep doctorReport) []string {
 				names = append(names, s.QualifiedName())
 			}
 		}
-		out = append(out, fmt.Sprintf("%s shadowed by a skill of the same name in a higher root (%s)", plural(n, "skill"), nameSummary(names, 3)))
+		out = append(out, fmt.Sprintf("%s shadowed by a skill of the same name in a higher root (%s)", app.Plural(n, "skill"), app.NameSummary(names, 3)))
 	}
 	if n := len(res.Duplicates); n > 0 {
-		out = append(out, fmt.Sprintf("%s of skills with identical bodies in different folders", plural(n, "group")))
+		out = append(out, fmt.Sprintf("%s of skills with identical bodies in different folders", app.Plural(n, "group")))
 	}
 	if refs := rep.CrossReferences; len(refs) > 0 {
 		perTarget := map[string]int{}
@@ -168,7 +169,7 @@ func otherLines(res *discover.Result, rep doctorReport) []string {
 			parts = append(parts, fmt.Sprintf("%s %d", t, perTarget[t]))
 		}
 		out = append(out, fmt.Sprintf("%s PLUGIN:NAME in exported skills that flat targets cannot resolve (%s)",
-			plural(len(refs), "reference"), strings.Join(parts, ", ")))
+			app.Plural(len(refs), "reference"), strings.Join(parts, ", ")))
 	}
 	return out
 }
