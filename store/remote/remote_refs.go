@@ -30,10 +30,6 @@ const (
 	refState
 )
 
-func (k refKind) String() string {
-	return [...]string{"other", "skill", "candidate", "upstream", "superseded", "state"}[k]
-}
-
 // classifyRef returns the namespace of a ref and, for the namespaces that
 // travel, checks its name the way local input is checked. A ref outside
 // them is refOther with a nil error.
