@@ -97,9 +97,6 @@ func KeyAgents(key string) []string {
 	return out
 }
 
-// IsDocumentedKey reports whether the spec or an agent defines key.
-func IsDocumentedKey(key string) bool { return IsSpecKey(key) || len(KeyAgents(key)) > 0 }
-
 // skipsWithoutNameOrDescription are the agents that skip a skill whose
 // frontmatter lacks a name or a description (or holds another type).
 var skipsWithoutNameOrDescription = []string{AgentNameCodex, AgentNameGemini, AgentNameOpenCode, AgentNameCopilot}

@@ -73,16 +73,6 @@ var SpecKeys = []string{"name", "description", "license", "compatibility", "meta
 var ClaudeCodeKeys = []string{"when_to_use", "argument-hint", "arguments", "disable-model-invocation",
 	"user-invocable", "disallowed-tools", "model", "effort", "context", "agent", "background", "hooks", "paths", "shell"}
 
-// IsSpecKey reports whether k is defined by the Agent Skills specification.
-func IsSpecKey(k string) bool {
-	for _, s := range SpecKeys {
-		if s == k {
-			return true
-		}
-	}
-	return false
-}
-
 // decodeFrontmatter types each top-level key of m into f.Frontmatter. Type
 // problems are recorded as issues, not returned: an agent still loads a
 // skill whose `model:` is a number. Only structural problems (repeated or

@@ -176,9 +176,6 @@ func OpenBookkeeping(target string, create bool) (*Bookkeeping, error) {
 // Close closes the folder.
 func (k *Bookkeeping) Close() { k.b.close() }
 
-// Path returns the path of the file name in the folder, for messages.
-func (k *Bookkeeping) Path(name string) string { return k.b.dir.Join(name) }
-
 // Lock takes the lock file name in the folder (see lockfile.Acquire).
 func (k *Bookkeeping) Lock(ctx context.Context, name string, mode lockfile.Mode, timeout time.Duration) (*lockfile.Lock, error) {
 	return lockfile.AcquireIn(ctx, k.b.dir, name, mode, timeout)

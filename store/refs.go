@@ -233,10 +233,6 @@ const (
 	RefState
 )
 
-func (k RefKind) String() string {
-	return [...]string{"other", "skill", "candidate", "upstream", "superseded", "state"}[k]
-}
-
 // ClassifyRef returns the namespace of a ref and, for the namespaces that
 // travel between stores (published skills, candidates, upstream
 // snapshots, superseded candidates, the state), checks its name the way
