@@ -237,7 +237,7 @@ func (c *checker) skill(e element) (Skill, bool) {
 	case !hashRE().MatchString(s.Tree):
 		field, err = "tree", fmt.Errorf("%q: a tree id is 40 lowercase hex digits", s.Tree)
 	case s.Version != "" && !versionRE().MatchString(s.Version):
-		field, err = "version", fmt.Errorf("%q: a version is v1, v2, ...", s.Version)
+		field, err = "version", fmt.Errorf("%q: a version is v followed by its number (v1, v2)", s.Version)
 	case c.skills[s.Name]:
 		field, err = "name", errors.New("listed twice: this entry is ignored")
 	}
