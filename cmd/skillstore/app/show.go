@@ -60,14 +60,21 @@ type SkillOptions struct {
 	Name string
 }
 
+// openSpec opens the store and resolves opts.Name to the version spec
+// the store's commands take.
+func (opts SkillOptions) openSpec(ctx context.Context) (*store.Store, string, error) {
+	s, err := opts.OpenStore(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	spec, err := s.ResolveSpec(ctx, opts.Name)
+	return s, spec, err
+}
+
 // Show prints a version: metadata, status, safety findings, frontmatter
 // and files.
 func Show(ctx context.Context, opts SkillOptions) error {
-	s, err := opts.OpenStore(ctx)
-	if err != nil {
-		return err
-	}
-	spec, err := s.ResolveSpec(ctx, opts.Name)
+	s, spec, err := opts.openSpec(ctx)
 	if err != nil {
 		return err
 	}
@@ -181,11 +188,7 @@ type CatOptions struct {
 // Cat writes a file of a version to stdout, byte for byte.
 func Cat(ctx context.Context, opts CatOptions) error {
 	file := opts.File
-	s, err := opts.OpenStore(ctx)
-	if err != nil {
-		return err
-	}
-	spec, err := s.ResolveSpec(ctx, opts.Name)
+	s, spec, err := opts.openSpec(ctx)
 	if err != nil {
 		return err
 	}

@@ -24,11 +24,7 @@ type DiffOptions struct {
 // Diff prints what changed between two versions, or a version and a
 // folder.
 func Diff(ctx context.Context, opts DiffOptions) error {
-	s, err := opts.OpenStore(ctx)
-	if err != nil {
-		return err
-	}
-	from, err := s.ResolveSpec(ctx, opts.Name)
+	s, from, err := opts.openSpec(ctx)
 	if err != nil {
 		return err
 	}
@@ -82,11 +78,7 @@ type CheckoutOptions struct {
 
 // Checkout writes a version's files into a folder, atomically.
 func Checkout(ctx context.Context, opts CheckoutOptions) error {
-	s, err := opts.OpenStore(ctx)
-	if err != nil {
-		return err
-	}
-	spec, err := s.ResolveSpec(ctx, opts.Name)
+	s, spec, err := opts.openSpec(ctx)
 	if err != nil {
 		return err
 	}
