@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/internal/storetest"
+	"github.com/skillstore/skillstore/store/internal/synctest"
 	"github.com/skillstore/skillstore/store/plugins"
 	"github.com/skillstore/skillstore/store/pluginsync"
 )
@@ -137,7 +138,7 @@ func TestReaddKeepsLocalEdit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := syncOnce(t, s, pluginsync.Options{}); got["one"].Classification != pluginsync.ClassUnchanged {
+	if got := synctest.SyncOnce(t, s, pluginsync.Options{}); got["one"].Classification != pluginsync.ClassUnchanged {
 		t.Errorf("next sync: %+v, want unchanged", got["one"])
 	}
 }

@@ -2,10 +2,11 @@ package plugins
 
 import (
 	"errors"
-	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // selected lists the names sel takes.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/internal/storetest"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -39,7 +40,7 @@ func hostileRemote(t *testing.T, build func(t *testing.T, dir string, md store.H
 	mustAddRemote(t, src, "origin", url)
 	mustPush(t, src, "")
 	dir := d.path("mallory.git")
-	build(t, dir, gitObject(t, dir, "blob", []byte(skillMD("evil", "fine"))))
+	build(t, dir, gitObject(t, dir, "blob", []byte(storetest.SkillMD("evil", "fine"))))
 	return url
 }
 
@@ -58,7 +59,7 @@ func refusePullAndClone(t *testing.T, url, want string) {
 	if refs := refValues(t, victim.Dir(), "refs/heads/"); refs != "" {
 		t.Errorf("a refused pull wrote refs:\n%s", refs)
 	}
-	checkStore(t, victim.Dir())
+	storetest.CheckStore(t, victim.Dir())
 	to := filepath.Join(t.TempDir(), "clone")
 	if _, _, err := Clone(ctx, url, to, store.Options{}, CloneOptions{}); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("clone = %v, want refused mentioning %q", err, want)
@@ -182,7 +183,7 @@ func TestPullRefusesHugeBlobFromHeader(t *testing.T) {
 	if want := "blob of 67108864 bytes"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("pull = %v, want refused naming %q", err, want)
 	}
-	checkStore(t, victim.Dir())
+	storetest.CheckStore(t, victim.Dir())
 	to := filepath.Join(t.TempDir(), "clone")
 	if _, _, err := Clone(ctx, url, to, store.Options{}, CloneOptions{}); err == nil || !strings.Contains(err.Error(), "67108864") {
 		t.Errorf("clone = %v, want refused", err)

@@ -2,11 +2,13 @@ package remote
 
 import (
 	"context"
-	"github.com/skillstore/skillstore/store/plugins"
-	"github.com/skillstore/skillstore/store/pluginsync"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillstore/skillstore/store/internal/storetest"
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/pluginsync"
 )
 
 // TestPulledPluginsWaitForTrust: plugin records a teammate's server
@@ -22,14 +24,14 @@ func TestPulledPluginsWaitForTrust(t *testing.T) {
 	// A git plugin, served by the same daemon, and a folder plugin of
 	// mallory's machine (which would make a victim mirror its own folder).
 	up := filepath.Join(t.TempDir(), "up")
-	writeFile(t, filepath.Join(up, ".codex-plugin", "plugin.json"), `{"name": "gitp", "skills": "./skills/"}`)
-	writeFile(t, filepath.Join(up, "skills", "one", "SKILL.md"), skillMD("one", "upstream"))
+	storetest.WriteFile(t, filepath.Join(up, ".codex-plugin", "plugin.json"), `{"name": "gitp", "skills": "./skills/"}`)
+	storetest.WriteFile(t, filepath.Join(up, "skills", "one", "SKILL.md"), storetest.SkillMD("one", "upstream"))
 	remoteGit(t, "", "init", "-q", "-b", "main", up)
 	remoteGit(t, up, "add", "-A")
 	remoteGit(t, up, "commit", "-q", "-m", "c")
 	remoteGit(t, "", "clone", "-q", "--bare", up, d.path("up.git"))
 	folder := filepath.Join(t.TempDir(), "home-secrets")
-	writeFile(t, filepath.Join(folder, "skills", "keys", "SKILL.md"), skillMD("keys", "id_rsa lives here"))
+	storetest.WriteFile(t, filepath.Join(folder, "skills", "keys", "SKILL.md"), storetest.SkillMD("keys", "id_rsa lives here"))
 
 	mallory := newActorStore(t, "mallory")
 	for _, src := range []string{d.url("up.git"), folder} {
@@ -88,5 +90,5 @@ func TestPulledPluginsWaitForTrust(t *testing.T) {
 	if got["home-secrets"].Skipped != pluginsync.SkippedUntrusted {
 		t.Errorf("the folder plugin was synced: %+v", got["home-secrets"])
 	}
-	checkStore(t, victim.Dir())
+	storetest.CheckStore(t, victim.Dir())
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/internal/storetest"
 )
 
 // boundedWait runs fn on its own goroutine and fails the test when it has
@@ -77,7 +78,7 @@ func localHugeBlobRemote(t *testing.T) string {
 	publishMD(t, src, "good", "fine")
 	mustAddRemote(t, src, "origin", dir)
 	mustPush(t, src, "")
-	md := gitObject(t, dir, "blob", []byte(skillMD("evil", "fine")))
+	md := gitObject(t, dir, "blob", []byte(storetest.SkillMD("evil", "fine")))
 	cmd := exec.Command("git", "hash-object", "-w", "--stdin")
 	cmd.Dir, cmd.Env, cmd.Stdin = dir, gitEnv(), io.LimitReader(&noiseReader{x: 88172645463325252}, hugeBlobSize)
 	out, err := cmd.Output()
@@ -147,7 +148,7 @@ func TestPullLocalHugeBlobEndsAndReaps(t *testing.T) {
 			if refs := refValues(t, victim.Dir(), "refs/heads/"); refs != "" {
 				t.Errorf("a refused pull wrote refs:\n%s", refs)
 			}
-			checkStore(t, victim.Dir())
+			storetest.CheckStore(t, victim.Dir())
 		})
 		t.Run("clone "+url[:4], func(t *testing.T) {
 			before := gitChildren(t)
@@ -291,7 +292,7 @@ func TestCredentialURLNeverReachesHelpers(t *testing.T) {
 	t.Cleanup(srv.Close)
 	cfg := filepath.Join(t.TempDir(), "gitconfig")
 	helper := `!f() { test "$1" = get || exit 0; h=; while read -r l; do case "$l" in host=*) h=${l#host=};; esac; done; if [ "$h" = github.com ]; then echo username=victim; echo password=ghp_SECRET; fi; }; f`
-	writeFile(t, cfg, "[credential]\n\thelper = "+strconv.Quote(helper)+"\n")
+	storetest.WriteFile(t, cfg, "[credential]\n\thelper = "+strconv.Quote(helper)+"\n")
 	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	url := "http://me%0ahost=github.com%0aprotocol=https@" + strings.TrimPrefix(srv.URL, "http://") + "/x.git"
@@ -361,7 +362,7 @@ func TestCredentialHelperIgnoresCallerRepo(t *testing.T) {
 	// The control: the same helper in the user's own git config is asked,
 	// so the pulls above did reach the credential helpers.
 	global := filepath.Join(t.TempDir(), "gitconfig")
-	writeFile(t, global, "[credential]\n\thelper = "+strconv.Quote("!touch "+pwned)+"\n")
+	storetest.WriteFile(t, global, "[credential]\n\thelper = "+strconv.Quote("!touch "+pwned)+"\n")
 	t.Setenv("GIT_CONFIG_GLOBAL", global)
 	if _, err := Pull(ctx, victim, PullOptions{}); !errors.Is(err, ErrRemoteAuth) {
 		t.Errorf("pull = %v, want the server's refusal", err)

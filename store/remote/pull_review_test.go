@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/candidates"
+	"github.com/skillstore/skillstore/store/internal/storetest"
 	"github.com/skillstore/skillstore/store/safety"
 )
 
@@ -46,7 +47,7 @@ func TestPullHoldsHighRiskForReview(t *testing.T) {
 	if ps.Action != PullHeld || ps.Held == nil || ps.Held.From != 3 || ps.Held.Risk != "high" || ps.NewVersion != 2 || ps.RemoteVersion != 4 {
 		t.Fatalf("pull = %+v (held %+v), want v2 taken and v3..v4 held at risk high", ps, ps.Held)
 	}
-	if head := headOf(t, victim, "deploy"); head.Number != 2 {
+	if head := storetest.HeadOf(t, victim, "deploy"); head.Number != 2 {
 		t.Errorf("published v%d, want v2", head.Number)
 	}
 	if rep.CandidatesWaiting != 1 {
@@ -79,13 +80,13 @@ func TestPullHoldsHighRiskForReview(t *testing.T) {
 	if ps := pullSkillOf(t, crep, "fresh"); ps.Action != PullHeld || ps.NewVersion != 1 || ps.Held.From != 2 {
 		t.Errorf("clone = %+v, want v1 taken and v2 held", ps)
 	}
-	if head := headOf(t, clone, "fresh"); head.Number != 1 {
+	if head := storetest.HeadOf(t, clone, "fresh"); head.Number != 1 {
 		t.Errorf("clone published fresh v%d, want v1", head.Number)
 	}
 	if ps := pullSkillOf(t, crep, "deploy"); ps.Action != PullHeld || ps.NewVersion != 2 || ps.Held.From != 3 {
 		t.Errorf("clone = %+v, want deploy v2 taken and v3..v5 (accepted on victim's machine) held", ps)
 	}
-	checkStore(t, clone.Dir())
+	storetest.CheckStore(t, clone.Dir())
 
 	// A risky version fixed by the next one: the fixed one is published.
 	publishMD(t, mallory, "fixed", "v1")
@@ -97,7 +98,7 @@ func TestPullHoldsHighRiskForReview(t *testing.T) {
 	if ps := pullSkillOf(t, mustPull(t, clone, ""), "fixed"); ps.Action != PullFastForward || ps.NewVersion != 3 {
 		t.Errorf("pull = %+v, want a fast-forward to the fixed v3", ps)
 	}
-	if head := headOf(t, clone, "fixed"); head.Risk == safety.RiskHigh {
+	if head := storetest.HeadOf(t, clone, "fixed"); head.Risk == safety.RiskHigh {
 		t.Errorf("published fixed v%d rated %s", head.Number, head.Risk)
 	}
 }

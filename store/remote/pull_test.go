@@ -10,6 +10,8 @@ import (
 
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/candidates"
+	"github.com/skillstore/skillstore/store/internal/storetest"
+	"github.com/skillstore/skillstore/store/internal/synctest"
 	"github.com/skillstore/skillstore/store/plugins"
 	"github.com/skillstore/skillstore/store/pluginsync"
 )
@@ -45,7 +47,7 @@ func TestPullDivergedCleanMerge(t *testing.T) {
 	publishMD(t, alice, "deploy", "line one by alice", "line two", "line three", "alice's v3")
 	mustPush(t, alice, "")
 	publish(t, bob, "deploy", map[string]string{
-		"SKILL.md":         skillMD("deploy", "line one", "line two", "line three"),
+		"SKILL.md":         storetest.SkillMD("deploy", "line one", "line two", "line three"),
 		"scripts/check.md": "bob's new file\n",
 	})
 
@@ -58,7 +60,7 @@ func TestPullDivergedCleanMerge(t *testing.T) {
 		t.Fatalf("diverged pull = %+v", ps)
 	}
 	// Nothing published changed: the merge waits for review.
-	if v := headOf(t, bob, "deploy"); v.Number != 2 {
+	if v := storetest.HeadOf(t, bob, "deploy"); v.Number != 2 {
 		t.Fatalf("bob's published deploy moved to v%d", v.Number)
 	}
 	// A push now is refused and says why.
@@ -79,7 +81,7 @@ func TestPullDivergedCleanMerge(t *testing.T) {
 	if strings.HasPrefix(v.Source, "plugin:") {
 		t.Errorf("accepted merge of a managed skill has source %q", v.Source)
 	}
-	if v.Number != 4 || v.Parents[0] != headOf(t, alice, "deploy").Commit || v.MergeMode != store.MergeModeRemote {
+	if v.Number != 4 || v.Parents[0] != storetest.HeadOf(t, alice, "deploy").Commit || v.MergeMode != store.MergeModeRemote {
 		t.Errorf("accepted merge = v%d parents %v mode %s", v.Number, v.Parents, v.MergeMode)
 	}
 	if got := fileOf(t, bob, "deploy", "SKILL.md"); !strings.Contains(got, "line one by alice") || !strings.Contains(got, "alice's v3") {
@@ -94,15 +96,15 @@ func TestPullDivergedCleanMerge(t *testing.T) {
 	if got := pullActions(mustPull(t, alice, "")); got["deploy"] != PullFastForward {
 		t.Errorf("alice's pull = %v", got)
 	}
-	a, b := headOf(t, alice, "deploy"), headOf(t, bob, "deploy")
+	a, b := storetest.HeadOf(t, alice, "deploy"), storetest.HeadOf(t, bob, "deploy")
 	if a.Commit != b.Commit || a.Number != 4 {
 		t.Errorf("heads differ: alice v%d %s, bob v%d %s", a.Number, a.Commit, b.Number, b.Commit)
 	}
 	for _, dir := range []string{alice.Dir(), bob.Dir(), central} {
 		remoteGit(t, dir, "fsck", "--strict", "--no-dangling")
 	}
-	checkStore(t, alice.Dir())
-	checkStore(t, bob.Dir())
+	storetest.CheckStore(t, alice.Dir())
+	storetest.CheckStore(t, bob.Dir())
 }
 
 func hasUpdate(rep *PushReport, ref string, action PushAction) bool {
@@ -134,7 +136,7 @@ func TestPullDivergedConflict(t *testing.T) {
 		t.Fatalf("accept with markers: %v", err)
 	}
 	dir := filepath.Join(t.TempDir(), "deploy")
-	writeFile(t, filepath.Join(dir, "SKILL.md"), skillMD("deploy", "line one", "ALICE and BOB", "line three", "bob again"))
+	storetest.WriteFile(t, filepath.Join(dir, "SKILL.md"), storetest.SkillMD("deploy", "line one", "ALICE and BOB", "line three", "bob again"))
 	if _, err := candidates.Resolve(ctx, bob, "deploy", dir, "both"); err != nil {
 		t.Fatal(err)
 	}
@@ -151,8 +153,8 @@ func TestPullDivergedConflict(t *testing.T) {
 	if got := fileOf(t, alice, "deploy", "SKILL.md"); !strings.Contains(got, "ALICE and BOB") {
 		t.Errorf("alice's deploy:\n%s", got)
 	}
-	checkStore(t, alice.Dir())
-	checkStore(t, bob.Dir())
+	storetest.CheckStore(t, alice.Dir())
+	storetest.CheckStore(t, bob.Dir())
 }
 
 // TestPullJoinsIdenticalEdits: both sides published the same files; the
@@ -170,7 +172,7 @@ func TestPullJoinsIdenticalEdits(t *testing.T) {
 		t.Errorf("candidates waiting = %d", rep.CandidatesWaiting)
 	}
 	mustPush(t, bob, "")
-	checkStore(t, bob.Dir())
+	storetest.CheckStore(t, bob.Dir())
 }
 
 // TestPullMergesStateRecordByRecord: records changed on one side are
@@ -318,16 +320,16 @@ func TestConcurrentPublishesAndPushes(t *testing.T) {
 	mustPull(t, alice, "")
 	mustPull(t, bob, "")
 	for _, skill := range []string{"deploy", "review", "shared"} {
-		if a, b := headOf(t, alice, skill), headOf(t, bob, skill); a.Commit != b.Commit {
+		if a, b := storetest.HeadOf(t, alice, skill), storetest.HeadOf(t, bob, skill); a.Commit != b.Commit {
 			t.Errorf("%s: alice v%d, bob v%d", skill, a.Number, b.Number)
 		}
 	}
-	if got := fileOf(t, alice, "shared", "SKILL.md"); headOf(t, alice, "shared").Number != 3 || !strings.Contains(got, "line one by alice") || !strings.Contains(got, "line three by bob") {
-		t.Errorf("shared = v%d:\n%s", headOf(t, alice, "shared").Number, got)
+	if got := fileOf(t, alice, "shared", "SKILL.md"); storetest.HeadOf(t, alice, "shared").Number != 3 || !strings.Contains(got, "line one by alice") || !strings.Contains(got, "line three by bob") {
+		t.Errorf("shared = v%d:\n%s", storetest.HeadOf(t, alice, "shared").Number, got)
 	}
 	remoteGit(t, d.path("central.git"), "fsck", "--strict", "--no-dangling")
-	checkStore(t, alice.Dir())
-	checkStore(t, bob.Dir())
+	storetest.CheckStore(t, alice.Dir())
+	storetest.CheckStore(t, bob.Dir())
 }
 
 // TestTwoMachinesAddTheSamePlugin: both stores mirror the same plugin on
@@ -337,7 +339,7 @@ func TestConcurrentPublishesAndPushes(t *testing.T) {
 func TestTwoMachinesAddTheSamePlugin(t *testing.T) {
 	ctx := context.Background()
 	up := filepath.Join(t.TempDir(), "plugin")
-	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "upstream text"))
+	storetest.WriteFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), storetest.SkillMD("deploy", "upstream text"))
 	src, err := plugins.ParseSource(up, "")
 	if err != nil {
 		t.Fatal(err)
@@ -371,12 +373,12 @@ func TestTwoMachinesAddTheSamePlugin(t *testing.T) {
 		t.Errorf("alice's pull = %v", got)
 	}
 	// Sync still works on both after the join.
-	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "upstream text v2"))
+	storetest.WriteFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), storetest.SkillMD("deploy", "upstream text v2"))
 	for _, s := range stores {
-		if r := syncOnce(t, s, pluginsync.Options{})["deploy"]; r.Error != "" || r.Classification != pluginsync.ClassFastForward {
+		if r := synctest.SyncOnce(t, s, pluginsync.Options{})["deploy"]; r.Error != "" || r.Classification != pluginsync.ClassFastForward {
 			t.Errorf("%s: sync after join = %+v", actorName(s), r)
 		}
-		checkStore(t, s.Dir())
+		storetest.CheckStore(t, s.Dir())
 	}
 }
 
@@ -388,7 +390,7 @@ func TestTwoMachinesAddTheSamePlugin(t *testing.T) {
 func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 	ctx := context.Background()
 	up := filepath.Join(t.TempDir(), "plugin")
-	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "line one", "line two", "line three"))
+	storetest.WriteFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), storetest.SkillMD("deploy", "line one", "line two", "line three"))
 	src, err := plugins.ParseSource(up, "")
 	if err != nil {
 		t.Fatal(err)
@@ -424,14 +426,14 @@ func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 		return mode
 	}
 
-	if r := syncOnce(t, bob, pluginsync.Options{})["deploy"]; r.Classification != pluginsync.ClassPending || r.Superseded != "" {
+	if r := synctest.SyncOnce(t, bob, pluginsync.Options{})["deploy"]; r.Classification != pluginsync.ClassPending || r.Superseded != "" {
 		t.Errorf("sync with upstream unchanged = %+v", r)
 	}
 	if got := candidateMode(); got != store.MergeModeRemote {
 		t.Fatalf("after sync the candidate is %q, want the remote merge", got)
 	}
-	writeFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), skillMD("deploy", "line one", "line two", "line three by bob", "line four upstream"))
-	if r := syncOnce(t, bob, pluginsync.Options{})["deploy"]; r.Classification != pluginsync.ClassPending || r.Superseded != "" {
+	storetest.WriteFile(t, filepath.Join(up, "skills", "deploy", "SKILL.md"), storetest.SkillMD("deploy", "line one", "line two", "line three by bob", "line four upstream"))
+	if r := synctest.SyncOnce(t, bob, pluginsync.Options{})["deploy"]; r.Classification != pluginsync.ClassPending || r.Superseded != "" {
 		t.Errorf("sync with upstream changed = %+v", r)
 	}
 	if got := candidateMode(); got != store.MergeModeRemote {
@@ -441,14 +443,14 @@ func TestSyncHoldsRemoteMergeCandidate(t *testing.T) {
 	if _, err := candidates.Accept(ctx, bob, "acme:deploy", "reviewed"); err != nil {
 		t.Fatal(err)
 	}
-	r := syncOnce(t, bob, pluginsync.Options{})["deploy"]
+	r := synctest.SyncOnce(t, bob, pluginsync.Options{})["deploy"]
 	if r.Classification != pluginsync.ClassThreeWay || r.Candidate == "" {
 		t.Fatalf("sync after the merge was accepted = %+v", r)
 	}
 	if got := candidateMode(); got != store.MergeModeThreeWay {
 		t.Errorf("the upstream update became a %q candidate", got)
 	}
-	checkStore(t, bob.Dir())
+	storetest.CheckStore(t, bob.Dir())
 }
 
 // TestRejectRemoteMergeKeepsOurs: rejecting the merge that pull proposes
@@ -481,15 +483,15 @@ func TestRejectRemoteMergeKeepsOurs(t *testing.T) {
 	}); err == nil {
 		t.Error("the candidate is still there after the rejection")
 	}
-	checkStore(t, bob.Dir())
+	storetest.CheckStore(t, bob.Dir())
 	if rep := mustPush(t, bob, ""); !hasUpdate(rep, store.SkillRef("deploy"), PushFastForward) {
 		t.Errorf("push after the rejection = %+v", rep.Updates)
 	}
 	if got := pullActions(mustPull(t, alice, "")); got["deploy"] != PullFastForward {
 		t.Errorf("alice's pull = %v", got)
 	}
-	if a := headOf(t, alice, "deploy"); a.Commit != v.Commit {
+	if a := storetest.HeadOf(t, alice, "deploy"); a.Commit != v.Commit {
 		t.Errorf("alice is at v%d, bob at v%d", a.Number, v.Number)
 	}
-	checkStore(t, alice.Dir())
+	storetest.CheckStore(t, alice.Dir())
 }

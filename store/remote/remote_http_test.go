@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/internal/storetest"
 )
 
 // gitHTTPServer serves the bare repositories under root with `git
@@ -54,7 +55,7 @@ func TestHTTPRemoteCredentials(t *testing.T) {
 
 	// A git credential helper in the user's git config answers.
 	cfg := filepath.Join(t.TempDir(), "gitconfig")
-	writeFile(t, cfg, "[credential]\n\thelper = \"!f() { echo username=alice; echo password=s3cret; }; f\"\n")
+	storetest.WriteFile(t, cfg, "[credential]\n\thelper = \"!f() { echo username=alice; echo password=s3cret; }; f\"\n")
 	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 
@@ -72,7 +73,7 @@ func TestHTTPRemoteCredentials(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if headOf(t, bob, "deploy").Number != 1 {
+	if storetest.HeadOf(t, bob, "deploy").Number != 1 {
 		t.Errorf("clone over http did not bring deploy")
 	}
 	t.Setenv("GIT_CONFIG_GLOBAL", "/dev/null") // no helper

@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/internal/storetest"
 )
 
 // The remote helper process: the test binary re-run with these variables
@@ -65,7 +66,7 @@ func bulkStore(t testing.TB, s *store.Store, skills, versions int) {
 			name := fmt.Sprintf("skill-%04d", i)
 			for v := range versions {
 				files := []store.File{
-					{Path: "SKILL.md", Mode: skillfs.Regular, Data: []byte(skillMD(name, fmt.Sprintf("Version %d of %s.", v+1, name), strings.Repeat("Some instructions.\n", 20)))},
+					{Path: "SKILL.md", Mode: skillfs.Regular, Data: []byte(storetest.SkillMD(name, fmt.Sprintf("Version %d of %s.", v+1, name), strings.Repeat("Some instructions.\n", 20)))},
 					{Path: "reference/notes.md", Mode: skillfs.Regular, Data: []byte(fmt.Sprintf("notes %d\n%s", v/3, strings.Repeat("Background.\n", 40)))},
 				}
 				tree, err := tx.WriteTree(files)
@@ -141,7 +142,7 @@ func TestPushPullKilled(t *testing.T) {
 	// Calibrate: how long an uninterrupted push and pull take here, on a
 	// copy pushing to another repository on the same daemon.
 	probe := d.newRepo(t, "probe.git")
-	probeAlice, err := store.Open(context.Background(), copyStore(t, alice.Dir()), store.Options{})
+	probeAlice, err := store.Open(context.Background(), storetest.CopyStore(t, alice.Dir()), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func TestPushPullKilled(t *testing.T) {
 		if killAfter(t, "push", alice.Dir(), spread(pushTime, i, rounds)) {
 			finished++
 		}
-		checkStore(t, alice.Dir())
+		storetest.CheckStore(t, alice.Dir())
 		remoteGit(t, d.path("central.git"), "fsck", "--strict", "--no-dangling")
 	}
 	pushSettled(t, alice)
@@ -170,10 +171,10 @@ func TestPushPullKilled(t *testing.T) {
 		if killAfter(t, "pull", bob.Dir(), spread(pullTime, i, rounds)) {
 			finished++
 		}
-		checkStore(t, bob.Dir())
+		storetest.CheckStore(t, bob.Dir())
 	}
 	mustPull(t, bob, "")
-	checkStore(t, bob.Dir())
+	storetest.CheckStore(t, bob.Dir())
 	if a, b := refValues(t, alice.Dir(), store.SkillRefPrefix), refValues(t, bob.Dir(), store.SkillRefPrefix); a != b || a == "" {
 		t.Errorf("after the reruns the stores differ")
 	}

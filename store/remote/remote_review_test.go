@@ -9,6 +9,8 @@ import (
 
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/candidates"
+	"github.com/skillstore/skillstore/store/internal/storetest"
+	"github.com/skillstore/skillstore/store/internal/synctest"
 	"github.com/skillstore/skillstore/store/plugins"
 	"github.com/skillstore/skillstore/store/pluginsync"
 )
@@ -27,7 +29,7 @@ func TestCandidateReviewedWithPlainGit(t *testing.T) {
 	cron := newActorStore(t, "cron")
 	up := filepath.Join(t.TempDir(), "plugin")
 	md := filepath.Join(up, "skills", "deploy", "SKILL.md")
-	writeFile(t, md, skillMD("deploy", "line 1", "line 2", "line 3"))
+	storetest.WriteFile(t, md, storetest.SkillMD("deploy", "line 1", "line 2", "line 3"))
 	src, err := plugins.ParseSource(up, "")
 	if err != nil {
 		t.Fatal(err)
@@ -35,9 +37,9 @@ func TestCandidateReviewedWithPlainGit(t *testing.T) {
 	if _, err := pluginsync.Add(ctx, cron, src, pluginsync.AddOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	localEdit(t, cron, "plugin:deploy", skillMD("deploy", "line 1", "local line 2", "line 3"))
-	writeFile(t, md, skillMD("deploy", "line 1", "upstream line 2", "line 3"))
-	if r := syncOnce(t, cron, pluginsync.Options{})["deploy"]; r.Classification != pluginsync.ClassThreeWay || len(r.Conflicts) == 0 {
+	storetest.LocalEdit(t, cron, "plugin:deploy", storetest.SkillMD("deploy", "line 1", "local line 2", "line 3"))
+	storetest.WriteFile(t, md, storetest.SkillMD("deploy", "line 1", "upstream line 2", "line 3"))
+	if r := synctest.SyncOnce(t, cron, pluginsync.Options{})["deploy"]; r.Classification != pluginsync.ClassThreeWay || len(r.Conflicts) == 0 {
 		t.Fatalf("sync = %+v", r)
 	}
 	mustAddRemote(t, cron, "origin", url)
@@ -56,7 +58,7 @@ func TestCandidateReviewedWithPlainGit(t *testing.T) {
 	if !strings.Contains(string(data), "<<<<<<<") {
 		t.Fatalf("the candidate has no conflict markers:\n%s", data)
 	}
-	writeFile(t, filepath.Join(work, "SKILL.md"), skillMD("deploy", "line 1", "local and upstream line 2", "line 3"))
+	storetest.WriteFile(t, filepath.Join(work, "SKILL.md"), storetest.SkillMD("deploy", "line 1", "local and upstream line 2", "line 3"))
 	remoteGit(t, work, "commit", "--quiet", "-am", "resolve deploy")
 	remoteGit(t, work, "push", "--quiet", "origin", "review:candidates/plugins/plugin/deploy")
 
@@ -81,7 +83,7 @@ func TestCandidateReviewedWithPlainGit(t *testing.T) {
 	// The reviewer's branch is now merged: its head is in the published history.
 	remoteGit(t, work, "fetch", "--quiet", "origin")
 	remoteGit(t, work, "merge-base", "--is-ancestor", "review", "origin/plugins/plugin/deploy")
-	checkStore(t, cron.Dir())
+	storetest.CheckStore(t, cron.Dir())
 	remoteGit(t, d.path("central.git"), "fsck", "--strict", "--no-dangling")
 }
 
@@ -99,7 +101,7 @@ func TestPushLeaseProtectsReviewerCommits(t *testing.T) {
 	work := filepath.Join(t.TempDir(), "w")
 	remoteGit(t, "", "clone", "--quiet", "file://"+central, work)
 	remoteGit(t, work, "checkout", "--quiet", "-b", "c", "origin/skills/deploy")
-	writeFile(t, filepath.Join(work, "notes.md"), "hand-made\n")
+	storetest.WriteFile(t, filepath.Join(work, "notes.md"), "hand-made\n")
 	remoteGit(t, work, "add", ".")
 	remoteGit(t, work, "commit", "--quiet", "-m", "hand-made candidate")
 	remoteGit(t, work, "push", "--quiet", "origin", "c:candidates/skills/deploy")

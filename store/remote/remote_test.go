@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/internal/storetest"
 )
 
 // newActorStore creates an empty store whose commits name actor.
@@ -49,7 +50,7 @@ func publish(t testing.TB, s *store.Store, skill string, files map[string]string
 func publishMD(t testing.TB, s *store.Store, skill string, lines ...string) store.Version {
 	t.Helper()
 	_, short := store.SplitName(skill)
-	return publish(t, s, skill, map[string]string{"SKILL.md": skillMD(short, lines...)})
+	return publish(t, s, skill, map[string]string{"SKILL.md": storetest.SkillMD(short, lines...)})
 }
 
 func mustPush(t testing.TB, s *store.Store, remote string) *PushReport {
@@ -221,8 +222,8 @@ func TestPushCloneAndPullOverGitDaemon(t *testing.T) {
 	if got := pullActions(crep); got["deploy"] != PullNew || got["review"] != PullNew {
 		t.Errorf("clone actions = %v", got)
 	}
-	checkStore(t, bobDir)
-	if got := headOf(t, bob, "deploy"); got.Number != 2 {
+	storetest.CheckStore(t, bobDir)
+	if got := storetest.HeadOf(t, bob, "deploy"); got.Number != 2 {
 		t.Errorf("bob's deploy = v%d", got.Number)
 	}
 
@@ -248,8 +249,8 @@ func TestPushCloneAndPullOverGitDaemon(t *testing.T) {
 	if got := fileOf(t, alice, "review", "SKILL.md"); !strings.Contains(got, "v2 by bob") {
 		t.Errorf("alice's review:\n%s", got)
 	}
-	checkStore(t, alice.Dir())
-	checkStore(t, bobDir)
+	storetest.CheckStore(t, alice.Dir())
+	storetest.CheckStore(t, bobDir)
 	// Tracking refs record what the remote holds.
 	if got := refValues(t, alice.Dir(), "refs/remotes/origin/heads/skills/"); !strings.Contains(got, "refs/remotes/origin/heads/skills/review") {
 		t.Errorf("tracking refs:\n%s", got)
