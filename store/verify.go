@@ -30,9 +30,12 @@ type VerifyReport struct {
 	// PluginParts and PartsVersions count the plugins' parts units
 	// (PLUGIN:_plugin) and their versions, checked like skills but
 	// counted apart.
-	PluginParts   int             `json:"plugin_parts,omitempty"`
-	PartsVersions int             `json:"parts_versions,omitempty"`
-	Problems      []VerifyProblem `json:"problems"`
+	PluginParts   int `json:"plugin_parts,omitempty"`
+	PartsVersions int `json:"parts_versions,omitempty"`
+	// ObjectsRead counts the objects read (inflated and re-hashed): each
+	// at most once per run, however many refs reach it.
+	ObjectsRead int             `json:"objects_read"`
+	Problems    []VerifyProblem `json:"problems"`
 	// Warnings are the validation policy's warnings (discover.Check,
 	// lenient) about each skill's latest version: what an agent truncates,
 	// defaults or skips. They never make the store unsound.
@@ -114,11 +117,13 @@ type verifier struct {
 	r *Reader
 	// rep holds this verifier's counts; problems and warnings are kept
 	// apart, in order (see verify_objects.go).
-	rep          *VerifyReport
-	seen         map[Hash]bool // trees already checked complete
+	rep *VerifyReport
+	// shared is what every verifier of the run found sound (see
+	// verify_objects.go).
+	shared       *verifyShared
+	seen         map[Hash]bool // version trees already checked
+	treeOK       map[Hash]bool // version trees checked without a problem
 	treesChecked map[Hash]bool // trees already checked against git fsck's rules
-	// entries are the trees that passed, parsed (see verify_objects.go).
-	entries map[Hash][]skillfs.TreeEntry
 	// problems, warnings, ref and seq: see verify_objects.go.
 	problems, warnings []seqProblem
 	ref, seq           int
@@ -139,7 +144,10 @@ func (v *verifier) trees(where string, tree Hash) bool {
 		return true
 	}
 	v.treesChecked[tree] = true
-	raw, err := v.r.typed(tree, gitdb.TreeObject)
+	if _, ok := v.shared.tree(tree); ok {
+		return true
+	}
+	raw, err := v.counted().typed(tree, gitdb.TreeObject)
 	if err == nil {
 		err = skillfs.CheckTree(raw)
 	}
@@ -157,8 +165,15 @@ func (v *verifier) trees(where string, tree Hash) bool {
 			return false
 		}
 	}
-	v.entries[tree] = entries
+	v.shared.putTree(tree, entries)
 	return true
+}
+
+// counted is the verifier's reader, for one object read that the report
+// counts.
+func (v *verifier) counted() *Reader {
+	v.rep.ObjectsRead++
+	return v.r
 }
 
 func (v *verifier) problem(where, format string, args ...any) {
@@ -172,7 +187,7 @@ func (v *verifier) skill(name string, head Hash) {
 	}
 	want := 0
 	for h := head; !h.IsZero(); {
-		c, err := v.r.Commit(h)
+		c, err := v.counted().Commit(h)
 		if err != nil {
 			v.problem(ref, "commit %s: %v", ShortHash(h), err)
 			return
@@ -188,6 +203,11 @@ func (v *verifier) skill(name string, head Hash) {
 		}
 		want = ver.Number - 1
 		v.versionTree(fmt.Sprintf("%s@v%d", name, ver.Number), c.Tree, h == head)
+		if v.treeOK[c.Tree] {
+			// What commitRef checks of a commit (an upstream snapshot
+			// is often a version's commit) holds for this one.
+			v.shared.put(v.shared.commits, h)
+		}
 		h = ZeroHash
 		if len(c.Parents) > 0 {
 			h = c.Parents[0]
@@ -207,6 +227,8 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 		return
 	}
 	v.seen[tree] = true
+	problems := len(v.problems)
+	defer func() { v.treeOK[tree] = len(v.problems) == problems }()
 	files, ok := v.files(where, tree)
 	if !ok {
 		return
@@ -222,12 +244,13 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 		}
 		if f.Path == skillmd.FileName {
 			hasSkill = true
-			data, err := v.r.Blob(f.ID)
+			data, err := v.counted().Blob(f.ID)
 			if err != nil {
 				v.problem(where, "%s: %v", f.Path, err)
 				continue
 			}
 			v.blobs[f.ID] = true
+			v.shared.put(v.shared.blobs, f.ID)
 			skill, _, _ := strings.Cut(where, "@")
 			verdict := discover.Check(f.Path, OwnName(skill), data, discover.Lenient)
 			for _, d := range verdict.Errors() {
@@ -248,7 +271,7 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 }
 
 func (v *verifier) state(head Hash) {
-	c, err := v.r.Commit(head)
+	c, err := v.counted().Commit(head)
 	if err != nil {
 		v.problem(StateRef, "%v", err)
 		return
@@ -263,7 +286,7 @@ func (v *verifier) state(head Hash) {
 			v.problem(where, "not a %s record", recordExt)
 			continue
 		}
-		data, err := v.r.Blob(f.ID)
+		data, err := v.counted().Blob(f.ID)
 		if err != nil {
 			v.problem(where, "%v", err)
 			continue
@@ -288,7 +311,16 @@ func (v *verifier) commitRef(name string, h Hash) {
 		return
 	}
 	v.commits[h] = true
-	o, err := v.r.object(h)
+	if v.shared.has(v.shared.commits, h) {
+		return
+	}
+	problems := len(v.problems)
+	defer func() {
+		if len(v.problems) == problems {
+			v.shared.put(v.shared.commits, h)
+		}
+	}()
+	o, err := v.counted().object(h)
 	if err != nil {
 		v.problem(name, "%v", err)
 		return
@@ -318,12 +350,14 @@ func (v *verifier) links(where string, files []File) {
 	var withTargets []File
 	for _, f := range files {
 		if f.Mode == skillfs.Symlink {
-			data, err := v.r.Blob(f.ID)
+			data, err := v.counted().Blob(f.ID)
 			if err != nil {
 				v.problem(where, "%s: %v", f.Path, err)
 				continue
 			}
 			f.Data = data
+			v.blobs[f.ID] = true // read and re-hashed: checkBlob need not
+			v.shared.put(v.shared.blobs, f.ID)
 		}
 		withTargets = append(withTargets, f)
 	}

@@ -17,10 +17,54 @@ import (
 // its repository's commit; versions and upstream snapshots share their
 // trees); each tree read and checked once, then walked from memory; and
 // the refs checked by one reader per core. A plugin's refs (its skills,
-// upstream snapshots, candidates and sources, which share most objects)
-// go to one reader; the readers take their shares in a fixed order, so
-// the problems found, and the refs they are named under, are the same
-// from run to run. The report lists problems and warnings in ref order.
+// upstream snapshots and candidates, which share most objects) go to one
+// reader; the readers take their shares in a fixed order. What passed is
+// shared between the readers (verifyShared), so a source's tree that a
+// plugin's versions hold is not read again; what failed is not, so each
+// reader meets a bad object itself and names it under its own ref: the
+// problems found, and the refs they are named under, are the same from
+// run to run. The report lists problems and warnings in ref order.
+
+// verifyShared is what the readers of one verify found sound, each object
+// once: trees with their entries (every subtree sound too), blobs, and
+// commits that reach a sound tree of sound blobs (commitRef's check).
+type verifyShared struct {
+	mu      sync.Mutex
+	trees   map[Hash][]skillfs.TreeEntry
+	blobs   map[Hash]bool
+	commits map[Hash]bool
+}
+
+func newVerifyShared() *verifyShared {
+	return &verifyShared{trees: map[Hash][]skillfs.TreeEntry{}, blobs: map[Hash]bool{}, commits: map[Hash]bool{}}
+}
+
+func (sh *verifyShared) tree(h Hash) ([]skillfs.TreeEntry, bool) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	e, ok := sh.trees[h]
+	return e, ok
+}
+
+func (sh *verifyShared) putTree(h Hash, entries []skillfs.TreeEntry) {
+	sh.mu.Lock()
+	sh.trees[h] = entries
+	sh.mu.Unlock()
+}
+
+// has reports whether h is in set (sh.blobs or sh.commits).
+func (sh *verifyShared) has(set map[Hash]bool, h Hash) bool {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return set[h]
+}
+
+// put adds h to set (sh.blobs or sh.commits).
+func (sh *verifyShared) put(set map[Hash]bool, h Hash) {
+	sh.mu.Lock()
+	set[h] = true
+	sh.mu.Unlock()
+}
 
 // seqProblem is a problem or warning with its place: the index of the ref
 // being checked, then the order it was met in.
@@ -35,9 +79,10 @@ func (s *Store) verifyRefs(ctx context.Context, refs gitdb.Refs, opts VerifyOpti
 	shares := shareRefs(refs, names, min(runtime.GOMAXPROCS(0), 8))
 	vs := make([]*verifier, len(shares))
 	errs := make([]error, len(shares))
+	shared := newVerifyShared()
 	var wg sync.WaitGroup
 	for w, share := range shares {
-		v := s.newVerifier(refs, opts.Quick)
+		v := s.newVerifier(refs, shared, opts.Quick)
 		vs[w] = v
 		wg.Add(1)
 		go func() {
@@ -62,6 +107,7 @@ func (s *Store) verifyRefs(ctx context.Context, refs gitdb.Refs, opts VerifyOpti
 		rep.Versions += v.rep.Versions
 		rep.PluginParts += v.rep.PluginParts
 		rep.PartsVersions += v.rep.PartsVersions
+		rep.ObjectsRead += v.rep.ObjectsRead
 		problems = append(problems, v.problems...)
 		warnings = append(warnings, v.warnings...)
 	}
@@ -71,10 +117,10 @@ func (s *Store) verifyRefs(ctx context.Context, refs gitdb.Refs, opts VerifyOpti
 }
 
 // newVerifier is a verifier with a reader of its own.
-func (s *Store) newVerifier(refs gitdb.Refs, quick bool) *verifier {
+func (s *Store) newVerifier(refs gitdb.Refs, shared *verifyShared, quick bool) *verifier {
 	r := &Reader{s: s, refs: gitdb.NewRefReaderOf(s.dir, refs), db: gitdb.Open(s.dir)}
-	return &verifier{r: r, rep: &VerifyReport{}, seen: map[Hash]bool{}, treesChecked: map[Hash]bool{},
-		entries: map[Hash][]skillfs.TreeEntry{}, blobs: map[Hash]bool{}, commits: map[Hash]bool{}, quick: quick}
+	return &verifier{r: r, rep: &VerifyReport{}, shared: shared, seen: map[Hash]bool{}, treesChecked: map[Hash]bool{},
+		treeOK: map[Hash]bool{}, blobs: map[Hash]bool{}, commits: map[Hash]bool{}, quick: quick}
 }
 
 // shareRefs splits the indexes of names (sorted) into at most n shares of
@@ -98,8 +144,8 @@ func shareRefs(refs gitdb.Refs, names []string, n int) [][]int {
 	return shares
 }
 
-// refGroup is what a ref shares its objects with: its commit for a
-// plugin's source (the plugins of a marketplace share its repository's),
+// refGroup is what a ref shares most of its objects with: its commit for
+// a plugin's source (the plugins of a marketplace share its repository's),
 // the plugin for a plugin's other refs, the skill for a managed skill's,
 // else the ref alone.
 func refGroup(name string, h Hash) string {
@@ -152,7 +198,8 @@ func (v *verifier) treeEntries(where string, tree Hash) ([]skillfs.TreeEntry, bo
 	if !v.trees(where, tree) {
 		return nil, false
 	}
-	return v.entries[tree], true
+	entries, _ := v.shared.tree(tree)
+	return entries, true
 }
 
 // files lists the files of a checked tree (as Reader.Files does) from the
@@ -192,13 +239,17 @@ func (v *verifier) checkBlob(where, file string, h Hash) {
 		return
 	}
 	v.blobs[h] = true
+	if v.shared.has(v.shared.blobs, h) {
+		return
+	}
 	if v.quick {
 		if !v.r.hasStored(h) {
 			v.problem(where, "%s: blob %s is missing", file, ShortHash(h))
+			return
 		}
+	} else if _, err := v.counted().object(h); err != nil {
+		v.problem(where, "%s: %v", file, err)
 		return
 	}
-	if _, err := v.r.object(h); err != nil {
-		v.problem(where, "%s: %v", file, err)
-	}
+	v.shared.put(v.shared.blobs, h)
 }

@@ -420,9 +420,11 @@ func verifyCommand() *cli.Command {
 			"and are printed one line per kind with a count and the first skills concerned;\n" +
 			"--verbose prints each.\n\n" +
 			"Cost: verify reads each object the refs reach once, however many refs share it (the\n" +
-			"plugins of one marketplace share its repository), as git fsck --strict does; git fsck\n" +
-			"also reads unreachable objects and checks packs' checksums, verify adds the store's own\n" +
-			"checks above, of which parsing every version's SKILL.md is most of the extra time.\n\n" +
+			"plugins of one marketplace share its repository, a plugin's source shares its skills'\n" +
+			"trees), as git fsck --strict does, with one reader per core; --json counts them\n" +
+			"(objects_read). git fsck also reads unreachable objects and checks packs' checksums;\n" +
+			"verify adds the store's own checks above, of which parsing every version's SKILL.md is\n" +
+			"most of the extra work.\n\n" +
 			"Exit codes: 0 the store is sound (warnings or not); 1 problems found (listed) or error; 3 store busy.",
 		Flags: []cli.Flag{newJSONFlag(), verboseFlag(), &cli.BoolFlag{Name: "quick", Usage: "check that blobs are present instead of reading and re-hashing them"}},
 		Action: func(c *cli.Context) error {

@@ -1,6 +1,7 @@
 package gitdb
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -123,15 +124,22 @@ func (w *gcWalk) readHeader(i int32) error {
 	if err != nil {
 		return fmt.Errorf("object %s: %w", e.id, err)
 	}
-	kind, size, hlen, baseOff, baseID, err := parseEntryHeader(hdr, e.off)
+	r := bytes.NewReader(hdr)
+	h, size, err := decodeEntryHeader(r, e.off)
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		err = errors.New("bad pack entry header")
+	}
 	if err != nil {
 		return fmt.Errorf("object %s in %s: %w", e.id, p.f.Name(), err)
 	}
-	e.kind, e.payload, e.hdrLen, e.newOff = kind, size, uint8(hlen), baseOff
-	if kind == REFDeltaObject {
-		w.refBases[i] = baseID
-	} else if kind != OFSDeltaObject {
-		e.typ, e.size = kind, size
+	e.kind, e.payload, e.hdrLen, e.newOff = h.typ, size, uint8(len(hdr)-r.Len()), -1
+	switch h.typ {
+	case OFSDeltaObject:
+		e.newOff = h.baseOff
+	case REFDeltaObject:
+		w.refBases[i] = h.baseID
+	default:
+		e.typ, e.size = h.typ, size
 	}
 	return nil
 }
@@ -168,59 +176,6 @@ func (r *readWindow) read(p *packFile, off, n int64, short bool) ([]byte, error)
 		return nil, err
 	}
 	return r.buf[:n], nil
-}
-
-// parseEntryHeader parses the header of a pack entry at off from its
-// first bytes: the stored kind, the size in the header, the header's
-// length, and a delta's base.
-func parseEntryHeader(b []byte, off int64) (kind ObjectType, size int64, n int, baseOff int64, baseID ID, err error) {
-	bad := errors.New("bad pack entry header")
-	baseOff = -1
-	if len(b) == 0 {
-		return 0, 0, 0, 0, baseID, bad
-	}
-	c := b[0]
-	kind = ObjectType((c >> 4) & 7)
-	size = int64(c & 0x0f)
-	n = 1
-	for shift := 4; c&0x80 != 0; shift += 7 {
-		if n >= len(b) || shift > 56 {
-			return 0, 0, 0, 0, baseID, bad
-		}
-		c = b[n]
-		n++
-		size |= int64(c&0x7f) << shift
-	}
-	switch kind {
-	case CommitObject, TreeObject, BlobObject, TagObject:
-	case OFSDeltaObject:
-		if n >= len(b) {
-			return 0, 0, 0, 0, baseID, bad
-		}
-		c = b[n]
-		n++
-		dist := int64(c & 0x7f)
-		for c&0x80 != 0 {
-			if n >= len(b) || dist > 1<<48 {
-				return 0, 0, 0, 0, baseID, bad
-			}
-			c = b[n]
-			n++
-			dist = (dist+1)<<7 | int64(c&0x7f)
-		}
-		if baseOff = off - dist; dist <= 0 || baseOff < 12 {
-			return 0, 0, 0, 0, baseID, bad
-		}
-	case REFDeltaObject:
-		if n+20 > len(b) {
-			return 0, 0, 0, 0, baseID, bad
-		}
-		copy(baseID[:], b[n:])
-		n += 20
-	default:
-		return 0, 0, 0, 0, baseID, fmt.Errorf("bad object type %d", kind)
-	}
-	return kind, size, n, baseOff, baseID, nil
 }
 
 // walk adds every object reachable from refs: for each ref its commits,

@@ -31,3 +31,19 @@ func mapFile(path string) (data []byte, unmap func(), err error) {
 	data, err = os.ReadFile(path)
 	return data, func() {}, err
 }
+
+// mapPack maps an open pack read-only, as git does: an entry is then
+// inflated straight from memory, without a read call per object. Packs
+// are written once and replaced, never rewritten in place, and a mapping
+// outlives the file's removal. It returns nil where the map fails; the
+// pack is then read with positioned reads.
+func mapPack(f *os.File, size int64) ([]byte, func()) {
+	if size <= 0 || size != int64(int(size)) {
+		return nil, nil
+	}
+	m, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, nil
+	}
+	return m, func() { syscall.Munmap(m) }
+}

@@ -129,41 +129,9 @@ func checkPack(r *bufio.Reader, max, maxTotal int64) error {
 	return nil
 }
 
-// readEntryHeader reads a pack entry's type and size and, for a delta,
-// the reference to its base.
+// readEntryHeader reads a streamed pack entry's type and size and, for a
+// delta, the reference to its base.
 func readEntryHeader(r *bufio.Reader) (ObjectType, int64, error) {
-	b, err := r.ReadByte()
-	if err != nil {
-		return 0, 0, err
-	}
-	typ := ObjectType((b >> 4) & 7)
-	size := int64(b & 0x0f)
-	for shift := 4; b&0x80 != 0; shift += 7 {
-		if b, err = r.ReadByte(); err != nil {
-			return 0, 0, err
-		}
-		if shift > 56 {
-			return 0, 0, errors.New("bad object size")
-		}
-		size |= int64(b&0x7f) << shift
-	}
-	switch typ {
-	case CommitObject, TreeObject, BlobObject, TagObject:
-	case OFSDeltaObject:
-		for {
-			if b, err = r.ReadByte(); err != nil {
-				return 0, 0, err
-			}
-			if b&0x80 == 0 {
-				break
-			}
-		}
-	case REFDeltaObject:
-		if _, err := r.Discard(20); err != nil {
-			return 0, 0, err
-		}
-	default:
-		return 0, 0, fmt.Errorf("bad object type %d", typ)
-	}
-	return typ, size, nil
+	e, size, err := decodeEntryHeader(r, -1)
+	return e.typ, size, err
 }

@@ -69,8 +69,12 @@ type packFile struct {
 	size  int64
 	idx   []byte // mapped (see mapFile)
 	unmap func()
-	n     int         // objects
-	pr    *packReader // its reader: the other packs (REF_DELTA bases), the base cache
+	// data is the pack mapped (see mapPack), nil where it is read with
+	// positioned reads; unmapData releases it.
+	data      []byte
+	unmapData func()
+	n         int         // objects
+	pr        *packReader // its reader: the other packs (REF_DELTA bases), the base cache
 }
 
 // openPacks opens every pack of gitDir that has a version 2 index, found
@@ -169,7 +173,9 @@ func openPackWithIndex(base string, idx []byte) (*packFile, error) {
 		f.Close()
 		return nil, err
 	}
-	return &packFile{f: f, size: info.Size(), idx: idx, n: n}, nil
+	p := &packFile{f: f, size: info.Size(), idx: idx, n: n}
+	p.data, p.unmapData = mapPack(f, p.size)
+	return p, nil
 }
 
 func (pr *packReader) close() {
@@ -177,6 +183,9 @@ func (pr *packReader) close() {
 		p.f.Close()
 		if p.unmap != nil {
 			p.unmap()
+		}
+		if p.unmapData != nil {
+			p.unmapData()
 		}
 	}
 	pr.packs = nil
@@ -248,11 +257,19 @@ func (p *packFile) idAt(i int) ID {
 	return h
 }
 
-// packInflater is the reusable state of one read: a buffer over the pack
-// file and a zlib reader.
+// packInflater is the reusable state of one read: a reader of the mapped
+// pack (or a buffer over the pack file) and a zlib reader.
 type packInflater struct {
+	mr bytes.Reader
 	br *bufio.Reader
 	zr io.ReadCloser
+}
+
+// packSource is what an entry is read from: zlib reads a byte reader
+// without buffering it again.
+type packSource interface {
+	io.Reader
+	io.ByteReader
 }
 
 var inflaters = sync.Pool{New: func() any { return &packInflater{br: bufio.NewReaderSize(nil, 4096)} }}
@@ -311,51 +328,78 @@ type packEntry struct {
 func (p *packFile) entry(off int64) (packEntry, error) {
 	in := inflaters.Get().(*packInflater)
 	defer inflaters.Put(in)
-	e, size, err := p.entryHeader(in, off)
+	e, size, src, err := p.entryHeader(in, off)
 	if err != nil {
 		return e, err
 	}
 	if in.zr == nil {
-		in.zr, err = zlib.NewReader(in.br)
+		in.zr, err = zlib.NewReader(src)
 	} else {
-		err = in.zr.(zlib.Resetter).Reset(in.br, nil)
+		err = in.zr.(zlib.Resetter).Reset(src, nil)
 	}
 	if err != nil {
 		return e, err
 	}
-	// The buffer grows with what the stream holds, so a damaged size in a
-	// header cannot make one huge allocation.
-	var buf bytes.Buffer
-	buf.Grow(int(min(size, 1<<20)))
-	if n, err := buf.ReadFrom(io.LimitReader(in.zr, size)); err != nil || n != size {
-		return e, fmt.Errorf("object shorter than its header says: %v", err)
+	// Up to a MiB the data is read into a buffer of the size the header
+	// says; above, the buffer grows with what the stream holds, so a
+	// damaged size in a header cannot make one huge allocation.
+	var data []byte
+	if size <= 1<<20 {
+		data = make([]byte, size)
+		if _, err := io.ReadFull(in.zr, data); err != nil {
+			return e, fmt.Errorf("object shorter than its header says: %v", err)
+		}
+	} else {
+		var buf bytes.Buffer
+		buf.Grow(1 << 20)
+		if n, err := buf.ReadFrom(io.LimitReader(in.zr, size)); err != nil || n != size {
+			return e, fmt.Errorf("object shorter than its header says: %v", err)
+		}
+		data = buf.Bytes()
 	}
 	// Reading on to the end checks the stream's checksum and length.
 	var one [1]byte
 	if n, err := in.zr.Read(one[:]); n != 0 || err != io.EOF {
 		return e, errors.New("object longer than its header says")
 	}
-	e.data = buf.Bytes()
+	e.data = data
 	return e, nil
 }
 
-// entryHeader reads the header of the entry at off through in, leaving
-// in.br at the start of the compressed data, and returns the entry
-// without data and the size of its inflated data.
-func (p *packFile) entryHeader(in *packInflater, off int64) (packEntry, int64, error) {
+// entryHeader reads the header of the entry at off through in and returns
+// the entry without data, the size of its inflated data, and the source
+// left at the start of the compressed data.
+func (p *packFile) entryHeader(in *packInflater, off int64) (packEntry, int64, packSource, error) {
 	var e packEntry
 	if off < 12 || off >= p.size-20 {
-		return e, 0, errors.New("object offset outside the pack")
+		return e, 0, nil, errors.New("object offset outside the pack")
 	}
-	in.br.Reset(io.NewSectionReader(p.f, off, p.size-off))
-	b, err := in.br.ReadByte()
+	var src packSource
+	if p.data != nil {
+		in.mr.Reset(p.data[off:p.size])
+		src = &in.mr
+	} else {
+		in.br.Reset(io.NewSectionReader(p.f, off, p.size-off))
+		src = in.br
+	}
+	e, size, err := decodeEntryHeader(src, off)
+	return e, size, src, err
+}
+
+// decodeEntryHeader reads the header of the entry at off from src: its
+// type and inflated size and, for a delta, where its base is. With off
+// below zero (a pack streaming past) an OFS_DELTA's base offset is read
+// but not resolved.
+func decodeEntryHeader(src packSource, off int64) (packEntry, int64, error) {
+	var e packEntry
+	b, err := src.ReadByte()
 	if err != nil {
 		return e, 0, err
 	}
 	e.typ = ObjectType((b >> 4) & 7)
 	size := int64(b & 0x0f)
 	for shift := 4; b&0x80 != 0; shift += 7 {
-		if b, err = in.br.ReadByte(); err != nil {
+		if b, err = src.ReadByte(); err != nil {
 			return e, 0, err
 		}
 		if shift > 56 {
@@ -366,12 +410,12 @@ func (p *packFile) entryHeader(in *packInflater, off int64) (packEntry, int64, e
 	switch e.typ {
 	case CommitObject, TreeObject, BlobObject, TagObject:
 	case OFSDeltaObject:
-		if b, err = in.br.ReadByte(); err != nil {
+		if b, err = src.ReadByte(); err != nil {
 			return e, 0, err
 		}
 		dist := int64(b & 0x7f)
 		for b&0x80 != 0 {
-			if b, err = in.br.ReadByte(); err != nil {
+			if b, err = src.ReadByte(); err != nil {
 				return e, 0, err
 			}
 			if dist > 1<<48 {
@@ -379,11 +423,14 @@ func (p *packFile) entryHeader(in *packInflater, off int64) (packEntry, int64, e
 			}
 			dist = (dist+1)<<7 | int64(b&0x7f)
 		}
+		if off < 0 {
+			break
+		}
 		if e.baseOff = off - dist; dist <= 0 || e.baseOff < 12 {
 			return e, 0, errors.New("bad delta offset")
 		}
 	case REFDeltaObject:
-		if _, err := io.ReadFull(in.br, e.baseID[:]); err != nil {
+		if _, err := io.ReadFull(src, e.baseID[:]); err != nil {
 			return e, 0, err
 		}
 	default:
@@ -397,7 +444,7 @@ func (p *packFile) entryHeader(in *packInflater, off int64) (packEntry, int64, e
 // inflated, which checks it, but not applied).
 func (p *packFile) objectSize(off int64) (int64, error) {
 	in := inflaters.Get().(*packInflater)
-	e, size, err := p.entryHeader(in, off)
+	e, size, _, err := p.entryHeader(in, off)
 	inflaters.Put(in)
 	if err != nil || (e.typ != OFSDeltaObject && e.typ != REFDeltaObject) {
 		return size, err
