@@ -67,7 +67,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func runEnv(args []string, e *env) int {
 	ctx, stop := signalContext(e.stderr)
 	defer stop()
-	out, errOut := cliout.NewWriter(e.stdout), cliout.NewWriter(e.stderr)
+	out, errOut := cliout.NewWriter(e.stdout), cliout.NewReportWriter(e.stderr, cliout.ReportWidth)
 	defer out.Flush()
 	defer errOut.Flush()
 	e.stdout, e.stderr, e.log = out, errOut, slog.New(slog.DiscardHandler)
@@ -95,12 +95,22 @@ func newApp(e *env) *cli.App {
 			&cli.DurationFlag{Name: "fetch-timeout", Usage: "connect and idle deadline of each git fetch (sync, plugin add, pull, clone): a server silent that long fails its plugin (or the pull), the others sync", Value: store.DefaultFetchTimeout, EnvVars: []string{"SKILLSTORE_FETCH_TIMEOUT"}},
 			&cli.IntFlag{Name: "fetch-jobs", Usage: "git sources fetched at once (sync, plugin add); 0: 8 per ssh host, 24 per git:// host, 4 local, 64 in all", EnvVars: []string{"SKILLSTORE_FETCH_JOBS"}},
 			&cli.BoolFlag{Name: "debug", Usage: "log debug information to stderr"},
+			&cli.IntFlag{Name: "width", Usage: "wrap messages for people (warnings, errors, hints, findings) at this many characters; 0 keeps each on one line, for logs and scripts that read a line at a time", Value: cliout.ReportWidth, EnvVars: []string{"SKILLSTORE_WIDTH"}},
 			// urfave adds --help only when it adds its own help command;
 			// skillstore has its own (help.go).
 			cli.HelpFlag,
 		},
 		Metadata: map[string]any{"env": e},
 		Before: func(c *cli.Context) error {
+			// The width first: the errors below wrap at it.
+			if c.Int("width") < 0 {
+				return app.UsageErrorf("--width %d is negative: give the longest line of a message, or 0 to keep each on one line", c.Int("width"))
+			}
+			for _, w := range []io.Writer{e.stdout, e.stderr} {
+				if cw, ok := w.(*cliout.Writer); ok {
+					cw.SetWidth(c.Int("width"))
+				}
+			}
 			if c.IsSet("store") && c.String("store") == "" {
 				return app.UsageErrorf("--store is empty: give the store directory, or leave the flag out for the default")
 			}
@@ -114,7 +124,7 @@ func newApp(e *env) *cli.App {
 				return app.UsageErrorf("--fetch-jobs %d is negative: give how many git sources to fetch at once, or 0 for the defaults", c.Int("fetch-jobs"))
 			}
 			if c.Bool("debug") {
-				e.log = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+				e.log = slog.New(slog.NewTextHandler(cliout.Raw(e.stderr), &slog.HandlerOptions{Level: slog.LevelDebug})) // a record per line, whole
 			}
 			return nil
 		},

@@ -254,8 +254,11 @@ func report(stderr io.Writer, err error) int {
 	// The lines are quoted already: the newlines between them are ours.
 	message := cliout.Quoted(strings.Join(lines, "\n"))
 	if cliout.ColorEnabled(stderr) {
-		// The colour goes to the terminal as is; the message is escaped.
-		fmt.Fprintf(cliout.Raw(stderr), "skillstore: %serror:%s %s\n", cliout.SGRRed, cliout.SGRReset, cliout.Escape(string(message)))
+		// The colour goes to the terminal as is; the message is escaped
+		// and wrapped as stderr's Writer would.
+		line := cliout.WrapLine("skillstore: error: "+cliout.Escape(string(message)), cliout.ReportWidthOf(stderr), "    ")
+		line = strings.Replace(line, "error:", cliout.SGRRed+"error:"+cliout.SGRReset, 1)
+		fmt.Fprintf(cliout.Raw(stderr), "%s\n", line)
 	} else {
 		cliout.Printf(stderr, "skillstore: error: %s\n", message)
 	}

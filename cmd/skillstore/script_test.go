@@ -70,6 +70,9 @@ func setupScript(e *testscript.Env) error {
 	// one that tests the system scope writes $WORK/etc/skillstore/policy.
 	e.Setenv("SKILLSTORE_SYSTEM_POLICY", filepath.Join(e.WorkDir, "etc", "skillstore", "policy"))
 	e.Setenv("NO_COLOR", "1")
+	// A message's wrap points move with the length of $WORK, so the
+	// scenarios match messages whole; report_width.txtar tests wrapping.
+	e.Setenv("SKILLSTORE_WIDTH", "0")
 	e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	e.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
 	e.Setenv("GIT_AUTHOR_NAME", "Test Author")

@@ -378,7 +378,8 @@ func TestStoreLockBusyExitCode(t *testing.T) {
 	if code != exitBusy {
 		t.Fatalf("exit %d, want %d: %s", code, exitBusy, errOut)
 	}
-	if want := fmt.Sprintf("locked by pid %d", os.Getpid()); !strings.Contains(errOut, want) {
+	// The message may wrap (--width): its words are what counts.
+	if want := fmt.Sprintf("locked by pid %d", os.Getpid()); !strings.Contains(strings.Join(strings.Fields(errOut), " "), want) {
 		t.Errorf("stderr %q does not contain %q", errOut, want)
 	}
 	if !strings.Contains(errOut, "hint: wait for that command to finish, or raise --lock-timeout") {

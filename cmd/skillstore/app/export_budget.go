@@ -33,7 +33,7 @@ func writeListing(w io.Writer, name string, l target.AgentListing) {
 	case b == nil || b.Agent == "":
 		cliout.Printf(w, "target %s: the skills list (names and descriptions) is %s characters, ~%s tokens\n", name, thousands(l.Chars), thousands(l.Tokens))
 	case l.Over():
-		cliout.Printf(w, "warning: target %s: %s's skills list would be %s characters, %s its budget of %s (%s)\n",
+		cliout.Reportf(w, "    ", "warning: target %s: %s's skills list would be %s characters, %s its budget of %s (%s)\n",
 			name, b.Agent, thousands(l.Chars), times(l.Chars, b.Chars), thousands(b.Chars), b.Basis)
 	default:
 		cliout.Printf(w, "target %s: %s's skills list would be %s characters of its %s\n", name, b.Agent, thousands(l.Chars), thousands(b.Chars))
@@ -48,13 +48,13 @@ func writeListing(w io.Writer, name string, l target.AgentListing) {
 		case g.action == discover.CutDescriptionRemoved && leftOut:
 			continue // said with the skills left out
 		case g.action == discover.CutLeftOut:
-			cliout.Printf(w, "  %s removes every description (the lines are over even without them) and leaves out %s, in name order from: %s\n",
+			cliout.Reportf(w, "      ", "  %s removes every description (the lines are over even without them) and leaves out %s, in name order from: %s\n",
 				b.Agent, Plural(len(g.skills), "skill"), cutNames(g.skills, 8))
 		default:
-			cliout.Printf(w, "  %s: %s\n", cutHeading(g.action, b), cutNames(g.skills, 8))
+			cliout.Reportf(w, "      ", "  %s: %s\n", cutHeading(g.action, b), cutNames(g.skills, 8))
 		}
 	}
-	cliout.Printf(w, "  %s\n", selectFewer(name))
+	cliout.Reportf(w, "      ", "  %s\n", selectFewer(name))
 }
 
 // cutGroup is the skills an agent cuts one way.

@@ -93,18 +93,19 @@ func common(texts [][]string) string {
 	return strings.Join(out, " ")
 }
 
-// writeNoteGroups prints each group on a line of its own (wrapped at
-// cliout.ReportWidth): a note alone as "prefix: WHERE: AT: TEXT" (without
-// WHERE, as "prefix: FILE:LINE: warning: ...", unwrapped: the form editors
-// and compilers use), a group as "prefix: N THINGS: TEXT (NAME, ... and K
-// more)". It returns whether it collapsed any.
+// writeNoteGroups prints each group on a line of its own (wrapped at the
+// report width, --width): a note alone as "prefix: WHERE: AT: TEXT"
+// (without WHERE, as "prefix: FILE:LINE: warning: ...", the form editors
+// and compilers use, which wrapping leaves at the start of the first
+// line), a group as "prefix: N THINGS: TEXT (NAME, ... and K more)". It
+// returns whether it collapsed any.
 func writeNoteGroups(w io.Writer, prefix, things string, groups []NoteGroup) bool {
 	collapsed := false
 	for _, g := range groups {
 		var line string
 		if g.Count == 1 && g.Where[0] == "" {
-			// FILE:LINE: warning: ..., the form editors jump from: one line.
-			cliout.Println(w, joinParts(prefix, g.at, g.Text))
+			// FILE:LINE: warning: ..., the form editors jump from.
+			cliout.Reportf(w, "    ", "%s", joinParts(prefix, g.at, g.Text))
 			continue
 		}
 		if g.Count == 1 {
@@ -117,7 +118,7 @@ func writeNoteGroups(w io.Writer, prefix, things string, groups []NoteGroup) boo
 			}
 			line = fmt.Sprintf("%s: %d %s: %s (%s)", prefix, g.Count, things, g.Text, NameSummary(names, 3))
 		}
-		cliout.Println(w, cliout.Wrap(line, cliout.ReportWidth, "    "))
+		cliout.Println(w, cliout.Wrap(line, cliout.ReportWidthOf(w), "    "))
 	}
 	return collapsed
 }

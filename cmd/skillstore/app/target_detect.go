@@ -339,7 +339,7 @@ func writeLoadsTwice(w io.Writer, twice []twiceView, why string) {
 		agents[key] = append(agents[key], tw.Agent)
 	}
 	for _, key := range order {
-		cliout.Printf(w, "warning: %s %s both %s: a skill in both is loaded twice; %sgive those targets disjoint skills (skillstore target set NAME --except PATTERN)\n",
+		cliout.Reportf(w, "    ", "warning: %s %s both %s: a skill in both is loaded twice; %sgive those targets disjoint skills (skillstore target set NAME --except PATTERN)\n",
 			joinAnd(agents[key]), readVerb(len(agents[key])), key, why)
 	}
 }

@@ -78,7 +78,7 @@ func WriteDoubleLoads(w io.Writer, doubles []target.DoubleLoad) {
 		if len(g.d.Targets) > 2 {
 			times = "more than once"
 		}
-		cliout.Printf(w, "warning: %s %s the folders of targets %s (%s); %s in %s of them %s loaded %s: give the targets disjoint skills with 'skillstore target set NAME --except PATTERN'\n",
+		cliout.Reportf(w, "    ", "warning: %s %s the folders of targets %s (%s); %s in %s of them %s loaded %s: give the targets disjoint skills with 'skillstore target set NAME --except PATTERN'\n",
 			joinAnd(g.agents), readVerb(len(g.agents)), joinAnd(g.d.Targets), strings.Join(displayPaths(g.d.Dirs, g.d.Root), ", "),
 			namesSummary(g.d.Skills, 5), bothOrSeveral(len(g.d.Targets)), isAre(len(g.d.Skills)), times)
 	}

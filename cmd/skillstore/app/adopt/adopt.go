@@ -389,7 +389,7 @@ func printAdopt(w io.Writer, rep adoptReport, dryRun bool) {
 		}
 	}
 	for _, sk := range rep.Skipped {
-		cliout.Printf(w, "skipped %s: %s\n", sk.Path, sk.Err)
+		cliout.Reportf(w, "    ", "skipped %s: %s\n", sk.Path, sk.Err)
 	}
 	if len(rep.ClaudePlugins) > 0 {
 		cliout.Printf(w, "Claude Code still loads %s from its own plugin folders, which adopt left as they were;\n", strings.Join(rep.ClaudePlugins, ", "))

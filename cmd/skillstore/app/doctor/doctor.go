@@ -134,7 +134,7 @@ func writeDoctor(w io.Writer, res *discover.Result, diags []discover.Diagnostic,
 		cliout.Printf(w, "  %-8s %s (%s)\n", r.Layer, app.DisplayPath(r.Path), app.Plural(counts[r.Path], "skill"))
 	}
 	if len(absent) > 0 {
-		cliout.Printf(w, "  %-8s %s\n", "absent", strings.Join(absent, "; "))
+		cliout.Reportf(w, "           ", "  %-8s %s\n", "absent", strings.Join(absent, "; "))
 	}
 
 	if len(res.Skills) > 0 {
@@ -194,7 +194,7 @@ func section(w io.Writer, heading string, lines []string) {
 	}
 	cliout.Printf(w, "\n%s\n", heading)
 	for _, l := range lines {
-		cliout.Println(w, l)
+		cliout.Reportf(w, "      ", "%s", l)
 	}
 }
 

@@ -41,7 +41,7 @@ func writeDoctorSummary(w io.Writer, res *discover.Result, diags []discover.Diag
 }
 
 // summarySection prints a heading and at most summaryLines lines (each
-// wrapped at cliout.ReportWidth), then how many more --verbose shows;
+// wrapped at the report width, --width), then how many more --verbose shows;
 // nothing when there are none.
 func summarySection(w io.Writer, heading string, lines []string) {
 	if len(lines) == 0 {
@@ -53,7 +53,7 @@ func summarySection(w io.Writer, heading string, lines []string) {
 			cliout.Printf(w, "  and %d more (--verbose lists them)\n", len(lines)-i)
 			break
 		}
-		cliout.Println(w, cliout.Wrap("  "+l, cliout.ReportWidth, "    "))
+		cliout.Println(w, cliout.Wrap("  "+l, cliout.ReportWidthOf(w), "    "))
 	}
 }
 

@@ -1,6 +1,7 @@
 package cliout
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -56,38 +57,88 @@ func unsafeRune(r rune) bool {
 
 // Writer is the stdout and stderr of every command: what is written
 // passes Escape. A multi-byte character split across two writes
-// is held until it is complete.
+// is held until it is complete. A Writer made by NewReportWriter (stderr)
+// also wraps each line longer than its width (see WrapLine), so it holds
+// a line until its newline; on stdout, which carries data too, only the
+// lines printed with Reportf wrap, at the width set with SetWidth.
 type Writer struct {
 	raw     io.Writer
 	pending []byte
+	width   int // 0: lines are left whole
+	// lineWise holds a line until its newline (a report Writer), so that
+	// its width can change between lines.
+	lineWise bool
 }
 
 // NewWriter returns a Writer escaping what it passes on to raw.
 func NewWriter(raw io.Writer) *Writer { return &Writer{raw: raw} }
 
+// NewReportWriter returns a Writer escaping what it passes on to raw and
+// wrapping lines longer than width (0: none): stderr, where every line is
+// a message for people (warnings, errors, hints), never data. Even at
+// width 0 it passes on whole lines only.
+func NewReportWriter(raw io.Writer, width int) *Writer {
+	return &Writer{raw: raw, width: width, lineWise: true}
+}
+
+// SetWidth sets the width the report lines written to w wrap at (every
+// line of a report Writer, those of Reportf on another); 0 leaves lines
+// whole.
+func (w *Writer) SetWidth(width int) { w.width = width }
+
+// ReportWidthOf is the width w wraps lines at: 0 when it does not.
+func ReportWidthOf(w io.Writer) int {
+	if tw, ok := w.(*Writer); ok {
+		return tw.width
+	}
+	return 0
+}
+
 func (w *Writer) Write(p []byte) (int, error) {
 	data := append(w.pending, p...)
 	w.pending = nil
-	// Hold back an incomplete character at the end.
-	for cut := 1; cut <= 3 && cut <= len(data); cut++ {
-		if utf8.RuneStart(data[len(data)-cut]) {
-			if !utf8.FullRune(data[len(data)-cut:]) {
-				w.pending = append([]byte(nil), data[len(data)-cut:]...)
-				data = data[:len(data)-cut]
+	if w.lineWise {
+		// Hold back the line not yet ended.
+		end := bytes.LastIndexByte(data, '\n') + 1
+		w.pending = append([]byte(nil), data[end:]...)
+		data = data[:end]
+	} else {
+		// Hold back an incomplete character at the end.
+		for cut := 1; cut <= 3 && cut <= len(data); cut++ {
+			if utf8.RuneStart(data[len(data)-cut]) {
+				if !utf8.FullRune(data[len(data)-cut:]) {
+					w.pending = append([]byte(nil), data[len(data)-cut:]...)
+					data = data[:len(data)-cut]
+				}
+				break
 			}
-			break
 		}
 	}
-	if _, err := io.WriteString(w.raw, Escape(string(data))); err != nil {
+	if _, err := io.WriteString(w.raw, w.lines(string(data))); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
-// Flush writes what is held back (escaped as bytes that are not UTF-8).
+// lines is text escaped and, with a width, each of its lines wrapped.
+func (w *Writer) lines(text string) string {
+	text = Escape(text)
+	if !w.lineWise || w.width <= 0 || len(text) <= w.width {
+		return text
+	}
+	ls := strings.Split(text, "\n")
+	for i, l := range ls {
+		indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
+		ls[i] = WrapLine(l, w.width, indent+"    ")
+	}
+	return strings.Join(ls, "\n")
+}
+
+// Flush writes what is held back (an incomplete character escaped as
+// bytes that are not UTF-8).
 func (w *Writer) Flush() {
 	if len(w.pending) > 0 {
-		io.WriteString(w.raw, Escape(string(w.pending)))
+		io.WriteString(w.raw, w.lines(string(w.pending)))
 		w.pending = nil
 	}
 }

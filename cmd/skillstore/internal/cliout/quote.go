@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
@@ -45,6 +46,14 @@ func QuoteAll(names []string) []string {
 // (%d of a Stringer, %q, %-10s) work as with fmt.
 func Printf(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, format, quoteArgs(args)...)
+}
+
+// Reportf is Printf for a line of a report for people (a warning, a
+// finding, a list): it wraps at w's report width (ReportWidthOf, set by
+// --width), each line after the first starting with indent.
+func Reportf(w io.Writer, indent, format string, args ...any) {
+	line := strings.TrimSuffix(fmt.Sprintf(format, quoteArgs(args)...), "\n")
+	fmt.Fprintln(w, WrapLine(line, ReportWidthOf(w), indent))
 }
 
 // Println is fmt.Fprintln with Printf's quoting of arguments.

@@ -11,26 +11,38 @@ import (
 const ReportWidth = 120
 
 // Wrap quotes text (Quote: it stays one line of ours) and breaks it at
-// spaces into lines of at most width runes, each after the first starting
-// with indent. A word longer than a line is left whole. The result holds
-// newlines of ours only, so it prints as it is (Quoted).
+// spaces into lines of at most width runes (WrapLine), each after the
+// first starting with indent. The result holds newlines of ours only, so
+// it prints as it is (Quoted).
 func Wrap(text string, width int, indent string) Quoted {
-	words := strings.Split(Quote(text), " ")
+	return Quoted(WrapLine(Quote(text), width, indent))
+}
+
+// WrapLine breaks line at spaces into lines of at most width runes, each
+// after the first starting with indent. A word longer than a line is left
+// whole; a line that fits, or any line with width 0, is returned as it is.
+func WrapLine(line string, width int, indent string) string {
+	if width <= 0 || utf8.RuneCountInString(line) <= width {
+		return line
+	}
+	lead := len(line) - len(strings.TrimLeft(line, " "))
+	words := strings.Split(line[lead:], " ")
 	var b strings.Builder
-	line := 0
+	b.WriteString(line[:lead])
+	n := lead
 	for i, w := range words {
-		n := utf8.RuneCountInString(w)
+		wn := utf8.RuneCountInString(w)
 		switch {
 		case i == 0:
-		case line+1+n > width:
+		case n+1+wn > width:
 			b.WriteString("\n" + indent)
-			line = utf8.RuneCountInString(indent)
+			n = utf8.RuneCountInString(indent)
 		default:
 			b.WriteByte(' ')
-			line++
+			n++
 		}
 		b.WriteString(w)
-		line += n
+		n += wn
 	}
-	return Quoted(b.String())
+	return b.String()
 }

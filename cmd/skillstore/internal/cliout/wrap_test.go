@@ -35,3 +35,35 @@ func TestWrap(t *testing.T) {
 		t.Errorf("long word: %q", got)
 	}
 }
+
+// TestReportWriter: a report Writer holds a line until its newline, then
+// wraps it at its width (0: whole); a plain Writer never wraps; Reportf
+// wraps at the width set on either.
+func TestReportWriter(t *testing.T) {
+	var out strings.Builder
+	w := NewReportWriter(&out, 20)
+	w.Write([]byte("skillstore: error: one two "))
+	if out.Len() != 0 {
+		t.Fatalf("a line not yet ended was passed on: %q", out.String())
+	}
+	w.Write([]byte("three four five\nshort\n"))
+	if want := "skillstore: error:\n    one two three\n    four five\nshort\n"; out.String() != want {
+		t.Errorf("wrapped:\n%q\nwant\n%q", out.String(), want)
+	}
+	out.Reset()
+	w.SetWidth(0)
+	w.Write([]byte("one two three four five six seven\nend without newline"))
+	w.Flush()
+	if want := "one two three four five six seven\nend without newline"; out.String() != want {
+		t.Errorf("width 0: %q", out.String())
+	}
+
+	out.Reset()
+	plain := NewWriter(&out)
+	plain.SetWidth(10)
+	plain.Write([]byte("data is never wrapped on stdout\n"))
+	Reportf(plain, "  ", "a finding %s wraps\n", "here")
+	if want := "data is never wrapped on stdout\na finding\n  here\n  wraps\n"; out.String() != want {
+		t.Errorf("plain writer:\n%q\nwant\n%q", out.String(), want)
+	}
+}
