@@ -112,17 +112,17 @@ func WriteContextCosts(w io.Writer, costs []ContextCost) {
 		line += fmt.Sprintf(", about %d tokens", c.Tokens)
 		cliout.Println(w, line)
 		if c.OverBy > 0 {
-			cliout.Printf(w, "    over budget by %d characters (%s)\n", c.OverBy, c.Budget.Basis)
+			cliout.Reportf(w, "        ", "    over budget by %d characters (%s)\n", c.OverBy, c.Budget.Basis)
 		}
 		for i, s := range c.Shortened {
 			if i == maxShortenedLines {
 				cliout.Printf(w, "    and %d more ('skillstore doctor --json' lists them all)\n", len(c.Shortened)-i)
 				break
 			}
-			cliout.Printf(w, "    shortened: %s (%d characters): %s\n", s.Skill, s.Chars, s.Reason)
+			cliout.Reportf(w, "        ", "    shortened: %s (%d characters): %s\n", s.Skill, s.Chars, s.Reason)
 		}
 		if c.OverBy > 0 {
-			cliout.Printf(w, "    %s\n", selectFewer(c.Target))
+			cliout.Reportf(w, "        ", "    %s\n", selectFewer(c.Target))
 		}
 	}
 }

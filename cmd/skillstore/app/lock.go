@@ -203,7 +203,7 @@ func printInstall(w, errw io.Writer, rep *projectlock.Report, verbose bool) {
 			cliout.Printf(w, "plugin %s: added at the lock's commit %s\n", p.ID, p.Commit[:min(12, len(p.Commit))])
 		}
 		if p.Moved != "" {
-			cliout.Printf(w, "plugin %s: %s\n", p.ID, p.Moved)
+			cliout.Reportf(w, "    ", "plugin %s: %s\n", p.ID, p.Moved)
 		}
 		if p.Note != "" {
 			cliout.Printf(errw, "skillstore: note: plugin %s: %s\n", p.ID, p.Note)

@@ -69,7 +69,7 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 		}
 		cliout.Printf(opts.Stdout, "%s plugin %s from %s: %s\n", DryRunWord(opts.DryRun, "added", "would add"), p.Plugin, p.Source, Plural(added, "skill"))
 		if p.IDTakenBy != "" {
-			cliout.Printf(opts.Stdout, "  named %s: the id %s is taken by %s\n", p.Plugin, p.Entry, p.IDTakenBy)
+			cliout.Reportf(opts.Stdout, "      ", "  named %s: the id %s is taken by %s\n", p.Plugin, p.Entry, p.IDTakenBy)
 		}
 		for _, sk := range p.Skills {
 			if sk.Error != "" || sk.Classification == pluginsync.ClassLeftOut {

@@ -130,7 +130,7 @@ func LinkSkill(ctx context.Context, opts LinkOptions) error {
 	if b.Commit.IsZero() {
 		cliout.Printf(w, "%s %s to plugin %s at its folder's current files (%s)\n", linked, skill, id, match)
 	} else {
-		cliout.Printf(w, "%s %s to plugin %s at upstream commit %s (%s; %s searched)\n",
+		cliout.Reportf(w, "    ", "%s %s to plugin %s at upstream commit %s (%s; %s searched)\n",
 			linked, skill, id, b.Commit, match, Plural(b.Walked, "commit"))
 	}
 	if res.LocalEdit {

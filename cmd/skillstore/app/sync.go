@@ -205,7 +205,7 @@ func writeCaptures(w, errw io.Writer, results []target.CaptureResult, verbose bo
 		case r.Outcome == target.Captured:
 			cliout.Printf(w, "captured %s from target %s (%s)\n", r.Version, r.Target, cliout.FileSummary(r.Paths, -1, verbose))
 		case r.OK() || r.InReview():
-			cliout.Printf(w, "%s/%s: %s\n", r.Target, r.Skill, strings.ReplaceAll(captureLine(r, false), "\t", ": "))
+			cliout.Reportf(w, "    ", "%s/%s: %s\n", r.Target, r.Skill, strings.ReplaceAll(captureLine(r, false), "\t", ": "))
 		case r.Outcome == target.Refused && r.Skill == "":
 			cliout.Printf(errw, "skillstore: error: before sync (capture): target %s: %s\n", r.Target, r.Error)
 		case r.Outcome == target.Refused:
@@ -249,7 +249,7 @@ func writeSyncReport(w, errw io.Writer, rep *pluginsync.Report, verbose bool) bo
 				line = paint.Status(word) + strings.TrimPrefix(line, word)
 			}
 			// Written raw: the colour is ours, the text escaped above.
-			fmt.Fprintf(cliout.Raw(w), "%s: %s\n", cliout.Quote(syncName(p.Plugin, sk)), line)
+			fmt.Fprintln(cliout.Raw(w), cliout.WrapLine(cliout.Quote(syncName(p.Plugin, sk))+": "+line, cliout.ReportWidthOf(w), "    "))
 		}
 		changed = writePartsReport(w, errw, p, verbose) || changed
 		printLeftOut(errw, p)

@@ -70,7 +70,7 @@ func Validate(ctx context.Context, opts ValidateOptions) error {
 		}
 	} else {
 		for _, d := range report.Diagnostics {
-			cliout.Println(opts.Stdout, d)
+			cliout.Reportf(opts.Stdout, "    ", "%s", d)
 		}
 		cliout.Println(opts.Stdout, validateSummary(len(report.Skills), report.Errors, report.Warnings))
 	}

@@ -347,12 +347,12 @@ func printAdopt(w io.Writer, rep adoptReport, dryRun bool) {
 		if len(sk.Also) > 0 {
 			where += " (same files in " + strings.Join(sk.Also, ", ") + ")"
 		}
-		cliout.Printf(w, "%s: %s\n", sk.Name, where)
+		cliout.Reportf(w, "    ", "%s: %s\n", sk.Name, where)
 		if sk.ClaudePlugin != "" {
 			cliout.Printf(w, "  installed by Claude Code as plugin %s\n", sk.ClaudePlugin)
 		}
 		if sk.Note != nil {
-			cliout.Printf(w, "  error: %s\n", sk.Note)
+			cliout.Reportf(w, "      ", "  error: %s\n", sk.Note)
 		}
 		if r.Err != nil {
 			cliout.Printf(w, "  error: %v\n", r.Err)
@@ -367,7 +367,7 @@ func printAdopt(w io.Writer, rep adoptReport, dryRun bool) {
 			continue
 		}
 		if sk.LocalFrom != "" {
-			cliout.Printf(w, "  %s the local source %s, which your own record %s names\n", app.DryRunWord(dryRun, "followed", "would follow"), sk.Source, sk.LocalFrom)
+			cliout.Reportf(w, "      ", "  %s the local source %s, which your own record %s names\n", app.DryRunWord(dryRun, "followed", "would follow"), sk.Source, sk.LocalFrom)
 		}
 		if r.PluginAdded {
 			cliout.Printf(w, "  %s plugin %s from %s\n", app.DryRunWord(dryRun, "added", "would add"), r.Plugin, sk.Source)
@@ -382,7 +382,7 @@ func printAdopt(w io.Writer, rep adoptReport, dryRun bool) {
 			if !l.Base.Exact {
 				match = fmt.Sprintf("closest: %s, %s differ", app.Plural(l.Base.Files, "file"), app.Plural(l.Base.Distance, "line"))
 			}
-			cliout.Printf(w, "  %s to plugin %s at upstream commit %s (%s)\n", app.DryRunWord(dryRun, "linked", "would link"), r.Plugin, l.Base.Commit, match)
+			cliout.Reportf(w, "      ", "  %s to plugin %s at upstream commit %s (%s)\n", app.DryRunWord(dryRun, "linked", "would link"), r.Plugin, l.Base.Commit, match)
 			if l.LocalEdit {
 				cliout.Printf(w, "  the installed files differ from it: kept as a local edit\n")
 			}
@@ -418,20 +418,21 @@ func printInstalled(w io.Writer, r *plugins.AdoptResult) {
 		return
 	}
 	if r.Edit == nil {
-		cliout.Printf(w, "  the installed copy is upstream commit %s, older: 'skillstore export' replaces it\n", r.Installed.Commit)
+		cliout.Reportf(w, "      ", "  the installed copy is upstream commit %s, older: 'skillstore export' replaces it\n", r.Installed.Commit)
 		return
 	}
-	cliout.Printf(w, "  the installed copy is upstream commit %s with local edits:", r.Installed.Commit)
+	var outcome string
 	switch e := r.Edit; e.Outcome {
 	case candidates.LocalCandidate, candidates.LocalPending:
 		state := "clean"
 		if len(e.Conflicts) > 0 {
-			state = fmt.Sprintf("%s: %s", app.Plural(len(e.Conflicts), "conflict"), strings.Join(e.Conflicts, ", "))
+			state = fmt.Sprintf("%s: %s", app.Plural(len(e.Conflicts), "conflict"), strings.Join(cliout.QuoteAll(e.Conflicts), ", "))
 		}
-		cliout.Printf(w, " candidate %s merges them with v%d, %s\n", app.ShortID(e.Candidate), e.OnVersion, state)
+		outcome = fmt.Sprintf("candidate %s merges them with v%d, %s", app.ShortID(e.Candidate), e.OnVersion, state)
 	case candidates.LocalIntegrated:
-		cliout.Printf(w, " v%d holds them already\n", e.OnVersion)
+		outcome = fmt.Sprintf("v%d holds them already", e.OnVersion)
 	case candidates.LocalBlocked:
-		cliout.Printf(w, " not merged yet: review the skill's pending candidate first, then run adopt again\n")
+		outcome = "not merged yet: review the skill's pending candidate first, then run adopt again"
 	}
+	cliout.Reportf(w, "      ", "  the installed copy is upstream commit %s with local edits: %s\n", r.Installed.Commit, cliout.Quoted(outcome))
 }

@@ -254,7 +254,7 @@ func writeCrossRefs(w io.Writer, refs []CrossRef) {
 		if r.Sees != "" {
 			sees = "the agent sees it as " + r.Sees
 		}
-		cliout.Printf(w, "  %s: %s (%s:%d) refers to %s; %s\n", r.Target, r.Skill, r.File, r.Line, r.Ref, sees)
+		cliout.Reportf(w, "      ", "  %s: %s (%s:%d) refers to %s; %s\n", r.Target, r.Skill, r.File, r.Line, r.Ref, sees)
 	}
 	cliout.Println(w, "  Plugins whose skills refer to each other as PLUGIN:NAME keep working when exported as a Claude Code plugin:")
 	cliout.Println(w, "  add a target of kind claude-marketplace and narrow the flat target's skills.")

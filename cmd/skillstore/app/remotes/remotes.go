@@ -299,15 +299,15 @@ func writePullReport(w io.Writer, rep *remote.PullReport) {
 		if len(rep.State.Taken) > 0 {
 			line += ", took " + strings.Join(rep.State.Taken, ", ")
 		}
-		cliout.Println(w, line)
+		cliout.Reportf(w, "    ", "%s", line)
 	}
 	for _, sc := range rep.State.Conflicts {
-		cliout.Printf(w, "state: conflict in %s: %s\n", sc.Record, sc.Reason)
+		cliout.Reportf(w, "    ", "state: conflict in %s: %s\n", sc.Record, sc.Reason)
 	}
 	refused := map[string]bool{}
 	for _, sc := range rep.State.Refused {
 		refused[sc.Record] = true
-		cliout.Printf(w, "state: %s: %s\n", sc.Record, sc.Reason)
+		cliout.Reportf(w, "    ", "state: %s: %s\n", sc.Record, sc.Reason)
 	}
 	for _, id := range rep.State.Untrusted {
 		if !refused["plugins/"+id] {

@@ -100,7 +100,7 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 					cliout.Printf(opts.Stderr, "skillstore: warning: cannot write the audit file %s, events are no longer audited there: %v\n", audit.Path(), err)
 				}
 			}
-			cliout.Println(out, eventLine(ev))
+			cliout.Reportf(out, "    ", "%s", cliout.Quoted(eventLine(ev)))
 			count++
 			if opts.MaxEvents > 0 && count >= opts.MaxEvents {
 				cancel()

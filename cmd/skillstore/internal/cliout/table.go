@@ -11,7 +11,8 @@ import (
 // columns, the last column unpadded), with two things tabwriter cannot do:
 // a status column coloured on a terminal without breaking the alignment
 // (colour codes take no columns), and a last column that fits what is left
-// of the terminal's width (file lists summarised to fit).
+// of the terminal's width (file lists summarised to fit) or, holding a
+// message, wraps under itself at the report width (--width).
 type Table struct {
 	rows []tableRow
 	// statusCol is the column whose words are coloured (-1: none).
@@ -78,6 +79,10 @@ func (t *Table) Write(w io.Writer, p Painter, width int) error {
 				budget = max(width-used-1, 20)
 			}
 			lastText = Quote(r.fit(budget))
+		}
+		if rw := ReportWidthOf(w); rw > 0 && used+utf8.RuneCountInString(lastText) > rw {
+			// A long last cell (a message) wraps under its column.
+			lastText = strings.ReplaceAll(WrapLine(lastText, max(rw-used, 40), ""), "\n", "\n"+strings.Repeat(" ", used))
 		}
 		if last == t.statusCol {
 			lastText = p.Status(lastText)

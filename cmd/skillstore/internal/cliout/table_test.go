@@ -1,6 +1,10 @@
 package cliout
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
 
 func TestFileSummary(t *testing.T) {
 	paths := []string{"SKILL.md", "scripts/run.sh", "a.txt", "b.txt", "c.txt"}
@@ -23,5 +27,40 @@ func TestFileSummary(t *testing.T) {
 	}
 	if got := FileSummary(paths[:3], -1, false); got != "SKILL.md, scripts/run.sh, a.txt" {
 		t.Errorf("three paths are listed whole, got %q", got)
+	}
+}
+
+// TestTableWrapsLastCell: at a report width, a long last cell (a message)
+// wraps under its own column; without one it stays on its line.
+func TestTableWrapsLastCell(t *testing.T) {
+	build := func() *Table {
+		tb := NewTable(-1)
+		tb.Add("claude", "deploy", "left alone: a symbolic link that export did not create; 'skillstore export --replace-links' replaces it")
+		return tb
+	}
+	var out strings.Builder
+	w := NewWriter(&out)
+	w.SetWidth(70)
+	if err := build().Write(w, Painter{}, 0); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) < 2 {
+		t.Fatalf("not wrapped: %q", out.String())
+	}
+	col := strings.Index(lines[0], "left alone")
+	for i, l := range lines {
+		if n := utf8.RuneCountInString(l); n > 70 {
+			t.Errorf("line %d is %d runes: %q", i+1, n, l)
+		}
+		if i > 0 && (len(l) <= col || strings.TrimSpace(l[:col]) != "") {
+			t.Errorf("line %d is not under the last column (%d): %q", i+1, col, l)
+		}
+	}
+	out.Reset()
+	w.SetWidth(0)
+	build().Write(w, Painter{}, 0)
+	if strings.Count(out.String(), "\n") != 1 {
+		t.Errorf("width 0 wrapped: %q", out.String())
 	}
 }
