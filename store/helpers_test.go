@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"compress/zlib"
 	"context"
 	"os"
 	"os/exec"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -49,4 +51,20 @@ func rawEntries(entries ...string) []byte {
 		b.Write(id[:])
 	}
 	return b.Bytes()
+}
+
+// alterLoose writes, as the loose object id (read before a packed copy),
+// valid zlib holding a blob of other content: an altered object.
+func alterLoose(t *testing.T, dir string, id Hash, content string) {
+	t.Helper()
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	zw.Write(append(skillfs.ObjectHeader("blob", len(content)), content...))
+	zw.Close()
+	p := gitdb.LoosePath(dir, id)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.Chmod(p, 0o644)
+	if err := os.WriteFile(p, z.Bytes(), 0o444); err != nil {
+		t.Fatal(err)
+	}
 }

