@@ -95,7 +95,7 @@ func newApp(e *env) *cli.App {
 			&cli.DurationFlag{Name: "fetch-timeout", Usage: "connect and idle deadline of each git fetch (sync, plugin add, pull, clone): a server silent that long fails its plugin (or the pull), the others sync", Value: store.DefaultFetchTimeout, EnvVars: []string{"SKILLSTORE_FETCH_TIMEOUT"}},
 			&cli.IntFlag{Name: "fetch-jobs", Usage: "git sources fetched at once (sync, plugin add); 0: 8 per ssh host, 24 per git:// host, 4 local, 64 in all", EnvVars: []string{"SKILLSTORE_FETCH_JOBS"}},
 			&cli.BoolFlag{Name: "debug", Usage: "log debug information to stderr"},
-			&cli.IntFlag{Name: "width", Usage: "wrap messages for people (warnings, errors, hints, findings) at this many characters; 0 keeps each on one line, for logs and scripts that read a line at a time", Value: cliout.ReportWidth, EnvVars: []string{"SKILLSTORE_WIDTH"}},
+			&cli.IntFlag{Name: "width", Usage: "wrap messages for people (warnings, errors, hints, findings) at this many characters (by default also at a narrower terminal's width); 0 keeps each on one line, for logs and scripts that read a line at a time", Value: cliout.ReportWidth, EnvVars: []string{"SKILLSTORE_WIDTH"}},
 			// urfave adds --help only when it adds its own help command;
 			// skillstore has its own (help.go).
 			cli.HelpFlag,
@@ -106,9 +106,13 @@ func newApp(e *env) *cli.App {
 			if c.Int("width") < 0 {
 				return app.UsageErrorf("--width %d is negative: give the longest line of a message, or 0 to keep each on one line", c.Int("width"))
 			}
+			width := c.Int("width")
+			if tw, ok := cliout.TermWidth(e.stderr); ok && !c.IsSet("width") && cliout.IsTerminal(e.stderr) {
+				width = min(width, max(tw, 40)) // a narrower terminal's own width
+			}
 			for _, w := range []io.Writer{e.stdout, e.stderr} {
 				if cw, ok := w.(*cliout.Writer); ok {
-					cw.SetWidth(c.Int("width"))
+					cw.SetWidth(width)
 				}
 			}
 			if c.IsSet("store") && c.String("store") == "" {

@@ -117,6 +117,17 @@ func TestTerminalOutput(t *testing.T) {
 		t.Errorf("the file list was not summarised:\n%q", screen)
 	}
 
+	// an error wraps at a terminal narrower than the report width
+	if code, screen := onTerminal(t, 60, "--lock-timeout", "-1s", "list"); code != 2 || !strings.Contains(screen, "\n    ") {
+		t.Errorf("--lock-timeout -1s on a terminal: exit %d:\n%s", code, screen)
+	} else {
+		for _, line := range strings.Split(ansi.ReplaceAllString(screen, ""), "\n") {
+			if n := utf8.RuneCountInString(line); n > 60 {
+				t.Errorf("error line of %d columns on a 60-column terminal: %q", n, line)
+			}
+		}
+	}
+
 	// a wider terminal shows more of the list
 	quiet("target", "add", "wide", filepath.Join(dir, "wide"))
 	_, wide := onTerminal(t, 300, "export", "wide")
