@@ -12,16 +12,17 @@ import (
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
-// How verify reads objects, at git fsck's pace: each object once per
-// reader, however many refs reach it (the plugins of one marketplace share
-// its repository's commit; versions and upstream snapshots share their
-// trees); each tree read and checked once, then walked from memory; and
-// the refs checked by one reader per core. A plugin's refs (its skills,
-// upstream snapshots and candidates, which share most objects) go to one
-// reader; the readers take their shares in a fixed order. What passed is
-// shared between the readers (verifyShared), so a source's tree that a
-// plugin's versions hold is not read again; what failed is not, so each
-// reader meets a bad object itself and names it under its own ref: the
+// How verify reads objects, at git fsck's pace: each object once,
+// however many refs reach it (the plugins of one marketplace share its
+// repository's commit; versions and upstream snapshots share their trees;
+// a source's tree holds its plugins' skill folders); each tree read and
+// checked once, then walked from memory; and the refs checked by one
+// reader per core. A plugin's refs (its skills, upstream snapshots and
+// candidates, which share most objects) go to one reader, and the
+// plugins' sources are checked after every other ref (verifyRefs). What
+// passed is shared between the readers (verifyShared); what failed is
+// not, so each reader meets a bad object itself and names it under its
+// own ref. The readers take their shares in a fixed order, so the
 // problems found, and the refs they are named under, are the same from
 // run to run. The report lists problems and warnings in ref order.
 
@@ -73,16 +74,53 @@ type seqProblem struct {
 	VerifyProblem
 }
 
-// verifyRefs checks every ref of refs, adding what it finds to rep.
+// verifyRefs checks every ref of refs, adding what it finds to rep: the
+// plugins' sources after every other ref, so that a source's trees and
+// blobs that its plugins' versions hold were checked (or found bad) by
+// then, and each SKILL.md is read by the reader that checks its version.
 func (s *Store) verifyRefs(ctx context.Context, refs gitdb.Refs, opts VerifyOptions, rep *VerifyReport) error {
 	names := refs.Names("")
-	shares := shareRefs(refs, names, min(runtime.GOMAXPROCS(0), 8))
+	var first, sources []int
+	for i, name := range names {
+		if strings.HasPrefix(name, SourceRefPrefix) {
+			sources = append(sources, i)
+		} else {
+			first = append(first, i)
+		}
+	}
+	shared := newVerifyShared()
+	readers := min(runtime.GOMAXPROCS(0), 8)
+	var vs []*verifier
+	for _, phase := range [][]int{first, sources} {
+		done, err := s.verifyShares(ctx, refs, names, shareRefs(refs, names, phase, readers), shared, opts.Quick)
+		if err != nil {
+			return err
+		}
+		vs = append(vs, done...)
+	}
+	var problems, warnings []seqProblem
+	for _, v := range vs {
+		rep.Skills += v.rep.Skills
+		rep.Versions += v.rep.Versions
+		rep.PluginParts += v.rep.PluginParts
+		rep.PartsVersions += v.rep.PartsVersions
+		rep.ObjectsRead += v.rep.ObjectsRead
+		problems = append(problems, v.problems...)
+		warnings = append(warnings, v.warnings...)
+	}
+	rep.Problems = append(rep.Problems, inOrder(problems)...)
+	rep.Warnings = append(rep.Warnings, inOrder(warnings)...)
+	return nil
+}
+
+// verifyShares checks the refs of each share (indexes into names) with a
+// reader of its own, the shares at once, and returns the readers.
+func (s *Store) verifyShares(ctx context.Context, refs gitdb.Refs, names []string, shares [][]int, shared *verifyShared, quick bool) ([]*verifier, error) {
 	vs := make([]*verifier, len(shares))
 	errs := make([]error, len(shares))
-	shared := newVerifyShared()
 	var wg sync.WaitGroup
 	for w, share := range shares {
-		v := s.newVerifier(refs, shared, opts.Quick)
+		v := s.newVerifier(refs, shared, quick)
 		vs[w] = v
 		wg.Add(1)
 		go func() {
@@ -98,22 +136,12 @@ func (s *Store) verifyRefs(ctx context.Context, refs gitdb.Refs, opts VerifyOpti
 		}()
 	}
 	wg.Wait()
-	var problems, warnings []seqProblem
-	for w, v := range vs {
-		if errs[w] != nil {
-			return errs[w]
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
 		}
-		rep.Skills += v.rep.Skills
-		rep.Versions += v.rep.Versions
-		rep.PluginParts += v.rep.PluginParts
-		rep.PartsVersions += v.rep.PartsVersions
-		rep.ObjectsRead += v.rep.ObjectsRead
-		problems = append(problems, v.problems...)
-		warnings = append(warnings, v.warnings...)
 	}
-	rep.Problems = append(rep.Problems, inOrder(problems)...)
-	rep.Warnings = append(rep.Warnings, inOrder(warnings)...)
-	return nil
+	return vs, nil
 }
 
 // newVerifier is a verifier with a reader of its own.
@@ -123,13 +151,14 @@ func (s *Store) newVerifier(refs gitdb.Refs, shared *verifyShared, quick bool) *
 		treeOK: map[Hash]bool{}, blobs: map[Hash]bool{}, commits: map[Hash]bool{}, quick: quick}
 }
 
-// shareRefs splits the indexes of names (sorted) into at most n shares of
+// shareRefs splits indexes (into names, sorted) into at most n shares of
 // whole groups (refGroup), group k to share k mod n.
-func shareRefs(refs gitdb.Refs, names []string, n int) [][]int {
+func shareRefs(refs gitdb.Refs, names []string, indexes []int, n int) [][]int {
 	n = max(n, 1)
 	group := map[string]int{}
 	shares := make([][]int, n)
-	for i, name := range names {
+	for _, i := range indexes {
+		name := names[i]
 		key := refGroup(name, refs[name])
 		k, ok := group[key]
 		if !ok {

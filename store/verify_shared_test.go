@@ -12,19 +12,24 @@ import (
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
-// pluginsSharingObjects fills s with plugins shaped like a synced store's:
-// each plugin's skills (every file but notes.md shared by all), an
-// upstream snapshot ref at each version's commit, and a source ref at a
-// commit whose tree holds the skill folders, so that the refs of
-// different readers reach the same trees and blobs. It returns the
-// shared licence's blob id.
+// pluginsSharingObjects fills s with plugins shaped like those of a
+// marketplace in a synced store: each plugin's skills (a licence shared by
+// the plugin's skills, a SKILL.md and notes of their own), an upstream
+// snapshot ref at each version's commit, and every plugin's source ref at
+// one commit, the marketplace's, whose tree holds every skill folder: the
+// refs of different readers reach the same trees and blobs. It returns the
+// blob id of the first plugin's licence.
 func pluginsSharingObjects(t *testing.T, s *Store, plugins, skills int) Hash {
 	t.Helper()
-	licence := []byte("Licensed to whoever reads this.\n")
+	var first Hash
 	err := s.Update(context.Background(), func(tx *Tx) error {
+		var source []File
 		for p := range plugins {
 			plugin := fmt.Sprintf("p%02d", p)
-			var source []File
+			licence := []byte("Licence of " + plugin + ".\n")
+			if p == 0 {
+				first = skillfs.BlobID(licence)
+			}
 			for k := range skills {
 				own := fmt.Sprintf("%s-s%d", plugin, k)
 				files := []File{
@@ -42,30 +47,33 @@ func pluginsSharingObjects(t *testing.T, s *Store, plugins, skills int) Hash {
 				}
 				tx.SetRef(UpstreamRef(plugin, own), v.Commit)
 				for _, f := range files {
-					f.Path = "skills/" + own + "/" + f.Path
+					f.Path = "plugins/" + plugin + "/skills/" + own + "/" + f.Path
 					source = append(source, f)
 				}
 			}
-			tree, err := tx.WriteTree(source)
-			if err != nil {
-				return err
-			}
-			sig := tx.Signature()
-			tx.SetRef(SourceRef(plugin), tx.WriteCommit(&Commit{Tree: tree, Author: sig, Committer: sig, Message: "upstream\n"}))
+		}
+		tree, err := tx.WriteTree(source)
+		if err != nil {
+			return err
+		}
+		sig := tx.Signature()
+		market := tx.WriteCommit(&Commit{Tree: tree, Author: sig, Committer: sig, Message: "marketplace\n"})
+		for p := range plugins {
+			tx.SetRef(SourceRef(fmt.Sprintf("p%02d", p)), market)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return skillfs.BlobID(licence)
+	return first
 }
 
 // TestVerifyReadsEachObjectOnce: with several readers at work, verify
-// reads no object twice, as git fsck does: it reads at most as many
-// objects as git counts reachable from the refs (before the readers
-// shared what passed, a plugin's source tree was read again by another
-// reader).
+// reads each object once, as git fsck does: exactly as many as git counts
+// reachable from the refs (without sharing what passed, the marketplace's
+// tree would be read again by the reader of the sources, and each upstream
+// snapshot's commit again).
 func TestVerifyReadsEachObjectOnce(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	ctx := context.Background()
@@ -76,7 +84,7 @@ func TestVerifyReadsEachObjectOnce(t *testing.T) {
 		t.Fatalf("verify of a sound store: %v %v", rep.Problems, err)
 	}
 	reachable := strings.Count(gitPlumb(t, s.Dir(), nil, "rev-list", "--all", "--objects"), "\n") + 1
-	if rep.ObjectsRead == 0 || rep.ObjectsRead > reachable {
+	if rep.ObjectsRead != reachable {
 		t.Errorf("verify read %d objects; git counts %d reachable", rep.ObjectsRead, reachable)
 	}
 	if rep.Skills != 36 || rep.Versions != 36 {
@@ -85,8 +93,9 @@ func TestVerifyReadsEachObjectOnce(t *testing.T) {
 }
 
 // TestVerifyReportsSharedDamageTheSameEachRun: readers share only what
-// passed, so a damaged blob that refs of every reader reach is reported
-// by each reader under its own first ref, the same way on every run.
+// passed, so a damaged blob that a plugin's versions and the marketplace
+// reach is reported by each reader that meets it, under its first ref
+// there, the same way on every run.
 func TestVerifyReportsSharedDamageTheSameEachRun(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	ctx := context.Background()
@@ -100,10 +109,17 @@ func TestVerifyReportsSharedDamageTheSameEachRun(t *testing.T) {
 	if first.OK() {
 		t.Fatal("verify accepts a store with a damaged blob")
 	}
+	// The plugin's reader meets it in its first version, the sources'
+	// reader in the marketplace's tree.
+	var where []string
 	for _, p := range first.Problems {
+		where = append(where, p.Where)
 		if !strings.Contains(p.Message, "LICENSE") || !strings.Contains(p.Message, "does not match the object id") {
 			t.Errorf("unexpected problem: %s", p)
 		}
+	}
+	if want := []string{"p00:p00-s0@v1", SourceRef("p00")}; !reflect.DeepEqual(where, want) {
+		t.Errorf("damage reported at %q, want %q", where, want)
 	}
 	for i := range 10 {
 		again, err := s.Verify(ctx)

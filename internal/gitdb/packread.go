@@ -327,7 +327,10 @@ type packEntry struct {
 // entry reads and inflates the entry at off.
 func (p *packFile) entry(off int64) (packEntry, error) {
 	in := inflaters.Get().(*packInflater)
-	defer inflaters.Put(in)
+	defer func() {
+		in.mr.Reset(nil) // the pool keeps no hold on a mapped pack
+		inflaters.Put(in)
+	}()
 	e, size, src, err := p.entryHeader(in, off)
 	if err != nil {
 		return e, err
