@@ -2,6 +2,7 @@ package candidates_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 
@@ -251,5 +252,37 @@ func TestMergeDivergedConflict(t *testing.T) {
 	}
 	if got := gitRef(t, s, store.SupersededRef(managed, next.Candidate)); got != next.Candidate.String() {
 		t.Errorf("superseded ref at %s, want the rejected %s", got, next.Candidate)
+	}
+}
+
+// TestConflictPathsWithSeparators: a conflicted file whose name holds
+// " (" or ", " (the separators of the Conflicts trailer) is read back
+// whole, so its markers are found and accept refuses it.
+func TestConflictPathsWithSeparators(t *testing.T) {
+	for _, name := range []string{"notes (draft).md", "a, b.md", "x (1), y (2).md"} {
+		t.Run(name, func(t *testing.T) {
+			s := storetest.NewStore(t)
+			md := storetest.SkillMD("deploy", "step")
+			var v1 store.Version
+			update(t, s, func(tx *store.Tx) error {
+				var err error
+				if v1, err = publish(tx, managed, files{"SKILL.md": md, name: "draft\n"}); err != nil {
+					return err
+				}
+				_, err = publish(tx, managed, files{"SKILL.md": md, name: "published\n"})
+				return err
+			})
+			lm := mergeEdit(t, s, v1, files{"SKILL.md": md, name: "mine\n"})
+			c := getCandidate(t, s, managed)
+			want := []string{name}
+			if !slices.Equal(lm.Conflicts, []string{name + " (content)"}) || !slices.Equal(c.Conflicts, lm.Conflicts) ||
+				!slices.Equal(c.ConflictPaths(), want) || !slices.Equal(c.Markers, want) {
+				t.Errorf("conflicts %q read back as %q, paths %q, markers %q; want %q", lm.Conflicts, c.Conflicts, c.ConflictPaths(), c.Markers, want)
+			}
+			var cm *candidates.ConflictMarkersError
+			if _, err := candidates.Accept(context.Background(), s, managed, ""); !errors.As(err, &cm) {
+				t.Errorf("Accept = %v, want ConflictMarkersError", err)
+			}
+		})
 	}
 }
