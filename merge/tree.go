@@ -62,6 +62,13 @@ const (
 	ConflictSymlink ConflictKind = "symlink"
 )
 
+// ConflictKinds lists every [ConflictKind], so that a reader of conflicts
+// recorded as text ("PATH (KIND)", where PATH may hold anything) can tell
+// where each ends.
+func ConflictKinds() []ConflictKind {
+	return []ConflictKind{ConflictContent, ConflictAddAdd, ConflictModifyDelete, ConflictDeleteModify, ConflictBinary, ConflictMode, ConflictSymlink}
+}
+
 // PathConflict is a conflict at one path of a tree merge. Base, Ours and
 // Theirs are the three versions (nil where the file is absent), so nothing
 // the merged tree does not hold is lost.

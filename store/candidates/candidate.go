@@ -154,7 +154,7 @@ func Get(r *store.Reader, skill string) (Candidate, error) {
 		c.Base = b
 	}
 	if list := m.Trailer(store.TrailerConflicts); list != "" && list != "none" {
-		c.Conflicts = strings.Split(list, ", ")
+		c.Conflicts = splitConflicts(list)
 	}
 	for _, t := range m.Trailers() {
 		if t.Key == store.TrailerMergeResolved {
@@ -192,7 +192,7 @@ func conflictMarkers(r *store.Reader, tree store.Hash, conflicts []string) ([]st
 	byPath := store.FileMap(files)
 	var out []string
 	for _, c := range conflicts {
-		p, _, _ := strings.Cut(c, " (")
+		p := conflictPath(c)
 		f, ok := byPath[p]
 		if !ok {
 			continue

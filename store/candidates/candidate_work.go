@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillstore/skillstore/merge"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -54,8 +55,44 @@ func HasConflictMarkers(data []byte) bool { return hasConflictMarkers(data) }
 func (c Candidate) ConflictPaths() []string {
 	out := make([]string, 0, len(c.Conflicts))
 	for _, conflict := range c.Conflicts {
-		p, _, _ := strings.Cut(conflict, " (")
-		out = append(out, p)
+		out = append(out, conflictPath(conflict))
 	}
 	return out
+}
+
+// conflictPath is the path of a recorded conflict "PATH (KIND)": all
+// before the last " (", since the path may hold " (" too.
+func conflictPath(conflict string) string {
+	if i := strings.LastIndex(conflict, " ("); i >= 0 && strings.HasSuffix(conflict, ")") {
+		return conflict[:i]
+	}
+	return conflict
+}
+
+// splitConflicts reads back the Conflicts trailer [Write] joins with
+// ", ". A path may hold ", " too, so an entry ends only where a known
+// conflict kind closes it; a trailing piece without one is kept as is.
+func splitConflicts(list string) []string {
+	var out, pieces []string
+	for _, piece := range strings.Split(list, ", ") {
+		pieces = append(pieces, piece)
+		if entry := strings.Join(pieces, ", "); endsWithKind(entry) {
+			out, pieces = append(out, entry), nil
+		}
+	}
+	if len(pieces) > 0 {
+		out = append(out, strings.Join(pieces, ", "))
+	}
+	return out
+}
+
+// endsWithKind reports whether entry ends with " (KIND)" for a kind
+// package merge records.
+func endsWithKind(entry string) bool {
+	for _, k := range merge.ConflictKinds() {
+		if strings.HasSuffix(entry, " ("+string(k)+")") {
+			return true
+		}
+	}
+	return false
 }
