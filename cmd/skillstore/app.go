@@ -68,6 +68,7 @@ func runEnv(args []string, e *env) int {
 	ctx, stop := signalContext(e.stderr)
 	defer stop()
 	out, errOut := cliout.NewWriter(e.stdout), cliout.NewReportWriter(e.stderr, cliout.ReportWidth)
+	out.SetWidth(cliout.ReportWidth) // until the flags say (the app's own --help comes first)
 	defer out.Flush()
 	defer errOut.Flush()
 	e.stdout, e.stderr, e.log = out, errOut, slog.New(slog.DiscardHandler)
@@ -77,6 +78,7 @@ func runEnv(args []string, e *env) int {
 
 func newApp(e *env) *cli.App {
 	useVersionPrinter()
+	useHelpPrinter()
 	cliApp := &cli.App{
 		Name:    "skillstore",
 		Usage:   "a git-backed, versioned store for agent skills",

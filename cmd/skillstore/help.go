@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
+	"sync"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -234,4 +237,38 @@ func dashes(name string) string {
 		return "-"
 	}
 	return "--"
+}
+
+// useHelpPrinter makes urfave/cli's help wrap, once, as every message for
+// people does: a line longer than the report width (--width) breaks at
+// spaces, its further lines under the line's own text column (a flag's or
+// a command's description), so no help line runs past it.
+var useHelpPrinter = sync.OnceFunc(func() {
+	print := cli.HelpPrinterCustom
+	cli.HelpPrinter = func(w io.Writer, templ string, data any) {
+		var b strings.Builder
+		print(&b, templ, data, nil)
+		width := cliout.ReportWidthOf(w)
+		var out strings.Builder
+		for _, line := range strings.SplitAfter(b.String(), "\n") {
+			text := strings.TrimSuffix(line, "\n")
+			out.WriteString(cliout.WrapLine(text, width, strings.Repeat(" ", helpTextColumn(text, width))))
+			out.WriteString(line[len(text):])
+		}
+		io.WriteString(w, out.String())
+	}
+})
+
+// helpTextColumn is where the text of a help line starts: after the first
+// gap of two spaces or more that follows the line's first word ("--width
+// value   wrap ..."), else four columns in from the line's own indent.
+func helpTextColumn(line string, width int) int {
+	lead := len(line) - len(strings.TrimLeft(line, " "))
+	if gap := strings.Index(line[lead:], "  "); gap > 0 {
+		col := lead + gap + len(line[lead+gap:]) - len(strings.TrimLeft(line[lead+gap:], " "))
+		if col < width-30 {
+			return col
+		}
+	}
+	return lead + 4
 }
