@@ -3,8 +3,10 @@ package main
 import (
 	"io"
 	"log/slog"
+	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -67,8 +69,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func runEnv(args []string, e *env) int {
 	ctx, stop := signalContext(e.stderr)
 	defer stop()
-	out, errOut := cliout.NewWriter(e.stdout), cliout.NewReportWriter(e.stderr, cliout.ReportWidth)
-	out.SetWidth(cliout.ReportWidth) // until the flags say (the app's own --help comes first)
+	// The width until the flags are read (the app's own --help and flag
+	// errors come first): the variable's, else the default.
+	width := cliout.ReportWidth
+	if n, err := strconv.Atoi(os.Getenv("SKILLSTORE_WIDTH")); err == nil && n >= 0 {
+		width = n
+	}
+	out, errOut := cliout.NewWriter(e.stdout), cliout.NewReportWriter(e.stderr, width)
+	out.SetWidth(width)
 	defer out.Flush()
 	defer errOut.Flush()
 	e.stdout, e.stderr, e.log = out, errOut, slog.New(slog.DiscardHandler)

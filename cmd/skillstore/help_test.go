@@ -79,4 +79,10 @@ func TestHelpWraps(t *testing.T) {
 	}) {
 		t.Errorf("--width 0 wrapped the help:\n%s", strings.Join(whole, "\n"))
 	}
+	// The app's own help comes before its flags are read: the variable
+	// holds there too.
+	t.Setenv("SKILLSTORE_WIDTH", "0")
+	if !slices.ContainsFunc(help("--help"), func(l string) bool { return utf8.RuneCountInString(l) > 120 }) {
+		t.Errorf("SKILLSTORE_WIDTH=0 wrapped the app's help")
+	}
 }
