@@ -17,7 +17,7 @@ func steps(one, two, three string) files {
 }
 
 // moved publishes deploy v1 and then v2 with its first step changed: the
-// version a target's folder was exported from, and the one published since.
+// version export wrote into a target's folder, and the one published since.
 func moved(t *testing.T) (*store.Store, store.Version, store.Version) {
 	t.Helper()
 	s := storetest.NewStore(t)
@@ -33,7 +33,7 @@ func moved(t *testing.T) (*store.Store, store.Version, store.Version) {
 	return s, v1, v2
 }
 
-// mergeEdit runs MergeLocalEdit on an edit of the folder exported from base.
+// mergeEdit runs MergeLocalEdit on an edit of the folder export wrote at base.
 func mergeEdit(t *testing.T, s *store.Store, base store.Version, edit files) candidates.LocalMerge {
 	t.Helper()
 	var lm candidates.LocalMerge
