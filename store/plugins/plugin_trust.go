@@ -30,16 +30,23 @@ func Untrusted(r *store.Reader) (map[string]Source, error) {
 }
 
 func readUntrusted(path string) (map[string]Source, error) {
+	return readRecordMap[Source](path, "untrusted plugins")
+}
+
+// readRecordMap reads a JSON object of records, by key, from the store's
+// local file at path; a missing file is an empty map. what names the
+// records in errors.
+func readRecordMap[T any](path, what string) (map[string]T, error) {
 	data, err := safefile.ReadFile(path, safefile.RecordLimit)
 	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]Source{}, nil
+		return map[string]T{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("untrusted plugins: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	out := map[string]Source{}
+	out := map[string]T{}
 	if err := json.Unmarshal(data, &out); err != nil {
-		return nil, fmt.Errorf("untrusted plugins: %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %s: %w", what, path, err)
 	}
 	return out, nil
 }

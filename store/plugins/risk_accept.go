@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/gitfetch"
-	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -49,18 +47,7 @@ type TrustedSkill struct {
 var ErrNothingToAccept = errors.New("nothing to accept")
 
 func readAccepted(path string) (map[string]Acceptance, error) {
-	data, err := safefile.ReadFile(path, safefile.RecordLimit)
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]Acceptance{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("accepted risks: %w", err)
-	}
-	out := map[string]Acceptance{}
-	if err := json.Unmarshal(data, &out); err != nil {
-		return nil, fmt.Errorf("accepted risks: %s: %w", path, err)
-	}
-	return out, nil
+	return readRecordMap[Acceptance](path, "accepted risks")
 }
 
 // AcceptedRisks reads the acceptances 'plugin trust PLUGIN:SKILL' made, by
