@@ -10,7 +10,6 @@ import (
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/internal/storetest"
-	"github.com/skillstore/skillstore/store/plugins"
 )
 
 // hostileCommit makes, with git plumbing only, a commit on main of repo
@@ -64,10 +63,7 @@ func TestGitPluginHostileTrees(t *testing.T) {
 			storetest.Git(t, up, "init", "-q", "-b", "main")
 			storetest.Git(t, up, "add", "-A")
 			storetest.Git(t, up, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "good")
-			src, err := plugins.ParseSource("file://"+up, "main")
-			if err != nil {
-				t.Fatal(err)
-			}
+			src := mainSource(t, up)
 			s := storetest.NewStore(t)
 			if _, err := Add(ctx, s, src, AddOptions{}); err != nil {
 				t.Fatal(err)

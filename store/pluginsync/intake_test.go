@@ -89,6 +89,28 @@ func intakeRepo(t *testing.T) string {
 	return up
 }
 
+// mainSource is the source of the git repository up, on its main branch.
+func mainSource(t *testing.T, up string) plugins.Source {
+	t.Helper()
+	src, err := plugins.ParseSource("file://"+up, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// addedIntake is a store that added a fresh intakeRepo (the parts that
+// must be left out, left out), and the repository's folder.
+func addedIntake(t *testing.T) (*store.Store, string) {
+	t.Helper()
+	up := intakeRepo(t)
+	s := storetest.NewStore(t)
+	if _, err := Add(context.Background(), s, mainSource(t, up), AddOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return s, up
+}
+
 // leftOutNames lists what a report left out, "SKILL" or "SKILL/PATH".
 func leftOutNames(rep *Report) []string {
 	var out []string
@@ -119,14 +141,10 @@ func withPartsReport(p PluginReport) []SkillReport {
 // refuses it whole, writing nothing.
 func TestAddLeavesOutTheSmallestPart(t *testing.T) {
 	ctx := context.Background()
-	up := intakeRepo(t)
-	src, err := plugins.ParseSource("file://"+up, "main")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := mainSource(t, intakeRepo(t))
 	s := storetest.NewStore(t)
 
-	_, err = Add(ctx, s, src, AddOptions{Strict: true})
+	_, err := Add(ctx, s, src, AddOptions{Strict: true})
 	if !errors.Is(err, ErrStrict) {
 		t.Fatalf("--strict add: %v, want ErrStrict", err)
 	}
@@ -217,15 +235,7 @@ func TestAddLeavesOutTheSmallestPart(t *testing.T) {
 // in; the held skills stay out while unchanged.
 func TestSyncRetriesLeftOutParts(t *testing.T) {
 	ctx := context.Background()
-	up := intakeRepo(t)
-	src, err := plugins.ParseSource("file://"+up, "main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := storetest.NewStore(t)
-	if _, err := Add(ctx, s, src, AddOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	s, up := addedIntake(t)
 	rep, err := Run(ctx, s, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -265,15 +275,7 @@ func TestSyncRetriesLeftOutParts(t *testing.T) {
 // again; --allow-risk takes a critical update for review.
 func TestTrustSkillTakesInOneTree(t *testing.T) {
 	ctx := context.Background()
-	up := intakeRepo(t)
-	src, err := plugins.ParseSource("file://"+up, "main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := storetest.NewStore(t)
-	if _, err := Add(ctx, s, src, AddOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	s, up := addedIntake(t)
 	if _, err := TrustSkill(ctx, s, "kit", "c2"); !errors.Is(err, plugins.ErrNothingToAccept) {
 		t.Errorf("trust of a harmless skill: %v, want ErrNothingToAccept", err)
 	}

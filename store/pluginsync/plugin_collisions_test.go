@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/skillstore/skillstore/store/internal/storetest"
-	"github.com/skillstore/skillstore/store/plugins"
 )
 
 // A skill whose files collide on macOS and Windows is refused alone: plugin
@@ -22,10 +21,7 @@ func TestCollidingNamesRefuseTheSkillOnly(t *testing.T) {
 	storetest.WriteFile(t, filepath.Join(up, "skills", "c", "SKILL.md"), storetest.SkillMD("c", "one"))
 	storetest.WriteFile(t, filepath.Join(up, "skills", "c", "Skill.MD"), "the other one\n")
 	storetest.GitCommitAll(t, up, "one")
-	src, err := plugins.ParseSource("file://"+up, "main")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := mainSource(t, up)
 	s := storetest.NewStore(t)
 	rep, err := Add(context.Background(), s, src, AddOptions{})
 	if err != nil {

@@ -134,31 +134,7 @@ func partsFiles(t *testing.T, s *store.Store, tree store.Hash) map[string]string
 // replaced by content.
 func editParts(t *testing.T, s *store.Store, plugin, p, content string) {
 	t.Helper()
-	name := store.PluginPartsUnit(plugin)
-	err := s.Update(context.Background(), func(tx *store.Tx) error {
-		head, err := tx.Head(name)
-		if err != nil {
-			return err
-		}
-		files, err := tx.LoadFiles(head.Tree)
-		if err != nil {
-			return err
-		}
-		for i := range files {
-			if files[i].Path == p {
-				files[i].Data, files[i].ID = []byte(content), store.ZeroHash
-			}
-		}
-		tree, err := tx.WriteTree(files)
-		if err != nil {
-			return err
-		}
-		_, err = tx.CommitVersion(name, tree, store.VersionInfo{Reason: "local edit"})
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	storetest.LocalEditFile(t, s, store.PluginPartsUnit(plugin), p, content)
 }
 
 func checkStoreSound(t *testing.T, s *store.Store) {

@@ -254,10 +254,7 @@ func TestSyncGitPlugin(t *testing.T) {
 		storetest.Git(t, up, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "c")
 	}
 	commit()
-	src, err := plugins.ParseSource("file://"+up, "main")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := mainSource(t, up)
 	if _, err := Add(ctx, s, src, AddOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -207,6 +207,13 @@ func HeadOf(t testing.TB, s *store.Store, skill string) store.Version {
 // LocalEdit publishes a managed version of skill with SKILL.md replaced.
 func LocalEdit(t testing.TB, s *store.Store, skill, content string) {
 	t.Helper()
+	LocalEditFile(t, s, skill, "SKILL.md", content)
+}
+
+// LocalEditFile publishes a local version of skill (or a plugin's parts
+// unit) with the file at path replaced by content.
+func LocalEditFile(t testing.TB, s *store.Store, skill, path, content string) {
+	t.Helper()
 	err := s.Update(context.Background(), func(tx *store.Tx) error {
 		head, err := tx.Head(skill)
 		if err != nil {
@@ -217,7 +224,7 @@ func LocalEdit(t testing.TB, s *store.Store, skill, content string) {
 			return err
 		}
 		for i := range files {
-			if files[i].Path == "SKILL.md" {
+			if files[i].Path == path {
 				files[i].Data, files[i].ID = []byte(content), store.ZeroHash
 			}
 		}
