@@ -199,11 +199,17 @@ func (s *Store) Logger() *slog.Logger { return s.log }
 func (s *Store) Options() Options { return s.opts }
 
 // FetchOptions are the network deadlines of the store's fetches
-// (Options.FetchTimeout) and the working folder of the git helper
-// processes they run (the store itself, never the caller's folder), for
-// the fetches of plugin sources and of pull.
+// (Options.FetchTimeout), the working folder of the git helper
+// processes they run (the store itself, never the caller's folder) and
+// the source policy every HTTP redirect must pass (Options.SourcePolicy,
+// as a source no marketplace named), for the fetches of plugin sources
+// and of pull.
 func (s *Store) FetchOptions() gitfetch.Options {
-	return gitfetch.Options{Timeout: s.Options().FetchTimeout, HelperDir: s.Dir()}
+	o := gitfetch.Options{Timeout: s.Options().FetchTimeout, HelperDir: s.Dir()}
+	if c := s.Options().SourcePolicy; c != nil {
+		o.Allow = func(url string) error { return c.CheckSource(url, false, "") }
+	}
+	return o
 }
 
 // StatCache loads the store's stat cache (see [StatCache]); any error

@@ -179,7 +179,13 @@ var errorRules = []errorRule{
 	},
 		hint: hint("check the URL with 'skillstore remote list'; the repository must exist on the server (git init --bare)")},
 	{match: is(transport.ErrRepositoryNotFound), hint: hint("check the source's URL (a plugin's: 'skillstore plugin show PLUGIN'); the repository must exist and be readable")},
-	{match: as[*gitfetch.URLError](), hint: hint("nothing was used: give the URL without control characters; a URL written that way is an attack on git's credential helpers, so do not trust where it came from")},
+	{match: as[*gitfetch.URLError](), hint: func(err error) string {
+		if asE[*gitfetch.URLError](err).Reason != "" {
+			return "nothing was used: write the URL as the server names the repository (no '..' above the top, no encoded '/', '\\' or '%', no query, no host starting with '-')"
+		}
+		return "nothing was used: give the URL without control characters; a URL written that way is an attack on git's credential helpers, so do not trust where it came from"
+	}},
+	{match: as[*gitfetch.RedirectError](), hint: hint("ask whoever runs the server where the repository is now, and use that URL if the source policy allows it")},
 
 	// Targets.
 	{match: as[*target.UnknownError](), hint: hint("run 'skillstore target list' to see the targets")},

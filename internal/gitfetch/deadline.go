@@ -31,6 +31,11 @@ type Options struct {
 	// a local repository runs (see [Command]): the store. "" is the
 	// system's temporary folder.
 	HelperDir string
+	// Allow, when set, is asked about the repository every HTTP
+	// redirect of the fetch leads to (its canonical URL): the source
+	// policy, which the first URL passed before the fetch. An error
+	// refuses the redirect before it is followed (see [RedirectError]).
+	Allow func(url string) error
 }
 
 func (o Options) timeout() time.Duration {
@@ -209,6 +214,6 @@ func httpTransport(timeout time.Duration) transport.Transport {
 		MaxIdleConnsPerHost:   64,
 		ForceAttemptHTTP2:     true,
 	}
-	t, _ := httpClients.LoadOrStore(timeout, githttp.NewClient(&http.Client{Transport: rt}))
+	t, _ := httpClients.LoadOrStore(timeout, githttp.NewClient(&http.Client{Transport: rt, CheckRedirect: checkRedirect}))
 	return t.(transport.Transport)
 }

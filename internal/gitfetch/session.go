@@ -23,12 +23,15 @@ type Session struct {
 	adv  *packp.AdvRefs
 }
 
-// Open checks url ([CheckURL]), connects to the repository there with
-// auth (nil: none, or the user and password the URL holds) and reads its
-// refs. A repository without refs is transport.ErrEmptyRemoteRepository.
-// The caller closes the session.
+// Open puts url in canonical form ([CanonicalURL]: the form the source
+// policy checked), connects to the repository there with auth (nil:
+// none, or the user and password the URL holds) and reads its refs. An
+// HTTP redirect is followed only when its target passes opts.Allow
+// (else a *RedirectError). A repository without refs is
+// transport.ErrEmptyRemoteRepository. The caller closes the session.
 func Open(ctx context.Context, url string, auth transport.AuthMethod, opts Options) (*Session, error) {
-	if err := CheckURL(url); err != nil {
+	url, err := CanonicalURL(url)
+	if err != nil {
 		return nil, err
 	}
 	ep, err := transport.NewEndpoint(url)
@@ -39,7 +42,7 @@ func Open(ctx context.Context, url string, auth transport.AuthMethod, opts Optio
 	if err != nil {
 		return nil, err
 	}
-	w := newWatchdog(ctx, url, opts.timeout())
+	w := newWatchdog(withAllow(ctx, opts.Allow), url, opts.timeout())
 	sess, err := openSession(w, tr, ep, auth)
 	if err != nil {
 		w.stop()
@@ -50,6 +53,10 @@ func Open(ctx context.Context, url string, auth transport.AuthMethod, opts Optio
 	if err != nil {
 		sess.Close()
 		w.stop()
+		var redirect *RedirectError
+		if errors.As(err, &redirect) {
+			return nil, redirect
+		}
 		return nil, w.explain(err)
 	}
 	w.progress("")

@@ -9,10 +9,13 @@ import (
 )
 
 // URLError refuses a git URL (or local path) that holds a control
-// character in one of its parts. Such a URL is never used: git's
+// character in one of its parts ([CheckURL]), or that has no one
+// canonical form ([CanonicalURL]). Such a URL is never used: git's
 // credential protocol is one "key=value" per line, so a user name holding
 // "%0ahost=github.com" would ask the credential helpers for another
-// host's token, and a printed URL could rewrite what a terminal shows.
+// host's token, and a printed URL could rewrite what a terminal shows; a
+// path a server could resolve otherwise than the policy read it would
+// fetch another repository than the one allowed.
 type URLError struct {
 	// URL is the URL as given, control characters escaped and any
 	// password hidden: the part at fault is never masked.
@@ -22,12 +25,21 @@ type URLError struct {
 	Part string
 	// Value is the part, decoded and escaped ("" for a password).
 	Value string
+	// Reason is what is wrong with the part when it is not a control
+	// character ("" when it is): "starts with '-', ...".
+	Reason string
 }
 
 func (e *URLError) Error() string {
 	at := ""
 	if e.Value != "" {
 		at = " " + e.Value
+	}
+	if e.Reason != "" {
+		if e.Part == "url" {
+			return fmt.Sprintf("URL %s %s: refused", e.URL, e.Reason)
+		}
+		return fmt.Sprintf("URL %s: its %s%s %s: refused", e.URL, e.Part, at, e.Reason)
 	}
 	return fmt.Sprintf("URL %s: its %s%s holds a control character: refused (give the URL without it)", e.URL, e.Part, at)
 }
