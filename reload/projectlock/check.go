@@ -175,7 +175,7 @@ func checkURL(raw, kind string) error {
 	if raw == "" {
 		return errors.New("empty")
 	}
-	if err := gitfetch.CheckURL(raw); err != nil {
+	if _, err := gitfetch.CanonicalURL(raw); err != nil {
 		return err
 	}
 	if strings.HasPrefix(raw, "-") {

@@ -18,11 +18,15 @@ func EntrySource(r pluginfmt.RemotePlugin, allowed []string) (Source, error) {
 	src := Source{Kind: SourceGit, URL: r.URL, Ref: r.Pin()}
 	if r.Repo != "" {
 		src.URL = GitHubURL(r.Repo)
-	} else if err := CheckNamedSource(src, allowed); err != nil {
-		return Source{}, fmt.Errorf(`"url": %w`, err)
 	}
-	if err := gitfetch.CheckURL(src.URL); err != nil {
+	var err error
+	if src.URL, err = gitfetch.CanonicalURL(src.URL); err != nil {
 		return Source{}, err
+	}
+	if r.Repo == "" {
+		if err := CheckNamedSource(src, allowed); err != nil {
+			return Source{}, fmt.Errorf(`"url": %w`, err)
+		}
 	}
 	if r.Path == "" {
 		return src, nil

@@ -119,7 +119,10 @@ func ParseSource(arg, ref string) (Source, error) {
 //     told apart at once ([ShorthandError]) from a folder that is missing.
 //
 // A source holding a control character anywhere is refused
-// (gitfetch.CheckURL) before any other use.
+// (gitfetch.CheckURL) before any other use, and a git source's URL is
+// kept in canonical form (gitfetch.CanonicalURL: "." and ".." resolved,
+// what could be read two ways refused), the form the source policy
+// checks and sync fetches.
 //
 // After '#' comes a plugin of a marketplace (SOURCE#plugin), or a folder
 // inside the source when it holds a '/' (SOURCE#plugins/x, SOURCE#tools/
@@ -142,6 +145,9 @@ func ParseSourceContext(ctx context.Context, arg, ref string) (Source, error) {
 	var src Source
 	switch {
 	case schemeRE().MatchString(loc) || scpRE().MatchString(loc):
+		if loc, err = gitfetch.CanonicalURL(loc); err != nil {
+			return Source{}, fmt.Errorf("plugin source: %w", err)
+		}
 		web, ok, err := parseGitHubWeb(ctx, loc)
 		switch {
 		case err != nil:
@@ -165,6 +171,13 @@ func ParseSourceContext(ctx context.Context, arg, ref string) (Source, error) {
 			}
 		} else if err != nil {
 			return Source{}, err
+		}
+	}
+	if src.Kind == SourceGit {
+		// The form the policy checks and sync fetches (a GitHub
+		// address built from a shorthand or a web URL included).
+		if src.URL, err = gitfetch.CanonicalURL(src.URL); err != nil {
+			return Source{}, fmt.Errorf("plugin source: %w", err)
 		}
 	}
 	src.Selector = sel

@@ -9,10 +9,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/transport"
 
+	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/store"
 )
@@ -32,9 +34,17 @@ import (
 //	marketplace github.com/acme/plugins  that marketplace, and every plugin its entries name
 //	local /srv/skills               folders and repositories on this machine at or below that path
 //
-// Addresses are matched without scheme, user, port (unless the pattern
-// names one) and a trailing ".git"; a GitHub address served from
-// $SKILLSTORE_GITHUB_URL (a mirror) is github.com's. A file with no
+// Addresses are matched in canonical form (gitfetch.CanonicalURL: the
+// form that is then fetched, its path decoded, "." and ".." resolved, so
+// acme/../evil is evil's), without scheme, user, port (unless the pattern
+// names one) and a trailing ".git", an owner's path segment by segment
+// (owner github.com/acme covers github.com/acme/x, never
+// github.com/acme-corp/x); a GitHub address served from
+// $SKILLSTORE_GITHUB_URL (a mirror) is github.com's. A local source is
+// matched by the path it really leads to, every symbolic link resolved
+// (so a link below /srv/skills to a repository elsewhere is not below
+// /srv/skills), and so is the pattern. Every redirect a fetch is sent is
+// checked the same way (store.Store.FetchOptions). A file with no
 // pattern allows nothing. A file that cannot be read or holds a bad line
 // allows nothing either, and every refusal says why: a broken policy
 // never lets everything through.
@@ -51,7 +61,10 @@ var ErrSourceNotAllowed = errors.New("not allowed by the source policy")
 // PolicyError is a source the policy refuses: the file that refuses it and
 // the patterns that file allows (or why the file allows nothing).
 type PolicyError struct {
-	Source   string   // the source, any password hidden
+	Source string // the source, any password hidden
+	// Leads is where a local source really is, its symbolic links
+	// resolved, when that is not where its path says ("" otherwise).
+	Leads    string
 	File     string   // the policy file that refused it
 	Patterns []string // what the file allows, as written
 	// Broken is why the file allows nothing (it cannot be read, or a
@@ -67,7 +80,11 @@ func (e *PolicyError) Error() string {
 	if len(e.Patterns) > 0 {
 		allowed = strings.Join(e.Patterns, "; ")
 	}
-	return fmt.Sprintf("source %s is %v %s, which allows %s: use a source it allows, or ask whoever manages that file to add one", e.Source, ErrSourceNotAllowed, e.File, allowed)
+	leads := ""
+	if e.Leads != "" {
+		leads = " (it leads to " + e.Leads + ")"
+	}
+	return fmt.Sprintf("source %s%s is %v %s, which allows %s: use a source it allows, or ask whoever manages that file to add one", e.Source, leads, ErrSourceNotAllowed, e.File, allowed)
 }
 
 func (e *PolicyError) Unwrap() error { return ErrSourceNotAllowed }
@@ -182,6 +199,11 @@ func parseRule(kind, value string) (policyRule, error) {
 		if !ok || host == "" || p == "" || strings.Contains(value, "://") {
 			return r, fmt.Errorf("%s %q: write HOST/PATH without a scheme (github.com/acme for an owner, github.com/acme/skills for a repository)", kind, value)
 		}
+		for _, seg := range strings.Split(p, "/") {
+			if seg == "" || seg == "." || seg == ".." || strings.ContainsAny(seg, `%\`) {
+				return r, fmt.Errorf("%s %q: write the path plainly, without empty, '.' or '..' parts, '%%' or '\\'", kind, value)
+			}
+		}
 		r.setHost(host)
 		r.path = p
 	case "local":
@@ -196,7 +218,7 @@ func parseRule(kind, value string) (policyRule, error) {
 		if !filepath.IsAbs(p) {
 			return r, fmt.Errorf("local %q: give an absolute path (or ~/...)", value)
 		}
-		r.path = filepath.Clean(p)
+		r.path = realPath(filepath.Clean(p))
 	default:
 		return r, fmt.Errorf("unknown kind %q: use host, owner, repo, marketplace or local", kind)
 	}
@@ -220,34 +242,54 @@ type sourceAddress struct {
 	path  string // the repository's path without ".git"; a local source's absolute path
 }
 
-// addressOf reads where src points.
-func addressOf(rawURL string, kind SourceKind) sourceAddress {
-	if a, ok := mirroredGitHub(rawURL); ok {
-		return a
-	}
+// addressOf reads where src points, from its canonical form (the form
+// that is fetched); a URL that has none is refused.
+func addressOf(rawURL string, kind SourceKind) (sourceAddress, error) {
 	if kind == SourceFolder {
-		return sourceAddress{local: true, path: localPath(rawURL)}
+		return sourceAddress{local: true, path: realPath(localPath(rawURL))}, nil
 	}
-	ep, err := transport.NewEndpoint(rawURL)
+	canon, err := gitfetch.CanonicalURL(rawURL)
+	if err != nil {
+		return sourceAddress{}, err
+	}
+	if a, ok := mirroredGitHub(canon); ok {
+		return a, nil
+	}
+	ep, err := transport.NewEndpoint(canon)
 	if err != nil || ep.Protocol == "file" {
-		return sourceAddress{local: true, path: localPath(rawURL)}
+		return sourceAddress{local: true, path: realPath(localPath(canon))}, nil
 	}
 	a := sourceAddress{host: strings.ToLower(ep.Host), path: strings.TrimSuffix(strings.Trim(ep.Path, "/"), ".git")}
 	if ep.Port != 0 {
 		a.port = fmt.Sprint(ep.Port)
 	}
-	return a
+	return a, nil
 }
 
-// mirroredGitHub reads a URL under $SKILLSTORE_GITHUB_URL (see GitHubURL)
-// as the github.com repository it stands for.
-func mirroredGitHub(rawURL string) (sourceAddress, bool) {
-	base := strings.TrimRight(os.Getenv(GitHubURLEnv), "/")
-	rest, ok := strings.CutPrefix(rawURL, base+"/")
-	if base == "" || !ok {
+// mirroredGitHub reads a canonical URL under $SKILLSTORE_GITHUB_URL (see
+// GitHubURL) as the github.com repository it stands for.
+func mirroredGitHub(canon string) (sourceAddress, bool) {
+	env := os.Getenv(GitHubURLEnv)
+	if env == "" {
 		return sourceAddress{}, false
 	}
-	return sourceAddress{host: "github.com", path: strings.TrimSuffix(strings.Trim(rest, "/"), ".git")}, true
+	base, err := gitfetch.CanonicalURL(env)
+	if err != nil {
+		return sourceAddress{}, false
+	}
+	rest, ok := strings.CutPrefix(canon, strings.TrimRight(base, "/")+"/")
+	if !ok {
+		return sourceAddress{}, false
+	}
+	return sourceAddress{host: "github.com", path: strings.TrimSuffix(rest, ".git")}, true
+}
+
+// underPath reports whether the slash-separated path p lies below owner,
+// compared segment by segment (both are canonical: no empty, "." or ".."
+// segment).
+func underPath(p, owner string) bool {
+	ps, own := strings.Split(p, "/"), strings.Split(owner, "/")
+	return len(ps) > len(own) && slices.Equal(ps[:len(own)], own)
 }
 
 // matchesHost reports whether the rule's host covers a's.
@@ -272,7 +314,7 @@ func (r policyRule) allows(a sourceAddress, market *sourceAddress) bool {
 	case "host":
 		return r.matchesHost(a)
 	case "owner":
-		return r.matchesHost(a) && strings.HasPrefix(a.path, r.path+"/")
+		return r.matchesHost(a) && underPath(a.path, r.path)
 	case "repo":
 		return r.matchesHost(a) && a.path == r.path
 	case "marketplace":
@@ -284,8 +326,7 @@ func (r policyRule) allows(a sourceAddress, market *sourceAddress) bool {
 		if !a.local {
 			return false
 		}
-		rel, err := filepath.Rel(r.path, a.path)
-		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+		return isBelow(a.path, r.path)
 	}
 	return false
 }
@@ -298,11 +339,15 @@ func (p *SourcePolicy) Check(src Source, market string) error {
 	if p == nil {
 		return nil
 	}
-	a := addressOf(src.URL, src.Kind)
+	a, err := addressOf(src.URL, src.Kind)
+	if err != nil {
+		return err // a *gitfetch.URLError, which names the URL
+	}
 	var m *sourceAddress
 	if market != "" {
-		ma := addressOf(marketplaceURL(market), SourceGit)
-		m = &ma
+		if ma, err := addressOf(marketplaceURL(market), SourceGit); err == nil {
+			m = &ma
+		}
 	}
 	for _, f := range p.files {
 		if f.broken != nil {
@@ -320,7 +365,11 @@ func (p *SourcePolicy) Check(src Source, market string) error {
 			for i, r := range f.rules {
 				texts[i] = r.text
 			}
-			return &PolicyError{Source: hidePassword(src.URL), File: f.path, Patterns: texts}
+			e := &PolicyError{Source: hidePassword(src.URL), File: f.path, Patterns: texts}
+			if a.local && a.path != localPath(src.URL) {
+				e.Leads = a.path
+			}
+			return e
 		}
 	}
 	return nil

@@ -133,3 +133,97 @@ func TestSourcePolicyHidesPassword(t *testing.T) {
 		t.Errorf("refusal = %v, want the URL without its password", err)
 	}
 }
+
+// TestSourcePolicyCanonical checks that the policy reads a URL in the form
+// that is fetched: dot segments in any spelling are resolved before the
+// match (acme/../evil is evil's), an owner is matched segment by segment,
+// and a URL with no one form is refused before any match.
+func TestSourcePolicyCanonical(t *testing.T) {
+	t.Setenv(GitHubURLEnv, "file:///srv/mirror")
+	path := writePolicy(t, t.TempDir(), "policy", "owner h.example/git/acme\nowner github.com/acme\n")
+	p := LoadSourcePolicy(path)
+	for _, c := range []struct {
+		url     string
+		ok      bool
+		refusal string // what the error says
+	}{
+		{"http://h.example/git/acme/good.git", true, ""},
+		{"http://h.example/git/acme/./good.git", true, ""},
+		{"http://h.example/git//acme/good.git", true, ""},
+		{"http://h.example/git/acme/x/../good.git", true, ""},
+		{"http://h.example/git/acme/../evil/bad.git", false, "not allowed by the source policy"},
+		{"http://h.example/git/acme/%2e%2e/evil/bad.git", false, "not allowed by the source policy"},
+		{"http://h.example/git/acme//../evil/bad.git", false, "not allowed by the source policy"},
+		{"http://h.example/git/acme/./../evil/bad.git", false, "not allowed by the source policy"},
+		{"git@h.example:git/acme/../evil/bad.git", false, "not allowed by the source policy"},
+		{"file:///srv/mirror/acme/../evil/tools.git", false, "not allowed by the source policy"}, // the GitHub mirror
+		{"http://h.example/git/acme%2f..%2fevil/bad.git", false, "encoded '/'"},
+		{"http://h.example/git/acme/..%2fevil/bad.git", false, "encoded '/'"},
+		{"http://h.example/git/acme-corp/x.git", false, "not allowed by the source policy"},
+		{"http://h.example/git/acme", false, "not allowed by the source policy"},
+		{"ssh://-oProxyCommand=x/git/acme/x.git", false, "starts with '-'"},
+	} {
+		err := p.Check(Source{Kind: SourceGit, URL: c.url}, "")
+		if (err == nil) != c.ok || err != nil && !strings.Contains(err.Error(), c.refusal) {
+			t.Errorf("Check(%s) = %v, want allowed %v (%s)", c.url, err, c.ok, c.refusal)
+		}
+	}
+	// An owner pattern is written plainly.
+	for _, bad := range []string{"owner h.example/git/../acme\n", "owner h.example/git//acme\n", "repo h.example/acme/%2e%2e\n"} {
+		path := writePolicy(t, t.TempDir(), "policy", bad)
+		if err := LoadSourcePolicy(path).Check(Source{Kind: SourceGit, URL: "http://h.example/git/acme/x.git"}, ""); err == nil || !strings.Contains(err.Error(), "allows no source") {
+			t.Errorf("policy %q: %v, want the file refused", bad, err)
+		}
+	}
+}
+
+// TestLocalSourceSymlinkEscape checks that a folder allowed on this machine
+// (the policy's local DIR, --allow-local DIR) covers what is really inside
+// it: a symbolic link in it to a repository elsewhere is not covered, a
+// link to a place inside it is.
+func TestLocalSourceSymlinkEscape(t *testing.T) {
+	root := t.TempDir()
+	allowed, private := filepath.Join(root, "allowed"), filepath.Join(root, "private")
+	for _, d := range []string{filepath.Join(allowed, "repo"), private} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, to := range map[string]string{"out": private, "in": filepath.Join(allowed, "repo"), "dangling": filepath.Join(root, "later")} {
+		if err := os.Symlink(to, filepath.Join(allowed, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	policy := LoadSourcePolicy(writePolicy(t, root, "policy", "local "+allowed+"\n"))
+	for _, c := range []struct {
+		url string
+		ok  bool
+	}{
+		{filepath.Join(allowed, "repo"), true},
+		{"file://" + filepath.Join(allowed, "in"), true},
+		{"file://" + filepath.Join(allowed, "out"), false},
+		{filepath.Join(allowed, "out", "sub"), false},
+		{filepath.Join(allowed, "dangling"), false},
+		{filepath.Join(allowed, "repo", "..", "..", "private"), false},
+	} {
+		src := Source{Kind: SourceGit, URL: c.url}
+		if err := policy.Check(src, ""); (err == nil) != c.ok {
+			t.Errorf("policy: Check(%s) = %v, want allowed %v", c.url, err, c.ok)
+		}
+		err := CheckNamedSource(src, []string{allowed})
+		if (err == nil) != c.ok {
+			t.Errorf("--allow-local: CheckNamedSource(%s) = %v, want allowed %v", c.url, err, c.ok)
+		}
+		if err != nil && !errors.Is(err, ErrLocalSource) {
+			t.Errorf("--allow-local: %v does not wrap ErrLocalSource", err)
+		}
+	}
+	// Named through a link, the folder allowed is where the link leads.
+	link := filepath.Join(root, "link-to-allowed")
+	if err := os.Symlink(allowed, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckNamedSource(Source{Kind: SourceGit, URL: filepath.Join(allowed, "repo")}, []string{link}); err != nil {
+		t.Errorf("--allow-local through a link to the folder: %v", err)
+	}
+}

@@ -3,10 +3,13 @@ package plugins
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/transport"
+
+	"github.com/skillstore/skillstore/internal/gitfetch"
 )
 
 // One rule for every source that comes from a file others can write (a
@@ -37,22 +40,38 @@ func (src Source) IsLocal() bool {
 // CheckNamedSource applies the rule to src, named by a file others can
 // write: nil unless src is local and no entry of allowed (the sources the
 // user named with --allow-local: a path or file:// URL, the same one or a
-// folder holding it) covers it.
+// folder holding it) covers it. Both are compared by the paths they
+// really lead to, every symbolic link resolved: a link inside an allowed
+// folder to a repository outside it is not covered.
 func CheckNamedSource(src Source, allowed []string) error {
 	if !src.IsLocal() {
 		return nil
 	}
-	p := localPath(src.URL)
+	p := realPath(localPath(src.URL))
 	for _, a := range allowed {
-		if rel, err := filepath.Rel(localPath(a), p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if isBelow(p, realPath(localPath(a))) {
 			return nil
 		}
 	}
-	return fmt.Errorf("%s %w: take it only if you trust it, with --allow-local %s", src.URL, ErrLocalSource, p)
+	leads := ""
+	if named := localPath(src.URL); named != p {
+		leads = " (it leads to " + p + ")"
+	}
+	return fmt.Errorf("%s %w%s: take it only if you trust it, with --allow-local %s", src.URL, ErrLocalSource, leads, p)
 }
 
-// localPath is the clean absolute path a local URL or path names.
+// isBelow reports whether the clean absolute path p is dir or inside it.
+func isBelow(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// localPath is the clean absolute path a local URL or path names (its
+// canonical form: gitfetch.CanonicalURL).
 func localPath(u string) string {
+	if canon, err := gitfetch.CanonicalURL(u); err == nil {
+		u = canon
+	}
 	if ep, err := transport.NewEndpoint(u); err == nil && ep.Protocol == "file" {
 		u = ep.Path
 	}
@@ -61,4 +80,28 @@ func localPath(u string) string {
 		return filepath.Clean(u)
 	}
 	return abs
+}
+
+// realPath is the clean absolute path p with every symbolic link
+// resolved: the path a fetch of p really reads. A part that does not
+// exist (yet) is kept as written below the deepest part that does.
+func realPath(p string) string { return resolvePath(p, 0) }
+
+func resolvePath(p string, depth int) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	parent := filepath.Dir(p)
+	if parent == p || depth > 64 {
+		return p
+	}
+	dir := resolvePath(parent, depth+1)
+	full := filepath.Join(dir, filepath.Base(p))
+	if to, err := os.Readlink(full); err == nil { // a link to what does not exist yet
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(dir, to)
+		}
+		return resolvePath(filepath.Clean(to), depth+1)
+	}
+	return full
 }

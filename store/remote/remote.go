@@ -119,7 +119,8 @@ func checkRemoteName(name string) error {
 // normalizeRemoteURL checks that raw is a git URL skillstore can reach
 // (file://, git://, http(s)://, ssh:// or user@host:path) or a local
 // repository path, which it makes absolute, with no control character in
-// any part (gitfetch.CheckURL).
+// any part, and returns its canonical form (gitfetch.CanonicalURL: the
+// form the source policy checks and pull fetches).
 func normalizeRemoteURL(raw string) (string, error) {
 	if raw == "" {
 		return "", errors.New("empty remote URL")
@@ -127,25 +128,22 @@ func normalizeRemoteURL(raw string) (string, error) {
 	if err := gitfetch.CheckURL(raw); err != nil {
 		return "", fmt.Errorf("remote URL: %w", err)
 	}
-	if scpRE().MatchString(raw) {
-		return raw, nil
-	}
-	if schemeRE().MatchString(raw) {
+	if !scpRE().MatchString(raw) && schemeRE().MatchString(raw) {
 		u, err := url.Parse(raw)
 		if err != nil {
 			return "", fmt.Errorf("remote URL %s: %w", RedactURL(raw), err)
 		}
 		switch u.Scheme {
 		case "file", "git", "http", "https", "ssh":
-			return raw, nil
+		default:
+			return "", fmt.Errorf("remote URL %s: unsupported scheme %q (use file, git, http, https or ssh)", RedactURL(raw), u.Scheme)
 		}
-		return "", fmt.Errorf("remote URL %s: unsupported scheme %q (use file, git, http, https or ssh)", RedactURL(raw), u.Scheme)
 	}
-	abs, err := filepath.Abs(raw)
+	canon, err := gitfetch.CanonicalURL(raw)
 	if err != nil {
-		return "", fmt.Errorf("remote %s: %w", raw, err)
+		return "", fmt.Errorf("remote URL: %w", err)
 	}
-	return abs, nil
+	return canon, nil
 }
 
 // trackingFetchSpecs are the refspecs written to the git config, so plain

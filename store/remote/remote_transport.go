@@ -43,13 +43,16 @@ type remoteConn struct {
 	helperTried bool
 }
 
-// dialRemote checks the remote's URL ([gitfetch.CheckURL]: the URL in the
-// git config may have been written by hand, not by Add) and prepares to
-// reach it; nothing is sent yet.
+// dialRemote checks the remote's URL and puts it in canonical form
+// ([gitfetch.CanonicalURL]: the URL in the git config may have been
+// written by hand, not by Add) and prepares to reach it; nothing is sent
+// yet.
 func dialRemote(rem Remote, opts gitfetch.Options) (*remoteConn, error) {
-	if err := gitfetch.CheckURL(rem.URL); err != nil {
+	canon, err := gitfetch.CanonicalURL(rem.URL)
+	if err != nil {
 		return nil, fmt.Errorf("remote %s: %w", rem.Name, err)
 	}
+	rem.URL = canon
 	ep, err := transport.NewEndpoint(rem.URL)
 	if err != nil {
 		return nil, fmt.Errorf("remote %s (%s): %s", rem.Name, rem.Redacted(), redactIn(err.Error(), rem.URL))
