@@ -59,12 +59,15 @@ func NeedsQuote(s string) bool {
 
 // UnsafeRune reports a character a terminal acts on or that hides or
 // reorders text: C0 controls, DEL, C1 controls, bidirectional controls,
-// zero-width characters and Unicode tag characters.
+// zero-width characters, Unicode tag characters, and the line and
+// paragraph separators U+2028 and U+2029 (which editors, JavaScript and
+// some terminals break a line at, so a name holding one can start a line
+// that reads as the tool's own).
 func UnsafeRune(r rune) bool {
 	switch {
 	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
 		return true
-	case r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2060 && r <= 0x2069,
+	case r >= 0x200b && r <= 0x200f, r >= 0x2028 && r <= 0x202e, r >= 0x2060 && r <= 0x2069,
 		r == 0x061c, r == 0x180e, r == 0xfeff, r >= 0xe0000 && r <= 0xe007f:
 		return true
 	}

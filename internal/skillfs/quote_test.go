@@ -13,6 +13,8 @@ func TestQuotePath(t *testing.T) {
 		"quote\"d":                 `"quote\"d"`,
 		`back\slash`:               `"back\\slash"`,
 		"bidi \u202eevil":          `"bidi \342\200\256evil"`,
+		"line \u2028added x@v9":    `"line \342\200\250added x@v9"`,
+		"para \u2029added x@v9":    `"para \342\200\251added x@v9"`,
 		"bad \xff byte":            `"bad \377 byte"`,
 		"del\x7f":                  `"del\177"`,
 	}

@@ -14,7 +14,8 @@ import (
 // escapes (\x1b, \u202e), every character a terminal acts on or that
 // hides or reorders text (C0 controls but tab and newline, DEL, C1
 // controls, bidirectional controls, zero-width characters, Unicode tag
-// characters) and bytes that are not UTF-8. A skill's description holding
+// characters, the line and paragraph separators U+2028 and U+2029) and
+// bytes that are not UTF-8. A skill's description holding
 // ESC ] 52 (write the clipboard) or ESC [2J (clear the screen) is then
 // printed, not obeyed. It is the one escaping every human-readable output
 // goes through (Writer); --json output, cat and merge-file stay exact.

@@ -15,6 +15,8 @@ func TestEscapeTerminal(t *testing.T) {
 		"c1 \u009b2J":                     `c1 \u009b2J`,
 		"bidi \u202eevil":                 `bidi \u202eevil`,
 		"tag \U000E0041":                  `tag \ue0041`,
+		"line \u2028added x@v9":           `line \u2028added x@v9`,
+		"para \u2029added x@v9":           `para \u2029added x@v9`,
 		"bad \xff byte":                   `bad \xff byte`,
 		"accents é … 日本":                  "accents é … 日本",
 	}
