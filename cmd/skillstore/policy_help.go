@@ -12,4 +12,7 @@ const sourcePolicyHelp = "Source policy: when /etc/skillstore/policy ($SKILLSTOR
 	"  repo github.com/obra/superpowers  that repository\n" +
 	"  marketplace github.com/acme/mkt   that marketplace and the plugins its entries name\n" +
 	"  local /srv/skills                 folders and repositories on this machine below it\n" +
+	"A source is matched in the form that is fetched: its path decoded and its '.' and\n" +
+	"'..' resolved (acme/../x is not acme's), an owner by whole path parts, a local path\n" +
+	"with its symbolic links resolved; every HTTP redirect must be allowed too.\n" +
 	"A file with no line allows nothing; one with a bad line allows nothing either."

@@ -17,8 +17,9 @@
 // the store's fetch deadlines (store.Options.FetchTimeout), and takes the
 // write lock only to store, check and integrate what arrived: a slow or
 // hung server never keeps readers or other writers waiting, and a refused
-// remote writes nothing. Every URL passes gitfetch.CheckURL before use,
-// and git's helpers (credential fill, upload-pack and receive-pack for a
+// remote writes nothing. Every URL is put in canonical form
+// (gitfetch.CanonicalURL: the form the source policy checks) before use,
+// every redirect of a pull passes the policy too, and git's helpers (credential fill, upload-pack and receive-pack for a
 // remote on this machine's disk) run in the store with only the user's
 // global and system git configuration. go-git is used here only to speak
 // git's network protocols.

@@ -23,8 +23,8 @@ import (
 // A remote is reached with gitfetch's transports: a local path or file://
 // (git upload-pack and receive-pack run as helpers in the store, killed
 // and reaped when a session ends early), git://, http(s):// (a fetch with
-// connect and response deadlines) and ssh. Every URL passes gitfetch.CheckURL
-// first. Credentials come from where git keeps them and are never
+// connect and response deadlines) and ssh. Every URL is put in canonical
+// form first (gitfetch.CanonicalURL). Credentials come from where git keeps them and are never
 // written anywhere by skillstore:
 //   - http(s): the user and password of the URL, else `git credential
 //     fill` (credential helpers, ~/.git-credentials, the OS keychain)
