@@ -22,6 +22,14 @@ func TestParseSource(t *testing.T) {
 		{arg: "file://" + up, kind: SourceGit, url: "file://" + up},
 		{arg: up, kind: SourceGit, url: up},
 		{arg: folder + "#p", kind: SourceFolder, url: folder, sel: "p"},
+		// A git source is kept in the form that is fetched and checked.
+		{arg: "https://git.example.com/acme/../evil/x.git#p", kind: SourceGit, url: "https://git.example.com/evil/x.git", sel: "p"},
+		{arg: "https://Git.Example.com//acme/%2e/x.git/", kind: SourceGit, url: "https://git.example.com/acme/x.git"},
+		{arg: "git@github.com:acme/./../obra/superpowers.git", kind: SourceGit, url: "git@github.com:obra/superpowers.git"},
+		{arg: "https://github.com/anthropics/skills?tab=readme-ov-file", kind: SourceGit, url: "https://github.com/anthropics/skills.git"},
+		{arg: "https://git.example.com/acme%2f..%2fevil/x.git", wantErr: "holds an encoded '/'"},
+		{arg: "https://git.example.com/x.git?ref=main", wantErr: "its query"},
+		{arg: "ssh://-oProxyCommand=touch/x.git", wantErr: "starts with '-'"},
 		{arg: folder, ref: "main", wantErr: "is a folder, not a git repository: --ref needs a git repository"},
 		{arg: filepath.Join(folder, "nope"), wantErr: "no such file or directory"},
 	}

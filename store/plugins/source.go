@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -145,7 +146,7 @@ func ParseSourceContext(ctx context.Context, arg, ref string) (Source, error) {
 	var src Source
 	switch {
 	case schemeRE().MatchString(loc) || scpRE().MatchString(loc):
-		if loc, err = gitfetch.CanonicalURL(loc); err != nil {
+		if loc, err = gitfetch.CanonicalURL(dropGitHubQuery(loc)); err != nil {
 			return Source{}, fmt.Errorf("plugin source: %w", err)
 		}
 		web, ok, err := parseGitHubWeb(ctx, loc)
@@ -188,6 +189,18 @@ func ParseSourceContext(ctx context.Context, arg, ref string) (Source, error) {
 		return src.WithPath(dir)
 	}
 	return src, nil
+}
+
+// dropGitHubQuery drops the query of a github.com page's address
+// (?tab=readme-ov-file, which the browser adds): the page names the same
+// repository. Any other URL is kept as it is (a git URL has no query).
+func dropGitHubQuery(loc string) string {
+	u, err := url.Parse(loc)
+	if err != nil || u.RawQuery == "" || (u.Scheme != "https" && u.Scheme != "http") || (u.Host != "github.com" && u.Host != "www.github.com") {
+		return loc
+	}
+	u.RawQuery, u.ForceQuery = "", false
+	return u.String()
 }
 
 // parseFragment splits what follows '#' into a plugin name and a folder
