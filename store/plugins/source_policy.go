@@ -281,6 +281,9 @@ func mirroredGitHub(canon string) (sourceAddress, bool) {
 	if !ok {
 		return sourceAddress{}, false
 	}
+	if dec, err := url.PathUnescape(rest); err == nil {
+		rest = dec // as a URL's path is matched: decoded
+	}
 	return sourceAddress{host: "github.com", path: strings.TrimSuffix(rest, ".git")}, true
 }
 
