@@ -45,7 +45,9 @@ func lockCommand() *cli.Command {
 			"versions there until lock runs again (status shows newer ones as outdated);\n" +
 			"other targets follow the store as before. A local version\n" +
 			"(a managed skill or a local edit) that a clone cannot get (no team remote, or not\n" +
-			"pushed to it) is named in a warning.\n\n" +
+			"pushed to it) is named in a warning, and so is a version the project holds that\n" +
+			"install took from a team remote for it alone (this store does not publish it, so\n" +
+			"the lock moves it to the store's version or leaves it out).\n\n" +
 			lockFileHelp + "\n\n" +
 			"Exit codes: 0 written (or unchanged), 1 error (no target in the project), 2 usage,\n" +
 			"3 store busy.",

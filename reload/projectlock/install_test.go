@@ -167,6 +167,15 @@ func TestInstallTakesOnlyTheLockedVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+
+	// A lock written now from this store says that it leaves notes out.
+	built, err := Build(ctx, s, BuildOptions{Project: project})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(built.Lock.Skills) != 0 || len(built.Warnings) != 1 || !strings.Contains(built.Warnings[0], "holds notes@v1, which install took from the team remote for this project and this store does not publish: this lock leaves it out") {
+		t.Errorf("Build after the install: skills %+v, warnings %q", built.Lock.Skills, built.Warnings)
+	}
 }
 
 // TestFrozenInstallThatFailsWritesNothing: a frozen install whose lock
