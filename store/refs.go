@@ -21,6 +21,8 @@ import (
 //	refs/skillstore/superseded/skills/NAME/COMMIT          superseded candidates
 //	refs/skillstore/superseded/plugins/PLUGIN/NAME/COMMIT
 //	refs/skillstore/sources/PLUGIN/head          a plugin's fetched source
+//	refs/skillstore/locked/skills/NAME           a version a project's lock took from its team remote
+//	refs/skillstore/locked/plugins/PLUGIN/NAME
 //	refs/skillstore/state                        the state records
 //	refs/remotes/REMOTE/...                      a remote's refs as last seen
 
@@ -46,6 +48,18 @@ const SupersededRefPrefix = "refs/skillstore/superseded/"
 
 // SourceRefPrefix starts every plugin's source ref.
 const SourceRefPrefix = "refs/skillstore/sources/"
+
+// LockedRefPrefix keeps the versions that 'skillstore install' took from
+// the team remote a project's lock names (see [LockedRef]).
+const LockedRefPrefix = "refs/skillstore/locked/"
+
+// LockedRef keeps a version of skill name that a project's lock pins and
+// that only its team remote had: refs/skillstore/locked/skills/NAME or
+// refs/skillstore/locked/plugins/PLUGIN/NAME. The version is not published
+// (no skill of the store points at it; the project's targets export it
+// through their pins), and the ref never travels: push sends none of it,
+// pull never fills it.
+func LockedRef(name string) string { return LockedRefPrefix + namespace(name) + refPath(name) }
 
 // RemoteRefPrefix starts the tracking refs of every remote: the values of
 // the remote's refs as this store last saw them, at

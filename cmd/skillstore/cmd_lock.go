@@ -45,7 +45,9 @@ func lockCommand() *cli.Command {
 			"versions there until lock runs again (status shows newer ones as outdated);\n" +
 			"other targets follow the store as before. A local version\n" +
 			"(a managed skill or a local edit) that a clone cannot get (no team remote, or not\n" +
-			"pushed to it) is named in a warning.\n\n" +
+			"pushed to it) is named in a warning, and so is a version the project holds that\n" +
+			"install took from a team remote for it alone (this store does not publish it, so\n" +
+			"the lock moves it to the store's version or leaves it out).\n\n" +
 			lockFileHelp + "\n\n" +
 			"Exit codes: 0 written (or unchanged), 1 error (no target in the project), 2 usage,\n" +
 			"3 store busy.",
@@ -70,32 +72,43 @@ func installCommand() *cli.Command {
 		Usage:    "restore the project's lock file into its targets (--frozen for CI)",
 		Description: "Reads skillstore-lock.json of the project holding the working directory (or\n" +
 			"--project) and makes the project's targets hold exactly its versions, fetching\n" +
-			"what the store lacks: each plugin the store does not have is added at the\n" +
-			"lock's commit (through plugin add, so the source policy and the safety checks\n" +
-			"apply), then set to follow the lock's ref again, so 'skillstore sync' updates it\n" +
-			"as usual; versions no upstream has (local edits, managed skills) are pulled from\n" +
-			"the team remote the lock names (recorded as a remote of the store when it has\n" +
-			"none with that URL), and one that is not there must be pushed first, which the\n" +
-			"error says. A plugin whose upstream moved since the lock is reported and\n" +
-			"installed at the locked commit. The targets are recorded (or updated), held to\n" +
-			"the lock's versions, exported, and each folder is compared with the lock tree by\n" +
-			"tree.\n\n" +
+			"what the store lacks. The lock is a request from whoever wrote the project, not\n" +
+			"an authority: install takes exactly the versions it names, and gives them to the\n" +
+			"project's targets only.\n\n" +
+			"Each plugin the store does not have is added at the lock's commit (through plugin\n" +
+			"add, so the source policy and the safety checks apply), then set to follow the\n" +
+			"lock's ref again, so 'skillstore sync' updates it as usual; its skills go to this\n" +
+			"project's targets only, never to your other targets (~/.claude/skills and the\n" +
+			"like), until you add it yourself with 'skillstore plugin add'. A version no\n" +
+			"upstream has (a local edit, a managed skill) is fetched from the team remote the\n" +
+			"lock names: that skill's history alone, checked as pull checks it, kept for the\n" +
+			"project's targets and published nowhere; the rest of the remote is never fetched,\n" +
+			"and the remote is not recorded (push never sends to it) unless --remember-remote\n" +
+			"records it. A version that is not there must be pushed first, which the error\n" +
+			"says. A plugin whose upstream moved since the lock is reported and installed at\n" +
+			"the locked commit. The targets are recorded (or updated), held to the lock's\n" +
+			"versions, exported, and each folder is compared with the lock tree by tree; the\n" +
+			"report says which target receives which skills.\n\n" +
 			"The lock comes from outside (a cloned project): it is read with a size bound,\n" +
 			"every name, id, path and URL is checked, and a bad entry is refused alone with\n" +
 			"its file and line while the rest is installed. A target folder that leaves the\n" +
 			"project (.., a symbolic link out) is refused; a source on this machine is used\n" +
-			"only when --allow-local names it.\n\n" +
-			"--frozen is for CI: all or nothing. If any part of the lock cannot be restored\n" +
-			"exactly, no target is touched; after the export, every folder that does not hold\n" +
-			"the lock's version (edited, missing) is a failure. Each difference is named.\n\n" +
+			"only when --allow-local names it. Everything is fetched before anything is\n" +
+			"written.\n\n" +
+			"--frozen is for CI: all or nothing. The install is first rehearsed from what was\n" +
+			"fetched, writing nothing; if any part of the lock cannot be restored exactly, or a\n" +
+			"folder would not hold the lock's version after the export (edited, missing),\n" +
+			"nothing at all is written (no plugin, remote, version, target or folder) and each\n" +
+			"difference is named.\n\n" +
 			lockFileHelp + "\n\n" +
 			sourcePolicyHelp + "\n\n" +
 			"Exit codes: 0 installed as locked; 1 some part was not (each is named), or with\n" +
 			"--frozen anything differs; 2 usage; 3 store busy.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "project", Usage: "the project's root `DIR` (default: the git work tree holding the working directory)"},
-			&cli.BoolFlag{Name: "frozen", Usage: "fail, touching no target, unless every tree matches the lock exactly (for CI)"},
+			&cli.BoolFlag{Name: "frozen", Usage: "fail, writing nothing, unless every tree matches the lock exactly (for CI)"},
 			&cli.StringSliceFlag{Name: "allow-local", Usage: "let the lock use sources on this machine at or below `DIR` or file:// URL (repeatable)"},
+			&cli.BoolFlag{Name: "remember-remote", Usage: "record the lock's team remote as a remote of this store (for your own push and pull)"},
 			newJSONFlag(), verboseFlag(),
 		},
 		Action: func(c *cli.Context) error {
@@ -103,7 +116,7 @@ func installCommand() *cli.Command {
 				return app.UsageErrorf("install takes no arguments")
 			}
 			return app.Install(c.Context, app.InstallOptions{Global: global(c), Output: output(c), Project: c.String("project"),
-				Frozen: c.Bool("frozen"), AllowLocal: c.StringSlice("allow-local")})
+				Frozen: c.Bool("frozen"), AllowLocal: c.StringSlice("allow-local"), RememberRemote: c.Bool("remember-remote")})
 		},
 	}
 }

@@ -243,6 +243,24 @@ func Fetch(ctx context.Context, base storage.Storer, url, ref string, have skill
 	return Fetched{Commit: h, Ref: name.String(), objects: fs}, nil
 }
 
+// FetchCommits asks an open session for the commits wants that base
+// lacks, and returns what came, in memory, as a Fetched with no Commit of
+// its own: its NewObjects gives the objects, which nothing has written
+// yet. It is how a caller takes a few refs of a repository (their values
+// picked from sess.Refs()) and never the rest: a project's lock fetches
+// only the skills it names from a team remote.
+func FetchCommits(sess *Session, base storage.Storer, wants []skillfs.ID) (Fetched, error) {
+	fs := newFetchStorer(base)
+	ws := make([]plumbing.Hash, len(wants))
+	for i, h := range wants {
+		ws[i] = plumbing.Hash(h)
+	}
+	if err := fetchPack(sess, fs, ws, skillfs.ZeroID); err != nil {
+		return Fetched{}, err
+	}
+	return Fetched{objects: fs}, nil
+}
+
 // advertisedRefs lists the refs a server advertised, HEAD included
 // (symbolic when the server says where it points), each annotated tag
 // followed by its peeled commit as "name^{}".

@@ -31,9 +31,14 @@ type statStamp struct {
 // be trusted: far beyond any file system's timestamp granularity.
 const settleTime = 2 * time.Second
 
-// takeRefStamp stamps packed-refs and the folders under refs/ of gitDir.
-func takeRefStamp(gitDir string) (*refStamp, error) {
+// takeRefStamp stamps packed-refs and the folders under refs/ of gitDir,
+// and the files extra (records that change what is served without a ref
+// moving).
+func takeRefStamp(gitDir string, extra ...string) (*refStamp, error) {
 	st := &refStamp{paths: map[string]statStamp{}}
+	for _, p := range extra {
+		st.paths[p] = statOf(p)
+	}
 	packed := filepath.Join(gitDir, "packed-refs")
 	st.paths[packed] = statOf(packed)
 	root := filepath.Join(gitDir, "refs")

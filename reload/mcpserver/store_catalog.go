@@ -12,6 +12,7 @@ import (
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/plugins"
 )
 
 // StoreCatalog is the Catalog of a store's published skills: the latest
@@ -30,15 +31,22 @@ type StoreCatalog struct {
 // NewStoreCatalog serves s's published skills.
 func NewStoreCatalog(s *store.Store) *StoreCatalog { return &StoreCatalog{s: s} }
 
-// published lists the served skills inside a read.
+// published lists the served skills inside a read: not those of a plugin
+// that a project's lock added, which go to that project's targets only
+// (plugins.ProjectOnly): the server is every agent's.
 func published(r *store.Reader) ([]store.SkillInfo, error) {
 	infos, err := r.List(false)
 	if err != nil {
 		return nil, err
 	}
+	projectOnly, err := plugins.ProjectOnly(r)
+	if err != nil {
+		return nil, err
+	}
 	out := infos[:0]
 	for _, info := range infos {
-		if info.Status == store.StatusActive && !store.IsPluginParts(info.Name) {
+		plugin, _ := store.SplitName(info.Name)
+		if _, only := projectOnly[plugin]; info.Status == store.StatusActive && !store.IsPluginParts(info.Name) && !only {
 			out = append(out, info)
 		}
 	}
@@ -57,7 +65,7 @@ func (c *StoreCatalog) Generation(ctx context.Context) (string, error) {
 	}
 	// The stamp is taken before the read: a change during the read shows
 	// as a changed stamp next time.
-	stamp, stampErr := takeRefStamp(c.s.Dir())
+	stamp, stampErr := takeRefStamp(c.s.Dir(), plugins.ProjectOnlyPath(c.s))
 	h := sha256.New()
 	err := c.s.View(ctx, func(r *store.Reader) error {
 		infos, err := published(r)
@@ -117,6 +125,13 @@ func (c *StoreCatalog) Open(ctx context.Context, name string) (*Version, error) 
 		}
 		if rec.Status != store.StatusActive {
 			return fmt.Errorf("%s is %s: %w", name, rec.Status, ErrUnknownSkill)
+		}
+		projectOnly, err := plugins.ProjectOnly(r)
+		if err != nil {
+			return err
+		}
+		if plugin, _ := store.SplitName(name); projectOnly[plugin] != nil {
+			return fmt.Errorf("%s: its plugin was added by a project's lock, for that project's targets only: %w", name, ErrUnknownSkill)
 		}
 		sum, err := r.Summary(name)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -147,6 +148,9 @@ func (b *Built) fill(r *store.Reader, infos []store.SkillInfo) error {
 			}
 		}
 		b.Lock.Targets = append(b.Lock.Targets, lt)
+		if err := b.lockedWarnings(r, t, active, lt.Skills); err != nil {
+			return err
+		}
 	}
 	pluginsByID := map[string]*plugins.Plugin{}
 	for _, n := range sortedKeys(used) {
@@ -186,6 +190,33 @@ func (b *Built) skill(r *store.Reader, info store.SkillInfo, pluginsByID map[str
 		b.Warnings = append(b.Warnings, b.localWarning(r, info)...)
 	}
 	return sk, nil
+}
+
+// lockedWarnings says when t holds a version this store keeps for the
+// project only (an install took it from the team remote: store.LockedRef)
+// and does not publish: the lock records what the store publishes, so
+// that version moves to the store's, or leaves the lock. held are the
+// skills the lock gives t.
+func (b *Built) lockedWarnings(r *store.Reader, t target.Target, active map[string]store.SkillInfo, held []string) error {
+	for _, n := range sortedKeys(t.Pins) {
+		tree, ok := store.ParseHash(t.Pins[n])
+		if !ok {
+			continue
+		}
+		v, locked, err := versionWithTree(r, n, store.LockedRef(n), tree)
+		if err != nil || !locked {
+			return err
+		}
+		if _, published, err := versionWithTree(r, n, store.SkillRef(n), tree); err != nil || published {
+			return err
+		}
+		now := "leaves it out"
+		if info, ok := active[n]; ok && slices.Contains(held, n) {
+			now = fmt.Sprintf("moves it to this store's v%d", info.Number)
+		}
+		b.Warnings = append(b.Warnings, fmt.Sprintf("target %s holds %s@v%d, which install took from the team remote for this project and this store does not publish: this lock %s; to keep it, record the team remote ('skillstore install --remember-remote') and pull, then lock again", t.Name, n, v.Number, now))
+	}
+	return nil
 }
 
 // localWarning says when a local version cannot reach a clone: no team

@@ -246,6 +246,9 @@ func (c *checker) skill(e element) (Skill, bool) {
 		return s, false
 	}
 	c.skills[s.Name] = true
+	// A managed skill has no upstream: its version can only come from the
+	// team remote, whatever the file says.
+	s.Local = s.Local || plugin == ""
 	return s, true
 }
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
+	"maps"
 
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
@@ -18,107 +18,224 @@ type InstallOptions struct {
 	// Project is the project's root (absolute); its lock file is read.
 	Project string
 	// Frozen makes the install all or nothing, for CI: when any part of
-	// the lock cannot be restored exactly, no target is touched, and
-	// every folder that then differs from the lock is a failure.
+	// the lock cannot be restored exactly, nothing is written (no ref,
+	// state record, plugin, remote, target record or folder), and every
+	// folder that would then differ from the lock is a failure.
 	Frozen bool
 	// AllowLocal names sources on this machine the lock may use (the
 	// lock is a file others write: see store.CheckNamedSource).
 	AllowLocal []string
+	// RememberRemote records the lock's team remote as a remote of the
+	// store (under the lock's name, unless the store has one of that URL
+	// already), for the user's own push and pull. Without it no remote is
+	// recorded: a lock names a URL, it does not choose where this store
+	// pushes.
+	RememberRemote bool
 	// Target are the options of the export into the project's targets.
 	Target target.Options
 }
 
-// installer holds one install's state.
+// A lock file is a request, not an authority: it comes with a cloned
+// project, written by whoever wrote the project. Install takes exactly
+// the versions it names, checks each one as the store checks what it
+// takes in, and gives them to the project's targets only:
+//
+//   - a version only stores have (a managed skill, a local edit) is
+//     fetched from the team remote the lock names, that skill's
+//     published ref alone (never the rest of the remote), checked with
+//     pull's safety checks, and kept under store.LockedRef: no published
+//     skill of the store moves, no remote is recorded (unless
+//     RememberRemote), so nothing of it reaches another target, and push
+//     never sends anything to that URL;
+//   - a plugin the store lacks is added at the locked commit through
+//     plugin add's own code (the source policy, the intake checks), for
+//     the project's targets only (plugins.ProjectOnly): the user's other
+//     targets get it when the user adds it ('skillstore plugin add');
+//   - everything that goes on the network (the team remote, the plugins'
+//     sources at the locked commits, where the lock's refs are now) is
+//     fetched first, into memory, with no lock held and nothing written;
+//   - with Frozen the whole install is then rehearsed on a dry run of the
+//     store (store.Store.DryRun, the targets' export planned, not made)
+//     from what was fetched, and written only when the rehearsal matches
+//     the lock in every part.
+
+// installer holds one run of an install: the rehearsal of a frozen
+// install, or the install itself.
 type installer struct {
-	s     *store.Store
+	s     *store.Store // the store written, or a dry run of it
 	lock  *Lock
 	opts  InstallOptions
+	net   *fetched
 	rep   *Report
 	found map[string]store.Version // locked skill name → this store's version with its tree
 	// pluginErr is why a plugin the lock needs could not be added.
 	pluginErr map[string]string
-	// noAdd is set when a frozen install added no plugin (it was failing).
-	noAdd bool
+	// takeErr is why the team remote's version of a skill was refused.
+	takeErr map[string]string
 }
 
+// fetched is what the network phase brought, for the rehearsal and the
+// install alike.
+type fetched struct {
+	have      map[string]*plugins.Plugin // the store's plugins when the install began
+	remote    *remote.SkillsFetch        // nil when not asked, or failed
+	remoteErr error
+	sources   *plugins.Prefetched
+}
+
+func (f *fetched) close() { f.sources.Close() }
+
 // Install restores a project's lock file into its targets: the versions
-// the store has with the lock's trees; the plugins it lacks, added at the
-// locked commits (then set back to follow the lock's ref, so the next
-// sync updates them as usual); the versions only stores have, pulled from
-// the team remote the lock names (recorded as a remote when the store has
-// none of that URL). The project's targets are recorded (or updated) and
-// pinned to the lock's versions (see target.Pin), and exported; each
-// folder is then compared with the lock, tree by tree.
+// the store has with the lock's trees; the versions only stores have,
+// from the team remote the lock names; the plugins the store lacks,
+// added at the locked commits (then set back to follow the lock's ref, so
+// the next sync updates them as usual) and exported to this project's
+// targets only. The project's targets are recorded (or updated), pinned
+// to the lock's versions (see target.Pin) and exported; each folder is
+// then compared with the lock, tree by tree. See above for what the lock
+// is trusted with.
 //
 // A part that cannot be restored is named with why and left out, the rest
-// restored; with Frozen nothing is exported then, and the error is a
-// *FrozenError listing every difference. A plugin whose upstream has moved
-// since the lock is reported (PluginResult.Moved) and installed at the
-// locked commit all the same.
+// restored; with Frozen nothing at all is written then, and the error is
+// a *FrozenError listing every difference. A plugin whose upstream has
+// moved since the lock is reported (PluginResult.Moved) and installed at
+// the locked commit all the same.
 func Install(ctx context.Context, s *store.Store, opts InstallOptions) (*Report, error) {
 	path := Path(opts.Project)
 	l, problems, err := Read(path)
 	if err != nil {
 		return nil, err
 	}
-	in := &installer{s: s, lock: l, opts: opts, found: map[string]store.Version{}, pluginErr: map[string]string{},
-		rep: &Report{Lock: path, Frozen: opts.Frozen, Problems: problems, Plugins: []PluginResult{}, Skills: []SkillResult{}, Targets: []TargetResult{}}}
-	for _, lp := range l.Plugins {
-		in.rep.Plugins = append(in.rep.Plugins, PluginResult{ID: lp.ID, Commit: lp.Commit})
-	}
+	in := newInstaller(s, l, opts, path, problems)
 	if opts.Frozen && len(problems) > 0 {
-		return in.rep, in.frozenError()
+		return in.rep, in.frozenError(true)
 	}
-	if err := in.restore(ctx); err != nil {
+	if err := in.find(ctx); err != nil {
+		return in.rep, err
+	}
+	if in.net, err = in.fetch(ctx); err != nil {
+		return in.rep, err
+	}
+	defer in.net.close()
+	if opts.Frozen {
+		dry := newInstaller(s.DryRun(), l, opts, path, problems)
+		dry.net, dry.found = in.net, maps.Clone(in.found)
+		if err := dry.run(ctx); err != nil {
+			return dry.rep, err
+		}
+		if dry.rep.Failed() {
+			err := dry.frozenError(true)
+			dry.rep.unwrite()
+			return dry.rep, err
+		}
+	}
+	if err := in.run(ctx); err != nil {
 		return in.rep, err
 	}
 	if opts.Frozen && in.rep.Failed() {
-		return in.rep, in.frozenError()
-	}
-	if err := in.install(ctx); err != nil {
-		return in.rep, err
-	}
-	if opts.Frozen && in.rep.Failed() {
-		return in.rep, in.frozenError()
+		return in.rep, in.frozenError(false)
 	}
 	return in.rep, nil
 }
 
-// restore makes the store hold every locked version it can: found in the
-// store, pulled from the team remote, or mirrored by adding the plugin at
-// the locked commit. The team remote goes first: it holds the history of
-// the plugins' skills too, and a plugin added here before a pull would
-// give this store a history of its own that the pull then has to merge.
-// A frozen install whose team remote could not give a local version adds
-// no plugin: it fails anyway, and leaves the store as it was for the next.
-func (in *installer) restore(ctx context.Context) error {
-	if err := in.find(ctx); err != nil {
+func newInstaller(s *store.Store, l *Lock, opts InstallOptions, path string, problems []Problem) *installer {
+	in := &installer{s: s, lock: l, opts: opts, found: map[string]store.Version{}, pluginErr: map[string]string{}, takeErr: map[string]string{},
+		rep: &Report{Lock: path, Frozen: opts.Frozen, Problems: problems, Plugins: []PluginResult{}, Skills: []SkillResult{}, Targets: []TargetResult{}}}
+	for _, lp := range l.Plugins {
+		in.rep.Plugins = append(in.rep.Plugins, PluginResult{ID: lp.ID, Commit: lp.Commit})
+	}
+	return in
+}
+
+// run restores the lock's versions into the store, then its targets.
+func (in *installer) run(ctx context.Context) error {
+	if err := in.restore(ctx); err != nil {
 		return err
 	}
-	if in.lock.Remote != nil && len(in.missing()) > 0 {
-		in.pull(ctx)
-		if err := in.find(ctx); err != nil {
-			return err
+	return in.install(ctx)
+}
+
+// fetch is the network phase: the team remote's versions of the local
+// skills the store lacks, the sources of the plugins it lacks at the
+// locked commits, and each git plugin's source at the lock's ref (to say
+// whether upstream moved). Nothing is written.
+func (in *installer) fetch(ctx context.Context) (*fetched, error) {
+	f := &fetched{}
+	err := in.s.View(ctx, func(r *store.Reader) error {
+		ps, err := plugins.List(r)
+		f.have = map[string]*plugins.Plugin{}
+		for _, p := range ps {
+			f.have[p.ID] = p
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var local []string
+	need := map[string]bool{}
+	for _, sk := range in.missing() {
+		if id, _ := store.SplitName(sk.Name); sk.Local {
+			local = append(local, sk.Name)
+		} else {
+			need[id] = true
 		}
 	}
-	if in.opts.Frozen && in.localMissing() {
-		in.noAdd = true
-	} else if err := in.addPlugins(ctx); err != nil {
+	if lr := in.lock.Remote; lr != nil && len(local) > 0 {
+		f.remoteErr = plugins.CheckNamedSource(plugins.Source{Kind: plugins.SourceGit, URL: lr.URL}, in.opts.AllowLocal)
+		if f.remoteErr != nil {
+			f.remoteErr = fmt.Errorf("the lock's team remote %w", f.remoteErr)
+		} else {
+			f.remote, f.remoteErr = remote.FetchSkills(ctx, in.s, lr.Name, lr.URL, local)
+		}
+	}
+	var reqs []plugins.FetchRequest
+	var pinned []plugins.Source
+	for _, lp := range in.lock.Plugins {
+		src := lockSource(lp)
+		if src.Kind != plugins.SourceGit || plugins.CheckNamedSource(src, in.opts.AllowLocal) != nil {
+			continue
+		}
+		if _, ok := f.have[lp.ID]; !ok && need[lp.ID] {
+			pin := src
+			pin.Ref = lp.Commit
+			reqs = append(reqs, plugins.FetchRequest{Source: pin})
+			pinned = append(pinned, pin)
+		}
+		have, _ := store.ParseHash(lp.Commit)
+		reqs = append(reqs, plugins.FetchRequest{Source: src, Have: have})
+	}
+	f.sources = plugins.Prefetch(ctx, in.s, reqs, nil)
+	for _, src := range pinned {
+		plugins.PrefetchEntries(ctx, in.s, src, f.sources, nil)
+	}
+	return f, nil
+}
+
+// restore makes the store hold every locked version it can: found in the
+// store, taken from the team remote, or mirrored by adding the plugin at
+// the locked commit.
+func (in *installer) restore(ctx context.Context) error {
+	if err := in.takeVersions(ctx); err != nil {
+		return err
+	}
+	if err := in.addPlugins(ctx); err != nil {
 		return err
 	}
 	if err := in.find(ctx); err != nil {
 		return err
 	}
-	in.checkMoves(ctx)
+	if err := in.remember(ctx); err != nil {
+		return err
+	}
+	in.reportMoves()
 	in.explain()
 	return nil
 }
 
 // find looks up each locked skill not found yet among the versions of the
-// store's skill of that name, then among the team remote's versions the
-// last pull saw (its tracking ref: a history that diverged from this
-// store's waits there, checked by pull like any other): the one whose
-// tree is the lock's.
+// store's skill of that name, then among those an install took from a
+// team remote (store.LockedRef): the one whose tree is the lock's.
 func (in *installer) find(ctx context.Context) error {
 	return in.s.View(ctx, func(r *store.Reader) error {
 		for _, sk := range in.lock.Skills {
@@ -126,7 +243,7 @@ func (in *installer) find(ctx context.Context) error {
 				continue
 			}
 			tree, _ := store.ParseHash(sk.Tree)
-			for _, ref := range in.refsOf(sk.Name) {
+			for _, ref := range []string{store.SkillRef(sk.Name), store.LockedRef(sk.Name)} {
 				v, ok, err := versionWithTree(r, sk.Name, ref, tree)
 				if err != nil {
 					return err
@@ -139,16 +256,6 @@ func (in *installer) find(ctx context.Context) error {
 		}
 		return nil
 	})
-}
-
-// refsOf are the refs whose history may hold a version of skill name:
-// its published ref, and the team remote's as this store tracks it.
-func (in *installer) refsOf(name string) []string {
-	refs := []string{store.SkillRef(name)}
-	if u := in.rep.Remote; u != nil && u.Error == "" {
-		refs = append(refs, store.RemoteRefPrefix+u.Name+"/"+strings.TrimPrefix(store.SkillRef(name), "refs/"))
-	}
-	return refs
 }
 
 // versionWithTree walks ref's first parents for the version of skill
@@ -182,68 +289,97 @@ func (in *installer) missing() []Skill {
 	return out
 }
 
-// localMissing reports whether a missing version is one no upstream has.
-func (in *installer) localMissing() bool {
+// takeVersions takes from the team remote the local versions the store
+// lacks, each checked alone (see remote.SkillsFetch.Take): one refused is
+// named, the others are kept.
+func (in *installer) takeVersions(ctx context.Context) error {
+	lr := in.lock.Remote
+	var want []Skill
 	for _, sk := range in.missing() {
 		if sk.Local {
-			return true
+			want = append(want, sk)
 		}
 	}
-	return false
+	if lr == nil || len(want) == 0 {
+		return nil
+	}
+	use := &RemoteUse{Name: lr.Name, URL: lr.URL, Versions: []string{}}
+	in.rep.Remote = use
+	if in.net.remoteErr != nil {
+		use.Error = in.net.remoteErr.Error()
+		return nil
+	}
+	return in.s.Update(ctx, func(tx *store.Tx) error {
+		for _, sk := range want {
+			tree, _ := store.ParseHash(sk.Tree)
+			v, err := in.net.remote.Take(tx, sk.Name, tree, 0)
+			switch {
+			case errors.Is(err, remote.ErrNotOnRemote):
+			case err != nil:
+				in.takeErr[sk.Name] = err.Error()
+			default:
+				in.found[sk.Name] = v
+				use.Versions = append(use.Versions, fmt.Sprintf("%s@v%d", sk.Name, v.Number))
+			}
+		}
+		return nil
+	})
 }
 
-// pull brings the team remote's versions: through the store's remote of
-// the lock's URL, or one recorded for it under the lock's name.
-func (in *installer) pull(ctx context.Context) {
+// remember records the lock's team remote when the user asked for it
+// (RememberRemote), unless the store has a remote of that URL already.
+func (in *installer) remember(ctx context.Context) error {
 	lr := in.lock.Remote
-	use := &RemoteUse{Name: lr.Name, URL: lr.URL}
-	in.rep.Remote = use
-	fail := func(err error) { use.Error = err.Error() }
+	if !in.opts.RememberRemote || lr == nil {
+		return nil
+	}
+	use := in.rep.Remote
+	if use == nil {
+		use = &RemoteUse{Name: lr.Name, URL: lr.URL, Versions: []string{}}
+		in.rep.Remote = use
+	}
+	if use.Error != "" {
+		return nil
+	}
 	src := plugins.Source{Kind: plugins.SourceGit, URL: lr.URL}
 	if err := plugins.CheckNamedSource(src, in.opts.AllowLocal); err != nil {
-		fail(fmt.Errorf("the lock's team remote %w", err))
-		return
+		use.Error = fmt.Sprintf("the lock's team remote %v", err)
+		return nil
 	}
 	if err := plugins.CheckSource(in.s, src, ""); err != nil {
-		fail(err) // before the remote is recorded: the policy keeps it out
-		return
+		use.Error = err.Error()
+		return nil
 	}
 	rems, err := remote.List(ctx, in.s)
 	if err != nil {
-		fail(err)
-		return
+		return err
 	}
-	name := ""
 	for _, r := range rems {
 		if r.URL == lr.URL {
-			name = r.Name
-			break
+			use.Name = r.Name
+			return nil
 		}
 	}
 	for _, r := range rems {
-		if name == "" && r.Name == lr.Name {
-			fail(fmt.Errorf("this store's remote %s is %s, the lock's team remote is %s: add the lock's under another name ('skillstore remote add NAME %s'), then install again", r.Name, r.Redacted(), lr.URL, lr.URL))
-			return
+		if r.Name == lr.Name {
+			use.Error = fmt.Sprintf("this store's remote %s is %s, the lock's team remote is %s: add the lock's under another name ('skillstore remote add NAME %s')", r.Name, r.Redacted(), lr.URL, lr.URL)
+			return nil
 		}
 	}
-	if name == "" {
-		if _, err := remote.Add(ctx, in.s, lr.Name, lr.URL); err != nil {
-			fail(err)
-			return
-		}
-		name, use.Added = lr.Name, true
+	if in.s.IsDryRun() {
+		return nil // a remote is git config, which a dry run does not write
 	}
-	use.Name = name
-	rep, err := remote.Pull(ctx, in.s, remote.PullOptions{Remote: name})
-	if err != nil {
-		fail(err)
-		return
+	if _, err := remote.Add(ctx, in.s, lr.Name, lr.URL); err != nil {
+		use.Error = err.Error()
+		return nil
 	}
-	use.Skills = len(rep.Skills)
+	use.Remembered = true
+	return nil
 }
 
 // addPlugins adds each locked plugin the store lacks and a missing skill
-// needs, at the locked commit, then sets its ref back to the lock's.
+// needs, at the locked commit, for this project's targets only; a plugin
+// an earlier lock added goes to this project's targets too.
 func (in *installer) addPlugins(ctx context.Context) error {
 	need := map[string]bool{}
 	for _, sk := range in.missing() {
@@ -251,13 +387,10 @@ func (in *installer) addPlugins(ctx context.Context) error {
 			need[id] = true
 		}
 	}
-	var have map[string]*plugins.Plugin
+	var projectOnly map[string][]string
 	err := in.s.View(ctx, func(r *store.Reader) error {
-		ps, err := plugins.List(r)
-		have = map[string]*plugins.Plugin{}
-		for _, p := range ps {
-			have[p.ID] = p
-		}
+		var err error
+		projectOnly, err = plugins.ProjectOnly(r)
 		return err
 	})
 	if err != nil {
@@ -265,15 +398,20 @@ func (in *installer) addPlugins(ctx context.Context) error {
 	}
 	for i, lp := range in.lock.Plugins {
 		res := &in.rep.Plugins[i]
-		cur, ok := have[lp.ID]
+		cur, ok := in.net.have[lp.ID]
 		switch {
 		case ok && !sameSource(cur.Source, lp):
 			res.Error = fmt.Sprintf("this store's plugin %s follows %s, the lock's follows %s: its skills are not installed (remove or re-add the plugin to follow the lock's source)", lp.ID, cur.Source, lockSource(lp))
+		case ok && projectOnly[lp.ID] != nil:
+			if err := plugins.AddProjectOnly(ctx, in.s, lp.ID, in.opts.Project); err != nil {
+				return err
+			}
+			res.ProjectOnly = true
 		case !ok && need[lp.ID]:
 			if err := in.addPlugin(ctx, lp); err != nil {
 				res.Error = err.Error()
 			} else {
-				res.Added = true
+				res.Added, res.ProjectOnly = true, true
 			}
 		}
 		if res.Error != "" {
@@ -284,7 +422,8 @@ func (in *installer) addPlugins(ctx context.Context) error {
 }
 
 // addPlugin adds a plugin at the lock's commit with the lock's selection,
-// through plugin add's own code (the source policy, the intake checks).
+// through plugin add's own code (the source policy, the intake checks),
+// from the source fetched already.
 func (in *installer) addPlugin(ctx context.Context, lp Plugin) error {
 	src := lockSource(lp)
 	if err := plugins.CheckNamedSource(src, in.opts.AllowLocal); err != nil {
@@ -294,12 +433,17 @@ func (in *installer) addPlugin(ctx context.Context, lp Plugin) error {
 	if src.Kind == plugins.SourceGit {
 		pinned.Ref = lp.Commit
 	}
-	rep, err := pluginsync.Add(ctx, in.s, pinned, pluginsync.AddOptions{ID: lp.ID, Skills: lp.Select})
-	if err != nil {
-		return fmt.Errorf("plugin %s: %w", lp.ID, err)
+	// Recorded before the plugin exists: a crash in between never leaves
+	// it exported to every target.
+	if err := plugins.AddProjectOnly(ctx, in.s, lp.ID, in.opts.Project); err != nil {
+		return err
 	}
-	if rep != nil && len(rep.AlreadyAdded) > 0 {
-		return nil
+	_, err := pluginsync.AddFetched(ctx, in.s, in.net.sources, pinned, pluginsync.AddOptions{ID: lp.ID, Skills: lp.Select})
+	if err != nil {
+		if derr := plugins.DropProjectOnly(ctx, in.s, lp.ID); derr != nil {
+			return errors.Join(fmt.Errorf("plugin %s: %w", lp.ID, err), derr)
+		}
+		return fmt.Errorf("plugin %s: %w", lp.ID, err)
 	}
 	if src.Kind == plugins.SourceGit && src.Ref != pinned.Ref {
 		ref := src.Ref
@@ -324,31 +468,18 @@ func sameSource(cur plugins.Source, lp Plugin) bool {
 	return cur == want
 }
 
-// checkMoves asks each locked git plugin's source where the lock's ref is
-// now, and reports a move: the install keeps the locked commit.
-func (in *installer) checkMoves(ctx context.Context) {
-	var reqs []plugins.FetchRequest
-	for _, lp := range in.lock.Plugins {
-		if lp.Kind != string(plugins.SourceGit) || in.pluginErr[lp.ID] != "" {
-			continue
-		}
-		if plugins.CheckNamedSource(lockSource(lp), in.opts.AllowLocal) != nil {
-			continue
-		}
-		have, _ := store.ParseHash(lp.Commit)
-		reqs = append(reqs, plugins.FetchRequest{Source: lockSource(lp), Have: have})
-	}
-	pre := plugins.Prefetch(ctx, in.s, reqs, nil)
-	defer pre.Close()
+// reportMoves says, for each locked git plugin, where the lock's ref is
+// now upstream when it moved: the install keeps the locked commit.
+func (in *installer) reportMoves() {
 	for i, lp := range in.lock.Plugins {
 		res := &in.rep.Plugins[i]
-		if lp.Kind != string(plugins.SourceGit) || res.Error != "" {
+		if lp.Kind != string(plugins.SourceGit) || res.Error != "" || plugins.CheckNamedSource(lockSource(lp), in.opts.AllowLocal) != nil {
 			continue
 		}
 		src := lockSource(lp)
-		if tip, ok := pre.Commit(src); ok && tip.String() != lp.Commit {
+		if tip, ok := in.net.sources.Commit(src); ok && tip.String() != lp.Commit {
 			res.Moved = fmt.Sprintf("%s has moved on upstream since the lock (%s -> %s): installed at the lock's commit; 'skillstore sync %s' then 'skillstore lock' moves the project", refName(lp.Ref), short(lp.Commit), short(tip.String()), lp.ID)
-		} else if err := pre.Err(src); err != nil {
+		} else if err := in.net.sources.Err(src); err != nil {
 			res.Note = "could not see whether upstream moved: " + err.Error()
 		}
 	}
@@ -387,14 +518,14 @@ func (in *installer) whyMissing(sk Skill) string {
 	switch {
 	case !sk.Local && in.pluginErr[id] != "":
 		return fmt.Sprintf("%s: not installed: its plugin %s was not (see above)", label, id)
-	case !sk.Local && in.noAdd:
-		return fmt.Sprintf("%s: not installed: a frozen install that cannot restore the local versions adds no plugin", label)
 	case !sk.Local:
 		return fmt.Sprintf("%s: no version in this store has the lock's tree %s, and plugin %s's source at the locked commit does not give it (this store's plugin may have been added after that commit, or the lock was edited)", label, short(sk.Tree), id)
 	case in.lock.Remote == nil:
 		return fmt.Sprintf("%s is a local version (tree %s) and the lock names no team remote to take it from: in the store that wrote the lock, add a remote ('skillstore remote add origin URL'), push, and run 'skillstore lock' again", label, short(sk.Tree))
-	case in.rep.Remote != nil && in.rep.Remote.Error != "":
-		return fmt.Sprintf("%s is a local version (tree %s) on the team remote %s, which could not be read: %s", label, short(sk.Tree), in.lock.Remote.Name, in.rep.Remote.Error)
+	case in.net.remoteErr != nil:
+		return fmt.Sprintf("%s is a local version (tree %s) on the team remote %s, which could not be read (see above)", label, short(sk.Tree), in.lock.Remote.Name)
+	case in.takeErr[sk.Name] != "":
+		return fmt.Sprintf("%s is a local version (tree %s) that the team remote %s serves with a history this store refuses: %s", label, short(sk.Tree), in.lock.Remote.Name, in.takeErr[sk.Name])
 	}
 	return fmt.Sprintf("%s is a local version (tree %s) that is not on the team remote %s (%s): it must be pushed first: run 'skillstore push' in the store that wrote the lock, then install again", label, short(sk.Tree), in.lock.Remote.Name, in.lock.Remote.URL)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 
@@ -13,7 +14,10 @@ import (
 )
 
 // install records the lock's targets, pinned to the versions restored,
-// exports them and compares each folder with the lock.
+// exports them and compares each folder with the lock. On a dry run (the
+// rehearsal of a frozen install) the records are checked and not
+// written, the export is planned, and a folder the plan does not write
+// must hold the lock's version already.
 func (in *installer) install(ctx context.Context) error {
 	existing, err := target.List(ctx, in.s, nil)
 	if err != nil {
@@ -23,15 +27,16 @@ func (in *installer) install(ctx context.Context) error {
 	wants := map[string]map[string]string{}
 	for _, lt := range in.lock.Targets {
 		t, err := in.placeTarget(ctx, lt, existing)
-		res := TargetResult{Name: lt.Name, Dir: lt.Dir, Added: err == nil && t.Name != "" && !hasTarget(existing, t.Name)}
+		res := TargetResult{Name: lt.Name, Dir: lt.Dir, Added: err == nil && t.Name != "" && !hasTarget(existing, t.Name), Skills: []string{}}
 		if err != nil {
 			res.Error = err.Error()
 			in.rep.Targets = append(in.rep.Targets, res)
 			continue
 		}
+		wants[t.Name] = in.lockTrees(lt)
+		res.Skills = sortedKeys(wants[t.Name])
 		in.rep.Targets = append(in.rep.Targets, res)
 		targets = append(targets, t)
-		wants[t.Name] = in.lockTrees(lt)
 	}
 	if len(targets) == 0 {
 		return nil
@@ -43,13 +48,36 @@ func (in *installer) install(ctx context.Context) error {
 		return err
 	}
 	for _, t := range targets {
-		diffs, err := target.CheckTrees(ctx, in.s, t, wants[t.Name])
+		want := wants[t.Name]
+		if in.s.IsDryRun() {
+			want = unwritten(out, t.Name, want)
+		}
+		diffs, err := target.CheckTrees(ctx, in.s, t, want)
 		if err != nil {
 			return err
 		}
 		in.rep.Differences = append(in.rep.Differences, diffs...)
 	}
 	return nil
+}
+
+// unwritten is the part of want (skill to tree) that the planned export
+// of target (a rehearsal's, on a dry run) does not write: those folders
+// must hold the lock's tree already.
+func unwritten(planned []target.Exported, name string, want map[string]string) map[string]string {
+	out := maps.Clone(want)
+	for _, e := range planned {
+		if e.Target != name {
+			continue
+		}
+		for _, r := range e.Results {
+			switch r.Action {
+			case reload.ActionHot, reload.ActionCold, reload.ActionAdopted, reload.ActionLinkReplaced:
+				delete(out, r.Skill)
+			}
+		}
+	}
+	return out
 }
 
 func hasTarget(all []target.Target, name string) bool {

@@ -27,12 +27,15 @@ type Report struct {
 
 // RemoteUse is the team remote's part of an install.
 type RemoteUse struct {
-	Name  string `json:"name"`
-	URL   string `json:"url"`
-	Added bool   `json:"added,omitempty"` // recorded in the store by the install
-	// Skills counts the skills the pull brought or moved.
-	Skills int    `json:"skills"`
-	Error  string `json:"error,omitempty"`
+	Name string `json:"name"`
+	URL  string `json:"url"`
+	// Versions are the versions taken from it (NAME@vN), for the
+	// project's targets only: no published skill of the store moved.
+	Versions []string `json:"versions"`
+	// Remembered is set when the install recorded it as a remote of the
+	// store (InstallOptions.RememberRemote).
+	Remembered bool   `json:"remembered,omitempty"`
+	Error      string `json:"error,omitempty"`
 }
 
 // PluginResult is a locked plugin's part of an install.
@@ -41,6 +44,10 @@ type PluginResult struct {
 	Commit string `json:"commit,omitempty"`
 	// Added is set when the install added the plugin, at the locked commit.
 	Added bool `json:"added,omitempty"`
+	// ProjectOnly is set when the plugin's skills go to this project's
+	// targets only (a lock added it: plugins.ProjectOnly), not to the
+	// user's other targets.
+	ProjectOnly bool `json:"project_only,omitempty"`
 	// Moved says where upstream is now when it moved since the lock.
 	Moved string `json:"moved,omitempty"`
 	Note  string `json:"note,omitempty"`
@@ -61,14 +68,16 @@ type TargetResult struct {
 	Name  string `json:"name"`
 	Dir   string `json:"dir"`
 	Added bool   `json:"added,omitempty"`
-	Error string `json:"error,omitempty"`
+	// Skills are the locked skills the target receives (those restored).
+	Skills []string `json:"skills"`
+	Error  string   `json:"error,omitempty"`
 }
 
 // Failed reports whether some part of the lock was not restored (a
 // refused entry, a plugin, skill or target that failed, an export
 // failure), or, in a frozen install, some folder differs from the lock.
 func (r *Report) Failed() bool {
-	if len(r.Problems) > 0 || (r.Frozen && len(r.Differences) > 0) {
+	if len(r.Problems) > 0 || (r.Frozen && len(r.Differences) > 0) || (r.Remote != nil && r.Remote.Error != "") {
 		return true
 	}
 	for _, p := range r.Plugins {
@@ -104,6 +113,10 @@ func (r *Report) Failed() bool {
 type FrozenError struct {
 	Lock        string
 	Differences []string
+	// NothingWritten is set when the rehearsal found the differences,
+	// before anything was written (a folder whose export failed is found
+	// only once written).
+	NothingWritten bool
 }
 
 func (e *FrozenError) Error() string { return problem.Format(e.Summary(), e.Details()) }
@@ -114,15 +127,35 @@ func (e *FrozenError) Summary() string {
 	if len(e.Differences) == 1 {
 		diffs = "1 difference"
 	}
-	return fmt.Sprintf("install --frozen: the project's skills do not match %s (%s)", e.Lock, diffs)
+	written := ""
+	if e.NothingWritten {
+		written = "; nothing was written"
+	}
+	return fmt.Sprintf("install --frozen: the project's skills do not match %s (%s)%s", e.Lock, diffs, written)
 }
 
 // Details are the differences.
 func (e *FrozenError) Details() []string { return e.Differences }
 
+// unwrite makes the report of a rehearsal that failed say what it is: the
+// lock's parts that failed and why, and nothing added, taken, recorded or
+// exported, since nothing was.
+func (r *Report) unwrite() {
+	for i := range r.Plugins {
+		r.Plugins[i].Added, r.Plugins[i].ProjectOnly = false, false
+	}
+	if r.Remote != nil {
+		r.Remote.Versions, r.Remote.Remembered = []string{}, false
+	}
+	for i := range r.Targets {
+		r.Targets[i].Added, r.Targets[i].Skills = false, []string{}
+	}
+	r.Export = nil
+}
+
 // frozenError lists every difference between the lock and what the
 // install could restore or found in the folders.
-func (in *installer) frozenError() error {
+func (in *installer) frozenError(nothingWritten bool) error {
 	var diffs []string
 	for _, p := range in.rep.Problems {
 		diffs = append(diffs, p.Error())
@@ -165,5 +198,5 @@ func (in *installer) frozenError() error {
 	if len(diffs) == 0 {
 		return nil
 	}
-	return &FrozenError{Lock: in.rep.Lock, Differences: diffs}
+	return &FrozenError{Lock: in.rep.Lock, Differences: diffs, NothingWritten: nothingWritten}
 }

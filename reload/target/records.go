@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"github.com/skillstore/skillstore/internal/skillsel"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/plugins"
 	"github.com/skillstore/skillstore/store/tags"
 )
 
@@ -56,6 +58,10 @@ type Target struct {
 	// tags are the store's tags, which @TAG patterns read; List sets
 	// them.
 	tags skillsel.Tags
+	// projectOnly are the plugins exported only to some projects'
+	// targets (plugins.ProjectOnly: those a project's lock added); List
+	// sets them.
+	projectOnly map[string][]string
 }
 
 // Selection is the target's choice of skills.
@@ -63,8 +69,24 @@ func (t Target) Selection() skillsel.Selection {
 	return skillsel.Selection{Only: t.Skills, Except: t.Except}
 }
 
-// Wants reports whether the target exports skill (a store name).
-func (t Target) Wants(skill string) bool { return t.Selection().Wants(skill, t.tags) }
+// Wants reports whether the target exports skill (a store name): its
+// selection holds it, and the skill's plugin, when a project's lock added
+// it, is this project's (see plugins.ProjectOnly).
+func (t Target) Wants(skill string) bool {
+	return t.Selection().Wants(skill, t.tags) && t.reaches(skill)
+}
+
+// reaches reports whether skill may go to t at all: a skill of a plugin
+// that a project's lock added goes only to the targets whose folder is in
+// that project (however they were added), whatever their selections say.
+func (t Target) reaches(skill string) bool {
+	plugin, _ := store.SplitName(skill)
+	projects, ok := t.projectOnly[plugin]
+	if plugin == "" || !ok {
+		return true
+	}
+	return slices.ContainsFunc(projects, func(root string) bool { return Inside(t.Dir, root) })
+}
 
 // WithTags returns t with the store's tags, for a Target not read by
 // List.
@@ -165,6 +187,7 @@ func CheckName(name string) error {
 func List(ctx context.Context, s *store.Store, names []string) ([]Target, error) {
 	var all map[string]Target
 	var tagged skillsel.Tags
+	var projectOnly map[string][]string
 	inState := false
 	err := s.View(ctx, func(r *store.Reader) error {
 		var err error
@@ -172,6 +195,9 @@ func List(ctx context.Context, s *store.Store, names []string) ([]Target, error)
 			return err
 		}
 		if tagged, err = tags.Read(r); err != nil {
+			return err
+		}
+		if projectOnly, err = plugins.ProjectOnly(r); err != nil {
 			return err
 		}
 		keys, err := r.RecordKeys(stateKind)
@@ -188,7 +214,9 @@ func List(ctx context.Context, s *store.Store, names []string) ([]Target, error)
 		return nil, err
 	}
 	for n, t := range all {
-		all[n] = t.WithTags(tagged)
+		t = t.WithTags(tagged)
+		t.projectOnly = projectOnly
+		all[n] = t
 	}
 	if len(names) == 0 {
 		return sorted(all), nil
@@ -365,7 +393,12 @@ func read(s *store.Store) (map[string]Target, error) {
 	return all, nil
 }
 
+// save writes the records file; a dry run (store.DryRun) writes nothing,
+// so Add, Set and Pin on one check all they check and change nothing.
 func save(s *store.Store, all map[string]Target) error {
+	if s.IsDryRun() {
+		return nil
+	}
 	targets := sorted(all)
 	for i := range targets {
 		targets[i] = targets[i].toFile()

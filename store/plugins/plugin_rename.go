@@ -22,6 +22,9 @@ func Rename(tx *store.Tx, cur, entry *Plugin, mkt string) error {
 	if err := movePluginNamespace(tx, old, nu); err != nil {
 		return err
 	}
+	if err := renameProjectOnly(tx.Store(), old, nu); err != nil {
+		return err
+	}
 	next := *cur
 	next.ID, next.Source, next.EntrySkills, next.Marketplace = nu, entry.Source, entry.EntrySkills, mkt
 	for _, skill := range cur.Skills {

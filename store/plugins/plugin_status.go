@@ -271,5 +271,8 @@ func Remove(ctx context.Context, s *store.Store, id string) (*Plugin, error) {
 		p, err = removePlugin(tx, id)
 		return err
 	})
-	return p, err
+	if err != nil {
+		return p, err
+	}
+	return p, DropProjectOnly(ctx, s, id)
 }

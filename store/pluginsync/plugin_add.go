@@ -58,10 +58,33 @@ func (o AddOptions) syncOptions(tx *store.Tx) (Options, error) {
 //
 // A git source, and the repositories a marketplace's entries live in, are
 // fetched before the write lock is taken, concurrently.
+//
+// The plugins added, or found added already, are the store's: a plugin
+// that a project's lock had added for that project's targets only
+// (plugins.ProjectOnly) goes to every target from now on.
 func Add(ctx context.Context, s *store.Store, src plugins.Source, opts AddOptions) (*Report, error) {
 	pre := plugins.Prefetch(ctx, s, []plugins.FetchRequest{{Source: src}}, nil)
 	defer pre.Close()
 	plugins.PrefetchEntries(ctx, s, src, pre, opts.AllowLocal)
+	rep, err := AddFetched(ctx, s, pre, src, opts)
+	if err != nil {
+		return rep, err
+	}
+	ids := slices.Clone(rep.AlreadyAdded)
+	for _, p := range rep.Plugins {
+		if p.Error == "" {
+			ids = append(ids, p.Plugin)
+		}
+	}
+	return rep, plugins.DropProjectOnly(ctx, s, ids...)
+}
+
+// AddFetched is [Add] of a source fetched already (pre holds it, and its
+// marketplace's entries: plugins.Prefetch, plugins.PrefetchEntries), for a
+// caller that fetches every source it needs before it writes anything (a
+// project's lock, see package projectlock). It leaves plugins.ProjectOnly
+// as it is.
+func AddFetched(ctx context.Context, s *store.Store, pre *plugins.Prefetched, src plugins.Source, opts AddOptions) (*Report, error) {
 	var rep *Report
 	err := s.Update(ctx, func(tx *store.Tx) error {
 		var err error

@@ -9,7 +9,10 @@
 // before any ref points at it, and integrates it skill by skill: two
 // diverged published histories become a remote-merge candidate of package
 // store/candidates ([candidates.MergeDiverged]), accepted or rejected like any other.
-// [Clone] makes a new store by a pull into an empty one.
+// [Clone] makes a new store by a pull into an empty one. [FetchSkills]
+// takes a few skills' histories from a repository that need not be a
+// remote of the store (a project's lock's team remote), checked as a pull
+// checks them, and publishes nothing.
 //
 // Add, Remove, Push and Pull take an open *store.Store. Add, Remove and
 // Push run inside its write transaction (store.Store.Update). Pull reads

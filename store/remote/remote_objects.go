@@ -20,6 +20,10 @@ import (
 type packedReader struct {
 	tx *store.Tx
 	db *gitdb.DB
+	// fetched, when set, are objects a fetch brought into memory that
+	// nothing has written yet (see FetchSkills): read before the
+	// transaction's.
+	fetched map[store.Hash]gitdb.Object
 }
 
 func newPackedReader(tx *store.Tx) *packedReader {
@@ -31,6 +35,9 @@ func newPackedReader(tx *store.Tx) *packedReader {
 func (c *packedReader) object(h store.Hash) (gitdb.Object, error) {
 	o, err := c.db.Read(h)
 	if err != nil {
+		if f, ok := c.fetched[h]; ok {
+			return f, nil
+		}
 		return c.tx.Object(h)
 	}
 	return o, nil
@@ -40,6 +47,9 @@ func (c *packedReader) object(h store.Hash) (gitdb.Object, error) {
 func (c *packedReader) size(h store.Hash) (int64, error) {
 	if n, err := c.db.Size(h); err == nil {
 		return n, nil
+	}
+	if f, ok := c.fetched[h]; ok {
+		return int64(len(f.Data)), nil
 	}
 	// go-git has the last word (and its error), as for reads.
 	return c.tx.ObjectSize(h)

@@ -139,6 +139,8 @@ type InstallOptions struct {
 	Project    string
 	Frozen     bool
 	AllowLocal []string
+	// RememberRemote records the lock's team remote in the store.
+	RememberRemote bool
 }
 
 // Install restores the project's lock file into its targets and prints
@@ -153,7 +155,7 @@ func Install(ctx context.Context, opts InstallOptions) error {
 		return err
 	}
 	rep, err := projectlock.Install(ctx, s, projectlock.InstallOptions{Project: project, Frozen: opts.Frozen,
-		AllowLocal: opts.AllowLocal, Target: opts.TargetOptions(false)})
+		AllowLocal: opts.AllowLocal, RememberRemote: opts.RememberRemote, Target: opts.TargetOptions(false)})
 	if errors.Is(err, projectlock.ErrNoLock) {
 		return WithHint(err, "write one with 'skillstore lock' in the project, or give the project's root with --project")
 	}
@@ -165,7 +167,7 @@ func Install(ctx context.Context, opts InstallOptions) error {
 			return jerr
 		}
 	} else {
-		printInstall(opts.Stdout, opts.Stderr, rep, opts.Verbose)
+		printInstall(opts.Stdout, opts.Stderr, rep, opts.Verbose, opts.RememberRemote)
 	}
 	var frozen *projectlock.FrozenError
 	switch {
@@ -185,22 +187,31 @@ func Install(ctx context.Context, opts InstallOptions) error {
 // printInstall prints an install's report: the lock's refused parts,
 // the team remote, the plugins, the skills that failed, the targets and
 // their exports, and the folders that differ from the lock.
-func printInstall(w, errw io.Writer, rep *projectlock.Report, verbose bool) {
+func printInstall(w, errw io.Writer, rep *projectlock.Report, verbose, rememberAsked bool) {
 	for _, p := range rep.Problems {
 		if !rep.Frozen { // a frozen install lists them in its error
 			cliout.Printf(errw, "skillstore: error: %s\n", p.Error())
 		}
 	}
+	if r := rep.Remote; r != nil && r.Error != "" && !rep.Frozen {
+		cliout.Printf(errw, "skillstore: error: team remote %s: %s\n", r.Name, r.Error)
+	}
 	if r := rep.Remote; r != nil && r.Error == "" {
-		added := ""
-		if r.Added {
-			added = " (recorded as this store's remote " + r.Name + ")"
+		if len(r.Versions) > 0 {
+			cliout.Printf(w, "team remote %s %s: took %s for this project's targets only: %s\n", r.Name, r.URL, Plural(len(r.Versions), "version"), strings.Join(r.Versions, ", "))
 		}
-		cliout.Printf(w, "team remote %s %s: pulled, %s brought or moved%s\n", r.Name, r.URL, Plural(r.Skills, "skill"), added)
+		if r.Remembered {
+			cliout.Printf(w, "team remote %s: recorded as this store's remote %s\n", r.Name, r.Name)
+		} else if !rememberAsked && len(r.Versions) > 0 {
+			cliout.Printf(w, "team remote %s: not recorded as a remote of this store (--remember-remote records it)\n", r.Name)
+		}
 	}
 	for _, p := range rep.Plugins {
-		if p.Added {
-			cliout.Printf(w, "plugin %s: added at the lock's commit %s\n", p.ID, p.Commit[:min(12, len(p.Commit))])
+		switch {
+		case p.Added:
+			cliout.Printf(w, "plugin %s: added at the lock's commit %s, for this project's targets only ('skillstore plugin add' gives it to every target)\n", p.ID, p.Commit[:min(12, len(p.Commit))])
+		case p.ProjectOnly:
+			cliout.Printf(w, "plugin %s: added by another project's lock; this project's targets get it too\n", p.ID)
 		}
 		if p.Moved != "" {
 			cliout.Reportf(w, "    ", "plugin %s: %s\n", p.ID, p.Moved)
@@ -224,6 +235,9 @@ func printInstall(w, errw io.Writer, rep *projectlock.Report, verbose bool) {
 		case t.Added:
 			cliout.Printf(w, "added target %s: %s in the project\n", t.Name, t.Dir)
 		}
+		if t.Error == "" && len(t.Skills) > 0 {
+			cliout.Printf(w, "target %s receives %s\n", t.Name, skillList(t.Skills))
+		}
 	}
 	PrintExports(w, rep.Export, verbose)
 	if !rep.Frozen {
@@ -234,6 +248,16 @@ func printInstall(w, errw io.Writer, rep *projectlock.Report, verbose bool) {
 	if !rep.Failed() {
 		cliout.Printf(w, "installed %s into %s as %s locks them\n", Plural(installed(rep), "skill"), Plural(len(rep.Targets), "target"), filepath.Base(rep.Lock))
 	}
+}
+
+// skillList names skills for a line: "3 skills: a, b, c", the first ten
+// of a longer list.
+func skillList(names []string) string {
+	shown := strings.Join(names[:min(10, len(names))], ", ")
+	if len(names) > 10 {
+		shown += fmt.Sprintf(" and %d more (--json lists them)", len(names)-10)
+	}
+	return Plural(len(names), "skill") + ": " + shown
 }
 
 // installed counts the locked skills the install restored.
