@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload/mcpserver"
