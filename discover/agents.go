@@ -16,6 +16,8 @@ import (
 //	                   disable-model-invocation user-invocable allowed-tools
 //	                   disallowed-tools model effort context agent background
 //	                   hooks paths shell metadata license compatibility
+//	                   display-name default-enabled fallback (changelog
+//	                   2.1.110-2.1.240; in any case style: displayName, display_name)
 //	                   https://code.claude.com/docs/en/skills#frontmatter-reference
 //	Codex              name description metadata (metadata.short-description)
 //	                   https://developers.openai.com/codex/skills
@@ -73,7 +75,8 @@ var agentKeys = []struct {
 }{
 	{AgentNameClaudeCode, []string{"name", "description", "when_to_use", "argument-hint", "arguments",
 		"disable-model-invocation", "user-invocable", "allowed-tools", "disallowed-tools", "model", "effort",
-		"context", "agent", "background", "hooks", "paths", "shell", "metadata", "license", "compatibility"}},
+		"context", "agent", "background", "hooks", "paths", "shell", "metadata", "license", "compatibility",
+		"display-name", "default-enabled", "fallback"}},
 	{AgentNameCodex, []string{"name", "description", "metadata"}},
 	{AgentNameCopilot, []string{"name", "description", "license", "argument-hint", "user-invocable",
 		"disable-model-invocation", "context"}},
@@ -82,9 +85,16 @@ var agentKeys = []struct {
 	{AgentNameOpenCode, []string{"name", "description", "license", "compatibility", "metadata"}},
 }
 
+// caseStyled are the keys an agent reads in any case style (Claude Code's
+// display-name as displayName or display_name too).
+var caseStyled = map[string]bool{"display-name": true, "default-enabled": true, "fallback": true}
+
 // KeyAgents returns the agents whose documentation defines frontmatter
 // key, in a fixed order (none: no agent reads it).
 func KeyAgents(key string) []string {
+	if k := kebab(key); caseStyled[k] {
+		key = k
+	}
 	var out []string
 	for _, a := range agentKeys {
 		for _, k := range a.keys {
@@ -95,6 +105,26 @@ func KeyAgents(key string) []string {
 		}
 	}
 	return out
+}
+
+// kebab is key in kebab case: displayName, display_name and DisplayName
+// are display-name.
+func kebab(key string) string {
+	var b strings.Builder
+	for i, r := range key {
+		switch {
+		case r == '_':
+			b.WriteByte('-')
+		case r >= 'A' && r <= 'Z':
+			if i > 0 && !strings.HasSuffix(b.String(), "-") {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r + ('a' - 'A'))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // skipsWithoutNameOrDescription are the agents that skip a skill whose

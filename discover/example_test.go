@@ -33,7 +33,7 @@ func ExampleValidateFile() {
 	}
 	// Output:
 	// lenient
-	//   deploy/SKILL.md:2: error: name "Deploy" must be lowercase letters, digits and single hyphens (a-z, 0-9, '-'), not starting or ending with '-'; try "deploy"
+	//   deploy/SKILL.md:2: warning: name "Deploy" is not in the spec's form (a-z, 0-9 and single '-'): Claude Code loads it, GitHub Copilot (VS Code) and OpenCode skip it, and the store names it "deploy" after its folder; set 'name: deploy'
 	// strict
 	//   deploy/SKILL.md:2: error: name "Deploy" must be lowercase letters, digits and single hyphens (a-z, 0-9, '-'), not starting or ending with '-'; try "deploy"
 	//   deploy/SKILL.md:4: error: unknown frontmatter key "owner"; the Agent Skills spec allows name, description, license, compatibility, metadata, allowed-tools; move it under metadata: or remove it

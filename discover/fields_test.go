@@ -115,6 +115,7 @@ func TestEveryDocumentedKeyIsKnown(t *testing.T) {
 	values := map[string]string{
 		"metadata": "\n  owner: me", "hooks": "\n  Stop: []", "background": "false", "user-invocable": "true",
 		"disable-model-invocation": "false", "context": "fork", "effort": "high", "shell": "bash",
+		"default-enabled": "no",
 	}
 	for _, a := range agentKeys {
 		for _, k := range a.keys {
@@ -134,5 +135,27 @@ func TestEveryDocumentedKeyIsKnown(t *testing.T) {
 				t.Errorf("%s key %q: unknown %v, findings %v", a.agent, k, sf.Frontmatter.Unknown, diags)
 			}
 		}
+	}
+}
+
+// Claude Code reads display-name, default-enabled and fallback in any case
+// style: each spelling is the documented key, no unknown key, no finding.
+func TestCaseStyledKeys(t *testing.T) {
+	for _, spelling := range []string{"display-name: Deploy", "displayName: Deploy", "display_name: Deploy", "DisplayName: Deploy",
+		"defaultEnabled: off", "default_enabled: yes", "fallback: true", "Fallback: true"} {
+		data := "---\nname: k\ndescription: K.\n" + spelling + "\n---\nbody\n"
+		sf, diags := ValidateFile("k/SKILL.md", "k", []byte(data), Lenient)
+		if sf == nil || len(sf.Frontmatter.Unknown) != 0 || len(diags) != 0 {
+			t.Errorf("%q: unknown %v, findings %v", spelling, sf.Frontmatter.Unknown, diags)
+			continue
+		}
+		fm := sf.Frontmatter
+		if fm.DisplayName == "" && fm.DefaultEnabled == nil && fm.Fallback == nil {
+			t.Errorf("%q: read as no key", spelling)
+		}
+	}
+	data := "---\nname: k\ndescription: K.\ndisplayName: A\ndisplay-name: B\n---\nbody\n"
+	if sf, diags := ValidateFile("k/SKILL.md", "k", []byte(data), Lenient); sf != nil || len(diags) == 0 || !strings.Contains(diags[0].String(), "repeat") {
+		t.Errorf("a key in two case styles: %v", diags)
 	}
 }

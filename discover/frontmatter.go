@@ -42,6 +42,11 @@ type Frontmatter struct {
 	Hooks                  any      `json:"hooks,omitempty"`
 	Paths                  []string `json:"paths,omitempty"`
 	Shell                  string   `json:"shell,omitempty"`
+	// DisplayName, DefaultEnabled and Fallback are Claude Code's later
+	// additions, read in any case style (displayName, display_name).
+	DisplayName    string `json:"display-name,omitempty"`
+	DefaultEnabled *bool  `json:"default-enabled,omitempty"`
+	Fallback       any    `json:"fallback,omitempty"`
 
 	// Unknown holds every other top-level key in file order, with its value
 	// decoded, so nothing is lost when a skill is copied or rewritten.
@@ -71,7 +76,8 @@ var SpecKeys = []string{"name", "description", "license", "compatibility", "meta
 // ClaudeCodeKeys are the frontmatter keys Claude Code adds to the spec
 // (agents.go lists every agent's).
 var ClaudeCodeKeys = []string{"when_to_use", "argument-hint", "arguments", "disable-model-invocation",
-	"user-invocable", "disallowed-tools", "model", "effort", "context", "agent", "background", "hooks", "paths", "shell"}
+	"user-invocable", "disallowed-tools", "model", "effort", "context", "agent", "background", "hooks", "paths", "shell",
+	"display-name", "default-enabled", "fallback"}
 
 // decodeFrontmatter types each top-level key of m into f.Frontmatter. Type
 // problems are recorded as issues, not returned: an agent still loads a
@@ -93,6 +99,13 @@ func (f *SkillFile) decodeFrontmatter(m *yaml.Node) error {
 		} else if dup {
 			f.issue(k, ruleIgnored, "%s repeats the key given in another spelling at line %d; this one is ignored, remove one", key, first)
 			continue
+		}
+		if k := kebab(key); k != key && caseStyled[k] {
+			// Claude Code reads these in any case style: no issue.
+			if first, both := f.keyLines[k]; both {
+				return &skillmd.ParseError{Line: line, Msg: fmt.Sprintf("key %q repeats %q (line %d) in another case style; keep one", key, k, first)}
+			}
+			key = k
 		}
 		f.keyLines[key] = line
 		if canon, ok := keySpellings[key]; ok {
@@ -157,6 +170,12 @@ func (f *SkillFile) decodeKey(fm *Frontmatter, key string, line int, v *yaml.Nod
 		fm.Paths = f.list(key, v, splitComma)
 	case "shell":
 		fm.Shell = f.str(key, v)
+	case "display-name":
+		fm.DisplayName = f.str(key, v)
+	case "default-enabled":
+		fm.DefaultEnabled = f.boolean(key, v)
+	case "fallback":
+		fm.Fallback = decodeAny(v)
 	default:
 		fm.Unknown = append(fm.Unknown, Field{Key: key, Line: line, Value: decodeAny(v)})
 	}

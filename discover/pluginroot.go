@@ -9,15 +9,16 @@ import (
 )
 
 // pluginManifests are the files that make a folder a plugin or a
-// marketplace: its skill folders are then the ones its layout names.
-var pluginManifests = []string{pluginfmt.MarketplaceManifest, pluginfmt.ClaudePluginManifest, pluginfmt.CodexPluginManifest}
+// marketplace in some agent's dialect: its skill folders are then the
+// ones its layout names.
+var pluginManifests = pluginfmt.ManifestFiles()
 
 // pluginSkills lists the skill folders of t when t is a plugin or a
 // marketplace (it holds one of pluginManifests), read with pluginfmt.Read:
 // the one reader of layouts, which plugin add and sync use too, so that
 // discover and import find the skills the plugin's manifest names (and no
 // draft beside them). The walk calls it only for a folder listing
-// .claude-plugin or .codex-plugin, so other folders cost nothing more. ok
+// a repository marker (repoMarkers), so other folders cost nothing more. ok
 // is false when t holds no manifest; a manifest that cannot be read is a
 // warning, and t is then walked like any folder.
 func (w *rootWalk) pluginSkills(t dirTask) (tasks []dirTask, ok bool) {

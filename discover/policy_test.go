@@ -85,7 +85,14 @@ func TestCheckPolicy(t *testing.T) {
 			strictErrFrag: "description must be a string",
 		},
 		{
-			name: "name that is not a skill name is refused by both", folder: "deploy",
+			name: "name out of the spec's form: lenient takes the folder's name, strict refuses", folder: "deploy",
+			in:        "---\nname: Deploy Prod\ndescription: d\n---\nbody\n",
+			lenientOK: true, strictOK: false, wantName: "deploy",
+			lenientWarns:  []string{`name "Deploy Prod" is not in the spec's form`},
+			strictErrFrag: "must be lowercase letters",
+		},
+		{
+			name: "a name out of form in a folder whose name is no better is refused by both", folder: "Deploy Prod",
 			in:        "---\nname: Deploy Prod\ndescription: d\n---\nbody\n",
 			lenientOK: false, strictOK: false, wantName: "Deploy Prod",
 			strictErrFrag: "must be lowercase letters",

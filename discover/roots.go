@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 )
 
 // DefaultSystemDir is the machine-wide skill root.
@@ -221,8 +223,9 @@ var skipDirs = map[string]bool{
 // containerDirs are hidden folders that hold skills, so the walk enters
 // them although other hidden folders are skipped: the agents' folders
 // (.agents, where npx skills installs, .claude, .codex) and openai/skills'
-// category folders (.curated, .system, .experimental). .claude-plugin and
-// .codex-plugin hold manifests, never skills, so they are not entered.
+// category folders (.curated, .system, .experimental). .claude-plugin,
+// .codex-plugin and .cursor-plugin hold manifests, never skills, so they
+// are not entered.
 // Container folders and "skills" are left out of namespaces.
 var containerDirs = map[string]bool{
 	".agents": true, ".claude": true, ".codex": true, ".curated": true, ".system": true, ".experimental": true,
@@ -231,7 +234,13 @@ var containerDirs = map[string]bool{
 // repoMarkers are entries that make a folder a source tree: a git work
 // tree or a Claude Code or Codex plugin. Skills below one rank first among
 // copies (see CopyKind).
-var repoMarkers = map[string]bool{".git": true, ".claude-plugin": true, ".codex-plugin": true}
+var repoMarkers = func() map[string]bool {
+	m := map[string]bool{".git": true}
+	for _, d := range pluginfmt.ManifestDirs() {
+		m[d] = true
+	}
+	return m
+}()
 
 // isNamespaceNeutral reports whether a folder name only groups skills
 // (skills/, .curated/, ...) and so does not count in a namespace.

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/skillstore/skillstore/internal/skillmd"
@@ -89,13 +90,39 @@ func Validate(path, folderName string, sf *SkillFile, mode Mode) []Diagnostic {
 	return collapse(v.diags)
 }
 
-// EffectiveName is the name agents use for a skill: its frontmatter name,
-// or in lenient mode the folder name when the frontmatter has none.
+// EffectiveName is the name a skill goes by: its frontmatter name, or in
+// lenient mode the folder name when the frontmatter has none, or has one
+// out of the spec's form (Claude Code's "Agent Development") while the
+// folder's is in it (see lenientName).
 func EffectiveName(sf *SkillFile, folderName string, mode Mode) string {
-	if sf.Frontmatter.Name != "" || mode == Strict {
+	if mode == Strict || (sf.Frontmatter.Name != "" && !lenientName(sf.Frontmatter.Name, folderName)) {
 		return sf.Frontmatter.Name
 	}
 	return folderName
+}
+
+// lenientName reports whether the lenient policy takes name, out of the
+// spec's form, under the folder's name: Claude Code loads such a skill,
+// and the folder's name is a valid one. A name over the length limit or
+// holding an XML tag is still refused.
+func lenientName(name, folder string) bool {
+	return folder != "" && !nameRE().MatchString(name) && nameRE().MatchString(folder) &&
+		utf8.RuneCountInString(name) <= MaxNameLen && !xmlTagRE().MatchString(name) && plainWords(name)
+}
+
+// plainWords reports whether name is words a person wrote ("Agent
+// Development", "C# Expert"): no path separator, no "..", no control or
+// invisible character, which no agent's loader is meant to see.
+func plainWords(name string) bool {
+	if strings.ContainsAny(name, `/\:`) || strings.Contains(name, "..") {
+		return false
+	}
+	for _, r := range name {
+		if !unicode.IsGraphic(r) || (unicode.IsSpace(r) && r != ' ') {
+			return false
+		}
+	}
+	return true
 }
 
 type validator struct {
@@ -129,6 +156,13 @@ func (v *validator) name(folder string) {
 				folder, agentsDo(skipsWithoutNameOrDescription, "skips", "skip"), suggestName(folder)))
 		}
 		v.checkName(folder, line, "folder name")
+		return
+	}
+	if v.mode == Lenient && lenientName(fm.Name, folder) {
+		// Claude Code loads it (by the name as written); a store names
+		// the skill by its folder, which is valid.
+		v.report(line, ruleSkipped, "name %q is not in the spec's form (a-z, 0-9 and single '-'): Claude Code loads it, %s skip it, and the store names it %q after its folder; set 'name: %s'",
+			fm.Name, joinAgents([]string{AgentNameCopilot + " (VS Code)", AgentNameOpenCode}), folder, folder)
 		return
 	}
 	if !v.checkName(fm.Name, line, "name") {

@@ -16,8 +16,10 @@ func pluginCommand() *cli.Command {
 		Category: "plugins",
 		Usage:    "vendor upstream plugins: add, list, show, skills, set, trust, link, pause, resume, disable, enable, adopt, rm",
 		Description: "A plugin is an upstream source of skills: a local folder or a git repository.\n" +
-			"Its layout is read from .claude-plugin/marketplace.json, .claude-plugin/plugin.json,\n" +
-			".codex-plugin/plugin.json, skills/ (with hidden category folders such as\n" +
+			"Its layout is read from any agent's marketplace (.claude-plugin/, .agents/plugins/,\n" +
+			".cursor-plugin/ or .github/plugin/marketplace.json) or plugin manifest\n" +
+			"(.claude-plugin/, .codex-plugin/ or .cursor-plugin/plugin.json, plugin.json,\n" +
+			"gemini-extension.json), else skills/ (with hidden category folders such as\n" +
 			"skills/.curated/<name>), a SKILL.md at the top (one skill) or <name>/SKILL.md\n" +
 			"folders (a flat repository). 'skillstore sync' brings its updates in.\n\n" +
 			sourcePolicyHelp,

@@ -16,8 +16,8 @@ import (
 type Kind string
 
 // The layouts [Read] recognises, in the order it tries them. A plugin
-// manifest (Claude Code's or Codex's) names its skill folders or defaults
-// to skills/; without a manifest the folder is a catalog or a plain
+// manifest (of any dialect: see pluginFormats) names its skill folders or
+// defaults to skills/; without a manifest the folder is a catalog or a plain
 // skills/ tree, else a single skill, else a flat repository.
 const (
 	KindClaudePlugin Kind = "claude-plugin" // .claude-plugin/plugin.json
@@ -35,8 +35,8 @@ const (
 // lookedFor is what a folder that matches no layout is told was looked for,
 // in the order [Read] tries the layouts.
 var lookedFor = []string{
-	MarketplaceManifest + " (a marketplace)",
-	ClaudePluginManifest + " or " + CodexPluginManifest + " (a plugin)",
+	strings.Join(MarketplaceFiles(), ", ") + " (a marketplace)",
+	strings.Join(pluginManifestFiles(), ", ") + " (a plugin)",
 	"skills/.<category>/<name>/SKILL.md (a catalog such as openai/skills)",
 	"skills/<name>/SKILL.md (a skills tree)",
 	"SKILL.md (a single skill)",

@@ -90,6 +90,9 @@ type Layout struct {
 	// Name is a marketplace's "name" in marketplace.json, as written
 	// there: check it before using it as a name.
 	Name string
+	// Dialects are the agents whose marketplace files or manifests the
+	// source ships, in the order they win.
+	Dialects []Dialect
 }
 
 // PluginNames lists the names of the plugins in the layout, in this
@@ -118,6 +121,9 @@ type PluginLayout struct {
 	// loops), each with its reason: the smallest part refused, not the
 	// plugin. Sorted by name.
 	LeftOut []SkillDir
+	// Dialects are the agents whose manifests describe this plugin, the
+	// one Manifest is of first.
+	Dialects []Dialect
 }
 
 // SkillDir is one skill folder inside a source.
@@ -142,28 +148,36 @@ func ReadLayout(fsys PluginFS, selector string) (*Layout, error) {
 }
 
 // Read reads the plugins a source provides, deciding its layout (see
-// [Kind]): marketplace.json, then .claude-plugin/plugin.json, then
-// .codex-plugin/plugin.json, then skills/ (with hidden category folders),
-// then a SKILL.md at the top, then <name>/SKILL.md folders. A source that
-// matches none gets [ErrNoSkills], which lists them.
+// [Kind]): a marketplace file of any dialect (see marketplaceFormats;
+// several are read together, a plugin folder once), then a plugin
+// manifest of any dialect (see pluginFormats), then skills/ (with hidden
+// category folders), then a SKILL.md at the top, then <name>/SKILL.md
+// folders. A source that matches none gets [ErrNoSkills], which lists
+// them.
 func Read(fsys PluginFS, opts Options) (*Layout, error) {
 	selector := opts.Selector
-	if ok, err := exists(fsys, MarketplaceManifest); err != nil {
-		return nil, err
-	} else if ok {
-		return readMarketplace(fsys, selector)
+	var found []marketplaceFormat
+	for _, f := range marketplaceFormats {
+		if ok, err := exists(fsys, f.File); err != nil {
+			return nil, err
+		} else if ok {
+			found = append(found, f)
+		}
+	}
+	if len(found) > 0 {
+		return readMarketplaces(fsys, found, selector)
 	}
 	p, err := readPluginNamed(fsys, ".", nil, opts.RootName)
 	if err != nil {
 		return nil, err
 	}
 	if selector != "" && selector != p.Name {
-		return nil, fmt.Errorf("plugin %q not found: the source has no %s and its plugin is %q", selector, MarketplaceManifest, p.Name)
+		return nil, fmt.Errorf("plugin %q not found: the source has no marketplace file (%s) and its plugin is %q", selector, strings.Join(MarketplaceFiles(), ", "), p.Name)
 	}
-	return &Layout{Plugins: []PluginLayout{*p}}, nil
+	return &Layout{Plugins: []PluginLayout{*p}, Dialects: p.Dialects}, nil
 }
 
-// pluginManifest is the part of plugin.json (Claude Code or Codex) we read.
+// pluginManifest is the part of a plugin manifest (any dialect) we read.
 type pluginManifest struct {
 	Name    string          `json:"name"`
 	Version string          `json:"version"`
@@ -173,14 +187,24 @@ type pluginManifest struct {
 // readPlugin reads the plugin rooted at root. skills, when not nil, is the
 // marketplace entry's skills list and wins over the plugin's own manifest.
 func readPlugin(fsys PluginFS, root string, skills []string) (*PluginLayout, error) {
-	return readPluginNamed(fsys, root, skills, "")
+	return readPluginListed(fsys, root, skills, MarketplaceManifest)
+}
+
+// readPluginListed is readPlugin for a skills list that the marketplace
+// file listedIn gives (which errors about it name).
+func readPluginListed(fsys PluginFS, root string, skills []string, listedIn string) (*PluginLayout, error) {
+	return readPluginNamedIn(fsys, root, skills, "", listedIn)
 }
 
 // readPluginNamed is readPlugin; rootName names a single skill at the
 // source's top (see [Options.RootName]). The folders it found that cannot
 // be skills go to LeftOut.
 func readPluginNamed(fsys PluginFS, root string, skills []string, rootName string) (*PluginLayout, error) {
-	p, err := readPluginDirs(fsys, root, skills, rootName)
+	return readPluginNamedIn(fsys, root, skills, rootName, MarketplaceManifest)
+}
+
+func readPluginNamedIn(fsys PluginFS, root string, skills []string, rootName, entryFile string) (*PluginLayout, error) {
+	p, err := readPluginDirs(fsys, root, skills, rootName, entryFile)
 	if err != nil {
 		return nil, err
 	}
@@ -196,11 +220,11 @@ func readPluginNamed(fsys PluginFS, root string, skills []string, rootName strin
 	return p, nil
 }
 
-func readPluginDirs(fsys PluginFS, root string, skills []string, rootName string) (*PluginLayout, error) {
+func readPluginDirs(fsys PluginFS, root string, skills []string, rootName, entryFile string) (*PluginLayout, error) {
 	p := &PluginLayout{Root: root}
 	var paths []string
-	for _, m := range []string{ClaudePluginManifest, CodexPluginManifest} {
-		file := path.Join(root, m)
+	for _, m := range pluginFormats {
+		file := path.Join(root, m.File)
 		if ok, err := exists(fsys, file); err != nil {
 			return nil, &Error{File: file, Err: err}
 		} else if !ok {
@@ -208,25 +232,30 @@ func readPluginDirs(fsys PluginFS, root string, skills []string, rootName string
 		}
 		data, err := ReadRegular(fsys, file, safefile.ManifestLimit)
 		if err != nil {
+			if m.loose {
+				continue
+			}
 			return nil, &Error{File: file, Err: err}
 		}
 		var pm pluginManifest
-		if err := json.Unmarshal(data, &pm); err != nil {
+		if err := json.Unmarshal(data, &pm); err != nil || (m.loose && pm.Name == "") {
+			if m.loose {
+				continue
+			}
 			return nil, &Error{File: file, Err: jsonError(data, err)}
 		}
-		p.Name, p.Version, p.Manifest = pm.Name, pm.Version, file
-		p.Kind = KindClaudePlugin
-		if m == CodexPluginManifest {
-			p.Kind = KindCodexPlugin
+		p.Dialects = append(p.Dialects, m.Dialect)
+		if p.Manifest != "" {
+			continue // the first dialect's manifest says what the plugin is
 		}
+		p.Name, p.Version, p.Manifest, p.Kind = pm.Name, pm.Version, file, m.Kind
 		if paths, err = stringOrList(pm.Skills); err != nil {
 			return nil, &Error{File: file, Err: fmt.Errorf(`"skills": %w`, err)}
 		}
-		break
 	}
 	listedIn := p.Manifest
 	if skills != nil {
-		paths, listedIn = skills, MarketplaceManifest
+		paths, listedIn = skills, entryFile
 	}
 	if paths == nil {
 		kind, dirs, err := defaultSkills(fsys, root, rootName, p.Manifest != "")

@@ -11,7 +11,7 @@ import (
 	"github.com/skillstore/skillstore/internal/safefile"
 )
 
-// marketplaceManifest is the part of .claude-plugin/marketplace.json we read.
+// marketplaceManifest is the part of a marketplace file (any dialect) we read.
 type marketplaceManifest struct {
 	Name     string `json:"name"`
 	Metadata struct {
@@ -41,12 +41,16 @@ var ErrRenamed = errors.New("the marketplace renamed this plugin")
 // the marketplace are not affected.
 type EntryError struct {
 	Plugin string
-	Line   int // 0 when unknown
+	File   string // the marketplace file ("": MarketplaceManifest)
+	Line   int    // 0 when unknown
 	Err    error
 }
 
 func (e *EntryError) Error() string {
-	where := MarketplaceManifest
+	where := e.File
+	if where == "" {
+		where = MarketplaceManifest
+	}
 	if e.Line > 0 {
 		where += fmt.Sprintf(" line %d", e.Line)
 	}
@@ -55,8 +59,116 @@ func (e *EntryError) Error() string {
 
 func (e *EntryError) Unwrap() error { return e.Err }
 
-func readMarketplace(fsys PluginFS, selector string) (*Layout, error) {
-	file := MarketplaceManifest
+// readMarketplaces reads the marketplace files a source ships (found, in
+// the order of marketplaceFormats) as one layout: a plugin folder that
+// several list is one plugin, under the name the first gives it. With a
+// selector, the first file that lists the plugin is read.
+func readMarketplaces(fsys PluginFS, found []marketplaceFormat, selector string) (*Layout, error) {
+	var dialects []Dialect
+	for _, f := range found {
+		dialects = append(dialects, f.Dialect)
+	}
+	if selector != "" {
+		var first error
+		for _, f := range found {
+			l, err := readMarketplace(fsys, f.File, selector)
+			if err == nil {
+				l.Dialects = dialects
+				return l, nil
+			}
+			if first == nil {
+				first = err
+			}
+		}
+		return nil, first
+	}
+	var merged *Layout
+	var firstErr error
+	for _, f := range found {
+		l, err := readMarketplace(fsys, f.File, "")
+		if err != nil {
+			// One dialect's file that cannot be read does not hide the
+			// plugins the others list.
+			if firstErr == nil {
+				firstErr = err
+			}
+			if merged != nil {
+				merged.Failed = append(merged.Failed, &EntryError{Plugin: "*", File: f.File, Err: err})
+			}
+			continue
+		}
+		if merged == nil {
+			merged = l
+			if firstErr != nil {
+				merged.Failed = append(merged.Failed, &EntryError{Plugin: "*", File: found[0].File, Err: firstErr})
+			}
+			continue
+		}
+		merged.merge(l, f.File)
+	}
+	if merged == nil {
+		return nil, firstErr
+	}
+	merged.Dialects = dialects
+	return merged, nil
+}
+
+// merge adds to l what other, read from another dialect's marketplace
+// file, lists beyond it: a plugin folder l has already is the same
+// plugin; a name l gives another folder is a conflict, named; a remote
+// or skipped entry of a name l has is the same entry.
+func (l *Layout) merge(other *Layout, file string) {
+	roots := map[string]string{}
+	names := map[string]bool{}
+	for _, p := range l.Plugins {
+		roots[p.Root] = p.Name
+		names[p.Name] = true
+	}
+	for _, r := range l.Remote {
+		names[r.Name] = true
+	}
+	for _, sk := range l.Skipped {
+		names[sk.Name] = true
+	}
+	for _, p := range other.Plugins {
+		if _, same := roots[p.Root]; same {
+			continue
+		}
+		if names[p.Name] {
+			l.Failed = append(l.Failed, &EntryError{Plugin: p.Name, File: file, Line: other.Lines[p.Name],
+				Err: fmt.Errorf("folder %s: another marketplace file of this source gives that name to another plugin", p.Root)})
+			continue
+		}
+		roots[p.Root], names[p.Name] = p.Name, true
+		l.Plugins = append(l.Plugins, p)
+		if line, ok := other.Lines[p.Name]; ok {
+			l.Lines[p.Name] = line
+		}
+	}
+	for _, r := range other.Remote {
+		if !names[r.Name] {
+			names[r.Name] = true
+			l.Remote = append(l.Remote, r)
+		}
+	}
+	for _, sk := range other.Skipped {
+		if !names[sk.Name] {
+			names[sk.Name] = true
+			l.Skipped = append(l.Skipped, sk)
+		}
+	}
+	l.Failed = append(l.Failed, other.Failed...)
+	for old, nu := range other.Renames {
+		if l.Renames == nil {
+			l.Renames = map[string]string{}
+		}
+		if _, ok := l.Renames[old]; !ok {
+			l.Renames[old] = nu
+		}
+	}
+}
+
+func readMarketplace(fsys PluginFS, file, selector string) (*Layout, error) {
 	data, err := ReadRegular(fsys, file, safefile.RecordLimit)
 	if err != nil {
 		return nil, &Error{File: file, Err: err}
@@ -79,15 +191,15 @@ func readMarketplace(fsys PluginFS, selector string) (*Layout, error) {
 		}
 		var e marketplaceEntry
 		if err := json.Unmarshal(raw, &e); err != nil {
-			layout.fail(fmt.Sprintf("plugins[%d]", i), line, fmt.Errorf("the entry must be an object with \"name\" and \"source\""))
+			layout.fail(file, fmt.Sprintf("plugins[%d]", i), line, fmt.Errorf("the entry must be an object with \"name\" and \"source\""))
 			continue
 		}
 		if e.Name == "" {
-			layout.fail(fmt.Sprintf("plugins[%d]", i), line, errors.New(`no "name"`))
+			layout.fail(file, fmt.Sprintf("plugins[%d]", i), line, errors.New(`no "name"`))
 			continue
 		}
 		if seen[e.Name] {
-			layout.fail(e.Name, line, errors.New("a plugin of that name is listed above"))
+			layout.fail(file, e.Name, line, errors.New("a plugin of that name is listed above"))
 			continue
 		}
 		seen[e.Name] = true
@@ -98,7 +210,7 @@ func readMarketplace(fsys PluginFS, selector string) (*Layout, error) {
 		if selector != "" && e.Name != selector {
 			continue
 		}
-		err := layout.readEntry(fsys, m.Metadata.PluginRoot, e, line, selector != "")
+		err := layout.readEntry(fsys, file, m.Metadata.PluginRoot, e, line, selector != "")
 		if err != nil && selector != "" {
 			if _, ok := err.(*Error); ok {
 				return nil, err
@@ -106,7 +218,7 @@ func readMarketplace(fsys PluginFS, selector string) (*Layout, error) {
 			return nil, &Error{File: file, Err: fmt.Errorf("plugin %q: %w", e.Name, err)}
 		}
 		if err != nil {
-			layout.fail(e.Name, line, err)
+			layout.fail(file, e.Name, line, err)
 		}
 	}
 	if selector != "" && len(layout.Plugins)+len(layout.Remote) == 0 {
@@ -126,7 +238,7 @@ func readMarketplace(fsys PluginFS, selector string) (*Layout, error) {
 
 // readEntry adds entry e to the layout: a plugin in this source, a remote
 // one, or a skipped one. picked is true when SOURCE#name chose it.
-func (l *Layout) readEntry(fsys PluginFS, pluginRoot string, e marketplaceEntry, line int, picked bool) error {
+func (l *Layout) readEntry(fsys PluginFS, file, pluginRoot string, e marketplaceEntry, line int, picked bool) error {
 	skills, err := stringOrList(e.Skills)
 	if err != nil {
 		return fmt.Errorf(`"skills": %w`, err)
@@ -147,7 +259,7 @@ func (l *Layout) readEntry(fsys PluginFS, pluginRoot string, e marketplaceEntry,
 		}
 		return nil
 	}
-	p, err := readPlugin(fsys, root, skills)
+	p, err := readPluginListed(fsys, root, skills, file)
 	if errors.Is(err, ErrNoSkills) && !picked {
 		l.Skipped = append(l.Skipped, SkippedPlugin{Name: e.Name, Reason: NoSkillsReason})
 		return nil
@@ -164,7 +276,7 @@ func (l *Layout) readEntry(fsys PluginFS, pluginRoot string, e marketplaceEntry,
 		p.Version = e.Version
 	}
 	if p.Manifest == "" || skills != nil {
-		p.Manifest = MarketplaceManifest
+		p.Manifest = file
 	}
 	l.Plugins = append(l.Plugins, *p)
 	return nil
@@ -173,11 +285,11 @@ func (l *Layout) readEntry(fsys PluginFS, pluginRoot string, e marketplaceEntry,
 // NoSkillsReason is why a marketplace plugin without skills is skipped.
 const NoSkillsReason = "it holds no skills (commands, agents, hooks or servers only)"
 
-func (l *Layout) fail(name string, line int, err error) {
-	if me, ok := err.(*Error); ok && me.File == MarketplaceManifest {
+func (l *Layout) fail(file, name string, line int, err error) {
+	if me, ok := err.(*Error); ok && me.File == file {
 		err = me.Err // the entry error names the file already
 	}
-	l.Failed = append(l.Failed, &EntryError{Plugin: name, Line: line, Err: err})
+	l.Failed = append(l.Failed, &EntryError{Plugin: name, File: file, Line: line, Err: err})
 }
 
 // readRenames keeps the string values of "renames"; anything else is not
@@ -196,6 +308,10 @@ func readRenames(raw map[string]json.RawMessage) map[string]string {
 	return out
 }
 
+// localSource is the kind of a source object naming a folder of the
+// marketplace's own repository (Codex's marketplace).
+const localSource = "local"
+
 // entryRoot resolves a marketplace entry's source to a plugin root inside
 // the source, or returns the remote source it names.
 func entryRoot(fsys PluginFS, pluginRoot string, e marketplaceEntry) (string, *remoteSource, error) {
@@ -208,8 +324,8 @@ func entryRoot(fsys PluginFS, pluginRoot string, e marketplaceEntry) (string, *r
 		if err := json.Unmarshal(e.Source, &r); err != nil {
 			return "", nil, fmt.Errorf(`"source" must be a relative path or a source object`)
 		}
-		if r.Source == "" && r.Path != "" && r.URL == "" && r.Repo == "" {
-			rel = r.Path // {"path": "./x"}: a local path in object form
+		if (r.Source == "" || r.Source == localSource) && r.Path != "" && r.URL == "" && r.Repo == "" {
+			rel = r.Path // {"path": "./x"} or Codex's {"source": "local", "path": "./x"}
 		} else {
 			return "", &r, nil
 		}

@@ -137,10 +137,12 @@ func ReadEntryPlugin(fsys PluginFS, name string, skills []string) (*PluginLayout
 		return p, nil
 	}
 	selector := ""
-	if ok, err := exists(fsys, MarketplaceManifest); err != nil {
-		return nil, err
-	} else if ok {
-		selector = name
+	for _, f := range MarketplaceFiles() {
+		if ok, err := exists(fsys, f); err != nil {
+			return nil, err
+		} else if ok {
+			selector = name
+		}
 	}
 	layout, err := ReadLayout(fsys, selector)
 	if err != nil {
@@ -150,7 +152,7 @@ func ReadEntryPlugin(fsys PluginFS, name string, skills []string) (*PluginLayout
 	case len(layout.Plugins) == 1:
 		return &layout.Plugins[0], nil
 	case len(layout.Remote) > 0:
-		return nil, fmt.Errorf("%s lists plugin %q in yet another repository: add that marketplace itself", MarketplaceManifest, name)
+		return nil, fmt.Errorf("the marketplace there lists plugin %q in yet another repository: add that marketplace itself", name)
 	}
 	return nil, fmt.Errorf("%d plugins found where one was expected", len(layout.Plugins))
 }

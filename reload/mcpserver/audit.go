@@ -6,9 +6,33 @@ import (
 	"os"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// MaxClientField is the most bytes of a client's name or version a
+// record keeps: the client chooses them, and a record must stay small
+// enough that rotation at maxSize keeps many of them (a 15 MB name would
+// otherwise rotate every earlier record away, and make the log too large
+// to read).
+const MaxClientField = 256
+
+// clipMark ends a client field that clip shortened.
+const clipMark = "…[clipped]"
+
+// clip shortens s to at most MaxClientField bytes, cut at a character
+// boundary and marked, so a reader of the log sees it was cut.
+func clip(s string) string {
+	if len(s) <= MaxClientField {
+		return s
+	}
+	n := MaxClientField - len(clipMark)
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + clipMark
+}
 
 // Load is one audit record: a client loaded a skill's version.
 type Load struct {
@@ -80,7 +104,7 @@ func (s *Server) audit(ss *mcp.ServerSession, v *Version, via string) {
 	l := Load{Time: s.opts.Now().UTC(), Skill: v.Name, Version: v.Version, Commit: v.Commit, Via: via, Client: "unknown"}
 	if ss != nil {
 		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
-			l.Client, l.ClientVersion = p.ClientInfo.Name, p.ClientInfo.Version
+			l.Client, l.ClientVersion = clip(p.ClientInfo.Name), clip(p.ClientInfo.Version)
 		}
 	}
 	if err := s.opts.Audit.Append(l); err != nil {

@@ -131,8 +131,7 @@ func pluginForSkill(ctx context.Context, tx *store.Tx, pre *Prefetched, sk Insta
 	if err != nil {
 		return "", false, err
 	}
-	_, statErr := fsys.Lstat(pluginfmt.MarketplaceManifest)
-	market := statErr == nil
+	market := pluginfmt.HasMarketplace(fsys)
 	done()
 	p := &Plugin{Source: src, Skills: []string{}, Select: []string{"!*"}}
 	var name string

@@ -36,7 +36,7 @@ func PrefetchEntries(ctx context.Context, s *store.Store, src Source, pre *Prefe
 		defer root.Close()
 		fsys = folderscan.NewRootFS(root)
 	}
-	if _, err := fsys.Lstat(pluginfmt.MarketplaceManifest); err != nil {
+	if !pluginfmt.HasMarketplace(fsys) {
 		return
 	}
 	layout, err := readLayout(fsys, src)

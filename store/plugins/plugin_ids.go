@@ -25,15 +25,45 @@ import (
 // adding the marketplace again finds it under its new id.
 
 // ChooseID picks a plugin's id: --id, the manifest's name, else the one
-// derived from the source (derivedPluginID).
+// derived from the source (derivedPluginID). A name from a manifest or a
+// folder that a store cannot hold as an id ("Agent Tools", "My_Plugin!")
+// is repaired, not refused: lowercased, what an id may not hold turned
+// into '-', cut to the longest id (the report prints the id it got). Only
+// --id, the user's own word, is taken as written (and checked).
 func ChooseID(flag, name string, src Source) string {
 	if flag != "" {
 		return flag
 	}
-	if name != "" {
+	if id := repairID(name); id != "" {
+		return id
+	}
+	if id := repairID(derivedPluginID(src)); id != "" {
+		return id
+	}
+	return derivedPluginID(src) // refused by the caller's check, with the name
+}
+
+// RepairedNote is the remark for a plugin whose id ChooseID repaired
+// from name, "" when the id is the name.
+func RepairedNote(id, name string) string {
+	if name == "" || id == name || repairID(name) != id {
+		return ""
+	}
+	return fmt.Sprintf("its manifest names it %q, which is no plugin id: added as %s (--id picks another)", name, id)
+}
+
+// repairID is name when it is a valid id, else its idSafe form cut to
+// maxIDLen when that is one, else "".
+func repairID(name string) string {
+	if name == "" || skillfs.CheckName(name) == nil {
 		return name
 	}
-	return derivedPluginID(src)
+	id := idSafe(name)
+	id = strings.TrimRight(id[:min(len(id), maxIDLen)], "-._")
+	if skillfs.CheckName(id) != nil {
+		return ""
+	}
+	return id
 }
 
 // maxQualifiedTries bounds the numbered ids tried after NAME-MARKETPLACE.

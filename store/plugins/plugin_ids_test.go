@@ -68,3 +68,25 @@ func TestIDForOneError(t *testing.T) {
 		t.Errorf("the source the error suggests reads as plugin %q, folder %q, %v", sel, dir, err)
 	}
 }
+
+// A name a store cannot hold as an id is repaired, never refused; --id is
+// taken as written.
+func TestChooseIDRepairs(t *testing.T) {
+	folder := Source{Kind: SourceFolder, URL: "/home/me/My Plugins"}
+	for _, tc := range []struct {
+		flag, name string
+		src        Source
+		want       string
+	}{
+		{"", "agent-tools", folder, "agent-tools"},
+		{"", "Agent Tools", folder, "agent-tools"},
+		{"", "C# Expert!", folder, "c-expert"},
+		{"", "", folder, "my-plugins"},
+		{"", "!!!", folder, "my-plugins"},
+		{"Bad Id", "agent-tools", folder, "Bad Id"},
+	} {
+		if got := ChooseID(tc.flag, tc.name, tc.src); got != tc.want {
+			t.Errorf("ChooseID(%q, %q, %s) = %q, want %q", tc.flag, tc.name, tc.src.URL, got, tc.want)
+		}
+	}
+}

@@ -82,7 +82,10 @@ func WithParts(r *store.Reader) []string {
 // folder a plugin: a manifest, or a component Claude Code or Codex loads.
 func isPluginComponent(p string) bool {
 	switch p {
-	case pluginfmt.ClaudePluginManifest, pluginfmt.CodexPluginManifest, safety.MCPFile, safety.LSPFile, "settings.json":
+	case safety.MCPFile, safety.LSPFile, "settings.json":
+		return true
+	}
+	if pluginfmt.IsManifest(p) && !pluginfmt.IsMarketplaceFile(p) {
 		return true
 	}
 	top, _, nested := strings.Cut(p, "/")
@@ -154,7 +157,7 @@ func (w *partsWalk) dir(dir string) error {
 	for _, e := range entries {
 		p := w.join(dir, e.Name())
 		rel := w.rel(p)
-		if skillfs.IgnoredEntry(e.Name(), e.IsDir()) || rel == ciDir || rel == pluginfmt.MarketplaceManifest || w.skills[p] {
+		if skillfs.IgnoredEntry(e.Name(), e.IsDir()) || rel == ciDir || pluginfmt.IsMarketplaceFile(rel) || w.skills[p] {
 			continue
 		}
 		if len(w.files) > w.limits.MaxFiles {

@@ -204,6 +204,8 @@ func recordEntry(tx *store.Tx, r readyEntry, cc *commitCache, opts Options, rep 
 	pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}}
 	if r.takenBy != "" {
 		pr.Entry, pr.IDTakenBy = r.name, r.takenBy
+	} else {
+		pr.Note = plugins.RepairedNote(p.ID, r.name)
 	}
 	if err := recordPlugin(tx, p, r.up, cc, opts, &pr); err != nil {
 		restore() // nothing of this plugin is written
@@ -215,7 +217,7 @@ func recordEntry(tx *store.Tx, r readyEntry, cc *commitCache, opts Options, rep 
 		rep.Plugins = append(rep.Plugins, fr)
 		return
 	}
-	if len(r.up.Skills) == 0 {
+	if len(r.up.Skills) == 0 && pr.Note == "" {
 		pr.Note = noSkillsYet
 	}
 	rep.Plugins = append(rep.Plugins, pr)

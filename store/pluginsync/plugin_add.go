@@ -101,8 +101,7 @@ func addPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src 
 	if err != nil {
 		return nil, err
 	}
-	_, statErr := fsys.Lstat(pluginfmt.MarketplaceManifest)
-	market := statErr == nil
+	market := pluginfmt.HasMarketplace(fsys)
 	done()
 	if market {
 		rep, err := addMarketplace(ctx, tx, pre, src, layout, fetched, opts)
@@ -122,12 +121,16 @@ func addPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src 
 	var errs []error
 	var already []string
 	claimed := map[string]string{}
+	notes := map[string]string{} // plugin id → a remark for its report
 	for i, pl := range layout.Plugins {
 		p := &plugins.Plugin{Source: src, Review: opts.Review, Skills: []string{}, Select: selections[i]}
 		if market && src.Selector == "" {
 			p.Source.Selector = pl.Name
 		}
 		p.ID = plugins.ChooseID(opts.ID, pl.Name, src)
+		if opts.ID == "" {
+			notes[p.ID] = plugins.RepairedNote(p.ID, pl.Name)
+		}
 		if err := skillfs.CheckName(p.ID); err != nil {
 			errs = append(errs, fmt.Errorf("plugin id %q: %w (choose one with --id)", p.ID, err))
 			continue
@@ -178,7 +181,7 @@ func addPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src 
 			return nil, err
 		}
 		tx.NoteState(fmt.Sprintf("plugin %s: added from %s", p.ID, p.Source), store.Trailer{Key: store.TrailerPlugin, Value: p.ID})
-		pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}}
+		pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}, Note: notes[p.ID]}
 		up, err := plugins.ReadUpstream(ctx, tx, pre, p, nil)
 		if err == nil {
 			err = syncPlugin(tx, p, up, sopts, newCommitCache(tx.Reader), &pr)

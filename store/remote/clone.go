@@ -42,6 +42,15 @@ func Clone(ctx context.Context, url, dir string, opts store.Options, copts Clone
 		return nil, nil, fmt.Errorf("clone into %s: %w", dir, err)
 	}
 	s, rep, err := cloneInto(ctx, url, dir, opts, copts)
+	if err == nil && len(rep.Refused) > 0 && len(rep.Skills) == 0 {
+		// Every skill was refused: a store holding none of them is no
+		// clone, so it is refused whole and nothing stays behind.
+		e := &UnsafeRemoteError{Remote: rep.Remote}
+		for _, r := range rep.Refused {
+			e.Problems = append(e.Problems, r.Problems...)
+		}
+		err = e
+	}
 	if err != nil {
 		if existed {
 			clearDir(dir)

@@ -73,6 +73,9 @@ type PullReport struct {
 	// Warnings are the validation policy's warnings (discover.Check,
 	// lenient) about the newest fetched version of each skill.
 	Warnings []discover.Diagnostic `json:"warnings,omitempty"`
+	// Refused are the skills left out: what the remote serves of them
+	// fails the checks here. Everything else went in.
+	Refused []RefusedSkill `json:"refused,omitempty"`
 }
 
 // PullSkill is one published skill's part of a pull; skills already equal
@@ -196,6 +199,7 @@ func (tx remoteTx) pull(ctx context.Context, rem Remote, fetched *pullFetch, opt
 	}
 	sort.Strings(names)
 	for _, name := range names {
+		check.forRef(name)
 		check.history(name, rr.refs[name])
 	}
 	if h, ok := rr.refs[store.StateRef]; ok {
@@ -213,9 +217,11 @@ func (tx remoteTx) pull(ctx context.Context, rem Remote, fetched *pullFetch, opt
 		}
 		check.candidateRisk(skill, rr.refs[ref], published)
 	}
-	if err := check.err(rem.Name); err != nil {
+	refused, err := check.outcome(rem.Name)
+	if err != nil {
 		return nil, err
 	}
+	rr.leaveOut(refused)
 	if err := tx.checkRemoteLayout(rr); err != nil {
 		return nil, err
 	}
@@ -228,7 +234,7 @@ func (tx remoteTx) pull(ctx context.Context, rem Remote, fetched *pullFetch, opt
 		return nil, err
 	}
 
-	rep = &PullReport{Remote: rem.Name, URL: rem.Redacted(), Skills: []PullSkill{}, Refs: []PullRef{}, Ignored: rr.ignored, Warnings: check.warnings}
+	rep = &PullReport{Remote: rem.Name, URL: rem.Redacted(), Skills: []PullSkill{}, Refs: []PullRef{}, Ignored: rr.ignored, Warnings: check.warnings, Refused: refused}
 	// Upstream snapshots first: a pull killed after them leaves bases
 	// the next run (and sync) understand.
 	for _, ref := range rr.names(store.RefUpstream) {

@@ -37,11 +37,15 @@ type historyCheck struct {
 	// risks are the safety reports computed here for the versions and
 	// candidates the remote brings: their Risk trailers are not believed.
 	risks    map[store.Hash]safety.Report
-	problems []string
-	// riskProblems counts the problems that are risk findings above the
-	// allowed level, the highest of which is maxRisk.
-	riskProblems int
-	maxRisk      safety.RiskLevel
+	problems []checkProblem
+	// cur is the skill whose refs are being checked ("" for the state
+	// or a ref of no skill): a problem found meanwhile holds that skill.
+	cur string
+	// badTrees and badCommits are the objects a problem was found in, so
+	// a second skill's ref reaching one is held too, not passed as
+	// "checked already".
+	badTrees   map[store.Hash]string // → the skill it was refused in
+	badCommits map[store.Hash]string
 	// warnings are the validation policy's warnings about the newest
 	// fetched version of each skill: reported, never refusing the pull.
 	warnings []discover.Diagnostic
@@ -50,7 +54,7 @@ type historyCheck struct {
 func newHistoryCheck(tx *store.Tx, allow safety.RiskLevel) *historyCheck {
 	c := &historyCheck{packedReader: newPackedReader(tx), tx: tx, limits: skillfs.DefaultLimits, allow: allow,
 		known: map[store.Hash]bool{}, trees: map[store.Hash]bool{}, versions: map[store.Hash]bool{},
-		risks: map[store.Hash]safety.Report{}}
+		risks: map[store.Hash]safety.Report{}, badTrees: map[store.Hash]string{}, badCommits: map[store.Hash]string{}}
 	for _, name := range tx.RefNames("refs/") {
 		// Tracking refs are no proof: plain `git fetch` in the store
 		// fills them without any check.
@@ -61,8 +65,52 @@ func newHistoryCheck(tx *store.Tx, allow safety.RiskLevel) *historyCheck {
 	return c
 }
 
+// checkProblem is one thing the check refused.
+type checkProblem struct {
+	text  string
+	skill string // the skill it holds; "" when it refuses the whole pull
+	// form is set for history git itself would refuse (a malformed tree,
+	// a missing or mistyped object): the received pack cannot be kept,
+	// so the whole pull is refused.
+	form bool
+	risk safety.RiskLevel // set for a risk above the allowed level
+}
+
+// problem records a problem of content (a file too large, a symlink out,
+// a SKILL.md that does not parse, a broken version count): it holds the
+// skill being checked.
 func (c *historyCheck) problem(where, format string, args ...any) {
-	c.problems = append(c.problems, where+": "+fmt.Sprintf(format, args...))
+	c.problems = append(c.problems, checkProblem{text: where + ": " + fmt.Sprintf(format, args...), skill: c.cur})
+}
+
+// fatal records a problem of form, which refuses the whole pull.
+func (c *historyCheck) fatal(where, format string, args ...any) {
+	c.problems = append(c.problems, checkProblem{text: where + ": " + fmt.Sprintf(format, args...), form: true})
+}
+
+// forRef sets the skill the checks that follow are about: the skill a
+// ref of a skill's namespaces belongs to, "" for any other.
+func (c *historyCheck) forRef(ref string) {
+	c.cur = refSkill(ref)
+}
+
+// refSkill is the store name of the skill a fetched ref belongs to
+// (its published history, candidate, superseded candidate or upstream
+// snapshot), "" for the state and other refs.
+func refSkill(ref string) string {
+	if name, ok := store.SkillNameOfRef(ref); ok {
+		return name
+	}
+	if name, ok := store.CandidateNameOfRef(ref); ok {
+		return name
+	}
+	if name, _, ok := store.SupersededNameOfRef(ref); ok {
+		return name
+	}
+	if name, ok := store.UpstreamNameOfRef(ref); ok {
+		return name
+	}
+	return ""
 }
 
 // history checks every commit reachable from tip that the store did not
@@ -73,34 +121,50 @@ func (c *historyCheck) history(ref string, tip store.Hash) {
 		h := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
 		if c.known[h] {
+			if skill, bad := c.badCommits[h]; bad && skill != c.cur {
+				c.problem(ref, "commit %s: refused in %s", short(h), skill)
+			}
 			continue
 		}
 		c.known[h] = true
 		o, err := c.object(h)
 		if err != nil {
-			c.problem(ref, "%v", err)
+			c.fatal(ref, "%v", err)
 			continue
 		}
 		if o.Type != gitdb.CommitObject {
-			c.problem(ref, "%s is a %s, not a commit", short(h), o.Type)
+			c.fatal(ref, "%s is a %s, not a commit", short(h), o.Type)
 			continue
 		}
 		commit, err := gitdb.ParseCommit(h, o.Data)
 		if err != nil {
-			c.problem(ref, "commit %s: %v", short(h), err)
+			c.fatal(ref, "commit %s: %v", short(h), err)
 			continue
 		}
-		c.treeShape(ref, commit.Tree)
+		if !c.treeShape(ref, commit.Tree) {
+			c.badCommits[h] = c.cur
+		}
 		queue = append(queue, commit.Parents...)
 	}
 }
 
-// treeShape checks a tree's shape without reading file contents.
-func (c *historyCheck) treeShape(ref string, h store.Hash) {
+// treeShape checks a tree's shape without reading file contents; it
+// reports whether the tree passed (now or when first checked).
+func (c *historyCheck) treeShape(ref string, h store.Hash) bool {
 	if c.trees[h] {
-		return
+		skill, bad := c.badTrees[h]
+		if bad && skill != c.cur {
+			c.problem(ref, "tree %s: refused in %s", short(h), skill)
+		}
+		return !bad
 	}
 	c.trees[h] = true
+	before := len(c.problems)
+	defer func() {
+		if len(c.problems) > before {
+			c.badTrees[h] = c.cur
+		}
+	}()
 	files := 0
 	var listed []store.File // paths, and symlinks with their targets
 	var walk func(h store.Hash, prefix string) bool
@@ -110,18 +174,18 @@ func (c *historyCheck) treeShape(ref string, h store.Hash) {
 			err = skillfs.CheckTree(raw)
 		}
 		if err != nil {
-			c.problem(ref, "tree %s under %q: %v", short(h), prefix, err)
+			c.fatal(ref, "tree %s under %q: %v", short(h), prefix, err)
 			return false
 		}
 		entries, err := c.tree(h)
 		if err != nil {
-			c.problem(ref, "tree %s: %v", short(h), err)
+			c.fatal(ref, "tree %s: %v", short(h), err)
 			return false
 		}
 		for _, e := range entries {
 			p := path.Join(prefix, e.Name)
 			if e.Name == "" || e.Name == "." || e.Name == ".." || strings.ContainsAny(e.Name, "/\\\x00") || strings.EqualFold(e.Name, ".git") {
-				c.problem(ref, "tree %s: entry %q under %q is not a plain file name (path escapes the skill folder)", short(h), e.Name, prefix)
+				c.fatal(ref, "tree %s: entry %q under %q is not a plain file name (path escapes the skill folder)", short(h), e.Name, prefix)
 				return false
 			}
 			switch e.Mode {
@@ -146,7 +210,7 @@ func (c *historyCheck) treeShape(ref string, h store.Hash) {
 			}
 			size, err := c.size(e.ID)
 			if err != nil {
-				c.problem(ref, "%s: blob %s: %v", p, short(e.ID), err)
+				c.fatal(ref, "%s: blob %s: %v", p, short(e.ID), err)
 				return false
 			}
 			if size > c.limits.MaxFileSize {
@@ -156,11 +220,13 @@ func (c *historyCheck) treeShape(ref string, h store.Hash) {
 		}
 		return true
 	}
-	if walk(h, "") {
-		for _, e := range skillfs.CheckLinks(listed) {
-			c.problem(ref, "tree %s: %v", short(h), e)
-		}
+	if !walk(h, "") {
+		return false
 	}
+	for _, e := range skillfs.CheckLinks(listed) {
+		c.problem(ref, "tree %s: %v", short(h), e)
+	}
+	return len(c.problems) == before
 }
 
 // linkTarget reads the target of the symlink p (blob id), bounded, into
@@ -187,6 +253,7 @@ func (c *historyCheck) linkTarget(ref, p string, id store.Hash, listed *[]store.
 // store already holds, checked when it was written) or v1.
 func (c *historyCheck) skillVersions(skill string, tip, stop store.Hash) {
 	ref := store.SkillRef(skill)
+	c.cur = skill
 	want := 0
 	for h := tip; !h.IsZero(); {
 		if h == stop || c.versions[h] {
@@ -251,7 +318,7 @@ func (c *historyCheck) parentFiles(h store.Hash) []store.File {
 // nothing: a candidate waits for a person's review.
 func (c *historyCheck) candidateRisk(skill string, tip, published store.Hash) {
 	commit, err := c.commit(tip)
-	if err != nil || !c.trees[commit.Tree] {
+	if _, bad := c.badTrees[commit.Tree]; err != nil || !c.trees[commit.Tree] || bad {
 		return // not fetched by this pull, or its shape failed
 	}
 	files, err := c.loadFiles(commit.Tree)
@@ -269,8 +336,7 @@ func (c *historyCheck) candidateRisk(skill string, tip, published store.Hash) {
 // kept for the newest version (latest). It returns the safety report; ok
 // is false when a problem was recorded.
 func (c *historyCheck) versionTree(where, skill string, tree store.Hash, previous []store.File, latest bool) (safety.Report, bool) {
-	c.treeShape(where, tree)
-	if len(c.problems) > 0 {
+	if !c.treeShape(where, tree) {
 		return safety.Report{}, false // never load a tree whose shape failed
 	}
 	files, err := c.loadFiles(tree)
@@ -315,8 +381,7 @@ func (c *historyCheck) allowedRisk(where string, rep safety.Report) (safety.Repo
 			}
 		}
 		c.problem(where, "risk %s is above the allowed %s (%s)", rep.Risk, c.allow, strings.Join(found, "; "))
-		c.riskProblems++
-		c.maxRisk = max(c.maxRisk, rep.Risk)
+		c.problems[len(c.problems)-1].risk = rep.Risk
 		return rep, false
 	}
 	return rep, true
@@ -325,6 +390,7 @@ func (c *historyCheck) allowedRisk(where string, rep safety.Report) (safety.Repo
 // stateTree checks a fetched state commit's records: "<kind>/<key>.json"
 // files that parse as JSON objects.
 func (c *historyCheck) stateTree(h store.Hash) {
+	c.cur = ""
 	commit, err := c.tx.Commit(h)
 	if err != nil {
 		c.problem(store.StateRef, "%v", err)
@@ -354,21 +420,86 @@ func (c *historyCheck) stateTree(h store.Hash) {
 	}
 }
 
-// err returns the refusal, or nil when everything passed.
+// err returns every problem as one refusal, nil when there is none: for a
+// caller taking one skill, whose every problem refuses it.
 func (c *historyCheck) err(remote string) error {
 	if len(c.problems) == 0 {
 		return nil
 	}
-	sort.Strings(c.problems)
-	e := &UnsafeRemoteError{Remote: remote, Problems: c.problems}
-	if c.riskProblems == len(c.problems) {
-		e.RiskOnly = c.maxRisk
+	return c.refusal(remote)
+}
+
+// refusal is the UnsafeRemoteError listing every problem; RiskOnly is set
+// when each is a risk above the allowed level.
+func (c *historyCheck) refusal(remote string) *UnsafeRemoteError {
+	e := &UnsafeRemoteError{Remote: remote}
+	riskOnly := true
+	for _, p := range c.problems {
+		e.Problems = append(e.Problems, p.text)
+		riskOnly = riskOnly && p.risk != safety.RiskNone
+		e.RiskOnly = max(e.RiskOnly, p.risk)
 	}
+	if !riskOnly {
+		e.RiskOnly = safety.RiskNone
+	}
+	sort.Strings(e.Problems)
 	return e
 }
 
+// outcome returns the skills to leave out of the pull, each with its
+// problems, or the refusal of the whole pull when a problem is of form
+// or about no one skill (the state). Problems of content refuse the
+// smallest part: the skill they are in.
+func (c *historyCheck) outcome(remote string) ([]RefusedSkill, error) {
+	if len(c.problems) == 0 {
+		return nil, nil
+	}
+	whole := false
+	for _, p := range c.problems {
+		whole = whole || p.form || p.skill == ""
+	}
+	if whole {
+		return nil, c.refusal(remote)
+	}
+	bySkill := map[string]*RefusedSkill{}
+	var out []RefusedSkill
+	for _, p := range c.problems {
+		r := bySkill[p.skill]
+		if r == nil {
+			out = append(out, RefusedSkill{Skill: p.skill})
+			r = &out[len(out)-1]
+			bySkill[p.skill] = r
+		}
+		r.Problems = append(r.Problems, p.text)
+		if p.risk > r.risk {
+			r.risk, r.Risk = p.risk, p.risk.String()
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Skill < out[j].Skill })
+	for i := range out {
+		sort.Strings(out[i].Problems)
+	}
+	return out, nil
+}
+
+// RefusedSkill is a skill a pull left out because what the remote serves
+// of it fails the checks here (a file over the size cap, a symlink out of
+// the folder, a SKILL.md that does not parse, a risk above the allowed
+// level); the rest of the pull went in. Nothing of the skill was taken:
+// its refs here are as they were, and the next pull checks it again.
+type RefusedSkill struct {
+	Skill    string   `json:"skill"`
+	Problems []string `json:"problems"`
+	// Risk is set when a problem is a risk above the allowed level
+	// (--allow-risk takes it in when every problem is).
+	Risk string `json:"risk,omitempty"`
+	risk safety.RiskLevel
+}
+
 // UnsafeRemoteError refuses history a remote served that the store's
-// safety checks reject. Nothing was written.
+// checks reject as a whole: objects git itself would refuse (the pack
+// they came in cannot be kept) or a state record that does not parse.
+// Nothing was written.
 type UnsafeRemoteError struct {
 	Remote   string
 	Problems []string

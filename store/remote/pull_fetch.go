@@ -43,6 +43,23 @@ func (rr *remoteRefs) names(k store.RefKind) []string {
 	return out
 }
 
+// leaveOut drops every ref of the refused skills, so nothing of them is
+// integrated or tracked: the next pull fetches and checks them again.
+func (rr *remoteRefs) leaveOut(refused []RefusedSkill) {
+	if len(refused) == 0 {
+		return
+	}
+	out := map[string]bool{}
+	for _, r := range refused {
+		out[r.Skill] = true
+	}
+	for name := range rr.refs {
+		if out[refSkill(name)] {
+			delete(rr.refs, name)
+		}
+	}
+}
+
 // splitAdvertised sorts advertised refs into skillstore's (checked) and
 // the others. A ref in skillstore's namespaces with a name local input
 // could never produce refuses the whole remote.

@@ -120,7 +120,10 @@ func Clone(ctx context.Context, opts CloneOptions) error {
 		return err
 	}
 	if opts.JSON {
-		return cliout.JSON(opts.Stdout, rep)
+		if err := cliout.JSON(opts.Stdout, rep); err != nil {
+			return err
+		}
+		return refusedError(rep)
 	}
 	cliout.Printf(opts.Stdout, "cloned %s into %s: %s, %s waiting; verified\n", rep.URL, s.Dir(), app.Plural(app.SkillsOnly(rep.Skills), "skill"), app.Plural(rep.CandidatesWaiting, "candidate"))
 	for _, sk := range rep.Skills {
@@ -129,7 +132,42 @@ func Clone(ctx context.Context, opts CloneOptions) error {
 		}
 	}
 	app.PrintPolicyWarnings(opts.Stderr, "remote "+rep.Remote, rep.Warnings)
-	return nil
+	printRefused(opts.Stderr, rep)
+	return refusedError(rep)
+}
+
+// printRefused names each skill a pull or clone left out, with why, one
+// line per problem under it, and the flag that takes them in when every
+// one is a risk above the allowed level.
+func printRefused(w io.Writer, rep *remote.PullReport) {
+	risk := safety.RiskNone
+	for _, r := range rep.Refused {
+		cliout.Printf(w, "skillstore: left out %s: what remote %s serves of it fails the checks here; the rest was taken, and the next pull checks it again\n", r.Skill, rep.Remote)
+		for _, p := range r.Problems {
+			cliout.Printf(w, "  %s\n", p)
+		}
+		level, err := safety.ParseRiskLevel(r.Risk)
+		if risk >= 0 && (err != nil || r.Risk == "" || len(r.Problems) != 1) {
+			risk = -1
+		} else if risk >= 0 {
+			risk = max(risk, level)
+		}
+	}
+	switch {
+	case risk > safety.RiskNone:
+		cliout.Printf(w, "skillstore: hint: review the findings, and if you trust them pull again with --allow-risk %s\n", risk)
+	case len(rep.Refused) > 0:
+		cliout.Println(w, "skillstore: hint: what the server holds of those skills breaks the store's rules (listed above): fix it there, no flag takes it in")
+	}
+}
+
+// refusedError is the exit of a pull or clone that left skills out: 1,
+// the report having said what.
+func refusedError(rep *remote.PullReport) error {
+	if len(rep.Refused) == 0 {
+		return nil
+	}
+	return app.ErrReported
 }
 
 // PushOptions are push's; DryRun shows what would be sent, sending
@@ -255,13 +293,19 @@ func Pull(ctx context.Context, opts PullOptions) error {
 		}
 		app.NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 	}
+	if !opts.JSON {
+		printRefused(opts.Stderr, rep)
+	}
+	review := rep.CandidatesWaiting > 0 || len(rep.State.Conflicts) > 0
+	if review && rep.Changed() && !opts.JSON {
+		cliout.Printf(opts.Stderr, "skillstore: %s for review: run 'skillstore candidates list'\n", app.Waiting(rep.CandidatesWaiting))
+	}
 	switch {
 	case exportErr != nil:
 		return exportErr
-	case rep.CandidatesWaiting > 0 || len(rep.State.Conflicts) > 0:
-		if rep.Changed() && !opts.JSON {
-			cliout.Printf(opts.Stderr, "skillstore: %s for review: run 'skillstore candidates list'\n", app.Waiting(rep.CandidatesWaiting))
-		}
+	case len(rep.Refused) > 0:
+		return refusedError(rep)
+	case review:
 		return app.ErrReview
 	}
 	return nil

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload/mcpserver"
@@ -76,17 +74,13 @@ func MCP(ctx context.Context, opts MCPOptions) error {
 		so.Audit = mcpserver.NewAuditLog(s.LocalPath(LoadsFileName), 0)
 	}
 	srv := mcpserver.New(mcpserver.NewStoreCatalog(s), so)
-	t := &mcp.IOTransport{Reader: io.NopCloser(opts.Stdin), Writer: nopWriteCloser{opts.Stdout}}
+	t := mcpserver.StdioTransport(opts.Stdin, opts.Stdout, opts.Log)
 	err = srv.Run(ctx, t)
 	if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, context.Canceled)) {
 		return nil
 	}
 	return err
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // printMCPConfig prints what opts.PrintConfig's agent needs to start this
 // binary as the server, with the store given to this command.
