@@ -60,7 +60,9 @@ func pluginCommand() *cli.Command {
 					"A marketplace's entries in other repositories (github, url, git-subdir) are\n" +
 					"fetched, at their sha, else their ref. Each plugin is added on its own: one that\n" +
 					"fails (unreachable, missing ref, bad manifest, conflict) is reported and nothing\n" +
-					"is written for it; plugins without skills are skipped with a note. Adding the\n" +
+					"is written for it; plugins without skills (commands, agents, hooks or servers\n" +
+					"only) are added with those parts, summed up in one note; --skills-only leaves\n" +
+					"them out. Adding the\n" +
 					"marketplace again adds its new plugins, follows its \"renames\" (the plugin keeps\n" +
 					"its history) and sources it moved ($SKILLSTORE_GITHUB_URL replaces https://github.com).\n" +
 					"An entry whose url is on this machine (file://, a path) is refused: the\n" +
@@ -78,6 +80,7 @@ func pluginCommand() *cli.Command {
 					&cli.BoolFlag{Name: "review", Usage: "always review this plugin's updates: fast-forwards become candidates"},
 					&cli.StringSliceFlag{Name: "skill", Usage: "mirror only the skills NAME matches (repeatable; globs, !NAME leaves out)"},
 					&cli.StringSliceFlag{Name: "allow-local", Usage: "let marketplace entries use repositories on this machine at or below DIR or file:// URL (repeatable)"},
+					&cli.BoolFlag{Name: "skills-only", Usage: "leave out a marketplace's plugins that hold no skills (added by default with their other parts)"},
 					newJSONFlag(), verboseFlag(), dryRunFlag("fetch and report what would be added, writing nothing"),
 				}, intakeFlags()...),
 				Action: runPluginAdd,
@@ -223,7 +226,7 @@ func runPluginAdd(c *cli.Context) error {
 	return app.AddPlugin(c.Context, app.PluginAddOptions{Global: global(c), Output: output(c),
 		Source: c.Args().First(), Ref: c.String("ref"), Path: c.String("path"), ID: c.String("id"),
 		Review: c.Bool("review"), Skills: c.StringSlice("skill"), AllowLocal: c.StringSlice("allow-local"),
-		Intake: intake, DryRun: c.Bool("dry-run")})
+		SkillsOnly: c.Bool("skills-only"), Intake: intake, DryRun: c.Bool("dry-run")})
 }
 
 // pluginSkillArgs reads the PLUGIN SKILL arguments of 'plugin adopt' and

@@ -1,6 +1,9 @@
 package pluginfmt
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Dialect names an agent's plugin format: the agent whose manifests a
 // plugin or marketplace was read through.
@@ -135,6 +138,21 @@ func IsMarketplaceFile(p string) bool {
 func HasMarketplace(fsys PluginFS) bool {
 	for _, f := range marketplaceFormats {
 		if _, err := fsys.Lstat(f.File); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// HasPluginManifest reports whether the folder dir of fsys holds a plugin
+// manifest of some dialect other than the loose ones (a plugin.json that
+// any tool may write): a plugin of its own.
+func HasPluginManifest(fsys PluginFS, dir string) bool {
+	for _, f := range pluginFormats {
+		if f.loose {
+			continue
+		}
+		if info, err := fsys.Lstat(path.Join(dir, f.File)); err == nil && info.Mode().IsRegular() {
 			return true
 		}
 	}

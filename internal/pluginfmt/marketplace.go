@@ -210,7 +210,7 @@ func readMarketplace(fsys PluginFS, file, selector string) (*Layout, error) {
 		if selector != "" && e.Name != selector {
 			continue
 		}
-		err := layout.readEntry(fsys, file, m.Metadata.PluginRoot, e, line, selector != "")
+		err := layout.readEntry(fsys, file, m.Metadata.PluginRoot, e, line)
 		if err != nil && selector != "" {
 			if _, ok := err.(*Error); ok {
 				return nil, err
@@ -236,9 +236,9 @@ func readMarketplace(fsys PluginFS, file, selector string) (*Layout, error) {
 	return layout, nil
 }
 
-// readEntry adds entry e to the layout: a plugin in this source, a remote
-// one, or a skipped one. picked is true when SOURCE#name chose it.
-func (l *Layout) readEntry(fsys PluginFS, file, pluginRoot string, e marketplaceEntry, line int, picked bool) error {
+// readEntry adds entry e to the layout: a plugin in this source (with or
+// without skills), a remote one, or a skipped one.
+func (l *Layout) readEntry(fsys PluginFS, file, pluginRoot string, e marketplaceEntry, line int) error {
 	skills, err := stringOrList(e.Skills)
 	if err != nil {
 		return fmt.Errorf(`"skills": %w`, err)
@@ -260,16 +260,14 @@ func (l *Layout) readEntry(fsys PluginFS, file, pluginRoot string, e marketplace
 		return nil
 	}
 	p, err := readPluginListed(fsys, root, skills, file)
-	if errors.Is(err, ErrNoSkills) && !picked {
-		l.Skipped = append(l.Skipped, SkippedPlugin{Name: e.Name, Reason: NoSkillsReason})
-		return nil
+	if errors.Is(err, ErrNoSkills) {
+		// A plugin of commands, agents, hooks or servers only: what the
+		// agent installs, so it is read too (its files are its parts);
+		// the caller decides whether to take it.
+		p, err = &PluginLayout{Root: root, Kind: KindMarketplaceEntry}, nil
 	}
 	if err != nil {
 		return err
-	}
-	if len(p.Skills) == 0 && !picked {
-		l.Skipped = append(l.Skipped, SkippedPlugin{Name: e.Name, Reason: NoSkillsReason})
-		return nil
 	}
 	p.Name = e.Name
 	if e.Version != "" {
@@ -282,8 +280,13 @@ func (l *Layout) readEntry(fsys PluginFS, file, pluginRoot string, e marketplace
 	return nil
 }
 
-// NoSkillsReason is why a marketplace plugin without skills is skipped.
+// NoSkillsReason is why a marketplace plugin without skills is skipped
+// when only plugins with skills are asked for.
 const NoSkillsReason = "it holds no skills (commands, agents, hooks or servers only)"
+
+// EmptyReason is why a marketplace plugin whose folder holds nothing to
+// store is skipped.
+const EmptyReason = "its folder holds neither skills nor other files"
 
 func (l *Layout) fail(file, name string, line int, err error) {
 	if me, ok := err.(*Error); ok && me.File == file {

@@ -28,10 +28,10 @@ import (
 // The unit holds every file under the plugin's root folder except:
 //   - skills: every folder holding a SKILL.md (selected or not) and every
 //     folder the layout names as a skill; each skill is versioned apart;
-//   - nested plugins: a folder below the root with its own
-//     .claude-plugin/plugin.json or .codex-plugin/plugin.json;
-//   - the marketplace's listing, .claude-plugin/marketplace.json, when the
-//     plugin's root is the marketplace's;
+//   - nested plugins: a folder below the root with a plugin manifest of
+//     its own, in any agent's dialect (pluginfmt.HasPluginManifest);
+//   - the marketplace files (any dialect's), when the plugin's root is
+//     the marketplace's;
 //   - what no intake stores (skillfs.Ignored: .git, node_modules,
 //     __pycache__, skillstore's bookkeeping, editor litter) and .github/
 //     (CI configuration, which no agent loads).
@@ -148,11 +148,9 @@ func (w *partsWalk) dir(dir string) error {
 		if e.Name() == skillmd.FileName && !e.IsDir() {
 			return nil // a skill folder (the root too: a single-skill plugin)
 		}
-		if dir != w.root && e.IsDir() && (e.Name() == ".claude-plugin" || e.Name() == ".codex-plugin") {
-			if _, err := w.fsys.Lstat(w.join(dir, e.Name()) + "/plugin.json"); err == nil {
-				return nil // a plugin of its own
-			}
-		}
+	}
+	if dir != w.root && pluginfmt.HasPluginManifest(w.fsys, dir) {
+		return nil // a plugin of its own
 	}
 	for _, e := range entries {
 		p := w.join(dir, e.Name())

@@ -31,6 +31,10 @@ type PluginMove struct {
 	To     string `json:"to"`
 }
 
+// NoSkillsNote notes a marketplace plugin added with its parts only (the
+// CLI sums these up in one line).
+const NoSkillsNote = "it holds no skills: its other parts were added (--skills-only leaves such plugins out)"
+
 // noSkillsYet notes a plugin added on request although it has no skills.
 const noSkillsYet = "it holds no skills yet: sync mirrors the ones it gains"
 
@@ -106,7 +110,7 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 				continue
 			}
 		}
-		if up := readEntry(ctx, tx, pre, e, fetched, fetches, src.Selector != "", sel, rep); up != nil {
+		if up := readEntry(ctx, tx, pre, e, fetched, fetches, entryWant{picked: src.Selector != "", skillsOnly: opts.SkillsOnly}, sel, rep); up != nil {
 			ready = append(ready, readyEntry{e, up})
 		}
 	}
@@ -150,7 +154,13 @@ type readyEntry struct {
 // record: the plugin is already there (or moved), skipped for having no
 // skills, or failed; rep says which. The skills of a plugin already there
 // are added to sel's available ones.
-func readEntry(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, e marketEntry, fetched gitfetch.Fetched, fetches entryFetches, picked bool, sel *plugins.SkillSelection, rep *Report) *plugins.Upstream {
+// entryWant is what the add asks of a marketplace entry: picked when
+// SOURCE#name chose it (taken even with nothing in it yet), skillsOnly to
+// leave it out when it holds no skills.
+type entryWant struct{ picked, skillsOnly bool }
+
+func readEntry(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, e marketEntry, fetched gitfetch.Fetched, fetches entryFetches, want entryWant, sel *plugins.SkillSelection, rep *Report) *plugins.Upstream {
+	picked := want.picked
 	p := e.plugin
 	fail := func(err error) {
 		rep.Plugins = append(rep.Plugins, failedReport(p.ID, p.Source.String(), &pluginfmt.EntryError{Plugin: e.name, Line: e.line, Err: err}))
@@ -184,15 +194,37 @@ func readEntry(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, e mar
 		return nil
 	}
 	up, err := entryUpstream(ctx, tx, pre, e, fetched, fetches)
-	if !picked && (errors.Is(err, pluginfmt.ErrNoSkills) || (err == nil && len(up.Skills) == 0)) {
+	if !picked && errors.Is(err, pluginfmt.ErrNoSkills) {
 		rep.Skipped = append(rep.Skipped, pluginfmt.SkippedPlugin{Name: p.ID, Reason: pluginfmt.NoSkillsReason})
 		return nil
+	}
+	if !picked && err == nil && !hasSkills(up) {
+		// Commands, agents, hooks or servers only: what the agent
+		// installs, so taken with its parts, unless asked not to.
+		if want.skillsOnly {
+			rep.Skipped = append(rep.Skipped, pluginfmt.SkippedPlugin{Name: p.ID, Reason: pluginfmt.NoSkillsReason})
+			return nil
+		}
+		if parts, perr := plugins.ReadParts(tx, p, up, false); perr == nil && parts == nil {
+			rep.Skipped = append(rep.Skipped, pluginfmt.SkippedPlugin{Name: p.ID, Reason: pluginfmt.EmptyReason})
+			return nil
+		}
 	}
 	if err != nil {
 		fail(err)
 		return nil
 	}
 	return up
+}
+
+// hasSkills reports whether up holds a skill besides the plugin's parts.
+func hasSkills(up *plugins.Upstream) bool {
+	for _, sk := range up.Skills {
+		if !sk.Parts {
+			return true
+		}
+	}
+	return false
 }
 
 // recordEntry records one marketplace plugin read by readEntry and mirrors
@@ -217,8 +249,11 @@ func recordEntry(tx *store.Tx, r readyEntry, cc *commitCache, opts Options, rep 
 		rep.Plugins = append(rep.Plugins, fr)
 		return
 	}
-	if len(r.up.Skills) == 0 && pr.Note == "" {
+	if !hasSkills(r.up) && pr.Note == "" {
 		pr.Note = noSkillsYet
+		if pr.Parts != nil {
+			pr.Note = NoSkillsNote
+		}
 	}
 	rep.Plugins = append(rep.Plugins, pr)
 }

@@ -33,6 +33,10 @@ type AddOptions struct {
 	// Strict makes each plugin all or nothing: when a part of it would be
 	// left out, nothing of it is written (see SyncOptions.Strict).
 	Strict bool
+	// SkillsOnly leaves out a marketplace's plugins that hold no skills
+	// (commands, agents, hooks or servers only), which are otherwise
+	// added with their parts, as the agents install them.
+	SkillsOnly bool
 	// AllowRisk is the highest risk level taken in (zero: the default);
 	// see SyncOptions.AllowRisk.
 	AllowRisk safety.RiskLevel

@@ -31,6 +31,8 @@ type PluginAddOptions struct {
 	// AllowLocal lets marketplace entries use repositories on this
 	// machine at or below these folders or file:// URLs.
 	AllowLocal []string
+	// SkillsOnly leaves out a marketplace's plugins without skills.
+	SkillsOnly bool
 	Intake     Intake
 	// DryRun fetches and reports what would be added, writing nothing.
 	DryRun bool
@@ -57,7 +59,7 @@ func AddPlugin(ctx context.Context, opts PluginAddOptions) error {
 	if err != nil {
 		return err
 	}
-	rep, err := pluginsync.Add(ctx, s, src, pluginsync.AddOptions{ID: opts.ID, Review: opts.Review, Skills: opts.Skills, AllowLocal: opts.AllowLocal, Strict: opts.Intake.Strict, AllowRisk: opts.Intake.AllowRisk})
+	rep, err := pluginsync.Add(ctx, s, src, pluginsync.AddOptions{ID: opts.ID, Review: opts.Review, Skills: opts.Skills, AllowLocal: opts.AllowLocal, SkillsOnly: opts.SkillsOnly, Strict: opts.Intake.Strict, AllowRisk: opts.Intake.AllowRisk})
 	if err != nil {
 		return err
 	}

@@ -27,6 +27,19 @@ func failedParts(p pluginsync.PluginReport) []pluginsync.SkillReport {
 	return out
 }
 
+// maxListedNames bounds the names one summary line lists.
+const maxListedNames = 20
+
+// listed is names joined with ", ", the first maxListedNames of them and
+// how many more.
+func listed(names []string) string {
+	out := strings.Join(names[:min(len(names), maxListedNames)], ", ")
+	if len(names) > maxListedNames {
+		out += fmt.Sprintf(" and %d more", len(names)-maxListedNames)
+	}
+	return out
+}
+
 // writeAddReport prints what plugin add did: per plugin, added, already
 // there, renamed, moved, skipped (stderr notes) or failed (stderr errors,
 // with hints). Any failure exits 1, after the report.
@@ -56,6 +69,7 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 	case n > 1: // one line, however long the marketplace
 		cliout.Printf(opts.Stdout, "%d plugins are already added from %s: %s\n", n, src, strings.Join(rep.AlreadyAdded, ", "))
 	}
+	var partsOnly []string // plugins added without skills, named in one line
 	for _, p := range rep.Plugins {
 		if p.Error != "" {
 			continue
@@ -85,7 +99,9 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 		if p.Parts != nil && p.Parts.Error == "" && p.Parts.Classification != pluginsync.ClassLeftOut {
 			cliout.Printf(opts.Stdout, "  %s: %s\n", partsLabel(p.Parts.Skill), partsLine(*p.Parts, false))
 		}
-		if p.Note != "" {
+		if p.Note == pluginsync.NoSkillsNote {
+			partsOnly = append(partsOnly, p.Plugin)
+		} else if p.Note != "" {
 			cliout.Printf(opts.Stderr, "skillstore: note: plugin %s: %s\n", p.Plugin, p.Note)
 		}
 		for _, sk := range left {
@@ -97,12 +113,25 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 		}
 		printLeftOut(opts.Stderr, p)
 	}
-	for _, sk := range rep.Skipped {
-		reason := sk.Reason
-		if reason == pluginfmt.NoSkillsReason {
-			reason += fmt.Sprintf("; add it alone with SOURCE#%s to version those", sk.Name)
+	if len(partsOnly) > 0 {
+		flag := "; --skills-only leaves them out"
+		if src.Selector != "" {
+			flag = "" // picked by name: taken whatever it holds
 		}
-		cliout.Printf(opts.Stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, reason)
+		cliout.Printf(opts.Stderr, "skillstore: note: %s without skills added with their other parts (commands, agents, hooks or servers%s): %s\n",
+			Plural(len(partsOnly), "plugin"), flag, listed(partsOnly))
+	}
+	var noSkills []string
+	for _, sk := range rep.Skipped {
+		if sk.Reason == pluginfmt.NoSkillsReason {
+			noSkills = append(noSkills, sk.Name)
+			continue
+		}
+		cliout.Printf(opts.Stderr, "skillstore: note: plugin %s of the marketplace not added: %s\n", sk.Name, sk.Reason)
+	}
+	if len(noSkills) > 0 {
+		cliout.Printf(opts.Stderr, "skillstore: note: %s without skills left out (--skills-only); add one alone with SOURCE#NAME to version its parts: %s\n",
+			Plural(len(noSkills), "plugin"), listed(noSkills))
 	}
 	printSyncWarnings(opts.Stderr, rep, opts.Verbose)
 	NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
