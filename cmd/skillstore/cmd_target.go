@@ -39,11 +39,17 @@ func targetCommand() *cli.Command {
 					"holding the working directory (the top of its git work tree):\n" +
 					agentPresetsHelp() +
 					"A project's target is named PROJECT-AGENT unless NAME is given, and recorded\n" +
-					"relative to the project's root. Export's bookkeeping folder (.skillstore) ignores\n" +
-					"itself for git, so it never shows in the project's 'git status'. Several agents\n" +
-					"read several of these folders (Copilot and OpenCode read ~/.claude/skills and\n" +
-					"~/.agents/skills): when two targets reach one agent with the same skill, the agent\n" +
-					"loads it twice, and add, list, export and doctor warn.\n" +
+					"relative to the project's root. Its folder is reached from that root without\n" +
+					"following a link: a .claude or .claude/skills that is a symbolic link (a cloned\n" +
+					"project's, or one a pull swaps in later) is refused by name, here and at every\n" +
+					"export, status and capture, and nothing is written through it. Two targets whose\n" +
+					"folders are one (or one inside the other) once links are followed are refused,\n" +
+					"here and at every export and status, naming both: remove one of them. Export's\n" +
+					"bookkeeping folder (.skillstore) ignores itself for git, so it never shows in\n" +
+					"the project's 'git status'. Several agents read several of these folders\n" +
+					"(Copilot and OpenCode read ~/.claude/skills and ~/.agents/skills): when two\n" +
+					"targets reach one agent with the same skill, the agent loads it twice, and add,\n" +
+					"list, export and doctor warn.\n" +
 					"--detected adds the targets 'skillstore target detect' proposes: the fewest\n" +
 					"folders that reach every agent found, none loaded twice where that can be avoided.\n\n" +
 					selectionHelp +
@@ -318,6 +324,8 @@ func targetDetectCommand() *cli.Command {
 			"skills with 'skillstore target set NAME --except PATTERN'. Each folder is shown\n" +
 			"with the agents that read it and the target already exporting there or the\n" +
 			"command that adds one; 'skillstore target add --detected' adds them all.\n" +
+			"A project's folder reached through a symbolic link in the project (.claude ->\n" +
+			"~/.claude) is shown as refused, naming the link, and --detected does not add it.\n" +
 			"Nothing is written.\n\n" +
 			"Exit codes: 0 success, 1 error, 3 store lock busy.",
 		Flags: []cli.Flag{newJSONFlag()},

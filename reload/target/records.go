@@ -216,7 +216,9 @@ func Migrate(ctx context.Context, s *store.Store) error {
 }
 
 // Add records a new target. Its folder must not overlap the store or
-// another target, and need not exist yet.
+// another target, links followed (a *SharedFolderError), and need not
+// exist yet; a project's target must be reached inside its project
+// without following a link (an *OutsideProjectError; see folders.go).
 func Add(ctx context.Context, s *store.Store, t Target) error {
 	if err := CheckName(t.Name); err != nil {
 		return err
@@ -238,12 +240,18 @@ func Add(ctx context.Context, s *store.Store, t Target) error {
 		if err != nil {
 			return err
 		}
+		if err := t.checkProject(sorted(all)); err != nil {
+			return err
+		}
 		for _, o := range sorted(all) {
 			if o.Name == t.Name || o.Dir == t.Dir {
 				return &ExistsError{Name: t.Name, Other: o}
 			}
 			if Inside(t.Dir, o.Dir) || Inside(o.Dir, t.Dir) {
 				return &NestedError{Name: t.Name, Dir: t.Dir, Other: o}
+			}
+			if err := sharedFolder(t, o); err != nil {
+				return err
 			}
 		}
 		all[t.Name] = t
