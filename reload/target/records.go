@@ -73,13 +73,31 @@ func (t Target) WithTags(tags skillsel.Tags) Target {
 	return t
 }
 
+// ExceptLeaveOut says what to give instead of '!PATTERN' in --except.
+const ExceptLeaveOut = "--except leaves out already: give --except 'PATTERN' (or --only '!PATTERN')"
+
+// CheckSelection reports the first pattern of t's selection that cannot
+// be read: an --only pattern may be '!PATTERN' (leave out), an --except
+// pattern not (see package skillsel).
+func (t Target) CheckSelection() error {
+	for _, p := range t.Skills {
+		if err := skillsel.Check(p); err != nil {
+			return err
+		}
+	}
+	for _, p := range t.Except {
+		if err := skillsel.CheckPlain(p, ExceptLeaveOut); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // CheckSettings reports the first pattern of t's selection, or its
 // MaxBudget, that cannot be read.
 func (t Target) CheckSettings() error {
-	for _, p := range append(append([]string(nil), t.Skills...), t.Except...) {
-		if err := skillsel.Check(p); err != nil {
-			return fmt.Errorf("target %s: %w", t.Name, err)
-		}
+	if err := t.CheckSelection(); err != nil {
+		return fmt.Errorf("target %s: %w", t.Name, err)
 	}
 	if _, _, err := ParseMaxBudget(t.MaxBudget); err != nil {
 		return fmt.Errorf("target %s: %w", t.Name, err)
