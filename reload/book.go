@@ -2,7 +2,9 @@ package reload
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -39,13 +41,10 @@ type book struct {
 // target and the folder (with its .gitignore) when missing; without, a
 // missing target or folder is an error matching fs.ErrNotExist. A
 // .skillstore that is a link or a file is refused (safedir.ErrNotPlain).
-func openBook(target string, create bool) (*book, error) {
-	if create {
-		if err := os.MkdirAll(target, 0o755); err != nil {
-			return nil, err
-		}
-	}
-	t, err := safedir.Open(target)
+// With root set (ExportOptions.Root), target is reached from root one
+// folder at a time, a link on the way refused (safedir.OpenBeneath).
+func openBook(target, root string, create bool) (*book, error) {
+	t, err := openTarget(target, root, create)
 	if err != nil {
 		return nil, err
 	}
@@ -67,6 +66,24 @@ func openBook(target string, create bool) (*book, error) {
 		}
 	}
 	return b, nil
+}
+
+// openTarget opens the target folder: by its path, links in it followed
+// (the user chose it), or, with root, from root without following any.
+func openTarget(target, root string, create bool) (*safedir.Dir, error) {
+	if root != "" {
+		rel, err := filepath.Rel(root, target)
+		if err != nil {
+			return nil, fmt.Errorf("%s is not inside %s", target, root)
+		}
+		return safedir.OpenBeneath(root, rel, create, 0o755)
+	}
+	if create {
+		if err := os.MkdirAll(target, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	return safedir.Open(target)
 }
 
 // close closes every handle of b.
@@ -117,8 +134,8 @@ func (b *book) lock(ctx context.Context, mode lockfile.Mode, timeout time.Durati
 
 // lockTarget takes the target's lock, creating the bookkeeping folder,
 // and returns the folder opened: release the lock, then close the book.
-func lockTarget(ctx context.Context, target string, mode lockfile.Mode, timeout time.Duration) (*book, *lockfile.Lock, error) {
-	b, err := openBook(target, true)
+func lockTarget(ctx context.Context, target, root string, mode lockfile.Mode, timeout time.Duration) (*book, *lockfile.Lock, error) {
+	b, err := openBook(target, root, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -166,7 +183,7 @@ type Bookkeeping struct{ b *book }
 // it (and the target) when missing; without, a missing one is an error
 // matching fs.ErrNotExist. Close it when done.
 func OpenBookkeeping(target string, create bool) (*Bookkeeping, error) {
-	b, err := openBook(target, create)
+	b, err := openBook(target, "", create)
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ import (
 // writeRecordT replaces target's record with rec.
 func writeRecordT(t *testing.T, target string, rec *record) {
 	t.Helper()
-	b, err := openBook(target, true)
+	b, err := openBook(target, "", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,5 +292,58 @@ func TestStatusReportsUnreadableFolders(t *testing.T) {
 	}
 	if data, _ := json.Marshal(got["lint"]); !strings.Contains(string(data), `"state":"unreadable"`) {
 		t.Errorf("json: %s", data)
+	}
+}
+
+// TestExportWithRootFollowsNoLink: a project's target is exported with
+// ExportOptions.Root, the project's root. A link on the way from the root
+// (the project's .claude, pointing at a folder outside, or its skills
+// folder) refuses the export and the plan by name, before and after the
+// target was first written; nothing is made or changed past the link.
+// Without Root the same target follows the link (the user's own choice).
+func TestExportWithRootFollowsNoLink(t *testing.T) {
+	ctx := context.Background()
+	v1 := Skill{Name: "deploy", Files: skillFiles("v1\n", "v1")}
+	for _, link := range []string{".claude", ".claude/skills"} {
+		t.Run(link, func(t *testing.T) {
+			project := t.TempDir()
+			target := filepath.Join(project, ".claude", "skills")
+			opts := ExportOptions{Grace: -1, LockTimeout: time.Second, Root: project}
+			if _, err := Export(ctx, target, []Skill{v1}, opts); err != nil {
+				t.Fatalf("export inside the project: %v", err)
+			}
+			vdir, unchanged := victimDir(t)
+			planted := filepath.Join(project, filepath.FromSlash(link))
+			if err := os.RemoveAll(planted); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Dir(planted), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(vdir, planted); err != nil {
+				t.Fatal(err)
+			}
+			for what, run := range map[string]func() error{
+				"export": func() error { _, err := Export(ctx, target, []Skill{v1}, opts); return err },
+				"plan":   func() error { _, err := Plan(ctx, target, []Skill{v1}, opts); return err },
+			} {
+				err := run()
+				if !errors.Is(err, safedir.ErrNotPlain) || !strings.Contains(err.Error(), planted) {
+					t.Errorf("%s: err = %v, want a refusal naming %s", what, err, planted)
+				}
+			}
+			unchanged()
+			// Without Root the folder the user named is followed.
+			if _, err := Export(ctx, target, []Skill{v1}, ExportOptions{Grace: -1, LockTimeout: time.Second}); err != nil {
+				t.Fatalf("export by path: %v", err)
+			}
+			followed := filepath.Join(vdir, "deploy")
+			if link == ".claude" {
+				followed = filepath.Join(vdir, "skills", "deploy")
+			}
+			if _, err := os.Stat(followed); err != nil {
+				t.Errorf("export by path did not follow the link: %v", err)
+			}
+		})
 	}
 }

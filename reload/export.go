@@ -129,6 +129,12 @@ type ExportOptions struct {
 	// read, export plans the batch without it (each Load then reports its
 	// own failure).
 	Reading func(read func() error) error
+	// Root, when set, is a folder the target lies in (a project's root):
+	// the target is then opened from Root one folder at a time without
+	// following a link (safedir.OpenBeneath), so a link a project holds on
+	// the way (.claude -> ~/.claude) refuses the export with a
+	// *safedir.NotPlainError and nothing past it is written or made.
+	Root string
 	// Adopted, for Plan only, lists folders of the target that a step
 	// before it would have adopted (AdoptFolders) had it not been a dry
 	// run: the plan reads the target's record as that adoption would have
@@ -196,7 +202,7 @@ func Export(ctx context.Context, target string, skills []Skill, opts ExportOptio
 	if err := checkSkillNames(skills); err != nil {
 		return nil, err
 	}
-	b, lock, err := lockTarget(ctx, target, lockfile.Exclusive, opts.LockTimeout)
+	b, lock, err := lockTarget(ctx, target, opts.Root, lockfile.Exclusive, opts.LockTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("export to %s: %w", target, err)
 	}

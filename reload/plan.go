@@ -23,7 +23,7 @@ func Plan(ctx context.Context, target string, skills []Skill, opts ExportOptions
 	// Hold the shared side of the target's lock, when the target has one,
 	// so the plan does not read an export half done.
 	rec := emptyRecord()
-	b, err := openBook(target, false)
+	b, err := openBook(target, opts.Root, false)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("plan export to %s: %w", target, err)
 	}

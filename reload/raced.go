@@ -157,7 +157,7 @@ func DropRaced(ctx context.Context, target, dir string, files []skillfs.File, lo
 	if lockTimeout == 0 {
 		lockTimeout = defaultLockTimeout
 	}
-	b, lock, err := lockTarget(ctx, target, lockfile.Exclusive, lockTimeout)
+	b, lock, err := lockTarget(ctx, target, "", lockfile.Exclusive, lockTimeout)
 	if err != nil {
 		return fmt.Errorf("drop raced edit %s: %w", dir, err)
 	}

@@ -125,7 +125,7 @@ func emptyRecord() *record {
 // target export never wrote to (no folder, no bookkeeping, no record)
 // gives an empty record.
 func readRecord(target string) (*record, error) {
-	b, err := openBook(target, false)
+	b, err := openBook(target, "", false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return emptyRecord(), nil
 	}

@@ -80,7 +80,7 @@ type SkillStatus struct {
 // on disk, sorted by skill name. A target export never wrote to has no
 // skills. It waits up to lockTimeout for an export in progress to finish.
 func Status(ctx context.Context, target string, lockTimeout time.Duration) ([]SkillStatus, error) {
-	b, err := openBook(target, false)
+	b, err := openBook(target, "", false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -250,7 +250,7 @@ func AdoptFolders(ctx context.Context, target string, folders map[string][]skill
 	if lockTimeout == 0 {
 		lockTimeout = defaultLockTimeout
 	}
-	b, lock, err := lockTarget(ctx, target, lockfile.Exclusive, lockTimeout)
+	b, lock, err := lockTarget(ctx, target, "", lockfile.Exclusive, lockTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("adopt in %s: %w", target, err)
 	}

@@ -15,12 +15,20 @@ import (
 const DefaultGCGrace = 24 * time.Hour
 
 // GCResult says what gc did.
-type GCResult = gitdb.GCResult
+type GCResult struct {
+	gitdb.GCResult
+	// Superseded counts the superseded refs dropped: tombstones of
+	// candidates no remote holds any more, older than the grace period
+	// (see superseded.go).
+	Superseded int `json:"superseded_pruned"`
+}
 
 // GC packs every reachable object into one delta-compressed pack, packs the
 // refs, and deletes loose objects and old packs. Unreachable objects younger
 // than grace are kept (as loose objects, with their original time), older
-// ones are deleted.
+// ones are deleted. First it drops the superseded refs that tell nothing
+// any more and whose candidate is older than grace (see superseded.go);
+// their objects then go by the same grace, at a later gc.
 //
 // Readers and writers go on while the pack is written: gc snapshots the
 // refs under the shared lock, writes the pack with no store lock held
@@ -34,6 +42,12 @@ func (s *Store) GC(ctx context.Context, grace time.Duration) (GCResult, error) {
 		return res, err
 	}
 	defer gl.Release()
+	if err := s.Update(ctx, func(tx *Tx) error {
+		res.Superseded = pruneSuperseded(tx, grace, s.opts.Now())
+		return nil
+	}); err != nil {
+		return res, err
+	}
 	var refs gitdb.Refs
 	err = s.View(ctx, func(r *Reader) error {
 		refs, err = r.refs.All()
@@ -57,7 +71,7 @@ func (s *Store) GC(ctx context.Context, grace time.Duration) (GCResult, error) {
 		if err != nil {
 			return err
 		}
-		res, err = g.Finish(current)
+		res.GCResult, err = g.Finish(current)
 		tx.resetStorage() // packs changed under go-git's index
 		return err
 	})

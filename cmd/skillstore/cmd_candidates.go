@@ -77,7 +77,8 @@ func candidatesCommand() *cli.Command {
 				Description: "Like dpkg keeping a locally changed file: the published files stay, but the\n" +
 					"upstream is recorded as seen (a version with the same files that takes the\n" +
 					"upstream snapshot in), so sync does not propose the same update again. The\n" +
-					"candidate stays reachable under refs/skillstore/superseded/.\n\n" +
+					"candidate stays reachable under refs/skillstore/superseded/ (until gc, past its\n" +
+					"--grace, once no remote holds the candidate).\n\n" +
 					"A merge that pull proposed (mode remote-merge) is rejected the same way: the\n" +
 					"local files stay, and the new version joins both published histories, numbered\n" +
 					"one past both sides, so the next push fast-forwards the remote.\n\n" +

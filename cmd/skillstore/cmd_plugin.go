@@ -48,7 +48,9 @@ func pluginCommand() *cli.Command {
 					"it is added again under the same id (history kept, the upstream their merge\n" +
 					"base again). --skill NAME (repeatable; a glob such as 'doc*', or '!NAME' to\n" +
 					"leave one out) mirrors only those skills, and sync keeps to that selection;\n" +
-					"a NAME that matches no skill is an error listing the skills there are.\n" +
+					"the patterns are read in order, the last that matches a skill deciding, and a\n" +
+					"first '!NAME' starts from every skill ('!' means the same in target add/set\n" +
+					"--only). A NAME that matches no skill is an error listing the skills there are.\n" +
 					"The smallest bad part is left out, never the plugin: a file a store never\n" +
 					"holds (a symlink that leaves its folder, is absolute or loops; a FIFO; a\n" +
 					"submodule; a file over 2 MiB) is left out of its skill; a skill that fails\n" +

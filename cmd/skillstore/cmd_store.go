@@ -445,7 +445,11 @@ func gcCommand() *cli.Command {
 			"and deletes loose objects and old packs. Unreachable objects (from purges or\n" +
 			"crashed writers) are deleted only once older than --grace. Deltas already in\n" +
 			"packs are copied, not recomputed. Other commands, readers and writers, run while\n" +
-			"gc writes its pack: it takes the store's exclusive lock only to switch to it.\n\n" +
+			"gc writes its pack: it takes the store's exclusive lock only to switch to it.\n" +
+			"First it drops the superseded refs (refs/skillstore/superseded/) that tell\n" +
+			"nothing any more, once their candidate is older than --grace: those of a\n" +
+			"candidate no remote holds (by the last pull or push), that is not the skill's\n" +
+			"candidate, and that holds no commit a person made on top of it.\n\n" +
 			"Exit codes: 0 done; 1 error; 3 store busy.",
 		Flags: []cli.Flag{
 			&cli.DurationFlag{Name: "grace", Usage: "keep unreachable objects younger than this", Value: store.DefaultGCGrace},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/internal/skillsel"
+	"github.com/skillstore/skillstore/store/tags"
 )
 
 // The tag command: tags on skills, which targets select as @TAG.
@@ -82,7 +83,7 @@ func tagArgs(c *cli.Context, min int) (string, []string, error) {
 		return "", nil, app.UsageErrorf("%v", err)
 	}
 	for _, p := range patterns {
-		if err := skillsel.Check(p); err != nil {
+		if err := skillsel.CheckPlain(p, tags.LeaveOut); err != nil {
 			return "", nil, app.UsageErrorf("%v", err)
 		}
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/discover"
-	"github.com/skillstore/skillstore/internal/skillsel"
 	"github.com/skillstore/skillstore/reload/target"
 )
 
@@ -39,11 +38,17 @@ func targetCommand() *cli.Command {
 					"holding the working directory (the top of its git work tree):\n" +
 					agentPresetsHelp() +
 					"A project's target is named PROJECT-AGENT unless NAME is given, and recorded\n" +
-					"relative to the project's root. Export's bookkeeping folder (.skillstore) ignores\n" +
-					"itself for git, so it never shows in the project's 'git status'. Several agents\n" +
-					"read several of these folders (Copilot and OpenCode read ~/.claude/skills and\n" +
-					"~/.agents/skills): when two targets reach one agent with the same skill, the agent\n" +
-					"loads it twice, and add, list, export and doctor warn.\n" +
+					"relative to the project's root. Its folder is reached from that root without\n" +
+					"following a link: a .claude or .claude/skills that is a symbolic link (a cloned\n" +
+					"project's, or one a pull swaps in later) is refused by name, here and at every\n" +
+					"export, status and capture, and nothing is written through it. Two targets whose\n" +
+					"folders are one (or one inside the other) once links are followed are refused,\n" +
+					"here and at every export and status, naming both: remove one of them. Export's\n" +
+					"bookkeeping folder (.skillstore) ignores itself for git, so it never shows in\n" +
+					"the project's 'git status'. Several agents read several of these folders\n" +
+					"(Copilot and OpenCode read ~/.claude/skills and ~/.agents/skills): when two\n" +
+					"targets reach one agent with the same skill, the agent loads it twice, and add,\n" +
+					"list, export and doctor warn.\n" +
 					"--detected adds the targets 'skillstore target detect' proposes: the fewest\n" +
 					"folders that reach every agent found, none loaded twice where that can be avoided.\n\n" +
 					selectionHelp +
@@ -129,16 +134,21 @@ func runTargetAdd(c *cli.Context) error {
 const selectionHelp = "A target holds every active skill, or those --only selects (repeatable), minus\n" +
 	"those --except selects (repeatable). A pattern is NAME or PLUGIN:NAME (globs\n" +
 	"allowed: 'git-*', 'superpowers:*'), a plugin's name (all its skills), or @TAG\n" +
-	"(the skills tagged with 'skillstore tag add TAG SKILL...'). --skills is --only's\n" +
-	"older name. --max-budget refuses to export into the target when its skills list\n" +
-	"would be longer: N characters, or 'agent' for the budget the agent documents\n" +
-	"(Claude Code: about 1% of the context window, 8,000 characters when unknown;\n" +
-	"Codex: about 2%, 8,000 characters when unknown; see 'skillstore export --help').\n\n"
+	"(the skills tagged with 'skillstore tag add TAG SKILL...'). '!PATTERN' leaves\n" +
+	"out, as in 'plugin add --skill': --only patterns are read in order, the last one\n" +
+	"that selects a skill deciding, and a list that starts with '!' starts from every\n" +
+	"skill (--only '!beta': all but beta; --only 'git-*' --only '!git-old': the git-\n" +
+	"skills but git-old). --except leaves out already and takes no '!'. --skills is\n" +
+	"--only's older name. --max-budget refuses to export into the target when its\n" +
+	"skills list would be longer: N characters, or 'agent' for the budget the agent\n" +
+	"documents (Claude Code: about 1% of the context window, 8,000 characters when\n" +
+	"unknown; Codex: about 2%, 8,000 characters when unknown; see 'skillstore export\n" +
+	"--help').\n\n"
 
 // selectionFlags are the flags that choose a target's skills and budget.
 func selectionFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "only", Aliases: []string{"skills"}, Usage: "hold only the skills `PATTERN` selects (NAME, PLUGIN:NAME, a plugin, @TAG; globs; repeatable)"},
+		&cli.StringSliceFlag{Name: "only", Aliases: []string{"skills"}, Usage: "hold only the skills `PATTERN` selects (NAME, PLUGIN:NAME, a plugin, @TAG; globs; '!PATTERN' leaves out; repeatable)"},
 		&cli.StringSliceFlag{Name: "except", Usage: "leave out the skills `PATTERN` selects (repeatable)"},
 		&cli.StringFlag{Name: "max-budget", Usage: "refuse to export when the skills list would pass `N` characters, or 'agent' for the agent's documented budget"},
 	}
@@ -147,10 +157,8 @@ func selectionFlags() []cli.Flag {
 // selectionArgs reads and checks --only, --except and --max-budget.
 func selectionArgs(c *cli.Context) (only, except []string, maxBudget string, err error) {
 	only, except = c.StringSlice("only"), c.StringSlice("except")
-	for _, p := range append(append([]string(nil), only...), except...) {
-		if err := skillsel.Check(p); err != nil {
-			return nil, nil, "", app.UsageErrorf("%v", err)
-		}
+	if err := (target.Target{Skills: only, Except: except}).CheckSelection(); err != nil {
+		return nil, nil, "", app.UsageErrorf("%v", err)
 	}
 	maxBudget = c.String("max-budget")
 	if maxBudget != "none" {
@@ -188,6 +196,7 @@ func targetSetCommand() *cli.Command {
 			"Examples:\n" +
 			"  skillstore target set claude --only @daily --only 'superpowers:*'\n" +
 			"  skillstore target set claude --except @rare --max-budget agent\n" +
+			"  skillstore target set claude --only '!alpha'\n" +
 			"  skillstore target set claude --all --max-budget none\n\n" +
 			"Exit codes: 0 success, 1 error (unknown target, store problem), 2 usage error,\n" +
 			"3 store lock busy.",
@@ -318,6 +327,8 @@ func targetDetectCommand() *cli.Command {
 			"skills with 'skillstore target set NAME --except PATTERN'. Each folder is shown\n" +
 			"with the agents that read it and the target already exporting there or the\n" +
 			"command that adds one; 'skillstore target add --detected' adds them all.\n" +
+			"A project's folder reached through a symbolic link in the project (.claude ->\n" +
+			"~/.claude) is shown as refused, naming the link, and --detected does not add it.\n" +
 			"Nothing is written.\n\n" +
 			"Exit codes: 0 success, 1 error, 3 store lock busy.",
 		Flags: []cli.Flag{newJSONFlag()},

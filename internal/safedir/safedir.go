@@ -139,6 +139,44 @@ func (d *Dir) notPlain(name string, m fs.FileMode, link, want string) error {
 	return &NotPlainError{Path: d.Join(name), What: is, Want: want}
 }
 
+// OpenBeneath opens the folder rel below root one folder at a time: root
+// is opened as Open opens a path (the caller chose it), and each folder of
+// rel is entered with Sub, so a symbolic link, a file or anything but a
+// plain folder on the way is a *NotPlainError naming it, and nothing past
+// it is reached. With create, missing folders are made (perm, less the
+// umask); without, a missing one is an error matching fs.ErrNotExist.
+// rel is relative and local (filepath.IsLocal); "." is root itself.
+//
+// A project's target is opened this way from the project's root: a link
+// a cloned project holds (.claude -> ~/.claude) is never followed.
+func OpenBeneath(root, rel string, create bool, perm fs.FileMode) (*Dir, error) {
+	rel = filepath.Clean(filepath.FromSlash(rel))
+	if !filepath.IsLocal(rel) {
+		return nil, fmt.Errorf("%s: %q is not a folder inside it", root, rel)
+	}
+	d, err := Open(root)
+	if err != nil {
+		return nil, err
+	}
+	if rel == "." {
+		return d, nil
+	}
+	for _, name := range strings.Split(rel, string(filepath.Separator)) {
+		var sub *Dir
+		if create {
+			sub, err = d.MkSub(name, perm)
+		} else {
+			sub, err = d.Sub(name)
+		}
+		d.Close()
+		if err != nil {
+			return nil, err
+		}
+		d = sub
+	}
+	return d, nil
+}
+
 // ReadFile reads the regular file name, up to limit bytes (more is an
 // error wrapping safefile.ErrTooLarge). A link, FIFO or folder there is a
 // *NotPlainError.

@@ -201,3 +201,56 @@ func symlink(t *testing.T, target, link string) {
 		t.Skip("symbolic links made here do not appear (wine):", err)
 	}
 }
+
+// OpenBeneath reaches a folder below root only through plain folders: a
+// link at any level is refused by name, with create as without, and
+// nothing is made on the far side of it.
+func TestOpenBeneathRefusesLinksOnTheWay(t *testing.T) {
+	root := t.TempDir()
+	vdir, unchanged := victim(t)
+	if err := os.MkdirAll(filepath.Join(root, "a", "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d, err := OpenBeneath(root, "a/b", false, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Path() != filepath.Join(root, "a", "b") {
+		t.Errorf("path %s", d.Path())
+	}
+	d.Close()
+	d, err = OpenBeneath(root, "a/new/deeper", true, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	if fi, err := os.Lstat(filepath.Join(root, "a", "new", "deeper")); err != nil || !fi.IsDir() {
+		t.Errorf("create: %v", err)
+	}
+	if _, err := OpenBeneath(root, "a/missing", false, 0o755); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing: %v", err)
+	}
+	symlink(t, vdir, filepath.Join(root, "link"))
+	symlink(t, vdir, filepath.Join(root, "a", "b", "link"))
+	for _, rel := range []string{"link", "link/sub", "link/made", "a/b/link", "a/b/link/sub/x"} {
+		for _, create := range []bool{false, true} {
+			d, err := OpenBeneath(root, rel, create, 0o755)
+			if err == nil {
+				d.Close()
+			}
+			var np *NotPlainError
+			if !errors.As(err, &np) || !strings.HasSuffix(np.Path, "link") {
+				t.Errorf("OpenBeneath(%s, create %v): %v, want the link refused by name", rel, create, err)
+			}
+		}
+	}
+	for _, rel := range []string{"..", "../x", "/abs", ""} {
+		if d, err := OpenBeneath(root, rel, true, 0o755); err == nil && rel != "" {
+			d.Close()
+			t.Errorf("OpenBeneath(%q) accepted it", rel)
+		} else if err == nil {
+			d.Close() // "" is "." once cleaned: root itself
+		}
+	}
+	unchanged()
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 
 	"github.com/skillstore/skillstore/reload"
@@ -106,7 +105,7 @@ func (in *installer) lockTrees(lt Target) map[string]string {
 // must stay inside the project, through any symbolic link already there.
 func (in *installer) placeTarget(ctx context.Context, lt Target, existing []target.Target) (target.Target, error) {
 	dir := filepath.Join(in.opts.Project, filepath.FromSlash(lt.Dir))
-	if err := insideProject(in.opts.Project, dir); err != nil {
+	if err := target.CheckInProject(in.opts.Project, dir); err != nil {
 		return target.Target{}, err
 	}
 	var cur *target.Target
@@ -190,35 +189,4 @@ func (in *installer) published(ctx context.Context) map[string]store.Hash {
 		}
 	}
 	return out
-}
-
-// insideProject refuses a target folder that leaves the project, through
-// a symbolic link on its way (a cloned project may hold one: .claude ->
-// /home/me/.ssh): the deepest part of it that exists must resolve inside
-// the project's real root.
-func insideProject(project, dir string) error {
-	root, err := filepath.EvalSymlinks(project)
-	if err != nil {
-		return fmt.Errorf("project %s: %w", project, err)
-	}
-	probe := dir
-	for {
-		if _, err := os.Lstat(probe); err == nil {
-			break
-		}
-		parent := filepath.Dir(probe)
-		if parent == probe {
-			break
-		}
-		probe = parent
-	}
-	real, err := filepath.EvalSymlinks(probe)
-	if err != nil {
-		return fmt.Errorf("folder %s: %w", dir, err)
-	}
-	if !target.Inside(real, root) {
-		rel, _ := filepath.Rel(project, probe)
-		return fmt.Errorf("folder %s leaves the project: %s resolves to %s through a symbolic link; remove the link or install elsewhere", dir, filepath.ToSlash(rel), real)
-	}
-	return nil
 }

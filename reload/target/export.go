@@ -133,12 +133,22 @@ func export(ctx context.Context, s *store.Store, targets []Target, opts Options,
 	if err != nil {
 		return nil, err
 	}
+	refused, err := checkFolders(ctx, s, targets)
+	if err != nil {
+		return nil, err
+	}
 	eo := opts.export(ctx, s)
 	eo.Reading = reads.batch
 	var failed []TargetError
 	out := make([]Exported, 0, len(targets))
 	for _, t := range targets {
 		var te Exported
+		if err := refused[t.Name]; err != nil {
+			// This target alone; nothing is written into its folder.
+			out = append(out, Exported{Target: t.Name, Dir: t.Dir, Kind: t.Kind, Results: []reload.Result{}, Error: err.Error()})
+			failed = append(failed, TargetError{Target: t.Name, Err: err})
+			continue
+		}
 		if t.IsMarketplace() {
 			var err error
 			if te, err = exportMarketplace(ctx, s, t, eo, plan); err != nil {
@@ -147,6 +157,7 @@ func export(ctx context.Context, s *store.Store, targets []Target, opts Options,
 			failed = append(failed, te.failedResults()...)
 		} else {
 			teo := eo
+			teo.Root = t.Project // a project's target: opened from its root, following no link
 			if plan {
 				teo.Adopted = opts.Pending.adopted(t.Dir)
 			}

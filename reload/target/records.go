@@ -95,13 +95,31 @@ func (t Target) WithTags(tags skillsel.Tags) Target {
 	return t
 }
 
+// ExceptLeaveOut says what to give instead of '!PATTERN' in --except.
+const ExceptLeaveOut = "--except leaves out already: give --except 'PATTERN' (or --only '!PATTERN')"
+
+// CheckSelection reports the first pattern of t's selection that cannot
+// be read: an --only pattern may be '!PATTERN' (leave out), an --except
+// pattern not (see package skillsel).
+func (t Target) CheckSelection() error {
+	for _, p := range t.Skills {
+		if err := skillsel.Check(p); err != nil {
+			return err
+		}
+	}
+	for _, p := range t.Except {
+		if err := skillsel.CheckPlain(p, ExceptLeaveOut); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // CheckSettings reports the first pattern of t's selection, or its
 // MaxBudget, that cannot be read.
 func (t Target) CheckSettings() error {
-	for _, p := range append(append([]string(nil), t.Skills...), t.Except...) {
-		if err := skillsel.Check(p); err != nil {
-			return fmt.Errorf("target %s: %w", t.Name, err)
-		}
+	if err := t.CheckSelection(); err != nil {
+		return fmt.Errorf("target %s: %w", t.Name, err)
 	}
 	if _, _, err := ParseMaxBudget(t.MaxBudget); err != nil {
 		return fmt.Errorf("target %s: %w", t.Name, err)
@@ -244,7 +262,9 @@ func Migrate(ctx context.Context, s *store.Store) error {
 }
 
 // Add records a new target. Its folder must not overlap the store or
-// another target, and need not exist yet.
+// another target, links followed (a *SharedFolderError), and need not
+// exist yet; a project's target must be reached inside its project
+// without following a link (an *OutsideProjectError; see folders.go).
 func Add(ctx context.Context, s *store.Store, t Target) error {
 	if err := CheckName(t.Name); err != nil {
 		return err
@@ -266,12 +286,18 @@ func Add(ctx context.Context, s *store.Store, t Target) error {
 		if err != nil {
 			return err
 		}
+		if err := t.checkProject(sorted(all)); err != nil {
+			return err
+		}
 		for _, o := range sorted(all) {
 			if o.Name == t.Name || o.Dir == t.Dir {
 				return &ExistsError{Name: t.Name, Other: o}
 			}
 			if Inside(t.Dir, o.Dir) || Inside(o.Dir, t.Dir) {
 				return &NestedError{Name: t.Name, Dir: t.Dir, Other: o}
+			}
+			if err := sharedFolder(t, o); err != nil {
+				return err
 			}
 		}
 		all[t.Name] = t

@@ -47,9 +47,18 @@ func Status(ctx context.Context, s *store.Store, targets []Target, opts Options)
 	if err != nil {
 		return nil, err
 	}
+	refused, err := checkFolders(ctx, s, targets)
+	if err != nil {
+		return nil, err
+	}
 	var out []SkillStatus
 	var failed []TargetError
 	for _, t := range targets {
+		if err := refused[t.Name]; err != nil {
+			// Export refuses it too: its folder is not compared or read.
+			failed = append(failed, TargetError{Target: t.Name, Err: err})
+			continue
+		}
 		if t.IsMarketplace() {
 			// Its folders are plugins, not skills: export reports a plugin
 			// folder edited in place as locally-modified and leaves it alone.

@@ -74,8 +74,10 @@ func Write(tx *store.Tx, c Spec) store.Hash {
 // Supersede retires the pending candidate of skill name, if it
 // has one: its head stays reachable under its superseded ref
 // ([store.SupersededRef]) and its candidate ref goes. It returns that head
-// (zero: there was no candidate). A newer candidate, a reject, a plugin
-// rm and a skill moving to another name all retire a candidate this way.
+// (zero: there was no candidate). A reject, a plugin rm and a skill moving
+// to another name retire a candidate this way; gc drops the superseded
+// ref once it tells nothing (see [store.Reader.SupersededNeeded]) past
+// its grace period.
 func Supersede(tx *store.Tx, name string) store.Hash {
 	cand, ok := tx.Ref(store.CandidateRef(name))
 	if !ok {
@@ -83,5 +85,25 @@ func Supersede(tx *store.Tx, name string) store.Hash {
 	}
 	tx.SetRef(store.SupersededRef(name, cand), cand)
 	tx.DeleteRef(store.CandidateRef(name))
+	return cand
+}
+
+// Replace retires the pending candidate of skill name for a newer one of
+// the same skill (a newer upstream, a pull with newer remote versions, a
+// local edit to merge): like Supersede, except that a candidate that
+// never left this store (no remote's tracking ref points at it) and holds
+// no person's commits is dropped, not kept: no one else can hold it, and
+// its files are the merge of versions the history keeps. So a conflict
+// that waits while pulls and syncs bring newer versions leaves no trail of
+// superseded refs. It returns the retired head (zero: none).
+func Replace(tx *store.Tx, name string) store.Hash {
+	cand, ok := tx.Ref(store.CandidateRef(name))
+	if !ok {
+		return store.ZeroHash
+	}
+	tx.DeleteRef(store.CandidateRef(name))
+	if tx.SupersededNeeded(name, cand) {
+		tx.SetRef(store.SupersededRef(name, cand), cand)
+	}
 	return cand
 }

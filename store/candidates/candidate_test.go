@@ -436,6 +436,64 @@ func TestSupersede(t *testing.T) {
 	}
 }
 
+// TestReplace: a newer candidate replaces a waiting one. One that never
+// left this store is dropped (no superseded ref: nobody else can hold it,
+// and it is the merge of versions the history keeps); one a remote holds
+// (its tracking ref points at it) or that holds a person's resolution is
+// kept under its superseded ref, as Supersede keeps every one.
+func TestReplace(t *testing.T) {
+	for _, name := range []string{managed, plugged} {
+		t.Run(name, func(t *testing.T) {
+			sc := newScene(t, name)
+			ctx := context.Background()
+			replace := func() store.Hash {
+				var h store.Hash
+				update(t, sc.s, func(tx *store.Tx) error { h = candidates.Replace(tx, name); return nil })
+				return h
+			}
+			if h := replace(); !h.IsZero() {
+				t.Fatalf("Replace without a candidate = %s", h)
+			}
+
+			private := sc.write(t, name, conflicted(name), "SKILL.md (content)")
+			if got := replace(); got != private {
+				t.Errorf("Replace = %s, want %s", got, private)
+			}
+			if got := gitRefs(t, sc.s, store.SupersededRefPrefix); got != "" {
+				t.Errorf("a candidate no remote had left superseded refs %q", got)
+			}
+			if got := gitRefs(t, sc.s, store.CandidateRef(name)); got != "" {
+				t.Errorf("candidate ref still there: %q", got)
+			}
+
+			pushed := sc.write(t, name, conflicted(name), "SKILL.md (content)")
+			update(t, sc.s, func(tx *store.Tx) error {
+				tx.SetRef(store.TrackingRef("origin", store.CandidateRef(name)), pushed)
+				return nil
+			})
+			replace()
+			if got := gitRef(t, sc.s, store.SupersededRef(name, pushed)); got != pushed.String() {
+				t.Errorf("a candidate origin holds: superseded ref at %q, want %s", got, pushed)
+			}
+
+			sc.write(t, name, conflicted(name), "SKILL.md (content)")
+			dir := filepath.Join(t.TempDir(), "resolved")
+			storetest.WriteFile(t, filepath.Join(dir, "SKILL.md"), storetest.SkillMD(store.OwnName(name), "step one", "step two, by hand"))
+			resolved, err := candidates.Resolve(ctx, sc.s, name, dir, "by hand")
+			if err != nil {
+				t.Fatal(err)
+			}
+			replace()
+			if got := gitRef(t, sc.s, store.SupersededRef(name, resolved.Head)); got != resolved.Head.String() {
+				t.Errorf("a resolved candidate: superseded ref at %q, want %s", got, resolved.Head)
+			}
+			if n := len(strings.Fields(gitRefs(t, sc.s, store.SupersededRefPrefix))); n != 4 {
+				t.Errorf("superseded refs: %d fields, want 2 refs", n)
+			}
+		})
+	}
+}
+
 // TestHasConflictMarkers: only a line starting with "<<<<<<< " or
 // ">>>>>>> " counts, not one that merely looks like it.
 func TestHasConflictMarkers(t *testing.T) {

@@ -149,7 +149,7 @@ func MergeLocalEdit(tx *store.Tx, e LocalEdit) (LocalMerge, error) {
 		}),
 	}
 	tx.WriteCommit(edit)
-	Supersede(tx, e.Skill)
+	Replace(tx, e.Skill)
 	h := Write(tx, Spec{
 		Skill: e.Skill, Subject: fmt.Sprintf("candidate %s: merge the edit in %s with %s", e.Skill, e.Where, head.Name()),
 		Tree: tree, Published: head.Commit, Upstream: edit.Hash,

@@ -119,7 +119,7 @@ func MergeDiverged(tx *store.Tx, lv, rv store.Version, remote string, skillAware
 	for _, r := range res.Resolved {
 		resolved = append(resolved, r.String())
 	}
-	dm.Superseded = Supersede(tx, name)
+	dm.Superseded = Replace(tx, name)
 	h := Write(tx, Spec{
 		Skill: name, Subject: fmt.Sprintf("candidate %s: merge local %s with %s %s", name, lv.Name(), remote, rv.Name()),
 		Tree: tree, Published: lv.Commit, Upstream: rv.Commit,

@@ -133,7 +133,7 @@ func syncSkillTo(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, sk *skil
 	sr.Classification = d.Class
 	supersede := func() {
 		if d.Supersede && cand != noCandidate {
-			sr.Superseded = candidates.Supersede(tx, name).String()
+			sr.Superseded = candidates.Replace(tx, name).String()
 		}
 	}
 	if d.Step != stepMerge {

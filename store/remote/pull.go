@@ -252,7 +252,7 @@ func (tx remoteTx) pull(ctx context.Context, rem Remote, fetched *pullFetch, opt
 		}
 	}
 	for _, ref := range rr.names(store.RefSuperseded) {
-		if _, ok := tx.Ref(ref); !ok {
+		if _, ok := tx.Ref(ref); !ok && rr.decides(tx, ref) {
 			tx.SetRef(ref, rr.refs[ref])
 			rep.Refs = append(rep.Refs, PullRef{Ref: ref, Action: RefNew})
 		}
@@ -448,6 +448,23 @@ func (tx remoteTx) pullCandidate(ref string, rr *remoteRefs) (PullRef, bool) {
 		return PullRef{Ref: ref, Action: RefSuperseded, Reason: "the remote superseded this store's candidate " + short(local)}, true
 	}
 	return PullRef{Ref: ref, Action: RefKeptLocal, Reason: fmt.Sprintf("changed on both sides; the remote's is at %s", store.TrackingRef(rr.remote, ref))}, true
+}
+
+// decides reports whether the remote's superseded ref decides about a
+// candidate: the one this store holds for that skill, or the one the
+// remote holds. Only those are taken; the others tell this store nothing
+// (see store/superseded.go), and taking them would make every store keep
+// every candidate any store ever replaced.
+func (rr *remoteRefs) decides(tx remoteTx, ref string) bool {
+	name, h, ok := store.SupersededNameOfRef(ref)
+	if !ok {
+		return false
+	}
+	if local, ok := tx.Ref(store.CandidateRef(name)); ok && local == h {
+		return true
+	}
+	remote, ok := rr.refs[store.CandidateRef(name)]
+	return ok && remote == h
 }
 
 // candidateDone reports whether candidate head h was accepted (it is in

@@ -117,6 +117,9 @@ func Remove(ctx context.Context, s *store.Store, tag string, patterns []string) 
 		}
 		var unmatched []string
 		for _, p := range patterns {
+			if err := skillsel.CheckPlain(p, LeaveOut); err != nil {
+				return err
+			}
 			n := 0
 			for name := range set {
 				if skillsel.Match(p, name, all) {
@@ -147,6 +150,10 @@ func Remove(ctx context.Context, s *store.Store, tag string, patterns []string) 
 	return removed, err
 }
 
+// LeaveOut says what to give instead of '!PATTERN' to tag add and tag rm,
+// which name the skills they change.
+const LeaveOut = "a tag holds the skills named: name fewer, or take them off with 'skillstore tag rm TAG PATTERN'"
+
 // selectSkills lists the store's skills (not removed, no plugin parts)
 // that patterns select; a pattern selecting none is a *NoMatchError.
 func selectSkills(r *store.Reader, patterns []string, all skillsel.Tags) ([]string, error) {
@@ -156,7 +163,7 @@ func selectSkills(r *store.Reader, patterns []string, all skillsel.Tags) ([]stri
 	}
 	var out, unmatched []string
 	for _, p := range patterns {
-		if err := skillsel.Check(p); err != nil {
+		if err := skillsel.CheckPlain(p, LeaveOut); err != nil {
 			return nil, err
 		}
 		n := 0

@@ -114,5 +114,8 @@ func GC(ctx context.Context, opts GCOptions) error {
 	cliout.Printf(opts.Stdout, "packed %s (%d as deltas) into %d bytes and %s\n", Plural(res.Objects, "object"), res.Deltas, res.PackBytes, Plural(res.Refs, "ref"))
 	cliout.Printf(opts.Stdout, "removed %s and %s; pruned %s (%d younger than %s kept)\n",
 		Plural(res.LooseRemoved, "loose object"), Plural(res.PacksRemoved, "old pack"), Plural(res.Pruned, "unreachable object"), res.Kept, opts.Grace)
+	if res.Superseded > 0 {
+		cliout.Printf(opts.Stdout, "dropped %s of candidates no remote holds any more\n", Plural(res.Superseded, "superseded ref"))
+	}
 	return nil
 }

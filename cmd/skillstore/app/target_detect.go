@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/reload/target"
 )
 
@@ -35,7 +37,23 @@ type proposal struct {
 	ReadBy  []string `json:"read_by"`
 	Target  string   `json:"target,omitempty"`  // the target already exporting there
 	Command string   `json:"command,omitempty"` // what adds it otherwise
+	// Refused says why the folder cannot be a target: a project's folder
+	// reached through a link (target.CheckInProject).
+	Refused string `json:"refused,omitempty"`
+	refusal error
 	project string
+}
+
+// refusedState is a refused proposal's state in target detect's table:
+// what stands on the way, relative to the project.
+func (pr proposal) refusedState() string {
+	var out *target.OutsideProjectError
+	if errors.As(pr.refusal, &out) && out.Entry != "" {
+		if rel, err := filepath.Rel(out.Project, out.Entry); err == nil {
+			return "refused: " + filepath.ToSlash(rel) + " is " + out.What
+		}
+	}
+	return "refused: " + pr.Refused
 }
 
 // twiceView is an agent found that reads two of the folders.
@@ -157,6 +175,9 @@ func detect(env detectEnv, targets []target.Target) detection {
 			p.Name, p.Command = proposedName(f.Preset, scope.root, scope.project, p.Dir, names)
 			if scope.project {
 				p.project = scope.root
+				if err := target.CheckInProject(scope.root, p.Dir); err != nil {
+					p.Command, p.Refused, p.refusal = "", err.Error(), err
+				}
 			}
 			names[p.Name] = true
 			d.Targets = append(d.Targets, p)
@@ -273,16 +294,22 @@ func writeDetection(w io.Writer, d detection) {
 	cliout.Println(w, "Targets that reach them (the fewest folders, none read twice by one agent where that can be avoided):")
 	t = cliout.NewTable(-1)
 	t.Add("  TARGET", "SCOPE", "FOLDER", "READ BY", "STATE")
-	adds := 0
+	adds, refused := 0, 0
 	for _, pr := range d.Targets {
 		state := "target " + pr.Target
-		if pr.Target == "" {
+		switch {
+		case pr.Refused != "":
+			state, refused = pr.refusedState(), refused+1
+		case pr.Target == "":
 			state, adds = "not added: "+pr.Command, adds+1
 		}
 		t.Add("  "+pr.Name, pr.Scope, pr.Dir, strings.Join(pr.ReadBy, ", "), state)
 	}
 	t.Write(w, p, 0)
 	writeLoadsTwice(w, d.LoadsTwice, "no choice of folders avoids it, so ")
+	if refused > 0 {
+		cliout.Println(w, "A project's target is reached inside the project without following links: replace the link with a plain folder to add it.")
+	}
 	if adds > 0 {
 		cliout.Println(w, "Add the proposed targets with 'skillstore target add --detected'.")
 	}
@@ -300,16 +327,23 @@ func AddDetected(ctx context.Context, opts AddTargetOptions) error {
 	}
 	d := detectHere(ctx, targets)
 	added := 0
+	var refused []error
 	for _, pr := range d.Targets {
 		if pr.Target != "" {
 			continue
 		}
 		t := target.Target{Name: pr.Name, Dir: pr.Dir, Project: pr.project, Skills: opts.Skills, Except: opts.Except, MaxBudget: opts.MaxBudget}
+		// A folder refused is left out alone; the others are added.
 		if err := target.Add(ctx, s, t); err != nil {
-			return err
+			refused = append(refused, err)
+			continue
 		}
 		added++
 		cliout.Printf(opts.Stdout, "added target %s: %s (read by %s)\n", pr.Name, pr.Dir, strings.Join(pr.ReadBy, ", "))
+	}
+	if len(refused) > 0 {
+		writeLoadsTwice(opts.Stdout, d.LoadsTwice, "")
+		return &notAddedError{Errs: refused}
 	}
 	if added == 0 {
 		if len(d.Agents) == 0 {
@@ -320,6 +354,26 @@ func AddDetected(ctx context.Context, opts AddTargetOptions) error {
 	}
 	writeLoadsTwice(opts.Stdout, d.LoadsTwice, "")
 	return nil
+}
+
+// notAddedError lists the targets target add --detected proposed and
+// could not add (the others were added).
+type notAddedError struct{ Errs []error }
+
+func (e *notAddedError) Error() string { return problem.Format(e.Summary(), e.Details()) }
+
+// Summary says what failed.
+func (e *notAddedError) Summary() string {
+	return Plural(len(e.Errs), "target") + " proposed could not be added"
+}
+
+// Details are the refusals, one line each.
+func (e *notAddedError) Details() []string {
+	out := make([]string, len(e.Errs))
+	for i, err := range e.Errs {
+		out[i] = err.Error()
+	}
+	return out
 }
 
 // writeLoadsTwice warns once per set of folders about the agents that
