@@ -1,6 +1,7 @@
 package pluginfmt
 
 import (
+	"fmt"
 	"path"
 	"strings"
 )
@@ -68,6 +69,68 @@ var pluginFormats = []pluginFormat{
 	{".cursor-plugin/plugin.json", KindCursorPlugin, DialectCursor, false},
 	{"plugin.json", KindAgentPlugin, DialectAgentPlugins, true},
 	{"gemini-extension.json", KindGeminiExtension, DialectGemini, false},
+}
+
+// Dialects lists every dialect [Read] knows, in the order they win.
+func Dialects() []Dialect {
+	var out []Dialect
+	seen := map[Dialect]bool{}
+	for _, f := range pluginFormats {
+		if !seen[f.Dialect] {
+			seen[f.Dialect] = true
+			out = append(out, f.Dialect)
+		}
+	}
+	for _, f := range marketplaceFormats {
+		if !seen[f.Dialect] {
+			seen[f.Dialect] = true
+			out = append(out, f.Dialect)
+		}
+	}
+	return out
+}
+
+// CheckDialect refuses a dialect name [Read] does not know, listing those
+// it does.
+func CheckDialect(d Dialect) error {
+	for _, k := range Dialects() {
+		if k == d {
+			return nil
+		}
+	}
+	var names []string
+	for _, k := range Dialects() {
+		names = append(names, string(k))
+	}
+	return fmt.Errorf("unknown dialect %q (dialects: %s)", d, strings.Join(names, ", "))
+}
+
+// marketplacesOf are the marketplace formats of dialect d ("" all).
+func marketplacesOf(d Dialect) []marketplaceFormat {
+	if d == "" {
+		return marketplaceFormats
+	}
+	var out []marketplaceFormat
+	for _, f := range marketplaceFormats {
+		if f.Dialect == d {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// pluginsOf are the plugin manifest formats of dialect d ("" all).
+func pluginsOf(d Dialect) []pluginFormat {
+	if d == "" {
+		return pluginFormats
+	}
+	var out []pluginFormat
+	for _, f := range pluginFormats {
+		if f.Dialect == d {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // MarketplaceFiles are the marketplace files of every dialect.

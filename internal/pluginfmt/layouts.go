@@ -57,6 +57,10 @@ type Options struct {
 	// caller decides it: the SKILL.md's frontmatter name, else the
 	// repository's or folder's base name. This package parses no YAML.
 	RootName string
+	// Dialect, when set, reads the source through that agent's
+	// marketplace file and plugin manifests only (a repository that ships
+	// for several agents whose manifests disagree); "" reads every one.
+	Dialect Dialect
 }
 
 // defaultSkills finds the skills of a plugin root whose manifest (if any)

@@ -157,7 +157,7 @@ func ReadLayout(fsys PluginFS, selector string) (*Layout, error) {
 func Read(fsys PluginFS, opts Options) (*Layout, error) {
 	selector := opts.Selector
 	var found []marketplaceFormat
-	for _, f := range marketplaceFormats {
+	for _, f := range marketplacesOf(opts.Dialect) {
 		if ok, err := exists(fsys, f.File); err != nil {
 			return nil, err
 		} else if ok {
@@ -165,9 +165,9 @@ func Read(fsys PluginFS, opts Options) (*Layout, error) {
 		}
 	}
 	if len(found) > 0 {
-		return readMarketplaces(fsys, found, selector)
+		return readMarketplaces(fsys, found, selector, opts.Dialect)
 	}
-	p, err := readPluginNamed(fsys, ".", nil, opts.RootName)
+	p, err := readPluginNamedIn(fsys, ".", nil, opts.RootName, MarketplaceManifest, opts.Dialect)
 	if err != nil {
 		return nil, err
 	}
@@ -187,24 +187,27 @@ type pluginManifest struct {
 // readPlugin reads the plugin rooted at root. skills, when not nil, is the
 // marketplace entry's skills list and wins over the plugin's own manifest.
 func readPlugin(fsys PluginFS, root string, skills []string) (*PluginLayout, error) {
-	return readPluginListed(fsys, root, skills, MarketplaceManifest)
+	return readPluginListed(fsys, root, skills, MarketplaceManifest, "")
 }
 
 // readPluginListed is readPlugin for a skills list that the marketplace
 // file listedIn gives (which errors about it name).
-func readPluginListed(fsys PluginFS, root string, skills []string, listedIn string) (*PluginLayout, error) {
-	return readPluginNamedIn(fsys, root, skills, "", listedIn)
+func readPluginListed(fsys PluginFS, root string, skills []string, listedIn string, d Dialect) (*PluginLayout, error) {
+	return readPluginNamedIn(fsys, root, skills, "", listedIn, d)
 }
 
 // readPluginNamed is readPlugin; rootName names a single skill at the
 // source's top (see [Options.RootName]). The folders it found that cannot
 // be skills go to LeftOut.
 func readPluginNamed(fsys PluginFS, root string, skills []string, rootName string) (*PluginLayout, error) {
-	return readPluginNamedIn(fsys, root, skills, rootName, MarketplaceManifest)
+	return readPluginNamedIn(fsys, root, skills, rootName, MarketplaceManifest, "")
 }
 
-func readPluginNamedIn(fsys PluginFS, root string, skills []string, rootName, entryFile string) (*PluginLayout, error) {
-	p, err := readPluginDirs(fsys, root, skills, rootName, entryFile)
+// readPluginNamedIn is readPluginNamed with the marketplace file a skills
+// list came from (entryFile) and the dialect to read the plugin in ("":
+// any).
+func readPluginNamedIn(fsys PluginFS, root string, skills []string, rootName, entryFile string, d Dialect) (*PluginLayout, error) {
+	p, err := readPluginDirs(fsys, root, skills, rootName, entryFile, d)
 	if err != nil {
 		return nil, err
 	}
@@ -220,10 +223,10 @@ func readPluginNamedIn(fsys PluginFS, root string, skills []string, rootName, en
 	return p, nil
 }
 
-func readPluginDirs(fsys PluginFS, root string, skills []string, rootName, entryFile string) (*PluginLayout, error) {
+func readPluginDirs(fsys PluginFS, root string, skills []string, rootName, entryFile string, d Dialect) (*PluginLayout, error) {
 	p := &PluginLayout{Root: root}
 	var paths []string
-	for _, m := range pluginFormats {
+	for _, m := range pluginsOf(d) {
 		file := path.Join(root, m.File)
 		if ok, err := exists(fsys, file); err != nil {
 			return nil, &Error{File: file, Err: err}

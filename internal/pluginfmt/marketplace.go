@@ -63,7 +63,7 @@ func (e *EntryError) Unwrap() error { return e.Err }
 // the order of marketplaceFormats) as one layout: a plugin folder that
 // several list is one plugin, under the name the first gives it. With a
 // selector, the first file that lists the plugin is read.
-func readMarketplaces(fsys PluginFS, found []marketplaceFormat, selector string) (*Layout, error) {
+func readMarketplaces(fsys PluginFS, found []marketplaceFormat, selector string, d Dialect) (*Layout, error) {
 	var dialects []Dialect
 	for _, f := range found {
 		dialects = append(dialects, f.Dialect)
@@ -71,7 +71,7 @@ func readMarketplaces(fsys PluginFS, found []marketplaceFormat, selector string)
 	if selector != "" {
 		var first error
 		for _, f := range found {
-			l, err := readMarketplace(fsys, f.File, selector)
+			l, err := readMarketplace(fsys, f.File, selector, d)
 			if err == nil {
 				l.Dialects = dialects
 				return l, nil
@@ -85,7 +85,7 @@ func readMarketplaces(fsys PluginFS, found []marketplaceFormat, selector string)
 	var merged *Layout
 	var firstErr error
 	for _, f := range found {
-		l, err := readMarketplace(fsys, f.File, "")
+		l, err := readMarketplace(fsys, f.File, "", d)
 		if err != nil {
 			// One dialect's file that cannot be read does not hide the
 			// plugins the others list.
@@ -168,7 +168,7 @@ func (l *Layout) merge(other *Layout, file string) {
 	}
 }
 
-func readMarketplace(fsys PluginFS, file, selector string) (*Layout, error) {
+func readMarketplace(fsys PluginFS, file, selector string, d Dialect) (*Layout, error) {
 	data, err := ReadRegular(fsys, file, safefile.RecordLimit)
 	if err != nil {
 		return nil, &Error{File: file, Err: err}
@@ -210,7 +210,7 @@ func readMarketplace(fsys PluginFS, file, selector string) (*Layout, error) {
 		if selector != "" && e.Name != selector {
 			continue
 		}
-		err := layout.readEntry(fsys, file, m.Metadata.PluginRoot, e, line)
+		err := layout.readEntry(fsys, file, m.Metadata.PluginRoot, e, line, d)
 		if err != nil && selector != "" {
 			if _, ok := err.(*Error); ok {
 				return nil, err
@@ -238,7 +238,7 @@ func readMarketplace(fsys PluginFS, file, selector string) (*Layout, error) {
 
 // readEntry adds entry e to the layout: a plugin in this source (with or
 // without skills), a remote one, or a skipped one.
-func (l *Layout) readEntry(fsys PluginFS, file, pluginRoot string, e marketplaceEntry, line int) error {
+func (l *Layout) readEntry(fsys PluginFS, file, pluginRoot string, e marketplaceEntry, line int, d Dialect) error {
 	skills, err := stringOrList(e.Skills)
 	if err != nil {
 		return fmt.Errorf(`"skills": %w`, err)
@@ -259,7 +259,7 @@ func (l *Layout) readEntry(fsys PluginFS, file, pluginRoot string, e marketplace
 		}
 		return nil
 	}
-	p, err := readPluginListed(fsys, root, skills, file)
+	p, err := readPluginListed(fsys, root, skills, file, d)
 	if errors.Is(err, ErrNoSkills) {
 		// A plugin of commands, agents, hooks or servers only: what the
 		// agent installs, so it is read too (its files are its parts);

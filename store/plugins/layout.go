@@ -15,7 +15,7 @@ import (
 // source's top is named by its SKILL.md's frontmatter name, else by the
 // source's base name (see sourceBaseName).
 func readLayout(fsys pluginfmt.PluginFS, src Source) (*pluginfmt.Layout, error) {
-	return pluginfmt.Read(fsys, pluginfmt.Options{Selector: src.Selector, RootName: rootSkillName(fsys, src)})
+	return pluginfmt.Read(fsys, pluginfmt.Options{Selector: src.Selector, RootName: rootSkillName(fsys, src), Dialect: pluginfmt.Dialect(src.Dialect)})
 }
 
 // rootSkillName names the skill whose SKILL.md is at the top of fsys: the

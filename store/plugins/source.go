@@ -36,6 +36,9 @@ type Source struct {
 	// marketplace) lives, slash-separated; "" is the repository's top. A
 	// folder source has none: its subfolder is part of URL.
 	Path string `json:"path,omitempty"`
+	// Dialect, when set, reads the source through one agent's manifests
+	// only (plugin add --dialect; see pluginfmt.Options.Dialect).
+	Dialect string `json:"dialect,omitempty"`
 }
 
 // String renders the source the way a user types it.
@@ -46,6 +49,9 @@ func (s Source) String() string {
 	}
 	if s.Path != "" {
 		out += " (folder " + s.Path + ")"
+	}
+	if s.Dialect != "" {
+		out += " (as " + s.Dialect + ")"
 	}
 	return out
 }

@@ -61,7 +61,7 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 	if n := len(layout.Plugins) + len(layout.Remote); opts.ID != "" && n > 1 {
 		return nil, plugins.IDForOneError(src, opts.ID, layout.PluginNames())
 	}
-	rep := &Report{Plugins: []PluginReport{}, Skipped: slices.Clone(layout.Skipped)}
+	rep := &Report{Plugins: []PluginReport{}, Skipped: slices.Clone(layout.Skipped), Dialects: severalDialects(layout)}
 	for _, f := range layout.Failed {
 		rep.Plugins = append(rep.Plugins, failedReport(f.Plugin, mkt, f))
 	}

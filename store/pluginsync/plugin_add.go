@@ -172,7 +172,7 @@ func addPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src 
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	rep := &Report{Plugins: []PluginReport{}, Skipped: layout.Skipped, AlreadyAdded: already}
+	rep := &Report{Plugins: []PluginReport{}, Skipped: layout.Skipped, AlreadyAdded: already, Dialects: severalDialects(layout)}
 	sopts, err := opts.syncOptions(tx)
 	if err != nil {
 		return nil, err
@@ -208,4 +208,27 @@ func addPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src 
 		rep.Plugins = append(rep.Plugins, pr)
 	}
 	return rep, saveHeld(tx, rep)
+}
+
+// severalDialects is the dialects a layout was read in when there are
+// several (nil otherwise): the report says so, and --dialect picks one.
+func severalDialects(l *pluginfmt.Layout) []pluginfmt.Dialect {
+	seen := map[pluginfmt.Dialect]bool{}
+	var out []pluginfmt.Dialect
+	add := func(ds []pluginfmt.Dialect) {
+		for _, d := range ds {
+			if !seen[d] {
+				seen[d] = true
+				out = append(out, d)
+			}
+		}
+	}
+	add(l.Dialects)
+	for _, p := range l.Plugins {
+		add(p.Dialects)
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
 }

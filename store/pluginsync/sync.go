@@ -63,6 +63,9 @@ type Report struct {
 	// plugins it added before (see marketplace_add.go).
 	Renamed []PluginRename `json:"renamed,omitempty"`
 	Moved   []PluginMove   `json:"moved,omitempty"`
+	// Dialects are the agents whose manifests plugin add found in the
+	// source, when more than one (see pluginfmt.Layout.Dialects).
+	Dialects []pluginfmt.Dialect `json:"dialects,omitempty"`
 }
 
 // SkippedUntrusted is a PluginReport's Skipped for a plugin whose source

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/plugins"
 	"github.com/skillstore/skillstore/store/pluginsync"
@@ -33,7 +34,9 @@ type PluginAddOptions struct {
 	AllowLocal []string
 	// SkillsOnly leaves out a marketplace's plugins without skills.
 	SkillsOnly bool
-	Intake     Intake
+	// Dialect reads the source through one agent's manifests only.
+	Dialect string
+	Intake  Intake
 	// DryRun fetches and reports what would be added, writing nothing.
 	DryRun bool
 }
@@ -54,6 +57,12 @@ func AddPlugin(ctx context.Context, opts PluginAddOptions) error {
 	}
 	if src, err = src.WithPath(opts.Path); err != nil {
 		return err
+	}
+	if opts.Dialect != "" {
+		if err := pluginfmt.CheckDialect(pluginfmt.Dialect(opts.Dialect)); err != nil {
+			return UsageErrorf("plugin add --dialect: %v", err)
+		}
+		src.Dialect = opts.Dialect
 	}
 	s, err := opts.OpenStoreFor(ctx, opts.DryRun)
 	if err != nil {

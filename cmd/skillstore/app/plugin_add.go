@@ -113,6 +113,14 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 		}
 		printLeftOut(opts.Stderr, p)
 	}
+	if len(rep.Dialects) > 1 {
+		var names []string
+		for _, d := range rep.Dialects {
+			names = append(names, string(d))
+		}
+		cliout.Printf(opts.Stderr, "skillstore: note: %s ships manifests for %s; each plugin folder was read once, as the first of them describes it (--dialect NAME reads one)\n",
+			src, strings.Join(names, ", "))
+	}
 	if len(partsOnly) > 0 {
 		flag := "; --skills-only leaves them out"
 		if src.Selector != "" {
