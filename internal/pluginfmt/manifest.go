@@ -85,8 +85,10 @@ type Layout struct {
 	Remote  []RemotePlugin
 	Failed  []*EntryError
 	Renames map[string]string
-	// Lines gives each marketplace entry's line in marketplace.json.
+	// Lines gives each marketplace entry's line in its marketplace file,
+	// Files that file (several dialects' files may list plugins).
 	Lines map[string]int
+	Files map[string]string
 	// Name is a marketplace's "name" in marketplace.json, as written
 	// there: check it before using it as a name.
 	Name string
@@ -182,6 +184,33 @@ type pluginManifest struct {
 	Name    string          `json:"name"`
 	Version string          `json:"version"`
 	Skills  json.RawMessage `json:"skills"`
+	// Extensions are the Agent Plugins spec's reverse-DNS extensions; one
+	// may list the plugin's skills (awesome-copilot's does).
+	Extensions map[string]json.RawMessage `json:"extensions"`
+}
+
+// extensionSkills is the first "skills" list an Agent Plugins manifest's
+// extensions give (keys in sorted order), nil when none does. Such a list
+// names folders as a catalog's build step finds them: inside the plugin,
+// or, in the catalog's source tree, from the repository's top.
+func extensionSkills(ext map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(ext))
+	for k := range ext {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var e struct {
+			Skills json.RawMessage `json:"skills"`
+		}
+		if json.Unmarshal(ext[k], &e) != nil {
+			continue
+		}
+		if paths, err := stringOrList(e.Skills); err == nil && len(paths) > 0 {
+			return paths
+		}
+	}
+	return nil
 }
 
 // readPlugin reads the plugin rooted at root. skills, when not nil, is the
@@ -226,6 +255,7 @@ func readPluginNamedIn(fsys PluginFS, root string, skills []string, rootName, en
 func readPluginDirs(fsys PluginFS, root string, skills []string, rootName, entryFile string, d Dialect) (*PluginLayout, error) {
 	p := &PluginLayout{Root: root}
 	var paths []string
+	fromTop := false // paths may name folders from the source's top (extensionSkills)
 	for _, m := range pluginsOf(d) {
 		file := path.Join(root, m.File)
 		if ok, err := exists(fsys, file); err != nil {
@@ -254,6 +284,10 @@ func readPluginDirs(fsys PluginFS, root string, skills []string, rootName, entry
 		p.Name, p.Version, p.Manifest, p.Kind = pm.Name, pm.Version, file, m.Kind
 		if paths, err = stringOrList(pm.Skills); err != nil {
 			return nil, &Error{File: file, Err: fmt.Errorf(`"skills": %w`, err)}
+		}
+		if paths == nil && m.Dialect == DialectAgentPlugins {
+			paths = extensionSkills(pm.Extensions)
+			fromTop = paths != nil
 		}
 	}
 	listedIn := p.Manifest
@@ -287,6 +321,11 @@ func readPluginDirs(fsys PluginFS, root string, skills []string, rootName, entry
 	seen := map[string]string{}
 	for _, rel := range paths {
 		dirs, err := skillDirs(fsys, root, rel, true)
+		if err != nil && fromTop {
+			if top, terr := skillDirs(fsys, ".", rel, true); terr == nil {
+				dirs, err = top, nil
+			}
+		}
 		if err != nil {
 			return nil, &Error{File: listedIn, Err: err}
 		}

@@ -144,6 +144,7 @@ func (l *Layout) merge(other *Layout, file string) {
 		if line, ok := other.Lines[p.Name]; ok {
 			l.Lines[p.Name] = line
 		}
+		l.Files[p.Name] = file
 	}
 	for _, r := range other.Remote {
 		if !names[r.Name] {
@@ -181,7 +182,7 @@ func readMarketplace(fsys PluginFS, file, selector string, d Dialect) (*Layout, 
 		return nil, &Error{File: file, Err: fmt.Errorf(`"plugins" lists no plugin`)}
 	}
 	lines := entryLines(data)
-	layout := &Layout{Renames: readRenames(m.Renames), Lines: map[string]int{}, Name: m.Name}
+	layout := &Layout{Renames: readRenames(m.Renames), Lines: map[string]int{}, Files: map[string]string{}, Name: m.Name}
 	var names []string
 	seen := map[string]bool{}
 	for i, raw := range m.Plugins {
@@ -207,6 +208,7 @@ func readMarketplace(fsys PluginFS, file, selector string, d Dialect) (*Layout, 
 		if line > 0 {
 			layout.Lines[e.Name] = line
 		}
+		layout.Files[e.Name] = file
 		if selector != "" && e.Name != selector {
 			continue
 		}
@@ -249,6 +251,7 @@ func (l *Layout) readEntry(fsys PluginFS, file, pluginRoot string, e marketplace
 	}
 	if remote != nil {
 		r, reason, err := remote.plugin(e, skills, line)
+		r.File = file
 		switch {
 		case err != nil:
 			return err

@@ -29,7 +29,8 @@ type RemotePlugin struct {
 	Ref     string   // branch or tag, if any
 	SHA     string   // the commit to pin (40 hex, lower case), if any
 	Skills  []string // the entry's "skills" paths; nil when it lists none
-	Line    int      // the entry's line in marketplace.json (0 when unknown)
+	File    string   // the marketplace file listing it
+	Line    int      // the entry's line there (0 when unknown)
 }
 
 // Pin is what to fetch: the commit when the entry pins one, else its ref.

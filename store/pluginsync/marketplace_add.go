@@ -43,7 +43,8 @@ const noSkillsYet = "it holds no skills yet: sync mirrors the ones it gains"
 type marketEntry struct {
 	plugin *plugins.Plugin
 	name   string // the entry's name
-	line   int    // its line in marketplace.json, 0 when unknown
+	file   string // the marketplace file that lists it
+	line   int    // its line there, 0 when unknown
 	remote bool
 	// takenBy is the origin of the plugin holding the entry's name, when
 	// the entry got a qualified id instead (see plugin_ids.go).
@@ -70,7 +71,7 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 		s := src
 		s.Selector = pl.Name
 		p := &plugins.Plugin{ID: plugins.ChooseID(opts.ID, pl.Name, src), Source: s, Review: opts.Review, Marketplace: mkt, Skills: []string{}}
-		entries = append(entries, marketEntry{plugin: p, name: pl.Name, line: layout.Lines[pl.Name]})
+		entries = append(entries, marketEntry{plugin: p, name: pl.Name, file: layout.Files[pl.Name], line: layout.Lines[pl.Name]})
 	}
 	for _, r := range layout.Remote {
 		s, err := plugins.EntrySource(r, opts.AllowLocal)
@@ -78,11 +79,11 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 			err = plugins.CheckSource(tx.Store(), s, mkt)
 		}
 		if err != nil {
-			rep.Plugins = append(rep.Plugins, failedReport(r.Name, mkt, &pluginfmt.EntryError{Plugin: r.Name, Line: r.Line, Err: err}))
+			rep.Plugins = append(rep.Plugins, failedReport(r.Name, mkt, &pluginfmt.EntryError{Plugin: r.Name, File: r.File, Line: r.Line, Err: err}))
 			continue
 		}
 		p := &plugins.Plugin{ID: plugins.ChooseID(opts.ID, r.Name, s), Source: s, Review: opts.Review, Marketplace: mkt, EntrySkills: r.Skills, Skills: []string{}}
-		entries = append(entries, marketEntry{plugin: p, name: r.Name, line: r.Line, remote: true})
+		entries = append(entries, marketEntry{plugin: p, name: r.Name, file: r.File, line: r.Line, remote: true})
 	}
 	renamed, err := followRenames(tx, layout.Renames, src, entries, rep)
 	if err != nil {
@@ -106,7 +107,7 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 		}
 		if opts.ID == "" {
 			if err := resolveEntryID(tx, &e, ids); err != nil {
-				rep.Plugins = append(rep.Plugins, failedReport(e.name, mkt, &pluginfmt.EntryError{Plugin: e.name, Line: e.line, Err: err}))
+				rep.Plugins = append(rep.Plugins, failedReport(e.name, mkt, &pluginfmt.EntryError{Plugin: e.name, File: e.file, Line: e.line, Err: err}))
 				continue
 			}
 		}
@@ -163,7 +164,7 @@ func readEntry(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, e mar
 	picked := want.picked
 	p := e.plugin
 	fail := func(err error) {
-		rep.Plugins = append(rep.Plugins, failedReport(p.ID, p.Source.String(), &pluginfmt.EntryError{Plugin: e.name, Line: e.line, Err: err}))
+		rep.Plugins = append(rep.Plugins, failedReport(p.ID, p.Source.String(), &pluginfmt.EntryError{Plugin: e.name, File: e.file, Line: e.line, Err: err}))
 	}
 	if err := skillfs.CheckName(p.ID); err != nil {
 		fail(fmt.Errorf("plugin id %q: %w", p.ID, err))
@@ -241,7 +242,7 @@ func recordEntry(tx *store.Tx, r readyEntry, cc *commitCache, opts Options, rep 
 	}
 	if err := recordPlugin(tx, p, r.up, cc, opts, &pr); err != nil {
 		restore() // nothing of this plugin is written
-		fr := failedReport(p.ID, p.Source.String(), &pluginfmt.EntryError{Plugin: r.name, Line: r.line, Err: err})
+		fr := failedReport(p.ID, p.Source.String(), &pluginfmt.EntryError{Plugin: r.name, File: r.file, Line: r.line, Err: err})
 		fr.Skills, fr.Parts = pr.Skills, pr.Parts // --strict: what would have been left out
 		if !errors.Is(err, ErrStrict) {
 			fr.Skills, fr.Parts = []SkillReport{}, nil
@@ -353,7 +354,7 @@ func followRenames(tx *store.Tx, renames map[string]string, src plugins.Source, 
 		}
 		if other, err := plugins.Get(tx.Reader, nu); err == nil {
 			err := fmt.Errorf("the marketplace renames %q to %q, and plugin %q exists already (from %s): remove one of them", old, nu, nu, other.Source)
-			rep.Plugins = append(rep.Plugins, failedReport(nu, mkt, &pluginfmt.EntryError{Plugin: nu, Line: entries[i].line, Err: err}))
+			rep.Plugins = append(rep.Plugins, failedReport(nu, mkt, &pluginfmt.EntryError{Plugin: nu, File: entries[i].file, Line: entries[i].line, Err: err}))
 			done[nu] = true
 			continue
 		}
