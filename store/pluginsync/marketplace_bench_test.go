@@ -122,8 +122,8 @@ func BenchmarkAddDirectory286(b *testing.B) {
 		start := time.Now()
 		rep, err := Add(ctx, s, src, AddOptions{AllowLocal: []string{filepath.Dir(market)}})
 		ours += time.Since(start)
-		if err != nil || rep.Failed() || len(rep.Plugins) != withSkills || len(rep.Skipped) != 286-withSkills {
-			b.Fatalf("add: %v: %d added, %d skipped, want %d and %d", err, len(rep.Plugins), len(rep.Skipped), withSkills, 286-withSkills)
+		if err != nil || rep.Failed() || len(rep.Plugins)+len(rep.Skipped) != 286 || len(rep.Plugins) < withSkills {
+			b.Fatalf("add: %v: %d added, %d skipped, want %d with skills among 286", err, len(rep.Plugins), len(rep.Skipped), withSkills)
 		}
 		bare := b.TempDir()
 		storetest.Git(b, bare, "init", "-q", "--bare")

@@ -26,7 +26,7 @@ type directory struct {
 	market  string            // the marketplace's git repository
 	repos   []string          // every reachable repository an entry names
 	added   map[string]int    // plugin -> number of skills
-	skipped []string          // plugins without skills
+	skipped []string          // plugins not added (none: those without skills go in with their parts)
 	failed  map[string]string // plugin -> a part of its error
 	pinned  map[string]string // skill -> the SKILL.md its pinned plugin must give
 	lines   map[string]int    // plugin -> its line in marketplace.json
@@ -110,13 +110,13 @@ func buildDirectory(t testing.TB) *directory {
 		}
 	}
 	entry("sub-hooks", fmt.Sprintf(`{"source": "git-subdir", "url": "file://%s", "path": "plugins/hooks"}`, filepath.Join(root, "mono-0")))
-	d.skipped = append(d.skipped, "sub-hooks")
-	// 2 url entries without skills.
+	d.added["sub-hooks"] = 0 // no skills: added with its parts
+	// 2 url entries without skills (added with their parts).
 	for i := range 2 {
 		name := fmt.Sprintf("nohooks-%d", i)
 		dir := filepath.Join(root, name)
 		repo(dir, map[string]string{".claude-plugin/plugin.json": fmt.Sprintf(`{"name": %q}`, name), "agents/helper.md": "an agent\n"})
-		d.skipped = append(d.skipped, name)
+		d.added[name] = 0
 		entry(name, url(dir))
 	}
 	// 10 relative entries, and 2 without skills.
@@ -137,7 +137,7 @@ func buildDirectory(t testing.TB) *directory {
 	d.added["rel-conflict"] = 1
 	entry("rel-hooks-0", `"./plugins/rel-hooks-0"`)
 	entry("rel-hooks-1", `"./plugins/rel-hooks-1"`)
-	d.skipped = append(d.skipped, "rel-hooks-0", "rel-hooks-1")
+	d.added["rel-hooks-0"], d.added["rel-hooks-1"] = 0, 0
 
 	// Entries that cannot be added, each for its own reason.
 	for i := range 3 {
@@ -225,6 +225,7 @@ func TestAddDirectoryMarketplace(t *testing.T) {
 			gotFailed[p.Plugin] = p.Error
 			continue
 		}
+		gotAdded[p.Plugin] += 0 // added, with or without skills
 		for _, sk := range p.Skills {
 			if sk.Classification != ClassLeftOut {
 				gotAdded[p.Plugin]++

@@ -387,8 +387,11 @@ func TestPluginPartsMarketplace(t *testing.T) {
 	}
 	ghs := 0
 	for _, p := range with {
+		if p == "rel-hooks-0" || p == "rel-hooks-1" {
+			continue // no skills: added with its parts
+		}
 		if !strings.HasPrefix(p, "gh-") {
-			t.Errorf("plugin %s has parts; only the github entries have files besides skills", p)
+			t.Errorf("plugin %s has parts; only the github entries and the plugins without skills have files besides skills", p)
 		}
 		ghs++
 	}
