@@ -339,8 +339,30 @@ func readPluginDirs(fsys PluginFS, root string, skills []string, rootName, entry
 			p.Skills = append(p.Skills, d)
 		}
 	}
+	for i, sk := range p.Skills {
+		if sk.Name == "." {
+			// "skills": "." — the plugin's folder is its one skill
+			// (Claude Code's form): named as the plugin is.
+			p.Skills[i].Name = pluginSkillName(p.Name, root, rootName)
+			if err := skillfs.CheckName(p.Skills[i].Name); err != nil {
+				p.Skills[i].LeftOut = fmt.Sprintf("the plugin's folder is its skill, and %q cannot name it: %v", p.Skills[i].Name, err)
+			}
+		}
+	}
 	sort.Slice(p.Skills, func(i, j int) bool { return p.Skills[i].Name < p.Skills[j].Name })
 	return p, nil
+}
+
+// pluginSkillName names the skill that is a plugin's own folder: the
+// plugin's name, else the folder's, else (at the source's top) rootName.
+func pluginSkillName(plugin, root, rootName string) string {
+	switch {
+	case plugin != "":
+		return plugin
+	case root != ".":
+		return path.Base(root)
+	}
+	return rootName
 }
 
 // skillDirs lists the skills that the manifest path rel (relative to the
