@@ -67,7 +67,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // runEnv is run with the process's streams (and test seams) in e.
 func runEnv(args []string, e *env) int {
-	ctx, stop := signalContext(e.stderr)
+	ctx, stop, signalled := signalContext(e.stderr)
 	defer stop()
 	// The width until the flags are read (the app's own --help and flag
 	// errors come first): the variable's, else the default.
@@ -81,7 +81,13 @@ func runEnv(args []string, e *env) int {
 	defer errOut.Flush()
 	e.stdout, e.stderr, e.log = out, errOut, slog.New(slog.DiscardHandler)
 	cliApp := newApp(e)
-	return report(errOut, cliApp.RunContext(ctx, permuteArgs(cliApp, args)))
+	err := cliApp.RunContext(ctx, permuteArgs(cliApp, args))
+	if sig := signalled(); sig != nil && err != nil {
+		// The cancelled step's own error ("context canceled", a pack cut
+		// short) is a consequence: the cause is the signal.
+		return interrupted(errOut, sig)
+	}
+	return report(errOut, err)
 }
 
 func newApp(e *env) *cli.App {

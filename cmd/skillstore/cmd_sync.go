@@ -60,8 +60,9 @@ func syncCommand() *cli.Command {
 			"'skillstore help plugin'); the others sync.\n\n" +
 			"Exit codes: 0 done, nothing waits for review; 1 a plugin or skill failed, or a part\n" +
 			"was left out (the others were still synced); 2 usage error; 3 store lock busy\n" +
-			"(another skillstore command holds it); 4 done, candidates (or merged target edits)\n" +
-			"wait for review.",
+			"(another skillstore command holds it); 4 candidates (or merged target edits) wait\n" +
+			"for review, whatever else failed (the failures are printed all the same, and\n" +
+			"--json carries both); 130 interrupted (SIGINT; 143 for SIGTERM).",
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "review", Usage: "turn fast-forwards into candidates for this run"},
 			&cli.BoolFlag{Name: "skill-aware", Usage: "merge Markdown in three-way updates with the skill-aware rules (see merge-file --help); the candidate lists each resolution"},
@@ -102,7 +103,8 @@ func checkCommand() *cli.Command {
 			"the same. --json says whether anything is pending (\"pending\").\n\n" +
 			"Exit codes: the ones the sync that follows would give: 0 nothing would wait\n" +
 			"for review; 1 a plugin, skill, capture or export would fail; 2 usage error;\n" +
-			"3 store lock busy; 4 candidates would wait for review.",
+			"3 store lock busy; 4 candidates would wait for review, whatever else would fail;\n" +
+			"130 interrupted.",
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "review", Usage: "as sync --review: fast-forwards would become candidates"},
 			&cli.BoolFlag{Name: "skill-aware", Usage: "as sync --skill-aware"},

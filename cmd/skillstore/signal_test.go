@@ -163,3 +163,61 @@ func TestSIGTERMEndsACommandStuckInASystemCall(t *testing.T) {
 		t.Errorf("a command stopped by SIGTERM exited 0\n%s", out.String())
 	}
 }
+
+// TestInterruptSaysInterrupted: Ctrl-C (SIGINT) during a plugin add and
+// during a sync, each blocked on a git server that never answers, ends
+// the command with "interrupted" and exit 130, not with the cancelled
+// fetch's own error; the lock is free and the store verifies after each.
+func TestInterruptSaysInterrupted(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	accepted := make(chan net.Conn, 8)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c // held open, never answered
+		}
+	}()
+	tmp := t.TempDir()
+	storeDir := filepath.Join(tmp, "store")
+	mustRun(t, storeDir, "init")
+	// A plugin whose source moves to the silent server after it is added.
+	up := filepath.Join(tmp, "up")
+	writeTestSkill(t, filepath.Join(up, "skills"), "lint", "Lint the code.\n")
+	git(t, up, "init", "-q", "-b", "main")
+	git(t, up, "add", "-A")
+	git(t, up, "-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "one")
+	mustRun(t, storeDir, "plugin", "add", "--id", "tools", "file://"+up)
+	silent := "git://" + l.Addr().String() + "/silent.git"
+	mustRun(t, storeDir, "plugin", "set", "tools", "--url", silent)
+
+	for _, args := range [][]string{{"plugin", "add", silent}, {"sync"}} {
+		var out bytes.Buffer
+		cmd, done := startSkillstore(t, storeDir, &out, args...)
+		select {
+		case c := <-accepted:
+			defer c.Close()
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s never connected\n%s", args, out.String())
+		}
+		cmd.Process.Signal(os.Interrupt)
+		err, exited := waitExit(done, 30*time.Second)
+		if !exited {
+			t.Fatalf("%s ignored SIGINT\n%s", args, out.String())
+		}
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 130 {
+			t.Errorf("%s after SIGINT: %v, want exit 130\n%s", args, err, out.String())
+		}
+		if !strings.Contains(out.String(), "skillstore: interrupted by SIGINT") || strings.Contains(out.String(), "context canceled") {
+			t.Errorf("%s after SIGINT printed:\n%s", args, out.String())
+		}
+		mustRun(t, storeDir, "--lock-timeout", "1s", "verify")
+	}
+}

@@ -114,7 +114,7 @@ func Check(ctx context.Context, opts SyncOptions) error {
 			return err
 		}
 	} else {
-		writeCheck(opts.Stdout, opts.Stderr, rep, exportsToShow(dry, run.Exported), run.outcome() == ErrReported, opts.Verbose)
+		writeCheck(opts.Stdout, opts.Stderr, rep, exportsToShow(dry, run.Exported), run.failed(), opts.Verbose)
 		if run.Report != nil {
 			for _, p := range run.Plugins {
 				printLeftOut(opts.Stderr, p) // as sync names them

@@ -97,7 +97,7 @@ func Sync(ctx context.Context, opts SyncOptions) error {
 		cliout.Printf(opts.Stderr, "skillstore: error: after sync (export): %v\n", run.exportErr)
 	}
 	end := run.outcome()
-	if errors.Is(end, ErrReview) && (changed || run.inReview() > 0) {
+	if errors.Is(end, ErrReview) && (changed || run.inReview() > 0 || run.failed()) {
 		cliout.Printf(opts.Stderr, "skillstore: %s for review: run 'skillstore candidates list'\n", Waiting(run.CandidatesWaiting+run.inReview()))
 	}
 	return end
@@ -162,18 +162,25 @@ func (r *SyncRun) notCaptured() int {
 	return n
 }
 
-// outcome is how sync's run ends, and so check's: ErrReported when a
-// plugin, skill, capture or export failed (the rest still went on),
-// ErrReview when candidates (or merged target edits) wait for review,
-// else nil.
+// outcome is how sync's run ends, and so check's: ErrReview whenever
+// candidates (or merged target edits) wait for review, whatever else
+// failed (a cron job acting on exit 4 must learn of them; the failures
+// are printed all the same, and --json carries both); else ErrReported
+// when a plugin, skill, capture or export failed (the rest still went
+// on); else nil.
 func (r *SyncRun) outcome() error {
 	switch {
-	case r.Failed() || r.exportErr != nil || r.notCaptured() > 0:
-		return ErrReported
 	case r.CandidatesWaiting > 0 || r.inReview() > 0:
 		return ErrReview
+	case r.failed():
+		return ErrReported
 	}
 	return nil
+}
+
+// failed reports whether a plugin, skill, capture or export failed.
+func (r *SyncRun) failed() bool {
+	return r.Failed() || r.exportErr != nil || r.notCaptured() > 0
 }
 
 // syncPlugins runs the store's sync, with a progress line on a terminal.
