@@ -71,6 +71,11 @@ type TextResult struct {
 	// merge with resolutions is one git would not have made: it is for
 	// review, never applied on its own.
 	Resolutions []Resolution
+	// Coarse reports a line merge whose diffs ran out of their budget
+	// (see diff3.Result.Coarse): a true merge, with larger conflicts than
+	// git's. Neither the frontmatter merge nor the skill-aware rules
+	// redo it: they would run out the same way.
+	Coarse bool
 }
 
 // Clean reports whether the merge had no conflicts.
@@ -87,5 +92,5 @@ func Text(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &TextResult{Merged: r.Merged, Conflicts: r.Conflicts}, nil
+	return &TextResult{Merged: r.Merged, Conflicts: r.Conflicts, Coarse: r.Coarse}, nil
 }

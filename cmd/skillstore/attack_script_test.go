@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -15,6 +17,7 @@ func init() {
 	addScriptCmd("mkfifo", cmdMkFIFO)
 	addScriptCmd("gitwidetree", cmdGitWideTree)
 	addScriptCmd("gitdeeptree", cmdGitDeepTree)
+	addScriptCmd("mkletters", cmdMkLetters)
 }
 
 // mkfifo PATH makes a FIFO (named pipe) at PATH: a read of it with no
@@ -88,4 +91,29 @@ func cmdGitDeepTree(ts *testscript.TestScript, neg bool, args []string) {
 	tree := git("", "rev-parse", "refs/gitdeeptree^{tree}")
 	git("", "update-ref", "-d", "refs/gitdeeptree")
 	git("", "read-tree", "--prefix="+dir+"/", tree)
+}
+
+// mkletters FILE NAME LINES SEED writes a SKILL.md for skill NAME whose
+// body is LINES lines of one random lowercase letter each, drawn from
+// SEED: two such files of different seeds hold the same lines in another
+// order, the worst case of a line diff (500,000 lines stay under the
+// 1 MiB cap of a SKILL.md).
+func cmdMkLetters(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 4 {
+		ts.Fatalf("usage: mkletters FILE NAME LINES SEED")
+	}
+	n, err := strconv.Atoi(args[2])
+	ts.Check(err)
+	seed, err := strconv.ParseUint(args[3], 10, 64)
+	ts.Check(err)
+	r := rand.New(rand.NewPCG(seed, 1))
+	var b strings.Builder
+	fmt.Fprintf(&b, "---\nname: %s\ndescription: A skill of many short lines.\n---\n", args[1])
+	for range n {
+		b.WriteByte(byte('a' + r.IntN(26)))
+		b.WriteByte('\n')
+	}
+	path := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(filepath.Dir(path), 0o755))
+	ts.Check(os.WriteFile(path, []byte(b.String()), 0o644))
 }
