@@ -50,6 +50,9 @@ type Options struct {
 	// conflicts of Markdown files: SkillMD's body (or whole file), and in
 	// MergeTrees every *.md file. Off, every conflict is git's.
 	SkillAware bool
+	// Ahead, when set, holds the file merges of MergeTrees that a store
+	// write computes before it takes its lock (see Ahead).
+	Ahead *Ahead
 }
 
 func (o Options) text() diff3.Options {
