@@ -52,3 +52,30 @@ func TestFilesStopsAtTheBound(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestVerifyFindsADeepVersion: a version past the bounds, as a store
+// before them could hold (and a hand-made push could bring), is one
+// problem of verify, one short line naming the bound; the plugin source
+// commits verify lists whole are not held to the bound.
+func TestVerifyFindsADeepVersion(t *testing.T) {
+	s := newSyncStore(t)
+	ctx := context.Background()
+	err := s.Update(ctx, func(tx *Tx) error {
+		_, err := tx.WriteVersion("deep", 1, nil, deepTree(tx, 30000), VersionInfo{})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Verify(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Problems) != 1 {
+		t.Fatalf("verify found %d problems, want the deep path: %v", len(rep.Problems), rep.Problems)
+	}
+	msg := rep.Problems[0].String()
+	if !strings.HasSuffix(msg, "path deeper than the limit of 128 levels") || len(msg) > 160 {
+		t.Errorf("verify's problem %q: want one short line naming the bound", msg)
+	}
+}
