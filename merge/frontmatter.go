@@ -29,9 +29,10 @@ import (
 // they resolve are listed in TextResult.Resolutions.
 func SkillMD(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 	res, err := Text(base, ours, theirs, opts)
-	if err != nil || res.Clean() {
+	if err != nil || res.Clean() || res.Coarse {
 		// A clean line merge is exactly what git gives: keep it byte for
-		// byte (with a Favor option, the merge is always clean).
+		// byte (with a Favor option, the merge is always clean). A coarse
+		// one would be as coarse again in parts.
 		return res, err
 	}
 	whole := func() (*TextResult, error) {

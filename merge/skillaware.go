@@ -75,8 +75,8 @@ func Markdown(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 // the line merge of base, ours and theirs with opts, that eligible accepts
 // (nil: all). It returns git itself when no conflict is resolved.
 func resolveConflicts(base, ours, theirs []byte, git *TextResult, opts Options, eligible func(*Conflict) bool) *TextResult {
-	if opts.Favor != FavorNone {
-		return git
+	if opts.Favor != FavorNone || git.Coarse {
+		return git // a coarse merge's conflicts are not git's to resolve
 	}
 	segs, ok := conflictSegments(base, ours, theirs)
 	if !ok {

@@ -50,6 +50,9 @@ type Options struct {
 	// conflicts of Markdown files: SkillMD's body (or whole file), and in
 	// MergeTrees every *.md file. Off, every conflict is git's.
 	SkillAware bool
+	// Ahead, when set, holds the file merges of MergeTrees that a store
+	// write computes before it takes its lock (see Ahead).
+	Ahead *Ahead
 }
 
 func (o Options) text() diff3.Options {
@@ -71,6 +74,11 @@ type TextResult struct {
 	// merge with resolutions is one git would not have made: it is for
 	// review, never applied on its own.
 	Resolutions []Resolution
+	// Coarse reports a line merge whose diffs ran out of their budget
+	// (see diff3.Result.Coarse): a true merge, with larger conflicts than
+	// git's. Neither the frontmatter merge nor the skill-aware rules
+	// redo it: they would run out the same way.
+	Coarse bool
 }
 
 // Clean reports whether the merge had no conflicts.
@@ -87,5 +95,5 @@ func Text(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &TextResult{Merged: r.Merged, Conflicts: r.Conflicts}, nil
+	return &TextResult{Merged: r.Merged, Conflicts: r.Conflicts, Coarse: r.Coarse}, nil
 }

@@ -236,14 +236,14 @@ func mergePath(p string, b, o, t *File, opts Options) (*File, []PathConflict, []
 	if IsBinary(o.Data) || IsBinary(t.Data) || IsBinary(bd) {
 		return &File{Mode: mode, Data: o.Data}, append(conflicts, conflict(ConflictBinary)), nil
 	}
-	merge := Text
+	merge, name := mergeFunc(Text), "text"
 	switch {
 	case !opts.PlainText && path.Base(p) == skillmd.FileName:
-		merge = SkillMD
+		merge, name = SkillMD, "skillmd"
 	case opts.SkillAware && isMarkdown(p):
-		merge = Markdown
+		merge, name = Markdown, "markdown"
 	}
-	r, err := merge(bd, o.Data, t.Data, opts)
+	r, err := opts.Ahead.merge(name, merge, bd, o.Data, t.Data, opts)
 	if err != nil { // not reached: binary data was ruled out above
 		return &File{Mode: mode, Data: o.Data}, append(conflicts, conflict(ConflictBinary)), nil
 	}

@@ -87,6 +87,11 @@ type Options struct {
 	// lock to write it (a test seam: another writer goes first, see
 	// UpdateIfWrites).
 	BeforeWriteLock func()
+	// BeforeMergeAhead, when set, runs when a write has planned the large
+	// three-way merges it computes before it takes the lock, with no lock
+	// held (a test seam: another writer goes meanwhile; see
+	// candidates.WriteAhead).
+	BeforeMergeAhead func()
 }
 
 // SourceChecker decides whether a source may be read, before anything

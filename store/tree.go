@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/skillstore/skillstore/internal/gitdb"
@@ -48,24 +47,33 @@ func (tx *Tx) WriteTree(files []File) (Hash, error) {
 func checkTreePath(p string) error { return skillfs.CheckPath(p) }
 
 // Files lists the files of a stored tree, flat and sorted, without content.
+// A tree deeper or with longer paths than a store holds (skillfs.MaxDepth,
+// MaxPathBytes, MaxNameBytes) is a *skillfs.BoundError, found before the
+// walk goes below the bound: a chain of thousands of folders costs what
+// its first levels cost.
 func (r *Reader) Files(tree Hash) ([]File, error) {
 	var out []File
-	if err := r.walkTree(tree, "", &out); err != nil {
+	if err := r.walkTree(tree, "", 1, &out); err != nil {
 		return nil, err
 	}
 	sortFiles(out)
 	return out, nil
 }
 
-func (r *Reader) walkTree(h Hash, prefix string, out *[]File) error {
+// walkTree appends the files of tree h, the folder dir depth levels down,
+// to out.
+func (r *Reader) walkTree(h Hash, dir string, depth int, out *[]File) error {
 	entries, err := r.tree(h)
 	if err != nil {
 		return err
 	}
 	for _, e := range entries {
-		p := path.Join(prefix, e.Name)
+		p, err := skillfs.ChildPath(dir, e.Name, depth)
+		if err != nil {
+			return err
+		}
 		if e.Mode == skillfs.Dir {
-			if err := r.walkTree(e.ID, p, out); err != nil {
+			if err := r.walkTree(e.ID, p, depth+1, out); err != nil {
 				return err
 			}
 			continue

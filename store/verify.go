@@ -229,7 +229,7 @@ func (v *verifier) versionTree(where string, tree Hash, latest bool) {
 	v.seen[tree] = true
 	problems := len(v.problems)
 	defer func() { v.treeOK[tree] = len(v.problems) == problems }()
-	files, ok := v.files(where, tree)
+	files, ok := v.files(where, tree, false)
 	if !ok {
 		return
 	}
@@ -276,7 +276,7 @@ func (v *verifier) state(head Hash) {
 		v.problem(StateRef, "%v", err)
 		return
 	}
-	files, ok := v.files(StateRef, c.Tree)
+	files, ok := v.files(StateRef, c.Tree, false)
 	if !ok {
 		return
 	}
@@ -333,7 +333,7 @@ func (v *verifier) commitRef(name string, h Hash) {
 		v.problem(name, "%v", err)
 		return
 	}
-	files, ok := v.files(name, c.Tree)
+	files, ok := v.files(name, c.Tree, true)
 	if !ok || v.quick {
 		return
 	}

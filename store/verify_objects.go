@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"path"
 	"runtime"
 	"sort"
 	"strings"
@@ -233,19 +232,32 @@ func (v *verifier) treeEntries(where string, tree Hash) ([]skillfs.TreeEntry, bo
 
 // files lists the files of a checked tree (as Reader.Files does) from the
 // trees read by trees; ok is false when a tree failed (a problem is
-// recorded).
-func (v *verifier) files(where string, tree Hash) ([]File, bool) {
+// recorded). A version's tree is bounded as every tree a store takes in
+// (skillfs.MaxDepth: a path past a bound is a problem); with any, a tree
+// kept as it came (a plugin source's commit) is listed whole, the paths
+// of files past a bound cut at it (they only name the file in messages).
+func (v *verifier) files(where string, tree Hash, any bool) ([]File, bool) {
 	var out []File
-	var walk func(h Hash, prefix string) bool
-	walk = func(h Hash, prefix string) bool {
+	var walk func(h Hash, dir string, depth int, cut bool) bool
+	walk = func(h Hash, dir string, depth int, cut bool) bool {
 		entries, ok := v.treeEntries(where, h)
 		if !ok {
 			return false
 		}
 		for _, e := range entries {
-			p := path.Join(prefix, e.Name)
+			p, deeper := dir, cut
+			if !cut {
+				var err error
+				if p, err = skillfs.ChildPath(dir, e.Name, depth); err != nil {
+					if !any {
+						v.problem(where, "%v", err)
+						return false
+					}
+					p, deeper = dir+"/…", true
+				}
+			}
 			if e.Mode == skillfs.Dir {
-				if !walk(e.ID, p) {
+				if !walk(e.ID, p, depth+1, deeper) {
 					return false
 				}
 				continue
@@ -254,7 +266,7 @@ func (v *verifier) files(where string, tree Hash) ([]File, bool) {
 		}
 		return true
 	}
-	if !walk(tree, "") {
+	if !walk(tree, "", 1, false) {
 		return nil, false
 	}
 	sortFiles(out)

@@ -27,7 +27,9 @@ import (
 // files ([NoLimits] reads everything). Symlinks are read as links, never
 // followed (Data = target), and special files listed with mode
 // skillfs.Special, so that the caller names them: the safety check
-// rejects both kinds it cannot store.
+// rejects both kinds it cannot store. A path past a bound of a tree's
+// shape (skillfs.MaxDepth, MaxPathBytes) ends the scan with a
+// *skillfs.BoundError before the walk enters it.
 func Scan(dir string, limits skillfs.Limits, cache *StatCache) ([]skillfs.File, error) {
 	return scan(dir, limits, cache, os.Lstat)
 }
@@ -44,8 +46,8 @@ func scan(dir string, limits skillfs.Limits, cache *StatCache, lstat func(string
 		limits = skillfs.DefaultLimits
 	}
 	var files []skillfs.File
-	var walk func(abs, rel string, dirInfo fs.FileInfo) error
-	walk = func(abs, rel string, dirInfo fs.FileInfo) error {
+	var walk func(abs, rel string, depth int, dirInfo fs.FileInfo) error
+	walk = func(abs, rel string, depth int, dirInfo fs.FileInfo) error {
 		entries, err := listDir(abs, dirInfo, cache)
 		if err != nil {
 			return err
@@ -58,10 +60,11 @@ func scan(dir string, limits skillfs.Limits, cache *StatCache, lstat func(string
 			if skillfs.IgnoredEntry(name, e.Type.IsDir()) {
 				continue // the one ignore rule, applied a step at a time
 			}
-			p, r := filepath.Join(abs, name), name
-			if rel != "" {
-				r = rel + "/" + name
+			r, err := skillfs.ChildPath(rel, name, depth)
+			if err != nil {
+				return err // a path no store holds: the walk goes no deeper
 			}
+			p := filepath.Join(abs, name)
 			info, err := lstat(p)
 			if err != nil {
 				return err
@@ -69,7 +72,7 @@ func scan(dir string, limits skillfs.Limits, cache *StatCache, lstat func(string
 			mode := info.Mode()
 			switch {
 			case mode.IsDir():
-				if err := walk(p, r, info); err != nil {
+				if err := walk(p, r, depth+1, info); err != nil {
 					return err
 				}
 			case mode&os.ModeSymlink != 0:
@@ -109,7 +112,7 @@ func scan(dir string, limits skillfs.Limits, cache *StatCache, lstat func(string
 	if cache != nil {
 		dirInfo, _ = os.Stat(dir)
 	}
-	if err := walk(dir, "", dirInfo); err != nil {
+	if err := walk(dir, "", 1, dirInfo); err != nil {
 		return nil, fmt.Errorf("read %s: %w", dir, err)
 	}
 	skillfs.Sort(files)

@@ -5,11 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"slices"
 	"strings"
 
@@ -72,21 +70,49 @@ func newGCWalk(db *DB, stored int) *gcWalk {
 		entries: make([]gcEntry, 0, stored), refBases: map[int32]ID{}, reads: readWindow{ahead: 256 << 10}}
 }
 
-func nameHash(p string) uint32 {
-	h := fnv.New32a()
-	h.Write([]byte(p))
-	return h.Sum32()
+// FNV-1a, 32 bits: the name hash of an object, fed a byte at a time.
+const (
+	fnvOffset32 = 2166136261
+	fnvPrime32  = 16777619
+)
+
+// nameHash is the FNV-1a hash of p.
+func nameHash(p string) uint32 { return feedName(fnvOffset32, p) }
+
+// feedName is h, the FNV-1a state after some text, fed p.
+func feedName(h uint32, p string) uint32 {
+	for i := 0; i < len(p); i++ {
+		h = (h ^ uint32(p[i])) * fnvPrime32
+	}
+	return h
 }
 
-// add records h unless seen, and reports whether it is new.
-func (w *gcWalk) add(h ID, typ ObjectType, name string) (bool, error) {
+// treeName is the name hash of "tree:" and a tree's path, carried down the
+// walk so that no path is ever built: a chain of thousands of folders
+// costs its names, not the square of its depth.
+type treeName struct {
+	hash uint32
+	top  bool // the root tree of a commit: its path is empty
+}
+
+var rootTreeName = treeName{hash: nameHash("tree:"), top: true}
+
+// child is the name of the subtree name of a tree named n.
+func (n treeName) child(name string) treeName {
+	h := n.hash
+	if !n.top {
+		h = feedName(h, "/")
+	}
+	return treeName{hash: feedName(h, name)}
+}
+
+// add records h unless seen, and reports whether it is new. nameHash is
+// that of the path it is reached by (0: none).
+func (w *gcWalk) add(h ID, typ ObjectType, nameHash uint32) (bool, error) {
 	if _, ok := w.index[h]; ok {
 		return false, nil
 	}
-	e := gcEntry{id: h, typ: typ, pack: gcLoose, base: -1, newOff: -1}
-	if name != "" {
-		e.nameHash = nameHash(name)
-	}
+	e := gcEntry{id: h, typ: typ, pack: gcLoose, base: -1, newOff: -1, nameHash: nameHash}
 	if err := w.locate(&e); err != nil {
 		return false, err
 	}
@@ -183,7 +209,7 @@ func (r *readWindow) read(p *packFile, off, n int64, short bool) ([]byte, error)
 func (w *gcWalk) walk(ctx context.Context, refs Refs) error {
 	type pending struct {
 		id   ID
-		path string
+		name treeName
 	}
 	var trees []pending
 	for _, name := range refs.Names("") {
@@ -201,7 +227,7 @@ func (w *gcWalk) walk(ctx context.Context, refs Refs) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
-			if _, err := w.add(h, o.Type, ""); err != nil {
+			if _, err := w.add(h, o.Type, 0); err != nil {
 				return err
 			}
 			switch o.Type {
@@ -210,7 +236,7 @@ func (w *gcWalk) walk(ctx context.Context, refs Refs) error {
 				if err != nil {
 					return err
 				}
-				trees = append(trees, pending{c.Tree, ""})
+				trees = append(trees, pending{c.Tree, rootTreeName})
 				for i := len(c.Parents) - 1; i >= 0; i-- {
 					stack = append(stack, c.Parents[i])
 				}
@@ -220,7 +246,7 @@ func (w *gcWalk) walk(ctx context.Context, refs Refs) error {
 					stack = append(stack, target)
 				}
 			case TreeObject:
-				if err := w.walkTree(ctx, h, "", o.Data); err != nil {
+				if err := w.walkTree(ctx, h, rootTreeName, o.Data); err != nil {
 					return err
 				}
 			}
@@ -232,7 +258,7 @@ func (w *gcWalk) walk(ctx context.Context, refs Refs) error {
 			if _, ok := w.index[t.id]; ok {
 				continue
 			}
-			if err := w.readTree(ctx, t.id, t.path); err != nil {
+			if err := w.readTree(ctx, t.id, t.name); err != nil {
 				return err
 			}
 		}
@@ -240,22 +266,22 @@ func (w *gcWalk) walk(ctx context.Context, refs Refs) error {
 	return nil
 }
 
-func (w *gcWalk) readTree(ctx context.Context, h ID, p string) error {
+func (w *gcWalk) readTree(ctx context.Context, h ID, n treeName) error {
 	o, err := w.db.Read(h)
 	if err != nil {
 		return err
 	}
 	if o.Type != TreeObject {
-		return fmt.Errorf("object %s at %q is a %s, not a tree", h, p, o.Type)
+		return fmt.Errorf("object %s is a %s where a tree names a tree", h, o.Type)
 	}
-	if _, err := w.add(h, TreeObject, "tree:"+p); err != nil {
+	if _, err := w.add(h, TreeObject, n.hash); err != nil {
 		return err
 	}
-	return w.walkTree(ctx, h, p, o.Data)
+	return w.walkTree(ctx, h, n, o.Data)
 }
 
-// walkTree adds the blobs of tree data and reads its subtrees.
-func (w *gcWalk) walkTree(ctx context.Context, h ID, p string, data []byte) error {
+// walkTree adds the blobs of tree data, named n, and reads its subtrees.
+func (w *gcWalk) walkTree(ctx context.Context, h ID, n treeName, data []byte) error {
 	entries, err := skillfs.ParseTree(data)
 	if err != nil {
 		return fmt.Errorf("tree %s: %w", h, err)
@@ -267,13 +293,13 @@ func (w *gcWalk) walkTree(ctx context.Context, h ID, p string, data []byte) erro
 			if _, ok := w.index[e.ID]; ok {
 				continue
 			}
-			if err := w.readTree(ctx, e.ID, path.Join(p, e.Name)); err != nil {
+			if err := w.readTree(ctx, e.ID, n.child(e.Name)); err != nil {
 				return err
 			}
 		default:
 			// Blobs are named by their file name: the SKILL.md of every
 			// skill sorts together, its versions first of all.
-			if _, err := w.add(e.ID, BlobObject, "blob:"+e.Name); err != nil {
+			if _, err := w.add(e.ID, BlobObject, nameHash("blob:"+e.Name)); err != nil {
 				return err
 			}
 		}

@@ -77,6 +77,10 @@ func (t *TreeFS) dir(name string) (*treeDir, error) {
 }
 
 func (t *TreeFS) entry(op, name string) (*object.TreeEntry, error) {
+	if err := skillfs.CheckBounds(name); err != nil {
+		// No store holds such a path: its folders are never decoded.
+		return nil, &fs.PathError{Op: op, Path: skillfs.ShortPath(name), Err: err}
+	}
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
 	}

@@ -160,10 +160,14 @@ func Find(files []File, p string) (File, bool) {
 
 // CheckPath rejects a path that cannot name a file inside a skill folder:
 // empty, absolute, not clean, with "." or ".." components, a component
-// some filesystem resolves to ".git" ([IsDotGit]), a backslash or a NUL.
+// some filesystem resolves to ".git" ([IsDotGit]), a backslash or a NUL,
+// or past a bound of a tree's shape ([CheckBounds]: a *BoundError).
 func CheckPath(p string) error {
 	if p == "" {
 		return fmt.Errorf("empty file path")
+	}
+	if err := CheckBounds(p); err != nil {
+		return err
 	}
 	if strings.HasPrefix(p, "/") || path.Clean(p) != p || strings.ContainsAny(p, "\\\x00") {
 		return fmt.Errorf("%q: not a clean, relative, slash-separated path", p)

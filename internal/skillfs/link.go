@@ -1,6 +1,7 @@
 package skillfs
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"slices"
@@ -68,9 +69,6 @@ func CheckLinks(files []File) []*LinkError {
 	r := linkResolver{links: map[string]string{}, dirs: map[string]bool{"": true}, state: map[string]int{}, resolved: map[string]string{}, faults: map[string]*linkFault{}}
 	var paths []string
 	for _, f := range files {
-		for d := path.Dir(f.Path); d != "."; d = path.Dir(d) {
-			r.dirs[FoldName(d)] = true
-		}
 		if f.Mode == Symlink {
 			r.links[FoldName(f.Path)] = string(f.Data)
 			paths = append(paths, f.Path)
@@ -78,6 +76,18 @@ func CheckLinks(files []File) []*LinkError {
 	}
 	if len(paths) == 0 {
 		return nil
+	}
+	for _, f := range files {
+		// Folded once; a folder's folded path is a prefix of it (FoldName
+		// folds rune by rune). Each folder is entered once: one found
+		// already has the folders above it.
+		p := FoldName(f.Path)
+		for i := strings.LastIndexByte(p, '/'); i > 0; i = strings.LastIndexByte(p[:i], '/') {
+			if r.dirs[p[:i]] {
+				break
+			}
+			r.dirs[p[:i]] = true
+		}
 	}
 	slices.Sort(paths)
 	bad := map[string]*LinkError{}
@@ -148,12 +158,20 @@ func (r *linkResolver) walk(dir, target string) (string, *linkFault) {
 	if fault := checkText(target); fault != nil {
 		return "", fault
 	}
-	var stack []string
+	// cur is the folded path reached so far ("" the top), grown and cut
+	// in place: a step costs its name, not the path.
+	var cur []byte
 	if dir != "." {
-		stack = strings.Split(dir, "/")
+		cur = append(cur, dir...)
 	}
 	named := false
-	for _, c := range strings.Split(target, "/") {
+	for rest := target; rest != ""; {
+		c := rest
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			c, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
 		switch c {
 		case "", ".":
 			continue
@@ -161,22 +179,24 @@ func (r *linkResolver) walk(dir, target string) (string, *linkFault) {
 			if named {
 				return "", &linkFault{LinkDotDot}
 			}
-			if len(stack) == 0 {
+			if len(cur) == 0 {
 				return "", &linkFault{LinkEscapes}
 			}
-			stack = stack[:len(stack)-1]
+			cur = cur[:max(bytes.LastIndexByte(cur, '/'), 0)]
 			continue
 		}
 		named = true
-		stack = append(stack, FoldName(c))
-		cur := strings.Join(stack, "/")
-		if _, isLink := r.links[cur]; !isLink {
+		if len(cur) > 0 {
+			cur = append(cur, '/')
+		}
+		cur = append(cur, FoldName(c)...)
+		if _, isLink := r.links[string(cur)]; !isLink {
 			continue
 		}
 		if r.hops++; r.hops > maxLinkHops {
 			return "", &linkFault{LinkLoops}
 		}
-		to, fault := r.resolve(cur)
+		to, fault := r.resolve(string(cur))
 		if fault != nil {
 			if fault.reason != LinkLoops {
 				// The link it goes through is refused for its own reason;
@@ -185,12 +205,9 @@ func (r *linkResolver) walk(dir, target string) (string, *linkFault) {
 			}
 			return "", fault
 		}
-		stack = nil
-		if to != "" {
-			stack = strings.Split(to, "/")
-		}
+		cur = append(cur[:0], to...)
 	}
-	return strings.Join(stack, "/"), nil
+	return string(cur), nil
 }
 
 // folderCycles returns the links (not already refused) from which a walker
@@ -239,6 +256,19 @@ func reaches(edges map[string][]string, start string) bool {
 	return false
 }
 
+// folderOf is the folder of p that is levels deep ("a/b" of "a/b/c" for 2).
+func folderOf(p string, levels int) string {
+	end := -1
+	for range levels {
+		i := strings.IndexByte(p[end+1:], '/')
+		if i < 0 {
+			return p
+		}
+		end += 1 + i
+	}
+	return p[:end]
+}
+
 // CheckWritable is what a writer of files into a folder (export,
 // checkout) checks first, so that it never makes a link out of the folder
 // and never writes through a link: every symlink passes CheckLinks, and
@@ -255,9 +285,10 @@ func CheckWritable(files []File) error {
 		return nil
 	}
 	for _, f := range files {
-		for d := path.Dir(f.Path); d != "."; d = path.Dir(d) {
-			if links[FoldName(d)] {
-				return fmt.Errorf("%s: below the symlink %s: never written through a link", QuotePath(f.Path), QuotePath(d))
+		p := FoldName(f.Path) // a folder's folded path is a prefix of it
+		for i := strings.LastIndexByte(p, '/'); i > 0; i = strings.LastIndexByte(p[:i], '/') {
+			if links[p[:i]] {
+				return fmt.Errorf("%s: below the symlink %s: never written through a link", ShortPath(f.Path), ShortPath(folderOf(f.Path, strings.Count(p[:i], "/")+1)))
 			}
 		}
 	}

@@ -132,23 +132,38 @@ func (e *CollisionError) Error() string {
 // tree holds them) whose names collide under FoldName at the same place: two
 // files (SKILL.md and skill.md), or a folder and another folder or file
 // (Docs/a and docs/b collide as Docs and docs), as a *CollisionError
-// naming both. Nil when none do. It costs one FoldName per path component.
+// naming both. Nil when none do. It folds each name once and looks it up
+// under its folder's number, so a path costs its length, however deep.
 func CheckCollisions(paths []string) error {
-	seen := map[string]string{} // folded path (or folder) -> the path as given
+	type key struct {
+		folder int32  // the number of the folder holding the name (0: the top)
+		folded string // the name, folded
+	}
+	type entry struct {
+		id   int32  // the number this name has as a folder
+		name string // the name as first given
+		path string // the path up to it, as first given
+	}
+	seen := map[key]entry{}
 	for _, p := range paths {
-		for end := 0; end < len(p); {
-			next := strings.IndexByte(p[end+1:], '/')
-			if next < 0 {
+		folder := int32(0)
+		for start := 0; start <= len(p); {
+			end := strings.IndexByte(p[start:], '/')
+			if end < 0 {
 				end = len(p)
 			} else {
-				end += 1 + next
+				end += start
 			}
-			part := p[:end]
-			key := FoldName(part)
-			if prev, ok := seen[key]; ok && prev != part {
-				return &CollisionError{A: prev, B: part}
+			name := p[start:end]
+			k := key{folder, FoldName(name)}
+			prev, ok := seen[k]
+			if !ok {
+				prev = entry{id: int32(len(seen) + 1), name: name, path: p[:end]}
+				seen[k] = prev
+			} else if prev.name != name {
+				return &CollisionError{A: prev.path, B: p[:end]}
 			}
-			seen[key] = part
+			folder, start = prev.id, end+1
 		}
 	}
 	return nil

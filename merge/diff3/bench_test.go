@@ -32,10 +32,29 @@ func benchTriple(n int) (base, ours, theirs []byte) {
 	return []byte(strings.Join(lines, "\n") + "\n"), edit(3), edit(n / 100)
 }
 
+// hostileTriple is the attack on the merge's cost: a SKILL.md-sized file
+// of n lines of one letter each (under 1 MiB for n = 500,000), and two
+// sides that reordered all of it. Every line of each file is in the others,
+// in another order: the worst case of a line diff.
+func hostileTriple(n int) (base, ours, theirs []byte) {
+	r := rand.New(rand.NewPCG(uint64(n), 2))
+	side := func() []byte {
+		var b strings.Builder
+		for range n {
+			b.WriteByte(byte('a' + r.IntN(26)))
+			b.WriteByte('\n')
+		}
+		return []byte(b.String())
+	}
+	return side(), side(), side()
+}
+
 // BenchmarkMergeFile merges an n-line file with 50 scattered changes per
-// side. ns/op is the in-process merge (Text) and ns/line its growth with
-// the file size. Beside it, in the same run and on the same files, whole
-// processes from start to exit, output discarded:
+// side (lines=N), and the hostile triple of n lines (hostile=N, see
+// hostileTriple, which the diff budget ends). ns/op is the in-process
+// merge (Text) and ns/line its growth with the file size. Beside it, in
+// the same run and on the same files, whole processes from start to exit,
+// output discarded:
 //
 //	git-proc-ns/op         git merge-file -p (the reference)
 //	merge3-proc-ns/op      testdata/merge3, a tiny command around the package
@@ -54,12 +73,23 @@ func BenchmarkMergeFile(b *testing.B) {
 	}
 	_, gitErr := exec.LookPath("git")
 
-	for _, n := range []int{1000, 2000, 10000, 100000} {
-		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
-			base, ours, theirs := benchTriple(n)
+	type triple func(n int) (base, ours, theirs []byte)
+	cases := []struct {
+		kind string
+		n    int
+		gen  triple
+	}{
+		{"lines", 1000, benchTriple}, {"lines", 2000, benchTriple}, {"lines", 10000, benchTriple},
+		{"lines", 100000, benchTriple}, {"lines", 500000, benchTriple},
+		{"hostile", 500000, hostileTriple},
+	}
+	for _, c := range cases {
+		n := c.n
+		b.Run(fmt.Sprintf("%s=%d", c.kind, n), func(b *testing.B) {
+			base, ours, theirs := c.gen(n)
 			for b.Loop() {
 				res, err := Merge(base, ours, theirs, Options{Style: Plain})
-				if err != nil || !res.Clean() {
+				if err != nil || res.Clean() != (c.kind == "lines") {
 					b.Fatalf("merge: %v, clean %v", err, res.Clean())
 				}
 			}
@@ -79,7 +109,10 @@ func BenchmarkMergeFile(b *testing.B) {
 				}
 			}
 			reps := 41
-			if n >= 100000 {
+			switch {
+			case c.kind == "hostile":
+				reps = 3
+			case n >= 100000:
 				reps = 9
 			}
 			var git, tiny, full procTimes
@@ -112,6 +145,7 @@ func (p *procTimes) add(wall, cpu time.Duration) {
 
 // timeProcess runs a command to completion, its output discarded, and
 // returns how long it took from start to exit and the CPU time it used.
+// An exit code below 128 is a merge's count of conflicts, not a failure.
 func timeProcess(b *testing.B, dir, name string, args ...string) (wall, cpu time.Duration) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
@@ -123,7 +157,7 @@ func timeProcess(b *testing.B, dir, name string, args ...string) (wall, cpu time
 	defer devnull.Close()
 	cmd.Stdout, cmd.Stderr = devnull, devnull
 	start := time.Now()
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Run(); err != nil && (cmd.ProcessState == nil || cmd.ProcessState.ExitCode() < 0 || cmd.ProcessState.ExitCode() >= 128) {
 		b.Fatalf("%s %v: %v", name, args, err)
 	}
 	wall = time.Since(start)

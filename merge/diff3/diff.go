@@ -24,7 +24,37 @@ type differ struct {
 	mDel    []bool      // the aligner's marks over the matched lines
 	mIns    []bool
 	al      aligner
+	// budget is the work each diff may do, for files of that many lines
+	// (nil: diffBudget); capped is set when a diff ran out of it.
+	budget func(lines int) int
+	capped bool
+	// shared, when set, is the one budget of every diff that follows,
+	// instead of a budget of its own each (see narrowConflicts, which
+	// diffs every conflict: their number is no bound).
+	shared *int
 }
+
+// budgetPerLine is the work (diagonals visited and lines followed, see
+// aligner.align) a diff may do per line of its two files. The diffs of
+// real edits, even of thousands of edits in a 35,000-line file, stay far
+// below it; a diff of two unrelated files of a few distinct lines reaches
+// it within a fraction of a second, where it would otherwise take
+// minutes for a million lines. git merge-file has such a cut-off too (see
+// TestOracleGitMergeFile, which the budget never changes).
+const budgetPerLine = 128
+
+// budgetFor is the budget of a diff of files of n lines in all.
+func (d *differ) budgetFor(n int) int {
+	if d.budget != nil {
+		return d.budget(n)
+	}
+	return diffBudget(n)
+}
+
+// diffBudget is the work a diff of files of n lines in all may do. The
+// constant lets every diff of up to a few hundred lines run to its end
+// (its work is at most a few times n²).
+func diffBudget(n int) int { return budgetPerLine*n + 1<<20 }
 
 // grow returns buf resized to n, cleared, reusing its memory if it can.
 func grow[T any](buf []T, n int) []T {
@@ -107,7 +137,15 @@ func (d *differ) markChanges(a, b []lineID, a0, a1, b0, b1 int) {
 	}
 	d.mDel = grow(d.mDel, len(d.matched[0]))
 	d.mIns = grow(d.mIns, len(d.matched[1]))
-	d.al.align(d.matched[0], d.matched[1], d.mDel, d.mIns)
+	budget := d.budgetFor(len(a) + len(b))
+	if d.shared != nil {
+		budget = *d.shared
+	}
+	left, capped := d.al.align(d.matched[0], d.matched[1], d.mDel, d.mIns, budget)
+	d.capped = d.capped || capped
+	if d.shared != nil {
+		*d.shared = left
+	}
 	for k, c := range d.mDel {
 		if c {
 			d.del[d.at[0][k]] = true

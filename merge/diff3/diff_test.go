@@ -65,7 +65,7 @@ func TestAlignIsMinimal(t *testing.T) {
 		a, b := randomIDs(r, 60, 5), randomIDs(r, 60, 5)
 		chgA, chgB := make([]bool, len(a)), make([]bool, len(b))
 		var al aligner
-		al.align(a, b, chgA, chgB)
+		al.align(a, b, chgA, chgB, diffBudget(len(a)+len(b)))
 		if !slices.Equal(unmarked(a, chgA), unmarked(b, chgB)) {
 			t.Fatalf("align(%v, %v): the lines left unchanged differ", a, b)
 		}

@@ -35,17 +35,37 @@ type aligner struct {
 	// costLimit bounds the search for one split: past it, the split is
 	// taken at the path that got furthest (see bestEffortSplit).
 	costLimit int
+	// budget is the work the searches may still do, in diagonals visited
+	// and lines followed along them; capped is set once it ran out (see
+	// align).
+	budget int
+	capped bool
 }
 
-// align fills delA and insB for a and b; the aligner's buffers are reused.
-func (al *aligner) align(a, b []lineID, delA, insB []bool) {
+// align fills delA and insB for a and b, doing at most budget work, and
+// returns the budget left (below zero once it ran out) and whether it ran
+// out; the aligner's buffers are reused.
+//
+// The work is bounded twice. Each split stops looking for a shortest path
+// past costLimit edits, which bounds one split; and all the splits of the
+// alignment together may visit at most budget diagonals and lines (the
+// caller's, see diffBudget), which bounds the whole: some inputs (files of
+// a few distinct lines, reordered) reach costLimit on every split and
+// would cost the number of lines times costLimit, minutes for a
+// million-line file. Past the budget, every part of the grid not solved
+// yet is taken as changed whole: the lines it pairs are still equal lines
+// in order, so the edit script stays a true one (a merge built on it only
+// conflicts more, never loses a change), just not a short one.
+func (al *aligner) align(a, b []lineID, delA, insB []bool, budget int) (left int, capped bool) {
 	al.a, al.b, al.delA, al.insB = a, b, delA, insB
+	al.budget, al.capped = budget, false
 	n := len(a) + len(b) + 3
 	al.fwd = resize(al.fwd, n) // a search writes each entry before reading it
 	al.bwd = resize(al.bwd, n)
 	al.offset = len(b) + 1
 	al.costLimit = costLimitFor(len(a) + len(b))
 	al.solve(0, len(a), 0, len(b))
+	return al.budget, al.capped
 }
 
 // resize returns buf with length n, reusing its memory if it can, without
@@ -83,19 +103,19 @@ func (al *aligner) solve(a0, a1, b0, b1 int) {
 			a1--
 			b1--
 		}
-		switch {
-		case a0 == a1:
+		if a0 == a1 || b0 == b1 || al.capped {
 			for y := b0; y < b1; y++ {
 				al.insB[y] = true
 			}
-			return
-		case b0 == b1:
 			for x := a0; x < a1; x++ {
 				al.delA[x] = true
 			}
 			return
 		}
-		x, y := al.split(a0, a1, b0, b1)
+		x, y, ok := al.split(a0, a1, b0, b1)
+		if !ok {
+			continue // out of budget: the box is taken as changed whole
+		}
 		al.solve(a0, x, b0, y)
 		a0, b0 = x, y
 	}
@@ -103,23 +123,31 @@ func (al *aligner) solve(a0, a1, b0, b1 int) {
 
 // split returns a point strictly inside the box from (a0, b0) to (a1, b1),
 // which have no common first or last line, through which a shortest path
-// between the corners goes.
-func (al *aligner) split(a0, a1, b0, b1 int) (int, int) {
+// between the corners goes; false, and capped set, when the search
+// ran out of budget first.
+func (al *aligner) split(a0, a1, b0, b1 int) (int, int, bool) {
 	a, b, fwd, bwd, o := al.a, al.b, al.fwd, al.bwd, al.offset
 	fk, bk := a0-b0, a1-b1 // the diagonals of the two corners
 	odd := (bk-fk)&1 != 0
 	kmin, kmax := a0-b1, a1-b0 // the diagonals that cross the box
 	fwd[fk+o], bwd[bk+o] = int32(a0), int32(a1)
 	flo, fhi, blo, bhi := fk, fk, bk, bk // diagonals searched at the current cost
+	work := 0                            // diagonals visited and lines followed, charged to the budget per edit
 	for d := 1; ; d++ {
+		if al.budget -= work; al.budget < 0 {
+			al.capped = true
+			return 0, 0, false
+		}
 		if d > al.costLimit {
-			return al.bestEffortSplit(a0, a1, b0, b1, flo, fhi, blo, bhi)
+			x, y := al.bestEffortSplit(a0, a1, b0, b1, flo, fhi, blo, bhi)
+			return x, y, true
 		}
 		// One more edit forward: each diagonal is entered from a neighbour,
 		// rightwards (deleting a line of a) or downwards (inserting a line of
 		// b), whichever gets further, then followed while the lines match.
 		plo, phi := flo, fhi
 		flo, fhi = diagonalRange(fk, d, kmin, kmax)
+		work = (fhi-flo)/2 + 1 // every other diagonal of the range
 		for k := fhi; k >= flo; k -= 2 {
 			x := unreachedFwd
 			if k-1 >= plo && k-1 <= phi {
@@ -140,14 +168,16 @@ func (al *aligner) split(a0, a1, b0, b1 int) (int, int) {
 			for y := x - k; x < a1 && y < b1 && a[x] == b[y]; y++ {
 				x++
 			}
+			work += x - x0
 			fwd[k+o] = int32(x)
 			if odd && k >= blo && k <= bhi && int(bwd[k+o]) <= x {
-				return x0, x0 - k
+				return x0, x0 - k, true
 			}
 		}
 		// One more edit backward, leftwards or upwards.
 		plo, phi = blo, bhi
 		blo, bhi = diagonalRange(bk, d, kmin, kmax)
+		work += (bhi-blo)/2 + 1
 		for k := bhi; k >= blo; k -= 2 {
 			x := unreachedBwd
 			if k+1 >= plo && k+1 <= phi {
@@ -168,9 +198,10 @@ func (al *aligner) split(a0, a1, b0, b1 int) (int, int) {
 			for y := x - k; x > a0 && y > b0 && a[x-1] == b[y-1]; y-- {
 				x--
 			}
+			work += x0 - x
 			bwd[k+o] = int32(x)
 			if !odd && k >= flo && k <= fhi && int(fwd[k+o]) != unreachedFwd && int(fwd[k+o]) >= x {
-				return x0, x0 - k
+				return x0, x0 - k, true
 			}
 		}
 	}

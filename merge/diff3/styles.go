@@ -11,6 +11,11 @@ package diff3
 // conflict whose sides turn out equal is taken once. A conflict where one
 // side has no lines at all is kept whole: there is nothing to narrow.
 func (t *threeWay) narrowConflicts(in []region) []region {
+	// One budget for all these diffs, half that of one diff of both files:
+	// past it, a conflict stays whole.
+	shared := t.differ.budgetFor(t.ours.n()+t.theirs.n()) / 2
+	t.differ.shared = &shared
+	defer func() { t.differ.shared = nil }()
 	out := in[:0:0]
 	for _, r := range in {
 		if r.take != takeConflict || r.ours.len() == 0 || r.theirs.len() == 0 {

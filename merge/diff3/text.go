@@ -111,6 +111,13 @@ type Result struct {
 	Merged []byte
 	// Conflicts lists the conflicts in the order they appear in Merged.
 	Conflicts []Conflict
+	// Coarse is set when a line diff of the merge ran out of its budget
+	// (files of a few distinct lines in another order, see diffBudget):
+	// the part of the files it had not aligned yet was taken as changed
+	// whole. The merge is still a true one (it keeps every change of
+	// each side, or conflicts), with larger conflicts than git merge-file
+	// may write.
+	Coarse bool
 }
 
 // Clean reports whether the merge had no conflicts.
@@ -148,6 +155,24 @@ func Merge(base, ours, theirs []byte, opts Options) (*Result, error) {
 	return mergeStrings(view(base), view(ours), view(theirs), opts), nil
 }
 
+// Quick is the merge a line diff with no budget gives (see Result.Coarse):
+// exact where each side's changes are one stretch between the lines all
+// three share at the start and the end, or lines the other version lacks;
+// otherwise that stretch is one change, and a conflict where both sides
+// changed it. It is a true merge either way, however coarse, at the cost
+// of reading the inputs.
+func Quick(base, ours, theirs []byte, opts Options) (*Result, error) {
+	for _, in := range []struct {
+		name string
+		data []byte
+	}{{"base", base}, {"ours", ours}, {"theirs", theirs}} {
+		if looksBinary(in.data) {
+			return nil, &BinaryError{Version: in.name}
+		}
+	}
+	return mergeBudgeted(view(base), view(ours), view(theirs), opts, func(int) int { return 0 }), nil
+}
+
 // view returns data as a string without copying it. Merge only reads its
 // inputs while it runs, and nothing in its result refers to them (the merged
 // text is appended into a new buffer and conflict sections are copied), so
@@ -170,7 +195,14 @@ type threeWay struct {
 }
 
 func mergeStrings(base, ours, theirs string, opts Options) *Result {
+	return mergeBudgeted(base, ours, theirs, opts, diffBudget)
+}
+
+// mergeBudgeted is mergeStrings with the budget of each diff given (tests
+// give small ones).
+func mergeBudgeted(base, ours, theirs string, opts Options, budget func(lines int) int) *Result {
 	t := &threeWay{base: splitText(base), ours: splitText(ours), theirs: splitText(theirs), oursSize: len(ours)}
+	t.differ.budget = budget
 	in := newInterner(t.base.n() + 64)
 	t.ids.base = in.intern(t.base)
 	t.ids.ours = in.internLike(t.ours, t.base, t.ids.base)
@@ -179,10 +211,10 @@ func mergeStrings(base, ours, theirs string, opts Options) *Result {
 	toOurs := t.differ.diff(t.ids.base, t.ids.ours)
 	toTheirs := t.differ.diff(t.ids.base, t.ids.theirs)
 	if len(toOurs) == 0 {
-		return &Result{Merged: []byte(theirs)}
+		return &Result{Merged: []byte(theirs), Coarse: t.differ.capped}
 	}
 	if len(toTheirs) == 0 {
-		return &Result{Merged: []byte(ours)}
+		return &Result{Merged: []byte(ours), Coarse: t.differ.capped}
 	}
 	regions := t.regions(toOurs, toTheirs)
 	switch opts.Style {
@@ -191,5 +223,7 @@ func mergeStrings(base, ours, theirs string, opts Options) *Result {
 	case ZDiff3:
 		t.trimConflicts(regions)
 	} // Diff3 shows the base with each conflict, so conflicts stay as found
-	return t.output(regions, opts)
+	res := t.output(regions, opts)
+	res.Coarse = t.differ.capped
+	return res
 }

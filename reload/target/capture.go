@@ -10,6 +10,7 @@ import (
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/internal/skillmd"
+	"github.com/skillstore/skillstore/merge"
 	"github.com/skillstore/skillstore/reload"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/candidates"
@@ -140,19 +141,29 @@ func Capture(ctx context.Context, s *store.Store, targets []Target, opts Capture
 	if len(jobs) == 0 {
 		return results, nil
 	}
-	err = s.Update(ctx, func(tx *store.Tx) error {
-		for i, j := range jobs {
-			if err := ctx.Err(); err != nil {
-				return err
+	// An edit merged with a published version that moved is merged with
+	// no lock held when it is large: the capture is planned, then made
+	// (candidates.WriteAhead); each run starts from the jobs as read.
+	read := make([]captureJob, len(jobs))
+	for i, j := range jobs {
+		read[i] = *j
+	}
+	err = candidates.WriteAhead(ctx, s, func(ahead *merge.Ahead) error {
+		return s.Update(ctx, func(tx *store.Tx) error {
+			for i, j := range jobs {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				*j = read[i]
+				if j.res.Outcome == "" {
+					captureOne(tx, j, opts.Reason, ahead)
+				}
+				if opts.Progress != nil {
+					opts.Progress(i+1, len(jobs))
+				}
 			}
-			if j.res.Outcome == "" {
-				captureOne(tx, j, opts.Reason)
-			}
-			if opts.Progress != nil {
-				opts.Progress(i+1, len(jobs))
-			}
-		}
-		return nil
+			return ahead.Err()
+		})
 	})
 	if err != nil {
 		return nil, err
@@ -251,7 +262,7 @@ func settle(ctx context.Context, jobs []*captureJob, opts CaptureOptions, dryRun
 // captureOne records one edited folder as a new version, or, when the
 // published version moved since export wrote the folder, merges it into a
 // candidate. Problems of this folder alone are its result.
-func captureOne(tx *store.Tx, j *captureJob, reason string) {
+func captureOne(tx *store.Tx, j *captureJob, reason string, ahead *merge.Ahead) {
 	res, st, files := &j.res, j.st, j.files
 	if reason == "" {
 		reason = "local edit in target " + st.Target
@@ -275,7 +286,7 @@ func captureOne(tx *store.Tx, j *captureJob, reason string) {
 	}
 	if head.Tree != base {
 		lm, err := candidates.MergeLocalEdit(tx, candidates.LocalEdit{Skill: st.Skill, Where: "target " + st.Target, Base: base,
-			Files: files, Actor: captureActor(tx), Reason: reason})
+			Files: files, Actor: captureActor(tx), Reason: reason, Ahead: ahead})
 		if err != nil {
 			fail(err)
 			return

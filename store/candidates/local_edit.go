@@ -22,6 +22,9 @@ type LocalEdit struct {
 	Files  []store.File
 	Actor  *store.Signature
 	Reason string
+	// Ahead, when set, holds the merge computed before the write's lock
+	// (see WriteAhead).
+	Ahead *merge.Ahead
 }
 
 // LocalMergeOutcome is what [MergeLocalEdit] did.
@@ -106,7 +109,7 @@ func MergeLocalEdit(tx *store.Tx, e LocalEdit) (LocalMerge, error) {
 	}
 	res, err := merge.MergeTrees(b, o, merge.TreeOf(e.Files), merge.Options{Labels: merge.Labels{
 		Ours: "published " + head.Name(), Base: "exported", Theirs: "edit in " + e.Where,
-	}})
+	}, Ahead: e.Ahead})
 	if err != nil {
 		return lm, fmt.Errorf("merge %s: %w", e.Skill, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/skillstore/skillstore/merge"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/internal/storetest"
@@ -162,7 +163,7 @@ func mergeDiverged(t *testing.T, s *store.Store, lv, rv store.Version) candidate
 	var dm candidates.DivergedMerge
 	update(t, s, func(tx *store.Tx) error {
 		var err error
-		dm, err = candidates.MergeDiverged(tx, lv, rv, "origin", false)
+		dm, err = candidates.MergeDiverged(tx, lv, rv, "origin", merge.Options{})
 		return err
 	})
 	return dm

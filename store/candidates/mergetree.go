@@ -1,6 +1,7 @@
 package candidates
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/skillstore/skillstore/merge"
@@ -23,4 +24,16 @@ func LoadMergeTree(r *store.Reader, tree store.Hash) (merge.Tree, error) {
 		}
 	}
 	return merge.TreeOf(files), nil
+}
+
+// WriteAhead runs write, a store write (an Update, or sync's
+// UpdateIfWrites) whose three-way merges are given ahead (merge.Options's
+// Ahead), so that the large ones are computed with no lock held: write
+// runs once to plan, ending with ahead.Err() before it writes, and then,
+// the merges computed, once more to write (see merge.Ahead). Every command
+// that merges trees in a store write goes through it.
+func WriteAhead(ctx context.Context, s *store.Store, write func(ahead *merge.Ahead) error) error {
+	ahead := merge.NewAhead()
+	ahead.BeforeMerges = s.Options().BeforeMergeAhead
+	return ahead.Write(ctx, func() error { return write(ahead) })
 }

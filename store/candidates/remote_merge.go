@@ -49,8 +49,9 @@ type DivergedMerge struct {
 // remote named remote (rv), as pull does: the same files are joined into
 // one version at once; different files become a remote-merge candidate
 // holding the three-way merge of the two published trees, accepted with
-// [AcceptRemoteMerge] or rejected with [Reject].
-func MergeDiverged(tx *store.Tx, lv, rv store.Version, remote string, skillAware bool) (DivergedMerge, error) {
+// [AcceptRemoteMerge] or rejected with [Reject]. mo's SkillAware and Ahead
+// are the merge's (its labels are set here).
+func MergeDiverged(tx *store.Tx, lv, rv store.Version, remote string, mo merge.Options) (DivergedMerge, error) {
 	var dm DivergedMerge
 	name := lv.Skill
 	base, err := tx.MergeBase(lv.Commit, rv.Commit)
@@ -97,9 +98,8 @@ func MergeDiverged(tx *store.Tx, lv, rv store.Version, remote string, skillAware
 	if err != nil {
 		return dm, fmt.Errorf("merge %s: %w", name, err)
 	}
-	res, err := merge.MergeTrees(b, o, t, merge.Options{Labels: merge.Labels{
-		Ours: "local " + lv.Name(), Base: "base", Theirs: remote + " " + rv.Name(),
-	}, SkillAware: skillAware})
+	mo.Labels = merge.Labels{Ours: "local " + lv.Name(), Base: "base", Theirs: remote + " " + rv.Name()}
+	res, err := merge.MergeTrees(b, o, t, mo)
 	if err != nil {
 		return dm, fmt.Errorf("merge %s: %w", name, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/merge"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/candidates"
 )
@@ -101,21 +102,25 @@ func Adopt(ctx context.Context, s *store.Store, skills []InstalledSkill, opts st
 	pre := Prefetch(ctx, s, reqs, nil)
 	defer pre.Close()
 	var out []AdoptResult
-	err := s.Update(ctx, func(tx *store.Tx) error {
-		out = out[:0]
-		for _, sk := range skills {
-			r := adoptOne(ctx, tx, pre, sk, opts)
-			if r.Err != nil {
-				r.Error = r.Err.Error()
+	// An edit merged with the published version is merged with no lock
+	// held when it is large (candidates.WriteAhead).
+	err := candidates.WriteAhead(ctx, s, func(ahead *merge.Ahead) error {
+		return s.Update(ctx, func(tx *store.Tx) error {
+			out = out[:0]
+			for _, sk := range skills {
+				r := adoptOne(ctx, tx, pre, sk, opts, ahead)
+				if r.Err != nil {
+					r.Error = r.Err.Error()
+				}
+				out = append(out, r)
 			}
-			out = append(out, r)
-		}
-		return nil
+			return ahead.Err()
+		})
 	})
 	return out, err
 }
 
-func adoptOne(ctx context.Context, tx *store.Tx, pre *Prefetched, sk InstalledSkill, opts store.AddOptions) AdoptResult {
+func adoptOne(ctx context.Context, tx *store.Tx, pre *Prefetched, sk InstalledSkill, opts store.AddOptions, ahead *merge.Ahead) AdoptResult {
 	r := AdoptResult{Dir: sk.Dir}
 	if sk.Upstream.URL != "" {
 		// A source the policy refuses refuses the skill: taking it in as
@@ -130,7 +135,7 @@ func adoptOne(ctx context.Context, tx *store.Tx, pre *Prefetched, sk InstalledSk
 			return r
 		}
 		if pl != nil && pl.Owns(sk.name()) {
-			return adoptOwned(ctx, tx, sk, pl, opts)
+			return adoptOwned(ctx, tx, sk, pl, opts, ahead)
 		}
 	}
 	preps, err := tx.Prepare(ctx, []string{sk.Dir}, opts)
@@ -195,7 +200,7 @@ func adoptOne(ctx context.Context, tx *store.Tx, pre *Prefetched, sk InstalledSk
 // replaces it), and one edited on top of it is a local edit, merged with
 // the published version into a candidate (MergeLocalEdit), so that no
 // edit is lost and no upstream change undone.
-func adoptOwned(ctx context.Context, tx *store.Tx, sk InstalledSkill, pl *Plugin, opts store.AddOptions) AdoptResult {
+func adoptOwned(ctx context.Context, tx *store.Tx, sk InstalledSkill, pl *Plugin, opts store.AddOptions, ahead *merge.Ahead) AdoptResult {
 	name := store.QualifiedName(pl.ID, sk.name())
 	r := AdoptResult{Dir: sk.Dir, Name: name, Plugin: pl.ID, Linked: true}
 	into := opts
@@ -227,7 +232,7 @@ func adoptOwned(ctx context.Context, tx *store.Tx, sk InstalledSkill, pl *Plugin
 	if tree == base.Tree {
 		return r // an older upstream version: export replaces it
 	}
-	lm, err := candidates.MergeLocalEdit(tx, candidates.LocalEdit{Skill: name, Where: sk.Dir, Base: base.Tree, Files: files, Reason: opts.Reason})
+	lm, err := candidates.MergeLocalEdit(tx, candidates.LocalEdit{Skill: name, Where: sk.Dir, Base: base.Tree, Files: files, Reason: opts.Reason, Ahead: ahead})
 	if err != nil {
 		r.Err = err
 		return r

@@ -115,7 +115,7 @@ func collectParts(fsys pluginfmt.PluginFS, root string, skillDirs []string, limi
 	for _, d := range skillDirs {
 		w.skills[path.Clean(d)] = true
 	}
-	if err := w.dir(w.root); err != nil {
+	if err := w.dir(w.root, 1); err != nil {
 		return nil, err
 	}
 	skillfs.Sort(w.files)
@@ -136,7 +136,10 @@ func (w *partsWalk) join(dir, name string) string {
 	return dir + "/" + name
 }
 
-func (w *partsWalk) dir(dir string) error {
+// dir collects the parts in the folder dir, depth levels below the root.
+// A path past a bound of a tree's shape ends the walk with a
+// *skillfs.BoundError, before it enters that path.
+func (w *partsWalk) dir(dir string, depth int) error {
 	if w.skills[dir] {
 		return nil
 	}
@@ -161,8 +164,11 @@ func (w *partsWalk) dir(dir string) error {
 		if len(w.files) > w.limits.MaxFiles {
 			return nil // enough for the safety check to refuse the count
 		}
+		if len(rel) > skillfs.MaxPathBytes || depth > skillfs.MaxDepth || len(e.Name()) > skillfs.MaxNameBytes {
+			return &skillfs.BoundError{Path: rel}
+		}
 		if e.IsDir() {
-			if err := w.dir(p); err != nil {
+			if err := w.dir(p, depth+1); err != nil {
 				return err
 			}
 			continue
@@ -241,6 +247,11 @@ func ReadParts(tx *store.Tx, p *Plugin, up *Upstream, hasUnit bool) (*UpstreamSk
 		dirs = append(dirs, d.Path) // a left-out folder is reported as a skill, not as parts
 	}
 	files, err := collectParts(fsys, root, dirs, skillfs.DefaultLimits)
+	var bound *skillfs.BoundError
+	if errors.As(err, &bound) {
+		// The parts are refused whole (intake), the plugin's skills go in.
+		return &UpstreamSkill{Name: store.PluginPartsName, Path: root, Tree: skillfs.BlobID([]byte(bound.Error())), Parts: true, Refused: bound}, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -40,6 +40,11 @@ type UpstreamSkill struct {
 	Files []store.File
 	// parts marks a plugin's parts (see plugin_parts.go), not a skill.
 	Parts bool
+	// Refused is set when the skill's tree is past a bound of a tree's
+	// shape (a *skillfs.BoundError: skillfs.MaxDepth, MaxPathBytes): the
+	// walk that found it stopped there, Files is empty, and the intake
+	// refuses the skill alone, in one short line.
+	Refused error
 }
 
 // ReadSource opens a source and reads the layout of all its plugins, for
@@ -159,6 +164,11 @@ func UpstreamAt(tx *store.Tx, p *Plugin, fetched gitfetch.Fetched) (*Upstream, e
 			return nil, fmt.Errorf("plugin source %s: skill %s: %w", p.Source, d.Name, err)
 		}
 		tree, err := skipIgnored(tx, id)
+		var bound *skillfs.BoundError
+		if errors.As(err, &bound) {
+			up.Skills[d.Name] = &UpstreamSkill{Name: d.Name, Path: d.Path, Tree: id, Refused: bound}
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("plugin source %s: skill %s: %w", p.Source, d.Name, err)
 		}
@@ -198,7 +208,14 @@ func ReadFolder(src Source, cache *store.StatCache) (*Upstream, error) {
 	}
 	for _, d := range up.Layout.Skills {
 		sk := &UpstreamSkill{Name: d.Name, Path: d.Path, Dir: filepath.Join(src.URL, filepath.FromSlash(d.Path))}
-		if sk.Files, err = fsys.ScanSkill(sk.Dir, skillfs.DefaultLimits); err != nil {
+		sk.Files, err = fsys.ScanSkill(sk.Dir, skillfs.DefaultLimits)
+		var bound *skillfs.BoundError
+		if errors.As(err, &bound) {
+			sk.Files, sk.Dir, sk.Refused, sk.Tree = nil, "", bound, skillfs.BlobID([]byte(bound.Error()))
+			up.Skills[d.Name] = sk
+			continue
+		}
+		if err != nil {
 			return nil, fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
 		}
 		sk.Tree = hashFolder(sk.Files)
@@ -255,6 +272,9 @@ func hashFolder(files []store.File) store.Hash {
 // LoadUpstreamFiles returns the content of an upstream skill for the safety check
 // and the merge.
 func LoadUpstreamFiles(tx *store.Tx, sk *UpstreamSkill) ([]store.File, error) {
+	if sk.Refused != nil {
+		return nil, sk.Refused
+	}
 	if sk.Dir != "" {
 		if err := folderscan.LoadData(sk.Dir, sk.Files, skillfs.DefaultLimits); err != nil {
 			return nil, fmt.Errorf("skill %s: %w", sk.Name, err)

@@ -128,6 +128,9 @@ func intake(tx *store.Tx, sk *skillIn) error {
 	if sk.intaken {
 		return nil
 	}
+	if sk.Refused != nil {
+		return sk.Refused // past a bound of a tree's shape: read no further
+	}
 	files, err := plugins.LoadUpstreamFiles(tx, sk.UpstreamSkill)
 	if err != nil {
 		return err
@@ -188,6 +191,7 @@ func leaveOut(err error, sr *SkillReport) bool {
 		invalid *store.InvalidSkillError
 		refused *safety.RejectedError
 		risk    *safety.RiskRefusedError
+		bound   *skillfs.BoundError
 	)
 	l := LeftOut{Reason: skillError(err)}
 	switch {
@@ -195,7 +199,7 @@ func leaveOut(err error, sr *SkillReport) bool {
 		l.Kind, l.Risk = LeftOutRisk, risk.Risk.String()
 	case errors.As(err, &invalid):
 		l.Kind = LeftOutInvalid
-	case errors.As(err, &refused):
+	case errors.As(err, &refused), errors.As(err, &bound):
 		l.Kind = LeftOutRefused
 	default:
 		return false

@@ -9,7 +9,9 @@ import (
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/pluginfmt"
+	"github.com/skillstore/skillstore/merge"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/plugins"
 	"github.com/skillstore/skillstore/store/safety"
 )
@@ -45,6 +47,9 @@ type Options struct {
 	// read once per run.
 	accepted map[string]plugins.Acceptance
 	held     map[string]string
+	// ahead holds the three-way merges computed before the write lock
+	// (candidates.WriteAhead); nil merges in place.
+	ahead *merge.Ahead
 }
 
 // Report is what a sync did, per plugin and skill.
@@ -186,11 +191,17 @@ func Run(ctx context.Context, s *store.Store, opts Options) (*Report, error) {
 		s.Options().AfterPrefetch()
 	}
 	// Classified under the shared lock: a sync that finds nothing to
-	// write (the usual cron run) never keeps readers waiting.
+	// write (the usual cron run) never keeps readers waiting. Large
+	// three-way merges are computed with no lock held at all: the sync is
+	// planned, then run (candidates.WriteAhead).
 	var rep *Report
-	_, err = s.UpdateIfWrites(ctx, func(tx *store.Tx) error {
-		var err error
-		rep, err = syncPlugins(ctx, tx, pre, opts)
+	err = candidates.WriteAhead(ctx, s, func(ahead *merge.Ahead) error {
+		opts.ahead = ahead
+		_, err := s.UpdateIfWrites(ctx, func(tx *store.Tx) error {
+			var err error
+			rep, err = syncPlugins(ctx, tx, pre, opts)
+			return err
+		})
 		return err
 	})
 	if err != nil {
@@ -289,6 +300,9 @@ func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opt
 		rep.Plugins = append(rep.Plugins, pr)
 	}
 	ahead.stop()
+	if err := opts.ahead.Err(); err != nil {
+		return nil, err // planned: the merges are computed, then the sync runs again
+	}
 	plugins.RecordSourceErrors(tx, synced, readErrs)
 	if err := saveHeld(tx, rep); err != nil {
 		tx.Store().Logger().Debug("held skills not saved", "err", err)

@@ -159,7 +159,7 @@ func syncSkillTo(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, sk *skil
 		if err != nil {
 			return err
 		}
-		merged, conflicts, resolved, err := mergeSkill(tx, name, headV, p, up, sk, baseTree, state.Ours, opts.SkillAware)
+		merged, conflicts, resolved, err := mergeSkill(tx, name, headV, p, up, sk, baseTree, state.Ours, opts)
 		if err != nil {
 			return err // the older candidate stays: nothing replaces it
 		}
@@ -222,9 +222,10 @@ func checkUpstream(tx *store.Tx, sk *skillIn, previous []store.File, sr *SkillRe
 }
 
 // mergeSkill merges base, ours (the published tree) and the upstream tree
-// with the merge package and stores the result. resolved lists what the
-// skill-aware rules resolved (skillAware), as "PATH:LINE RULE".
-func mergeSkill(tx *store.Tx, name string, headV store.Version, p *plugins.Plugin, up *plugins.Upstream, sk *skillIn, baseTree, ours store.Hash, skillAware bool) (tree store.Hash, conflicts, resolved []string, err error) {
+// with the merge package (with opts.ahead) and stores the result. resolved
+// lists what the skill-aware rules resolved (opts.SkillAware), as
+// "PATH:LINE RULE".
+func mergeSkill(tx *store.Tx, name string, headV store.Version, p *plugins.Plugin, up *plugins.Upstream, sk *skillIn, baseTree, ours store.Hash, opts Options) (tree store.Hash, conflicts, resolved []string, err error) {
 	b, err := candidates.LoadMergeTree(tx.Reader, baseTree)
 	if err != nil {
 		return store.ZeroHash, nil, nil, fmt.Errorf("merge base: %w", err)
@@ -244,7 +245,7 @@ func mergeSkill(tx *store.Tx, name string, headV store.Version, p *plugins.Plugi
 	}
 	res, err := merge.MergeTrees(b, o, t, merge.Options{Labels: merge.Labels{
 		Ours: "published " + headV.Name(), Base: "base", Theirs: theirsLabel,
-	}, SkillAware: skillAware})
+	}, SkillAware: opts.SkillAware, Ahead: opts.ahead})
 	if err != nil {
 		return store.ZeroHash, nil, nil, fmt.Errorf("merge %s: %w", name, err)
 	}

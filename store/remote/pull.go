@@ -3,9 +3,11 @@ package remote
 import (
 	"context"
 	"fmt"
+	"io"
 	"sort"
 
 	"github.com/skillstore/skillstore/discover"
+	"github.com/skillstore/skillstore/merge"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/candidates"
 	"github.com/skillstore/skillstore/store/safety"
@@ -25,6 +27,10 @@ type PullOptions struct {
 	// MaxNewSkills caps the skills one pull may create in this store;
 	// zero means DefaultMaxNewSkills, a negative number no cap.
 	MaxNewSkills int
+
+	// ahead holds the merges of diverged skills, computed before the
+	// write lock (candidates.WriteAhead).
+	ahead *merge.Ahead
 }
 
 // PullAction is what pull did with one skill.
@@ -154,16 +160,21 @@ func Pull(ctx context.Context, s *store.Store, opts PullOptions) (*PullReport, e
 	}
 	defer fetched.close()
 	var rep *PullReport
-	err = s.Update(ctx, func(tx *store.Tx) error {
-		rem, err := find(s, snap.rem.Name)
-		if err != nil {
+	// The merges of diverged skills are computed with no lock held: the
+	// write is planned, then made (candidates.WriteAhead).
+	err = candidates.WriteAhead(ctx, s, func(ahead *merge.Ahead) error {
+		opts.ahead = ahead
+		return s.Update(ctx, func(tx *store.Tx) error {
+			rem, err := find(s, snap.rem.Name)
+			if err != nil {
+				return err
+			}
+			if rem.URL != snap.rem.URL {
+				return fmt.Errorf("remote %s: its URL changed while the pull fetched: pull again", rem.Name)
+			}
+			rep, err = remoteTx{tx}.pull(ctx, rem, fetched, opts)
 			return err
-		}
-		if rem.URL != snap.rem.URL {
-			return fmt.Errorf("remote %s: its URL changed while the pull fetched: pull again", rem.Name)
-		}
-		rep, err = remoteTx{tx}.pull(ctx, rem, fetched, opts)
-		return err
+		})
 	})
 	if err != nil {
 		return nil, err
@@ -243,7 +254,7 @@ func (tx remoteTx) pull(ctx context.Context, rem Remote, fetched *pullFetch, opt
 		}
 	}
 	for _, ref := range rr.names(store.RefSkill) {
-		ps, err := tx.pullSkill(store.SkillOfRef(ref), rr.refs[ref], rem, opts.SkillAware, check.risks)
+		ps, err := tx.pullSkill(store.SkillOfRef(ref), rr.refs[ref], rem, opts, check.risks)
 		if err != nil {
 			return nil, err
 		}
@@ -267,6 +278,9 @@ func (tx remoteTx) pull(ctx context.Context, rem Remote, fetched *pullFetch, opt
 			return nil, err
 		}
 	}
+	if err := opts.ahead.Err(); err != nil {
+		return nil, err // planned: the merges are computed, then the pull runs again
+	}
 	tx.updateTracking(rem.Name, rr)
 	rep.CandidatesWaiting = len(candidates.Names(tx.Tx.Reader))
 	return rep, nil
@@ -277,6 +291,10 @@ func (tx remoteTx) pull(ctx context.Context, rem Remote, fetched *pullFetch, opt
 // is there now.
 func (tx remoteTx) storeFetched(rem Remote, fetched *pullFetch) (*remoteRefs, error) {
 	if fetched.pack != nil {
+		// From its start: a pull that planned its merges stores it again.
+		if _, err := fetched.pack.Seek(0, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("fetch from %s: %w", rem.Name, err)
+		}
 		if err := tx.StorePack(fetched.pack); err != nil {
 			return nil, fmt.Errorf("fetch from %s: %w", rem.Name, err)
 		}
@@ -309,7 +327,7 @@ func (tx remoteTx) pullLine(ref string, remote store.Hash) (PullRef, bool) {
 
 // pullSkill integrates one published skill. risks are the safety
 // reports computed here for the fetched versions.
-func (tx remoteTx) pullSkill(name string, remote store.Hash, rem Remote, skillAware bool, risks map[store.Hash]safety.Report) (PullSkill, error) {
+func (tx remoteTx) pullSkill(name string, remote store.Hash, rem Remote, opts PullOptions, risks map[store.Hash]safety.Report) (PullSkill, error) {
 	ps := PullSkill{Skill: name}
 	ref := store.SkillRef(name)
 	rv, err := tx.VersionAt(name, remote)
@@ -327,21 +345,21 @@ func (tx remoteTx) pullSkill(name string, remote store.Hash, rem Remote, skillAw
 		return ps, err
 	}
 	if !ok || tx.IsAncestor(local, remote) {
-		return tx.pullAhead(ps, local, rv, rem, risks)
+		return tx.pullAhead(ps, local, rv, rem, risks, opts.ahead)
 	}
 	lv, err := tx.VersionAt(name, local)
 	if err != nil {
 		return ps, err
 	}
 	ps.OldVersion = lv.Number
-	return tx.pullDiverged(ps, lv, rv, rem, skillAware)
+	return tx.pullDiverged(ps, lv, rv, rem, opts)
 }
 
 // pullAhead takes the versions of a skill the remote has ahead of this
 // store (local is zero for a skill new here): all of them, or, when the
 // safety check rates one high, those before it, the rest waiting for
 // review in a candidate (see reviewCut).
-func (tx remoteTx) pullAhead(ps PullSkill, local store.Hash, rv store.Version, rem Remote, risks map[store.Hash]safety.Report) (PullSkill, error) {
+func (tx remoteTx) pullAhead(ps PullSkill, local store.Hash, rv store.Version, rem Remote, risks map[store.Hash]safety.Report, ahead *merge.Ahead) (PullSkill, error) {
 	name, ref := rv.Skill, store.SkillRef(rv.Skill)
 	if !local.IsZero() {
 		lv, err := tx.VersionAt(name, local)
@@ -372,7 +390,7 @@ func (tx remoteTx) pullAhead(ps PullSkill, local store.Hash, rv store.Version, r
 	if err != nil {
 		return ps, err
 	}
-	dm, err := candidates.MergeDiverged(tx.Tx, lv, rv, rem.Name, false)
+	dm, err := candidates.MergeDiverged(tx.Tx, lv, rv, rem.Name, merge.Options{Ahead: ahead})
 	if err != nil {
 		return ps, err
 	}
@@ -386,8 +404,8 @@ func (tx remoteTx) pullAhead(ps PullSkill, local store.Hash, rv store.Version, r
 }
 
 // pullDiverged joins a skill published differently here and there.
-func (tx remoteTx) pullDiverged(ps PullSkill, lv, rv store.Version, rem Remote, skillAware bool) (PullSkill, error) {
-	dm, err := candidates.MergeDiverged(tx.Tx, lv, rv, rem.Name, skillAware)
+func (tx remoteTx) pullDiverged(ps PullSkill, lv, rv store.Version, rem Remote, opts PullOptions) (PullSkill, error) {
+	dm, err := candidates.MergeDiverged(tx.Tx, lv, rv, rem.Name, merge.Options{SkillAware: opts.SkillAware, Ahead: opts.ahead})
 	if err != nil {
 		return ps, err
 	}

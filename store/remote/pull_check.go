@@ -3,7 +3,6 @@ package remote
 import (
 	"encoding/json"
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
@@ -167,8 +166,8 @@ func (c *historyCheck) treeShape(ref string, h store.Hash) bool {
 	}()
 	files := 0
 	var listed []store.File // paths, and symlinks with their targets
-	var walk func(h store.Hash, prefix string) bool
-	walk = func(h store.Hash, prefix string) bool {
+	var walk func(h store.Hash, prefix string, depth int) bool
+	walk = func(h store.Hash, prefix string, depth int) bool {
 		raw, err := c.typed(h, gitdb.TreeObject)
 		if err == nil {
 			err = skillfs.CheckTree(raw)
@@ -183,14 +182,18 @@ func (c *historyCheck) treeShape(ref string, h store.Hash) bool {
 			return false
 		}
 		for _, e := range entries {
-			p := path.Join(prefix, e.Name)
 			if e.Name == "" || e.Name == "." || e.Name == ".." || strings.ContainsAny(e.Name, "/\\\x00") || strings.EqualFold(e.Name, ".git") {
 				c.fatal(ref, "tree %s: entry %q under %q is not a plain file name (path escapes the skill folder)", short(h), e.Name, prefix)
 				return false
 			}
+			p, err := skillfs.ChildPath(prefix, e.Name, depth)
+			if err != nil {
+				c.problem(ref, "tree %s: %v", short(h), err)
+				return false
+			}
 			switch e.Mode {
 			case skillfs.Dir:
-				if !walk(e.ID, p) {
+				if !walk(e.ID, p, depth+1) {
 					return false
 				}
 				continue
@@ -220,7 +223,7 @@ func (c *historyCheck) treeShape(ref string, h store.Hash) bool {
 		}
 		return true
 	}
-	if !walk(h, "") {
+	if !walk(h, "", 1) {
 		return false
 	}
 	for _, e := range skillfs.CheckLinks(listed) {

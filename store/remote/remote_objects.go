@@ -2,7 +2,6 @@ package remote
 
 import (
 	"fmt"
-	"path"
 
 	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -93,16 +92,19 @@ func (c *packedReader) tree(h store.Hash) ([]skillfs.TreeEntry, error) {
 // was checked: it loads every blob).
 func (c *packedReader) loadFiles(tree store.Hash) ([]store.File, error) {
 	var out []store.File
-	var walk func(h store.Hash, prefix string) error
-	walk = func(h store.Hash, prefix string) error {
+	var walk func(h store.Hash, dir string, depth int) error
+	walk = func(h store.Hash, dir string, depth int) error {
 		entries, err := c.tree(h)
 		if err != nil {
 			return err
 		}
 		for _, e := range entries {
-			p := path.Join(prefix, e.Name)
+			p, err := skillfs.ChildPath(dir, e.Name, depth)
+			if err != nil {
+				return err
+			}
 			if e.Mode == skillfs.Dir {
-				if err := walk(e.ID, p); err != nil {
+				if err := walk(e.ID, p, depth+1); err != nil {
 					return err
 				}
 				continue
@@ -115,7 +117,7 @@ func (c *packedReader) loadFiles(tree store.Hash) ([]store.File, error) {
 		}
 		return nil
 	}
-	if err := walk(tree, ""); err != nil {
+	if err := walk(tree, "", 1); err != nil {
 		return nil, err
 	}
 	skillfs.Sort(out)

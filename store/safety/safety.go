@@ -126,6 +126,12 @@ func (e *RejectedError) Details() []string {
 	return out
 }
 
+// boundProblem is a path past a bound of a tree's shape (see
+// skillfs.MaxDepth), shown cut short: the problem stays one short line.
+func boundProblem(b *skillfs.BoundError) Problem {
+	return Problem{Path: b.Path, Shown: skillfs.ShortPath(b.Path), Reason: b.Reason()}
+}
+
 // RiskRefusedError is returned when findings exceed the allowed level.
 type RiskRefusedError struct {
 	Skill    string
@@ -185,6 +191,11 @@ func Check(skill string, files []skillfs.File, previous []skillfs.File, limits s
 	}
 	for _, f := range files {
 		if err := skillfs.CheckPath(f.Path); err != nil {
+			var bound *skillfs.BoundError
+			if errors.As(err, &bound) {
+				problems = append(problems, boundProblem(bound))
+				continue
+			}
 			problems = append(problems, Problem{Path: f.Path, Reason: "path escapes the skill folder or is not a plain relative path"})
 			continue
 		}

@@ -60,6 +60,7 @@ func (g Global) StoreOptions() (store.Options, error) {
 		SourcePolicy: loadSourcePolicy()}
 	opts.BeforeGCSwitch = testHold(GCHoldEnv)
 	opts.AfterPrefetch = testHold(SyncHoldEnv)
+	opts.BeforeMergeAhead = testHold(MergeHoldEnv)
 	if d := os.Getenv("GIT_COMMITTER_DATE"); d != "" {
 		t, err := parseCommitDate(d)
 		if err != nil {
@@ -137,6 +138,10 @@ const (
 	// SyncHoldEnv holds sync once it has fetched its sources, before it
 	// takes the exclusive lock to apply them.
 	SyncHoldEnv = "SKILLSTORE_TEST_SYNC_HOLD"
+	// MergeHoldEnv holds a write (sync, pull, capture, adopt) once it has
+	// planned the large three-way merges it computes with no lock held,
+	// before it computes them.
+	MergeHoldEnv = "SKILLSTORE_TEST_MERGE_HOLD"
 )
 
 // testHold returns the hook that holds a command where env says, or nil.
