@@ -123,19 +123,28 @@ func (t Target) MarketplaceName() string {
 	return t.Marketplace
 }
 
-// MarketplaceSteps are the commands that add a marketplace target of kind
-// to its agent once, with dir and name (the catalog's name) put in as
-// given (quote them first), and the agent's name.
-func MarketplaceSteps(kind, dir, name string) (agent string, steps []string) {
+// MarketplaceHelp is how a marketplace target reaches its agent: the
+// agent's name, the commands that add the target to it once, and what
+// brings an export's new versions in.
+type MarketplaceHelp struct {
+	Agent  string
+	Add    []string
+	Update string
+}
+
+// MarketplaceSteps is the help of a marketplace target of kind, with dir
+// and name (the catalog's name) put in as given (quote them first).
+func MarketplaceSteps(kind, dir, name string) MarketplaceHelp {
 	f, ok := flavorOf(kind)
 	if !ok {
-		return "", nil
+		return MarketplaceHelp{}
 	}
 	r := strings.NewReplacer("DIR", dir, "NAME", name)
+	h := MarketplaceHelp{Agent: f.agent, Update: r.Replace(f.update)}
 	for _, s := range f.steps {
-		steps = append(steps, r.Replace(s))
+		h.Add = append(h.Add, r.Replace(s))
 	}
-	return f.agent, steps
+	return h
 }
 
 // checkKind checks the kind-specific fields of a new target.

@@ -29,8 +29,10 @@ type flavor struct {
 	loose    bool
 	// note ends the kind's line in 'target add --help'.
 	note string
-	// steps add the target to the agent once (DIR and NAME replaced).
-	steps []string
+	// steps add the target to the agent once, update brings an export's
+	// new versions in (DIR and NAME replaced).
+	steps  []string
+	update string
 	// reserved says why a catalog name is the agent's own ("" if not).
 	reserved func(name string) string
 	// checkID refuses a plugin id the agent cannot name a plugin.
@@ -61,6 +63,7 @@ var flavors = []flavor{
 		kind: KindClaudeMarketplace, agent: "Claude Code", dialect: pluginfmt.DialectClaude,
 		catalog: pluginfmt.MarketplaceManifest, manifest: pluginfmt.ClaudePluginManifest,
 		steps:    []string{"claude plugin marketplace add DIR", "claude plugin install PLUGIN@NAME"},
+		update:   "run 'claude plugin marketplace update NAME' and 'claude plugin update PLUGIN@NAME'",
 		reserved: claudeReserved,
 		catalogDoc: func(name string, entries []any) any {
 			return ownedCatalog{Name: name, Owner: catalogOwner{Name: "skillstore"}, Metadata: catalogMetadata{Description: catalogDescription}, Plugins: entries}
@@ -86,8 +89,9 @@ var flavors = []flavor{
 	{
 		kind: KindCodexMarketplace, agent: "Codex", dialect: pluginfmt.DialectCodex,
 		catalog: ".agents/plugins/marketplace.json", manifest: pluginfmt.CodexPluginManifest,
-		note:  " (skills, .mcp.json and assets/ only)",
-		steps: []string{"codex plugin marketplace add DIR"},
+		note:   " (skills, .mcp.json and assets/ only)",
+		steps:  []string{"codex plugin marketplace add DIR", "codex plugin add PLUGIN@NAME"},
+		update: "run 'codex plugin add PLUGIN@NAME' again: it installs the new version",
 		catalogDoc: func(name string, entries []any) any {
 			return codexCatalog{Name: name, Interface: codexInterface{DisplayName: name + " (skillstore)"}, Plugins: entries}
 		},
@@ -122,8 +126,9 @@ var flavors = []flavor{
 	{
 		kind: KindCopilotMarketplace, agent: "GitHub Copilot", dialect: pluginfmt.DialectCopilot,
 		catalog: ".github/plugin/marketplace.json", manifest: "plugin.json", loose: true,
-		note:  " (the Agent Plugins spec)",
-		steps: []string{"copilot plugin marketplace add DIR", "copilot plugin install PLUGIN@NAME"},
+		note:   " (the Agent Plugins spec)",
+		steps:  []string{"copilot plugin marketplace add DIR", "copilot plugin install PLUGIN@NAME"},
+		update: "nothing: Copilot loads the plugins live from DIR, in its next session",
 		reserved: func(name string) string {
 			// Copilot CLI 1.0.102 refuses both for a local marketplace.
 			if name == "awesome-copilot" || name == "copilot-plugins" {
@@ -168,6 +173,7 @@ var flavors = []flavor{
 			"push DIR to a git repository and import it as a team marketplace (Cursor's dashboard: Settings, Plugins),",
 			"or copy one plugin folder, DIR/plugins/PLUGIN, to ~/.cursor/plugins/local/PLUGIN",
 		},
+		update:  "push DIR again (a team marketplace), or copy the plugin folder again",
 		checkID: idChecker(`^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$`, "Cursor names plugins with lowercase letters, digits, '-' and '.'"),
 		catalogDoc: func(name string, entries []any) any {
 			return ownedCatalog{Name: name, Owner: catalogOwner{Name: "skillstore"}, Metadata: catalogMetadata{Description: catalogDescription}, Plugins: entries}
@@ -195,6 +201,7 @@ var flavors = []flavor{
 		kind: KindGeminiExtensions, agent: "Gemini CLI", dialect: pluginfmt.DialectGemini,
 		manifest: "gemini-extension.json",
 		steps:    []string{"gemini extensions link DIR/plugins/PLUGIN   (each extension; or install, then update after each export)"},
+		update:   "nothing for a linked extension, in Gemini CLI's next session; 'gemini extensions update PLUGIN' for an installed one",
 		checkID:  idChecker(`^[a-zA-Z0-9-]+$`, "Gemini CLI names extensions with letters, digits and '-' only"),
 		keys:     []string{"name", "version", "description"},
 		place: func(c component, p string) (string, string) {

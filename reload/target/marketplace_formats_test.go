@@ -19,7 +19,7 @@ import (
 func TestFlavorTable(t *testing.T) {
 	seen := map[string]bool{}
 	for _, f := range flavors {
-		if seen[f.kind] || f.agent == "" || f.dialect == "" || f.place == nil || f.fixManifest == nil || len(f.steps) == 0 {
+		if seen[f.kind] || f.agent == "" || f.dialect == "" || f.place == nil || f.fixManifest == nil || len(f.steps) == 0 || f.update == "" {
 			t.Errorf("%s: incomplete row %+v", f.kind, f)
 		}
 		seen[f.kind] = true

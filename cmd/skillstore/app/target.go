@@ -73,8 +73,8 @@ func AddTarget(ctx context.Context, opts AddTargetOptions) error {
 // once (the steps of its kind, see target.MarketplaceSteps): several lines,
 // each name in them quoted (cliout.Quote).
 func marketplaceAdded(t target.Target) cliout.Quoted {
-	agent, steps := target.MarketplaceSteps(t.Kind, cliout.Quote(t.Dir), cliout.Quote(t.MarketplaceName()))
-	return cliout.Quoted(fmt.Sprintf("after 'skillstore export %s', add it to %s once:\n  %s", cliout.Quote(t.Name), agent, strings.Join(steps, "\n  ")))
+	h := target.MarketplaceSteps(t.Kind, cliout.Quote(t.Dir), cliout.Quote(t.MarketplaceName()))
+	return cliout.Quoted(fmt.Sprintf("after 'skillstore export %s', add it to %s once:\n  %s", cliout.Quote(t.Name), h.Agent, strings.Join(h.Add, "\n  ")))
 }
 
 // TargetOptions are the options of the target commands that take at most
