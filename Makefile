@@ -6,7 +6,7 @@ FUZZTIME  ?= 10s
 BENCHTIME ?= 1x
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: all build test cross test-windows release lint bench bench-scale bench-calm fuzz demo update clean e2e-claude e2e-codex attack docs man
+.PHONY: all build test cross test-windows release lint bench bench-scale bench-calm fuzz demo update clean e2e-claude e2e-codex e2e-copilot e2e-gemini e2e-agents attack docs man
 
 all: build
 
@@ -144,7 +144,9 @@ e2e-claude:
 ## into a temp home's ~/.agents/skills and has 'codex debug prompt-input' (no
 ## login) list them, comparing its lines with skillstore's measure of the list.
 ## It also runs the command `skillstore mcp --print-config codex` suggests and
-## compares what Codex writes into its config.toml with the printed snippet.
+## compares what Codex writes into its config.toml with the printed snippet,
+## and has 'codex plugin marketplace add' and 'codex plugin add' install a
+## codex-marketplace target's plugin.
 ## The CLI runs with HOME and CODEX_HOME in a temp folder and none of the
 ## caller's OPENAI_ or CODEX_ variables; the only network use is npm's
 ## download. `make test` runs the same test when `codex` is on PATH, and skips
@@ -155,6 +157,36 @@ e2e-codex:
 	@command -v npm >/dev/null || { echo "e2e-codex needs node and npm (e.g. apt-get install nodejs npm)"; exit 1; }
 	npm install --no-save --no-audit --no-fund --prefix "$(CODEX_E2E_DIR)" @openai/codex@$(CODEX_VERSION)
 	PATH="$(CODEX_E2E_DIR)/node_modules/.bin:$$PATH" $(GO) test ./cmd/skillstore -run '^TestCodex' -count=1 -v
+
+## e2e-copilot: install GitHub Copilot's CLI (npm package @github/copilot,
+## COPILOT_VERSION, default latest) into a cache folder and run the test
+## that has it add a copilot-marketplace target, browse it, install its
+## plugins and list the exported versions. The CLI runs with HOME and
+## COPILOT_HOME in a temp folder and none of the caller's COPILOT_, GH_ or
+## GITHUB_ variables: no login, no credentials; the only network use is
+## npm's download. `make test` runs it when `copilot` is on PATH.
+COPILOT_VERSION ?= latest
+COPILOT_E2E_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/skillstore-e2e/copilot
+e2e-copilot:
+	@command -v npm >/dev/null || { echo "e2e-copilot needs node and npm (e.g. apt-get install nodejs npm)"; exit 1; }
+	npm install --no-save --no-audit --no-fund --prefix "$(COPILOT_E2E_DIR)" @github/copilot@$(COPILOT_VERSION)
+	PATH="$(COPILOT_E2E_DIR)/node_modules/.bin:$$PATH" $(GO) test ./cmd/skillstore -run '^TestCopilot' -count=1 -v
+
+## e2e-gemini: install Gemini CLI (npm package @google/gemini-cli,
+## GEMINI_CLI_VERSION, default latest) into a cache folder and run the test
+## that has 'gemini extensions validate' check each extension of a
+## gemini-extensions target, install it and list its skills and context
+## file. HOME in a temp folder, none of the caller's GEMINI_ or GOOGLE_
+## variables, no login. `make test` runs it when `gemini` is on PATH.
+GEMINI_CLI_VERSION ?= latest
+GEMINI_E2E_DIR     ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/skillstore-e2e/gemini
+e2e-gemini:
+	@command -v npm >/dev/null || { echo "e2e-gemini needs node and npm (e.g. apt-get install nodejs npm)"; exit 1; }
+	npm install --no-save --no-audit --no-fund --prefix "$(GEMINI_E2E_DIR)" @google/gemini-cli@$(GEMINI_CLI_VERSION)
+	PATH="$(GEMINI_E2E_DIR)/node_modules/.bin:$$PATH" $(GO) test ./cmd/skillstore -run '^TestGemini' -count=1 -v
+
+## e2e-agents: every agent's CLI above (Claude Code, Codex, Copilot, Gemini).
+e2e-agents: e2e-claude e2e-codex e2e-copilot e2e-gemini
 
 ## docs: regenerate the command reference (docs/reference/*.md) from the
 ## commands' own help. TestReferenceDocs (part of make test) fails, naming

@@ -58,13 +58,17 @@ func targetCommand() *cli.Command {
 					"  skillstore target add --detected\n" +
 					"  skillstore target add work ~/work/.claude/skills --only 'deploy*' --only @work\n" +
 					"  skillstore target add codex --except superpowers --max-budget agent\n\n" +
-					"--kind claude-marketplace makes DIR a local Claude Code plugin marketplace:\n" +
-					"export writes DIR/.claude-plugin/marketplace.json and one folder per plugin\n" +
-					"under DIR/plugins/ (manifest, skills/NAME/, commands/, agents/, hooks/ ...).\n" +
-					"--marketplace names it (default skillstore; Anthropic's names are refused),\n" +
-					"--managed-plugin NAME carries the managed skills as one more plugin.\n" +
-					"--kind codex-marketplace does the same for Codex (.agents/plugins/marketplace.json,\n" +
-					".codex-plugin/plugin.json, skills and .mcp.json only). Example:\n" +
+					"--kind KIND makes DIR a local plugin marketplace in one agent's format: export\n" +
+					"writes its catalog and one folder per plugin under DIR/plugins/ (manifest,\n" +
+					"skills/NAME/, the agent's commands, agents, hooks ...). Kinds:\n" +
+					target.KindsHelp() +
+					"A plugin that came in another agent's format is translated where the formats can\n" +
+					"say it (agents/NAME.md and agents/NAME.agent.md, .mcp.json and mcp.json, the\n" +
+					"manifest's common keys); what the kind cannot say (another agent's hooks, rules\n" +
+					"or commands, manifest keys it has no place for) is left out and named by export.\n" +
+					"--marketplace names the catalog (default skillstore; names the agent keeps for its\n" +
+					"own marketplaces are refused), --managed-plugin NAME carries the managed skills as\n" +
+					"one more plugin. Example:\n" +
 					"  skillstore target add cc ~/skillstore-plugins --kind claude-marketplace\n" +
 					"  skillstore export cc && claude plugin marketplace add ~/skillstore-plugins",
 				Flags: append(append(selectionFlags(),
@@ -276,8 +280,8 @@ func agentNames() []string {
 // targetKindFlags are the flags of 'target add' for a marketplace target.
 func targetKindFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "kind", Value: "skills", Usage: "what export writes: skills (one folder per skill), " +
-			target.KindClaudeMarketplace + " or " + target.KindCodexMarketplace + " (a local plugin marketplace)"},
+		&cli.StringFlag{Name: "kind", Value: "skills", Usage: "what export writes: skills (one folder per skill), or a local plugin marketplace: " +
+			strings.Join(target.MarketplaceKinds(), ", ")},
 		&cli.StringFlag{Name: "marketplace", Usage: "the marketplace's `NAME` in its catalog (default " + target.DefaultMarketplace + ")"},
 		&cli.StringFlag{Name: "managed-plugin", Usage: "export the managed skills (those no plugin owns) as the plugin `NAME`; without it they are left out"},
 	}
@@ -294,14 +298,17 @@ func targetKind(c *cli.Context, t *app.AddTargetOptions) error {
 	}
 	t.Kind, t.Marketplace, t.ManagedPlugin = kind, c.String("marketplace"), c.String("managed-plugin")
 	if t.Kind == target.KindSkills && (t.Marketplace != "" || t.ManagedPlugin != "") {
-		return app.UsageErrorf("--marketplace and --managed-plugin need --kind %s or %s", target.KindClaudeMarketplace, target.KindCodexMarketplace)
+		return app.UsageErrorf("--marketplace and --managed-plugin need a marketplace --kind (%s)", strings.Join(target.MarketplaceKinds(), ", "))
 	}
 	r := target.Target{Kind: t.Kind, Marketplace: t.Marketplace}
 	if r.IsMarketplace() && (c.String("project") != "" || c.NArg() != 2) {
 		return app.UsageErrorf("target add --kind %s takes NAME and DIR (the marketplace folder)", t.Kind)
 	}
+	if r.IsMarketplace() && !r.HasCatalog() && t.Marketplace != "" {
+		return app.UsageErrorf("--kind %s has no catalog to name: leave out --marketplace", t.Kind)
+	}
 	if r.IsMarketplace() {
-		if err := target.CheckMarketplaceName(r.MarketplaceName()); err != nil {
+		if err := target.CheckMarketplaceName(t.Kind, r.MarketplaceName()); err != nil {
 			return app.UsageErrorf("%v", err)
 		}
 	}

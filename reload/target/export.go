@@ -68,6 +68,9 @@ type Exported struct {
 	// Warnings are about entries of the target's export record that
 	// export ignored (reload.Report.Warnings).
 	Warnings []string `json:"warnings,omitempty"`
+	// LeftOut, for a marketplace target, is what its agent's format cannot
+	// say of each plugin export wrote (parts, manifest keys), and why.
+	LeftOut []LeftOut `json:"left_out,omitempty"`
 	// Listing is what the skills export wrote (or refused to write) cost
 	// the skills list of each agent reading the folder that documents a
 	// budget, measured before writing (see measureListing).

@@ -20,13 +20,13 @@ import (
 // two versions before each export, until it is killed.
 const marketplaceExporterEnv = "SKILLSTORE_TARGET_TEST_MARKETPLACE_EXPORTER"
 
-func marketplaceExporter(storeDir string) error {
+func marketplaceExporter(storeDir, target string) error {
 	ctx := context.Background()
 	s, err := store.Open(ctx, storeDir, store.Options{})
 	if err != nil {
 		return err
 	}
-	targets, err := List(ctx, s, []string{"cc"})
+	targets, err := List(ctx, s, []string{target})
 	if err != nil {
 		return err
 	}
@@ -50,11 +50,13 @@ func marketplaceExporter(storeDir string) error {
 // checks after each kill that the plugin folder holds one whole version
 // (its hook script and its marker file agree), that the catalog is whole
 // JSON listing only folders that exist, and that the next export
-// completes without mistaking anything for a local edit.
+// completes without mistaking anything for a local edit: for Claude
+// Code's format, and for GitHub Copilot's, into which the plugin is
+// translated by the same machinery.
 func TestMarketplaceSurvivesKill(t *testing.T) {
-	if os.Getenv(marketplaceExporterEnv) != "" {
-		args := []string{os.Getenv(marketplaceExporterEnv)}
-		if err := marketplaceExporter(args[0]); err != nil {
+	if v := os.Getenv(marketplaceExporterEnv); v != "" {
+		dir, name, _ := strings.Cut(v, "\n")
+		if err := marketplaceExporter(dir, name); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -63,7 +65,20 @@ func TestMarketplaceSurvivesKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills exporting processes")
 	}
+	for _, kind := range []string{KindClaudeMarketplace, KindCopilotMarketplace} {
+		t.Run(kind, func(t *testing.T) { survivesKill(t, kind) })
+	}
+}
+
+func survivesKill(t *testing.T, kind string) {
 	s, tg, tmp := marketplaceStore(t)
+	if kind != tg.Kind {
+		tg = Target{Name: "other", Dir: filepath.Join(tmp, "other"), Kind: kind}
+		if err := Add(context.Background(), s, tg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fl := tg.flavor()
 	// Two versions of the parts, as commits a and b of one repository.
 	repo := filepath.Join(tmp, "parts")
 	copyDir(t, fixturePlugin, repo)
@@ -84,7 +99,7 @@ func TestMarketplaceSurvivesKill(t *testing.T) {
 		// stands in for sync here; it is not what this test checks).
 		os.Remove(filepath.Join(s.Dir(), filepath.FromSlash(store.SkillRef(store.QualifiedName("superpowers", store.PluginPartsName)))+".lock"))
 		cmd := exec.Command(os.Args[0], "-test.run=^TestMarketplaceSurvivesKill$")
-		cmd.Env = append(os.Environ(), marketplaceExporterEnv+"="+s.Dir())
+		cmd.Env = append(os.Environ(), marketplaceExporterEnv+"="+s.Dir()+"\n"+tg.Name)
 		// Its own process group, so the kill takes its git children too.
 		ownProcessGroup(cmd)
 		cmd.Stderr = os.Stderr
@@ -113,12 +128,12 @@ func TestMarketplaceSurvivesKill(t *testing.T) {
 			t.Fatalf("round %d: the plugin folder mixes versions %s and %s", round, v, other)
 		}
 		var cat catalogJSON
-		data, err := os.ReadFile(filepath.Join(tg.Dir, ".claude-plugin", "marketplace.json"))
+		data, err := os.ReadFile(filepath.Join(tg.Dir, filepath.FromSlash(fl.catalog)))
 		if err != nil || json.Unmarshal(data, &cat) != nil {
 			t.Fatalf("round %d: catalog is not whole: %v\n%s", round, err, data)
 		}
 		for _, p := range cat.Plugins {
-			if _, err := os.Stat(filepath.Join(tg.Dir, filepath.FromSlash(p.Source), ".claude-plugin", "plugin.json")); err != nil {
+			if _, err := os.Stat(filepath.Join(tg.Dir, filepath.FromSlash(p.Source), filepath.FromSlash(fl.manifest))); err != nil {
 				t.Fatalf("round %d: the catalog lists %s, which is not a whole plugin: %v", round, p.Name, err)
 			}
 		}
@@ -131,7 +146,7 @@ func TestMarketplaceSurvivesKill(t *testing.T) {
 				t.Fatalf("round %d: after the kill, export skipped %s: %+v", round, r.Skill, r)
 			}
 		}
-		if got := readCatalog(t, tg.Dir); len(got.Plugins) != 1 {
+		if got := readCatalogOf(t, tg.Dir, fl); len(got.Plugins) != 1 {
 			t.Fatalf("round %d: catalog after the next export: %+v", round, got)
 		}
 	}

@@ -66,7 +66,7 @@ func exportMarketplace(ctx context.Context, s *store.Store, t Target, eo reload.
 	// several trees), so it is not run inside a batch's View.
 	eo.Reading = nil
 	eo.HotFile = func(plugin, p string) bool {
-		if p == fl.manifestDir+"/plugin.json" && meta[plugin] != nil {
+		if p == fl.manifest && meta[plugin] != nil {
 			// The manifest carries the content's version: a change of
 			// that alone follows the content's own class.
 			return sameManifest(readManifest(pdir, plugin, fl), meta[plugin].Manifest)
@@ -92,6 +92,10 @@ func exportMarketplace(ctx context.Context, s *store.Store, t Target, eo reload.
 		te.Error = err.Error()
 	}
 	if rep == nil {
+		return te, err
+	}
+	te.LeftOut = leftOut(te.Results, meta)
+	if fl.catalog == "" {
 		return te, err
 	}
 	// Some plugins may have failed: the catalog still lists the others.
@@ -130,7 +134,7 @@ const defaultCatalogLockTimeout = 30 * time.Second
 // it changed (the agent must update the marketplace), unchanged, or
 // foreign / locally-modified when a catalog export did not write is there
 // (left alone).
-func writeCatalog(t Target, k *reload.Bookkeeping, fl flavor, results []reload.Result, meta map[string]*composed, plan bool) reload.Result {
+func writeCatalog(t Target, k *reload.Bookkeeping, fl *flavor, results []reload.Result, meta map[string]*composed, plan bool) reload.Result {
 	res := reload.Result{Skill: fl.catalog, Action: reload.ActionUnchanged}
 	file := filepath.Join(t.Dir, filepath.FromSlash(fl.catalog))
 	st := readCatalogState(t, k)
@@ -218,7 +222,7 @@ func saveCatalogState(k *reload.Bookkeeping, written skillfs.ID) error {
 // catalogData is the catalog listing every plugin whose folder holds what
 // export wrote now; a plugin export skipped (edited in the target,
 // failed) keeps its entry from the previous catalog prev, if it had one.
-func catalogData(t Target, fl flavor, results []reload.Result, meta map[string]*composed, prev []byte) ([]byte, error) {
+func catalogData(t Target, fl *flavor, results []reload.Result, meta map[string]*composed, prev []byte) ([]byte, error) {
 	old := map[string]json.RawMessage{}
 	if prev != nil {
 		var c struct {
@@ -241,82 +245,19 @@ func catalogData(t Target, fl flavor, results []reload.Result, meta map[string]*
 		switch {
 		case r.Action == reload.ActionRemoved:
 		case c != nil && !r.Action.Skipped():
-			entries = append(entries, catalogEntry(fl, r.Skill, c))
+			entries = append(entries, fl.entry(r.Skill, c))
 		case old[r.Skill] != nil:
 			entries = append(entries, old[r.Skill])
 		}
-	}
-	var doc any
-	if fl.manifestDir == ".codex-plugin" {
-		doc = codexCatalog{Name: t.MarketplaceName(), Interface: codexInterface{DisplayName: t.MarketplaceName() + " (skillstore)"}, Plugins: entries}
-	} else {
-		doc = claudeCatalog{Name: t.MarketplaceName(), Owner: claudeOwner{Name: "skillstore"},
-			Metadata: claudeMetadata{Description: "Plugins and skills exported by skillstore, with your edits"}, Plugins: entries}
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
+	if err := enc.Encode(fl.catalogDoc(t.MarketplaceName(), entries)); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// The catalogs' JSON forms, fields in the order the agents' docs show them.
-type (
-	claudeCatalog struct {
-		Name     string         `json:"name"`
-		Owner    claudeOwner    `json:"owner"`
-		Metadata claudeMetadata `json:"metadata"`
-		Plugins  []any          `json:"plugins"`
-	}
-	claudeOwner struct {
-		Name string `json:"name"`
-	}
-	claudeMetadata struct {
-		Description string `json:"description"`
-	}
-	claudeEntry struct {
-		Name        string `json:"name"`
-		Source      string `json:"source"`
-		Version     string `json:"version"`
-		Description string `json:"description"`
-	}
-	codexCatalog struct {
-		Name      string         `json:"name"`
-		Interface codexInterface `json:"interface"`
-		Plugins   []any          `json:"plugins"`
-	}
-	codexInterface struct {
-		DisplayName string `json:"displayName"`
-	}
-	codexEntry struct {
-		Name     string      `json:"name"`
-		Source   codexSource `json:"source"`
-		Policy   codexPolicy `json:"policy"`
-		Category string      `json:"category"`
-	}
-	codexSource struct {
-		Source string `json:"source"`
-		Path   string `json:"path"`
-	}
-	codexPolicy struct {
-		Installation   string `json:"installation"`
-		Authentication string `json:"authentication"`
-	}
-)
-
-// catalogEntry is one plugin's entry; Claude Code's repeats the manifest's
-// version (VERSION+skillstore.TREE8), as 'claude plugin tag' wants them to
-// agree.
-func catalogEntry(fl flavor, id string, c *composed) any {
-	src := "./" + pluginsDir + "/" + id
-	if fl.manifestDir == ".codex-plugin" {
-		return codexEntry{Name: id, Source: codexSource{Source: "local", Path: src},
-			Policy: codexPolicy{Installation: "AVAILABLE", Authentication: "ON_INSTALL"}, Category: "Productivity"}
-	}
-	return claudeEntry{Name: id, Source: src, Version: c.Version, Description: c.Description}
 }
 
 // entryVersion is version with the content's short tree id as semver
@@ -331,9 +272,22 @@ func entryVersion(version string, tree skillfs.ID) string {
 }
 
 // readManifest reads the plugin.json export last wrote in plugin's folder.
-func readManifest(pdir, plugin string, fl flavor) []byte {
-	data, _ := safefile.ReadFile(filepath.Join(pdir, plugin, filepath.FromSlash(fl.manifestDir), "plugin.json"), safefile.ManifestLimit)
+func readManifest(pdir, plugin string, fl *flavor) []byte {
+	data, _ := safefile.ReadFile(filepath.Join(pdir, plugin, filepath.FromSlash(fl.manifest)), safefile.ManifestLimit)
 	return data
+}
+
+// leftOut is what the format could not say of each plugin export wrote
+// now (or, planning, would write): said once, when the folder changes,
+// not at every export of an unchanged folder.
+func leftOut(results []reload.Result, meta map[string]*composed) []LeftOut {
+	var out []LeftOut
+	for _, r := range results {
+		if c := meta[r.Skill]; c != nil && (r.Action == reload.ActionCold || r.Action == reload.ActionHot) {
+			out = append(out, c.LeftOut...)
+		}
+	}
+	return out
 }
 
 // sameManifest reports whether two manifests differ at most in their

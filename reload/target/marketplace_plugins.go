@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/reload"
@@ -153,41 +155,75 @@ type composed struct {
 	Description string
 	// Manifest is the plugin.json written.
 	Manifest []byte
+	// LeftOut is what the target's format cannot say of the plugin.
+	LeftOut []LeftOut
 }
 
-// compose lays out ep's folder: the parts (what fl's agent reads), the
-// manifest rewritten for the catalog, and each skill under skills/NAME/.
-// With load, files carry their content; without, only their blob ids,
-// enough for the folder's tree id.
-func (ep *exportPlugin) compose(r *store.Reader, fl flavor, load bool) (*composed, error) {
-	var files []skillfs.File
-	var manifest map[string]json.RawMessage
+// LeftOut is what a marketplace target's format cannot say of one plugin:
+// parts left out of its folder, or keys of its manifest left out of the
+// one written, and why.
+type LeftOut struct {
+	Plugin string   `json:"plugin"`
+	Paths  []string `json:"paths"`
+	Why    string   `json:"why"`
+}
+
+// compose lays out ep's folder in fl's format: the parts, each where fl's
+// agent reads it (or left out, saying why), the manifest translated for
+// the catalog, and each skill under skills/NAME/. A plugin that came in
+// with fl's own manifest keeps its parts where they are. With load, files
+// carry their content; without, only their blob ids, enough for the
+// folder's tree id.
+func (ep *exportPlugin) compose(r *store.Reader, fl *flavor, load bool) (*composed, error) {
+	if fl.checkID != nil {
+		if err := fl.checkID(ep.ID); err != nil {
+			return nil, err
+		}
+	}
+	var parts []skillfs.File
 	if !ep.Parts.IsZero() {
-		parts, err := r.Files(ep.Parts)
+		all, err := r.Files(ep.Parts)
 		if err != nil {
 			return nil, fmt.Errorf("plugin %s: parts: %w", ep.ID, err)
 		}
-		for _, f := range parts {
-			if f.Path == ".claude-plugin/plugin.json" || f.Path == fl.manifestDir+"/plugin.json" {
-				data, err := r.Blob(f.ID)
-				if err != nil {
-					return nil, fmt.Errorf("plugin %s: %s: %w", ep.ID, f.Path, err)
-				}
-				// The agent's own manifest wins over Claude Code's.
-				if manifest == nil || f.Path == fl.manifestDir+"/plugin.json" {
-					manifest = nil
-					if err := json.Unmarshal(data, &manifest); err != nil {
-						return nil, fmt.Errorf("plugin %s: %s: %w", ep.ID, f.Path, err)
-					}
-				}
-				continue
+		for _, f := range all {
+			if !strings.HasPrefix(f.Path, "skills/") {
+				parts = append(parts, f)
 			}
-			if strings.HasPrefix(f.Path, "skills/") || !fl.parts(f.Path) {
-				continue
-			}
-			files = append(files, f)
 		}
 	}
+	// The agents' manifests among the parts; the one translated is fl's
+	// own, else the first in the table's order.
+	manifests := map[*flavor]manifestDoc{}
+	var base *flavor
+	for i := range flavors {
+		f := &flavors[i]
+		file, ok := skillfs.Find(parts, f.manifest)
+		if !ok {
+			continue
+		}
+		data, err := r.Blob(file.ID)
+		if err != nil {
+			return nil, fmt.Errorf("plugin %s: %s: %w", ep.ID, f.manifest, err)
+		}
+		var m manifestDoc
+		if err := json.Unmarshal(data, &m); err != nil || (f.loose && m.str("name") == "") {
+			if f.loose {
+				continue // another tool's plugin.json: an ordinary file
+			}
+			return nil, fmt.Errorf("plugin %s: %s: %w", ep.ID, f.manifest, err)
+		}
+		manifests[f] = m
+		if base == nil || f == fl {
+			base = f
+		}
+	}
+	from := base
+	if from == nil {
+		from = &flavors[0] // no manifest: parts in Claude Code's layout
+	}
+	context := contextFiles(manifests[flavorFor(pluginfmt.DialectGemini)], parts)
+	files, leftOut := placeParts(ep.ID, parts, fl, from, manifests, context)
 	for _, sk := range ep.Skills {
 		sf, err := r.Files(sk.Tree)
 		if err != nil {
@@ -205,12 +241,17 @@ func (ep *exportPlugin) compose(r *store.Reader, fl flavor, load bool) (*compose
 	if err != nil {
 		return nil, fmt.Errorf("plugin %s: %w", ep.ID, err)
 	}
-	c, data, err := ep.manifest(manifest, fl, files, content)
+	var m manifestDoc
+	if base != nil {
+		m = manifests[base]
+	}
+	c, data, err := ep.manifest(m, base == fl, fl, from, files, content)
 	if err != nil {
 		return nil, err
 	}
 	c.Manifest = data
-	files = append(files, skillfs.File{Path: fl.manifestDir + "/plugin.json", Mode: skillfs.Regular, ID: skillfs.BlobID(data), Data: data, Size: int64(len(data))})
+	c.LeftOut = append(leftOut, c.LeftOut...)
+	files = append(files, skillfs.File{Path: fl.manifest, Mode: skillfs.Regular, ID: skillfs.BlobID(data), Data: data, Size: int64(len(data))})
 	if load {
 		for i := range files {
 			if files[i].Data != nil {
@@ -226,28 +267,104 @@ func (ep *exportPlugin) compose(r *store.Reader, fl flavor, load bool) (*compose
 	return c, nil
 }
 
-// manifest is the plugin.json export writes: the plugin's own (from its
-// parts) or one made from its record, named after the plugin, without
-// custom skill paths (the skills sit in the default skills/), and with a
-// version that changes with the folder's content (content is the tree id
-// of the folder without its manifest): both agents install each plugin
-// version into a cache folder of its own and update only when the version
-// changes.
-func (ep *exportPlugin) manifest(m map[string]json.RawMessage, fl flavor, parts []skillfs.File, content skillfs.ID) (*composed, []byte, error) {
-	if m == nil {
-		m = map[string]json.RawMessage{}
-	}
-	str := func(key string) string {
-		var v string
-		if raw, ok := m[key]; ok {
-			_ = json.Unmarshal(raw, &v)
+// flavorFor is the row of dialect d.
+func flavorFor(d pluginfmt.Dialect) *flavor {
+	for i := range flavors {
+		if flavors[i].dialect == d {
+			return &flavors[i]
 		}
-		return v
 	}
-	if name := str("name"); name != "" && name != ep.ID {
+	return nil
+}
+
+// placeParts puts each part of plugin (other than its skills and the
+// agents' manifests, which the manifest written replaces) where fl's
+// agent reads it. The parts came in from's format: when that is fl's,
+// each stays where it is. What fl cannot say is left out, grouped by why.
+// Two parts that would land on one path: the one already there stays.
+func placeParts(plugin string, parts []skillfs.File, fl, from *flavor, manifests map[*flavor]manifestDoc, context []string) ([]skillfs.File, []LeftOut) {
+	type placed struct {
+		f   skillfs.File
+		dst string
+	}
+	var moves []placed
+	whys := map[string][]string{}
+	var order []string
+	leave := func(p, why string) {
+		if whys[why] == nil {
+			order = append(order, why)
+		}
+		whys[why] = append(whys[why], p)
+	}
+	for _, f := range parts {
+		c := classify(f.Path, context)
+		if c == compManifest {
+			if i := slices.IndexFunc(flavors, func(x flavor) bool { return x.manifest == f.Path }); manifests[&flavors[i]] != nil {
+				continue
+			}
+			c = compOther // a plugin.json that is no agent's manifest
+		}
+		dst, why := f.Path, ""
+		switch {
+		case from == fl:
+		case c == compHooks || c == compLSP:
+			why = fmt.Sprintf("%s in %s's format, which %s does not read", c.noun(), from.agent, fl.agent)
+		default:
+			dst, why = fl.place(c, f.Path)
+		}
+		if why == "" && dst == fl.manifest {
+			why = "the path of " + fl.agent + "'s manifest"
+		}
+		if why != "" {
+			leave(f.Path, why)
+			continue
+		}
+		moves = append(moves, placed{f, dst})
+	}
+	// Parts that stay where they are first, so that a moved one never
+	// displaces them.
+	sort.SliceStable(moves, func(i, j int) bool { return moves[i].f.Path == moves[i].dst && moves[j].f.Path != moves[j].dst })
+	taken := map[string]string{}
+	var files []skillfs.File
+	for _, m := range moves {
+		if was, ok := taken[m.dst]; ok {
+			leave(m.f.Path, m.dst+" holds "+was+" already")
+			continue
+		}
+		taken[m.dst] = m.f.Path
+		m.f.Path = m.dst
+		files = append(files, m.f)
+	}
+	var out []LeftOut
+	for _, why := range order {
+		out = append(out, LeftOut{Plugin: plugin, Paths: whys[why], Why: why})
+	}
+	return files, out
+}
+
+// componentKeys are manifest keys that point at a plugin's components
+// (a path or paths): the components sit where the agent looks by
+// default, and what cannot be said of them is said of their files.
+var componentKeys = []string{"skills", "commands", "agents", "hooks", "mcpServers", "lspServers", "rules", "outputStyles"}
+
+// manifest is the plugin.json export writes in fl's format from m, the
+// plugin's own (of fl's agent when own, else from's) or none (nil): named
+// after the plugin, without custom skill paths (the skills sit in the
+// default skills/), and with a version that changes with the folder's
+// content (content is the tree id of the folder without its manifest):
+// the agents install each plugin version into a cache folder of its own
+// and update only when the version changes. From another agent's
+// manifest only the keys fl's format has are kept; the others are named
+// in the result's LeftOut.
+func (ep *exportPlugin) manifest(src manifestDoc, own bool, fl, from *flavor, files []skillfs.File, content skillfs.ID) (*composed, []byte, error) {
+	m := manifestDoc{}
+	for k, v := range src {
+		m[k] = v
+	}
+	if name := m.str("name"); name != "" && name != ep.ID {
 		return nil, nil, &ManifestNameError{Plugin: ep.ID, Manifest: name}
 	}
-	c := &composed{Version: str("version"), Description: str("description")}
+	c := &composed{Version: m.str("version"), Description: m.str("description")}
 	if c.Version == "" && ep.Record != nil {
 		c.Version = ep.Record.Version
 	}
@@ -257,26 +374,36 @@ func (ep *exportPlugin) manifest(m map[string]json.RawMessage, fl flavor, parts 
 	if c.Description == "" {
 		c.Description = ep.defaultDescription()
 	}
-	set := func(key string, v any) {
-		raw, _ := json.Marshal(v)
-		m[key] = raw
+	var unsaid []string
+	if !own {
+		for k, v := range m {
+			if slices.Contains(fl.keys, k) {
+				continue
+			}
+			delete(m, k)
+			var paths []string
+			if k == "$schema" || (slices.Contains(componentKeys, k) && (json.Unmarshal(v, new(string)) == nil || json.Unmarshal(v, &paths) == nil)) {
+				continue
+			}
+			unsaid = append(unsaid, k)
+		}
+		if raw, ok := m["author"]; ok {
+			unsaid = append(unsaid, fixAuthor(m, raw, fl.authorKeys)...)
+		}
 	}
 	c.Version = entryVersion(c.Version, content)
-	set("name", ep.ID)
-	set("version", c.Version)
-	set("description", c.Description)
-	if _, ok := m["author"]; !ok {
-		set("author", map[string]string{"name": "skillstore"})
+	m.set("name", ep.ID)
+	m.set("version", c.Version)
+	m.set("description", c.Description)
+	if _, ok := m["author"]; !ok && fl.authorKeys != nil {
+		m.set("author", map[string]string{"name": "skillstore"})
 	}
 	delete(m, "skills")
-	if fl.manifestDir == ".codex-plugin" {
-		set("skills", "./skills/")
-		if _, ok := skillfs.Find(parts, ".mcp.json"); ok {
-			set("mcpServers", "./.mcp.json")
-		}
-		delete(m, "hooks")
-		delete(m, "commands")
-		delete(m, "agents")
+	fl.fixManifest(m, own, files)
+	if len(unsaid) > 0 {
+		sort.Strings(unsaid)
+		c.LeftOut = append(c.LeftOut, LeftOut{Plugin: ep.ID, Paths: []string{from.manifest + ": " + strings.Join(unsaid, ", ")},
+			Why: "keys " + fl.agent + "'s " + path.Base(fl.manifest) + " does not have"})
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -286,6 +413,34 @@ func (ep *exportPlugin) manifest(m map[string]json.RawMessage, fl flavor, parts 
 		return nil, nil, err
 	}
 	return c, buf.Bytes(), nil
+}
+
+// fixAuthor keeps of m's author (raw: an object, or a name as npm writes
+// it) the keys the format has, and returns those it left out.
+func fixAuthor(m manifestDoc, raw json.RawMessage, keys []string) []string {
+	var name string
+	if json.Unmarshal(raw, &name) == nil {
+		m.set("author", map[string]string{"name": name})
+		return nil
+	}
+	var a map[string]json.RawMessage
+	if json.Unmarshal(raw, &a) != nil {
+		delete(m, "author")
+		return []string{"author"}
+	}
+	var out []string
+	for k := range a {
+		if !slices.Contains(keys, k) {
+			delete(a, k)
+			out = append(out, "author."+k)
+		}
+	}
+	if _, ok := a["name"]; !ok {
+		delete(m, "author")
+		return append(out, "author")
+	}
+	m.set("author", a)
+	return out
 }
 
 func (ep *exportPlugin) defaultDescription() string {
@@ -298,7 +453,7 @@ func (ep *exportPlugin) defaultDescription() string {
 // folder is ep as the reload.Skill export switches (named after the
 // plugin), with the tree id computed from blob ids alone so that an
 // unchanged plugin is never loaded.
-func (ep *exportPlugin) folder(ctx context.Context, s *store.Store, fl flavor) (reload.Skill, *composed, error) {
+func (ep *exportPlugin) folder(ctx context.Context, s *store.Store, fl *flavor) (reload.Skill, *composed, error) {
 	var c *composed
 	err := s.View(ctx, func(r *store.Reader) error {
 		var err error

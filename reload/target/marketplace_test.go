@@ -124,7 +124,12 @@ type catalogJSON struct {
 
 func readCatalog(t *testing.T, dir string) catalogJSON {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, ".claude-plugin", "marketplace.json"))
+	return readCatalogOf(t, dir, &flavors[0])
+}
+
+func readCatalogOf(t *testing.T, dir string, fl *flavor) catalogJSON {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(fl.catalog)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -150,6 +150,15 @@ func PrintExports(w io.Writer, exports []target.Exported, verbose bool) {
 		for _, w := range te.Warnings {
 			t.Add(te.Target, "-", "warning", w)
 		}
+		for _, lo := range te.LeftOut {
+			tail := " (" + lo.Why + ")"
+			t.AddFit(func(budget int) string {
+				if budget >= 0 {
+					budget = max(budget-len("left out: ")-len(tail), 10)
+				}
+				return "left out: " + cliout.FileSummary(lo.Paths, budget, verbose) + tail
+			}, te.Target, lo.Plugin, "note")
+		}
 	}
 	t.Write(w, cliout.NewPainter(w), cliout.Width(w, verbose))
 }

@@ -53,6 +53,9 @@ func AddTarget(ctx context.Context, opts AddTargetOptions) error {
 		return err
 	}
 	switch {
+	case t.IsMarketplace() && !t.HasCatalog():
+		cliout.Printf(opts.Stdout, "added target %s: %s at %s\n%s\n", name, t.Kind, abs, marketplaceAdded(t))
+		return nil
 	case t.IsMarketplace():
 		cliout.Printf(opts.Stdout, "added target %s: %s marketplace %s at %s\n%s\n", name, t.Kind, t.MarketplaceName(), abs, marketplaceAdded(t))
 		return nil
@@ -67,13 +70,11 @@ func AddTarget(ctx context.Context, opts AddTargetOptions) error {
 }
 
 // marketplaceAdded tells how to add a new marketplace target to its agent,
-// once: several lines, each name in them quoted (cliout.Quote).
+// once (the steps of its kind, see target.MarketplaceSteps): several lines,
+// each name in them quoted (cliout.Quote).
 func marketplaceAdded(t target.Target) cliout.Quoted {
-	name, dir := cliout.Quote(t.Name), cliout.Quote(t.Dir)
-	if t.Kind == target.KindCodexMarketplace {
-		return cliout.Quoted(fmt.Sprintf("after 'skillstore export %s', add it to Codex once: codex plugin marketplace add %s", name, dir))
-	}
-	return cliout.Quoted(fmt.Sprintf("after 'skillstore export %s', add it to Claude Code once:\n  claude plugin marketplace add %s\n  claude plugin install PLUGIN@%s", name, dir, cliout.Quote(t.MarketplaceName())))
+	h := target.MarketplaceSteps(t.Kind, cliout.Quote(t.Dir), cliout.Quote(t.MarketplaceName()))
+	return cliout.Quoted(fmt.Sprintf("after 'skillstore export %s', add it to %s once:\n  %s", cliout.Quote(t.Name), h.Agent, strings.Join(h.Add, "\n  ")))
 }
 
 // TargetOptions are the options of the target commands that take at most
@@ -125,7 +126,10 @@ func ListTargets(ctx context.Context, opts TargetOptions) error {
 		if t.MaxBudget != "" {
 			skills += " (max budget " + t.MaxBudget + ")"
 		}
-		if t.IsMarketplace() {
+		switch {
+		case t.IsMarketplace() && !t.HasCatalog():
+			skills += " (" + t.Kind + ")"
+		case t.IsMarketplace():
 			skills += " (" + t.Kind + " " + t.MarketplaceName() + ")"
 		}
 		cliout.Printf(tw, "%s\t%s\t%s\n", t.Name, t.Dir, skills)

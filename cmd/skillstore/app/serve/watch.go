@@ -235,8 +235,9 @@ func watchRoots(ctx context.Context, g app.Global, args []string, want func(stri
 // targetWatchDir is a target's folder, which must exist to be watched.
 func targetWatchDir(t target.Target) (string, error) {
 	if t.IsMarketplace() {
-		return "", app.WithHint(fmt.Errorf("cannot watch target %s: the agent reads a marketplace's plugins from its own plugin cache, not from %s", t.Name, t.Dir),
-			"after 'skillstore export "+t.Name+"', run 'claude plugin marketplace update "+t.MarketplaceName()+"' and 'claude plugin update PLUGIN@"+t.MarketplaceName()+"'")
+		h := target.MarketplaceSteps(t.Kind, t.Dir, t.MarketplaceName())
+		return "", app.WithHint(fmt.Errorf("cannot watch target %s: it is a %s marketplace, not a skills folder (watch follows skills folders)", t.Name, h.Agent),
+			"after 'skillstore export "+t.Name+"', "+h.Update)
 	}
 	if _, err := os.Stat(t.Dir); err != nil {
 		return "", app.WithHint(fmt.Errorf("cannot watch target %s: %w", t.Name, err), "run 'skillstore export "+t.Name+"' to create it")
