@@ -95,17 +95,16 @@ func TestSyncDoesNotHangOnFIFOManifest(t *testing.T) {
 	}
 }
 
-// TestSIGTERMStopsABlockedCommand: a plugin add blocked on a git server
-// that accepts and never answers ends on SIGTERM. It fetches before it
-// takes the store lock, so the store stays usable meanwhile, and the lock
-// is free afterwards.
-func TestSIGTERMStopsABlockedCommand(t *testing.T) {
+// silentServer listens on 127.0.0.1 and holds every connection open
+// without answering, as a wedged git server does; accepted receives them.
+func silentServer(t *testing.T) (net.Listener, <-chan net.Conn) {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	accepted := make(chan net.Conn, 4)
+	t.Cleanup(func() { l.Close() })
+	accepted := make(chan net.Conn, 8)
 	go func() {
 		for {
 			c, err := l.Accept()
@@ -115,6 +114,15 @@ func TestSIGTERMStopsABlockedCommand(t *testing.T) {
 			accepted <- c // held open, never answered
 		}
 	}()
+	return l, accepted
+}
+
+// TestSIGTERMStopsABlockedCommand: a plugin add blocked on a git server
+// that accepts and never answers ends on SIGTERM. It fetches before it
+// takes the store lock, so the store stays usable meanwhile, and the lock
+// is free afterwards.
+func TestSIGTERMStopsABlockedCommand(t *testing.T) {
+	l, accepted := silentServer(t)
 	storeDir := filepath.Join(t.TempDir(), "store")
 	mustRun(t, storeDir, "init")
 	var out bytes.Buffer
@@ -169,21 +177,7 @@ func TestSIGTERMEndsACommandStuckInASystemCall(t *testing.T) {
 // the command with "interrupted" and exit 130, not with the cancelled
 // fetch's own error; the lock is free and the store verifies after each.
 func TestInterruptSaysInterrupted(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	accepted := make(chan net.Conn, 8)
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			accepted <- c // held open, never answered
-		}
-	}()
+	l, accepted := silentServer(t)
 	tmp := t.TempDir()
 	storeDir := filepath.Join(tmp, "store")
 	mustRun(t, storeDir, "init")

@@ -107,27 +107,23 @@ func CheckDialect(d Dialect) error {
 
 // marketplacesOf are the marketplace formats of dialect d ("" all).
 func marketplacesOf(d Dialect) []marketplaceFormat {
-	if d == "" {
-		return marketplaceFormats
-	}
-	var out []marketplaceFormat
-	for _, f := range marketplaceFormats {
-		if f.Dialect == d {
-			out = append(out, f)
-		}
-	}
-	return out
+	return ofDialect(marketplaceFormats, d, func(f marketplaceFormat) Dialect { return f.Dialect })
 }
 
 // pluginsOf are the plugin manifest formats of dialect d ("" all).
 func pluginsOf(d Dialect) []pluginFormat {
+	return ofDialect(pluginFormats, d, func(f pluginFormat) Dialect { return f.Dialect })
+}
+
+// ofDialect keeps the rows of dialect d, or every row when d is "".
+func ofDialect[T any](rows []T, d Dialect, dialect func(T) Dialect) []T {
 	if d == "" {
-		return pluginFormats
+		return rows
 	}
-	var out []pluginFormat
-	for _, f := range pluginFormats {
-		if f.Dialect == d {
-			out = append(out, f)
+	var out []T
+	for _, r := range rows {
+		if dialect(r) == d {
+			out = append(out, r)
 		}
 	}
 	return out
