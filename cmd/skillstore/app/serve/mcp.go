@@ -59,7 +59,8 @@ func MCP(ctx context.Context, opts MCPOptions) error {
 	if err != nil {
 		return err
 	}
-	so := mcpserver.Options{Name: opts.Name, Version: opts.Version, Poll: opts.Poll, Logger: opts.Log}
+	so := mcpserver.Options{Name: opts.Name, Version: opts.Version, Poll: opts.Poll, Logger: opts.Log,
+		Note: func(msg string) { cliout.Printf(opts.Stderr, "skillstore: note: %s\n", msg) }}
 	if len(opts.Skills) > 0 {
 		so.Select = func(name string) bool {
 			for _, g := range opts.Skills {
