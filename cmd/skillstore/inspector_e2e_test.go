@@ -92,7 +92,8 @@ func verifyReports(t *testing.T, out string) []verifyReport {
 // (in the legacy and the 2026-07-28 protocol), over skills/get of a
 // published and a pinned version (both must exit 0 with every file
 // verified), a directory read, and its load test of load_skill (no
-// error in 200 calls).
+// error in 200 calls); and over HTTP with a bearer token, in both
+// protocols, where a run without the token fails.
 func TestMCPInspectorVerifiesSkills(t *testing.T) {
 	in := newInspector(t)
 	storeDir := skillsFixture(t, 0)
@@ -137,6 +138,19 @@ func TestMCPInspectorVerifiesSkills(t *testing.T) {
 	out, _, code = in.run(append(server, "--method", "skills/get", "--uri", "skill://no-such-skill/SKILL.md")...)
 	if code == 0 {
 		t.Errorf("skills/get of an unknown skill: exit 0\n%s", out)
+	}
+	// Over HTTP, with a bearer token, in both protocols.
+	token := strings.TrimSpace(mustRun(t, storeDir, "mcp", "token", "add", "inspector"))
+	srv := startMCPHTTP(t, storeDir)
+	auth := []string{srv.url, "--header", "Authorization: Bearer " + token}
+	for _, era := range []string{"legacy", "modern"} {
+		out, _, code := in.run(append(auth, "--protocol-era", era, "--method", "skills/list", "--verify", "--require-digests")...)
+		checkVerified(out, code, 4)
+		out, _, code = in.run(append(auth, "--protocol-era", era, "--method", "skills/get", "--uri", "skill://~v1/pdf-forms/SKILL.md", "--verify", "--require-digests")...)
+		checkVerified(out, code, 1)
+	}
+	if _, _, code := in.run(srv.url, "--method", "skills/list"); code == 0 {
+		t.Error("skills/list over HTTP without a token: exit 0")
 	}
 	out, _, code = in.run(append(server, "--method", "tools/call", "--tool-name", "load_skill", "--tool-arg", "name=pdf-forms",
 		"--load", "--load-requests", "200", "--load-concurrency", "10")...)

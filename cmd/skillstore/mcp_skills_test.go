@@ -113,6 +113,13 @@ func TestSkillsExtensionConformance(t *testing.T) {
 	storeDir := skillsFixture(t, 600)
 	c := stdioWire(t, "--store", storeDir, "mcp")
 	defer c.close()
+	walkSkillsConformance(t, storeDir, c, "")
+}
+
+// walkSkillsConformance is the walk of TestSkillsExtensionConformance
+// over c, a client of a server of skillsFixture(t, 600) at storeDir;
+// token is the holder the loads log must name ("" over stdio).
+func walkSkillsConformance(t *testing.T, storeDir string, c *wireClient, token string) {
 
 	// Capabilities: the extension with directoryRead, and resources.
 	var init struct {
@@ -397,8 +404,8 @@ func TestSkillsExtensionConformance(t *testing.T) {
 	// tool load, each with the digest of the file set served: sha256 of
 	// sha256sum's listing of the version checked out.
 	var loads []struct {
-		Skill, Via, Manifest string
-		Version              int
+		Skill, Via, Manifest, Token string
+		Version                     int
 	}
 	if err := json.Unmarshal([]byte(mustRun(t, storeDir, "log", "--loads", "--json")), &loads); err != nil {
 		t.Fatal(err)
@@ -409,7 +416,7 @@ func TestSkillsExtensionConformance(t *testing.T) {
 	var pdfLoads []string
 	for _, l := range loads {
 		if l.Skill == "pdf-forms" {
-			pdfLoads = append(pdfLoads, fmt.Sprintf("v%d %s %v", l.Version, l.Via, l.Manifest == wantManifest))
+			pdfLoads = append(pdfLoads, fmt.Sprintf("v%d %s %v", l.Version, l.Via, l.Manifest == wantManifest && l.Token == token))
 		}
 	}
 	if strings.Join(pdfLoads, ", ") != "v1 resources/read true, v1 resources/read true, v1 resources/read true" {

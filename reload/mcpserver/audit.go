@@ -47,6 +47,9 @@ type Load struct {
 	// SHA-256 of what sha256sum prints for the version's files in path
 	// order (see extVersion.manifestDigest).
 	Manifest string `json:"manifest,omitempty"`
+	// Token is the holder of the bearer token the request came with
+	// (over HTTP; "" over stdio).
+	Token string `json:"token,omitempty"`
 }
 
 // AuditLog appends Loads to a file as JSON lines. Each record is one
@@ -102,7 +105,7 @@ func (a *AuditLog) Append(l Load) error {
 // audit records that the session's client loaded version sk, whose files
 // are ev (nil: those the server keeps for sk's commit). A failed write is
 // logged, not returned: the agent still gets its skill.
-func (s *Server) audit(ss *mcp.ServerSession, sk Skill, ev *extVersion, via string) {
+func (s *Server) audit(ss *mcp.ServerSession, extra *mcp.RequestExtra, sk Skill, ev *extVersion, via string) {
 	if s.opts.Audit == nil {
 		return
 	}
@@ -114,6 +117,9 @@ func (s *Server) audit(ss *mcp.ServerSession, sk Skill, ev *extVersion, via stri
 	l := Load{Time: s.opts.Now().UTC(), Skill: sk.Name, Version: sk.Version, Commit: sk.Commit, Via: via, Client: "unknown"}
 	if ev != nil {
 		l.Manifest = ev.manifestDigest()
+	}
+	if extra != nil && extra.TokenInfo != nil {
+		l.Token = clip(extra.TokenInfo.UserID)
 	}
 	if ss != nil {
 		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {

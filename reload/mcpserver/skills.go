@@ -333,7 +333,7 @@ func (s *Server) readSkillResource(ctx context.Context, req *mcp.ReadResourceReq
 		return nil, internalError(err)
 	}
 	if r.file == skillmd.FileName {
-		s.audit(req.Session, r.e.Skill, r.e.v, "resources/read")
+		s.audit(req.Session, req.Extra, r.e.Skill, r.e.v, "resources/read")
 	}
 	c := &mcp.ResourceContents{URI: uri, MIMEType: mimeOf(*f)}
 	if f.text {
