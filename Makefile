@@ -6,7 +6,7 @@ FUZZTIME  ?= 10s
 BENCHTIME ?= 1x
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: all build test cross test-windows release lint bench bench-scale bench-calm fuzz demo update clean e2e-claude e2e-codex e2e-copilot e2e-gemini e2e-agents attack docs man
+.PHONY: all build test cross test-windows release lint bench bench-scale bench-calm fuzz demo update clean e2e-claude e2e-codex e2e-copilot e2e-gemini e2e-agents e2e-mcp attack docs man
 
 all: build
 
@@ -187,6 +187,22 @@ e2e-gemini:
 
 ## e2e-agents: every agent's CLI above (Claude Code, Codex, Copilot, Gemini).
 e2e-agents: e2e-claude e2e-codex e2e-copilot e2e-gemini
+
+## e2e-mcp: install MCP Inspector's CLI (npm package @modelcontextprotocol/inspector,
+## INSPECTOR_VERSION, 2.12 or later) into a cache folder and run the test that has
+## it check `skillstore mcp` as a host of MCP's Skills extension does: its SEP-2640
+## conformance and digest checks (--method skills/list --verify --require-digests,
+## in the legacy and the 2026-07-28 protocol; skills/get of a published and a
+## pinned version), a directory read, and its load test of load_skill (--load).
+## The CLI runs with HOME in a temp folder, no account; the only network use is
+## npm's download. `make test` runs the same test when `mcp-inspector` is on PATH,
+## and skips it otherwise.
+INSPECTOR_VERSION ?= 2.12.0
+INSPECTOR_E2E_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/skillstore-e2e/inspector
+e2e-mcp:
+	@command -v npm >/dev/null || { echo "e2e-mcp needs node and npm (e.g. apt-get install nodejs npm)"; exit 1; }
+	npm install --no-save --no-audit --no-fund --prefix "$(INSPECTOR_E2E_DIR)" @modelcontextprotocol/inspector@$(INSPECTOR_VERSION)
+	PATH="$(INSPECTOR_E2E_DIR)/node_modules/.bin:$$PATH" $(GO) test ./cmd/skillstore -run '^TestMCPInspector' -count=1 -v
 
 ## docs: regenerate the command reference (docs/reference/*.md) from the
 ## commands' own help. TestReferenceDocs (part of make test) fails, naming

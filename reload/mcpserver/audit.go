@@ -43,6 +43,13 @@ type Load struct {
 	Version       int       `json:"version"`
 	Commit        string    `json:"commit"`
 	Via           string    `json:"via"` // load_skill, read_skill_file or resources/read
+	// Manifest names the set of files served, with their digests: the
+	// SHA-256 of what sha256sum prints for the version's files in path
+	// order (see extVersion.manifestDigest).
+	Manifest string `json:"manifest,omitempty"`
+	// Token is the holder of the bearer token the request came with
+	// (over HTTP; "" over stdio).
+	Token string `json:"token,omitempty"`
 }
 
 // AuditLog appends Loads to a file as JSON lines. Each record is one
@@ -95,19 +102,31 @@ func (a *AuditLog) Append(l Load) error {
 	return nil
 }
 
-// audit records that the session's client loaded v. A failed write is
+// audit records that the session's client loaded version sk, whose files
+// are ev (nil: those the server keeps for sk's commit). A failed write is
 // logged, not returned: the agent still gets its skill.
-func (s *Server) audit(ss *mcp.ServerSession, v *Version, via string) {
+func (s *Server) audit(ss *mcp.ServerSession, extra *mcp.RequestExtra, sk Skill, ev *extVersion, via string) {
 	if s.opts.Audit == nil {
 		return
 	}
-	l := Load{Time: s.opts.Now().UTC(), Skill: v.Name, Version: v.Version, Commit: v.Commit, Via: via, Client: "unknown"}
+	if ev == nil {
+		s.mu.Lock()
+		ev = s.ext.versions[sk.Commit]
+		s.mu.Unlock()
+	}
+	l := Load{Time: s.opts.Now().UTC(), Skill: sk.Name, Version: sk.Version, Commit: sk.Commit, Via: via, Client: "unknown"}
+	if ev != nil {
+		l.Manifest = ev.manifestDigest()
+	}
+	if extra != nil && extra.TokenInfo != nil {
+		l.Token = clip(extra.TokenInfo.UserID)
+	}
 	if ss != nil {
 		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
 			l.Client, l.ClientVersion = clip(p.ClientInfo.Name), clip(p.ClientInfo.Version)
 		}
 	}
 	if err := s.opts.Audit.Append(l); err != nil {
-		s.opts.Logger.Warn("load not recorded", "skill", v.Name, "err", err)
+		s.opts.Logger.Warn("load not recorded", "skill", sk.Name, "err", err)
 	}
 }

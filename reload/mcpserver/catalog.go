@@ -17,9 +17,24 @@ type Catalog interface {
 	// Open reads skill name at its published version: its files' list and
 	// contents. An unknown name gives an error wrapping ErrUnknownSkill.
 	Open(ctx context.Context, name string) (*Version, error)
-	// Bodies returns the SKILL.md text of each of skills' versions, by
-	// commit, from one read (the search index asks once per version).
-	Bodies(ctx context.Context, skills []Skill) (map[string]string, error)
+	// Files lists the files of each of skills' versions, by commit, with
+	// their blob ids and not their content, from one read.
+	Files(ctx context.Context, skills []Skill) (map[string][]FileRef, error)
+	// ReadBlobs calls fn with the content of each blob of ids, in one read;
+	// an error of fn ends the read and is returned.
+	ReadBlobs(ctx context.Context, ids []string, fn func(id string, data []byte) error) error
+	// Version returns version n (v1, v2, ...) of the published skill name.
+	// An unknown name or version gives an error wrapping ErrUnknownSkill.
+	Version(ctx context.Context, name string, n int) (Skill, error)
+}
+
+// FileRef is one file of a skill version, named by its git blob id: equal
+// ids are equal bytes, so what is computed from a blob's content (its
+// SHA-256 digest) is computed once per blob.
+type FileRef struct {
+	Path string
+	ID   string // the blob id, hex
+	Link bool   // a symlink: the blob holds its target
 }
 
 // ErrUnknownSkill is wrapped by Catalog.Open for a name no published skill

@@ -44,7 +44,7 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	if p == "SKILL.md" {
-		s.audit(req.Session, v, "resources/read")
+		s.audit(req.Session, req.Extra, v.Skill, nil, "resources/read")
 	}
 	c := &mcp.ResourceContents{URI: uri}
 	if utf8.Valid(f.Data) {

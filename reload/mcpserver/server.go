@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,6 +29,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock of audit records (default time.Now).
 	Now func() time.Time
+	// Note, when set, is told once of each published skill version that
+	// the Skills extension cannot offer, and why (the tools still serve
+	// it).
+	Note func(msg string)
 }
 
 // Server is an MCP server over a Catalog. Its methods are safe for
@@ -41,7 +46,9 @@ type Server struct {
 	gen       string
 	skills    map[string]Skill
 	index     *Index
-	resources map[string]bool // URIs of the SKILL.md resources registered
+	resources map[string]string // URIs of the SKILL.md resources registered: their commits
+	ext       *extState
+	pinned    pinnedCache
 }
 
 // New returns a server of cat's published skills. It reads nothing yet:
@@ -59,22 +66,40 @@ func New(cat Catalog, opts Options) *Server {
 	if opts.Name == "" {
 		opts.Name = "skillstore"
 	}
-	s := &Server{cat: cat, opts: opts, index: NewIndex(), skills: map[string]Skill{}, resources: map[string]bool{}}
+	s := &Server{cat: cat, opts: opts, index: NewIndex(), skills: map[string]Skill{}, resources: map[string]string{}, ext: newExtState()}
+	caps := &mcp.ServerCapabilities{
+		Resources: &mcp.ResourceCapabilities{ListChanged: true},
+		Tools:     &mcp.ToolCapabilities{},
+	}
+	caps.AddExtension(ExtensionID, map[string]any{"directoryRead": true})
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       opts.Logger,
-		Capabilities: &mcp.ServerCapabilities{
-			Resources: &mcp.ResourceCapabilities{ListChanged: true},
-			Tools:     &mcp.ToolCapabilities{},
-		},
+		Capabilities: caps,
 	})
 	s.addTools()
+	s.addExtension()
+	// Both forms of URI go to one handler, whichever template matches.
 	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
 		Name:        "skill-file",
 		URITemplate: uriScheme + "{name}/{+path}",
 		Description: "A file of a published skill.",
-	}, s.readResource)
+	}, s.readAnyResource)
+	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
+		Name:        "skill-resource",
+		URITemplate: extScheme + "{+path}",
+		Description: "A file of a skill offered by the Skills extension (skills/list lists them).",
+	}, s.readAnyResource)
 	return s
+}
+
+// readAnyResource serves both URI forms: skill:///NAME/PATH, for hosts
+// without the Skills extension, and the extension's skill://PATH.
+func (s *Server) readAnyResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	if strings.HasPrefix(req.Params.URI, uriScheme) {
+		return s.readResource(ctx, req)
+	}
+	return s.readSkillResource(ctx, req)
 }
 
 // instructions is what the server tells the agent once, at the handshake.
@@ -133,11 +158,16 @@ func (s *Server) refresh(ctx context.Context) (*Index, error) {
 			skills = append(skills, sk)
 		}
 	}
-	bodies, err := s.cat.Bodies(ctx, s.index.Needs(skills))
+	bodies, notes, err := s.ext.rebuild(ctx, s.cat, skills, s.index.Needs(skills))
 	if err != nil {
 		return nil, fmt.Errorf("read the published skills: %w", err)
 	}
 	s.index.Build(skills, bodies)
+	if s.opts.Note != nil {
+		for _, n := range notes {
+			s.opts.Note(n)
+		}
+	}
 	s.skills = make(map[string]Skill, len(skills))
 	for _, sk := range skills {
 		s.skills[sk.Name] = sk
@@ -149,8 +179,10 @@ func (s *Server) refresh(ctx context.Context) (*Index, error) {
 }
 
 // syncResources registers a SKILL.md resource per served skill and drops
-// those of skills no longer served; the SDK tells connected clients that
-// the list changed.
+// those of skills no longer served; a skill at a new version is
+// registered again. Either way the SDK tells connected clients that the
+// resource list changed, the one notification a host of the Skills
+// extension hears of a moved published set by.
 func (s *Server) syncResources(skills []Skill) {
 	want := make(map[string]Skill, len(skills))
 	for _, sk := range skills {
@@ -167,10 +199,10 @@ func (s *Server) syncResources(skills []Skill) {
 		s.mcp.RemoveResources(gone...)
 	}
 	for uri, sk := range want {
-		if s.resources[uri] {
+		if s.resources[uri] == sk.Commit {
 			continue
 		}
-		s.resources[uri] = true
+		s.resources[uri] = sk.Commit
 		s.mcp.AddResource(&mcp.Resource{URI: uri, Name: sk.Name, Description: sk.Description, MIMEType: "text/markdown"}, s.readResource)
 	}
 }

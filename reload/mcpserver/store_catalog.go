@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"path"
 	"sort"
 	"sync"
 
@@ -164,9 +163,9 @@ func versionFiles(files []skillfs.File) []File {
 	return out
 }
 
-// Bodies reads the SKILL.md of each version in one read.
-func (c *StoreCatalog) Bodies(ctx context.Context, skills []Skill) (map[string]string, error) {
-	out := make(map[string]string, len(skills))
+// Files reads the trees of skills' versions in one read.
+func (c *StoreCatalog) Files(ctx context.Context, skills []Skill) (map[string][]FileRef, error) {
+	out := make(map[string][]FileRef, len(skills))
 	err := c.s.View(ctx, func(r *store.Reader) error {
 		for _, sk := range skills {
 			if err := ctx.Err(); err != nil {
@@ -182,19 +181,64 @@ func (c *StoreCatalog) Bodies(ctx context.Context, skills []Skill) (map[string]s
 			}
 			files, err := r.Files(commit.Tree)
 			if err != nil {
-				return fmt.Errorf("%s: %w", sk.Name, err)
+				return fmt.Errorf("%s v%d: %w", sk.Name, sk.Version, err)
 			}
-			for _, f := range files {
-				if f.Path == skillmd.FileName && (f.Mode == skillfs.Regular || f.Mode == skillfs.Executable) {
-					data, err := r.Blob(f.ID)
-					if err != nil {
-						return fmt.Errorf("%s %s: %w", sk.Name, path.Base(f.Path), err)
-					}
-					if body, err := skillmd.Body(data); err == nil {
-						out[sk.Commit] = string(body)
-					}
-				}
+			refs := make([]FileRef, len(files))
+			for i, f := range files {
+				refs[i] = FileRef{Path: f.Path, ID: f.ID.String(), Link: f.Mode == skillfs.Symlink}
 			}
+			out[sk.Commit] = refs
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the published skills of %s: %w", c.s.Dir(), err)
+	}
+	return out, nil
+}
+
+// ReadBlobs reads blobs by id in one read.
+func (c *StoreCatalog) ReadBlobs(ctx context.Context, ids []string, fn func(id string, data []byte) error) error {
+	return c.s.View(ctx, func(r *store.Reader) error {
+		for _, id := range ids {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			h, ok := store.ParseHash(id)
+			if !ok {
+				return fmt.Errorf("bad blob id %q", id)
+			}
+			data, err := r.Blob(h)
+			if err != nil {
+				return fmt.Errorf("read blob %s of %s: %w", id, c.s.Dir(), err)
+			}
+			if err := fn(id, data); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Version finds version n of skill name on its published history.
+func (c *StoreCatalog) Version(ctx context.Context, name string, n int) (Skill, error) {
+	var out Skill
+	err := c.s.View(ctx, func(r *store.Reader) error {
+		if _, ok := r.Ref(store.SkillRef(name)); !ok || store.IsPluginParts(name) {
+			return fmt.Errorf("%s: %w", name, ErrUnknownSkill)
+		}
+		found := false
+		err := r.WalkVersions(name, func(v store.Version) bool {
+			if v.Number == n {
+				out, found = Skill{Name: name, Version: n, Commit: v.Commit.String()}, true
+			}
+			return v.Number > n
+		})
+		if err != nil {
+			return err
+		}
+		if !found {
+			return fmt.Errorf("%s has no version v%d: %w", name, n, ErrUnknownSkill)
 		}
 		return nil
 	})

@@ -113,7 +113,7 @@ func (s *Server) loadSkill(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	if res != nil {
 		return res, nil
 	}
-	s.audit(req.Session, v, "load_skill")
+	s.audit(req.Session, req.Extra, v.Skill, nil, "load_skill")
 	md := v.file("SKILL.md")
 	var b strings.Builder
 	fmt.Fprintf(&b, "skill %s v%d (commit %s)\n\n", v.Name, v.Version, short(v.Commit))
@@ -151,7 +151,7 @@ func (s *Server) readSkillFile(ctx context.Context, req *mcp.CallToolRequest) (*
 		return errResult("read_skill_file: skill %s v%d has no file %q: load_skill lists its files", v.Name, v.Version, in.Path), nil
 	}
 	if in.Path == "SKILL.md" {
-		s.audit(req.Session, v, "read_skill_file")
+		s.audit(req.Session, req.Extra, v.Skill, nil, "read_skill_file")
 	}
 	if !utf8.Valid(f.Data) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{

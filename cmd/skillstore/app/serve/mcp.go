@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path"
 	"path/filepath"
@@ -39,7 +40,18 @@ type MCPOptions struct {
 	// Poll is how often a running server checks for a changed published
 	// set between calls (0: mcpserver's default).
 	Poll time.Duration
+	// HTTP, when set, is the address to serve the HTTP transport at
+	// instead of stdio; a port alone listens on 127.0.0.1.
+	HTTP string
+	// TLSCert and TLSKey serve HTTPS.
+	TLSCert, TLSKey string
+	// Rate is the requests a second one HTTP client may make.
+	Rate float64
 }
+
+// TokensFileName holds the HTTP transport's token hashes, in the store's
+// local folder.
+const TokensFileName = "mcp-tokens.json"
 
 // MCP serves the store's published skills to one agent over stdin and
 // stdout until the agent leaves, or prints an agent's configuration.
@@ -55,11 +67,18 @@ func MCP(ctx context.Context, opts MCPOptions) error {
 	if opts.PrintConfig != "" {
 		return printMCPConfig(opts)
 	}
+	if opts.HTTP == "" && (opts.TLSCert != "" || opts.TLSKey != "") {
+		return app.UsageErrorf("--tls-cert and --tls-key go with --http")
+	}
+	if (opts.TLSCert == "") != (opts.TLSKey == "") {
+		return app.UsageErrorf("give both --tls-cert and --tls-key, or neither")
+	}
 	s, err := opts.OpenStore(ctx)
 	if err != nil {
 		return err
 	}
-	so := mcpserver.Options{Name: opts.Name, Version: opts.Version, Poll: opts.Poll, Logger: opts.Log}
+	so := mcpserver.Options{Name: opts.Name, Version: opts.Version, Poll: opts.Poll, Logger: opts.Log,
+		Note: func(msg string) { cliout.Printf(opts.Stderr, "skillstore: note: %s\n", msg) }}
 	if len(opts.Skills) > 0 {
 		so.Select = func(name string) bool {
 			for _, g := range opts.Skills {
@@ -74,12 +93,118 @@ func MCP(ctx context.Context, opts MCPOptions) error {
 		so.Audit = mcpserver.NewAuditLog(s.LocalPath(LoadsFileName), 0)
 	}
 	srv := mcpserver.New(mcpserver.NewStoreCatalog(s), so)
+	if opts.HTTP != "" {
+		return serveHTTP(ctx, srv, opts, mcpserver.NewTokens(s.LocalPath(TokensFileName)))
+	}
 	t := mcpserver.StdioTransport(opts.Stdin, opts.Stdout, opts.Log)
 	err = srv.Run(ctx, t)
 	if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, context.Canceled)) {
 		return nil
 	}
 	return err
+}
+
+// serveHTTP listens at opts.HTTP and serves until ctx ends (a signal).
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, opts MCPOptions, tokens *mcpserver.Tokens) error {
+	addr := opts.HTTP
+	if !strings.Contains(addr, ":") {
+		addr = ":" + addr
+	}
+	if strings.HasPrefix(addr, ":") {
+		addr = "127.0.0.1" + addr
+	}
+	if list, err := tokens.List(); err != nil {
+		return err
+	} else if len(list) == 0 {
+		cliout.Println(opts.Stderr, "skillstore: note: no token made yet: every request is refused until 'skillstore mcp token add NAME' makes one")
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen at %s: %w", addr, err)
+	}
+	scheme := "http"
+	if opts.TLSCert != "" {
+		scheme = "https"
+	}
+	return srv.ServeHTTP(ctx, ln, mcpserver.HTTPOptions{
+		Tokens: tokens, Rate: opts.Rate, CertFile: opts.TLSCert, KeyFile: opts.TLSKey,
+		Ready: func(a string) { cliout.Printf(opts.Stderr, "skillstore: serving MCP at %s://%s/mcp\n", scheme, a) },
+	})
+}
+
+// TokenOptions are 'mcp token' options.
+type TokenOptions struct {
+	app.Global
+	app.Output
+	// Name is the token's holder.
+	Name string
+}
+
+func (o TokenOptions) tokens(ctx context.Context) (*mcpserver.Tokens, error) {
+	s, err := o.OpenStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return mcpserver.NewTokens(s.LocalPath(TokensFileName)), nil
+}
+
+// TokenAdd makes a token and prints it.
+func TokenAdd(ctx context.Context, opts TokenOptions) error {
+	t, err := opts.tokens(ctx)
+	if err != nil {
+		return err
+	}
+	token, err := t.Add(ctx, opts.Name, time.Now())
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		return cliout.JSON(opts.Stdout, map[string]string{"name": opts.Name, "token": token})
+	}
+	cliout.Println(opts.Stdout, token)
+	cliout.Printf(opts.Stderr, "skillstore: note: the token of %s is printed once; clients send it as 'Authorization: Bearer TOKEN'\n", opts.Name)
+	return nil
+}
+
+// TokenList prints the tokens' holders.
+func TokenList(ctx context.Context, opts TokenOptions) error {
+	t, err := opts.tokens(ctx)
+	if err != nil {
+		return err
+	}
+	list, err := t.List()
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		if list == nil {
+			list = []mcpserver.Token{}
+		}
+		return cliout.JSON(opts.Stdout, list)
+	}
+	if len(list) == 0 {
+		cliout.Println(opts.Stderr, "no tokens ('skillstore mcp token add NAME' makes one)")
+		return nil
+	}
+	tb := cliout.NewTable(-1)
+	tb.Add("NAME", "CREATED")
+	for _, tk := range list {
+		tb.Add(tk.Name, tk.Created.Local().Format("2006-01-02 15:04:05"))
+	}
+	return tb.Write(opts.Stdout, cliout.NewPainter(opts.Stdout), 0)
+}
+
+// TokenRemove revokes a token.
+func TokenRemove(ctx context.Context, opts TokenOptions) error {
+	t, err := opts.tokens(ctx)
+	if err != nil {
+		return err
+	}
+	if err := t.Remove(ctx, opts.Name); err != nil {
+		return err
+	}
+	cliout.Printf(opts.Stdout, "revoked the token of %s\n", opts.Name)
+	return nil
 }
 
 // printMCPConfig prints what opts.PrintConfig's agent needs to start this
@@ -173,6 +298,9 @@ func Loads(ctx context.Context, opts LoadsOptions) error {
 		client := l.Client
 		if l.ClientVersion != "" {
 			client += " " + l.ClientVersion
+		}
+		if l.Token != "" {
+			client += " (token " + l.Token + ")"
 		}
 		commit := l.Commit
 		if len(commit) > 12 {
