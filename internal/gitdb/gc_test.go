@@ -220,3 +220,30 @@ func TestGCSearchesPacksItDidNotWrite(t *testing.T) {
 		t.Fatalf("gc of gc's pack = %+v; want its %d deltas reused", again, res.Deltas)
 	}
 }
+
+// TestGCPassesAnIndexWithoutItsPack: a writer renames a pack's index into
+// place before the pack, so a kill between the two leaves an index with
+// no pack. gc (and every reader) takes it for what it is, a pack not there
+// yet, and goes on: it used to refuse ("a pack whose index gc cannot
+// read"), so one such kill stopped every later gc.
+func TestGCPassesAnIndexWithoutItsPack(t *testing.T) {
+	dir := repoWithHistory(t)
+	want := catFileAll(t, dir)
+	runGC(t, dir, 0)
+	packs := packFiles(t, dir)
+	if len(packs) == 0 {
+		t.Fatal("gc wrote no pack")
+	}
+	// An index whose pack never arrived, as a kill leaves it.
+	idx := strings.TrimSuffix(packs[0], ".pack") + ".idx"
+	data, err := os.ReadFile(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orphan := filepath.Join(dir, "objects", "pack", "pack-"+strings.Repeat("ab", 20)+".idx")
+	if err := os.WriteFile(orphan, data, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	runGC(t, dir, 0)
+	checkLikeGit(t, dir, want)
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -97,6 +98,14 @@ func (pr *packReader) addNew(gitDir string) bool {
 	for _, e := range entries {
 		base, ok := strings.CutSuffix(e.Name(), ".idx")
 		if !ok || !strings.HasPrefix(base, "pack-") || pr.seen[base] {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(dir, base+".pack")); errors.Is(err, fs.ErrNotExist) {
+			// An index without its pack: a writer renames the index into
+			// place first and the pack next (see packwrite.go), so this is
+			// one between the two renames, or one killed there. Neither
+			// holds an object to read yet; a later listing takes the pack
+			// once it is there.
 			continue
 		}
 		pr.seen[base] = true
