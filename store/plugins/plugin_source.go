@@ -26,6 +26,17 @@ type Upstream struct {
 	Fetched gitfetch.Fetched // git sources only
 	Layout  pluginfmt.PluginLayout
 	Skills  map[string]*UpstreamSkill
+	// Roots are the folders of the other plugins the source's
+	// marketplace lists (see pluginfmt.PluginRoots), which the parts of a
+	// plugin holding them leave out; nil when not read yet (ReadParts
+	// reads them when the source has a marketplace).
+	Roots []string
+
+	// fsys is the git tree the layout was read from (git sources), kept
+	// for reading the plugin's parts without decoding the tree again.
+	fsys *gitfetch.TreeFS
+	// parts is what collectParts found, read once (see ReadParts).
+	parts *partsFound
 }
 
 // UpstreamSkill is one skill folder of an upstream.
@@ -40,6 +51,8 @@ type UpstreamSkill struct {
 	Files []store.File
 	// parts marks a plugin's parts (see plugin_parts.go), not a skill.
 	Parts bool
+	// Cut is what the cap left out of a plugin's parts (nil: nothing).
+	Cut *CapCut
 }
 
 // ReadSource opens a source and reads the layout of all its plugins, for
@@ -152,19 +165,35 @@ func UpstreamAt(tx *store.Tx, p *Plugin, fetched gitfetch.Fetched) (*Upstream, e
 	if err != nil {
 		return nil, err
 	}
-	up.Fetched = fetched
+	return up, upstreamSkills(tx, p, up, fetched, fsys)
+}
+
+// UpstreamOf is [UpstreamAt] for a plugin whose layout the caller has
+// read already, from fsys (the tree of fetched at p.Source.Path, which
+// the caller may share between the plugins of one marketplace: one
+// goroutine at a time): a marketplace's plugins, read with the
+// marketplace, are not read again one by one.
+func UpstreamOf(tx *store.Tx, p *Plugin, fetched gitfetch.Fetched, fsys *gitfetch.TreeFS, layout pluginfmt.PluginLayout) (*Upstream, error) {
+	up := &Upstream{Layout: layout, Skills: map[string]*UpstreamSkill{}}
+	return up, upstreamSkills(tx, p, up, fetched, fsys)
+}
+
+// upstreamSkills gives up the fetched commit and each skill's tree id,
+// read from fsys.
+func upstreamSkills(tx *store.Tx, p *Plugin, up *Upstream, fetched gitfetch.Fetched, fsys *gitfetch.TreeFS) error {
+	up.Fetched, up.fsys = fetched, fsys
 	for _, d := range up.Layout.Skills {
 		id, err := fsys.TreeID(d.Path)
 		if err != nil {
-			return nil, fmt.Errorf("plugin source %s: skill %s: %w", p.Source, d.Name, err)
+			return fmt.Errorf("plugin source %s: skill %s: %w", p.Source, d.Name, err)
 		}
 		tree, err := skipIgnored(tx, id)
 		if err != nil {
-			return nil, fmt.Errorf("plugin source %s: skill %s: %w", p.Source, d.Name, err)
+			return fmt.Errorf("plugin source %s: skill %s: %w", p.Source, d.Name, err)
 		}
 		up.Skills[d.Name] = &UpstreamSkill{Name: d.Name, Path: d.Path, Tree: tree}
 	}
-	return up, nil
+	return nil
 }
 
 // newPluginUpstream reads the layout of plugin p from its source's files:
@@ -196,15 +225,33 @@ func ReadFolder(src Source, cache *store.StatCache) (*Upstream, error) {
 	if err != nil {
 		return nil, err
 	}
+	return up, scanSkills(src, up, fsys)
+}
+
+// ReadFolderOf is [ReadFolder] for a plugin whose layout the caller has
+// read already (a marketplace's plugin, read with the marketplace).
+func ReadFolderOf(src Source, layout pluginfmt.PluginLayout) (*Upstream, error) {
+	root, err := os.OpenRoot(src.URL)
+	if err != nil {
+		return nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
+	}
+	defer root.Close()
+	up := &Upstream{Layout: layout, Skills: map[string]*UpstreamSkill{}}
+	return up, scanSkills(src, up, folderscan.NewPluginFS(folderscan.NewRootFS(root), src.URL, nil))
+}
+
+// scanSkills scans and hashes each skill folder of up's layout.
+func scanSkills(src Source, up *Upstream, fsys *folderscan.PluginFS) error {
 	for _, d := range up.Layout.Skills {
 		sk := &UpstreamSkill{Name: d.Name, Path: d.Path, Dir: filepath.Join(src.URL, filepath.FromSlash(d.Path))}
+		var err error
 		if sk.Files, err = fsys.ScanSkill(sk.Dir, skillfs.DefaultLimits); err != nil {
-			return nil, fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
+			return fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
 		}
 		sk.Tree = hashFolder(sk.Files)
 		up.Skills[d.Name] = sk
 	}
-	return up, nil
+	return nil
 }
 
 // newUpstream reads the layout of the one plugin a source must hold.
