@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -69,8 +70,9 @@ func ReadSource(ctx context.Context, tx *store.Tx, pre *Prefetched, src Source) 
 		fsys := folderscan.NewRootFS(root)
 		layout, err := readLayout(fsys, src)
 		if err != nil {
+			err = fmt.Errorf("plugin source %s: %w%s", src.URL, err, deeperSkills(fsys, src, err))
 			root.Close()
-			return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
+			return nil, gitfetch.Fetched{}, nil, nil, err
 		}
 		return layout, gitfetch.Fetched{}, fsys, func() { root.Close() }, nil
 	}
@@ -84,9 +86,31 @@ func ReadSource(ctx context.Context, tx *store.Tx, pre *Prefetched, src Source) 
 	}
 	layout, err := readLayout(fsys, src)
 	if err != nil {
-		return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s at %s: %w", src, store.ShortHash(fetched.Commit), err)
+		return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s at %s: %w%s", src, store.ShortHash(fetched.Commit), err, deeperSkills(fsys, src, err))
 	}
 	return layout, fetched, fsys, func() {}, nil
+}
+
+// deeperSkills is what a source that matches no layout (err wraps
+// pluginfmt.ErrNoSkills) holds deeper down: its skill folders, in one
+// sentence with the SOURCE#FOLDER/ that takes the most of them; "" when
+// err is another error or there are none.
+func deeperSkills(fsys pluginfmt.PluginFS, src Source, err error) string {
+	if !errors.Is(err, pluginfmt.ErrNoSkills) {
+		return ""
+	}
+	dirs, lerr := pluginfmt.Unreached(fsys, &pluginfmt.Layout{})
+	if lerr != nil || len(dirs) == 0 {
+		return ""
+	}
+	const shown = 5
+	named := strings.Join(dirs[:min(len(dirs), shown)], ", ")
+	if len(dirs) > shown {
+		named += fmt.Sprintf(" and %d more", len(dirs)-shown)
+	}
+	f := pluginfmt.UnreachedFolders(fsys, dirs)[0]
+	return fmt.Sprintf("; it holds %d skill folders deeper (%s): 'skillstore plugin add %s#%s/' takes %d of them",
+		len(dirs), named, src.URL, path.Join(src.Path, f.Folder), f.Skills)
 }
 
 // objectStore is go-git's view of the objects a reader sees, for fetches
