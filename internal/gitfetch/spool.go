@@ -150,6 +150,18 @@ func (f Fetched) StoreReceived(gitDir string) (ok bool, err error) {
 	return true, nil
 }
 
+// ReceivedIn reports whether StoreReceived stored this fetch's pack in
+// the repository at gitDir already.
+func (f Fetched) ReceivedIn(gitDir string) bool {
+	rp := f.received()
+	if rp == nil {
+		return false
+	}
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	return rp.storedIn == gitDir
+}
+
 // Release closes the pack a fetch kept for StoreReceived, when the store
 // did not take it; the fetched objects stay readable.
 func (f Fetched) Release() {

@@ -17,16 +17,22 @@ import (
 // that plugin add names them instead of leaving them out without a word,
 // and [UnreachedFolders] says which SOURCE#FOLDER/ takes them.
 
-// maxUnreachedDepth bounds how deep [Unreached] looks for skill folders.
-const maxUnreachedDepth = 12
+// maxUnreachedDepth bounds how deep [Unreached] looks for skill folders,
+// and maxUnreachedFolders how many folders it lists: a huge local folder
+// costs a bounded walk, not minutes.
+const (
+	maxUnreachedDepth   = 12
+	maxUnreachedFolders = 50_000
+)
 
 // Unreached lists the folders of fsys holding a SKILL.md that no plugin
 // of layout reaches: neither one of its skills (or skill folders left out
 // with a reason) nor inside one. It lists folders only (for a git tree,
 // tree objects: no file is read), never follows a symlink, skips what
 // skillfs.IgnoredDir names (.git, node_modules, ...) and looks no deeper
-// than maxUnreachedDepth folders. A skill folder's subfolders are its
-// own: they are not looked into. Sorted.
+// than maxUnreachedDepth folders, nor past maxUnreachedFolders of them. A
+// skill folder's subfolders are its own: they are not looked into.
+// Sorted.
 func Unreached(fsys PluginFS, layout *Layout) ([]string, error) {
 	reached := map[string]bool{}
 	for _, p := range layout.Plugins {
@@ -35,11 +41,13 @@ func Unreached(fsys PluginFS, layout *Layout) ([]string, error) {
 		}
 	}
 	var out []string
+	listed := 0
 	var walk func(dir string, depth int) error
 	walk = func(dir string, depth int) error {
-		if reached[dir] {
+		if reached[dir] || listed >= maxUnreachedFolders {
 			return nil
 		}
+		listed++
 		entries, err := fsys.ReadDir(dir)
 		if err != nil {
 			return err

@@ -29,12 +29,17 @@ import (
 //   - skills: every folder holding a SKILL.md (selected or not) and every
 //     folder the layout names as a skill; each skill is versioned apart;
 //   - nested plugins: a folder below the root with a plugin manifest of
-//     its own, in any agent's dialect (pluginfmt.HasPluginManifest);
+//     its own, in any agent's dialect (pluginfmt.HasPluginManifest), or
+//     that the source's marketplace lists as a plugin (Upstream.Roots,
+//     loose plugin.json folders included);
 //   - the marketplace files (any dialect's), when the plugin's root is
-//     the marketplace's;
+//     the marketplace's, and then the catalog's top-level skills/ unless
+//     the plugin's own skills are there;
 //   - what no intake stores (skillfs.Ignored: .git, node_modules,
 //     __pycache__, skillstore's bookkeeping, editor litter) and .github/
 //     (CI configuration, which no agent loads).
+//
+// It holds at most skillfs.DefaultLimits.MaxFiles files (see CapCut).
 //
 // A plugin has a unit when its parts are not empty and it is a plugin in
 // Claude Code's or Codex's sense: its folder holds a manifest or a

@@ -209,7 +209,10 @@ func Fetch(ctx context.Context, tx *store.Tx, pre *Prefetched, src Source, have 
 
 func queueFetched(tx *store.Tx, src Source, f gitfetch.Fetched) error {
 	// The pack as it came, when it is whole: no object copied into the
-	// transaction, none compressed again.
+	// transaction, none compressed again; once for the plugins sharing it.
+	if f.ReceivedIn(tx.Store().Dir()) {
+		return nil
+	}
 	if ok, err := tx.StoreReceived(f.StoreReceived); err != nil || ok {
 		if err != nil {
 			return fmt.Errorf("fetch %s: %w", src.URL, err)

@@ -184,6 +184,10 @@ func printUnreached(w io.Writer, src plugins.Source, u *pluginsync.Unreached) {
 	if n := len(u.Skills) - shown; n > 0 {
 		named += fmt.Sprintf(" and %d more", n)
 	}
-	cliout.Printf(w, "skillstore: note: %s of the source %s in none of its plugins, not added: %s; add them with %s\n",
-		Plural(len(u.Skills), "skill folder"), map[bool]string{true: "is", false: "are"}[len(u.Skills) == 1], named, how)
+	verb, them := "are", "them"
+	if len(u.Skills) == 1 {
+		verb, them = "is", "it"
+	}
+	cliout.Printf(w, "skillstore: note: %s of the source %s in none of its plugins, not added: %s; add %s with %s\n",
+		Plural(len(u.Skills), "skill folder"), verb, named, them, how)
 }
