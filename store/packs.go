@@ -62,6 +62,26 @@ func (tx *Tx) StorePack(r io.Reader) error {
 	return nil
 }
 
+// StoreReceived lets store write a pack a fetch received into the object
+// database as it came (gitfetch.Fetched.StoreReceived): like StorePack,
+// on disk at once and reachable from no ref until the transaction points
+// refs at it, without parsing the pack again. ok is false when store did
+// not (the caller then queues the objects); a dry run never writes one.
+func (tx *Tx) StoreReceived(store func(gitDir string) (bool, error)) (ok bool, err error) {
+	if tx.s.dryRun {
+		return false, nil
+	}
+	if ok, err = store(tx.s.dir); err != nil || !ok {
+		return false, err
+	}
+	if tx.st != nil {
+		tx.st.Close()
+		tx.st = nil
+	}
+	tx.db.Close()
+	return true, nil
+}
+
 // KeepPacksOpen makes the transaction's object reads (and go-git's pack
 // encoder) go through pack files kept open with a large cache, instead of
 // opening the pack once per object read: a push or pull reads every

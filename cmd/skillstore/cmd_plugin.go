@@ -58,10 +58,14 @@ func pluginCommand() *cli.Command {
 					"holds (a symlink that leaves its folder, is absolute or loops; a FIFO; a\n" +
 					"submodule; a file over 2 MiB) is left out of its skill; a skill that fails\n" +
 					"validation, holds two names that are one on macOS and Windows, or is rated\n" +
-					"above --allow-risk (default high) is left out whole. Each is named on stderr\n" +
+					"above --allow-risk (default high) is left out whole; a plugin's other files\n" +
+					"past 1,000 (counted per plugin; manifests, commands, agents, hooks and servers\n" +
+					"kept first) are left out, counted. Each is named on stderr\n" +
 					"with what takes it in ('plugin trust PLUGIN:SKILL' for a risk); the rest goes\n" +
 					"in, and the exit code is 1. A symlink that stays in its folder is kept as git\n" +
-					"keeps it. --strict makes each plugin all or nothing.\n\n" +
+					"keeps it. --strict makes each plugin all or nothing. Skill folders of the\n" +
+					"source that no plugin holds are named in one note with the SOURCE#FOLDER/\n" +
+					"that takes them in.\n\n" +
 					"A marketplace's entries in other repositories (github, url, git-subdir) are\n" +
 					"fetched, at their sha, else their ref. Each plugin is added on its own: one that\n" +
 					"fails (unreachable, missing ref, bad manifest, conflict) is reported and nothing\n" +

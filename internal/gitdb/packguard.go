@@ -45,6 +45,9 @@ func (e *ObjectTooLargeError) Error() string {
 type PackGuard struct {
 	pw   *io.PipeWriter
 	done chan error
+	// refDeltas is set when an entry is a delta naming its base by id
+	// (as a thin pack's deltas on objects outside it do); read after Close.
+	refDeltas bool
 }
 
 // NewPackGuard starts checking the pack written to it.
@@ -52,7 +55,7 @@ func NewPackGuard() *PackGuard {
 	pr, pw := io.Pipe()
 	g := &PackGuard{pw: pw, done: make(chan error, 1)}
 	go func() {
-		err := checkPack(bufio.NewReader(pr), MaxFetchedObjectSize, MaxFetchedTotal)
+		err := checkPack(bufio.NewReader(pr), MaxFetchedObjectSize, MaxFetchedTotal, &g.refDeltas)
 		if err != nil {
 			pr.CloseWithError(err)
 		} else {
@@ -65,6 +68,11 @@ func NewPackGuard() *PackGuard {
 
 // Write passes p to the check; it fails once the check has refused.
 func (g *PackGuard) Write(p []byte) (int, error) { return g.pw.Write(p) }
+
+// RefDeltas reports, after Close, whether the pack holds a delta that
+// names its base by id (a REF_DELTA): a pack that may need objects from
+// elsewhere to be read, so it is not kept as it is (see InstallPack).
+func (g *PackGuard) RefDeltas() bool { return g.refDeltas }
 
 // Close ends the stream and returns the check's verdict. A pack cut short
 // is not the guard's to judge (the parser reports it): only a refusal is
@@ -81,7 +89,7 @@ func (g *PackGuard) Close() error {
 
 // checkPack reads a pack stream's header and entries, refusing an object
 // over max (or a total over maxTotal) from its header.
-func checkPack(r *bufio.Reader, max, maxTotal int64) error {
+func checkPack(r *bufio.Reader, max, maxTotal int64, refDeltas *bool) error {
 	var hdr [12]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
 		return err
@@ -107,6 +115,9 @@ func checkPack(r *bufio.Reader, max, maxTotal int64) error {
 		}
 		if err != nil {
 			return err
+		}
+		if typ == REFDeltaObject {
+			*refDeltas = true
 		}
 		if typ == OFSDeltaObject || typ == REFDeltaObject {
 			// The delta starts with the base's size and the result's.

@@ -96,3 +96,44 @@ func removeQuarantines(objects string) {
 		}
 	}
 }
+
+// InstallPack stores in the repository a pack that a fetch received and
+// indexed already: size bytes of pack (read from its start), whose
+// trailing checksum is sum, and its v2 index idx. The pack is written as
+// it is (no object is inflated or compressed again) next to a temporary
+// name in objects/pack and fsynced, its index is put in place, then the
+// pack, as WritePack does: a process killed at any moment leaves no new
+// pack, an index without its pack (which git and gitdb skip), or both.
+// The pack must be whole (not thin: no delta on an object outside it).
+func InstallPack(gitDir string, pack io.ReaderAt, size int64, sum ID, idx []byte) error {
+	packDir := filepath.Join(gitDir, "objects", "pack")
+	if err := os.MkdirAll(packDir, 0o755); err != nil {
+		return fmt.Errorf("install pack: %w", err)
+	}
+	base := filepath.Join(packDir, "pack-"+sum.String())
+	if _, err := os.Stat(base + ".pack"); err == nil {
+		return nil // the same pack, stored before
+	}
+	tmp, err := os.CreateTemp(packDir, "tmp_pack_")
+	if err != nil {
+		return fmt.Errorf("install pack: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	defer tmp.Close()
+	if _, err := io.Copy(tmp, io.NewSectionReader(pack, 0, size)); err != nil {
+		return fmt.Errorf("install pack: %w", err)
+	}
+	if err := tmp.Chmod(0o444); err != nil {
+		return fmt.Errorf("install pack: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("install pack: %w", err)
+	}
+	if err := writeSynced(packDir, "tmp_idx_", base+".idx", idx); err != nil {
+		return fmt.Errorf("install pack: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), base+".pack"); err != nil {
+		return fmt.Errorf("install pack: %w", err)
+	}
+	return atomicfile.SyncDir(packDir)
+}

@@ -99,6 +99,8 @@ type fetchStorer struct {
 	storage.Storer
 	refs memory.ReferenceStorage
 	objs *memory.ObjectStorage
+	// received is the pack as it came, when it is whole (see spool.go).
+	received *receivedPack
 }
 
 func newFetchStorer(base storage.Storer) *fetchStorer {
@@ -142,6 +144,30 @@ func (f *fetchStorer) EncodedObjectSize(h plumbing.Hash) (int64, error) {
 		return n, nil
 	}
 	return f.Storer.EncodedObjectSize(h)
+}
+
+// checkTrees checks every tree the fetch brought with git fsck --strict's
+// rules (skillfs.CheckTree): a tree built with git plumbing (two entries
+// of one name, ".git " and the like) never reaches the store.
+func (f *fetchStorer) checkTrees() error {
+	for h, o := range f.objs.Objects {
+		if o.Type() != plumbing.TreeObject {
+			continue
+		}
+		r, err := o.Reader()
+		if err != nil {
+			return err
+		}
+		data, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			return err
+		}
+		if err := skillfs.CheckTree(data); err != nil {
+			return fmt.Errorf("tree %s: %w", h.String()[:12], err)
+		}
+	}
+	return nil
 }
 
 // newObjects calls fn with the type and content of every object the fetch

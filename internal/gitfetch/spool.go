@@ -1,11 +1,14 @@
 package gitfetch
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
+	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 
 	"github.com/skillstore/skillstore/internal/gitdb"
@@ -58,9 +61,15 @@ func (s *packSpool) Write(p []byte) (int, error) {
 
 // Close checks the guard's verdict, then parses the spooled pack (deltas
 // resolved against the store's objects for a thin pack) into the fetch's
-// memory objects.
-func (s *packSpool) Close() error {
-	defer s.file.Close()
+// memory objects, indexing it on the way: a pack whole in itself is kept,
+// with its index, for the store to take as it came ([Fetched.StoreReceived]).
+func (s *packSpool) Close() (err error) {
+	kept := false
+	defer func() {
+		if !kept {
+			s.file.Close()
+		}
+	}()
 	if s.refused != nil {
 		return s.refused
 	}
@@ -70,12 +79,107 @@ func (s *packSpool) Close() error {
 	if _, err := s.file.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	p, err := packfile.NewParserWithStorage(packfile.NewScanner(s.file), s.f)
+	iw := new(idxfile.Writer)
+	p, err := packfile.NewParserWithStorage(packfile.NewScanner(s.file), s.f, iw)
 	if err != nil {
 		return err
 	}
-	if _, err := p.Parse(); err != nil && !errors.Is(err, packfile.ErrEmptyPackfile) {
+	if _, err := p.Parse(); err != nil {
+		if errors.Is(err, packfile.ErrEmptyPackfile) {
+			return nil
+		}
 		return fmt.Errorf("parse fetched pack: %w", err)
 	}
+	if s.guard.RefDeltas() || !iw.Finished() {
+		return nil // it may need objects from elsewhere: its objects are queued one by one
+	}
+	idx, err := iw.Index()
+	if err != nil {
+		return fmt.Errorf("index fetched pack: %w", err)
+	}
+	var buf bytes.Buffer
+	if _, err := idxfile.NewEncoder(&buf).Encode(idx); err != nil {
+		return fmt.Errorf("index fetched pack: %w", err)
+	}
+	s.f.received = &receivedPack{file: s.file, size: s.written, sum: gitdb.ID(idx.PackfileChecksum), idx: buf.Bytes()}
+	kept = true
 	return nil
+}
+
+// receivedPack is a fetched pack kept as it came, with its index: the
+// spool file (unlinked), until the store takes it or it is released.
+type receivedPack struct {
+	mu       sync.Mutex
+	file     *os.File
+	size     int64
+	sum      gitdb.ID
+	idx      []byte
+	storedIn string // the repository it was stored in
+}
+
+// StoreReceived writes the pack the fetch received into the repository
+// at gitDir as it came (gitdb.InstallPack: no object inflated or
+// compressed again), after checking every tree in it as NewObjects does.
+// ok is false when there is no such pack (nothing new came, or the pack
+// leans on objects outside it): the caller queues NewObjects instead.
+// Storing it again in the same repository is a no-op. The caller holds
+// the repository's write lock; the objects are reachable from no ref
+// until the caller's refs point at them (gc prunes them otherwise).
+func (f Fetched) StoreReceived(gitDir string) (ok bool, err error) {
+	rp := f.received()
+	if rp == nil {
+		return false, nil
+	}
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	if rp.storedIn != "" {
+		return rp.storedIn == gitDir, nil
+	}
+	if rp.file == nil {
+		return false, nil // released
+	}
+	if err := f.objects.checkTrees(); err != nil {
+		return false, err
+	}
+	if err := gitdb.InstallPack(gitDir, rp.file, rp.size, rp.sum, rp.idx); err != nil {
+		return false, err
+	}
+	rp.storedIn = gitDir
+	rp.file.Close()
+	rp.file, rp.idx = nil, nil
+	return true, nil
+}
+
+// ReceivedIn reports whether StoreReceived stored this fetch's pack in
+// the repository at gitDir already.
+func (f Fetched) ReceivedIn(gitDir string) bool {
+	rp := f.received()
+	if rp == nil {
+		return false
+	}
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	return rp.storedIn == gitDir
+}
+
+// Release closes the pack a fetch kept for StoreReceived, when the store
+// did not take it; the fetched objects stay readable.
+func (f Fetched) Release() {
+	rp := f.received()
+	if rp == nil {
+		return
+	}
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	if rp.file != nil {
+		rp.file.Close()
+		rp.file, rp.idx = nil, nil
+	}
+}
+
+func (f Fetched) received() *receivedPack {
+	if f.objects == nil {
+		return nil
+	}
+	return f.objects.received
 }

@@ -1,6 +1,7 @@
 package pluginfmt
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -351,9 +352,10 @@ func entryRoot(fsys PluginFS, pluginRoot string, e marketplaceEntry) (string, *r
 }
 
 // entryLines returns the line of each element of the top-level "plugins"
-// array, in order; nil when the file cannot be walked.
+// array, in order; nil when the file cannot be walked. Lines are counted
+// on from one element to the next: one pass over the file.
 func entryLines(data []byte) []int {
-	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec := json.NewDecoder(bytes.NewReader(data))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil
 	}
@@ -373,12 +375,15 @@ func entryLines(data []byte) []int {
 			return nil
 		}
 		var lines []int
+		line, counted := 1, 0 // the line at data[counted]
 		for dec.More() {
 			off := int(dec.InputOffset())
 			for off < len(data) && strings.ContainsRune(" \t\r\n,", rune(data[off])) {
 				off++
 			}
-			lines = append(lines, 1+strings.Count(string(data[:off]), "\n"))
+			line += bytes.Count(data[counted:off], []byte("\n"))
+			counted = off
+			lines = append(lines, line)
 			var skip json.RawMessage
 			if dec.Decode(&skip) != nil {
 				return lines
@@ -387,4 +392,38 @@ func entryLines(data []byte) []int {
 		return lines
 	}
 	return nil
+}
+
+// PluginRoots lists the folders of the plugins that the marketplace files
+// at fsys's top (any dialect's) list in fsys itself, sorted, each once:
+// what a plugin's parts leave out when they hold them. It reads the
+// marketplace files only, not the plugins; an entry that cannot be read
+// is not listed.
+func PluginRoots(fsys PluginFS) []string {
+	seen := map[string]bool{}
+	for _, f := range marketplaceFormats {
+		data, err := ReadRegular(fsys, f.File, safefile.RecordLimit)
+		if err != nil {
+			continue
+		}
+		var m marketplaceManifest
+		if json.Unmarshal(data, &m) != nil {
+			continue
+		}
+		for _, raw := range m.Plugins {
+			var e marketplaceEntry
+			if json.Unmarshal(raw, &e) != nil {
+				continue
+			}
+			if root, remote, err := entryRoot(fsys, m.Metadata.PluginRoot, e); err == nil && remote == nil {
+				seen[root] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for r := range seen {
+		out = append(out, r)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -26,6 +27,17 @@ type Upstream struct {
 	Fetched gitfetch.Fetched // git sources only
 	Layout  pluginfmt.PluginLayout
 	Skills  map[string]*UpstreamSkill
+	// Roots are the folders of the other plugins the source's
+	// marketplace lists (see pluginfmt.PluginRoots), which the parts of a
+	// plugin holding them leave out; nil when not read yet (ReadParts
+	// reads them when the source has a marketplace).
+	Roots []string
+
+	// fsys is the git tree the layout was read from (git sources), kept
+	// for reading the plugin's parts without decoding the tree again.
+	fsys *gitfetch.TreeFS
+	// parts is what collectParts found, read once (see ReadParts).
+	parts *partsFound
 }
 
 // UpstreamSkill is one skill folder of an upstream.
@@ -45,6 +57,8 @@ type UpstreamSkill struct {
 	// walk that found it stopped there, Files is empty, and the intake
 	// refuses the skill alone, in one short line.
 	Refused error
+	// Cut is what the cap left out of a plugin's parts (nil: nothing).
+	Cut *CapCut
 }
 
 // ReadSource opens a source and reads the layout of all its plugins, for
@@ -61,8 +75,9 @@ func ReadSource(ctx context.Context, tx *store.Tx, pre *Prefetched, src Source) 
 		fsys := folderscan.NewRootFS(root)
 		layout, err := readLayout(fsys, src)
 		if err != nil {
+			err = fmt.Errorf("plugin source %s: %w%s", src.URL, err, deeperSkills(fsys, src, err))
 			root.Close()
-			return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
+			return nil, gitfetch.Fetched{}, nil, nil, err
 		}
 		return layout, gitfetch.Fetched{}, fsys, func() { root.Close() }, nil
 	}
@@ -76,9 +91,31 @@ func ReadSource(ctx context.Context, tx *store.Tx, pre *Prefetched, src Source) 
 	}
 	layout, err := readLayout(fsys, src)
 	if err != nil {
-		return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s at %s: %w", src, store.ShortHash(fetched.Commit), err)
+		return nil, gitfetch.Fetched{}, nil, nil, fmt.Errorf("plugin source %s at %s: %w%s", src, store.ShortHash(fetched.Commit), err, deeperSkills(fsys, src, err))
 	}
 	return layout, fetched, fsys, func() {}, nil
+}
+
+// deeperSkills is what a source that matches no layout (err wraps
+// pluginfmt.ErrNoSkills) holds deeper down: its skill folders, in one
+// sentence with the SOURCE#FOLDER/ that takes the most of them; "" when
+// err is another error or there are none.
+func deeperSkills(fsys pluginfmt.PluginFS, src Source, err error) string {
+	if !errors.Is(err, pluginfmt.ErrNoSkills) {
+		return ""
+	}
+	dirs, lerr := pluginfmt.Unreached(fsys, &pluginfmt.Layout{})
+	if lerr != nil || len(dirs) == 0 {
+		return ""
+	}
+	const shown = 5
+	named := strings.Join(dirs[:min(len(dirs), shown)], ", ")
+	if len(dirs) > shown {
+		named += fmt.Sprintf(" and %d more", len(dirs)-shown)
+	}
+	f := pluginfmt.UnreachedFolders(fsys, dirs)[0]
+	return fmt.Sprintf("; it holds %d skill folders deeper (%s): 'skillstore plugin add %s#%s/' takes %d of them",
+		len(dirs), named, src.URL, path.Join(src.Path, f.Folder), f.Skills)
 }
 
 // objectStore is go-git's view of the objects a reader sees, for fetches
@@ -157,11 +194,27 @@ func UpstreamAt(tx *store.Tx, p *Plugin, fetched gitfetch.Fetched) (*Upstream, e
 	if err != nil {
 		return nil, err
 	}
-	up.Fetched = fetched
+	return up, upstreamSkills(tx, p, up, fetched, fsys)
+}
+
+// UpstreamOf is [UpstreamAt] for a plugin whose layout the caller has
+// read already, from fsys (the tree of fetched at p.Source.Path, which
+// the caller may share between the plugins of one marketplace: one
+// goroutine at a time): a marketplace's plugins, read with the
+// marketplace, are not read again one by one.
+func UpstreamOf(tx *store.Tx, p *Plugin, fetched gitfetch.Fetched, fsys *gitfetch.TreeFS, layout pluginfmt.PluginLayout) (*Upstream, error) {
+	up := &Upstream{Layout: layout, Skills: map[string]*UpstreamSkill{}}
+	return up, upstreamSkills(tx, p, up, fetched, fsys)
+}
+
+// upstreamSkills gives up the fetched commit and each skill's tree id,
+// read from fsys.
+func upstreamSkills(tx *store.Tx, p *Plugin, up *Upstream, fetched gitfetch.Fetched, fsys *gitfetch.TreeFS) error {
+	up.Fetched, up.fsys = fetched, fsys
 	for _, d := range up.Layout.Skills {
 		id, err := fsys.TreeID(d.Path)
 		if err != nil {
-			return nil, fmt.Errorf("plugin source %s: skill %s: %w", p.Source, d.Name, err)
+			return fmt.Errorf("plugin source %s: skill %s: %w", p.Source, d.Name, err)
 		}
 		tree, err := skipIgnored(tx, id)
 		var bound *skillfs.BoundError
@@ -170,11 +223,11 @@ func UpstreamAt(tx *store.Tx, p *Plugin, fetched gitfetch.Fetched) (*Upstream, e
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("plugin source %s: skill %s: %w", p.Source, d.Name, err)
+			return fmt.Errorf("plugin source %s: skill %s: %w", p.Source, d.Name, err)
 		}
 		up.Skills[d.Name] = &UpstreamSkill{Name: d.Name, Path: d.Path, Tree: tree}
 	}
-	return up, nil
+	return nil
 }
 
 // newPluginUpstream reads the layout of plugin p from its source's files:
@@ -206,8 +259,26 @@ func ReadFolder(src Source, cache *store.StatCache) (*Upstream, error) {
 	if err != nil {
 		return nil, err
 	}
+	return up, scanSkills(src, up, fsys)
+}
+
+// ReadFolderOf is [ReadFolder] for a plugin whose layout the caller has
+// read already (a marketplace's plugin, read with the marketplace).
+func ReadFolderOf(src Source, layout pluginfmt.PluginLayout) (*Upstream, error) {
+	root, err := os.OpenRoot(src.URL)
+	if err != nil {
+		return nil, fmt.Errorf("plugin source %s: %w", src.URL, err)
+	}
+	defer root.Close()
+	up := &Upstream{Layout: layout, Skills: map[string]*UpstreamSkill{}}
+	return up, scanSkills(src, up, folderscan.NewPluginFS(folderscan.NewRootFS(root), src.URL, nil))
+}
+
+// scanSkills scans and hashes each skill folder of up's layout.
+func scanSkills(src Source, up *Upstream, fsys *folderscan.PluginFS) error {
 	for _, d := range up.Layout.Skills {
 		sk := &UpstreamSkill{Name: d.Name, Path: d.Path, Dir: filepath.Join(src.URL, filepath.FromSlash(d.Path))}
+		var err error
 		sk.Files, err = fsys.ScanSkill(sk.Dir, skillfs.DefaultLimits)
 		var bound *skillfs.BoundError
 		if errors.As(err, &bound) {
@@ -216,12 +287,12 @@ func ReadFolder(src Source, cache *store.StatCache) (*Upstream, error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
+			return fmt.Errorf("plugin source %s: skill %s: %w", src, d.Name, err)
 		}
 		sk.Tree = hashFolder(sk.Files)
 		up.Skills[d.Name] = sk
 	}
-	return up, nil
+	return nil
 }
 
 // newUpstream reads the layout of the one plugin a source must hold.

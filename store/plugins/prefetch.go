@@ -61,6 +61,9 @@ func (p *Prefetched) Close() {
 		b.Close()
 	}
 	p.bases = nil
+	for _, r := range p.results {
+		r.fetched.Release() // a pack kept for the store, not taken
+	}
 }
 
 // merge takes other's results and what it holds open into p.
@@ -197,6 +200,7 @@ func Fetch(ctx context.Context, tx *store.Tx, pre *Prefetched, src Source, have 
 	if err != nil {
 		return gitfetch.Fetched{}, err
 	}
+	defer f.Release() // its objects stay readable
 	if err := queueFetched(tx, src, f); err != nil {
 		return gitfetch.Fetched{}, err
 	}
@@ -204,6 +208,17 @@ func Fetch(ctx context.Context, tx *store.Tx, pre *Prefetched, src Source, have 
 }
 
 func queueFetched(tx *store.Tx, src Source, f gitfetch.Fetched) error {
+	// The pack as it came, when it is whole: no object copied into the
+	// transaction, none compressed again; once for the plugins sharing it.
+	if f.ReceivedIn(tx.Store().Dir()) {
+		return nil
+	}
+	if ok, err := tx.StoreReceived(f.StoreReceived); err != nil || ok {
+		if err != nil {
+			return fmt.Errorf("fetch %s: %w", src.URL, err)
+		}
+		return nil
+	}
 	err := f.NewObjects(func(t gitdb.ObjectType, data []byte) { tx.WriteObject(t, data) })
 	if err != nil {
 		return fmt.Errorf("fetch %s: %w", src.URL, err)

@@ -56,6 +56,11 @@ const (
 	// LeftOutRisk is a skill whose findings are above the allowed risk;
 	// --allow-risk RISK or 'plugin trust PLUGIN:SKILL' takes it in.
 	LeftOutRisk LeftOutKind = "risk"
+	// LeftOutCap is the files of a plugin's parts past the cap of files
+	// a unit holds (plugins.CapCut): the parts go in without them. Files
+	// counts them and Paths names the first; an upstream holding fewer
+	// takes them in.
+	LeftOutCap LeftOutKind = "cap"
 )
 
 // LeftOut is one part of an upstream that plugin add or sync left out.
@@ -69,9 +74,34 @@ type LeftOut struct {
 	// Risk is the tree's risk level (LeftOutRisk): what --allow-risk
 	// must allow.
 	Risk string `json:"risk,omitempty"`
+	// Files and Paths are, for LeftOutCap, how many files the cap left
+	// out and the first of them (at most plugins.MaxCutPaths).
+	Files int      `json:"files,omitempty"`
+	Paths []string `json:"paths,omitempty"`
 	// Again marks a skill the previous sync left out already, for the
 	// same upstream tree: listed, but not counted (see heldName).
 	Again bool `json:"again,omitempty"`
+}
+
+// capLeftOut is the report of what the cap left out of a plugin's parts.
+func capLeftOut(c *plugins.CapCut) []LeftOut {
+	if c == nil {
+		return nil
+	}
+	first := make([]string, len(c.First))
+	for i, p := range c.First {
+		first[i] = skillfs.QuotePath(p)
+	}
+	named := strings.Join(first, ", ")
+	if more := c.Files - len(c.First); more > 0 {
+		named += fmt.Sprintf(" and %d more", more)
+	}
+	return []LeftOut{{
+		Kind:   LeftOutCap,
+		Reason: fmt.Sprintf("%d of its %d files are over the cap of %d files a plugin's parts hold: %s", c.Files, c.Total, c.Cap, named),
+		Files:  c.Files,
+		Paths:  slices.Clone(c.First),
+	}}
 }
 
 // skillIn is one upstream skill being taken in: what its source holds
@@ -84,8 +114,12 @@ type skillIn struct {
 	leftOut []LeftOut
 }
 
-// trailer is the Left-Out trailer of a file left out of a snapshot.
+// trailer is the Left-Out trailer of a file (or, for the cap, of the
+// files) left out of a snapshot.
 func (l LeftOut) trailer() store.Trailer {
+	if l.Path == "" {
+		return store.Trailer{Key: store.TrailerLeftOut, Value: l.Reason}
+	}
 	return store.Trailer{Key: store.TrailerLeftOut, Value: skillfs.QuotePath(l.Path) + ": " + l.Reason}
 }
 
@@ -122,7 +156,7 @@ func storable(files []store.File, limits skillfs.Limits) (kept []store.File, lef
 
 // intake leaves out of an upstream skill the files a store never holds
 // (see storable): its files and tree become what is kept, and sk.leftOut
-// lists the rest. It reads the skill's files, as the safety check that
+// lists the rest (after what the parts' cap left out, if anything). It reads the skill's files, as the safety check that
 // follows does anyway; a tree with nothing to leave out is not rewritten.
 func intake(tx *store.Tx, sk *skillIn) error {
 	if sk.intaken {
@@ -144,7 +178,7 @@ func intake(tx *store.Tx, sk *skillIn) error {
 	if err != nil {
 		return fmt.Errorf("skill %s: %w", sk.Name, err)
 	}
-	sk.Files, sk.Tree, sk.leftOut, sk.Dir = kept, tree, left, ""
+	sk.Files, sk.Tree, sk.leftOut, sk.Dir = kept, tree, append(sk.leftOut, left...), ""
 	return nil
 }
 

@@ -46,6 +46,9 @@ type marketEntry struct {
 	file   string // the marketplace file that lists it
 	line   int    // its line there, 0 when unknown
 	remote bool
+	// layout is a local entry's plugin as the marketplace's read found
+	// it: it is not read again.
+	layout *pluginfmt.PluginLayout
 	// takenBy is the origin of the plugin holding the entry's name, when
 	// the entry got a qualified id instead (see plugin_ids.go).
 	takenBy string
@@ -67,11 +70,13 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 		rep.Plugins = append(rep.Plugins, failedReport(f.Plugin, mkt, f))
 	}
 	var entries []marketEntry
-	for _, pl := range layout.Plugins {
+	reads := &entryReads{fetches: map[[2]string]entryFetch{}, roots: []string{}}
+	for i, pl := range layout.Plugins {
 		s := src
 		s.Selector = pl.Name
 		p := &plugins.Plugin{ID: plugins.ChooseID(opts.ID, pl.Name, src), Source: s, Review: opts.Review, Marketplace: mkt, Skills: []string{}}
-		entries = append(entries, marketEntry{plugin: p, name: pl.Name, file: layout.Files[pl.Name], line: layout.Lines[pl.Name]})
+		entries = append(entries, marketEntry{plugin: p, name: pl.Name, file: layout.Files[pl.Name], line: layout.Lines[pl.Name], layout: &layout.Plugins[i]})
+		reads.roots = append(reads.roots, pl.Root)
 	}
 	for _, r := range layout.Remote {
 		s, err := plugins.EntrySource(r, opts.AllowLocal)
@@ -96,7 +101,16 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 	}
 	// Every entry is read first, so that a --skill pattern matching no
 	// skill of any plugin fails the add before anything is written.
-	fetches := entryFetches{}
+	reads.fetched = fetched
+	if src.Kind == plugins.SourceGit {
+		if reads.fsys, err = fetched.FSAt(src.Path); err != nil {
+			return nil, fmt.Errorf("plugin source %s: %w", src, err)
+		}
+	}
+	recs, err := plugins.List(tx.Reader)
+	if err != nil {
+		return nil, err
+	}
 	var ready []readyEntry
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
@@ -106,12 +120,12 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 			continue
 		}
 		if opts.ID == "" {
-			if err := resolveEntryID(tx, &e, ids); err != nil {
+			if err := resolveEntryID(tx, &e, ids, recs); err != nil {
 				rep.Plugins = append(rep.Plugins, failedReport(e.name, mkt, &pluginfmt.EntryError{Plugin: e.name, File: e.file, Line: e.line, Err: err}))
 				continue
 			}
 		}
-		if up := readEntry(ctx, tx, pre, e, fetched, fetches, entryWant{picked: src.Selector != "", skillsOnly: opts.SkillsOnly}, sel, rep); up != nil {
+		if up := readEntry(ctx, tx, pre, e, reads, entryWant{picked: src.Selector != "", skillsOnly: opts.SkillsOnly}, sel, rep); up != nil {
 			ready = append(ready, readyEntry{e, up})
 		}
 	}
@@ -160,7 +174,7 @@ type readyEntry struct {
 // leave it out when it holds no skills.
 type entryWant struct{ picked, skillsOnly bool }
 
-func readEntry(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, e marketEntry, fetched gitfetch.Fetched, fetches entryFetches, want entryWant, sel *plugins.SkillSelection, rep *Report) *plugins.Upstream {
+func readEntry(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, e marketEntry, reads *entryReads, want entryWant, sel *plugins.SkillSelection, rep *Report) *plugins.Upstream {
 	picked := want.picked
 	p := e.plugin
 	fail := func(err error) {
@@ -178,7 +192,7 @@ func readEntry(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, e mar
 				break
 			}
 			// Its skills count among those --skill may name.
-			if up, err := entryUpstream(ctx, tx, pre, e, fetched, fetches); err == nil {
+			if up, err := entryUpstream(ctx, tx, pre, e, reads); err == nil {
 				sel.AddAvailable(slices.Collect(maps.Keys(up.Skills))...)
 			}
 		case cur.Marketplace != "" && cur.Marketplace == p.Marketplace && plugins.EntryName(cur) == e.name:
@@ -194,7 +208,7 @@ func readEntry(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, e mar
 		fail(err)
 		return nil
 	}
-	up, err := entryUpstream(ctx, tx, pre, e, fetched, fetches)
+	up, err := entryUpstream(ctx, tx, pre, e, reads)
 	if !picked && errors.Is(err, pluginfmt.ErrNoSkills) {
 		rep.Skipped = append(rep.Skipped, pluginfmt.SkippedPlugin{Name: p.ID, Reason: pluginfmt.NoSkillsReason})
 		return nil
@@ -259,9 +273,17 @@ func recordEntry(tx *store.Tx, r readyEntry, cc *commitCache, opts Options, rep 
 	rep.Plugins = append(rep.Plugins, pr)
 }
 
-// entryFetches keeps the fetches of one marketplace add by repository and
-// pin: the git-subdir entries of one monorepo fetch it once.
-type entryFetches map[[2]string]entryFetch
+// entryReads is what the entries of one marketplace add share: the
+// marketplace's fetched commit and its tree (read once for all its local
+// entries), the folders of its local plugins, and the fetches of other
+// repositories by repository and pin (the git-subdir entries of one
+// monorepo fetch it once).
+type entryReads struct {
+	fetched gitfetch.Fetched
+	fsys    *gitfetch.TreeFS // git marketplaces
+	roots   []string
+	fetches map[[2]string]entryFetch
+}
 
 type entryFetch struct {
 	fetched gitfetch.Fetched
@@ -270,24 +292,32 @@ type entryFetch struct {
 
 // entryUpstream reads what a marketplace plugin holds: from the
 // marketplace's own fetch or folder, or by fetching its repository.
-func entryUpstream(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, e marketEntry, fetched gitfetch.Fetched, fetches entryFetches) (*plugins.Upstream, error) {
+func entryUpstream(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, e marketEntry, reads *entryReads) (*plugins.Upstream, error) {
 	p := e.plugin
+	var up *plugins.Upstream
+	var err error
 	switch {
 	case e.remote:
 		key := [2]string{p.Source.URL, p.Source.Ref}
-		got, ok := fetches[key]
+		got, ok := reads.fetches[key]
 		if !ok {
 			got.fetched, got.err = plugins.Fetch(ctx, tx, pre, p.Source, store.ZeroHash)
-			fetches[key] = got
+			reads.fetches[key] = got
 		}
 		if got.err != nil {
 			return nil, got.err
 		}
 		return plugins.UpstreamAt(tx, p, got.fetched)
 	case p.Source.Kind == plugins.SourceGit:
-		return plugins.UpstreamAt(tx, p, fetched)
+		up, err = plugins.UpstreamOf(tx, p, reads.fetched, reads.fsys, *e.layout)
+	default:
+		up, err = plugins.ReadFolderOf(p.Source, *e.layout)
 	}
-	return plugins.ReadFolder(p.Source, nil)
+	if err != nil {
+		return nil, err
+	}
+	up.Roots = reads.roots
+	return up, nil
 }
 
 // recordPlugin records a new plugin and mirrors its skills; an error means
@@ -420,12 +450,8 @@ func newEntryIDs(qualifier string, entries []marketEntry) *entryIDs {
 // else its name, else, when a plugin of another source holds the name, a
 // qualified id. The entry's own plugin under its name (added before, or
 // moved by the marketplace) keeps it: readEntry deals with it.
-func resolveEntryID(tx *store.Tx, e *marketEntry, ids *entryIDs) error {
+func resolveEntryID(tx *store.Tx, e *marketEntry, ids *entryIDs, recs []*plugins.Plugin) error {
 	p := e.plugin
-	recs, err := plugins.List(tx.Reader)
-	if err != nil {
-		return err
-	}
 	for _, cur := range recs {
 		if cur.Entry == e.name && cur.Marketplace == p.Marketplace && cur.ID != p.ID {
 			p.ID, p.Entry = cur.ID, e.name

@@ -106,10 +106,12 @@ func addPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src 
 		return nil, err
 	}
 	market := pluginfmt.HasMarketplace(fsys)
+	unreached := findUnreached(tx, fsys, src, layout)
 	done()
 	if market {
 		rep, err := addMarketplace(ctx, tx, pre, src, layout, fetched, opts)
 		if err == nil {
+			rep.Unreached = unreached
 			err = saveHeld(tx, rep)
 		}
 		return rep, err
@@ -172,7 +174,7 @@ func addPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src 
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	rep := &Report{Plugins: []PluginReport{}, Skipped: layout.Skipped, AlreadyAdded: already, Dialects: severalDialects(layout)}
+	rep := &Report{Plugins: []PluginReport{}, Skipped: layout.Skipped, AlreadyAdded: already, Dialects: severalDialects(layout), Unreached: unreached}
 	sopts, err := opts.syncOptions(tx)
 	if err != nil {
 		return nil, err
@@ -231,4 +233,23 @@ func severalDialects(l *pluginfmt.Layout) []pluginfmt.Dialect {
 		return nil
 	}
 	return out
+}
+
+// findUnreached lists the skill folders of the source that its layout
+// does not reach, unless the source names one plugin (SOURCE#plugin): then
+// the others are not asked for. A tree that cannot be listed gives none
+// (the note is for people; the add reads what it takes on its own).
+func findUnreached(tx *store.Tx, fsys pluginfmt.PluginFS, src plugins.Source, layout *pluginfmt.Layout) *Unreached {
+	if src.Selector != "" {
+		return nil
+	}
+	dirs, err := pluginfmt.Unreached(fsys, layout)
+	if err != nil {
+		tx.Store().Logger().Debug("unreached skill folders not listed", "source", src.String(), "err", err)
+		return nil
+	}
+	if len(dirs) == 0 {
+		return nil
+	}
+	return &Unreached{Skills: dirs, Folders: pluginfmt.UnreachedFolders(fsys, dirs)}
 }

@@ -577,3 +577,76 @@ B.
 		t.Errorf("sub's parts = %q, want %q", got["sub"], want)
 	}
 }
+
+// TestPluginPartsCap: a plugin's parts past the cap of files go in with
+// their first files, components first (the manifest and commands/ here,
+// which sort after the 1,010 files of aaa/), and the rest is left out as
+// one part named with its count and first paths, in the report and the
+// snapshot's Left-Out trailer; the next sync does not report it again.
+// A folder source (the scenario intake_parts_cap reads a git one).
+func TestPluginPartsCap(t *testing.T) {
+	s := storetest.NewStore(t)
+	up := filepath.Join(t.TempDir(), "wide")
+	storetest.WriteFixture(t, up, `
+-- .claude-plugin/plugin.json --
+{"name": "wide"}
+-- commands/go.md --
+a command
+-- skills/a/SKILL.md --
+---
+name: a
+description: the a skill
+---
+A.
+`)
+	for i := range 1010 {
+		storetest.WriteFile(t, filepath.Join(up, "aaa", fmt.Sprintf("f%04d", i)), "x")
+	}
+	src, err := plugins.ParseSource(up, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Add(context.Background(), s, src, AddOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := rep.Plugins[0].Parts
+	if parts == nil || parts.NewVersion != 1 || len(parts.LeftOut) != 1 {
+		t.Fatalf("parts over the cap: %+v", parts)
+	}
+	l := parts.LeftOut[0]
+	wantPaths := []string{"aaa/f0998", "aaa/f0999", "aaa/f1000", "aaa/f1001", "aaa/f1002"}
+	if l.Kind != LeftOutCap || l.Files != 12 || !slices.Equal(l.Paths, wantPaths) {
+		t.Errorf("left out: %+v, want 12 files from %v", l, wantPaths)
+	}
+	if !rep.Failed() || rep.LeftOutParts() != 1 {
+		t.Errorf("Failed() = %v, LeftOutParts() = %d: a cut must fail the run, as one part", rep.Failed(), rep.LeftOutParts())
+	}
+	if len(rep.Plugins[0].Skills) != 1 || rep.Plugins[0].Skills[0].NewVersion != 1 {
+		t.Errorf("the skill beside the parts: %+v", rep.Plugins[0].Skills)
+	}
+	v := storetest.HeadOf(t, s, store.PluginPartsUnit("wide"))
+	files := partsFiles(t, s, v.Tree)
+	if len(files) != 1000 || files[".claude-plugin/plugin.json"] == "" || files["commands/go.md"] == "" || files["aaa/f0997"] == "" {
+		t.Errorf("parts kept %d files (manifest %v, command %v), want 1000 with both", len(files), files[".claude-plugin/plugin.json"] != "", files["commands/go.md"] != "")
+	}
+	var trailer string
+	err = s.View(context.Background(), func(r *store.Reader) error {
+		h, _ := r.Ref(store.UpstreamRef("wide", store.PluginPartsName))
+		c, err := r.Commit(h)
+		if err == nil {
+			trailer = c.Trailer(store.TrailerLeftOut)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(trailer, "12 of its 1012 files are over the cap of 1000") || !strings.Contains(trailer, "aaa/f0998, ") {
+		t.Errorf("Left-Out trailer %q", trailer)
+	}
+	if r := partsSync(t, s); r != nil && r.Changed() {
+		t.Errorf("second sync reported the parts again: %+v", r)
+	}
+	checkStoreSound(t, s)
+}

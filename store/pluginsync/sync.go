@@ -71,6 +71,18 @@ type Report struct {
 	// Dialects are the agents whose manifests plugin add found in the
 	// source, when more than one (see pluginfmt.Layout.Dialects).
 	Dialects []pluginfmt.Dialect `json:"dialects,omitempty"`
+	// Unreached is what plugin add found in the source beside what it
+	// added: skill folders that no plugin of its layout reaches.
+	Unreached *Unreached `json:"unreached,omitempty"`
+}
+
+// Unreached are the skill folders of a source that no plugin of its
+// layout reaches (pluginfmt.Unreached), none of them added, and the
+// folders that take them in: plugin add SOURCE#FOLDER/ (or --path
+// FOLDER), most skills first (pluginfmt.UnreachedFolders).
+type Unreached struct {
+	Skills  []string                    `json:"skills"`
+	Folders []pluginfmt.UnreachedFolder `json:"folders"`
 }
 
 // SkippedUntrusted is a PluginReport's Skipped for a plugin whose source

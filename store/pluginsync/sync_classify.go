@@ -18,7 +18,7 @@ import (
 // tree refused for its content leaves the skill out (see leaveOut): the
 // report says so, with no error.
 func syncSkill(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, us *plugins.UpstreamSkill, opts Options, cc *commitCache) SkillReport {
-	sk := &skillIn{UpstreamSkill: us}
+	sk := &skillIn{UpstreamSkill: us, leftOut: capLeftOut(us.Cut)}
 	sr := SkillReport{Skill: sk.Name}
 	if err := syncSkillTo(tx, p, up, sk, opts, cc, &sr); err != nil {
 		if !leaveOut(err, &sr) {

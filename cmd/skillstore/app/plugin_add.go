@@ -2,6 +2,8 @@ package app
 
 import (
 	"fmt"
+	"io"
+	"path"
 	"strings"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
@@ -141,6 +143,7 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 		cliout.Printf(opts.Stderr, "skillstore: note: %s without skills left out (--skills-only); add one alone with SOURCE#NAME to version its parts: %s\n",
 			Plural(len(noSkills), "plugin"), listed(noSkills))
 	}
+	printUnreached(opts.Stderr, src, rep.Unreached)
 	printSyncWarnings(opts.Stderr, rep, opts.Verbose)
 	NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 	if failed == 0 && leftOut > 0 {
@@ -159,4 +162,40 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 		cliout.Printf(opts.Stderr, "skillstore: %s of %s failed (nothing written for them); %d added\n", Plural(failed, "plugin"), src, len(rep.Plugins)-failed)
 	}
 	return ErrReported
+}
+
+// maxUnreachedFolders bounds the folders the unreached line names.
+const maxUnreachedFolders = 3
+
+// printUnreached names, in one line, the skill folders of the source
+// that no plugin of its layout reaches, and the SOURCE#FOLDER/ that takes
+// them in.
+func printUnreached(w io.Writer, src plugins.Source, u *pluginsync.Unreached) {
+	if u == nil || len(u.Skills) == 0 {
+		return
+	}
+	folder := func(f pluginfmt.UnreachedFolder) string { return path.Join(src.Path, f.Folder) }
+	how := fmt.Sprintf("'skillstore plugin add %s#%s/'", src.URL, folder(u.Folders[0]))
+	if len(u.Folders) == 1 {
+		how += " (or --path " + folder(u.Folders[0]) + ")"
+	} else {
+		how += fmt.Sprintf(" (%d)", u.Folders[0].Skills)
+		for _, f := range u.Folders[1:min(len(u.Folders), maxUnreachedFolders)] {
+			how += fmt.Sprintf(", #%s/ (%d)", folder(f), f.Skills)
+		}
+		if n := len(u.Folders) - maxUnreachedFolders; n > 0 {
+			how += fmt.Sprintf(" and %d more folders", n)
+		}
+	}
+	const shown = 5
+	named := strings.Join(u.Skills[:min(len(u.Skills), shown)], ", ")
+	if n := len(u.Skills) - shown; n > 0 {
+		named += fmt.Sprintf(" and %d more", n)
+	}
+	verb, them := "are", "them"
+	if len(u.Skills) == 1 {
+		verb, them = "is", "it"
+	}
+	cliout.Printf(w, "skillstore: note: %s of the source %s in none of its plugins, not added: %s; add %s with %s\n",
+		Plural(len(u.Skills), "skill folder"), verb, named, them, how)
 }

@@ -142,6 +142,8 @@ func takeIn(plugin, skill string, l pluginsync.LeftOut) string {
 	switch l.Kind {
 	case pluginsync.LeftOutFile:
 		return "the rest of " + name + " went in; once the file is fixed upstream, the next sync takes it in"
+	case pluginsync.LeftOutCap:
+		return "the first files of " + name + " went in, its manifests, commands, agents, hooks and servers first; once upstream holds fewer, the next sync takes the rest in"
 	case pluginsync.LeftOutRisk:
 		return "read the findings; then take it in with --allow-risk " + l.Risk + ", or accept this version with 'skillstore plugin trust " + name + "' (a change upstream asks again)" + stop
 	}
