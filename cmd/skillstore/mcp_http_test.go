@@ -40,7 +40,7 @@ func (s *mcpSyncBuffer) Write(p []byte) (int, error) {
 }
 func (s *mcpSyncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
-func startMCPHTTP(t *testing.T, storeDir string, flags ...string) *mcpHTTPServer {
+func startMCPHTTP(t testing.TB, storeDir string, flags ...string) *mcpHTTPServer {
 	t.Helper()
 	cmd := exec.Command(skillstoreBin(t), append([]string{"--store", storeDir, "mcp", "--http", "127.0.0.1:0"}, flags...)...)
 	s := &mcpHTTPServer{cmd: cmd, stderr: &mcpSyncBuffer{}, done: make(chan error, 1)}

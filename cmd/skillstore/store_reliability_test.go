@@ -24,7 +24,7 @@ import (
 // test binary itself, which testscript.Main (script_test.go) puts in $PATH
 // under the name skillstore.
 
-func skillstoreBin(t *testing.T) string {
+func skillstoreBin(t testing.TB) string {
 	t.Helper()
 	bin, err := exec.LookPath("skillstore")
 	if err != nil {
@@ -33,7 +33,7 @@ func skillstoreBin(t *testing.T) string {
 	return bin
 }
 
-func requireGit(t *testing.T) {
+func requireGit(t testing.TB) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
@@ -42,7 +42,7 @@ func requireGit(t *testing.T) {
 
 // runSkillstore runs the binary to completion and returns stdout, stderr and
 // the exit code.
-func runSkillstore(t *testing.T, storeDir string, args ...string) (string, string, int) {
+func runSkillstore(t testing.TB, storeDir string, args ...string) (string, string, int) {
 	t.Helper()
 	cmd := exec.Command(skillstoreBin(t), append([]string{"--store", storeDir}, args...)...)
 	var out, errb bytes.Buffer
@@ -58,7 +58,7 @@ func runSkillstore(t *testing.T, storeDir string, args ...string) (string, strin
 	return out.String(), errb.String(), code
 }
 
-func mustRun(t *testing.T, storeDir string, args ...string) string {
+func mustRun(t testing.TB, storeDir string, args ...string) string {
 	t.Helper()
 	out, errOut, code := runSkillstore(t, storeDir, args...)
 	if code != 0 {

@@ -101,7 +101,8 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, opts HTTPOption
 	limits := newLimiter(opts.Rate, 2*opts.Rate)
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key := "addr " + hostOf(r.RemoteAddr)
-		if holder, ok := opts.Tokens.Holder(bearer(r)); ok {
+		holder, known := opts.Tokens.Holder(bearer(r))
+		if known {
 			key = "token " + holder
 		}
 		if !limits.allow(key, time.Now()) {
@@ -111,6 +112,10 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, opts HTTPOption
 		}
 		if r.ContentLength > MaxMessageSize {
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		if !known {
+			unauthorized(w, r)
 			return
 		}
 		authed.ServeHTTP(w, r)
@@ -148,6 +153,26 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, opts HTTPOption
 		srv.Close() // streams still open past the grace: cut them
 	}
 	return nil
+}
+
+// unauthorized answers a request without a token of this server: 401
+// with the challenge that RFC 6750 (and MCP's authorization, which
+// builds on it) requires of every 401, with error="invalid_token" when a
+// bearer token came, and a message saying what to do. Nothing else is
+// sent.
+func unauthorized(w http.ResponseWriter, r *http.Request) {
+	challenge, msg := `Bearer realm="skillstore"`, "no bearer token"
+	h := strings.TrimSpace(r.Header.Get("Authorization"))
+	scheme, _, _ := strings.Cut(h, " ")
+	switch {
+	case h != "" && !strings.EqualFold(scheme, "bearer"):
+		msg = "no bearer token (the Authorization header is of another scheme)"
+	case bearer(r) != "":
+		challenge += `, error="invalid_token"`
+		msg = "not a token of this server"
+	}
+	w.Header().Set("WWW-Authenticate", challenge)
+	http.Error(w, msg+": 'skillstore mcp token add NAME' on the server makes one; send it as 'Authorization: Bearer TOKEN'", http.StatusUnauthorized)
 }
 
 // bearer is the request's bearer token, "" if none.
