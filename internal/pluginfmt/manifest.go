@@ -225,16 +225,10 @@ func readPluginListed(fsys PluginFS, root string, skills []string, listedIn stri
 	return readPluginNamedIn(fsys, root, skills, "", listedIn, d)
 }
 
-// readPluginNamed is readPlugin; rootName names a single skill at the
-// source's top (see [Options.RootName]). The folders it found that cannot
-// be skills go to LeftOut.
-func readPluginNamed(fsys PluginFS, root string, skills []string, rootName string) (*PluginLayout, error) {
-	return readPluginNamedIn(fsys, root, skills, rootName, MarketplaceManifest, "")
-}
-
-// readPluginNamedIn is readPluginNamed with the marketplace file a skills
-// list came from (entryFile) and the dialect to read the plugin in ("":
-// any).
+// readPluginNamedIn is readPlugin; rootName names a single skill at the
+// source's top (see [Options.RootName]), entryFile is the marketplace file
+// a skills list came from, and d the dialect to read the plugin in ("":
+// any). The folders it found that cannot be skills go to LeftOut.
 func readPluginNamedIn(fsys PluginFS, root string, skills []string, rootName, entryFile string, d Dialect) (*PluginLayout, error) {
 	p, err := readPluginDirs(fsys, root, skills, rootName, entryFile, d)
 	if err != nil {

@@ -41,8 +41,6 @@ type blobInfo struct {
 	text   bool // valid UTF-8: served as text, else as a base64 blob
 }
 
-func (b blobInfo) digestString() string { return "sha256:" + hex.EncodeToString(b.digest[:]) }
-
 // mdInfo is what is kept of one SKILL.md blob.
 type mdInfo struct {
 	fm    frontmatter

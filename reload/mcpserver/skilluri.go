@@ -104,7 +104,7 @@ func (x *extState) parseSkillURI(uri string) (skillAddr, error) {
 		if ver != "" {
 			n, err := strconv.Atoi(strings.TrimPrefix(ver, "v"))
 			if !strings.HasPrefix(ver, "v") || err != nil || n < 1 || strconv.Itoa(n) != ver[1:] {
-				return skillAddr{}, fmt.Errorf("%s: %q is not a version: write ~v1, ~v2, ...", uri, "~"+ver)
+				return skillAddr{}, fmt.Errorf("%s: %q is not a version: write ~v1, ~v2 and so on", uri, "~"+ver)
 			}
 			a.version = n
 		} else if plugin == "" || !x.managed[plugin] {
