@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
@@ -90,7 +88,7 @@ func pluginCommand() *cli.Command {
 					&cli.StringSliceFlag{Name: "skill", Usage: "mirror only the skills NAME matches (repeatable; globs, !NAME leaves out)"},
 					&cli.StringSliceFlag{Name: "allow-local", Usage: "let marketplace entries use repositories on this machine at or below DIR or file:// URL (repeatable)"},
 					&cli.BoolFlag{Name: "skills-only", Usage: "leave out a marketplace's plugins that hold no skills (added by default with their other parts)"},
-					&cli.StringFlag{Name: "dialect", Usage: "read the source through one agent's manifests only: " + dialectList() + " (default: every one, each plugin folder once)"},
+					&cli.StringFlag{Name: "dialect", Usage: "read the source through one agent's manifests only: " + pluginfmt.JoinDialects(pluginfmt.Dialects()) + " (default: every one, each plugin folder once)"},
 					newJSONFlag(), verboseFlag(), dryRunFlag("fetch and report what would be added, writing nothing"),
 				}, intakeFlags()...),
 				Action: runPluginAdd,
@@ -237,15 +235,6 @@ func runPluginAdd(c *cli.Context) error {
 		Source: c.Args().First(), Ref: c.String("ref"), Path: c.String("path"), ID: c.String("id"),
 		Review: c.Bool("review"), Skills: c.StringSlice("skill"), AllowLocal: c.StringSlice("allow-local"),
 		SkillsOnly: c.Bool("skills-only"), Dialect: c.String("dialect"), Intake: intake, DryRun: c.Bool("dry-run")})
-}
-
-// dialectList names the dialects plugin add --dialect takes.
-func dialectList() string {
-	var names []string
-	for _, d := range pluginfmt.Dialects() {
-		names = append(names, string(d))
-	}
-	return strings.Join(names, ", ")
 }
 
 // pluginSkillArgs reads the PLUGIN SKILL arguments of 'plugin adopt' and

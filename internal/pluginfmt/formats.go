@@ -98,11 +98,16 @@ func CheckDialect(d Dialect) error {
 			return nil
 		}
 	}
-	var names []string
-	for _, k := range Dialects() {
-		names = append(names, string(k))
+	return fmt.Errorf("unknown dialect %q (dialects: %s)", d, JoinDialects(Dialects()))
+}
+
+// JoinDialects names ds in one line: "claude, codex, cursor".
+func JoinDialects(ds []Dialect) string {
+	names := make([]string, len(ds))
+	for i, d := range ds {
+		names[i] = string(d)
 	}
-	return fmt.Errorf("unknown dialect %q (dialects: %s)", d, strings.Join(names, ", "))
+	return strings.Join(names, ", ")
 }
 
 // marketplacesOf are the marketplace formats of dialect d ("" all).

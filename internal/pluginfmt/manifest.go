@@ -92,8 +92,8 @@ type Layout struct {
 	// Name is a marketplace's "name" in marketplace.json, as written
 	// there: check it before using it as a name.
 	Name string
-	// Dialects are the agents whose marketplace files or manifests the
-	// source ships, in the order they win.
+	// Dialects are the agents whose marketplace files or plugin manifests
+	// the source ships, in the order they win (marketplaces first).
 	Dialects []Dialect
 }
 
@@ -169,7 +169,7 @@ func Read(fsys PluginFS, opts Options) (*Layout, error) {
 	if len(found) > 0 {
 		return readMarketplaces(fsys, found, selector, opts.Dialect)
 	}
-	p, err := readPluginNamedIn(fsys, ".", nil, opts.RootName, MarketplaceManifest, opts.Dialect)
+	p, err := readPlugin(fsys, ".", nil, opts.RootName, MarketplaceManifest, opts.Dialect)
 	if err != nil {
 		return nil, err
 	}
@@ -214,22 +214,12 @@ func extensionSkills(ext map[string]json.RawMessage) []string {
 }
 
 // readPlugin reads the plugin rooted at root. skills, when not nil, is the
-// marketplace entry's skills list and wins over the plugin's own manifest.
-func readPlugin(fsys PluginFS, root string, skills []string) (*PluginLayout, error) {
-	return readPluginListed(fsys, root, skills, MarketplaceManifest, "")
-}
-
-// readPluginListed is readPlugin for a skills list that the marketplace
-// file listedIn gives (which errors about it name).
-func readPluginListed(fsys PluginFS, root string, skills []string, listedIn string, d Dialect) (*PluginLayout, error) {
-	return readPluginNamedIn(fsys, root, skills, "", listedIn, d)
-}
-
-// readPluginNamedIn is readPlugin; rootName names a single skill at the
-// source's top (see [Options.RootName]), entryFile is the marketplace file
-// a skills list came from, and d the dialect to read the plugin in ("":
-// any). The folders it found that cannot be skills go to LeftOut.
-func readPluginNamedIn(fsys PluginFS, root string, skills []string, rootName, entryFile string, d Dialect) (*PluginLayout, error) {
+// marketplace entry's skills list, given by the marketplace file entryFile
+// (which errors about it name), and wins over the plugin's own manifest;
+// rootName names a single skill at the source's top (see
+// [Options.RootName]); d is the dialect to read the plugin in ("": any).
+// The folders it found that cannot be skills go to LeftOut.
+func readPlugin(fsys PluginFS, root string, skills []string, rootName, entryFile string, d Dialect) (*PluginLayout, error) {
 	p, err := readPluginDirs(fsys, root, skills, rootName, entryFile, d)
 	if err != nil {
 		return nil, err

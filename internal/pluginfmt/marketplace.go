@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -74,7 +75,7 @@ func readMarketplaces(fsys PluginFS, found []marketplaceFormat, selector string,
 		for _, f := range found {
 			l, err := readMarketplace(fsys, f.File, selector, d)
 			if err == nil {
-				l.Dialects = dialects
+				l.Dialects = withPluginDialects(dialects, l.Plugins)
 				return l, nil
 			}
 			if first == nil {
@@ -110,8 +111,22 @@ func readMarketplaces(fsys PluginFS, found []marketplaceFormat, selector string,
 	if merged == nil {
 		return nil, firstErr
 	}
-	merged.Dialects = dialects
+	merged.Dialects = withPluginDialects(dialects, merged.Plugins)
 	return merged, nil
+}
+
+// withPluginDialects is ds and, after them, the dialects of the plugins'
+// own manifests, each once.
+func withPluginDialects(ds []Dialect, plugins []PluginLayout) []Dialect {
+	out := slices.Clone(ds)
+	for _, p := range plugins {
+		for _, d := range p.Dialects {
+			if !slices.Contains(out, d) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
 }
 
 // merge adds to l what other, read from another dialect's marketplace
@@ -263,7 +278,7 @@ func (l *Layout) readEntry(fsys PluginFS, file, pluginRoot string, e marketplace
 		}
 		return nil
 	}
-	p, err := readPluginListed(fsys, root, skills, file, d)
+	p, err := readPlugin(fsys, root, skills, "", file, d)
 	if errors.Is(err, ErrNoSkills) {
 		// A plugin of commands, agents, hooks or servers only: what the
 		// agent installs, so it is read too (its files are its parts);

@@ -130,7 +130,7 @@ func cleanRepoPath(dir string) (string, error) {
 // gives a layout with none, or an error wrapping [ErrNoSkills].
 func ReadEntryPlugin(fsys PluginFS, name string, skills []string) (*PluginLayout, error) {
 	if skills != nil {
-		p, err := readPlugin(fsys, ".", skills)
+		p, err := readPlugin(fsys, ".", skills, "", MarketplaceManifest, "")
 		if err != nil {
 			return nil, err
 		}

@@ -215,24 +215,10 @@ func addPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src 
 // severalDialects is the dialects a layout was read in when there are
 // several (nil otherwise): the report says so, and --dialect picks one.
 func severalDialects(l *pluginfmt.Layout) []pluginfmt.Dialect {
-	seen := map[pluginfmt.Dialect]bool{}
-	var out []pluginfmt.Dialect
-	add := func(ds []pluginfmt.Dialect) {
-		for _, d := range ds {
-			if !seen[d] {
-				seen[d] = true
-				out = append(out, d)
-			}
-		}
-	}
-	add(l.Dialects)
-	for _, p := range l.Plugins {
-		add(p.Dialects)
-	}
-	if len(out) < 2 {
+	if len(l.Dialects) < 2 {
 		return nil
 	}
-	return out
+	return l.Dialects
 }
 
 // findUnreached lists the skill folders of the source that its layout

@@ -32,16 +32,6 @@ func failedParts(p pluginsync.PluginReport) []pluginsync.SkillReport {
 // maxListedNames bounds the names one summary line lists.
 const maxListedNames = 20
 
-// listed is names joined with ", ", the first maxListedNames of them and
-// how many more.
-func listed(names []string) string {
-	out := strings.Join(names[:min(len(names), maxListedNames)], ", ")
-	if len(names) > maxListedNames {
-		out += fmt.Sprintf(" and %d more", len(names)-maxListedNames)
-	}
-	return out
-}
-
 // writeAddReport prints what plugin add did: per plugin, added, already
 // there, renamed, moved, skipped (stderr notes) or failed (stderr errors,
 // with hints). Any failure exits 1, after the report.
@@ -116,12 +106,8 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 		printLeftOut(opts.Stderr, p)
 	}
 	if len(rep.Dialects) > 1 {
-		var names []string
-		for _, d := range rep.Dialects {
-			names = append(names, string(d))
-		}
 		cliout.Printf(opts.Stderr, "skillstore: note: %s ships manifests for %s; each plugin folder was read once, as the first of them describes it (--dialect NAME reads one)\n",
-			src, strings.Join(names, ", "))
+			src, pluginfmt.JoinDialects(rep.Dialects))
 	}
 	if len(partsOnly) > 0 {
 		flag := "; --skills-only leaves them out"
@@ -129,7 +115,7 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 			flag = "" // picked by name: taken whatever it holds
 		}
 		cliout.Printf(opts.Stderr, "skillstore: note: %s without skills added with their other parts (commands, agents, hooks or servers%s): %s\n",
-			Plural(len(partsOnly), "plugin"), flag, listed(partsOnly))
+			Plural(len(partsOnly), "plugin"), flag, NameSummary(partsOnly, maxListedNames))
 	}
 	var noSkills []string
 	for _, sk := range rep.Skipped {
@@ -141,7 +127,7 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 	}
 	if len(noSkills) > 0 {
 		cliout.Printf(opts.Stderr, "skillstore: note: %s without skills left out (--skills-only); add one alone with SOURCE#NAME to version its parts: %s\n",
-			Plural(len(noSkills), "plugin"), listed(noSkills))
+			Plural(len(noSkills), "plugin"), NameSummary(noSkills, maxListedNames))
 	}
 	printUnreached(opts.Stderr, src, rep.Unreached)
 	printSyncWarnings(opts.Stderr, rep, opts.Verbose)
@@ -187,11 +173,7 @@ func printUnreached(w io.Writer, src plugins.Source, u *pluginsync.Unreached) {
 			how += fmt.Sprintf(" and %d more folders", n)
 		}
 	}
-	const shown = 5
-	named := strings.Join(u.Skills[:min(len(u.Skills), shown)], ", ")
-	if n := len(u.Skills) - shown; n > 0 {
-		named += fmt.Sprintf(" and %d more", n)
-	}
+	named := NameSummary(u.Skills, 5)
 	verb, them := "are", "them"
 	if len(u.Skills) == 1 {
 		verb, them = "is", "it"
