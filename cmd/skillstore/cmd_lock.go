@@ -95,11 +95,14 @@ func installCommand() *cli.Command {
 			"project (.., a symbolic link out) is refused; a source on this machine is used\n" +
 			"only when --allow-local names it. Everything is fetched before anything is\n" +
 			"written.\n\n" +
+			"On a machine with no store yet (a CI runner), install first creates an empty\n" +
+			"one where --store, SKILLSTORE_DIR or the default place say, and says so in one\n" +
+			"line on stderr; no 'skillstore init' is needed.\n\n" +
 			"--frozen is for CI: all or nothing. The install is first rehearsed from what was\n" +
 			"fetched, writing nothing; if any part of the lock cannot be restored exactly, or a\n" +
 			"folder would not hold the lock's version after the export (edited, missing),\n" +
-			"nothing at all is written (no plugin, remote, version, target or folder) and each\n" +
-			"difference is named.\n\n" +
+			"nothing at all is written (no plugin, remote, version, target or folder; a store\n" +
+			"created for the install stays, empty) and each difference is named.\n\n" +
 			lockFileHelp + "\n\n" +
 			sourcePolicyHelp + "\n\n" +
 			"Exit codes: 0 installed as locked; 1 some part was not (each is named), or with\n" +

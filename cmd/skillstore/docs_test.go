@@ -116,6 +116,7 @@ type docHarness struct {
 	fixture                *txtar.Archive
 	env                    []string
 	changes                int // upstream changes made so far
+	runs                   int // CI runs made so far (runRecipe)
 }
 
 func newDocHarness(t *testing.T) *docHarness {

@@ -150,9 +150,14 @@ func Install(ctx context.Context, opts InstallOptions) error {
 	if err != nil {
 		return err
 	}
-	s, err := opts.OpenStore(ctx)
+	s, created, err := opts.OpenOrInitStore(ctx)
 	if err != nil {
 		return err
+	}
+	if created {
+		// On stderr, so --json stays one document; one line, so a CI log
+		// says where the store went.
+		cliout.Printf(opts.Stderr, "skillstore: note: no store at %s: created an empty one for this install\n", s.Dir())
 	}
 	rep, err := projectlock.Install(ctx, s, projectlock.InstallOptions{Project: project, Frozen: opts.Frozen,
 		AllowLocal: opts.AllowLocal, RememberRemote: opts.RememberRemote, Target: opts.TargetOptions(false)})

@@ -97,6 +97,30 @@ func (g Global) OpenStore(ctx context.Context) (*store.Store, error) {
 	return s, err
 }
 
+// OpenOrInitStore opens the store, creating an empty one where StoreDir
+// says when there is none: what 'install' does on a fresh machine (a CI
+// runner), so restoring a project's lock takes one command. created
+// reports that the store is new.
+func (g Global) OpenOrInitStore(ctx context.Context) (s *store.Store, created bool, err error) {
+	dir, err := g.StoreDir()
+	if err != nil {
+		return nil, false, err
+	}
+	opts, err := g.StoreOptions()
+	if err != nil {
+		return nil, false, err
+	}
+	if store.Exists(dir) {
+		s, err = store.Open(ctx, dir, opts)
+		return s, false, err
+	}
+	s, err = store.Init(ctx, dir, opts)
+	if err != nil {
+		return nil, false, WithHint(err, "point --store or SKILLSTORE_DIR at an existing store, or at an empty folder for a new one")
+	}
+	return s, true, nil
+}
+
 // OpenStoreFor opens the store a writing command works on: the store,
 // or with dryRun the same store as a dry run, whose transactions keep
 // their writes in memory (store.DryRun) and whose exports and captures

@@ -1,6 +1,8 @@
 // Package mdexample reads what the documentation's tests check in a
 // Markdown file: the shell examples marked runnable, which a test runs
-// against the built binary, and the links, whose targets must exist.
+// against the built binary, the CI snippets marked workflow (Workflows),
+// which a test runs as a CI runner would, and the links, whose targets
+// must exist.
 //
 // An example is runnable when the line right before its fence is the
 // marker comment, which a rendered page does not show:
@@ -54,7 +56,7 @@ func Examples(src []byte, setups []string) ([]Example, error) {
 		if err := parseAttrs(&ex, m[1], setups); err != nil {
 			return nil, fmt.Errorf("line %d: %w", i+1, err)
 		}
-		body, end, err := fence(lines, i+1)
+		body, end, err := fence(lines, i+1, "sh", "bash")
 		if err != nil {
 			return nil, fmt.Errorf("line %d: runnable marker: %w", i+1, err)
 		}
@@ -87,17 +89,17 @@ func parseAttrs(ex *Example, attrs string, setups []string) error {
 	return nil
 }
 
-// fence reads the sh or bash fence that starts at lines[i] and returns
-// its body and the index of its closing line.
-func fence(lines []string, i int) (string, int, error) {
+// fence reads the fence of one of the languages langs that starts at
+// lines[i] and returns its body and the index of its closing line.
+func fence(lines []string, i int, langs ...string) (string, int, error) {
 	if i >= len(lines) {
 		return "", i, fmt.Errorf("no code block follows")
 	}
 	open := strings.TrimSpace(lines[i])
 	info := strings.TrimLeft(open, "`")
 	ticks := len(open) - len(info)
-	if ticks < 3 || (info != "sh" && info != "bash") {
-		return "", i, fmt.Errorf("the next line must open a sh or bash code block, not %q", open)
+	if ticks < 3 || !slices.Contains(langs, info) {
+		return "", i, fmt.Errorf("the next line must open a %s code block, not %q", strings.Join(langs, " or "), open)
 	}
 	for j := i + 1; j < len(lines); j++ {
 		if strings.TrimSpace(lines[j]) == strings.Repeat("`", ticks) {

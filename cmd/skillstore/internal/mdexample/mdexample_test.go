@@ -75,3 +75,42 @@ func TestLinksAndAnchors(t *testing.T) {
 		t.Errorf("a line in a code block was read as a heading: %v", anchors)
 	}
 }
+
+func TestWorkflows(t *testing.T) {
+	src := "Run it in CI:\n" +
+		"\n" +
+		"<!-- workflow name=ci-install -->\n" +
+		"```yaml\n" +
+		"- uses: actions/checkout@v4\n" +
+		"- name: restore the skills\n" +
+		"  run: skillstore install --frozen\n" +
+		"```\n" +
+		"```yaml\n" +
+		"- run: not marked\n" +
+		"```\n"
+	got, err := Workflows([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Workflow{{Name: "ci-install", Line: 4, Steps: []Step{
+		{Uses: "actions/checkout@v4"},
+		{Name: "restore the skills", Run: "skillstore install --frozen"},
+	}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Workflows = %#v\nwant %#v", got, want)
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"<!-- workflow -->\n```yaml\n- run: x\n```\n", "line 1: bad workflow marker"},
+		{"<!-- workflow name=a b -->\n```yaml\n- run: x\n```\n", "bad workflow marker"},
+		{"<!-- workflow name=a -->\n```sh\nx\n```\n", "must open a yaml or yml code block"},
+		{"<!-- workflow name=a -->\n```yaml\nsteps: []\n```\n", "line 2: workflow a: not a list of steps"},
+		{"<!-- workflow name=a -->\n```yaml\n- run: x\n  env: {A: b}\n```\n", "not a list of steps"},
+		{"<!-- workflow name=a -->\n```yaml\n- run: x\n  uses: y\n```\n", "step 1 needs exactly one of uses and run"},
+		{"<!-- workflow name=a -->\n```yaml\n- run: x\n", "is never closed"},
+	} {
+		_, err := Workflows([]byte(tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Workflows(%q) = %v, want an error holding %q", tc.src, err, tc.want)
+		}
+	}
+}
