@@ -45,6 +45,12 @@ type AddOptions struct {
 	Into []string
 	// intoByName is Into resolved, by short name (set by prepareAll).
 	intoByName map[string]string
+	// Rewrite, when set, is given the files read from each folder (with
+	// their content) and returns the files to record in their place, in
+	// path order: another installer's additions taken out before anything
+	// is compared, checked or recorded (adopt removes the provenance keys
+	// 'gh skill' writes into SKILL.md).
+	Rewrite func([]File) []File
 }
 
 // AddResult is the outcome for one skill folder.
@@ -301,7 +307,7 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 	// Fast path: the folder name is a skill whose latest tree is this very
 	// tree. It was validated and checked when it was recorded.
 	folder := filepath.Base(abs)
-	if tree, err := TreeHash(files); err == nil && opts.As == "" && len(opts.Into) == 0 {
+	if tree, err := TreeHash(files); err == nil && opts.As == "" && len(opts.Into) == 0 && opts.Rewrite == nil {
 		if head, ok := tx.Ref(SkillRef(folder)); ok {
 			if sum, ok := sums[folder]; ok && sum.Commit == head && sum.Tree == tree {
 				p.Name, p.Unchanged = folder, true
@@ -314,6 +320,9 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 	if err := folderscan.LoadData(abs, p.files, limits); err != nil {
 		p.Err = err
 		return p
+	}
+	if opts.Rewrite != nil {
+		p.files = opts.Rewrite(p.files)
 	}
 	var skillMD *File
 	for i := range p.files {

@@ -39,6 +39,29 @@ type InstalledSkill struct {
 	// Name is the skill's name as the installer recorded it (the lock
 	// file's key); "" means the folder's name.
 	Name string
+	// ContentHash is a project lock's computedHash (npx skills' digest of
+	// the folder's files, internal/npxhash): the upstream commit whose
+	// folder has that digest is the exact base, even when the installed
+	// copy was edited since.
+	ContentHash string
+	// Restore, when set, takes out of the installed files (with content)
+	// what the installer added to upstream's, before they are compared
+	// or recorded (gh skill's provenance keys in SKILL.md); r reads the
+	// fetched upstream objects.
+	Restore func(r *store.Reader, files []store.File) []store.File
+}
+
+// hint is what the installer recorded of the upstream version.
+func (sk InstalledSkill) hint() baseHint {
+	return baseHint{Hash: sk.Hint, ContentHash: sk.ContentHash}
+}
+
+// addOptions are opts with the skill's Restore, reading through r.
+func (sk InstalledSkill) addOptions(opts store.AddOptions, r *store.Reader) store.AddOptions {
+	if sk.Restore != nil {
+		opts.Rewrite = func(files []store.File) []store.File { return sk.Restore(r, files) }
+	}
+	return opts
 }
 
 // name is the skill's name as installed.
@@ -138,7 +161,7 @@ func adoptOne(ctx context.Context, tx *store.Tx, pre *Prefetched, sk InstalledSk
 			return adoptOwned(ctx, tx, sk, pl, opts, ahead)
 		}
 	}
-	preps, err := tx.Prepare(ctx, []string{sk.Dir}, opts)
+	preps, err := tx.Prepare(ctx, []string{sk.Dir}, sk.addOptions(opts, tx.Reader))
 	if err != nil {
 		r.Err = err
 		return r
@@ -184,7 +207,7 @@ func adoptOne(ctx context.Context, tx *store.Tx, pre *Prefetched, sk InstalledSk
 		return r
 	}
 	r.Plugin, r.PluginAdded = id, added
-	link, err := linkSkill(tx, id, p.Name, sk.Hint)
+	link, err := linkSkill(tx, id, p.Name, sk.hint())
 	if errors.Is(err, store.ErrNoChange) {
 		r.Linked = true
 		return r
@@ -203,7 +226,7 @@ func adoptOne(ctx context.Context, tx *store.Tx, pre *Prefetched, sk InstalledSk
 func adoptOwned(ctx context.Context, tx *store.Tx, sk InstalledSkill, pl *Plugin, opts store.AddOptions, ahead *merge.Ahead) AdoptResult {
 	name := store.QualifiedName(pl.ID, sk.name())
 	r := AdoptResult{Dir: sk.Dir, Name: name, Plugin: pl.ID, Linked: true}
-	into := opts
+	into := sk.addOptions(opts, tx.Reader)
 	into.Into, into.As = []string{name}, ""
 	preps, err := tx.Prepare(ctx, []string{sk.Dir}, into)
 	if err == nil {
@@ -223,7 +246,7 @@ func adoptOwned(ctx context.Context, tx *store.Tx, sk InstalledSkill, pl *Plugin
 		r.Err = fmt.Errorf("%s: %w", sk.Dir, err)
 		return r
 	}
-	_, _, base, err := gitBase(tx, pl, sk.name(), tree, files, sk.Hint)
+	_, _, base, err := gitBase(tx, pl, sk.name(), tree, files, sk.hint())
 	if err != nil {
 		r.Err = fmt.Errorf("skill %s is plugin %s's already, and the files in %s are no upstream version of it (%w): to record them as its next version, 'skillstore add --into %s %s'", name, pl.ID, sk.Dir, err, name, sk.Dir)
 		return r

@@ -42,6 +42,11 @@ type BaseQuery struct {
 	Files []store.File
 	// Limit bounds the commits read (0: DefaultBaseSearchLimit).
 	Limit int
+	// Match, when set, is another installer's record of the folder it
+	// installed that is no git tree id (npx skills' computedHash): it is
+	// given the files of each distinct folder the walk meets, and a
+	// folder it reports is an exact base.
+	Match func(files []store.File) bool
 }
 
 // Base is the upstream commit FindBase chose.
@@ -95,7 +100,7 @@ func FindBase(r *store.Reader, q BaseQuery) (*Base, error) {
 		}
 		files = loaded
 	}
-	if len(want) == 0 {
+	if len(want) == 0 && q.Match == nil {
 		return nil, errors.New("find base: neither a tree id nor files to look for")
 	}
 	files = skillfs.WithoutIgnored(files)
@@ -104,6 +109,7 @@ func FindBase(r *store.Reader, q BaseQuery) (*Base, error) {
 	// First the walk, comparing tree ids only: an exact match ends it.
 	type folderAt struct{ commit, raw store.Hash }
 	var folders []folderAt
+	matches := map[store.Hash]bool{} // q.Match's answer per folder tree
 	walked := 0
 	h := q.Tip
 	for !h.IsZero() && walked < limit {
@@ -118,6 +124,20 @@ func FindBase(r *store.Reader, q BaseQuery) (*Base, error) {
 		}
 		if ok && want[raw] {
 			return exactBase(r, h, raw, walked)
+		}
+		if ok && q.Match != nil {
+			matched, seen := matches[raw]
+			if !seen {
+				loaded, err := r.LoadFiles(raw)
+				if err != nil {
+					return nil, fmt.Errorf("find base: upstream commit %s: %w", store.ShortHash(h), err)
+				}
+				matched = q.Match(loaded)
+				matches[raw] = matched
+			}
+			if matched {
+				return exactBase(r, h, raw, walked)
+			}
 		}
 		if ok {
 			folders = append(folders, folderAt{h, raw})

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/skillstore/skillstore/internal/gitfetch"
+	"github.com/skillstore/skillstore/internal/npxhash"
 	"github.com/skillstore/skillstore/store"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -62,12 +63,21 @@ func Link(ctx context.Context, s *store.Store, id, skill string) (*LinkResult, e
 
 // linkSkillTx is [Link] inside a transaction.
 func linkSkillTx(tx *store.Tx, id, skill string) (*LinkResult, error) {
-	return linkSkill(tx, id, skill, store.ZeroHash)
+	return linkSkill(tx, id, skill, baseHint{})
+}
+
+// baseHint is what an installer recorded of the upstream version it
+// installed, tried before the search for the closest commit: Hash, a
+// commit or a folder's tree id; ContentHash, npx skills' computedHash of
+// the folder (internal/npxhash).
+type baseHint struct {
+	Hash        store.Hash
+	ContentHash string
 }
 
 // linkSkill is LinkSkill trying hint first (a lock file's skillFolderHash:
-// the folder's tree at install) as the tree of an exact base.
-func linkSkill(tx *store.Tx, id, skill string, hint store.Hash) (*LinkResult, error) {
+// the folder's tree at install, or its computedHash) as an exact base.
+func linkSkill(tx *store.Tx, id, skill string, hint baseHint) (*LinkResult, error) {
 	p, err := Get(tx.Reader, id)
 	if err != nil {
 		return nil, err
@@ -172,7 +182,7 @@ func upstreamSkillAt(tx *store.Tx, p *Plugin, tip store.Hash, skill string) (*Up
 // gitBase finds the base of a managed skill in plugin p's fetched git
 // history (FindBase) and stores its folder's tree, ignored paths dropped.
 // A non-zero hint is looked for first, exact only.
-func gitBase(tx *store.Tx, p *Plugin, skill string, tree store.Hash, files []store.File, hint store.Hash) (*Upstream, *UpstreamSkill, *Base, error) {
+func gitBase(tx *store.Tx, p *Plugin, skill string, tree store.Hash, files []store.File, hint baseHint) (*Upstream, *UpstreamSkill, *Base, error) {
 	tip, ok := tx.Ref(store.SourceRef(p.ID))
 	if !ok {
 		return nil, nil, nil, fmt.Errorf("plugin %s was never fetched: run 'skillstore sync %s' first", p.ID, p.ID)
@@ -181,10 +191,18 @@ func gitBase(tx *store.Tx, p *Plugin, skill string, tree store.Hash, files []sto
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	full := path.Join(p.Source.Path, skillPath)
+	// Cleaned as FindBase cleans it: a skill at the repository's top is
+	// "" (path.Join gives "."), which Subtree reads as the top.
+	full := strings.Trim(path.Clean("/"+path.Join(p.Source.Path, skillPath)), "/")
 	var base *Base
-	if !hint.IsZero() {
-		base = hintedBase(tx, tip, full, hint)
+	if !hint.Hash.IsZero() {
+		base = hintedBase(tx, tip, full, hint.Hash)
+	}
+	if base == nil && hint.ContentHash != "" {
+		match := func(files []store.File) bool { return npxhash.Sum(files) == hint.ContentHash }
+		if b, err := FindBase(tx.Reader, BaseQuery{Tip: tip, Path: full, Match: match}); err == nil && b.Exact {
+			base = b
+		}
 	}
 	if base == nil {
 		base, err = FindBase(tx.Reader, BaseQuery{Tip: tip, Path: full, Tree: tree, Files: files})

@@ -13,6 +13,7 @@ import (
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/internal/folderscan"
+	"github.com/skillstore/skillstore/internal/npxhash"
 	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
@@ -62,6 +63,10 @@ type adoptSkillReport struct {
 	// taken in as a managed skill all the same.
 	Note   error
 	Result *plugins.AdoptResult
+	// Record says which installer's record named the source, and what
+	// adopt made of it (a lock entry and how it matched the folder, gh
+	// skill's metadata).
+	Record string
 }
 
 // MarshalJSON writes the skill as adopt --json shows it: the note as its
@@ -72,8 +77,9 @@ func (r adoptSkillReport) MarshalJSON() ([]byte, error) {
 		Source    string               `json:"source,omitempty"`
 		LocalFrom string               `json:"local_source_named_by,omitempty"`
 		Note      string               `json:"note,omitempty"`
+		Record    string               `json:"record,omitempty"`
 		Result    *plugins.AdoptResult `json:"result"`
-	}{r.adoptEntry, r.Source, r.LocalFrom, app.ErrorText(r.Note), r.Result})
+	}{r.adoptEntry, r.Source, r.LocalFrom, app.ErrorText(r.Note), r.Record, r.Result})
 }
 
 // adoptPlan is what adopt takes over: per skill folder, its entry, what
@@ -85,6 +91,7 @@ type adoptPlan struct {
 	sources   []string
 	notes     []error
 	localFrom []string
+	records   []string
 }
 
 func (p *adoptPlan) add(e *adoptEntry, sk plugins.InstalledSkill, source string, note error, from string) {
@@ -93,6 +100,7 @@ func (p *adoptPlan) add(e *adoptEntry, sk plugins.InstalledSkill, source string,
 	p.sources = append(p.sources, source)
 	p.notes = append(p.notes, note)
 	p.localFrom = append(p.localFrom, from)
+	p.records = append(p.records, "")
 }
 
 // Run takes an existing installation over: the agents' skill folders,
@@ -118,24 +126,24 @@ func Run(ctx context.Context, opts Options) error {
 	if project != "" {
 		lockFiles = append(lockFiles, filepath.Join(project, "skills-lock.json"))
 	}
-	locks := map[string]lockSkill{}
+	locks := lockIndex{}
 	for _, f := range lockFiles {
 		m, err := readLockFile(f)
 		if err != nil {
 			skips = append(skips, skipOf(f, err))
 			continue
 		}
-		for k, v := range m {
-			if _, ok := locks[k]; !ok {
-				locks[k] = v
-			}
-		}
+		locks.add(m)
 	}
 	rep := adoptReport{Skipped: skips, DryRun: opts.DryRun}
 	var plan adoptPlan
 	for _, e := range entries {
-		sk, label, from, note := lockedSkill(ctx, e, locks, lockFiles[0], opts.AllowLocal)
+		sk, label, from, note, record := lockedSkill(ctx, e, locks, lockFiles[0], opts.AllowLocal)
+		if record == "" && note == nil {
+			sk, label, note, record = ghSkill(ctx, e, opts.AllowLocal)
+		}
 		plan.add(e, sk, label, note, from)
+		plan.records[len(plan.records)-1] = record
 	}
 	claudeSkips := claudePluginSkills(ctx, home, project, &plan, &rep)
 	rep.Skipped = append(rep.Skipped, claudeSkips...)
@@ -151,7 +159,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	failed := 0
 	for i := range results {
-		rep.Skills = append(rep.Skills, adoptSkillReport{adoptEntry: plan.entries[i], Source: plan.sources[i], LocalFrom: plan.localFrom[i], Note: plan.notes[i], Result: &results[i]})
+		rep.Skills = append(rep.Skills, adoptSkillReport{adoptEntry: plan.entries[i], Source: plan.sources[i], LocalFrom: plan.localFrom[i], Note: plan.notes[i], Result: &results[i], Record: plan.records[i]})
 		if results[i].Err != nil || plan.notes[i] != nil {
 			failed++
 		}
@@ -180,12 +188,17 @@ func Run(ctx context.Context, opts Options) error {
 // with a lock file's source (usable and trusted), a skill of the plugin of
 // that source on the commit it was installed from; else a managed skill,
 // with the note saying why the source was not used; from is the record
-// in the home that named a local source adopt followed.
-func lockedSkill(ctx context.Context, e *adoptEntry, locks map[string]lockSkill, homeLock string, allowLocal []string) (sk plugins.InstalledSkill, label, from string, note error) {
+// in the home that named a local source adopt followed; record describes
+// the lock entry ("" when no entry names the folder).
+func lockedSkill(ctx context.Context, e *adoptEntry, locks lockIndex, homeLock string, allowLocal []string) (sk plugins.InstalledSkill, label, from string, note error, record string) {
 	sk = plugins.InstalledSkill{Dir: e.Dir}
-	l, ok := locks[e.Name]
+	l, key, how, ok := locks.find(e)
 	if !ok {
-		return sk, "", "", nil
+		return sk, "", "", nil, ""
+	}
+	record = l.describe(key, how)
+	if n := l.digestNote(e.Dir); n != "" && how != byDigest {
+		record += "; " + n
 	}
 	src, err := lockSource(ctx, l)
 	if err == nil {
@@ -193,14 +206,43 @@ func lockedSkill(ctx context.Context, e *adoptEntry, locks map[string]lockSkill,
 	}
 	if err != nil {
 		// Taken in as managed all the same: nothing is lost.
-		return sk, "", "", fmt.Errorf("%s names a source that cannot be used (%v): taken in as a managed skill", l.File, err)
+		return sk, "", "", fmt.Errorf("%s names a source that cannot be used (%v): taken in as a managed skill", l.File, err), record
 	}
 	sk.Upstream, label = src, src.String()
 	sk.SkillPath, sk.Name = l.SkillPath, e.Name
 	if h, ok := store.ParseHash(l.SkillFolderHash); ok {
 		sk.Hint = h
 	}
-	return sk, label, from, nil
+	if npxhash.Valid(l.ComputedHash) {
+		sk.ContentHash = l.ComputedHash
+	}
+	return sk, label, from, nil, record
+}
+
+// ghSkill is what adopt asks of the store for a skill 'gh skill' installed
+// (its provenance in SKILL.md's metadata): a skill of the plugin of that
+// repository, on the commit whose folder is the tree gh recorded, with
+// gh's keys taken out of SKILL.md first; a plain managed skill when the
+// folder has no such metadata.
+func ghSkill(ctx context.Context, e *adoptEntry, allowLocal []string) (sk plugins.InstalledSkill, label string, note error, record string) {
+	sk = plugins.InstalledSkill{Dir: e.Dir}
+	p, err := readGHProvenance(e.Dir)
+	if err != nil || p == nil {
+		return sk, "", nil, ""
+	}
+	record = p.describe()
+	src, err := p.source(ctx)
+	if err == nil && e.Scope == "project" {
+		err = plugins.CheckNamedSource(src, allowLocal)
+	}
+	if err != nil {
+		return sk, "", fmt.Errorf("%s names a source that cannot be used (%v): taken in as a managed skill", p.File, err), record
+	}
+	tree, _ := store.ParseHash(p.TreeSHA)
+	sk.Upstream, label = src, src.String()
+	sk.SkillPath, sk.Name, sk.Hint = p.Path, e.Name, tree
+	sk.Restore = p.restore(tree)
+	return sk, label, nil, record
 }
 
 // appendOnce appends s unless list ends with it.
@@ -348,6 +390,9 @@ func printAdopt(w io.Writer, rep adoptReport, dryRun bool) {
 			where += " (same files in " + strings.Join(sk.Also, ", ") + ")"
 		}
 		cliout.Reportf(w, "    ", "%s: %s\n", sk.Name, where)
+		if sk.Record != "" {
+			cliout.Reportf(w, "      ", "  %s\n", sk.Record)
+		}
 		if sk.ClaudePlugin != "" {
 			cliout.Printf(w, "  installed by Claude Code as plugin %s\n", sk.ClaudePlugin)
 		}

@@ -9,9 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/internal/safefile"
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/store/plugins"
 )
 
@@ -77,14 +79,22 @@ func readJSONRecord(path string, v any) (bool, error) {
 	return true, nil
 }
 
-// lockSkill is one skill of an 'npx skills' lock file (ECOSYSTEM.md).
+// lockSkill is one skill of an 'npx skills' lock file: the global lock
+// (~/.agents/.skill-lock.json, version 3: sourceUrl, skillFolderHash, the
+// git tree of the folder, and pluginName, the marketplace plugin) or a
+// project's skills-lock.json (version 1: ref and computedHash, the
+// digest of package npxhash).
 type lockSkill struct {
 	Source          string `json:"source"`
 	SourceType      string `json:"sourceType"`
 	SourceURL       string `json:"sourceUrl"`
+	Ref             string `json:"ref"`
 	SkillPath       string `json:"skillPath"`
 	SkillFolderHash string `json:"skillFolderHash"`
+	ComputedHash    string `json:"computedHash"`
+	PluginName      string `json:"pluginName"`
 	File            string `json:"-"`
+	Version         int    `json:"-"`
 }
 
 // knownLockVersions are the lock file versions adopt reads.
@@ -103,17 +113,58 @@ func readLockFile(path string) (map[string]lockSkill, error) {
 		return nil, &recordError{path, fmt.Errorf("unknown lock file version %d (known: 1, 2, 3): its sources are not used", lock.Version)}
 	}
 	for k, v := range lock.Skills {
-		v.File = path
+		v.File, v.Version = path, lock.Version
 		lock.Skills[k] = v
 	}
 	return lock.Skills, nil
 }
 
-// lockSource is the plugin source a lock file entry names.
+// GitLabURLEnv replaces https://gitlab.com in the GitLab shorthand a lock
+// file records (sourceType gitlab, "group/repo"), as SKILLSTORE_GITHUB_URL
+// does for GitHub's.
+const GitLabURLEnv = "SKILLSTORE_GITLAB_URL"
+
+// gitLabURL is the clone URL of GitLab's group/repo shorthand.
+func gitLabURL(repo string) string {
+	base := "https://gitlab.com"
+	if env := os.Getenv(GitLabURLEnv); env != "" {
+		base = env
+	}
+	return strings.TrimRight(base, "/") + "/" + strings.TrimSuffix(strings.Trim(repo, "/"), ".git") + ".git"
+}
+
+// errNotGit is a lock file's source that is no git repository ('npx
+// skills' installs from a site's /.well-known/skills/index.json and from
+// npm packages in node_modules): its skill is taken in as managed.
+var errNotGit = errors.New("not a git repository, which is what skillstore follows")
+
+// lockSource is the plugin source a lock file entry names, at the ref it
+// was installed from, and with the marketplace plugin it belongs to
+// (pluginName) picked.
 func lockSource(ctx context.Context, l lockSkill) (plugins.Source, error) {
+	pick := func(u string) string {
+		if l.PluginName != "" && !strings.Contains(u, "#") && skillfs.CheckName(l.PluginName) == nil {
+			return u + "#" + l.PluginName
+		}
+		return u
+	}
 	switch l.SourceType {
 	case "github":
-		return plugins.ParseSourceContext(ctx, plugins.GitHubURL(l.Source), "")
+		u := l.Source
+		if !strings.Contains(u, "://") && !strings.HasPrefix(u, "git@") {
+			u = plugins.GitHubURL(u)
+		}
+		return plugins.ParseSourceContext(ctx, pick(u), l.Ref)
+	case "gitlab":
+		u := l.SourceURL
+		if u == "" && (strings.Contains(l.Source, "://") || strings.HasPrefix(l.Source, "git@")) {
+			u = l.Source
+		} else if u == "" {
+			u = gitLabURL(l.Source)
+		}
+		return plugins.ParseSourceContext(ctx, pick(u), l.Ref)
+	case "well-known", "node_modules":
+		return plugins.Source{}, fmt.Errorf("a %s source (%s): %w", l.SourceType, l.Source, errNotGit)
 	case "local":
 		p := l.SourceURL
 		if p == "" {
@@ -128,7 +179,7 @@ func lockSource(ctx context.Context, l lockSkill) (plugins.Source, error) {
 		if u == "" {
 			u = l.Source
 		}
-		return plugins.ParseSourceContext(ctx, u, "")
+		return plugins.ParseSourceContext(ctx, pick(u), l.Ref)
 	}
 	return plugins.Source{}, fmt.Errorf("unknown sourceType %q", l.SourceType)
 }
