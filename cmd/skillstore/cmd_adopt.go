@@ -11,7 +11,7 @@ func adoptCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "adopt",
 		Category: "skills",
-		Usage:    "take an existing installation over: agents' skill folders, npx skills installs",
+		Usage:    "take an existing installation over: agents' skill folders, npx skills and gh skill installs",
 		Description: "Reads, when present: the agents' skill folders (~/.claude/skills, ~/.agents/skills,\n" +
 			"~/.codex/skills, ~/.cursor/skills, ...; see 'target add --help'; the project's under\n" +
 			"--project), following\n" +
@@ -29,6 +29,20 @@ func adoptCommand() *cli.Command {
 			"in several agent folders are one skill. Nothing in the agents' folders is changed;\n" +
 			"every entry left out is listed with its reason, and the 'target add' commands to\n" +
 			"run next are printed.\n\n" +
+			"The project's skills-lock.json (version 1) records no git tree but computedHash,\n" +
+			"npx skills' SHA-256 of the folder's files: an entry is matched to its folder by\n" +
+			"name, by the folder name npx makes of it ('Agent Docs' -> agent-docs), else by\n" +
+			"that digest, and the skill is linked on the upstream commit whose folder has it\n" +
+			"(exact even when the copy was edited since). ref is the ref followed; sourceType\n" +
+			"gitlab is GitLab's group/repo ($SKILLSTORE_GITLAB_URL replaces https://gitlab.com);\n" +
+			"well-known and node_modules sources are no git repositories: their skills come in\n" +
+			"as managed skills, said. The global lock's pluginName picks the marketplace plugin.\n" +
+			"A skill 'gh skill install' wrote (metadata github-repo, github-ref, github-tree-sha,\n" +
+			"github-path, github-pinned in its SKILL.md) joins the plugin of that repository at\n" +
+			"the pinned ref (else github-ref), on the commit whose folder is github-tree-sha;\n" +
+			"gh's keys are taken out of SKILL.md first and are no local edit (a SKILL.md that\n" +
+			"then means what upstream's does is upstream's, byte for byte). --dry-run lists\n" +
+			"each record it read.\n\n" +
 			"A source on this machine (sourceType local, a file:// URL) that the project's\n" +
 			"lock file names is not followed (the skill is taken in as managed) unless\n" +
 			"--allow-local names it or a folder above it; the records in your home are your\n" +

@@ -151,6 +151,13 @@ func adoptOne(ctx context.Context, tx *store.Tx, pre *Prefetched, sk InstalledSk
 		if r.Err = CheckSource(tx.Store(), sk.Upstream, ""); r.Err != nil {
 			return r
 		}
+		// Restore compares with upstream's files: the fetched objects,
+		// queued in the transaction before the folder is read.
+		if sk.Restore != nil && sk.Upstream.Kind == SourceGit {
+			if _, r.Err = Fetch(ctx, tx, pre, sk.Upstream, store.ZeroHash); r.Err != nil {
+				return r
+			}
+		}
 		// A plugin of that repository that mirrors the skill already.
 		pl, err := findAdoptPlugin(tx, sk, sk.name())
 		if err != nil {
