@@ -46,7 +46,7 @@ func commands() []*cli.Command {
 		rmCommand(),
 		verifyCommand(), gcCommand(),
 		// plugins
-		pluginCommand(), syncCommand(), checkCommand(), candidatesCommand(),
+		pluginCommand(), findIndexCommand(), syncCommand(), checkCommand(), candidatesCommand(),
 		// targets
 		targetCommand(), tagCommand(), exportCommand(), statusCommand(), captureCommand(), watchCommand(), mcpCommand(),
 		lockCommand(), installCommand(),
