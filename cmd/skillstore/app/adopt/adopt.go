@@ -94,13 +94,13 @@ type adoptPlan struct {
 	records   []string
 }
 
-func (p *adoptPlan) add(e *adoptEntry, sk plugins.InstalledSkill, source string, note error, from string) {
+func (p *adoptPlan) add(e *adoptEntry, sk plugins.InstalledSkill, source string, note error, from, record string) {
 	p.entries = append(p.entries, e)
 	p.todo = append(p.todo, sk)
 	p.sources = append(p.sources, source)
 	p.notes = append(p.notes, note)
 	p.localFrom = append(p.localFrom, from)
-	p.records = append(p.records, "")
+	p.records = append(p.records, record)
 }
 
 // Run takes an existing installation over: the agents' skill folders,
@@ -138,12 +138,11 @@ func Run(ctx context.Context, opts Options) error {
 	rep := adoptReport{Skipped: skips, DryRun: opts.DryRun}
 	var plan adoptPlan
 	for _, e := range entries {
-		sk, label, from, note, record := lockedSkill(ctx, e, locks, lockFiles[0], opts.AllowLocal)
+		sk, label, from, record, note := lockedSkill(ctx, e, locks, lockFiles[0], opts.AllowLocal)
 		if record == "" && note == nil {
-			sk, label, note, record = ghSkill(ctx, e, opts.AllowLocal)
+			sk, label, record, note = ghSkill(ctx, e, opts.AllowLocal)
 		}
-		plan.add(e, sk, label, note, from)
-		plan.records[len(plan.records)-1] = record
+		plan.add(e, sk, label, note, from, record)
 	}
 	claudeSkips := claudePluginSkills(ctx, home, project, &plan, &rep)
 	rep.Skipped = append(rep.Skipped, claudeSkips...)
@@ -190,11 +189,11 @@ func Run(ctx context.Context, opts Options) error {
 // with the note saying why the source was not used; from is the record
 // in the home that named a local source adopt followed; record describes
 // the lock entry ("" when no entry names the folder).
-func lockedSkill(ctx context.Context, e *adoptEntry, locks lockIndex, homeLock string, allowLocal []string) (sk plugins.InstalledSkill, label, from string, note error, record string) {
+func lockedSkill(ctx context.Context, e *adoptEntry, locks lockIndex, homeLock string, allowLocal []string) (sk plugins.InstalledSkill, label, from, record string, note error) {
 	sk = plugins.InstalledSkill{Dir: e.Dir}
 	l, key, how, ok := locks.find(e)
 	if !ok {
-		return sk, "", "", nil, ""
+		return sk, "", "", "", nil
 	}
 	record = l.describe(key, how)
 	if n := l.digestNote(e.Dir); n != "" && how != byDigest {
@@ -206,7 +205,7 @@ func lockedSkill(ctx context.Context, e *adoptEntry, locks lockIndex, homeLock s
 	}
 	if err != nil {
 		// Taken in as managed all the same: nothing is lost.
-		return sk, "", "", fmt.Errorf("%s names a source that cannot be used (%v): taken in as a managed skill", l.File, err), record
+		return sk, "", "", record, fmt.Errorf("%s names a source that cannot be used (%v): taken in as a managed skill", l.File, err)
 	}
 	sk.Upstream, label = src, src.String()
 	sk.SkillPath, sk.Name = l.SkillPath, e.Name
@@ -216,7 +215,7 @@ func lockedSkill(ctx context.Context, e *adoptEntry, locks lockIndex, homeLock s
 	if npxhash.Valid(l.ComputedHash) {
 		sk.ContentHash = l.ComputedHash
 	}
-	return sk, label, from, nil, record
+	return sk, label, from, record, nil
 }
 
 // ghSkill is what adopt asks of the store for a skill 'gh skill' installed
@@ -224,11 +223,11 @@ func lockedSkill(ctx context.Context, e *adoptEntry, locks lockIndex, homeLock s
 // repository, on the commit whose folder is the tree gh recorded, with
 // gh's keys taken out of SKILL.md first; a plain managed skill when the
 // folder has no such metadata.
-func ghSkill(ctx context.Context, e *adoptEntry, allowLocal []string) (sk plugins.InstalledSkill, label string, note error, record string) {
+func ghSkill(ctx context.Context, e *adoptEntry, allowLocal []string) (sk plugins.InstalledSkill, label, record string, note error) {
 	sk = plugins.InstalledSkill{Dir: e.Dir}
 	p, err := readGHProvenance(e.Dir)
 	if err != nil || p == nil {
-		return sk, "", nil, ""
+		return sk, "", "", nil
 	}
 	record = p.describe()
 	src, err := p.source(ctx)
@@ -236,13 +235,13 @@ func ghSkill(ctx context.Context, e *adoptEntry, allowLocal []string) (sk plugin
 		err = plugins.CheckNamedSource(src, allowLocal)
 	}
 	if err != nil {
-		return sk, "", fmt.Errorf("%s names a source that cannot be used (%v): taken in as a managed skill", p.File, err), record
+		return sk, "", record, fmt.Errorf("%s names a source that cannot be used (%v): taken in as a managed skill", p.File, err)
 	}
 	tree, _ := store.ParseHash(p.TreeSHA)
 	sk.Upstream, label = src, src.String()
 	sk.SkillPath, sk.Name, sk.Hint = p.Path, e.Name, tree
 	sk.Restore = p.restore(tree)
-	return sk, label, nil, record
+	return sk, label, record, nil
 }
 
 // appendOnce appends s unless list ends with it.
@@ -316,7 +315,7 @@ func claudePluginSkills(ctx context.Context, home, project string, plan *adoptPl
 		}
 		for _, sk := range skills {
 			e := &adoptEntry{Name: sk.Name, Path: sk.Path, Dir: sk.Path, Scope: in.Scope, ClaudePlugin: in.Key}
-			plan.add(e, plugins.InstalledSkill{Dir: sk.Path, Upstream: src, Hint: hint}, fmt.Sprintf("%s (Claude Code plugin %s)", src, in.Key), nil, from)
+			plan.add(e, plugins.InstalledSkill{Dir: sk.Path, Upstream: src, Hint: hint}, fmt.Sprintf("%s (Claude Code plugin %s)", src, in.Key), nil, from, "")
 			rep.ClaudePlugins = appendOnce(rep.ClaudePlugins, in.Key)
 		}
 	}
