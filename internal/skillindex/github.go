@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -97,30 +98,31 @@ func (g GitHubCode) Search(ctx context.Context, query string, limit int) ([]Resu
 // repository, at most four at once; a repository that does not answer
 // leaves its results without.
 func (g GitHubCode) addStars(ctx context.Context, results []Result) {
-	stars := map[string]*int{}
-	var mu sync.Mutex
+	var repos []string
+	for _, r := range results {
+		if repoName.MatchString(r.Source) && !slices.Contains(repos, r.Source) {
+			repos = append(repos, r.Source)
+		}
+	}
+	stars := make([]*int, len(repos))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 4)
-	for _, r := range results {
-		if _, ok := stars[r.Source]; ok || !repoName.MatchString(r.Source) {
-			continue
-		}
-		stars[r.Source] = nil
+	for i, name := range repos {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			var repo struct {
 				Stars *int `json:"stargazers_count"`
 			}
-			if err := getJSON(ctx, g.Client, g.api()+"/repos/"+r.Source, g.header(), &repo); err == nil {
-				mu.Lock()
-				stars[r.Source] = repo.Stars
-				mu.Unlock()
+			if err := getJSON(ctx, g.Client, g.api()+"/repos/"+name, g.header(), &repo); err == nil {
+				stars[i] = repo.Stars
 			}
 		})
 	}
 	wg.Wait()
 	for i := range results {
-		results[i].Stars = stars[results[i].Source]
+		if k := slices.Index(repos, results[i].Source); k >= 0 {
+			results[i].Stars = stars[k]
+		}
 	}
 }
