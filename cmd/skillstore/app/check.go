@@ -179,6 +179,7 @@ func exportsChange(out []target.Exported) bool {
 func writeCheck(w, errw io.Writer, rep checkReport, exports []target.Exported, failed, verbose bool) {
 	p := cliout.NewPainter(w)
 	t := cliout.NewTable(1)
+	var pluginFailures []failure // printed once the rows are, alike ones once
 	for _, r := range rep.Captured {
 		addCaptureRow(t, errw, r, verbose)
 	}
@@ -187,7 +188,7 @@ func writeCheck(w, errw io.Writer, rep checkReport, exports []target.Exported, f
 		// not printed again; a failure of its parts is the plugin's error.
 		listsSkills := listsFailedSkills(cp.Err)
 		if cp.Err != nil && !listsSkills {
-			cliout.Printf(errw, "skillstore: error: plugin %s: %s\n", cp.Plugin, cp.Err)
+			pluginFailures = append(pluginFailures, textFailure(cp.Plugin, "plugin "+cp.Plugin+": ", cp.Err.Error()))
 		}
 		if cp.Skipped != "" {
 			if verbose {
@@ -210,7 +211,8 @@ func writeCheck(w, errw io.Writer, rep checkReport, exports []target.Exported, f
 		}
 	}
 	t.Write(w, p, cliout.Width(w, verbose))
-	PrintExports(w, exports, verbose)
+	printFailures(errw, "plugins", pluginFailures, verbose, func(err error) { cliout.Printf(errw, "skillstore: error: %v\n", err) })
+	printExportRows(w, exports, verbose)
 	switch {
 	case !rep.Pending && !failed:
 		cliout.Println(w, "nothing to do")
