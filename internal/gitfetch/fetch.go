@@ -461,3 +461,11 @@ func peelToCommit(objects storer.EncodedObjectStorer, h skillfs.ID) (skillfs.ID,
 func Stored(base storage.Storer, commit skillfs.ID) Fetched {
 	return Fetched{Commit: commit, objects: newFetchStorer(base)}
 }
+
+// At is the same fetch read at another commit: one the store already
+// holds, such as the commit an earlier sync fetched (read through the
+// same objects).
+func (f Fetched) At(commit skillfs.ID) Fetched {
+	f.Commit, f.Ref = commit, ""
+	return f
+}

@@ -69,6 +69,8 @@ type checkReport struct {
 	// commits left out: they were never written).
 	Captured []target.CaptureResult `json:"captured"`
 	Exported []target.Exported      `json:"exported"`
+	// MarketplaceNews: plugins marketplaces list since the last sync.
+	MarketplaceNews []pluginsync.MarketplaceNews `json:"marketplace_news,omitempty"`
 }
 
 // checkAction names what sync would do with a skill, in the words of
@@ -137,6 +139,9 @@ func newCheckReport(run *SyncRun) checkReport {
 		if r.Skill != "" && r.Outcome != target.Unchanged {
 			rep.LocalEdits = append(rep.LocalEdits, localEdit{Target: r.Target, Skill: r.Skill, Paths: r.Paths})
 		}
+	}
+	if run.Report != nil {
+		rep.MarketplaceNews = run.Report.MarketplaceNews
 	}
 	rep.Pending = len(rep.LocalEdits) > 0 || run.CandidatesWaiting > 0 || exportsChange(run.Exported)
 	for _, p := range run.Plugins {
@@ -213,12 +218,14 @@ func writeCheck(w, errw io.Writer, rep checkReport, exports []target.Exported, f
 	t.Write(w, p, cliout.Width(w, verbose))
 	printFailures(errw, "plugins", pluginFailures, verbose, func(err error) { cliout.Printf(errw, "skillstore: error: %v\n", err) })
 	printExportRows(w, exports, verbose)
+	printMarketplaceNews(w, rep.MarketplaceNews)
 	switch {
 	case !rep.Pending && !failed:
 		cliout.Println(w, "nothing to do")
 	case rep.CandidatesWaiting > 0:
 		cliout.Printf(errw, "skillstore: %s would wait for review: run 'skillstore candidates list' after sync\n", Plural(rep.CandidatesWaiting, "candidate"))
 	}
+	NoteDryRun(w, true, false) // check is sync --dry-run
 }
 
 // addCaptureRow adds what the capture before sync would do with one

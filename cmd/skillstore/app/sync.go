@@ -266,7 +266,18 @@ func writeSyncReport(w, errw io.Writer, rep *pluginsync.Report, verbose bool) bo
 		}
 	}
 	printFailures(errw, "plugins", failed, verbose, func(err error) { cliout.Printf(errw, "skillstore: error: %v\n", err) })
-	return changed
+	return printMarketplaceNews(w, rep.MarketplaceNews) || changed
+}
+
+// printMarketplaceNews says which plugins each marketplace lists since
+// the previous sync that the store has not added, and how to add one. It
+// reports whether it printed any.
+func printMarketplaceNews(w io.Writer, news []pluginsync.MarketplaceNews) bool {
+	for _, n := range news {
+		cliout.Reportf(w, "    ", "marketplace %s lists %s not added: %s; add one with 'skillstore plugin add %s#NAME'\n",
+			n.Marketplace, Plural(len(n.Plugins), "new plugin"), NameSummary(n.Plugins, maxListedNames), n.Marketplace)
+	}
+	return len(news) > 0
 }
 
 // listsFailedSkills reports whether a plugin's error only lists the skills
