@@ -67,6 +67,7 @@ func allWorks() []work {
 		{name: "import", fresh: true},
 	}
 	works = append(works, exportWorks()...)
+	works = append(works, mcpWorks()...)
 	return append(works, gcWorks()...)
 }
 
