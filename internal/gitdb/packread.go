@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // packReader reads objects straight from a repository's packfiles: each
@@ -25,6 +26,11 @@ type packReader struct {
 	skipped int             // packs with an index it cannot read
 	seen    map[string]bool // pack names listed (opened or skipped)
 	bases   baseCache
+	// last is the pack the previous find hit: objects read together (a
+	// commit, its tree, its blobs) are mostly in one pack, so a store of
+	// many packs (one per import batch until gc) is not searched pack by
+	// pack for each of them, as git keeps its last found pack.
+	last atomic.Int32
 }
 
 // baseCache keeps recently used delta bases: commits and trees are
@@ -202,8 +208,18 @@ func (pr *packReader) close() {
 
 // find returns the pack holding h and the object's offset in it.
 func (pr *packReader) find(h ID) (*packFile, int64, bool) {
-	for _, p := range pr.packs {
+	last := int(pr.last.Load())
+	if last < len(pr.packs) {
+		if off, ok := pr.packs[last].offset(h); ok {
+			return pr.packs[last], off, true
+		}
+	}
+	for i, p := range pr.packs {
+		if i == last {
+			continue
+		}
 		if off, ok := p.offset(h); ok {
+			pr.last.Store(int32(i))
 			return p, off, true
 		}
 	}
