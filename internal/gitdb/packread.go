@@ -156,22 +156,42 @@ func openPackFile(base string) (*packFile, error) {
 }
 
 func openPackWithIndex(base string, idx []byte) (*packFile, error) {
+	if _, err := checkIndex(idx); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(base + ".pack")
+	if err != nil {
+		return nil, err
+	}
+	return packOfFile(f, idx)
+}
+
+// checkIndex checks that idx is a whole version 2 pack index and returns
+// how many objects it lists.
+func checkIndex(idx []byte) (int, error) {
 	if len(idx) < idxHeaderSize+40 || string(idx[:8]) != "\xfftOc\x00\x00\x00\x02" {
-		return nil, errors.New("not a version 2 pack index")
+		return 0, errors.New("not a version 2 pack index")
 	}
 	n := int(binary.BigEndian.Uint32(idx[idxHeaderSize-4:]))
 	if len(idx) < idxHeaderSize+n*28+40 {
-		return nil, errors.New("truncated pack index")
+		return 0, errors.New("truncated pack index")
 	}
 	for i, prev := 0, uint32(0); i < 256; i++ {
 		if f := binary.BigEndian.Uint32(idx[8+4*i:]); f >= prev {
 			prev = f
 		} else {
-			return nil, errors.New("bad pack index fan-out")
+			return 0, errors.New("bad pack index fan-out")
 		}
 	}
-	f, err := os.Open(base + ".pack")
+	return n, nil
+}
+
+// packOfFile reads the pack open in f through idx (checked by
+// checkIndex); f is closed when the pack does not match it.
+func packOfFile(f *os.File, idx []byte) (*packFile, error) {
+	n, err := checkIndex(idx)
 	if err != nil {
+		f.Close()
 		return nil, err
 	}
 	info, err := f.Stat()

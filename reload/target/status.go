@@ -58,7 +58,9 @@ func Status(ctx context.Context, s *store.Store, targets []Target, opts Options)
 	// Derived data, this machine's own: a missing or stale cache costs
 	// reads, and a cache that cannot be saved (a read-only store) too.
 	cache := store.LoadStatCache(s.LocalPath(statusCacheFile))
-	defer func() { _ = cache.Save() }()
+	if !s.IsDryRun() { // a dry run (check) writes nothing, not even a cache
+		defer func() { _ = cache.Save() }()
+	}
 	var out []SkillStatus
 	var failed []TargetError
 	for _, t := range targets {
