@@ -33,7 +33,20 @@ var ErrLinkedFolder = errors.New("skill folder is a symbolic link")
 // cannot record is refused: dir itself being a symlink (ErrLinkedFolder)
 // or not a folder, and a special file in it (ErrUnsupportedFile). A
 // missing dir gives an error matching fs.ErrNotExist.
-func ReadDir(dir string) ([]skillfs.File, error) {
+func ReadDir(dir string) ([]skillfs.File, error) { return readDirCached(dir, nil) }
+
+// readTreeCached is [ReadTree] with a stat cache (nil: none; see
+// [StatusCached]): the files the cache vouches for carry their blob id and
+// no content.
+func readTreeCached(dir string, cache *folderscan.StatCache) (*Tree, error) {
+	files, err := readDirCached(dir, cache)
+	if err != nil {
+		return nil, err
+	}
+	return NewTree(files)
+}
+
+func readDirCached(dir string, cache *folderscan.StatCache) ([]skillfs.File, error) {
 	info, err := os.Lstat(dir)
 	if err != nil {
 		return nil, err
@@ -49,7 +62,7 @@ func ReadDir(dir string) ([]skillfs.File, error) {
 		}
 		return nil, fmt.Errorf("%s: not a skill folder but %s", dir, what)
 	}
-	files, err := folderscan.Scan(dir, folderscan.NoLimits, nil)
+	files, err := folderscan.Scan(dir, folderscan.NoLimits, cache)
 	if err != nil {
 		return nil, err
 	}

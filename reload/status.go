@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillstore/skillstore/internal/folderscan"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -80,6 +81,15 @@ type SkillStatus struct {
 // on disk, sorted by skill name. A target export never wrote to has no
 // skills. It waits up to lockTimeout for an export in progress to finish.
 func Status(ctx context.Context, target string, lockTimeout time.Duration) ([]SkillStatus, error) {
+	return StatusCached(ctx, target, lockTimeout, nil)
+}
+
+// StatusCached is [Status] with a stat cache (nil: none): a file whose
+// stat data is as the cache has it is not read again, so an unchanged
+// target costs one lstat per file, as git status does. A folder the cache
+// finds changed is read again whole, byte for byte, before it is called
+// modified. The caller saves the cache.
+func StatusCached(ctx context.Context, target string, lockTimeout time.Duration, cache *folderscan.StatCache) ([]SkillStatus, error) {
 	b, err := openBook(target, "", false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -111,7 +121,7 @@ func Status(ctx context.Context, target string, lockTimeout time.Duration) ([]Sk
 	if err != nil {
 		return nil, fmt.Errorf("status of %s: %w", target, err)
 	}
-	out, err := recordedStatus(ctx, target, rec)
+	out, err := recordedStatus(ctx, target, rec, cache)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +134,7 @@ func Status(ctx context.Context, target string, lockTimeout time.Duration) ([]Sk
 
 // recordedStatus compares each folder of rec with the disk, and lists the
 // record's ignored entries.
-func recordedStatus(ctx context.Context, target string, rec *record) ([]SkillStatus, error) {
+func recordedStatus(ctx context.Context, target string, rec *record, cache *folderscan.StatCache) ([]SkillStatus, error) {
 	names := make([]string, 0, len(rec.Skills))
 	for name := range rec.Skills {
 		names = append(names, name)
@@ -135,7 +145,7 @@ func recordedStatus(ctx context.Context, target string, rec *record) ([]SkillSta
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		out = append(out, folderStatus(target, name, rec.Skills[name]))
+		out = append(out, folderStatus(target, name, rec.Skills[name], cache))
 	}
 	for _, e := range rec.ignored {
 		out = append(out, SkillStatus{Skill: e.Name, State: StateIgnored, Error: e.Why})
@@ -146,13 +156,16 @@ func recordedStatus(ctx context.Context, target string, rec *record) ([]SkillSta
 // folderStatus compares the folder name of target, which export last
 // wrote as entry, with the disk. A folder that cannot be read is
 // unreadable: it is this folder's state, not an end to the status.
-func folderStatus(target, name string, entry *recordEntry) SkillStatus {
+func folderStatus(target, name string, entry *recordEntry, cache *folderscan.StatCache) SkillStatus {
 	st := SkillStatus{Skill: entry.Identity(name), Exported: entry.Tree, StoreTree: entry.StoreTree, State: StateClean}
 	if st.Skill != name {
 		st.Folder = name
 	}
 	dir := filepath.Join(target, name)
-	disk, err := ReadTree(dir)
+	disk, err := readTreeCached(dir, cache)
+	if err == nil && cache != nil && !entry.holds(disk) {
+		disk, err = ReadTree(dir) // changed: read every byte before saying so
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		st.State = StateMissing

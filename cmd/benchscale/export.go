@@ -110,3 +110,47 @@ func exportWorks() []work {
 			}},
 	}
 }
+
+// statusWorks measure status of an exported target where nothing changed
+// (the store's own stat cache warm after the first run), beside git status
+// --porcelain of a work tree holding the same files (its index warm).
+func statusWorks() []work {
+	return []work{
+		{name: "status", before: ensureExported,
+			args: fixed("status"),
+			ref: func(f *fixture, k int, tmp string) []string {
+				wt := statusWorkTree(f, tmp)
+				return []string{"git", "--git-dir", filepath.Join(wt, ".git"), "--work-tree=" + wt, "status", "--porcelain"}
+			}},
+	}
+}
+
+func statusWorkTree(f *fixture, tmp string) string {
+	return filepath.Join(tmp, fmt.Sprintf("status-%d", f.n))
+}
+
+// ensureExported exports the store into the bench target and makes the
+// git work tree of the same files, once per size, and warms both.
+func ensureExported(b *bench, f *fixture, k int, tmp string) error {
+	d := exportPaths(f, tmp)
+	if err := ensureTarget(b, f, d.target); err != nil {
+		return err
+	}
+	wt := statusWorkTree(f, tmp)
+	if _, err := os.Stat(wt); err == nil {
+		return nil
+	}
+	if _, err := b.run(b.bin, f.store, "export", exportTarget); err != nil {
+		return err
+	}
+	if _, err := b.run("cp", "", "-a", f.skills, wt); err != nil {
+		return err
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "skills"}, {"status", "--porcelain"}} {
+		if _, err := b.run("git", "", append([]string{"-C", wt}, args...)...); err != nil {
+			return err
+		}
+	}
+	_, err := b.run(b.bin, f.store, "status")
+	return err
+}

@@ -67,6 +67,8 @@ func allWorks() []work {
 		{name: "import", fresh: true},
 	}
 	works = append(works, exportWorks()...)
+	works = append(works, statusWorks()...)
+	works = append(works, mcpWorks()...)
 	return append(works, gcWorks()...)
 }
 
@@ -173,6 +175,9 @@ func measureWork(b *bench, f *fixture, w work, reps int, tmp string) (row, error
 		if w.ref != nil {
 			argv := w.ref(f, k, tmp)
 			r.refCommand = argv[0] + " " + argv[1]
+			if argv[0] == "git" {
+				r.refCommand = "git " + refVerb(argv)
+			}
 			s, err := b.run(argv[0], "", argv[1:]...)
 			if err != nil {
 				return r, err

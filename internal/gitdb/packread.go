@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // packReader reads objects straight from a repository's packfiles: each
@@ -25,6 +26,11 @@ type packReader struct {
 	skipped int             // packs with an index it cannot read
 	seen    map[string]bool // pack names listed (opened or skipped)
 	bases   baseCache
+	// last is the pack the previous find hit: objects read together (a
+	// commit, its tree, its blobs) are mostly in one pack, so a store of
+	// many packs (one per import batch until gc) is not searched pack by
+	// pack for each of them, as git keeps its last found pack.
+	last atomic.Int32
 }
 
 // baseCache keeps recently used delta bases: commits and trees are
@@ -150,22 +156,42 @@ func openPackFile(base string) (*packFile, error) {
 }
 
 func openPackWithIndex(base string, idx []byte) (*packFile, error) {
+	if _, err := checkIndex(idx); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(base + ".pack")
+	if err != nil {
+		return nil, err
+	}
+	return packOfFile(f, idx)
+}
+
+// checkIndex checks that idx is a whole version 2 pack index and returns
+// how many objects it lists.
+func checkIndex(idx []byte) (int, error) {
 	if len(idx) < idxHeaderSize+40 || string(idx[:8]) != "\xfftOc\x00\x00\x00\x02" {
-		return nil, errors.New("not a version 2 pack index")
+		return 0, errors.New("not a version 2 pack index")
 	}
 	n := int(binary.BigEndian.Uint32(idx[idxHeaderSize-4:]))
 	if len(idx) < idxHeaderSize+n*28+40 {
-		return nil, errors.New("truncated pack index")
+		return 0, errors.New("truncated pack index")
 	}
 	for i, prev := 0, uint32(0); i < 256; i++ {
 		if f := binary.BigEndian.Uint32(idx[8+4*i:]); f >= prev {
 			prev = f
 		} else {
-			return nil, errors.New("bad pack index fan-out")
+			return 0, errors.New("bad pack index fan-out")
 		}
 	}
-	f, err := os.Open(base + ".pack")
+	return n, nil
+}
+
+// packOfFile reads the pack open in f through idx (checked by
+// checkIndex); f is closed when the pack does not match it.
+func packOfFile(f *os.File, idx []byte) (*packFile, error) {
+	n, err := checkIndex(idx)
 	if err != nil {
+		f.Close()
 		return nil, err
 	}
 	info, err := f.Stat()
@@ -202,8 +228,18 @@ func (pr *packReader) close() {
 
 // find returns the pack holding h and the object's offset in it.
 func (pr *packReader) find(h ID) (*packFile, int64, bool) {
-	for _, p := range pr.packs {
+	last := int(pr.last.Load())
+	if last < len(pr.packs) {
+		if off, ok := pr.packs[last].offset(h); ok {
+			return pr.packs[last], off, true
+		}
+	}
+	for i, p := range pr.packs {
+		if i == last {
+			continue
+		}
 		if off, ok := p.offset(h); ok {
+			pr.last.Store(int32(i))
 			return p, off, true
 		}
 	}

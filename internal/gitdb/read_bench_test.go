@@ -57,3 +57,55 @@ func BenchmarkReadPacked1000(b *testing.B) {
 		db.Close()
 	}
 }
+
+// BenchmarkFindIn50Packs looks up objects in a store of 50 packs (an
+// import of 50,000 skills leaves one per batch until gc), reading each
+// pack's objects in turn as a listing does: "last-pack-first" is the
+// reader as it is (the pack of the previous hit tried first),
+// "ref-pack-by-pack" tries the packs in order every time, as it did
+// before. One pack's lookups are the floor.
+func BenchmarkFindIn50Packs(b *testing.B) {
+	dir := b.TempDir()
+	var all []ID
+	for p := range 50 {
+		objs := make([]PackObject, 200)
+		for i := range objs {
+			data := []byte(fmt.Sprintf("pack %d object %d\n", p, i))
+			objs[i] = PackObject{ID: HashObject(BlobObject, data), Type: BlobObject, Data: data}
+			all = append(all, objs[i].ID)
+		}
+		if _, err := WritePack(dir, objs, zlib.BestSpeed); err != nil {
+			b.Fatal(err)
+		}
+	}
+	pr := openPacks(dir)
+	defer pr.close()
+	if len(pr.packs) != 50 {
+		b.Fatalf("%d packs", len(pr.packs))
+	}
+	b.Run("last-pack-first", func(b *testing.B) {
+		for b.Loop() {
+			for _, h := range all {
+				if _, _, ok := pr.find(h); !ok {
+					b.Fatal("not found")
+				}
+			}
+		}
+	})
+	b.Run("ref-pack-by-pack", func(b *testing.B) {
+		for b.Loop() {
+			for _, h := range all {
+				found := false
+				for _, p := range pr.packs {
+					if _, ok := p.offset(h); ok {
+						found = true
+						break
+					}
+				}
+				if !found {
+					b.Fatal("not found")
+				}
+			}
+		}
+	})
+}

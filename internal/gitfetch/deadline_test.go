@@ -3,6 +3,7 @@ package gitfetch
 import (
 	"context"
 	"errors"
+	"github.com/go-git/go-git/v5/plumbing"
 	"net"
 	"os/exec"
 	"path/filepath"
@@ -111,10 +112,14 @@ func TestFetchDeadlines(t *testing.T) {
 
 // writeFetched stores what a fetch brought, as the store's transaction does.
 func writeFetched(repo *git.Repository, f Fetched) error {
-	for _, o := range f.objects.objs.Objects {
-		if _, err := repo.Storer.SetEncodedObject(o); err != nil {
-			return err
+	var werr error
+	err := f.objects.newObjects(func(t plumbing.ObjectType, data []byte) {
+		o := &plumbing.MemoryObject{}
+		o.SetType(t)
+		o.Write(data)
+		if _, err := repo.Storer.SetEncodedObject(o); err != nil && werr == nil {
+			werr = err
 		}
-	}
-	return nil
+	})
+	return errors.Join(err, werr)
 }

@@ -101,6 +101,30 @@ type fetchStorer struct {
 	objs *memory.ObjectStorage
 	// received is the pack as it came, when it is whole (see spool.go).
 	received *receivedPack
+	// pack, when set, is received read in place: its objects are not in
+	// objs but read from it when asked (keepWhole in spool.go), and
+	// packTrees and packCommits list its trees and commits.
+	pack                   *gitdb.Pack
+	packTrees, packCommits []plumbing.Hash
+}
+
+// packed reads h from the received pack kept in place; ok is false when
+// there is none or it does not hold h (of type t, unless AnyObject).
+func (f *fetchStorer) packed(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, bool, error) {
+	if f.pack == nil {
+		return nil, false, nil
+	}
+	o, ok, err := f.pack.Read(gitdb.ID(h))
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	if t != plumbing.AnyObject && plumbing.ObjectType(o.Type) != t {
+		return nil, false, nil
+	}
+	mo := &plumbing.MemoryObject{}
+	mo.SetType(plumbing.ObjectType(o.Type))
+	mo.Write(o.Data)
+	return mo, true, nil
 }
 
 func newFetchStorer(base storage.Storer) *fetchStorer {
@@ -131,10 +155,16 @@ func (f *fetchStorer) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plu
 	if o, err := f.objs.EncodedObject(t, h); err == nil {
 		return o, nil
 	}
+	if o, ok, err := f.packed(t, h); ok {
+		return o, err
+	}
 	return f.Storer.EncodedObject(t, h)
 }
 func (f *fetchStorer) HasEncodedObject(h plumbing.Hash) error {
 	if f.objs.HasEncodedObject(h) == nil {
+		return nil
+	}
+	if f.pack != nil && f.pack.Has(gitdb.ID(h)) {
 		return nil
 	}
 	return f.Storer.HasEncodedObject(h)
@@ -142,6 +172,12 @@ func (f *fetchStorer) HasEncodedObject(h plumbing.Hash) error {
 func (f *fetchStorer) EncodedObjectSize(h plumbing.Hash) (int64, error) {
 	if n, err := f.objs.EncodedObjectSize(h); err == nil {
 		return n, nil
+	}
+	if o, ok, err := f.packed(plumbing.AnyObject, h); ok {
+		if err != nil {
+			return 0, err
+		}
+		return o.Size(), nil
 	}
 	return f.Storer.EncodedObjectSize(h)
 }
@@ -154,18 +190,35 @@ func (f *fetchStorer) checkTrees() error {
 		if o.Type() != plumbing.TreeObject {
 			continue
 		}
-		r, err := o.Reader()
-		if err != nil {
+		if err := checkTree(h, o); err != nil {
 			return err
 		}
-		data, err := io.ReadAll(r)
-		r.Close()
-		if err != nil {
+	}
+	for _, h := range f.packTrees {
+		o, ok, err := f.packed(plumbing.TreeObject, h)
+		if err != nil || !ok {
+			return fmt.Errorf("tree %s: %v", h.String()[:12], err)
+		}
+		if err := checkTree(h, o); err != nil {
 			return err
 		}
-		if err := skillfs.CheckTree(data); err != nil {
-			return fmt.Errorf("tree %s: %w", h.String()[:12], err)
-		}
+	}
+	return nil
+}
+
+// checkTree checks tree o with git fsck --strict's rules.
+func checkTree(h plumbing.Hash, o plumbing.EncodedObject) error {
+	r, err := o.Reader()
+	if err != nil {
+		return err
+	}
+	data, err := io.ReadAll(r)
+	r.Close()
+	if err != nil {
+		return err
+	}
+	if err := skillfs.CheckTree(data); err != nil {
+		return fmt.Errorf("tree %s: %w", h.String()[:12], err)
 	}
 	return nil
 }
@@ -175,12 +228,10 @@ func (f *fetchStorer) checkTrees() error {
 // rules (skillfs.CheckTree): a tree built with git plumbing (two entries
 // of one name, ".git " and the like) never reaches the store.
 func (f *fetchStorer) newObjects(fn func(t plumbing.ObjectType, data []byte)) error {
-	type object struct {
-		t    plumbing.ObjectType
-		data []byte
+	if err := f.checkTrees(); err != nil {
+		return err
 	}
-	objs := make([]object, 0, len(f.objs.Objects))
-	for h, o := range f.objs.Objects {
+	for _, o := range f.objs.Objects {
 		r, err := o.Reader()
 		if err != nil {
 			return err
@@ -190,15 +241,16 @@ func (f *fetchStorer) newObjects(fn func(t plumbing.ObjectType, data []byte)) er
 		if err != nil {
 			return err
 		}
-		if o.Type() == plumbing.TreeObject {
-			if err := skillfs.CheckTree(data); err != nil {
-				return fmt.Errorf("tree %s: %w", h.String()[:12], err)
-			}
-		}
-		objs = append(objs, object{o.Type(), data})
+		fn(o.Type(), data)
 	}
-	for _, o := range objs {
-		fn(o.t, o.data)
+	if f.pack != nil {
+		for _, id := range f.pack.IDs() {
+			o, _, err := f.pack.Read(id)
+			if err != nil {
+				return fmt.Errorf("object %s: %w", id.String()[:12], err)
+			}
+			fn(plumbing.ObjectType(o.Type), o.Data)
+		}
 	}
 	return nil
 }
@@ -411,6 +463,14 @@ func findPin(objects *fetchStorer, url, pin string) (Fetched, error) {
 	if full, err := skillfs.ParseID(pin); err == nil {
 		h = full
 	} else {
+		for _, c := range objects.packCommits {
+			if strings.HasPrefix(c.String(), pin) {
+				if !h.IsZero() && h != skillfs.ID(c) {
+					return Fetched{}, fmt.Errorf("fetch %s: commit %s is ambiguous: give more digits", url, pin)
+				}
+				h = skillfs.ID(c)
+			}
+		}
 		for _, from := range []storer.EncodedObjectStorer{objects.objs, objects.Storer} {
 			encoded, err := from.IterEncodedObjects(plumbing.CommitObject)
 			if err != nil {
@@ -460,4 +520,12 @@ func peelToCommit(objects storer.EncodedObjectStorer, h skillfs.ID) (skillfs.ID,
 // earlier run), as a fetch's result: no network, and no new objects.
 func Stored(base storage.Storer, commit skillfs.ID) Fetched {
 	return Fetched{Commit: commit, objects: newFetchStorer(base)}
+}
+
+// At is the same fetch read at another commit: one the store already
+// holds, such as the commit an earlier sync fetched (read through the
+// same objects).
+func (f Fetched) At(commit skillfs.ID) Fetched {
+	f.Commit, f.Ref = commit, ""
+	return f
 }

@@ -2,6 +2,7 @@ package gitfetch
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,4 +84,46 @@ func TestStoreReceived(t *testing.T) {
 	if err != nil || n == 0 {
 		t.Errorf("NewObjects after Release: %d objects, %v", n, err)
 	}
+}
+
+// TestWholePackReadInPlace: a fetched pack whole in itself is indexed
+// without keeping its objects in memory; the fetch reads them from the
+// kept pack (the tree of the fetched commit, a file in it), the store
+// takes the pack as it came, and the objects stay readable after.
+func TestWholePackReadInPlace(t *testing.T) {
+	up, _, second := upstreamRepo(t)
+	gitDir := filepath.Join(t.TempDir(), "store")
+	repo, err := git.PlainInit(gitDir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Fetch(context.Background(), repo.Storer, up, "", skillfs.ZeroID, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Commit.String() != second {
+		t.Fatalf("fetched %s, want %s", f.Commit, second)
+	}
+	if n := len(f.objects.objs.Objects); n != 0 || f.objects.pack == nil {
+		t.Fatalf("%d objects held in memory, pack kept in place: %v", n, f.objects.pack != nil)
+	}
+	if len(f.objects.packTrees) == 0 || len(f.objects.packCommits) != 2 {
+		t.Errorf("the index noted %d trees and %d commits, want some and 2", len(f.objects.packTrees), len(f.objects.packCommits))
+	}
+	read := func() {
+		t.Helper()
+		fsys, err := f.FS()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if data, err := fs.ReadFile(fsys, "skills/a/SKILL.md"); err != nil || !strings.HasSuffix(string(data), "more\n") {
+			t.Fatalf("read a fetched file: %q, %v", data, err)
+		}
+	}
+	read()
+	if ok, err := f.StoreReceived(gitDir); !ok || err != nil {
+		t.Fatalf("StoreReceived = %v, %v", ok, err)
+	}
+	f.Release()
+	read()
 }

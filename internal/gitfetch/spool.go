@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sync"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 
@@ -79,6 +81,16 @@ func (s *packSpool) Close() (err error) {
 	if _, err := s.file.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
+	if !s.guard.RefDeltas() {
+		ok, err := s.keepWhole()
+		if ok || err != nil {
+			kept = ok
+			return err
+		}
+		if _, err := s.file.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+	}
 	iw := new(idxfile.Writer)
 	p, err := packfile.NewParserWithStorage(packfile.NewScanner(s.file), s.f, iw)
 	if err != nil {
@@ -106,6 +118,74 @@ func (s *packSpool) Close() (err error) {
 	return nil
 }
 
+// keepWhole indexes a pack whole in itself (no delta on an object outside
+// it) without keeping its objects: the fetch reads them from the spool
+// file when asked (gitdb.Pack: each inflated when read, delta bases in a
+// bounded cache), so a whole history costs the memory of its largest
+// objects, not of all of them. It notes the pack's trees and commits as
+// the index is built (checkTrees checks the trees; a short --ref is looked
+// for among the commits). ok is false, with no error, for a pack the
+// index cannot take (the caller parses it into memory instead).
+func (s *packSpool) keepWhole() (ok bool, err error) {
+	iw := new(idxfile.Writer)
+	kinds := &kindObserver{}
+	p, err := packfile.NewParser(packfile.NewScanner(s.file), iw, kinds)
+	if err != nil {
+		return false, err
+	}
+	if _, err := p.Parse(); err != nil {
+		if errors.Is(err, packfile.ErrEmptyPackfile) {
+			return true, nil
+		}
+		return false, fmt.Errorf("parse fetched pack: %w", err)
+	}
+	if !iw.Finished() {
+		return false, nil
+	}
+	idx, err := iw.Index()
+	if err != nil {
+		return false, fmt.Errorf("index fetched pack: %w", err)
+	}
+	var buf bytes.Buffer
+	if _, err := idxfile.NewEncoder(&buf).Encode(idx); err != nil {
+		return false, fmt.Errorf("index fetched pack: %w", err)
+	}
+	pack, err := gitdb.OpenPack(s.file, buf.Bytes())
+	if err != nil {
+		return false, nil
+	}
+	s.f.pack, s.f.packTrees, s.f.packCommits = pack, kinds.trees, kinds.commits
+	// Closed when the fetch is no longer reachable: its objects stay
+	// readable as long as someone holds it.
+	runtime.AddCleanup(s.f, func(p *gitdb.Pack) { p.Close() }, pack)
+	s.f.received = &receivedPack{file: s.file, size: s.written, sum: gitdb.ID(idx.PackfileChecksum), idx: buf.Bytes(), lazy: true}
+	return true, nil
+}
+
+// kindObserver notes, as a pack is indexed, which of its objects are trees
+// and commits (the parser tells each object's type, deltas resolved,
+// before its id).
+type kindObserver struct {
+	last           plumbing.ObjectType
+	trees, commits []plumbing.Hash
+}
+
+func (k *kindObserver) OnHeader(uint32) error { return nil }
+func (k *kindObserver) OnInflatedObjectHeader(t plumbing.ObjectType, _, _ int64) error {
+	k.last = t
+	return nil
+}
+func (k *kindObserver) OnInflatedObjectContent(h plumbing.Hash, _ int64, _ uint32, _ []byte) error {
+	switch k.last {
+	case plumbing.TreeObject:
+		k.trees = append(k.trees, h)
+	case plumbing.CommitObject:
+		k.commits = append(k.commits, h)
+	}
+	return nil
+}
+func (k *kindObserver) OnFooter(plumbing.Hash) error { return nil }
+
 // receivedPack is a fetched pack kept as it came, with its index: the
 // spool file (unlinked), until the store takes it or it is released.
 type receivedPack struct {
@@ -115,6 +195,11 @@ type receivedPack struct {
 	sum      gitdb.ID
 	idx      []byte
 	storedIn string // the repository it was stored in
+	// lazy: the fetch reads its objects from file (keepWhole), so the
+	// file stays open after the store takes the pack or the fetch is
+	// released, until the fetch is unreachable; released says Release
+	// was called (the store takes it no more).
+	lazy, released bool
 }
 
 // StoreReceived writes the pack the fetch received into the repository
@@ -135,7 +220,7 @@ func (f Fetched) StoreReceived(gitDir string) (ok bool, err error) {
 	if rp.storedIn != "" {
 		return rp.storedIn == gitDir, nil
 	}
-	if rp.file == nil {
+	if rp.file == nil || rp.released {
 		return false, nil // released
 	}
 	if err := f.objects.checkTrees(); err != nil {
@@ -145,8 +230,11 @@ func (f Fetched) StoreReceived(gitDir string) (ok bool, err error) {
 		return false, err
 	}
 	rp.storedIn = gitDir
-	rp.file.Close()
-	rp.file, rp.idx = nil, nil
+	if !rp.lazy {
+		rp.file.Close()
+		rp.file = nil
+	}
+	rp.idx = nil
 	return true, nil
 }
 
@@ -171,7 +259,8 @@ func (f Fetched) Release() {
 	}
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
-	if rp.file != nil {
+	rp.released = true
+	if rp.file != nil && !rp.lazy {
 		rp.file.Close()
 		rp.file, rp.idx = nil, nil
 	}

@@ -64,14 +64,11 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, opts HTTPOption
 	if opts.Rate <= 0 {
 		opts.Rate = DefaultRate
 	}
-	if _, err := s.refresh(ctx); err != nil {
+	ctx, stop, err := s.start(ctx)
+	if err != nil {
 		return err
 	}
-	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	if s.opts.Poll > 0 {
-		go s.poll(ctx)
-	}
 	// Clients of the 2026-07-28 protocol send every request whole, with
 	// its version in a header; the SDK serves them statelessly, and the
 	// clients of earlier versions (a session, its notification stream)

@@ -239,45 +239,126 @@ func (ix *Index) Search(query string, limit int) []Result {
 		words = words[:maxQueryWords]
 	}
 	words = slices.Compact(slices.Sorted(slices.Values(words)))
-	scores := map[int32]float64{}
+	// Scores are dense (a slot per skill) and the skills touched listed,
+	// so a word every skill holds costs one pass over its postings; the
+	// best limit are then kept in a bounded heap, not a sort of all.
+	sc := scoring{scores: make([]float64, len(ix.docs)), seen: make([]bool, len(ix.docs))}
 	n := float64(len(ix.docs))
 	for _, w := range words {
 		if t, ok := ix.dict[w]; ok {
-			ix.score(scores, t, 1, n)
+			ix.score(&sc, t, 1, n)
 		}
 		if len(w) >= 3 {
 			i := sort.Search(len(ix.vocab), func(i int) bool { return ix.words[ix.vocab[i]] >= w })
 			for ; i < len(ix.vocab) && strings.HasPrefix(ix.words[ix.vocab[i]], w); i++ {
 				if ix.words[ix.vocab[i]] != w {
-					ix.score(scores, ix.vocab[i], 0.5, n)
+					ix.score(&sc, ix.vocab[i], 0.5, n)
 				}
 			}
 		}
 	}
 	q := strings.ToLower(strings.TrimSpace(query))
-	out := make([]Result, 0, len(scores))
-	for doc, sc := range scores {
+	best := topResults{limit: limit}
+	for _, doc := range sc.touched {
 		d := ix.docs[doc].skill
+		score := sc.scores[doc]
 		if name := strings.ToLower(d.Name); name == q || strings.HasSuffix(name, ":"+q) {
-			sc += 10
+			score += 10
 		}
-		out = append(out, Result{Skill: d, Score: math.Round(sc*1000) / 1000})
+		best.offer(Result{Skill: d, Score: math.Round(score*1000) / 1000})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
+	return best.sorted()
+}
+
+// scoring is a search's running scores: one per skill, and the skills
+// that have one.
+type scoring struct {
+	scores  []float64
+	seen    []bool
+	touched []int32
+}
+
+func (s *scoring) add(doc int32, v float64) {
+	if !s.seen[doc] {
+		s.seen[doc] = true
+		s.touched = append(s.touched, doc)
+	}
+	s.scores[doc] += v
+}
+
+// topResults keeps the limit best results offered (a min-heap on the
+// order results are listed in: score, then name).
+type topResults struct {
+	limit int
+	heap  []Result
+}
+
+// before reports whether a is listed before b.
+func before(a, b Result) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	return a.Name < b.Name
+}
+
+func (t *topResults) offer(r Result) {
+	if t.limit <= 0 {
+		return
+	}
+	h := t.heap
+	if len(h) < t.limit {
+		h = append(h, r)
+		for i := len(h) - 1; i > 0; { // up: the worst stays at the root
+			p := (i - 1) / 2
+			if !before(h[p], h[i]) {
+				break
+			}
+			h[p], h[i] = h[i], h[p]
+			i = p
 		}
-		return out[i].Name < out[j].Name
+		t.heap = h
+		return
+	}
+	if !before(r, h[0]) {
+		return
+	}
+	h[0] = r
+	for i := 0; ; { // down
+		worst, l, rt := i, 2*i+1, 2*i+2
+		if l < len(h) && before(h[worst], h[l]) {
+			worst = l
+		}
+		if rt < len(h) && before(h[worst], h[rt]) {
+			worst = rt
+		}
+		if worst == i {
+			break
+		}
+		h[i], h[worst] = h[worst], h[i]
+		i = worst
+	}
+}
+
+func (t *topResults) sorted() []Result {
+	out := slices.Clone(t.heap)
+	slices.SortFunc(out, func(a, b Result) int {
+		if before(a, b) {
+			return -1
+		}
+		if before(b, a) {
+			return 1
+		}
+		return 0
 	})
-	if len(out) > limit {
-		out = out[:limit]
+	if out == nil {
+		out = []Result{}
 	}
 	return out
 }
 
 // score adds term t's BM25 contribution, times weight, to each skill
 // holding it.
-func (ix *Index) score(scores map[int32]float64, t uint32, weight, n float64) {
+func (ix *Index) score(scores *scoring, t uint32, weight, n float64) {
 	if int(t) >= len(ix.post) {
 		return // a term of versions no longer listed
 	}
@@ -297,6 +378,6 @@ func (ix *Index) score(scores map[int32]float64, t uint32, weight, n float64) {
 			norm := bm25K1 * (1 - bm25B + bm25B*float64(d.length[f])/ix.avg[f])
 			sc += fieldWeight[f] * tf * (bm25K1 + 1) / (tf + norm)
 		}
-		scores[p.doc] += weight * idf * sc
+		scores.add(p.doc, weight*idf*sc)
 	}
 }

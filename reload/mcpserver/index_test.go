@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -135,4 +137,57 @@ func BenchmarkSearch10k(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// BenchmarkSearchCommonWord50k searches 50,000 skills for a word every one
+// of them holds ("skill", in every name): every posting is walked, and
+// only the best ten are kept (topResults), not all 50,000 sorted.
+// ref-sort-all is the work the search did before: the same scores
+// collected and sorted whole.
+func BenchmarkSearchCommonWord50k(b *testing.B) {
+	skills, bodies := syntheticSkills(50000)
+	ix := NewIndex()
+	ix.Build(skills, bodies)
+	b.Run("search", func(b *testing.B) {
+		for b.Loop() {
+			if got := ix.Search("skill", 10); len(got) != 10 {
+				b.Fatalf("%d results", len(got))
+			}
+		}
+	})
+	b.Run("ref-sort-all", func(b *testing.B) {
+		all := ix.Search("skill", len(skills))
+		for b.Loop() {
+			out := slices.Clone(all)
+			sort.Slice(out, func(i, j int) bool { return before(out[i], out[j]) })
+		}
+	})
+}
+
+// TestSearchKeepsTheBest: the bounded top-k gives the same first results,
+// in the same order, as ranking every match.
+func TestSearchKeepsTheBest(t *testing.T) {
+	skills, bodies := syntheticSkills(2000)
+	ix := NewIndex()
+	ix.Build(skills, bodies)
+	for _, q := range []string{"skill", "w0 w1a0f", "plugin7 skill", "w2f1 w4e3 w33"} {
+		all := ix.Search(q, len(skills))
+		for _, k := range []int{1, 10, 37} {
+			top := ix.Search(q, k)
+			want := all[:min(k, len(all))]
+			if len(top) != len(want) {
+				t.Fatalf("Search(%q, %d): %d results, want %d", q, k, len(top), len(want))
+			}
+			for i := range top {
+				if top[i].Name != want[i].Name || top[i].Score != want[i].Score {
+					t.Errorf("Search(%q, %d)[%d] = %s %v, want %s %v", q, k, i, top[i].Name, top[i].Score, want[i].Name, want[i].Score)
+				}
+			}
+		}
+		for i := 1; i < len(all); i++ {
+			if before(all[i], all[i-1]) {
+				t.Fatalf("Search(%q): results out of order at %d", q, i)
+			}
+		}
+	}
 }

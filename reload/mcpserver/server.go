@@ -109,15 +109,39 @@ const instructions = "Skills are instructions for tasks. Before a task, find_ski
 // client leaves or ctx ends, checking the published set every Poll
 // meanwhile so subscribed clients hear of changes.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	if _, err := s.refresh(ctx); err != nil {
+	ctx, stop, err := s.start(ctx)
+	if err != nil {
 		return err
 	}
-	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	if s.opts.Poll > 0 {
-		go s.poll(ctx)
-	}
 	return s.mcp.Run(ctx, t)
+}
+
+// start checks that the catalog can be read (a store that cannot fails
+// the command at once), then reads the published set in the background:
+// the handshake is answered at once, whatever the number of skills, and
+// the first call that needs the skills waits for the read (refresh builds
+// under the server's lock; whichever comes first builds, the other finds
+// it built). Then it polls every Poll.
+func (s *Server) start(ctx context.Context) (context.Context, context.CancelFunc, error) {
+	if _, err := s.cat.Generation(ctx); err != nil {
+		return nil, nil, fmt.Errorf("read the published skills: %w", err)
+	}
+	ctx, stop := context.WithCancel(ctx)
+	warm := make(chan struct{})
+	go func() {
+		defer close(warm)
+		if _, err := s.refresh(ctx); err != nil {
+			s.opts.Logger.Debug("published set not read", "err", err)
+		}
+	}()
+	if s.opts.Poll > 0 {
+		go func() {
+			<-warm
+			s.poll(ctx)
+		}()
+	}
+	return ctx, stop, nil
 }
 
 func (s *Server) poll(ctx context.Context) {

@@ -37,6 +37,10 @@ type Built struct {
 	// Warnings name versions a clone cannot install yet (local versions
 	// with no team remote, or not pushed to it) and targets left out.
 	Warnings []string
+	// Uninstallable are the versions of Warnings that a clone cannot
+	// install yet ("NAME@vN"): the lock is written, but does not work
+	// for a teammate until they are pushed.
+	Uninstallable []string
 }
 
 // Build makes the lock of a project: every flat target of the store that
@@ -187,7 +191,10 @@ func (b *Built) skill(r *store.Reader, info store.SkillInfo, pluginsByID map[str
 		}
 	}
 	if sk.Local {
-		b.Warnings = append(b.Warnings, b.localWarning(r, info)...)
+		if w := b.localWarning(r, info); len(w) > 0 {
+			b.Warnings = append(b.Warnings, w...)
+			b.Uninstallable = append(b.Uninstallable, fmt.Sprintf("%s@v%d", info.Name, info.Number))
+		}
 	}
 	return sk, nil
 }

@@ -503,6 +503,9 @@ func (in *installer) explain() {
 			res.Version = v.Number
 		} else {
 			res.Error = in.whyMissing(sk)
+			if id, _ := store.SplitName(sk.Name); !sk.Local && in.pluginErr[id] != "" {
+				res.Because = id
+			}
 		}
 		in.rep.Skills = append(in.rep.Skills, res)
 	}

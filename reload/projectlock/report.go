@@ -2,6 +2,7 @@ package projectlock
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/skillstore/skillstore/internal/problem"
 	"github.com/skillstore/skillstore/reload"
@@ -61,6 +62,42 @@ type SkillResult struct {
 	Tree    string `json:"tree"`
 	Version int    `json:"version,omitempty"` // in this store
 	Error   string `json:"error,omitempty"`
+	// Because names the plugin whose failure the skill's error follows
+	// from: reports count such skills under the plugin's error instead
+	// of a line each (the cause first, its consequences counted).
+	Because string `json:"because,omitempty"`
+}
+
+// Consequences are the skills not installed because plugin id
+// failed.
+func (r *Report) Consequences(id string) []string {
+	var out []string
+	for _, s := range r.Skills {
+		if s.Because == id {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// WithConsequences is a plugin's error with the count and names of the
+// skills that were not installed because of it.
+func WithConsequences(msg string, skills []string) string {
+	switch len(skills) {
+	case 0:
+		return msg
+	case 1:
+		return msg + " (so " + skills[0] + " was not installed)"
+	}
+	return fmt.Sprintf("%s (so %d skills were not installed: %s)", msg, len(skills), nameList(skills, 5))
+}
+
+// nameList is "a, b and N more", at most max names.
+func nameList(names []string, max int) string {
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:max], ", ") + fmt.Sprintf(" and %d more", len(names)-max)
 }
 
 // TargetResult is a locked target's part of an install.
@@ -165,11 +202,11 @@ func (in *installer) frozenError(nothingWritten bool) error {
 	}
 	for _, p := range in.rep.Plugins {
 		if p.Error != "" {
-			diffs = append(diffs, p.Error)
+			diffs = append(diffs, WithConsequences(p.Error, in.rep.Consequences(p.ID)))
 		}
 	}
 	for _, s := range in.rep.Skills {
-		if s.Error != "" {
+		if s.Error != "" && s.Because == "" {
 			diffs = append(diffs, s.Error)
 		}
 	}

@@ -48,18 +48,13 @@ const (
 	Refused Outcome = "refused"
 )
 
-// CaptureActor records a captured local edit when git does not know who
-// the user is (no $GIT_AUTHOR_NAME/EMAIL, no user.name/email).
-var CaptureActor = store.Signature{Name: "local", Email: "local@skillstore"}
-
-// captureActor is who made the edits capture records: git's author
-// identity when it is known, else CaptureActor. Where the edit was made
-// stays in the version's reason ("local edit in target claude").
+// captureActor is who made the edits capture records: the store's
+// identity, as add records it (git's author, else the login and host
+// names). Where the edit was made stays in the version's reason ("local
+// edit in target claude").
 func captureActor(tx *store.Tx) *store.Signature {
-	if id := tx.Identity(); id.Known {
-		return &id.Signature
-	}
-	return &CaptureActor
+	id := tx.Identity()
+	return &id.Signature
 }
 
 // MergeModeCapture marks a version recorded from a local edit in a target.

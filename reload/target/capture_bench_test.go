@@ -73,7 +73,7 @@ func (cb *captureBench) perSkill(b *testing.B) {
 			if err != nil {
 				return err
 			}
-			_, err = tx.CommitVersion(name, tree, store.VersionInfo{Source: head.Source, MergeMode: MergeModeCapture, Actor: &CaptureActor})
+			_, err = tx.CommitVersion(name, tree, store.VersionInfo{Source: head.Source, MergeMode: MergeModeCapture, Actor: captureActor(tx)})
 			return err
 		})
 		if err != nil {

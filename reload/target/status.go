@@ -29,6 +29,10 @@ func (st SkillStatus) folder() string {
 	return st.Skill
 }
 
+// statusCacheFile is status's stat cache of the target folders, in the
+// store's own folder (see reload.StatusCached).
+const statusCacheFile = "status-statcache"
+
 // Status compares every skill folder export wrote into each target with
 // what is on disk, and with the published version.
 func Status(ctx context.Context, s *store.Store, targets []Target, opts Options) ([]SkillStatus, error) {
@@ -51,6 +55,12 @@ func Status(ctx context.Context, s *store.Store, targets []Target, opts Options)
 	if err != nil {
 		return nil, err
 	}
+	// Derived data, this machine's own: a missing or stale cache costs
+	// reads, and a cache that cannot be saved (a read-only store) too.
+	cache := store.LoadStatCache(s.LocalPath(statusCacheFile))
+	if !s.IsDryRun() { // a dry run (check) writes nothing, not even a cache
+		defer func() { _ = cache.Save() }()
+	}
 	var out []SkillStatus
 	var failed []TargetError
 	for _, t := range targets {
@@ -64,7 +74,7 @@ func Status(ctx context.Context, s *store.Store, targets []Target, opts Options)
 			// folder edited in place as locally-modified and leaves it alone.
 			continue
 		}
-		sts, err := reload.Status(ctx, t.Dir, opts.LockTimeout)
+		sts, err := reload.StatusCached(ctx, t.Dir, opts.LockTimeout, cache)
 		if err != nil {
 			// This target alone: a refused bookkeeping folder, a busy lock.
 			failed = append(failed, TargetError{Target: t.Name, Err: err})

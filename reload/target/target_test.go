@@ -64,7 +64,7 @@ func TestExportStatusCapture(t *testing.T) {
 	}
 	err = s.View(ctx, func(r *store.Reader) error {
 		v, err := r.Head("deploy")
-		if v.Actor != CaptureActor.Name+" <"+CaptureActor.Email+">" || v.MergeMode != MergeModeCapture || v.Reason != "checked by hand" {
+		if id := s.Identity(); v.Actor != id.Name+" <"+id.Email+">" || v.MergeMode != MergeModeCapture || v.Reason != "checked by hand" {
 			t.Errorf("captured version = %+v", v)
 		}
 		return err

@@ -74,6 +74,9 @@ type Report struct {
 	// Unreached is what plugin add found in the source beside what it
 	// added: skill folders that no plugin of its layout reaches.
 	Unreached *Unreached `json:"unreached,omitempty"`
+	// MarketplaceNews are the plugins marketplaces list since the commit
+	// the previous sync fetched, not added (see marketplace_news.go).
+	MarketplaceNews []MarketplaceNews `json:"marketplace_news,omitempty"`
 }
 
 // Unreached are the skill folders of a source that no plugin of its
@@ -233,6 +236,7 @@ func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opt
 	if err != nil {
 		return nil, err
 	}
+	all := recs
 	if len(opts.Plugins) > 0 {
 		var picked []*plugins.Plugin
 		for _, id := range opts.Plugins {
@@ -267,6 +271,7 @@ func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opt
 	ahead := readFoldersAhead(ctx, recs, cache)
 	defer ahead.stop()
 	var synced []*plugins.Plugin
+	var watch newsWatch
 	readErrs := map[string]string{}
 	for i, p := range recs {
 		if err := ctx.Err(); err != nil {
@@ -282,6 +287,7 @@ func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opt
 			if opts.Progress != nil {
 				opts.Progress(p.ID, i, len(recs))
 			}
+			before, _ := tx.Ref(store.SourceRef(p.ID))
 			up, ok, err := ahead.take(ctx, i)
 			if !ok {
 				up, err = plugins.ReadUpstream(ctx, tx, pre, p, cache)
@@ -294,6 +300,9 @@ func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opt
 				restore := tx.Savepoint()
 				if err = syncPlugin(tx, p, up, opts, cc, &pr); errors.Is(err, ErrStrict) {
 					restore() // all or nothing: nothing of this plugin is written
+				}
+				if err == nil {
+					watch.note(p, before, up)
 				}
 			}
 			if err != nil {
@@ -315,6 +324,7 @@ func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opt
 	if err := opts.ahead.Err(); err != nil {
 		return nil, err // planned: the merges are computed, then the sync runs again
 	}
+	rep.MarketplaceNews = watch.news(all)
 	plugins.RecordSourceErrors(tx, synced, readErrs)
 	if err := saveHeld(tx, rep); err != nil {
 		tx.Store().Logger().Debug("held skills not saved", "err", err)

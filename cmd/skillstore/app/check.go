@@ -69,6 +69,8 @@ type checkReport struct {
 	// commits left out: they were never written).
 	Captured []target.CaptureResult `json:"captured"`
 	Exported []target.Exported      `json:"exported"`
+	// MarketplaceNews: plugins marketplaces list since the last sync.
+	MarketplaceNews []pluginsync.MarketplaceNews `json:"marketplace_news,omitempty"`
 }
 
 // checkAction names what sync would do with a skill, in the words of
@@ -138,6 +140,9 @@ func newCheckReport(run *SyncRun) checkReport {
 			rep.LocalEdits = append(rep.LocalEdits, localEdit{Target: r.Target, Skill: r.Skill, Paths: r.Paths})
 		}
 	}
+	if run.Report != nil {
+		rep.MarketplaceNews = run.Report.MarketplaceNews
+	}
 	rep.Pending = len(rep.LocalEdits) > 0 || run.CandidatesWaiting > 0 || exportsChange(run.Exported)
 	for _, p := range run.Plugins {
 		cp := checkPlugin{Plugin: p.Plugin, Skipped: p.Skipped, Err: p.Err, Skills: []checkSkill{}}
@@ -179,6 +184,7 @@ func exportsChange(out []target.Exported) bool {
 func writeCheck(w, errw io.Writer, rep checkReport, exports []target.Exported, failed, verbose bool) {
 	p := cliout.NewPainter(w)
 	t := cliout.NewTable(1)
+	var pluginFailures []failure // printed once the rows are, alike ones once
 	for _, r := range rep.Captured {
 		addCaptureRow(t, errw, r, verbose)
 	}
@@ -187,7 +193,7 @@ func writeCheck(w, errw io.Writer, rep checkReport, exports []target.Exported, f
 		// not printed again; a failure of its parts is the plugin's error.
 		listsSkills := listsFailedSkills(cp.Err)
 		if cp.Err != nil && !listsSkills {
-			cliout.Printf(errw, "skillstore: error: plugin %s: %s\n", cp.Plugin, cp.Err)
+			pluginFailures = append(pluginFailures, textFailure(cp.Plugin, "plugin "+cp.Plugin+": ", cp.Err.Error()))
 		}
 		if cp.Skipped != "" {
 			if verbose {
@@ -210,13 +216,16 @@ func writeCheck(w, errw io.Writer, rep checkReport, exports []target.Exported, f
 		}
 	}
 	t.Write(w, p, cliout.Width(w, verbose))
-	PrintExports(w, exports, verbose)
+	printFailures(errw, "plugins", pluginFailures, verbose, func(err error) { cliout.Printf(errw, "skillstore: error: %v\n", err) })
+	printExportRows(w, exports, verbose)
+	printMarketplaceNews(w, rep.MarketplaceNews)
 	switch {
 	case !rep.Pending && !failed:
 		cliout.Println(w, "nothing to do")
 	case rep.CandidatesWaiting > 0:
 		cliout.Printf(errw, "skillstore: %s would wait for review: run 'skillstore candidates list' after sync\n", Plural(rep.CandidatesWaiting, "candidate"))
 	}
+	NoteDryRun(w, true, false) // check is sync --dry-run
 }
 
 // addCaptureRow adds what the capture before sync would do with one

@@ -52,13 +52,8 @@ func Export(ctx context.Context, opts ExportOptions) error {
 			return jerr
 		}
 	} else {
-		shown := out
-		if !opts.Verbose {
-			shown = withoutUnchanged(out)
-		}
-		PrintExports(opts.Stdout, shown, opts.Verbose)
-		cliout.Println(opts.Stdout, exportSummary(out))
-		printListings(opts.Stdout, out)
+		PrintExports(opts.Stdout, out, opts.Verbose)
+		printListings(opts.Stdout, s, out, opts.Verbose)
 		WriteDoubleLoads(opts.Stdout, DoubleLoads(ctx, opts.Global, s, targets))
 		NoteDryRun(opts.Stdout, opts.DryRun, opts.JSON)
 	}
@@ -127,10 +122,28 @@ func (g Global) TargetOptions(replaceLinks bool) target.Options {
 	return target.Options{Logger: g.Log, LockTimeout: g.LockTimeout, ReplaceLinks: replaceLinks}
 }
 
-// PrintExports prints one line per skill: target, skill, action, detail.
+// PrintExports prints what an export changed, a line per skill, and one
+// summary line counting all of them: the skills it found as they were
+// are counted, and listed only when verbose (an accept among hundreds of
+// skills prints its own, not hundreds). Nothing when nothing was exported.
+func PrintExports(w io.Writer, exports []target.Exported, verbose bool) {
+	shown := exports
+	if !verbose {
+		shown = withoutUnchanged(exports)
+	}
+	printExportRows(w, shown, verbose)
+	for _, te := range exports {
+		if len(te.Results) > 0 || te.Error != "" {
+			cliout.Println(w, exportSummary(exports))
+			return
+		}
+	}
+}
+
+// printExportRows prints one line per skill: target, skill, action, detail.
 // File lists are summarised to fit the terminal (all when verbose) and
 // actions coloured on a terminal.
-func PrintExports(w io.Writer, exports []target.Exported, verbose bool) {
+func printExportRows(w io.Writer, exports []target.Exported, verbose bool) {
 	t := cliout.NewTable(2)
 	for _, te := range exports {
 		if te.Error != "" && len(te.Results) == 0 {

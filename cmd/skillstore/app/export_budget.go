@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -8,17 +9,27 @@ import (
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/reload/target"
+	"github.com/skillstore/skillstore/store"
 )
 
 // printListings says, for each target whose skills list is over the
 // documented budget of an agent reading it (or was refused for its max
 // budget), how far over, what the agent cuts first, and how to select
-// fewer. Targets within budget print nothing.
-func printListings(w io.Writer, exports []target.Exported) {
+// fewer. Targets within budget print nothing. A message the same as the
+// last export printed for that target and agent is one line pointing to
+// doctor (all of it with verbose): a cron export does not repeat nine
+// lines nothing changed in.
+func printListings(w io.Writer, s *store.Store, exports []target.Exported, verbose bool) {
 	for _, te := range exports {
 		refused := te.Error != "" && len(te.Results) == 0
 		for _, l := range te.Listing {
 			if !l.Over() && !refused {
+				continue
+			}
+			said, _ := json.Marshal(l) // what the message is made of
+			if !verbose && !refused && l.Budget != nil && repeatedWarning(s, "export/listing/"+te.Target+"/"+l.Agent, string(said)) {
+				cliout.Reportf(w, "    ", "warning: target %s: %s's skills list is still %s characters, %s its budget, as at the last export (details: 'skillstore doctor', or export --verbose)\n",
+					te.Target, l.Budget.Agent, thousands(l.Chars), times(l.Chars, l.Budget.Chars))
 				continue
 			}
 			writeListing(w, te.Target, l)

@@ -32,7 +32,9 @@ type lockView struct {
 	Changed  bool              `json:"changed"`
 	Lock     *projectlock.Lock `json:"lock"`
 	Warnings []string          `json:"warnings"`
-	Export   []target.Exported `json:"export"`
+	// Uninstallable: the versions a clone cannot install yet (exit 1).
+	Uninstallable []string          `json:"uninstallable"`
+	Export        []target.Exported `json:"export"`
 }
 
 // Lock writes the project's lock file from the store and pins the
@@ -70,8 +72,11 @@ func Lock(ctx context.Context, opts LockOptions) error {
 	}
 	exported, err := exportLocked(ctx, opts.Global, s, built.Lock)
 	if opts.JSON {
-		if jerr := cliout.JSON(opts.Stdout, lockView{File: path, Changed: changed, Lock: built.Lock, Warnings: nonNil(built.Warnings), Export: exported}); jerr != nil {
+		if jerr := cliout.JSON(opts.Stdout, lockView{File: path, Changed: changed, Lock: built.Lock, Warnings: nonNil(built.Warnings), Uninstallable: nonNil(built.Uninstallable), Export: exported}); jerr != nil {
 			return jerr
+		}
+		if err == nil && len(built.Uninstallable) > 0 {
+			return ErrReported
 		}
 		return err
 	}
@@ -84,6 +89,12 @@ func Lock(ctx context.Context, opts LockOptions) error {
 	PrintExports(opts.Stdout, exported, opts.Verbose)
 	for _, w := range built.Warnings {
 		cliout.Printf(opts.Stderr, "skillstore: warning: %s\n", w)
+	}
+	if err == nil && len(built.Uninstallable) > 0 {
+		// Written, but not yet what a teammate can install: cron and
+		// scripts hear it in the exit code.
+		cliout.Printf(opts.Stderr, "skillstore: error: %s written, but a clone cannot install %s yet (see above)\n", filepath.Base(path), NameSummary(built.Uninstallable, 5))
+		return ErrReported
 	}
 	return err
 }
@@ -225,11 +236,11 @@ func printInstall(w, errw io.Writer, rep *projectlock.Report, verbose, rememberA
 			cliout.Printf(errw, "skillstore: note: plugin %s: %s\n", p.ID, p.Note)
 		}
 		if p.Error != "" && !rep.Frozen {
-			cliout.Printf(errw, "skillstore: error: %s\n", p.Error)
+			cliout.Printf(errw, "skillstore: error: %s\n", projectlock.WithConsequences(p.Error, rep.Consequences(p.ID)))
 		}
 	}
 	for _, s := range rep.Skills {
-		if s.Error != "" && !rep.Frozen {
+		if s.Error != "" && s.Because == "" && !rep.Frozen {
 			cliout.Printf(errw, "skillstore: error: %s\n", s.Error)
 		}
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
@@ -58,7 +59,7 @@ func GroupNotes(notes []Note) []NoteGroup {
 		if n.Name != "" && (len(g.names) == 0 || g.names[len(g.names)-1] != n.Name) {
 			g.names = append(g.names, n.Name)
 		}
-		words[k] = append(words[k], strings.Split(n.Text, " "))
+		words[k] = append(words[k], noteWords(n.Text))
 	}
 	for k, i := range index {
 		groups[i].Text = common(words[k])
@@ -70,7 +71,7 @@ func GroupNotes(notes []Note) []NoteGroup {
 // digit or a quote (sizes, line numbers, names). Two notes of one kind
 // differ only there.
 func kindOf(text string) string {
-	ws := strings.Split(text, " ")
+	ws := noteWords(text)
 	for i, w := range ws {
 		if strings.ContainsAny(w, "0123456789\"'`") && !strings.HasSuffix(w, "'s") {
 			ws[i] = "#"
@@ -79,18 +80,85 @@ func kindOf(text string) string {
 	return strings.Join(ws, " ")
 }
 
+// noteWords splits a note's text at spaces, a quoted name or command
+// ("Agent Development", 'name: agent-development') one word however many
+// spaces it holds: it is masked, compared and elided whole, so a group's
+// text never shows a quote it does not close.
+func noteWords(text string) []string {
+	ws := strings.Split(text, " ")
+	out := make([]string, 0, len(ws))
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		if q := w[:min(len(w), 1)]; (q == `"` || q == "'") && !closesQuote(w[1:], q) {
+			for j := i + 1; j < len(ws); j++ {
+				if closesQuote(ws[j], q) {
+					w, i = strings.Join(ws[i:j+1], " "), j
+					break
+				}
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// closesQuote reports whether word ends a span quoted with q (before any
+// punctuation that follows it).
+func closesQuote(word, q string) bool {
+	return strings.HasSuffix(strings.TrimRight(word, ".,;:)"), q)
+}
+
 // common joins texts of one kind word by word, a word that differs
-// between them shown as "…".
+// between them shown by what all of them share around "…" ("'name: …'").
 func common(texts [][]string) string {
 	out := append([]string(nil), texts[0]...)
-	for _, ws := range texts[1:] {
-		for i := range out {
-			if i < len(ws) && ws[i] != out[i] {
-				out[i] = "…"
+	for i := range out {
+		differ := false
+		for _, ws := range texts[1:] {
+			differ = differ || i >= len(ws) || ws[i] != out[i]
+		}
+		if differ {
+			var alike []string
+			for _, ws := range texts {
+				if i < len(ws) {
+					alike = append(alike, ws[i])
+				}
 			}
+			out[i] = elide(alike)
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// elide is what words share at their start and end around "…", each part
+// cut back to a boundary (a quote, a space, punctuation), so no half a
+// name is shown: `"agent-development"` and `"hook-writing"` give `"…"`.
+func elide(words []string) string {
+	prefix, suffix := words[0], words[0]
+	for _, w := range words[1:] {
+		for !strings.HasPrefix(w, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+		for !strings.HasSuffix(w, suffix) {
+			suffix = suffix[1:]
+		}
+	}
+	for prefix != "" && isNameByte(prefix[len(prefix)-1]) {
+		prefix = prefix[:len(prefix)-1]
+	}
+	for suffix != "" && isNameByte(suffix[0]) {
+		suffix = suffix[1:]
+	}
+	if shortest := len(slices.MinFunc(words, func(a, b string) int { return len(a) - len(b) })); len(prefix)+len(suffix) > shortest {
+		suffix = "" // the two overlap in the shortest word
+	}
+	return prefix + "…" + suffix
+}
+
+// isNameByte reports a byte that can be inside a name: elide does not cut
+// a word there.
+func isNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
 }
 
 // writeNoteGroups prints each group on a line of its own (wrapped at the

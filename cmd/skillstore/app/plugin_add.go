@@ -138,9 +138,15 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 	if failed == 0 {
 		return nil
 	}
+	var failures []failure
 	for _, p := range rep.Plugins {
 		if p.Err != nil {
-			opts.printError(p.Err)
+			failures = append(failures, failure{Name: p.Plugin, Err: p.Err})
+		}
+	}
+	printFailures(opts.Stderr, "plugins", failures, opts.Verbose, opts.printError)
+	for _, p := range rep.Plugins {
+		if p.Err != nil {
 			printLeftOut(opts.Stderr, p) // --strict: what would have been left out
 		}
 	}

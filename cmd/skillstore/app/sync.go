@@ -88,7 +88,7 @@ func Sync(ctx context.Context, opts SyncOptions) error {
 			changed = writeSyncReport(opts.Stdout, opts.Stderr, run.Report, opts.Verbose)
 			printSyncWarnings(opts.Stderr, run.Report, opts.Verbose)
 		}
-		PrintExports(opts.Stdout, exportsToShow(s, run.Exported), opts.Verbose)
+		printExportRows(opts.Stdout, exportsToShow(s, run.Exported), opts.Verbose)
 	}
 	if err != nil {
 		return err
@@ -240,6 +240,7 @@ func exportsToShow(s *store.Store, out []target.Exported) []target.Exported {
 // nothing changed. It reports whether it printed a change.
 func writeSyncReport(w, errw io.Writer, rep *pluginsync.Report, verbose bool) bool {
 	changed := false
+	var failed []failure // printed after the changes, alike ones once
 	paint := cliout.NewPainter(w)
 	for _, p := range rep.Plugins {
 		for _, sk := range p.Skills {
@@ -261,10 +262,22 @@ func writeSyncReport(w, errw io.Writer, rep *pluginsync.Report, verbose bool) bo
 		changed = writePartsReport(w, errw, p, verbose) || changed
 		printLeftOut(errw, p)
 		if p.Error != "" && !listsFailedSkills(p.Err) {
-			cliout.Printf(errw, "skillstore: error: plugin %s: %s\n", p.Plugin, p.Error)
+			failed = append(failed, textFailure(p.Plugin, "plugin "+p.Plugin+": ", p.Error))
 		}
 	}
-	return changed
+	printFailures(errw, "plugins", failed, verbose, func(err error) { cliout.Printf(errw, "skillstore: error: %v\n", err) })
+	return printMarketplaceNews(w, rep.MarketplaceNews) || changed
+}
+
+// printMarketplaceNews says which plugins each marketplace lists since
+// the previous sync that the store has not added, and how to add one. It
+// reports whether it printed any.
+func printMarketplaceNews(w io.Writer, news []pluginsync.MarketplaceNews) bool {
+	for _, n := range news {
+		cliout.Reportf(w, "    ", "marketplace %s lists %s not added: %s; add one with 'skillstore plugin add %s#NAME'\n",
+			n.Marketplace, Plural(len(n.Plugins), "new plugin"), NameSummary(n.Plugins, maxListedNames), n.Marketplace)
+	}
+	return len(news) > 0
 }
 
 // listsFailedSkills reports whether a plugin's error only lists the skills

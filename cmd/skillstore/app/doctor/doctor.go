@@ -34,6 +34,8 @@ type doctorSummary struct {
 	Shadowed int `json:"shadowed"`
 	Broken   int `json:"broken"`
 	Errors   int `json:"errors"`
+	// Warnings counts the warnings of the skills and each target whose
+	// skills list is over its agent's budget.
 	Warnings int `json:"warnings"`
 }
 
@@ -80,6 +82,11 @@ func Run(ctx context.Context, opts app.DiscoverOptions) error {
 	}
 	s, targets := doctorTargets(ctx, opts.Global)
 	rep.Context = targetContextCosts(targets)
+	for _, c := range rep.Context {
+		if c.OverBy > 0 {
+			rep.Summary.Warnings++ // a listing the agent cuts is a warning too
+		}
+	}
 	rep.CrossReferences = targetCrossRefs(ctx, opts.Global, s, targets)
 	rep.DoubleLoads = []target.DoubleLoad{}
 	if s != nil {

@@ -202,6 +202,7 @@ func Push(ctx context.Context, opts PushOptions) error {
 		return cliout.JSON(opts.Stdout, rep)
 	}
 	writePushReport(opts.Stdout, rep)
+	app.NoteDryRun(opts.Stdout, rep.DryRun, false)
 	return nil
 }
 

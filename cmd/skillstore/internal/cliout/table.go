@@ -57,6 +57,9 @@ func (t *Table) Write(w io.Writer, p Painter, width int) error {
 			widths[i] = max(widths[i], utf8.RuneCountInString(c))
 		}
 	}
+	if width > 0 {
+		t.fitColumns(widths, width)
+	}
 	var b strings.Builder
 	for _, r := range t.rows {
 		used := 0
@@ -99,6 +102,58 @@ func (t *Table) Write(w io.Writer, p Painter, width int) error {
 	}
 	_, err := io.WriteString(Raw(w), b.String())
 	return err
+}
+
+// minLastColumn is the columns a row keeps for its last cell when the
+// others are shortened to fit the terminal.
+const minLastColumn = 20
+
+// minShortened is the narrowest a shortened column gets.
+const minShortened = 12
+
+// fitColumns narrows the widest columns but the status column until a
+// row fits in width with minLastColumn left for its last cell, and
+// shortens, in the middle, each cell longer than its column: a row never
+// wraps on the terminal (the full names are in --json and --verbose,
+// which sets no width).
+func (t *Table) fitColumns(widths []int, width int) {
+	avail := width - minLastColumn - 2*len(widths)
+	total := 0
+	for _, w := range widths {
+		total += w
+	}
+	for total > avail {
+		widest := -1
+		for i, w := range widths {
+			if i != t.statusCol && w > minShortened && (widest < 0 || w > widths[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			break // as narrow as names can usefully get
+		}
+		widths[widest]--
+		total--
+	}
+	for ri := range t.rows {
+		cells := t.rows[ri].cells
+		for i := range cells[:len(cells)-1] {
+			cells[i] = ShortenMiddle(cells[i], widths[i])
+		}
+	}
+}
+
+// ShortenMiddle returns s in at most n columns (runes): whole when it
+// fits, else its start and end around "…", so both a plugin's prefix and
+// a skill's distinguishing tail stay readable.
+func ShortenMiddle(s string, n int) string {
+	rs := []rune(s)
+	if len(rs) <= n || n < 3 {
+		return s
+	}
+	head := (n - 1) / 2
+	tail := n - 1 - head
+	return string(rs[:head]) + "…" + string(rs[len(rs)-tail:])
 }
 
 // Width is the width lines are kept to: the terminal's (or

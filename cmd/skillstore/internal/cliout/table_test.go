@@ -64,3 +64,41 @@ func TestTableWrapsLastCell(t *testing.T) {
 		t.Errorf("width 0 wrapped: %q", out.String())
 	}
 }
+
+// TestTableRowsFitTheTerminal: at a terminal width, names too long for a
+// row are shortened in the middle (start and end kept) so that no row is
+// wider than the terminal; without a width, they stay whole.
+func TestTableRowsFitTheTerminal(t *testing.T) {
+	long := "bigplug:skill-with-a-rather-long-descriptive-name-number-13"
+	build := func() *Table {
+		tb := NewTable(2)
+		tb.Add("claude", long, "hot", "SKILL.md")
+		tb.Add("codex", "bigplug:short", "cold", "installed: SKILL.md")
+		return tb
+	}
+	var b strings.Builder
+	if err := build().Write(&b, Painter{}, 70); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+		if n := utf8.RuneCountInString(line); n > 70 {
+			t.Errorf("row of %d columns at width 70: %q", n, line)
+		}
+	}
+	if !strings.Contains(b.String(), "bigplug:skill-wi") || !strings.Contains(b.String(), "number-13") || !strings.Contains(b.String(), "…") {
+		t.Errorf("the long name is not shortened in the middle:\n%s", b.String())
+	}
+	if !strings.Contains(b.String(), "bigplug:short ") {
+		t.Errorf("a name that fits is shortened:\n%s", b.String())
+	}
+	b.Reset()
+	if err := build().Write(&b, Painter{}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), long) {
+		t.Errorf("without a width the name is not whole:\n%s", b.String())
+	}
+	if got := ShortenMiddle("abcdefghij", 5); got != "ab…ij" {
+		t.Errorf("ShortenMiddle = %q, want ab…ij", got)
+	}
+}

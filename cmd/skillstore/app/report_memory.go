@@ -1,6 +1,8 @@
 package app
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"slices"
@@ -52,4 +54,35 @@ func dropRepeats(s *store.Store, exports []target.Exported) {
 	if data, err := json.Marshal(now); err == nil {
 		_ = atomicfile.WriteFile(path, data, 0o644)
 	}
+}
+
+// warningsFile remembers, on this machine, a digest of each long warning
+// a command printed last time (export's budget message per target and
+// agent), so that a run that would print the same warning again prints
+// one line pointing to where it is explained instead.
+const warningsFile = "reported-warnings.json"
+
+// repeatedWarning reports whether text is what the command printed under
+// key the last time, and records it (not in a dry run, which remembers
+// nothing). Best effort: when the file cannot be read or written, the
+// warning is printed in full.
+func repeatedWarning(s *store.Store, key, text string) bool {
+	path := s.LocalPath(warningsFile)
+	seen := map[string]string{}
+	if data, err := os.ReadFile(path); err == nil {
+		_ = json.Unmarshal(data, &seen)
+	}
+	sum := sha256.Sum256([]byte(text))
+	digest := hex.EncodeToString(sum[:])
+	if seen[key] == digest {
+		return true
+	}
+	if s.IsDryRun() {
+		return false
+	}
+	seen[key] = digest
+	if data, err := json.Marshal(seen); err == nil {
+		_ = atomicfile.WriteFile(path, data, 0o644)
+	}
+	return false
 }
