@@ -220,10 +220,12 @@ type block struct {
 // comments and blank lines) only one side changed takes that side's bytes,
 // so a change of formatting alone (quotes added, a trailing comma removed)
 // is a change like any other. Where both sides changed a key's bytes, the
-// parsed values break the tie: the same value on both sides keeps ours'
-// text; a side that changed only the formatting (its value is the base's)
-// yields to the other side's change of value; a nested block mapping both
-// changed is merged key by key. Anything else is a conflict. The order of
+// key's lines are merged as a text of their own, and when that conflicts
+// the parsed values break the tie: the same value on both sides keeps ours'
+// text if it holds every word and mark theirs added; a nested block
+// mapping both changed is merged key by key. Anything else is a conflict:
+// a change of formatting on one side and of value on the other included,
+// since either text would undo one of them. The order of
 // the keys is ours' unless only theirs reordered them, and the lines before
 // the first key (comments) follow the same rule as a key.
 func mergeMapping(b, o, t side) ([]string, bool) {
@@ -339,8 +341,8 @@ func mergeKey(b, o, t side, eb, eo, et *entry) (lines []string, keep, ok bool) {
 		return take(t, et)
 	}
 	// Both changed the bytes: a line merge of the key's lines alone, when
-	// it is clean, keeps both; otherwise the values break the tie, as long
-	// as the text taken keeps every word the other side added.
+	// it is clean, keeps both; otherwise equal values break the tie, as long
+	// as ours' text keeps every word and mark theirs added.
 	if eo != nil && et != nil {
 		spanBase := tb
 		if eb == nil {
@@ -350,13 +352,8 @@ func mergeKey(b, o, t side, eb, eo, et *entry) (lines []string, keep, ok bool) {
 			return lines, true, true
 		}
 	}
-	columnsMatch := et == nil || eo == nil || et.keyNode.Column == eo.keyNode.Column
 	switch {
-	case sameValue(eo, et) && keepsWords(to, tt, tb): // changed to the same value
-		return take(o, eo)
-	case sameValue(eo, eb) && columnsMatch && keepsWords(tt, to, tb): // ours changed only the formatting
-		return take(t, et)
-	case sameValue(et, eb) && keepsWords(to, tt, tb): // theirs changed only the formatting
+	case sameValue(eo, et) && keepsTokens(to, tt, tb): // changed to the same value
 		return take(o, eo)
 	case eb != nil && eo != nil && et != nil && isBlockMap(eo.value) && isBlockMap(eb.value) && isBlockMap(et.value):
 		nested, ok := mergeMapping(
@@ -392,19 +389,21 @@ func mergeSpans(base, ours, theirs string) ([]string, bool) {
 	return splitLines(string(r.Merged)), true
 }
 
-// keepsWords reports whether text holds every word (lowerWords) that side
-// has more often than base: taking text drops nothing side added.
-func keepsWords(text, side, base string) bool {
+// keepsTokens reports whether text holds every word and punctuation mark
+// (the tokens of tokenize but spaces and line ends) that side has more
+// often than base: taking text drops nothing side added.
+func keepsTokens(text, side, base string) bool {
 	n := map[string]int{}
-	for _, w := range lowerWords(side) {
-		n[w]++
+	count := func(s string, d int) {
+		for _, tok := range tokenize(s) {
+			if !isBlank(tok) && !isLineEnd(tok) {
+				n[tok] += d
+			}
+		}
 	}
-	for _, w := range lowerWords(base) {
-		n[w]--
-	}
-	for _, w := range lowerWords(text) {
-		n[w]--
-	}
+	count(side, 1)
+	count(base, -1)
+	count(text, -1)
 	for _, c := range n {
 		if c > 0 {
 			return false
