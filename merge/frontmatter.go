@@ -40,7 +40,12 @@ func SkillMD(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 	whole := func() (*TextResult, error) {
 		if opts.SkillAware {
 			// The rules are for Markdown: a conflict that reaches into a
-			// frontmatter (YAML) stays git's.
+			// frontmatter (YAML) is resolved only when the result's
+			// frontmatter then parses (if ours' or theirs' does), else it
+			// stays git's.
+			if all := resolveConflicts(base, ours, theirs, res, opts, nil); len(all.Conflicts) < len(res.Conflicts) && frontmatterHolds(all.Merged, ours, theirs) {
+				return all, nil
+			}
 			b, o, t := fenceLines(string(base)), fenceLines(string(ours)), fenceLines(string(theirs))
 			inBody := func(c *Conflict) bool {
 				return c.Base.Start > b && c.Ours.Start > o && c.Theirs.Start > t
@@ -124,6 +129,18 @@ func splitFrontmatter(text string) (*frontmatter, bool) {
 		open: string(doc.Head), close: string(doc.Close), lines: lines,
 		body: string(doc.Body), bodyLine: doc.BodyLine - 1, root: doc.Root,
 	}, true
+}
+
+// frontmatterHolds reports whether merged's frontmatter parses as well as
+// the sides' do: it parses, or neither ours' nor theirs' parses and merged
+// has one where both of them have one.
+func frontmatterHolds(merged, ours, theirs []byte) bool {
+	if _, err := skillmd.Parse(merged); err == nil {
+		return true
+	}
+	_, eo := skillmd.Parse(ours)
+	_, et := skillmd.Parse(theirs)
+	return eo != nil && et != nil && fenceLines(string(merged)) > 0 == (fenceLines(string(ours)) > 0 && fenceLines(string(theirs)) > 0)
 }
 
 // fenceLines is the number of lines of text's frontmatter block, fences

@@ -69,15 +69,17 @@ func checkKeepsBoth(base, ours, theirs, result []byte) error {
 		return m
 	}
 	sameAdd, sameDel := tokensOf(addedBoth), tokensOf(deletedBoth)
-	// Both sides ending a last line that had no line end: one change.
-	if len(base) > 0 && !bytes.HasSuffix(base, []byte("\n")) && bytes.HasSuffix(ours, []byte("\n")) && bytes.HasSuffix(theirs, []byte("\n")) {
-		sameAdd["\n"]++
-	}
+	// Both sides ending a last line that had no line end: one change,
+	// one line end owed (propertyTokens counts "\r\n" as "\n").
+	endedBoth := len(base) > 0 && !bytes.HasSuffix(base, []byte("\n")) && bytes.HasSuffix(ours, []byte("\n")) && bytes.HasSuffix(theirs, []byte("\n"))
 	var problems []string
 	for tok := range toks {
 		do, dt := o[tok]-b[tok], t[tok]-b[tok]
 		low := b[tok] + do + dt - min(pos(do), pos(dt), sameAdd[tok])
 		high := b[tok] + do + dt + min(neg(do), neg(dt), sameDel[tok])
+		if tok == "\n" && endedBoth {
+			low--
+		}
 		switch n := r[tok]; {
 		case n < low:
 			problems = append(problems, fmt.Sprintf("%q %d times, at least %d (ours %+d, theirs %+d): a side's addition dropped", tok, n, low, do, dt))

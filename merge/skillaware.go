@@ -25,6 +25,10 @@ const (
 	// RuleWords: both sides changed the same or adjacent lines, and their
 	// changes, compared word by word, are apart: both are applied.
 	RuleWords Rule = "words"
+	// RuleLines: one side only added whole lines right before or right
+	// after the lines the other side changed; they stay before or after
+	// the other side's new lines. Refused inside a fenced code block.
+	RuleLines Rule = "lines"
 )
 
 // Resolution is one conflict of git's line merge that the skill-aware rules

@@ -228,9 +228,19 @@ func separated(b []string, p, e *edit) bool {
 // token after it is not a word either. So a clarification appended to a
 // sentence, " (locally: ...)" before its final period, follows the
 // sentence's new words when the other side reworded its end. p must keep
-// a word before e, so e still follows text, not a line start.
+// a word before e, so e still follows text, not a line start, and must not
+// be longer in words than what it replaced.
 func phraseAfter(b []string, p, e *edit) bool {
 	if p.insertion() || len(e.repl) == 0 || isWord(e.repl[0]) || isLineEnd(e.repl[0]) || e.start >= len(b) || isWord(b[e.start]) || isLineEnd(e.repl[len(e.repl)-1]) {
+		return false
+	}
+	// A replacement longer in words than what it replaced may itself add
+	// a phrase at that point, an alternative to e ("to production" and
+	// "to staging"): refused.
+	words := func(toks []string) int {
+		return len(slices.DeleteFunc(slices.Clone(toks), func(t string) bool { return !isWord(t) }))
+	}
+	if words(p.repl) > words(b[p.start:p.end]) {
 		return false
 	}
 	for i := len(p.repl) - 1; i >= 0; i-- {
