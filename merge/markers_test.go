@@ -72,3 +72,34 @@ func TestWordDiff(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveAround pins RuleLines on the shapes the word merge may refuse
+// as too large: lines added after, or before, what the other side rewrote,
+// a last line without a line end that the adding side ends, and the
+// refusals (a fence, an added line that rewords one of the other side's).
+func TestResolveAround(t *testing.T) {
+	for _, c := range []struct {
+		base, ours, theirs string
+		fenced             bool
+		want               string // "" for a refusal
+	}{
+		{"old a\nold b\n", "old a\nold b\n\nLocal note.\n", "new text\n", false, "new text\n\nLocal note.\n"},
+		{"old a\n", "Local note.\nold a\n", "new text\n", false, "Local note.\nnew text\n"},
+		{"new text\n", "upstream rewrote it\n", "new text\nmine\n", false, "upstream rewrote it\nmine\n"},
+		{"last", "last\n\nLocal note.\n", "rewritten last line\n", false, "rewritten last line\n\nLocal note.\n"},
+		{"last", "last\n\nLocal note.\n", "rewritten, no end", false, "rewritten, no end\n\nLocal note.\n"},
+		{"last\r\n", "last\r\nLocal.\r\n", "new\r\n", false, "new\r\nLocal.\r\n"},
+		{"old a\n", "old a\nLocal note.\n", "new text\n", true, ""},
+		{"Write a message.\n", "Write a message.\nRun the tests before you commit.\n", "Write a good message.\nRun the tests before committing.\n", false, ""},
+		{"a\n", "a changed\n", "a\nb\n", false, "a changed\nb\n"},
+		{"a\n", "x\na\ny\n", "z\n", false, ""},
+	} {
+		r := resolveAround(c.base, c.ours, c.theirs, c.fenced)
+		switch {
+		case c.want == "" && r != nil:
+			t.Errorf("%q %q %q: resolved as %q, want a refusal", c.base, c.ours, c.theirs, r.text)
+		case c.want != "" && (r == nil || r.text != c.want || r.rule != RuleLines):
+			t.Errorf("%q %q %q: %+v, want %q", c.base, c.ours, c.theirs, r, c.want)
+		}
+	}
+}

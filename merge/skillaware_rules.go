@@ -31,7 +31,24 @@ func resolveHunk(c *Conflict, baseLines []string) *resolution {
 // lines go before or after the other side's lines. The word merge refuses
 // such a conflict when the other side rewrote more than it compares.
 func resolveAround(base, ours, theirs string, fenced bool) *resolution {
-	if fenced || base == "" || !strings.HasSuffix(base, "\n") {
+	if fenced || base == "" {
+		return nil
+	}
+	if !strings.HasSuffix(base, "\n") {
+		// The file's last line, without a line end: a side that adds lines
+		// after it ends it first. The line end is the side's, and taken
+		// with what it adds.
+		for _, eol := range []string{"\r\n", "\n"} {
+			for _, sides := range [][2]string{{ours, theirs}, {theirs, ours}} {
+				side, other := sides[0], sides[1]
+				if added, ok := strings.CutPrefix(side, base+eol); ok && added != "" && strings.HasSuffix(added, "\n") && !rewords(splitLines(added), splitLines(other)) {
+					if other != "" && !strings.HasSuffix(other, "\n") {
+						other += eol
+					}
+					return &resolution{rule: RuleLines, text: other + added}
+				}
+			}
+		}
 		return nil
 	}
 	// Refused, as the insertions are, when an added line rewords a line
