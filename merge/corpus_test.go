@@ -232,7 +232,11 @@ func mirrorRepos() (names, dirs []string) {
 			continue
 		}
 		if isGitDir(root) {
-			names, dirs = append(names, filepath.Base(root)), append(dirs, root)
+			name := filepath.Base(root)
+			if name == "repo" || name == ".git" {
+				name = filepath.Base(filepath.Dir(root)) // NAME/repo, NAME/.git
+			}
+			names, dirs = append(names, strings.TrimSuffix(name, ".git")), append(dirs, root)
 			continue
 		}
 		if isGitDir(filepath.Join(root, ".git")) {

@@ -132,15 +132,15 @@ func splitFrontmatter(text string) (*frontmatter, bool) {
 }
 
 // frontmatterHolds reports whether merged's frontmatter parses as well as
-// the sides' do: it parses, or neither ours' nor theirs' parses and merged
-// has one where both of them have one.
+// the sides' do: it parses, or neither ours' nor theirs' does (a side
+// without one, or with YAML that does not parse).
 func frontmatterHolds(merged, ours, theirs []byte) bool {
 	if _, err := skillmd.Parse(merged); err == nil {
 		return true
 	}
 	_, eo := skillmd.Parse(ours)
 	_, et := skillmd.Parse(theirs)
-	return eo != nil && et != nil && fenceLines(string(merged)) > 0 == (fenceLines(string(ours)) > 0 && fenceLines(string(theirs)) > 0)
+	return eo != nil && et != nil
 }
 
 // fenceLines is the number of lines of text's frontmatter block, fences

@@ -90,6 +90,7 @@ func TestResolveAround(t *testing.T) {
 		{"last", "last\n\nLocal note.\n", "rewritten, no end", false, "rewritten, no end\n\nLocal note.\n"},
 		{"last\r\n", "last\r\nLocal.\r\n", "new\r\n", false, "new\r\nLocal.\r\n"},
 		{"old a\n", "old a\nLocal note.\n", "new text\n", true, ""},
+		{"old a\n", "old a\nLocal note.\n", "new text", false, ""},
 		{"Write a message.\n", "Write a message.\nRun the tests before you commit.\n", "Write a good message.\nRun the tests before committing.\n", false, ""},
 		{"a\n", "a changed\n", "a\nb\n", false, "a changed\nb\n"},
 		{"a\n", "x\na\ny\n", "z\n", false, ""},

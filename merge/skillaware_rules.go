@@ -55,6 +55,8 @@ func resolveAround(base, ours, theirs string, fenced bool) *resolution {
 	// of the other side: that is one edit made twice.
 	around := func(side, other string) (string, bool) {
 		if other != "" && !strings.HasSuffix(other, "\n") {
+			// The other side took the line end off its last line: lines
+			// after it would either join that line or undo that change.
 			return "", false
 		}
 		switch {
