@@ -42,8 +42,11 @@ func resolveAround(base, ours, theirs string, fenced bool) *resolution {
 			for _, sides := range [][2]string{{ours, theirs}, {theirs, ours}} {
 				side, other := sides[0], sides[1]
 				if added, ok := strings.CutPrefix(side, base+eol); ok && added != "" && strings.HasSuffix(added, "\n") && !rewords(splitLines(added), splitLines(other)) {
-					if other != "" && !strings.HasSuffix(other, "\n") {
-						other += eol
+					if !strings.HasSuffix(other, "\n") {
+						// The other side deleted the last line, or kept it
+						// without a line end: the line end this side gave
+						// it has no place.
+						continue
 					}
 					return &resolution{rule: RuleLines, text: other + added}
 				}

@@ -160,7 +160,8 @@ func joinInsertions(b []string, all []edit, fenced bool) ([]edit, bool) {
 					k++
 				}
 				switch {
-				case k == 1 && isLineEnd(ours.repl[0]) && (len(ours.repl) == 1 || len(theirs.repl) == 1) && e.start == len(b):
+				case k == 1 && isLineEnd(ours.repl[0]) && (len(ours.repl) == 1 || len(theirs.repl) == 1) && e.start == len(b) &&
+					isLineEnd(ours.repl[len(ours.repl)-1]) && isLineEnd(theirs.repl[len(theirs.repl)-1]):
 					// Both ended the last line, one added lines after it.
 					longer := ours.repl
 					if len(theirs.repl) > len(longer) {
