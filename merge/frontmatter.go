@@ -360,17 +360,17 @@ func mergeKey(b, o, t side, eb, eo, et *entry) (lines []string, keep, ok bool) {
 	// Both changed the bytes: a line merge of the key's lines alone, when
 	// it is clean, keeps both; otherwise equal values break the tie, as long
 	// as ours' text keeps every word and mark theirs added.
+	spanBase := tb
+	if eb == nil {
+		spanBase = "" // both added the key
+	}
 	if eo != nil && et != nil {
-		spanBase := tb
-		if eb == nil {
-			spanBase = "" // both added the key
-		}
 		if lines, ok := mergeSpans(spanBase, to, tt); ok {
 			return lines, true, true
 		}
 	}
 	switch {
-	case sameValue(eo, et) && keepsTokens(to, tt, tb): // changed to the same value
+	case sameValue(eo, et) && keepsTokens(to, tt, spanBase): // changed to the same value
 		return take(o, eo)
 	case eb != nil && eo != nil && et != nil && isBlockMap(eo.value) && isBlockMap(eb.value) && isBlockMap(et.value):
 		nested, ok := mergeMapping(
