@@ -88,7 +88,9 @@ attack:
 
 ## bench: every benchmark, printing skillstore's figures beside their references
 ## (among them BenchmarkMCPHTTPLoad10k: 200 HTTP clients of `skillstore mcp --http`
-## on 10,000 skills, requests/s, p50/p99, errors and the server's peak memory)
+## on 10,000 skills, requests/s, p50/p99, errors and the server's peak memory;
+## BenchmarkMergeCorpus: merge quality beside git merge-file on the committed
+## histories, and on the git clones SKILLSTORE_MERGE_CORPORA lists, like PATH)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -timeout 60m $(PKGS)
 

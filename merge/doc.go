@@ -16,8 +16,10 @@
 //     listed in [TextResult.Conflicts] with their line ranges and texts.
 //   - [SkillMD] merges a SKILL.md: its YAML frontmatter key by key (so an
 //     upstream description change and a local allowed-tools addition on the
-//     next line merge cleanly where git conflicts), its body line by line,
-//     and falls back to [Text] on the whole file when a key conflicts.
+//     next line merge cleanly where git conflicts), with the text as the
+//     truth (a key only one side changed keeps that side's bytes), its body
+//     line by line, and falls back to [Text] on the whole file when a key
+//     conflicts.
 //   - [MergeTrees] merges skill folders ([Tree]) path by path, with modes,
 //     symlinks, binary files, additions and deletions; its [TreeResult] is
 //     clean, or lists every [PathConflict] by path and [ConflictKind].
@@ -26,7 +28,8 @@
 // skill-aware rules resolve some conflicts git leaves in Markdown: both
 // sides inserting at one point ([RuleSections], [RuleInsertions]) and
 // changes to the same or adjacent lines that are apart word by word
-// ([RuleWords]). A clean line merge is never changed; a resolution keeps
+// ([RuleWords]), and lines one side added right before or after what the
+// other rewrote ([RuleLines]). A clean line merge is never changed; a resolution keeps
 // every word either side added and nothing either side deleted, and is
 // listed ([Resolution], [TreeResult.Resolved]) so that it gets reviewed.
 //

@@ -2,6 +2,7 @@ package merge
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -12,13 +13,14 @@ import (
 
 // SkillMD merges three versions of a SKILL.md. When all three start with a
 // YAML frontmatter block that parses as a block mapping, the frontmatter is
-// merged key by key and the body line by line (see Text): a key changed on
-// one side only takes that side's value, a key changed the same way on both
-// sides is kept, and a key absent on a side counts as a value, so additions
-// and deletions follow the same rule. Nested mappings are merged the same
-// way; any other value (lists included) is a single value. The result keeps
-// ours' key order and bytes, and takes theirs' lines for the keys it
-// changed; new keys from theirs go after the key they follow in theirs.
+// merged key by key and the body line by line (see Text). Text is the
+// truth: a key whose lines (quoting, comments, blank lines after it) only
+// one side changed takes that side's bytes exactly, so upstream's change of
+// formatting alone survives; parsed values only break ties where both sides
+// changed a key's bytes (see mergeMapping). A key absent on a side counts as
+// a text of its own, so additions and deletions follow the same rule, and
+// nested mappings are merged the same way. The key order is ours' unless
+// only theirs reordered; a new key goes after the key it follows in its side.
 //
 // If a side has no frontmatter, fails to parse, or two sides change the same
 // key differently, the whole file is merged line by line instead, so the
@@ -38,7 +40,12 @@ func SkillMD(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 	whole := func() (*TextResult, error) {
 		if opts.SkillAware {
 			// The rules are for Markdown: a conflict that reaches into a
-			// frontmatter (YAML) stays git's.
+			// frontmatter (YAML) is resolved only when the result's
+			// frontmatter then parses (if ours' or theirs' does), else it
+			// stays git's.
+			if all := resolveConflicts(base, ours, theirs, res, opts, nil); len(all.Conflicts) < len(res.Conflicts) && frontmatterHolds(all.Merged, ours, theirs) {
+				return all, nil
+			}
 			b, o, t := fenceLines(string(base)), fenceLines(string(ours)), fenceLines(string(theirs))
 			inBody := func(c *Conflict) bool {
 				return c.Base.Start > b && c.Ours.Start > o && c.Theirs.Start > t
@@ -124,6 +131,18 @@ func splitFrontmatter(text string) (*frontmatter, bool) {
 	}, true
 }
 
+// frontmatterHolds reports whether merged's frontmatter parses as well as
+// the sides' do: it parses, or neither ours' nor theirs' does (a side
+// without one, or with YAML that does not parse).
+func frontmatterHolds(merged, ours, theirs []byte) bool {
+	if _, err := skillmd.Parse(merged); err == nil {
+		return true
+	}
+	_, eo := skillmd.Parse(ours)
+	_, et := skillmd.Parse(theirs)
+	return eo != nil && et != nil
+}
+
 // fenceLines is the number of lines of text's frontmatter block, fences
 // included, whether or not its YAML parses; 0 when there is none.
 func fenceLines(text string) int {
@@ -196,7 +215,36 @@ type side struct {
 	start, end int
 }
 
+// text is the bytes of entry e of side s: its key's line to the next key's
+// (comments and blank lines after it included); "" for an absent key, which
+// is a text of its own.
+func (s side) text(e *entry) string {
+	if e == nil {
+		return "\x00absent"
+	}
+	return strings.Join(s.fm.lines[e.start:e.end], "")
+}
+
+// block is one key of a merged mapping and its lines.
+type block struct {
+	key   string
+	lines []string
+}
+
 // mergeMapping merges the three versions of a mapping and returns its lines.
+//
+// Text is the truth: a key whose bytes (its lines, with their quoting,
+// comments and blank lines) only one side changed takes that side's bytes,
+// so a change of formatting alone (quotes added, a trailing comma removed)
+// is a change like any other. Where both sides changed a key's bytes, the
+// key's lines are merged as a text of their own, and when that conflicts
+// the parsed values break the tie: the same value on both sides keeps ours'
+// text if it holds every word and mark theirs added; a nested block
+// mapping both changed is merged key by key. Anything else is a conflict:
+// a change of formatting on one side and of value on the other included,
+// since either text would undo one of them. The order of
+// the keys is ours' unless only theirs reordered them, and the lines before
+// the first key (comments) follow the same rule as a key.
 func mergeMapping(b, o, t side) ([]string, bool) {
 	eb, ok1 := entries(b.node, b.end)
 	eo, ok2 := entries(o.node, o.end)
@@ -212,78 +260,193 @@ func mergeMapping(b, o, t side) ([]string, bool) {
 		}
 		return nil
 	}
-	// Lines before ours' first key (comments) stay.
-	first := o.end
-	if len(eo) > 0 {
-		first = eo[0].start
+	// Lines before the first key (comments): one more value, merged as text.
+	lead := func(s side, es []entry) []string {
+		first := s.end
+		if len(es) > 0 {
+			first = es[0].start
+		}
+		return s.fm.lines[s.start:first]
 	}
-	type block struct {
-		key   string
-		lines []string
+	lb, lo, lt := lead(b, eb), lead(o, eo), lead(t, et)
+	var head []string
+	switch jb, jo, jt := strings.Join(lb, ""), strings.Join(lo, ""), strings.Join(lt, ""); {
+	case jo == jt || jt == jb:
+		head = lo
+	case jo == jb:
+		head = lt
+	default:
+		return nil, false
+	}
+	// The order: ours' keys, unless ours kept the base's order and theirs
+	// changed it; then theirs' keys lead and ours' new keys are placed.
+	pe, oe := eo, et
+	if sameOrder(eo, eb) && !sameOrder(et, eb) {
+		pe, oe = et, eo
+	}
+	column := func(es []entry) int {
+		if len(es) > 0 {
+			return es[0].keyNode.Column
+		}
+		return -1
 	}
 	var out []block
-	for _, e := range eo {
-		eb, et := find(eb, e.key), find(et, e.key)
-		ours := o.fm.lines[e.start:e.end]
-		switch {
-		case sameValue(&e, et): // unchanged, or changed the same way
-			out = append(out, block{e.key, ours})
-		case sameValue(&e, eb): // only theirs changed the key
-			if et == nil {
-				continue // theirs deleted it
-			}
-			if et.keyNode.Column != e.keyNode.Column {
-				return nil, false
-			}
-			out = append(out, block{e.key, t.fm.lines[et.start:et.end]})
-		case sameValue(et, eb): // only ours changed it
-			out = append(out, block{e.key, ours})
-		case eb != nil && et != nil && isBlockMap(e.value) && isBlockMap(eb.value) && isBlockMap(et.value):
-			nested, ok := mergeMapping(
-				side{b.fm, eb.value, eb.value.Line - 1, eb.end},
-				side{o.fm, e.value, e.value.Line - 1, e.end},
-				side{t.fm, et.value, et.value.Line - 1, et.end})
-			if !ok {
-				return nil, false
-			}
-			head := o.fm.lines[e.start : e.value.Line-1]
-			out = append(out, block{e.key, append(append([]string(nil), head...), nested...)})
-		default:
+	for i := range pe {
+		key := pe[i].key
+		lines, keep, ok := mergeKey(b, o, t, find(eb, key), find(eo, key), find(et, key))
+		if !ok {
 			return nil, false
+		}
+		if keep {
+			out = append(out, block{key, lines})
 		}
 	}
-	// Keys only theirs has: added by theirs, or deleted by ours.
-	for i, e := range et {
-		if find(eo, e.key) != nil {
+	// Keys only the other side has: added by it, or deleted by the primary.
+	for i := range oe {
+		key := oe[i].key
+		if find(pe, key) != nil {
 			continue
 		}
-		if eb := find(eb, e.key); eb != nil {
-			if sameValue(eb, &e) {
-				continue // ours deleted it, theirs left it alone
-			}
-			return nil, false // ours deleted it, theirs changed it
-		}
-		if len(eo) > 0 && e.keyNode.Column != eo[0].keyNode.Column {
+		lines, keep, ok := mergeKey(b, o, t, find(eb, key), find(eo, key), find(et, key))
+		if !ok {
 			return nil, false
 		}
-		// Insert after the nearest key before it in theirs that we have.
+		if !keep {
+			continue
+		}
+		if c := column(pe); c >= 0 && oe[i].keyNode.Column != c {
+			return nil, false
+		}
+		// Insert after the nearest key before it in its side that we have.
 		at := 0
 	search:
 		for j := i - 1; j >= 0; j-- {
 			for k := range out {
-				if out[k].key == et[j].key {
+				if out[k].key == oe[j].key {
 					at = k + 1
 					break search
 				}
 			}
 		}
-		out = append(out[:at], append([]block{{e.key, t.fm.lines[e.start:e.end]}}, out[at:]...)...)
+		out = slices.Insert(out, at, block{key, lines})
 	}
-	lines := append([]string(nil), o.fm.lines[o.start:first]...)
+	lines := append([]string(nil), head...)
 	for _, bl := range out {
 		lines = append(lines, bl.lines...)
 	}
 	return lines, true
+}
+
+// mergeKey merges one key of a mapping whose versions are eb, eo and et (nil
+// where absent): its lines, whether it stays (false: deleted), false ok on
+// a conflict. See mergeMapping for the rule.
+func mergeKey(b, o, t side, eb, eo, et *entry) (lines []string, keep, ok bool) {
+	tb, to, tt := b.text(eb), o.text(eo), t.text(et)
+	take := func(s side, e *entry) ([]string, bool, bool) {
+		if e == nil {
+			return nil, false, true
+		}
+		return s.fm.lines[e.start:e.end], true, true
+	}
+	switch {
+	case to == tt, tt == tb: // the same bytes on both sides, or only ours changed them
+		return take(o, eo)
+	case to == tb: // only theirs changed the key's bytes
+		if et != nil && eo != nil && et.keyNode.Column != eo.keyNode.Column {
+			return nil, false, false
+		}
+		return take(t, et)
+	}
+	// Both changed the bytes: a line merge of the key's lines alone, when
+	// it is clean, keeps both; otherwise equal values break the tie, as long
+	// as ours' text keeps every word and mark theirs added.
+	spanBase := tb
+	if eb == nil {
+		spanBase = "" // both added the key
+	}
+	if eo != nil && et != nil {
+		if lines, ok := mergeSpans(spanBase, to, tt); ok {
+			return lines, true, true
+		}
+	}
+	switch {
+	case sameValue(eo, et) && keepsTokens(to, tt, spanBase): // changed to the same value
+		return take(o, eo)
+	case eb != nil && eo != nil && et != nil && isBlockMap(eo.value) && isBlockMap(eb.value) && isBlockMap(et.value):
+		nested, ok := mergeMapping(
+			side{b.fm, eb.value, eb.value.Line - 1, eb.end},
+			side{o.fm, eo.value, eo.value.Line - 1, eo.end},
+			side{t.fm, et.value, et.value.Line - 1, et.end})
+		if !ok {
+			return nil, false, false
+		}
+		// The key's own line (and any comment before the nested keys),
+		// merged as text like the rest.
+		hb := strings.Join(b.fm.lines[eb.start:eb.value.Line-1], "")
+		ho := o.fm.lines[eo.start : eo.value.Line-1]
+		ht := t.fm.lines[et.start : et.value.Line-1]
+		head := ho
+		if strings.Join(ho, "") == hb {
+			head = ht
+		} else if j := strings.Join(ht, ""); j != hb && j != strings.Join(ho, "") {
+			return nil, false, false
+		}
+		return append(append([]string(nil), head...), nested...), true, true
+	}
+	return nil, false, false
+}
+
+// mergeSpans merges the lines of one key as three texts, line by line;
+// false unless clean.
+func mergeSpans(base, ours, theirs string) ([]string, bool) {
+	r, err := diff3.Merge([]byte(base), []byte(ours), []byte(theirs), diff3.Options{})
+	if err != nil || !r.Clean() || r.Coarse {
+		return nil, false
+	}
+	return splitLines(string(r.Merged)), true
+}
+
+// keepsTokens reports whether text holds every word and punctuation mark
+// (the tokens of tokenize but spaces and line ends) that side has more
+// often than base: taking text drops nothing side added.
+func keepsTokens(text, side, base string) bool {
+	n := map[string]int{}
+	count := func(s string, d int) {
+		for _, tok := range tokenize(s) {
+			if !isBlank(tok) && !isLineEnd(tok) {
+				n[tok] += d
+			}
+		}
+	}
+	count(side, 1)
+	count(base, -1)
+	count(text, -1)
+	for _, c := range n {
+		if c > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// sameOrder reports whether two versions of a mapping list their common
+// keys in the same order.
+func sameOrder(a, b []entry) bool {
+	in := func(es []entry, key string) bool {
+		return slices.ContainsFunc(es, func(e entry) bool { return e.key == key })
+	}
+	var ka, kb []string
+	for _, e := range a {
+		if in(b, e.key) {
+			ka = append(ka, e.key)
+		}
+	}
+	for _, e := range b {
+		if in(a, e.key) {
+			kb = append(kb, e.key)
+		}
+	}
+	return slices.Equal(ka, kb)
 }
 
 func isBlockMap(n *yaml.Node) bool {

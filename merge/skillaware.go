@@ -25,6 +25,10 @@ const (
 	// RuleWords: both sides changed the same or adjacent lines, and their
 	// changes, compared word by word, are apart: both are applied.
 	RuleWords Rule = "words"
+	// RuleLines: one side only added whole lines right before or right
+	// after the lines the other side changed; they stay before or after
+	// the other side's new lines. Refused inside a fenced code block.
+	RuleLines Rule = "lines"
 )
 
 // Resolution is one conflict of git's line merge that the skill-aware rules
@@ -62,7 +66,14 @@ func (r Resolution) String() string { return strconv.Itoa(r.Line) + " " + string
 //     of the other by at least one unchanged word, punctuation mark or line
 //     break. Whole lines inserted before a line the other side edited count
 //     as apart, and whole lines both sides insert at one line start are
-//     placed as the rules above place them (refused where they refuse).
+//     placed as the rules above place them (refused where they refuse). A
+//     phrase one side inserts right after words the other side replaced,
+//     before a mark both left (a clarification before a sentence's period),
+//     follows the new words, unless the replacement is longer in words than
+//     what it replaced (then the two may be alternatives).
+//   - [RuleLines]: one side's text is the base's with whole lines added
+//     before or after it (the other side rewrote it beyond what the word
+//     comparison takes on): the lines go before or after the other's text.
 func Markdown(base, ours, theirs []byte, opts Options) (*TextResult, error) {
 	res, err := Text(base, ours, theirs, opts)
 	if err != nil || res.Clean() {

@@ -16,10 +16,71 @@ type resolution struct {
 // context of an insertion.
 func resolveHunk(c *Conflict, baseLines []string) *resolution {
 	before := baseLines[:min(c.Base.Start-1, len(baseLines))]
+	fenced := inFence(before, false)
 	if c.Base.Count == 0 {
-		return resolveInsertions(c.Ours.Text, c.Theirs.Text, inFence(before, false))
+		return resolveInsertions(c.Ours.Text, c.Theirs.Text, fenced)
 	}
-	return resolveWords(c.Base.Text, c.Ours.Text, c.Theirs.Text, inFence(before, false))
+	if r := resolveWords(c.Base.Text, c.Ours.Text, c.Theirs.Text, fenced); r != nil {
+		return r
+	}
+	return resolveAround(c.Base.Text, c.Ours.Text, c.Theirs.Text, fenced)
+}
+
+// resolveAround is RuleLines: when one side's lines are the base's with
+// whole lines added before or after them (and nothing else changed), those
+// lines go before or after the other side's lines. The word merge refuses
+// such a conflict when the other side rewrote more than it compares.
+func resolveAround(base, ours, theirs string, fenced bool) *resolution {
+	if fenced || base == "" {
+		return nil
+	}
+	if !strings.HasSuffix(base, "\n") {
+		// The file's last line, without a line end: a side that adds lines
+		// after it ends it first. The line end is the side's, and taken
+		// with what it adds.
+		for _, eol := range []string{"\r\n", "\n"} {
+			for _, sides := range [][2]string{{ours, theirs}, {theirs, ours}} {
+				side, other := sides[0], sides[1]
+				if added, ok := strings.CutPrefix(side, base+eol); ok && added != "" && strings.HasSuffix(added, "\n") && !rewords(splitLines(added), splitLines(other)) {
+					if !strings.HasSuffix(other, "\n") {
+						// The other side deleted the last line, or kept it
+						// without a line end: the line end this side gave
+						// it has no place.
+						continue
+					}
+					return &resolution{rule: RuleLines, text: other + added}
+				}
+			}
+		}
+		return nil
+	}
+	// Refused, as the insertions are, when an added line rewords a line
+	// of the other side: that is one edit made twice.
+	around := func(side, other string) (string, bool) {
+		if other != "" && !strings.HasSuffix(other, "\n") {
+			// The other side took the line end off its last line: lines
+			// after it would either join that line or undo that change.
+			return "", false
+		}
+		switch {
+		case len(side) > len(base) && strings.HasPrefix(side, base): // lines after
+			if added := side[len(base):]; !rewords(splitLines(added), splitLines(other)) {
+				return other + added, true
+			}
+		case len(side) > len(base) && strings.HasSuffix(side, base) && strings.HasSuffix(side[:len(side)-len(base)], "\n"): // lines before
+			if added := side[:len(side)-len(base)]; !rewords(splitLines(added), splitLines(other)) {
+				return added + other, true
+			}
+		}
+		return "", false
+	}
+	if text, ok := around(ours, theirs); ok {
+		return &resolution{rule: RuleLines, text: text}
+	}
+	if text, ok := around(theirs, ours); ok {
+		return &resolution{rule: RuleLines, text: text}
+	}
+	return nil
 }
 
 // resolveInsertions places two insertions at one point: the text before the

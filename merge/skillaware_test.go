@@ -94,6 +94,11 @@ func checkResolution(r Resolution, text string) error {
 	count(r.Ours.Text, -1, diff)
 	count(r.Theirs.Text, -1, diff)
 	count(r.Base.Text, 1, diff)
+	// Both sides ending a last line that had no line end is one change,
+	// taken once (see joinInsertions).
+	if b := r.Base.Text; b != "" && !strings.HasSuffix(b, "\n") && strings.HasSuffix(r.Ours.Text, "\n") && strings.HasSuffix(r.Theirs.Text, "\n") {
+		diff["\n"]++
+	}
 	for tok, n := range diff {
 		if n != 0 {
 			return fmt.Errorf("rule %s at line %d: %q is in the result %+d times more than ours + theirs - base:\nbase %q\nours %q\ntheirs %q\nresult %q",

@@ -137,28 +137,58 @@ func resolveWords(base, ours, theirs string, fenced bool) *resolution {
 // bothSides is the side of an edit made of both sides' insertions.
 const bothSides = 2
 
-// joinInsertions replaces each pair of insertions of whole lines that both
-// sides make at one line start (adjacent in sorted edits) by one edit that
-// holds both, placed by resolveInsertions; false when it refuses them.
+// joinInsertions replaces each pair of insertions that both sides make at
+// one point (adjacent in sorted edits) by one edit that holds both, when
+// they can be placed: whole lines at a line start are placed by
+// resolveInsertions (false when it refuses them). At the end of a file
+// whose last line has no line end, both sides ending that line is one
+// change, taken once: the lines either side adds after it are then placed
+// as whole lines.
 func joinInsertions(b []string, all []edit, fenced bool) ([]edit, bool) {
 	var out []edit
 	for i := 0; i < len(all); i++ {
 		e := all[i]
 		if i+1 < len(all) {
 			f := all[i+1]
-			if e.insertion() && f.insertion() && e.start == f.start && e.side != f.side && wholeLines(b, &e) && wholeLines(b, &f) {
+			if e.insertion() && f.insertion() && e.start == f.start && e.side != f.side {
 				ours, theirs := e, f
 				if ours.side != 0 {
 					ours, theirs = f, e
 				}
-				r := resolveInsertions(strings.Join(ours.repl, ""), strings.Join(theirs.repl, ""),
-					inFence(splitLines(strings.Join(b[:e.start], "")), fenced))
-				if r == nil {
-					return nil, false
+				k := 0
+				for k < len(ours.repl) && k < len(theirs.repl) && ours.repl[k] == theirs.repl[k] {
+					k++
 				}
-				out = append(out, edit{start: e.start, end: e.start, repl: tokenize(r.text), side: bothSides})
-				i++
-				continue
+				switch {
+				case k == 1 && isLineEnd(ours.repl[0]) && (len(ours.repl) == 1 || len(theirs.repl) == 1) && e.start == len(b) &&
+					isLineEnd(ours.repl[len(ours.repl)-1]) && isLineEnd(theirs.repl[len(theirs.repl)-1]):
+					// Both ended the last line, one added lines after it.
+					longer := ours.repl
+					if len(theirs.repl) > len(longer) {
+						longer = theirs.repl
+					}
+					out = append(out, edit{start: e.start, end: e.start, repl: longer, side: bothSides})
+					i++
+					continue
+				case k == 1 && isLineEnd(ours.repl[0]) && e.start == len(b) && isLineEnd(ours.repl[len(ours.repl)-1]) && isLineEnd(theirs.repl[len(theirs.repl)-1]):
+					r := resolveInsertions(strings.Join(ours.repl[k:], ""), strings.Join(theirs.repl[k:], ""),
+						inFence(splitLines(strings.Join(b[:e.start], "")+strings.Join(ours.repl[:k], "")), fenced))
+					if r == nil {
+						return nil, false
+					}
+					out = append(out, edit{start: e.start, end: e.start, repl: append(slices.Clone(ours.repl[:k]), tokenize(r.text)...), side: bothSides})
+					i++
+					continue
+				case wholeLines(b, &e) && wholeLines(b, &f):
+					r := resolveInsertions(strings.Join(ours.repl, ""), strings.Join(theirs.repl, ""),
+						inFence(splitLines(strings.Join(b[:e.start], "")), fenced))
+					if r == nil {
+						return nil, false
+					}
+					out = append(out, edit{start: e.start, end: e.start, repl: tokenize(r.text), side: bothSides})
+					i++
+					continue
+				}
 			}
 		}
 		out = append(out, e)
@@ -188,7 +218,39 @@ func separated(b []string, p, e *edit) bool {
 		// or it deletes whole lines.
 		endsLine := len(p.repl) > 0 && isLineEnd(p.repl[len(p.repl)-1]) ||
 			len(p.repl) == 0 && (p.start == 0 || isLineEnd(b[p.start-1]))
-		return wholeLines(b, e) && endsLine
+		return wholeLines(b, e) && endsLine || phraseAfter(b, p, e)
+	}
+	return false
+}
+
+// phraseAfter reports whether insertion e, right after the words p replaced
+// (or deleted) and before a mark both sides left alone, adds a phrase of
+// its own: it starts with a space or a mark, not inside a word, and the
+// token after it is not a word either. So a clarification appended to a
+// sentence, " (locally: ...)" before its final period, follows the
+// sentence's new words when the other side reworded its end. p must keep
+// a word before e, so e still follows text, not a line start, and must not
+// be longer in words than what it replaced.
+func phraseAfter(b []string, p, e *edit) bool {
+	if p.insertion() || len(e.repl) == 0 || isWord(e.repl[0]) || isLineEnd(e.repl[0]) || e.start >= len(b) || isWord(b[e.start]) || isLineEnd(e.repl[len(e.repl)-1]) {
+		return false
+	}
+	// A replacement longer in words than what it replaced may itself add
+	// a phrase at that point, an alternative to e ("to production" and
+	// "to staging"): refused.
+	words := func(toks []string) int {
+		return len(slices.DeleteFunc(slices.Clone(toks), func(t string) bool { return !isWord(t) }))
+	}
+	if words(p.repl) > words(b[p.start:p.end]) {
+		return false
+	}
+	for i := len(p.repl) - 1; i >= 0; i-- {
+		switch tok := p.repl[i]; {
+		case isLineEnd(tok):
+			return false
+		case isWord(tok):
+			return true
+		}
 	}
 	return false
 }

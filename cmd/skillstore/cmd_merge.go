@@ -58,6 +58,7 @@ func mergeFileCommand() *cli.Command {
 			"  insertions  both sides inserted lines at one point, deleting nothing: theirs', then ours'\n" +
 			"  words       both changed the same or adjacent lines, in words apart: both applied\n" +
 			"              (lines both inserted at one point in them are placed as above)\n" +
+			"  lines       one side only added lines before or after what the other rewrote: kept there\n" +
 			"An insertion that rewords a line of the other side's, or changes that touch word by\n" +
 			"word, stay conflicts with git's markers; a merge git finds clean is git's, unchanged.\n" +
 			"\n" +

@@ -182,6 +182,32 @@ func Get(r *store.Reader, skill string) (Candidate, error) {
 // holds a line starting with a conflict marker. Only the recorded
 // conflicts are checked: an upstream file may legitimately show markers.
 func conflictMarkers(r *store.Reader, tree store.Hash, conflicts []string) ([]string, error) {
+	files, err := markedFiles(r, tree, conflicts)
+	var out []string
+	for _, f := range files {
+		out = append(out, f.Path)
+	}
+	return out, err
+}
+
+// MarkedFile is a conflicted file of a candidate that still holds
+// conflict markers, and its text.
+type MarkedFile struct {
+	Path string
+	Data []byte
+}
+
+// MarkedFiles reads the files of candidate c that still hold conflict
+// markers (c.Markers), in the order of its recorded conflicts.
+func MarkedFiles(r *store.Reader, c Candidate) ([]MarkedFile, error) {
+	files, err := markedFiles(r, c.Tree, c.Conflicts)
+	if err != nil {
+		return nil, fmt.Errorf("candidate %s: %w", c.Skill, err)
+	}
+	return files, nil
+}
+
+func markedFiles(r *store.Reader, tree store.Hash, conflicts []string) ([]MarkedFile, error) {
 	if len(conflicts) == 0 {
 		return nil, nil
 	}
@@ -190,7 +216,7 @@ func conflictMarkers(r *store.Reader, tree store.Hash, conflicts []string) ([]st
 		return nil, err
 	}
 	byPath := store.FileMap(files)
-	var out []string
+	var out []MarkedFile
 	for _, c := range conflicts {
 		p := conflictPath(c)
 		f, ok := byPath[p]
@@ -202,7 +228,7 @@ func conflictMarkers(r *store.Reader, tree store.Hash, conflicts []string) ([]st
 			return nil, err
 		}
 		if hasConflictMarkers(data) {
-			out = append(out, p)
+			out = append(out, MarkedFile{Path: p, Data: data})
 		}
 	}
 	return out, nil

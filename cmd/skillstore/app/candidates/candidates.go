@@ -160,7 +160,22 @@ func Show(ctx context.Context, opts Options) error {
 		return cliout.JSON(opts.Stdout, cand)
 	}
 	writeCandidate(opts.Stdout, cand)
-	return nil
+	files, err := markedFiles(ctx, s, cand)
+	if err != nil {
+		return err
+	}
+	return writeWordConflicts(opts.Stdout, files)
+}
+
+// markedFiles reads the files of cand that still hold conflict markers.
+func markedFiles(ctx context.Context, s *store.Store, cand storecandidates.Candidate) ([]storecandidates.MarkedFile, error) {
+	var files []storecandidates.MarkedFile
+	err := s.View(ctx, func(r *store.Reader) error {
+		var err error
+		files, err = storecandidates.MarkedFiles(r, cand)
+		return err
+	})
+	return files, err
 }
 
 func writeCandidate(w io.Writer, c storecandidates.Candidate) {
@@ -215,15 +230,21 @@ func writeCandidate(w io.Writer, c storecandidates.Candidate) {
 	}
 }
 
-// candidateDiff reads what accepting the candidate would change.
-func candidateDiff(ctx context.Context, s *store.Store, skill string) ([]treediff.FileChange, error) {
+// candidateDiff reads what accepting the candidate would change, and the
+// files of it that still hold conflict markers.
+func candidateDiff(ctx context.Context, s *store.Store, skill string) ([]treediff.FileChange, []storecandidates.MarkedFile, error) {
 	var changes []treediff.FileChange
+	var marked []storecandidates.MarkedFile
 	err := s.View(ctx, func(r *store.Reader) error {
-		var err error
-		_, changes, err = storecandidates.Diff(r, skill)
+		cand, ch, err := storecandidates.Diff(r, skill)
+		if err != nil {
+			return err
+		}
+		changes = ch
+		marked, err = storecandidates.MarkedFiles(r, cand)
 		return err
 	})
-	return changes, candidateErr(skill, err)
+	return changes, marked, candidateErr(skill, err)
 }
 
 // Diff prints what accepting a candidate would change in the
@@ -233,11 +254,14 @@ func Diff(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	changes, err := candidateDiff(ctx, s, skill)
+	changes, marked, err := candidateDiff(ctx, s, skill)
 	if err != nil {
 		return err
 	}
-	return treediff.Write(opts.Stdout, changes)
+	if err := treediff.Write(opts.Stdout, changes); err != nil {
+		return err
+	}
+	return writeWordConflicts(opts.Stdout, marked)
 }
 
 // Accept publishes a candidate as the skill's next version, then
@@ -247,7 +271,7 @@ func Accept(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	changes, err := candidateDiff(ctx, s, skill)
+	changes, _, err := candidateDiff(ctx, s, skill)
 	if err != nil {
 		return err
 	}

@@ -28,6 +28,9 @@ type Painter struct{ on bool }
 // is unset.
 func NewPainter(w io.Writer) Painter { return Painter{on: ColorEnabled(w)} }
 
+// On reports whether p colours.
+func (p Painter) On() bool { return p.on }
+
 // Paint wraps s in the colour sgr when p is on.
 func (p Painter) Paint(sgr, s string) string {
 	if !p.on || s == "" {
