@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,19 +37,21 @@ func StdioTransport(r io.Reader, w io.Writer, log *slog.Logger) mcp.Transport {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	lw := &lockedWriter{w: w}
+	inFlight := newInFlight()
+	lw := &lockedWriter{w: w, answered: inFlight.answered}
 	pr, pw := io.Pipe()
-	g := &lineGuard{in: r, out: pw, reply: lw, log: log}
+	g := &lineGuard{in: r, out: pw, reply: lw, log: log, inFlight: inFlight}
 	go g.run()
 	return &mcp.IOTransport{Reader: pr, Writer: lw, MaxLineLength: MaxMessageSize + 1}
 }
 
 // lineGuard copies well-formed messages from in to out and answers the rest.
 type lineGuard struct {
-	in    io.Reader
-	out   *io.PipeWriter
-	reply *lockedWriter
-	log   *slog.Logger
+	in       io.Reader
+	out      *io.PipeWriter
+	reply    *lockedWriter
+	log      *slog.Logger
+	inFlight *inFlight
 }
 
 func (g *lineGuard) run() {
@@ -58,13 +61,20 @@ func (g *lineGuard) run() {
 		if len(bytes.TrimSpace(line)) > 0 || tooLong {
 			if msg := g.check(line, tooLong); msg != "" {
 				g.log.Warn("mcp: message dropped", "reason", msg)
-			} else if _, werr := g.out.Write(append(line, '\n')); werr != nil {
-				return // the server has gone
+			} else {
+				g.inFlight.sent(line)
+				if _, werr := g.out.Write(append(line, '\n')); werr != nil {
+					return // the server has gone
+				}
 			}
 		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				err = nil
+				// A client that writes its requests and closes its end
+				// (a script, a pipe) still gets every answer: the
+				// session ends once they are written.
+				g.inFlight.wait(drainTimeout)
 			}
 			g.out.CloseWithError(err)
 			return
@@ -160,16 +170,104 @@ func readLine(br *bufio.Reader, limit int) (line []byte, tooLong bool, err error
 	}
 }
 
-// lockedWriter makes each Write whole with respect to the others.
+// lockedWriter makes each Write whole with respect to the others, and
+// tells answered of each reply written.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu       sync.Mutex
+	w        io.Writer
+	answered func(line []byte)
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	n, err := l.w.Write(p)
+	if err == nil && l.answered != nil {
+		l.answered(p)
+	}
+	return n, err
+}
+
+// drainTimeout bounds how long the end of a client's input waits for the
+// answers to its last requests.
+const drainTimeout = 30 * time.Second
+
+// inFlight counts the requests passed to the server that it has not
+// answered yet, by id.
+type inFlight struct {
+	mu      sync.Mutex
+	pending map[string]int
+	changed chan struct{} // closed and replaced at each answer
+}
+
+func newInFlight() *inFlight {
+	return &inFlight{pending: map[string]int{}, changed: make(chan struct{})}
+}
+
+// message is the part of a JSON-RPC message inFlight reads.
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+// messages are the messages of a line: one, or a batch's.
+func messages(line []byte) []message {
+	line = bytes.TrimSpace(line)
+	if len(line) > 0 && line[0] == '[' {
+		var ms []message
+		json.Unmarshal(line, &ms)
+		return ms
+	}
+	var m message
+	if json.Unmarshal(line, &m) != nil {
+		return nil
+	}
+	return []message{m}
+}
+
+// sent notes the requests of a line passed on (messages with an id and
+// a method; notifications have no id and get no answer).
+func (f *inFlight) sent(line []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, m := range messages(line) {
+		if len(m.ID) > 0 && m.Method != "" {
+			f.pending[string(m.ID)]++
+		}
+	}
+}
+
+// answered notes the replies of a line written (an id, no method).
+func (f *inFlight) answered(line []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, m := range messages(line) {
+		if id := string(m.ID); len(m.ID) > 0 && m.Method == "" && f.pending[id] > 0 {
+			if f.pending[id]--; f.pending[id] == 0 {
+				delete(f.pending, id)
+			}
+			close(f.changed)
+			f.changed = make(chan struct{})
+		}
+	}
+}
+
+// wait returns once every request sent is answered, or after timeout.
+func (f *inFlight) wait(timeout time.Duration) {
+	deadline := time.After(timeout)
+	for {
+		f.mu.Lock()
+		n, changed := len(f.pending), f.changed
+		f.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			return
+		}
+	}
 }
 
 func (l *lockedWriter) Close() error { return nil }
