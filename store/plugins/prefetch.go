@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/gitfetch"
+	"github.com/skillstore/skillstore/internal/semver"
 	"github.com/skillstore/skillstore/store"
 
 	"github.com/go-git/go-billy/v5/osfs"
@@ -29,9 +30,9 @@ type FetchRequest struct {
 
 // fetchKey is what a fetch depends on: the plugins of one marketplace
 // (sources differing only in their selector) share one fetch.
-type fetchKey struct{ url, ref string }
+type fetchKey struct{ url, ref, tags string }
 
-func keyOf(src Source) fetchKey { return fetchKey{url: src.URL, ref: src.Ref} }
+func keyOf(src Source) fetchKey { return fetchKey{url: src.URL, ref: src.Ref, tags: src.Tags} }
 
 type fetchResult struct {
 	have    store.Hash // the store's commit of the source when the fetch began
@@ -168,7 +169,7 @@ func fetchUnlocked(ctx context.Context, s *store.Store, base storage.Storer, r F
 		return fetchResult{have: r.Have, err: err}
 	}
 	start := time.Now()
-	f, err := gitfetch.Fetch(ctx, base, r.Source.URL, r.Source.Ref, r.Have, s.FetchOptions())
+	f, err := fetchSource(ctx, base, r.Source, r.Have, s.FetchOptions())
 	s.Logger().Debug("prefetched", "source", r.Source.URL, "ref", r.Source.Ref, "took", time.Since(start), "err", err)
 	return fetchResult{have: r.Have, fetched: f, err: err}
 }
@@ -196,7 +197,7 @@ func Fetch(ctx context.Context, tx *store.Tx, pre *Prefetched, src Source, have 
 		}
 		tx.Store().Logger().Debug("source moved since the prefetch: fetching again", "source", src.URL, "have", store.ShortHash(have), "prefetched", store.ShortHash(r.fetched.Commit))
 	}
-	f, err := gitfetch.Fetch(ctx, objectsOf(tx.Reader), src.URL, src.Ref, have, tx.Store().FetchOptions())
+	f, err := fetchSource(ctx, objectsOf(tx.Reader), src, have, tx.Store().FetchOptions())
 	if err != nil {
 		return gitfetch.Fetched{}, err
 	}
@@ -205,6 +206,19 @@ func Fetch(ctx context.Context, tx *store.Tx, pre *Prefetched, src Source, have 
 		return gitfetch.Fetched{}, err
 	}
 	return f, nil
+}
+
+// fetchSource fetches src over base: its newest release in range when it
+// follows tags, else its ref.
+func fetchSource(ctx context.Context, base storage.Storer, src Source, have store.Hash, opts gitfetch.Options) (gitfetch.Fetched, error) {
+	if src.Tags == "" {
+		return gitfetch.Fetch(ctx, base, src.URL, src.Ref, have, opts)
+	}
+	r, err := semver.ParseRange(src.Tags)
+	if err != nil {
+		return gitfetch.Fetched{}, fmt.Errorf("plugin source %s: %w", src, err)
+	}
+	return gitfetch.FetchRelease(ctx, base, src.URL, r, have, opts)
 }
 
 func queueFetched(tx *store.Tx, src Source, f gitfetch.Fetched) error {

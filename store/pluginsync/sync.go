@@ -91,12 +91,16 @@ const SkippedUntrusted = "untrusted: came from a remote; approve it with 'skills
 
 // PluginReport is one plugin's part of a sync.
 type PluginReport struct {
-	Plugin  string        `json:"plugin"`
-	Source  string        `json:"source"`
-	Commit  string        `json:"commit,omitempty"`  // fetched commit of a git source
-	Skipped string        `json:"skipped,omitempty"` // "paused", "disabled" or SkippedUntrusted
-	Skills  []SkillReport `json:"skills"`
-	Error   string        `json:"error,omitempty"`
+	Plugin string `json:"plugin"`
+	Source string `json:"source"`
+	Commit string `json:"commit,omitempty"` // fetched commit of a git source
+	// Release is the release a source following tags is at after the
+	// sync, OldRelease the one it was at before, when the sync moved it.
+	Release    string        `json:"release,omitempty"`
+	OldRelease string        `json:"old_release,omitempty"`
+	Skipped    string        `json:"skipped,omitempty"` // "paused", "disabled" or SkippedUntrusted
+	Skills     []SkillReport `json:"skills"`
+	Error      string        `json:"error,omitempty"`
 	// Note is a remark on an added plugin ("it holds no skills yet").
 	Note string `json:"note,omitempty"`
 	// Entry is the marketplace entry's name when plugin add gave the
@@ -338,6 +342,12 @@ func syncPlugin(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, opts Opti
 	next.Skills = slices.Clone(p.Skills)
 	next.Removed = slices.Clone(p.Removed)
 	next.Name, next.Version = up.Layout.Name, up.Layout.Version
+	if p.Source.Tags != "" {
+		next.Release, pr.Release = up.Fetched.Version, up.Fetched.Version
+		if p.Release != next.Release {
+			pr.OldRelease = p.Release
+		}
+	}
 	names := make([]string, 0, len(up.Skills))
 	for name := range up.Skills {
 		names = append(names, name)
@@ -412,7 +422,7 @@ func (e *SkillsFailedError) Error() string {
 }
 
 func pluginEqual(a, b *plugins.Plugin) bool {
-	return a.Name == b.Name && a.Version == b.Version &&
+	return a.Name == b.Name && a.Version == b.Version && a.Release == b.Release &&
 		slices.Equal(a.Skills, b.Skills) && slices.Equal(a.Removed, b.Removed)
 }
 

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -25,6 +26,10 @@ type PluginAddOptions struct {
 	Ref, Path string
 	// ID is the plugin's id in the store (default: the manifest's name).
 	ID string
+	// Track is what a git source follows: "branch" (or "", its ref or
+	// HEAD) or "tags" (its newest release tag, in the range SOURCE@RANGE
+	// gives, else any).
+	Track string
 	// Review always makes this plugin's updates candidates.
 	Review bool
 	// Skills mirrors only the skills these patterns select.
@@ -51,6 +56,22 @@ func AddPlugin(ctx context.Context, opts PluginAddOptions) error {
 	cancel()
 	if err != nil {
 		return err
+	}
+	switch opts.Track {
+	case "", "branch":
+		if opts.Track == "branch" && src.Tags != "" {
+			return UsageErrorf("plugin add: %s follows release tags (@%s): drop --track branch or the range", opts.Source, src.Tags)
+		}
+	case "tags":
+		if src.Kind != plugins.SourceGit {
+			return UsageErrorf("plugin add --track tags: %s is a folder, not a git repository: it has no tags", opts.Source)
+		}
+		if src.Ref != "" {
+			return UsageErrorf("plugin add --track tags follows the newest release tag: drop --ref %s (or the /tree/REF of the address)", src.Ref)
+		}
+		src.Tags = cmp.Or(src.Tags, "*")
+	default:
+		return UsageErrorf("plugin add --track %q: give branch or tags", opts.Track)
 	}
 	if src.Path != "" && opts.Path != "" {
 		return UsageErrorf("plugin add: the source already names the folder %s: drop --path or the folder in SOURCE", src.Path)
@@ -135,12 +156,15 @@ func ShowPlugins(ctx context.Context, opts PluginOptions) error {
 
 func writePlugin(w io.Writer, info *plugins.Info, details bool) {
 	ref := info.Source.Ref
-	if ref == "" && info.Source.Kind == plugins.SourceGit {
+	if ref == "" && info.Source.Kind == plugins.SourceGit && info.Source.Tags == "" {
 		ref = "HEAD"
 	}
 	cliout.Printf(w, "%s  %s  %s %s", info.ID, info.StateName, info.Source.Kind, info.Source)
 	if ref != "" {
 		cliout.Printf(w, "  ref %s", ref)
+	}
+	if info.Source.Tags != "" {
+		cliout.Printf(w, "  release %s", cmp.Or(info.Release, "none yet"))
 	}
 	if info.Commit != "" {
 		cliout.Printf(w, "  at %s", info.Commit[:12])

@@ -242,6 +242,10 @@ func writeSyncReport(w, errw io.Writer, rep *pluginsync.Report, verbose bool) bo
 	changed := false
 	paint := cliout.NewPainter(w)
 	for _, p := range rep.Plugins {
+		if p.OldRelease != "" {
+			changed = true
+			cliout.Printf(w, "%s: release %s -> %s\n", p.Plugin, p.OldRelease, p.Release)
+		}
 		for _, sk := range p.Skills {
 			if sk.Error != "" {
 				cliout.Printf(errw, "skillstore: error: %s: %s\n", syncName(p.Plugin, sk), sk.Error)
