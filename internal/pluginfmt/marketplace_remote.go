@@ -31,6 +31,10 @@ type RemotePlugin struct {
 	Skills  []string // the entry's "skills" paths; nil when it lists none
 	File    string   // the marketplace file listing it
 	Line    int      // the entry's line there (0 when unknown)
+	// DefaultEnabled and Dependencies are the entry's (nil: it gives
+	// none), which win over and add to the plugin's own manifest.
+	DefaultEnabled *bool
+	Dependencies   []Dependency
 }
 
 // Pin is what to fetch: the commit when the entry pins one, else its ref.

@@ -111,8 +111,20 @@ type PluginReport struct {
 	// Parts is the sync of the plugin's parts, "PLUGIN:_plugin" (see
 	// plugin_parts.go); nil when the plugin has none.
 	Parts *SkillReport `json:"parts,omitempty"`
+	// DisabledByDefault is set when plugin add added the plugin disabled,
+	// as its manifest (or marketplace entry) says "defaultEnabled": false.
+	DisabledByDefault bool `json:"disabled_by_default,omitempty"`
+	// Dependencies are how the store meets the plugin's dependencies
+	// (Claude Code's "dependencies"), reported when the plugin is added
+	// and when a sync changes it.
+	Dependencies []plugins.DependencyStatus `json:"dependencies,omitempty"`
 	// Err is the error behind Error, for callers that explain it.
 	Err error `json:"-"`
+
+	// deps are the plugin's dependencies to check (see
+	// checkDependencies), mkt its marketplace's name in its file.
+	deps []pluginfmt.Dependency
+	mkt  string
 }
 
 // SkillReport is one skill's part of a sync.
@@ -319,6 +331,9 @@ func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opt
 	if err := opts.ahead.Err(); err != nil {
 		return nil, err // planned: the merges are computed, then the sync runs again
 	}
+	if err := checkDependencies(tx.Reader, rep); err != nil {
+		return nil, err
+	}
 	plugins.RecordSourceErrors(tx, synced, readErrs)
 	if err := saveHeld(tx, rep); err != nil {
 		tx.Store().Logger().Debug("held skills not saved", "err", err)
@@ -391,6 +406,9 @@ func syncPlugin(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, opts Opti
 		}
 		next.Removed = append(next.Removed, name)
 		pr.Skills = append(pr.Skills, SkillReport{Skill: name, Classification: ClassRemoved})
+	}
+	if !pluginEqual(p, &next) || len(pr.Skills) > 0 {
+		pr.deps = up.Layout.Dependencies
 	}
 	partsErr := syncParts(tx, &next, up, opts, cc, pr)
 	if opts.Strict && (len(failed) > 0 || partsErr != nil || pluginLeftOut(pr)) {

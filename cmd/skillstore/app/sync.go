@@ -262,6 +262,11 @@ func writeSyncReport(w, errw io.Writer, rep *pluginsync.Report, verbose bool) bo
 			// Written raw: the colour is ours, the text escaped above.
 			fmt.Fprintln(cliout.Raw(w), cliout.WrapLine(cliout.Quote(syncName(p.Plugin, sk))+": "+line, cliout.ReportWidthOf(w), "    "))
 		}
+		for _, d := range p.Dependencies {
+			if d.Unmet != "" {
+				cliout.Printf(errw, "skillstore: warning: plugin %s needs %s: %s\n", p.Plugin, d.Dependency, d.Unmet)
+			}
+		}
 		changed = writePartsReport(w, errw, p, verbose) || changed
 		printLeftOut(errw, p)
 		if p.Error != "" && !listsFailedSkills(p.Err) {
