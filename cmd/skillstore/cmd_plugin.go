@@ -41,6 +41,14 @@ func pluginCommand() *cli.Command {
 					"(^1.2, ~1.2.3, >=1.2 <2, 1.x, 1.2.3, * for any; pre-releases only when RANGE names\n" +
 					"one), so a commit without a new tag brings nothing and a new tag is an update\n" +
 					"like any other (fast-forward, merge or candidate); check says 'RELEASE available'.\n" +
+					"Sources that are no git repository are fetched over http(s) and versioned as one:\n" +
+					"each download that changes the files is a new commit of the source, synced in the\n" +
+					"same four cases. An archive URL (.tar.gz, .tgz, .zip; --sha256 HEX makes the\n" +
+					"download match), a SKILL.md URL (one skill), a site's skills index\n" +
+					"(https://SITE/.well-known/skills/index.json, or /.well-known/agent-skills/), and\n" +
+					"npm:PACKAGE[@RANGE] (the package's tarball from the npm registry,\n" +
+					"$SKILLSTORE_NPM_REGISTRY replacing https://registry.npmjs.org; its package.json\n" +
+					"\"skills\" or \"agentskills\" list, else its skills/ folder).\n" +
 					"After '#', a part holding '/' is a folder inside SOURCE (like --path; plugins/x,\n" +
 					"or tools/ for a top-level folder) and a part without one a plugin.\n" +
 					"The layouts recognised are listed in docs/guide/install.md; a folder\n" +
@@ -89,6 +97,7 @@ func pluginCommand() *cli.Command {
 					&cli.StringFlag{Name: "id", Usage: "plugin id in the store (default: the manifest's name)"},
 					&cli.StringFlag{Name: "ref", Usage: "branch, tag or commit of a git source (a commit pins it); default: the branch its HEAD points at (a detached HEAD needs --ref)"},
 					&cli.StringFlag{Name: "path", Usage: "the folder inside SOURCE that holds the plugin or marketplace (e.g. plugins/x)"},
+					&cli.StringFlag{Name: "sha256", Usage: "the sha256 (64 hex digits) an archive source must have; a download with another is refused"},
 					&cli.StringFlag{Name: "track", Usage: "what a git source follows: branch (its --ref, else HEAD) or tags (the newest release tag, in SOURCE@RANGE when given)"},
 					&cli.BoolFlag{Name: "review", Usage: "always review this plugin's updates: fast-forwards become candidates"},
 					&cli.StringSliceFlag{Name: "skill", Usage: "mirror only the skills NAME matches (repeatable; globs, !NAME leaves out)"},
@@ -238,7 +247,7 @@ func runPluginAdd(c *cli.Context) error {
 		return err
 	}
 	return app.AddPlugin(c.Context, app.PluginAddOptions{Global: global(c), Output: output(c),
-		Source: c.Args().First(), Ref: c.String("ref"), Path: c.String("path"), ID: c.String("id"), Track: c.String("track"),
+		Source: c.Args().First(), Ref: c.String("ref"), Path: c.String("path"), ID: c.String("id"), Track: c.String("track"), SHA256: c.String("sha256"),
 		Review: c.Bool("review"), Skills: c.StringSlice("skill"), AllowLocal: c.StringSlice("allow-local"),
 		SkillsOnly: c.Bool("skills-only"), Dialect: c.String("dialect"), Intake: intake, DryRun: c.Bool("dry-run")})
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/skillstore/skillstore/internal/gitdb"
 	"github.com/skillstore/skillstore/internal/gitfetch"
-	"github.com/skillstore/skillstore/internal/semver"
 	"github.com/skillstore/skillstore/store"
 
 	"github.com/go-git/go-billy/v5/osfs"
@@ -30,9 +29,14 @@ type FetchRequest struct {
 
 // fetchKey is what a fetch depends on: the plugins of one marketplace
 // (sources differing only in their selector) share one fetch.
-type fetchKey struct{ url, ref, tags string }
+type fetchKey struct {
+	kind                   SourceKind
+	url, ref, tags, sha256 string
+}
 
-func keyOf(src Source) fetchKey { return fetchKey{url: src.URL, ref: src.Ref, tags: src.Tags} }
+func keyOf(src Source) fetchKey {
+	return fetchKey{kind: src.Kind, url: src.URL, ref: src.Ref, tags: src.Tags, sha256: src.SHA256}
+}
 
 type fetchResult struct {
 	have    store.Hash // the store's commit of the source when the fetch began
@@ -94,7 +98,7 @@ func (p *Prefetched) Err(src Source) error {
 }
 
 func (p *Prefetched) lookup(src Source) (fetchResult, bool) {
-	if p == nil || src.Kind != SourceGit {
+	if p == nil || !src.Fetched() {
 		return fetchResult{}, false
 	}
 	r, ok := p.results[keyOf(src)]
@@ -115,7 +119,7 @@ func Prefetch(ctx context.Context, s *store.Store, reqs []FetchRequest, progress
 	var todo []FetchRequest
 	seen := map[fetchKey]bool{}
 	for _, r := range reqs {
-		if k := keyOf(r.Source); r.Source.Kind == SourceGit && !seen[k] {
+		if k := keyOf(r.Source); r.Source.Fetched() && !seen[k] {
 			seen[k] = true
 			todo = append(todo, r)
 		}
@@ -206,19 +210,6 @@ func Fetch(ctx context.Context, tx *store.Tx, pre *Prefetched, src Source, have 
 		return gitfetch.Fetched{}, err
 	}
 	return f, nil
-}
-
-// fetchSource fetches src over base: its newest release in range when it
-// follows tags, else its ref.
-func fetchSource(ctx context.Context, base storage.Storer, src Source, have store.Hash, opts gitfetch.Options) (gitfetch.Fetched, error) {
-	if src.Tags == "" {
-		return gitfetch.Fetch(ctx, base, src.URL, src.Ref, have, opts)
-	}
-	r, err := semver.ParseRange(src.Tags)
-	if err != nil {
-		return gitfetch.Fetched{}, fmt.Errorf("plugin source %s: %w", src, err)
-	}
-	return gitfetch.FetchRelease(ctx, base, src.URL, r, have, opts)
 }
 
 func queueFetched(tx *store.Tx, src Source, f gitfetch.Fetched) error {

@@ -29,14 +29,17 @@ const (
 
 // Source is where a plugin's files come from.
 type Source struct {
-	Kind SourceKind `json:"kind"`          // SourceFolder or SourceGit
-	URL  string     `json:"url"`           // absolute folder path or git URL (local paths made absolute)
+	Kind SourceKind `json:"kind"`          // SourceFolder, SourceGit or another kind of fetchers (source_kinds.go)
+	URL  string     `json:"url"`           // absolute folder path, git URL (local paths made absolute), or the http(s) URL of the file, index or npm package
 	Ref  string     `json:"ref,omitempty"` // branch, tag or commit as given; "" is the remote HEAD
 	// Tags, when set, is the version range of release tags the source
 	// follows instead of a ref ("*": every release; "^1.2": 1.2.0 up to
 	// below 2.0.0): each fetch takes the newest tag in range (see
 	// gitfetch.FetchRelease). Ref is then "".
-	Tags     string `json:"tags,omitempty"`
+	Tags string `json:"tags,omitempty"`
+	// SHA256 is the digest an archive source's download must have
+	// (lowercase hex), "" when none is given.
+	SHA256   string `json:"sha256,omitempty"`
 	Selector string `json:"selector,omitempty"` // plugin of a marketplace ("SOURCE#name")
 	// Path is the folder inside a git source where the plugin (or
 	// marketplace) lives, slash-separated; "" is the repository's top. A
@@ -166,7 +169,16 @@ func ParseSourceContext(ctx context.Context, arg, ref string) (Source, error) {
 		return Source{}, err
 	}
 	var src Source
+	web, isWeb, err := parseWebSource(loc)
+	if err != nil {
+		return Source{}, err
+	}
 	switch {
+	case isWeb:
+		src = web
+		if ref != "" {
+			return Source{}, fmt.Errorf("plugin source %s is a %s source, not a git repository: --ref needs a git repository", loc, web.Kind)
+		}
 	case schemeRE().MatchString(loc) || scpRE().MatchString(loc):
 		if loc, err = gitfetch.CanonicalURL(dropGitHubQuery(loc)); err != nil {
 			return Source{}, fmt.Errorf("plugin source: %w", err)
@@ -204,8 +216,8 @@ func ParseSourceContext(ctx context.Context, arg, ref string) (Source, error) {
 		}
 	}
 	if tags != "" {
-		if src.Kind != SourceGit {
-			return Source{}, fmt.Errorf("plugin source %s is a folder: following release tags (@%s) needs a git repository", loc, tags)
+		if src.Kind != SourceGit && src.Kind != SourceNPM {
+			return Source{}, fmt.Errorf("plugin source %s is a %s source: following releases (@%s) needs a git repository or an npm package", loc, src.Kind, tags)
 		}
 		if src.Ref != "" {
 			return Source{}, fmt.Errorf("plugin source %s names the ref %s and follows the releases %s: give one", arg, src.Ref, tags)

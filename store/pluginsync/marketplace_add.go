@@ -105,7 +105,7 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 	// Every entry is read first, so that a --skill pattern matching no
 	// skill of any plugin fails the add before anything is written.
 	reads.fetched = fetched
-	if src.Kind == plugins.SourceGit {
+	if src.Fetched() {
 		if reads.fsys, err = fetched.FSAt(src.Path); err != nil {
 			return nil, fmt.Errorf("plugin source %s: %w", src, err)
 		}
@@ -316,7 +316,7 @@ func entryUpstream(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, e
 			up.Layout.Entry(e.remoteEntry.DefaultEnabled, e.remoteEntry.Dependencies)
 		}
 		return up, err
-	case p.Source.Kind == plugins.SourceGit:
+	case p.Source.Fetched():
 		up, err = plugins.UpstreamOf(tx, p, reads.fetched, reads.fsys, *e.layout)
 	default:
 		up, err = plugins.ReadFolderOf(p.Source, *e.layout)
@@ -344,7 +344,7 @@ func recordPlugin(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, cc *com
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	if p.Source.Kind == plugins.SourceGit {
+	if p.Source.Fetched() {
 		tx.SetRef(store.SourceRef(p.ID), up.Fetched.Commit)
 	}
 	if err := plugins.Put(tx, p); err != nil {

@@ -183,7 +183,7 @@ func addPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src 
 		return nil, err
 	}
 	for _, p := range recs {
-		if src.Kind == plugins.SourceGit {
+		if src.Fetched() {
 			tx.SetRef(store.SourceRef(p.ID), fetched.Commit)
 		}
 		if err := plugins.Put(tx, p); err != nil {

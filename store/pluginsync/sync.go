@@ -347,7 +347,7 @@ func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opt
 // syncPlugin syncs one plugin. Errors of single skills are recorded in
 // their reports; the error returned is for the plugin as a whole.
 func syncPlugin(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, opts Options, cc *commitCache, pr *PluginReport) error {
-	if p.Source.Kind == plugins.SourceGit {
+	if p.Source.Fetched() {
 		pr.Commit = up.Fetched.Commit.String()
 		if cur, _ := tx.Ref(store.SourceRef(p.ID)); cur != up.Fetched.Commit {
 			tx.SetRef(store.SourceRef(p.ID), up.Fetched.Commit)

@@ -30,6 +30,8 @@ type PluginAddOptions struct {
 	// HEAD) or "tags" (its newest release tag, in the range SOURCE@RANGE
 	// gives, else any).
 	Track string
+	// SHA256 is the digest an archive source must have.
+	SHA256 string
 	// Review always makes this plugin's updates candidates.
 	Review bool
 	// Skills mirrors only the skills these patterns select.
@@ -72,6 +74,15 @@ func AddPlugin(ctx context.Context, opts PluginAddOptions) error {
 		src.Tags = cmp.Or(src.Tags, "*")
 	default:
 		return UsageErrorf("plugin add --track %q: give branch or tags", opts.Track)
+	}
+	if opts.SHA256 != "" {
+		if src.Kind != plugins.SourceArchive {
+			return UsageErrorf("plugin add --sha256: %s is a %s source, not an archive (a .tar.gz, .tgz or .zip URL)", opts.Source, src.Kind)
+		}
+		if err := plugins.CheckSHA256(opts.SHA256); err != nil {
+			return UsageErrorf("plugin add --sha256: %v", err)
+		}
+		src.SHA256 = strings.ToLower(opts.SHA256)
 	}
 	if src.Path != "" && opts.Path != "" {
 		return UsageErrorf("plugin add: the source already names the folder %s: drop --path or the folder in SOURCE", src.Path)
