@@ -357,7 +357,7 @@ func syncPlugin(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, opts Opti
 	next.Skills = slices.Clone(p.Skills)
 	next.Removed = slices.Clone(p.Removed)
 	next.Name, next.Version = up.Layout.Name, up.Layout.Version
-	if p.Source.Tags != "" {
+	if p.Source.Tags != "" || up.Fetched.Version != "" {
 		next.Release, pr.Release = up.Fetched.Version, up.Fetched.Version
 		if p.Release != next.Release {
 			pr.OldRelease = p.Release

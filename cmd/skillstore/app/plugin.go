@@ -174,7 +174,7 @@ func writePlugin(w io.Writer, info *plugins.Info, details bool) {
 	if ref != "" {
 		cliout.Printf(w, "  ref %s", ref)
 	}
-	if info.Source.Tags != "" {
+	if info.Source.Tags != "" || info.Release != "" {
 		cliout.Printf(w, "  release %s", cmp.Or(info.Release, "none yet"))
 	}
 	if info.Commit != "" {
