@@ -5,6 +5,11 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"crypto/sha1"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
 	"io/fs"
 	"net"
 	"net/http"
@@ -20,12 +25,13 @@ import (
 func init() {
 	addScriptCmd("fileserver", cmdFileServer)
 	addScriptCmd("mkarchive", cmdMkArchive)
+	addScriptCmd("npmpublish", cmdNPMPublish)
 }
 
 // cmdFileServer serves the files of DIR over http for the scenario, as a
 // web site, a release page or a package registry does: GET /PATH answers
-// DIR/PATH (the path decoded, so an npm package document
-// /@scope%2Fname is DIR/@scope/name), 404 for what is not there. In every
+// DIR/PATH (an npm package document /@scope/name is DIR/@scope/name),
+// 404 for what is not there. In every
 // file served, {{URL}} reads as the server's own URL, so a registry's
 // document can name its tarballs. Its URL is in $NAME.
 //
@@ -111,4 +117,46 @@ func cmdMkArchive(ts *testscript.TestScript, neg bool, args []string) {
 	out := ts.MkAbs(args[0])
 	ts.Check(os.MkdirAll(filepath.Dir(out), 0o755))
 	ts.Check(os.WriteFile(out, buf.Bytes(), 0o644))
+}
+
+// cmdNPMPublish publishes PKGDIR to a registry served from DIR (see
+// fileserver), in the shape of the npm registry: the tarball (every file
+// under package/) at DIR/tarballs/, and the package's document DIR/NAME
+// (a scoped @s/n at DIR/@s/n) listing every version published with its
+// dist {tarball, integrity, shasum}, the "latest" dist-tag moved to
+// VERSION unless it is a pre-release.
+//
+//	npmpublish DIR NAME VERSION PKGDIR
+func cmdNPMPublish(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 4 {
+		ts.Fatalf("usage: npmpublish DIR NAME VERSION PKGDIR")
+	}
+	dir, name, version := ts.MkAbs(args[0]), args[1], args[2]
+	file := strings.ReplaceAll(strings.TrimPrefix(name, "@"), "/", "-") + "-" + version + ".tgz"
+	tgz := filepath.Join(dir, "tarballs", file)
+	cmdMkArchive(ts, false, []string{tgz, args[3], "package"})
+	data, err := os.ReadFile(tgz)
+	ts.Check(err)
+	s512 := sha512.Sum512(data)
+	s1 := sha1.Sum(data)
+	docPath := filepath.Join(dir, filepath.FromSlash(name))
+	doc := map[string]any{"name": name, "dist-tags": map[string]any{}, "versions": map[string]any{}}
+	if old, err := os.ReadFile(docPath); err == nil {
+		ts.Check(json.Unmarshal(old, &doc))
+	}
+	doc["versions"].(map[string]any)[version] = map[string]any{
+		"name": name, "version": version,
+		"dist": map[string]any{
+			"tarball":   "{{URL}}/tarballs/" + file,
+			"integrity": "sha512-" + base64.StdEncoding.EncodeToString(s512[:]),
+			"shasum":    hex.EncodeToString(s1[:]),
+		},
+	}
+	if !strings.Contains(version, "-") {
+		doc["dist-tags"].(map[string]any)["latest"] = version
+	}
+	out, err := json.MarshalIndent(doc, "", "  ")
+	ts.Check(err)
+	ts.Check(os.MkdirAll(filepath.Dir(docPath), 0o755))
+	ts.Check(os.WriteFile(docPath, out, 0o644))
 }

@@ -53,6 +53,9 @@ type Source struct {
 // String renders the source the way a user types it.
 func (s Source) String() string {
 	out := s.URL
+	if s.Kind == SourceNPM {
+		out = "npm:" + npmName(s.URL)
+	}
 	if s.Tags != "" {
 		out += "@" + s.Tags
 	}

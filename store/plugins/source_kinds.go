@@ -109,11 +109,12 @@ type archiveFile = store.File
 // DigestError is a download whose sha256 is not the one its source gives.
 type DigestError struct {
 	URL       string
+	Algo      string // "sha256", "sha512" (base64, as npm writes it) or "sha1"
 	Want, Got string
 }
 
 func (e *DigestError) Error() string {
-	return fmt.Sprintf("%s has sha256 %s, not the %s its source gives: it is not the file meant (or it changed); nothing of it was taken", e.URL, e.Got, e.Want)
+	return fmt.Sprintf("%s has %s %s, not the %s its source gives: it is not the file meant (or it changed); nothing of it was taken", e.URL, e.Algo, e.Got, e.Want)
 }
 
 // archiveSource is a tar.gz or zip at an http(s) URL.
@@ -140,7 +141,7 @@ func fetchArchive(ctx context.Context, rawURL, want string, opts gitfetch.Option
 	sum := sha256.Sum256(data)
 	got := hex.EncodeToString(sum[:])
 	if want != "" && !strings.EqualFold(want, got) {
-		return nil, "", &DigestError{URL: rawURL, Want: strings.ToLower(want), Got: got}
+		return nil, "", &DigestError{URL: rawURL, Algo: "sha256", Want: strings.ToLower(want), Got: got}
 	}
 	t, err := archive.Unpack(data, archive.DefaultLimits)
 	if err != nil {
@@ -202,7 +203,7 @@ func parseWebSource(loc string) (Source, bool, error) {
 		if len(name) > 214 || !npmNameRE().MatchString(name) {
 			return Source{}, false, fmt.Errorf("plugin source %s: %q is not an npm package name (lower case letters, digits, - . _ ~, an optional @scope/)", loc, name)
 		}
-		return Source{Kind: SourceNPM, URL: npmRegistry() + "/" + strings.Replace(name, "/", "%2F", 1)}, true, nil
+		return Source{Kind: SourceNPM, URL: npmRegistry() + "/" + name}, true, nil
 	}
 	u, err := url.Parse(loc)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -206,7 +206,7 @@ func fetchArtifact(ctx context.Context, index *url.URL, name, kind, rawURL, dige
 		want, ok := strings.CutPrefix(digest, "sha256:")
 		sum := sha256.Sum256(data)
 		if got := hex.EncodeToString(sum[:]); !ok || !strings.EqualFold(want, got) {
-			return nil, &DigestError{URL: canon, Want: digest, Got: "sha256:" + got}
+			return nil, &DigestError{URL: canon, Algo: "sha256", Want: strings.ToLower(want), Got: got}
 		}
 	}
 	switch kind {
@@ -351,14 +351,14 @@ func checkIntegrity(rawURL string, data []byte, integrity, shasum string) error 
 	if sri, ok := strings.CutPrefix(integrity, "sha512-"); ok {
 		sum := sha512.Sum512(data)
 		if got := base64.StdEncoding.EncodeToString(sum[:]); got != sri {
-			return &DigestError{URL: rawURL, Want: integrity, Got: "sha512-" + got}
+			return &DigestError{URL: rawURL, Algo: "sha512", Want: sri, Got: got}
 		}
 		return nil
 	}
 	if shasum != "" {
 		sum := sha1.Sum(data)
 		if got := hex.EncodeToString(sum[:]); !strings.EqualFold(got, shasum) {
-			return &DigestError{URL: rawURL, Want: "sha1 " + shasum, Got: "sha1 " + got}
+			return &DigestError{URL: rawURL, Algo: "sha1", Want: strings.ToLower(shasum), Got: got}
 		}
 		return nil
 	}
@@ -477,10 +477,20 @@ func skillFolders(files []store.File, dir, name string) map[string]string {
 }
 
 // name is the package's name without its scope.
-func (npmSource) name(src Source) string {
-	u, err := url.Parse(src.URL)
+func (npmSource) name(src Source) string { return idSafe(path.Base(npmName(src.URL))) }
+
+// npmName is the package name of an npm source's URL (its registry's
+// document of the package).
+func npmName(rawURL string) string {
+	u, err := url.Parse(rawURL)
 	if err != nil {
-		return ""
+		return rawURL
 	}
-	return idSafe(path.Base(u.Path))
+	p := strings.TrimPrefix(u.Path, "/")
+	if i := strings.LastIndex(p, "@"); i > 0 {
+		p = p[i:] // a registry under a path: the scope starts the name
+	} else if i < 0 {
+		p = path.Base(p)
+	}
+	return p
 }
