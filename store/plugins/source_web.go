@@ -297,6 +297,9 @@ func (npmSource) fetch(ctx context.Context, base storage.Storer, src Source, hav
 	if err != nil {
 		return gitfetch.Fetched{}, fmt.Errorf("npm package %s %s: %w", doc.Name, version, err)
 	}
+	if err := checkPackageName(t.Files, npmName(src.URL)); err != nil {
+		return gitfetch.Fetched{}, fmt.Errorf("npm package %s %s: %w", doc.Name, version, err)
+	}
 	files, err := npmSkills(t.Files)
 	if err != nil {
 		return gitfetch.Fetched{}, fmt.Errorf("npm package %s %s: %w", doc.Name, version, err)
@@ -363,6 +366,26 @@ func checkIntegrity(rawURL string, data []byte, integrity, shasum string) error 
 		return nil
 	}
 	return fmt.Errorf("%s: the registry gives no integrity or shasum to check the tarball against", rawURL)
+}
+
+// checkPackageName refuses a tarball whose package.json names another
+// package than the one asked for (a registry, or a mirror, that serves
+// one package under another's name).
+func checkPackageName(files []store.File, want string) error {
+	pj, ok := skillfs.Find(files, "package.json")
+	if !ok {
+		return fmt.Errorf("the tarball has no package.json")
+	}
+	var m struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(pj.Data, &m); err != nil {
+		return fmt.Errorf("package.json: %v", err)
+	}
+	if m.Name != want {
+		return fmt.Errorf("its package.json names the package %q, not %q", m.Name, want)
+	}
+	return nil
 }
 
 // npmManifest is the part of a package.json read.

@@ -73,7 +73,7 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 		rep.Plugins = append(rep.Plugins, failedReport(f.Plugin, mkt, f))
 	}
 	var entries []marketEntry
-	reads := &entryReads{fetches: map[[2]string]entryFetch{}, roots: []string{}}
+	reads := &entryReads{fetches: map[plugins.Source]entryFetch{}, roots: []string{}}
 	for i, pl := range layout.Plugins {
 		s := src
 		s.Selector = pl.Name
@@ -286,7 +286,7 @@ type entryReads struct {
 	fetched gitfetch.Fetched
 	fsys    *gitfetch.TreeFS // git marketplaces
 	roots   []string
-	fetches map[[2]string]entryFetch
+	fetches map[plugins.Source]entryFetch // by source, its folder and selector left out
 }
 
 type entryFetch struct {
@@ -302,7 +302,8 @@ func entryUpstream(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, e
 	var err error
 	switch {
 	case e.remote:
-		key := [2]string{p.Source.URL, p.Source.Ref}
+		key := p.Source
+		key.Path, key.Selector = "", ""
 		got, ok := reads.fetches[key]
 		if !ok {
 			got.fetched, got.err = plugins.Fetch(ctx, tx, pre, p.Source, store.ZeroHash)
