@@ -100,7 +100,9 @@ func kindCases(t *testing.T) map[SourceKind]kindCase {
 			skill: "a",
 		},
 		SourceWellKnown: {
-			src: func(base string) Source { return Source{Kind: SourceWellKnown, URL: base + "/.well-known/skills/index.json"} },
+			src: func(base string) Source {
+				return Source{Kind: SourceWellKnown, URL: base + "/.well-known/skills/index.json"}
+			},
 			publish: func(t *testing.T, s *site, _ int, body string) {
 				s.put("/.well-known/skills/index.json", []byte(`{"skills": [{"name": "a", "files": ["SKILL.md"]}]}`))
 				s.put("/.well-known/skills/a/SKILL.md", skillMD("a", body))
