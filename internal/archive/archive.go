@@ -136,7 +136,7 @@ func unpackTarGz(data []byte, lim Limits) (*Tree, error) {
 			return nil, fmt.Errorf("tar: %w", err)
 		}
 		switch h.Typeflag {
-		case tar.TypeReg, tar.TypeRegA:
+		case tar.TypeReg:
 			mode := skillfs.Regular
 			if h.Mode&0o111 != 0 {
 				mode = skillfs.Executable
