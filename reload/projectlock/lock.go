@@ -93,6 +93,8 @@ type Plugin struct {
 	Kind     string   `json:"kind"`
 	URL      string   `json:"url"`
 	Ref      string   `json:"ref,omitempty"`
+	Tags     string   `json:"tags,omitempty"`   // the release range a source follows (plugins.Source.Tags)
+	SHA256   string   `json:"sha256,omitempty"` // the digest an archive source must have
 	Path     string   `json:"path,omitempty"`
 	Selector string   `json:"selector,omitempty"`
 	Commit   string   `json:"commit,omitempty"`
