@@ -65,8 +65,8 @@ func AddPlugin(ctx context.Context, opts PluginAddOptions) error {
 			return UsageErrorf("plugin add: %s follows release tags (@%s): drop --track branch or the range", opts.Source, src.Tags)
 		}
 	case "tags":
-		if src.Kind != plugins.SourceGit {
-			return UsageErrorf("plugin add --track tags: %s is a folder, not a git repository: it has no tags", opts.Source)
+		if src.Kind != plugins.SourceGit && src.Kind != plugins.SourceNPM {
+			return UsageErrorf("plugin add --track tags: %s is a %s source, not a git repository or an npm package: it has no releases", opts.Source, src.Kind)
 		}
 		if src.Ref != "" {
 			return UsageErrorf("plugin add --track tags follows the newest release tag: drop --ref %s (or the /tree/REF of the address)", src.Ref)
