@@ -357,9 +357,10 @@ func syncPlugin(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, opts Opti
 	next.Skills = slices.Clone(p.Skills)
 	next.Removed = slices.Clone(p.Removed)
 	next.Name, next.Version = up.Layout.Name, up.Layout.Version
-	if p.Source.Tags != "" || up.Fetched.Version != "" {
-		next.Release, pr.Release = up.Fetched.Version, up.Fetched.Version
-		if p.Release != next.Release {
+	next.Release = up.Fetched.Version // "" for a branch or a folder: no release
+	if next.Release != "" {
+		pr.Release = next.Release
+		if p.Release != "" && p.Release != next.Release {
 			pr.OldRelease = p.Release
 		}
 	}
