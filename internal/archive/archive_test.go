@@ -129,3 +129,21 @@ func TestBase(t *testing.T) {
 		}
 	}
 }
+
+// FuzzUnpack holds Unpack to its contract on any bytes: no panic, and
+// every file it returns has a path a store can hold.
+func FuzzUnpack(f *testing.F) {
+	f.Add([]byte("PK\x03\x04"))
+	f.Add([]byte{0x1f, 0x8b})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tree, err := Unpack(data, Limits{MaxFiles: 100, MaxFileBytes: 1 << 16, MaxBytes: 1 << 20})
+		if err != nil {
+			return
+		}
+		for _, f := range tree.Files {
+			if err := skillfs.CheckPath(f.Path); err != nil {
+				t.Fatalf("unpacked path %q: %v", f.Path, err)
+			}
+		}
+	})
+}

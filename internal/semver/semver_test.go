@@ -93,3 +93,25 @@ func TestOrderAndNewest(t *testing.T) {
 		t.Errorf("newest of ^3 = %d, want none", got)
 	}
 }
+
+// FuzzParseRange holds the parser to its contract on any input: no panic,
+// a range that parses matches or refuses any version without one, and a
+// version that parses prints back as itself (less "v" and build).
+func FuzzParseRange(f *testing.F) {
+	for _, s := range []string{"^1.2", "~1.2.3", ">=1.2 <2", "1.x", "*", "1.2.3 - 1.4", "^1 || ^3", ">=1.3.0-rc.1", "v1.2.3+b"} {
+		f.Add(s, "1.2.3")
+	}
+	f.Fuzz(func(t *testing.T, rng, ver string) {
+		r, rerr := ParseRange(rng)
+		v, verr := Parse(ver)
+		if rerr == nil && verr == nil {
+			r.Match(v)
+		}
+		if verr == nil {
+			back, err := Parse(v.String())
+			if err != nil || Compare(back, v) != 0 {
+				t.Fatalf("%q: %s does not read back (%v)", ver, v, err)
+			}
+		}
+	})
+}
