@@ -94,7 +94,7 @@ var snapshotSignature = gitdb.Signature{Name: "skillstore", Email: "skillstore@l
 
 // snapshot makes the commit of files fetched from src (see
 // gitfetch.Snapshot), its message naming where they came from.
-func snapshot(base storage.Storer, src Source, files []archiveFile, have store.Hash, trailers ...gitdb.Trailer) (gitfetch.Fetched, error) {
+func snapshot(base storage.Storer, src Source, files []store.File, have store.Hash, trailers ...gitdb.Trailer) (gitfetch.Fetched, error) {
 	msg := gitdb.BuildMessage(fmt.Sprintf("snapshot of %s", src), "", append([]gitdb.Trailer{{Key: store.TrailerSourceURL, Value: src.URL}}, trailers...))
 	f, err := gitfetch.Snapshot(base, files, have, snapshotSignature, msg)
 	if err != nil {
@@ -102,9 +102,6 @@ func snapshot(base storage.Storer, src Source, files []archiveFile, have store.H
 	}
 	return f, nil
 }
-
-// archiveFile is a file of a fetched tree.
-type archiveFile = store.File
 
 // DigestError is a download whose sha256 is not the one its source gives.
 type DigestError struct {

@@ -28,7 +28,7 @@ import (
 
 // maxWebFile caps one downloaded file of a skill: past a stored file's
 // cap, so the intake leaves it out and names it, but not unbounded.
-const maxWebFile = 8 * 2 << 20
+const maxWebFile = 16 << 20
 
 // skillMDSource is one SKILL.md at an http(s) URL: a skill alone, in a
 // folder named by its frontmatter's name (else by the URL's folder).
