@@ -408,7 +408,9 @@ func syncPlugin(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, opts Opti
 		next.Removed = append(next.Removed, name)
 		pr.Skills = append(pr.Skills, SkillReport{Skill: name, Classification: ClassRemoved})
 	}
-	if !pluginEqual(p, &next) || len(pr.Skills) > 0 {
+	// Dependencies are checked when the plugin changes (and when it is
+	// added), not on every quiet sync: cron does not repeat a warning.
+	if !pluginEqual(p, &next) || slices.ContainsFunc(pr.Skills, SkillReport.Changed) {
 		pr.deps = up.Layout.Dependencies
 	}
 	partsErr := syncParts(tx, &next, up, opts, cc, pr)
