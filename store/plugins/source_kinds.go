@@ -211,6 +211,11 @@ func parseWebSource(loc string) (Source, bool, error) {
 	case archive.IsArchivePath(p):
 		kind = SourceArchive
 	case strings.HasSuffix(p, "/skill.md"):
+		if h := strings.ToLower(u.Hostname()); h == "github.com" || h == "www.github.com" {
+			// A github.com page, not the file: read as a GitHub address,
+			// whose error names the forms it takes.
+			return Source{}, false, nil
+		}
 		kind = SourceSkillMD
 	case strings.HasSuffix(p, "/.well-known/skills/index.json"), strings.HasSuffix(p, "/.well-known/agent-skills/index.json"):
 		kind = SourceWellKnown

@@ -31,6 +31,8 @@ func TestParseSourceKinds(t *testing.T) {
 		{in: "https://user@git.example.com/acme/skills.git", kind: SourceGit, url: "https://user@git.example.com/acme/skills.git"},
 		{in: "https://git.example.com/acme/skills.git@^1.2.3.4", wantErrSub: "more than three numbers"},
 		{in: "https://example.com/x.tar.gz@^1", wantErrSub: "needs a git repository or an npm package"},
+		{in: "https://github.com/acme/skills/blob/main/skills/pdf/SKILL.md", wantErrSub: "not a repository or a /tree/REF/PATH address"},
+		{in: "https://github.com/acme/skills/archive/refs/tags/v1.0.0.tar.gz", kind: SourceArchive, url: "https://github.com/acme/skills/archive/refs/tags/v1.0.0.tar.gz"},
 	}
 	for _, c := range cases {
 		src, err := ParseSource(c.in, "")
