@@ -15,9 +15,12 @@ const lockFileHelp = "The lock file, skillstore-lock.json at the project's root,
 	"  version   1, the format's version (a newer one is refused)\n" +
 	"  remote    the team remote {name, url} holding the versions only stores have\n" +
 	"            (a password in its URL is never written)\n" +
-	"  plugins   each plugin owning a locked skill: id, kind (git or folder), url, ref,\n" +
-	"            path, selector (the plugin of a marketplace), commit (the source's\n" +
-	"            commit its skills were read from), select (its skill selection)\n" +
+	"  plugins   each plugin owning a locked skill: id, kind (git, folder, archive,\n" +
+	"            skill-md, well-known or npm), url, ref, tags (the release range it\n" +
+	"            follows), sha256 (an archive's digest), path, selector (the plugin of a\n" +
+	"            marketplace), commit (the source's commit its skills were read from; a\n" +
+	"            source that is no git repository is fetched as it is now, and a tree\n" +
+	"            it no longer holds is a difference), select (its skill selection)\n" +
 	"  skills    each skill a target holds: name (PLUGIN:NAME or NAME), tree (the git\n" +
 	"            tree id of the version: what install restores), version (its number\n" +
 	"            in the store that wrote the lock), local (no upstream has it: a local\n" +

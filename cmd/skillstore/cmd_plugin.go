@@ -28,7 +28,7 @@ func pluginCommand() *cli.Command {
 			{
 				Name:      "add",
 				Usage:     "add a plugin and mirror its skills",
-				ArgsUsage: "SOURCE[#FOLDER/][#PLUGIN]",
+				ArgsUsage: "SOURCE[@RANGE][#FOLDER/][#PLUGIN]",
 				Description: "SOURCE is a local folder (its files as they are on disk), a local git\n" +
 					"repository, any URL git can fetch (https://, ssh://, git@host:path, file://),\n" +
 					"GitHub shorthand owner/repo, or a GitHub address\n" +
@@ -36,6 +36,19 @@ func pluginCommand() *cli.Command {
 					"a REF holding '/' is the longest branch or tag of the repository that starts\n" +
 					"REF/PATH). A local path that exists wins over shorthand: write ./owner/repo for a\n" +
 					"folder. $SKILLSTORE_GITHUB_URL replaces https://github.com in every GitHub address.\n" +
+					"SOURCE@RANGE (owner/repo@^1.2) or --track tags follows releases: each sync takes\n" +
+					"the newest tag named as a version (v1.3.0 or 1.3.0) in RANGE, as npm reads one\n" +
+					"(^1.2, ~1.2.3, >=1.2 <2, 1.x, 1.2.3, * for any; pre-releases only when RANGE names\n" +
+					"one), so a commit without a new tag brings nothing and a new tag is an update\n" +
+					"like any other (fast-forward, merge or candidate); check says 'RELEASE available'.\n" +
+					"Sources that are no git repository are fetched over http(s) and versioned as one:\n" +
+					"each download that changes the files is a new commit of the source, synced in the\n" +
+					"same four cases. An archive URL (.tar.gz, .tgz, .zip; --sha256 HEX makes the\n" +
+					"download match), a SKILL.md URL (one skill), a site's skills index\n" +
+					"(https://SITE/.well-known/skills/index.json, or /.well-known/agent-skills/), and\n" +
+					"npm:PACKAGE[@RANGE] (the package's tarball from the npm registry,\n" +
+					"$SKILLSTORE_NPM_REGISTRY replacing https://registry.npmjs.org; its package.json\n" +
+					"\"skills\" or \"agentskills\" list, else its skills/ folder).\n" +
 					"After '#', a part holding '/' is a folder inside SOURCE (like --path; plugins/x,\n" +
 					"or tools/ for a top-level folder) and a part without one a plugin.\n" +
 					"The layouts recognised are listed in docs/guide/install.md; a folder\n" +
@@ -84,6 +97,8 @@ func pluginCommand() *cli.Command {
 					&cli.StringFlag{Name: "id", Usage: "plugin id in the store (default: the manifest's name)"},
 					&cli.StringFlag{Name: "ref", Usage: "branch, tag or commit of a git source (a commit pins it); default: the branch its HEAD points at (a detached HEAD needs --ref)"},
 					&cli.StringFlag{Name: "path", Usage: "the folder inside SOURCE that holds the plugin or marketplace (e.g. plugins/x)"},
+					&cli.StringFlag{Name: "sha256", Usage: "the sha256 (64 hex digits) an archive source must have; a download with another is refused"},
+					&cli.StringFlag{Name: "track", Usage: "what a git source follows: branch (its --ref, else HEAD) or tags (the newest release tag, in SOURCE@RANGE when given)"},
 					&cli.BoolFlag{Name: "review", Usage: "always review this plugin's updates: fast-forwards become candidates"},
 					&cli.StringSliceFlag{Name: "skill", Usage: "mirror only the skills NAME matches (repeatable; globs, !NAME leaves out)"},
 					&cli.StringSliceFlag{Name: "allow-local", Usage: "let marketplace entries use repositories on this machine at or below DIR or file:// URL (repeatable)"},
@@ -232,7 +247,7 @@ func runPluginAdd(c *cli.Context) error {
 		return err
 	}
 	return app.AddPlugin(c.Context, app.PluginAddOptions{Global: global(c), Output: output(c),
-		Source: c.Args().First(), Ref: c.String("ref"), Path: c.String("path"), ID: c.String("id"),
+		Source: c.Args().First(), Ref: c.String("ref"), Path: c.String("path"), ID: c.String("id"), Track: c.String("track"), SHA256: c.String("sha256"),
 		Review: c.Bool("review"), Skills: c.StringSlice("skill"), AllowLocal: c.StringSlice("allow-local"),
 		SkillsOnly: c.Bool("skills-only"), Dialect: c.String("dialect"), Intake: intake, DryRun: c.Bool("dry-run")})
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/memory"
 
 	"github.com/skillstore/skillstore/internal/gitdb"
+	"github.com/skillstore/skillstore/internal/semver"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -36,6 +37,9 @@ var hexRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[
 type Fetched struct {
 	Commit skillfs.ID // the commit whose tree is the source's files
 	Ref    string     // the full remote ref it came from, or "" for a commit pin
+	// Version is the version of the release tag fetched ([FetchRelease]),
+	// "" for any other fetch.
+	Version string
 	// objects reads the repository's objects plus the fetched ones, which
 	// are not written anywhere yet (see fetchStorer).
 	objects *fetchStorer
@@ -275,6 +279,34 @@ func Fetch(ctx context.Context, base storage.Storer, url, ref string, have skill
 			return Fetched{Commit: h, objects: fs}, nil
 		}
 	}
+	return fetch(ctx, fs, url, have, opts, func(refs []*plumbing.Reference) (plumbing.ReferenceName, string, error) {
+		name, pin, err := pickRemoteRef(refs, ref)
+		if err != nil && ref != "" {
+			return "", "", fmt.Errorf("--ref %q: %w", ref, err)
+		}
+		return name, pin, err
+	})
+}
+
+// FetchRelease is [Fetch] of the newest release tag in range r: the tag
+// whose name is a version (v1.3.0 or 1.3.0) that r matches, highest
+// first (see [semver.Range]). Fetched.Ref is the tag's full name and
+// Fetched.Version its version; a repository with no such tag is an error
+// wrapping ErrNoRelease that names the releases it has.
+func FetchRelease(ctx context.Context, base storage.Storer, url string, r semver.Range, have skillfs.ID, opts Options) (Fetched, error) {
+	f, err := fetch(ctx, newFetchStorer(base), url, have, opts, func(refs []*plumbing.Reference) (plumbing.ReferenceName, string, error) {
+		name, err := pickRelease(refs, r)
+		return name, "", err
+	})
+	if err == nil {
+		f.Version = releaseOf(plumbing.ReferenceName(f.Ref))
+	}
+	return f, err
+}
+
+// fetch opens one session, lets pick name the ref (or the commit pin)
+// among the advertised ones, and fetches it.
+func fetch(ctx context.Context, fs *fetchStorer, url string, have skillfs.ID, opts Options, pick func([]*plumbing.Reference) (plumbing.ReferenceName, string, error)) (Fetched, error) {
 	sess, err := Open(ctx, url, nil, opts)
 	if err != nil {
 		return Fetched{}, fmt.Errorf("fetch %s: %w", url, err)
@@ -285,12 +317,9 @@ func Fetch(ctx context.Context, base storage.Storer, url, ref string, have skill
 	if err != nil {
 		return Fetched{}, fmt.Errorf("fetch %s: %w", url, err)
 	}
-	name, pin, err := pickRemoteRef(refs, ref)
-	if err != nil && ref == "" {
-		return Fetched{}, fmt.Errorf("fetch %s: %w", url, err)
-	}
+	name, pin, err := pick(refs)
 	if err != nil {
-		return Fetched{}, fmt.Errorf("fetch %s: --ref %q: %w", url, ref, err)
+		return Fetched{}, fmt.Errorf("fetch %s: %w", url, err)
 	}
 	var wants []plumbing.Hash
 	var tip plumbing.Hash

@@ -44,6 +44,9 @@ var marketplaceFormats = []marketplaceFormat{
 // root. All of them have "name" and "version"; those that have
 // "skills" (a path or a list of paths) name the skill folders with it,
 // and the others keep them in skills/, which is also the default.
+// Claude Code's also says "defaultEnabled" and "dependencies", as its
+// marketplace entries may (read into PluginLayout, see dependencies.go);
+// the entry's win.
 type pluginFormat struct {
 	File    string
 	Kind    Kind

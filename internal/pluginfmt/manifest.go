@@ -126,6 +126,13 @@ type PluginLayout struct {
 	// Dialects are the agents whose manifests describe this plugin, the
 	// one Manifest is of first.
 	Dialects []Dialect
+	// DefaultDisabled is set when the manifest (or the marketplace entry,
+	// which wins) says "defaultEnabled": false: Claude Code installs such
+	// a plugin disabled, until the user enables it.
+	DefaultDisabled bool
+	// Dependencies are the plugins it needs ("dependencies" of its
+	// manifest and of its marketplace entry).
+	Dependencies []Dependency
 }
 
 // SkillDir is one skill folder inside a source.
@@ -187,6 +194,10 @@ type pluginManifest struct {
 	// Extensions are the Agent Plugins spec's reverse-DNS extensions; one
 	// may list the plugin's skills (awesome-copilot's does).
 	Extensions map[string]json.RawMessage `json:"extensions"`
+	// DefaultEnabled false installs the plugin disabled (Claude Code).
+	DefaultEnabled *bool `json:"defaultEnabled"`
+	// Dependencies are other plugins it needs (Claude Code).
+	Dependencies json.RawMessage `json:"dependencies"`
 }
 
 // extensionSkills is the first "skills" list an Agent Plugins manifest's
@@ -266,6 +277,10 @@ func readPluginDirs(fsys PluginFS, root string, skills []string, rootName, entry
 			continue // the first dialect's manifest says what the plugin is
 		}
 		p.Name, p.Version, p.Manifest, p.Kind = pm.Name, pm.Version, file, m.Kind
+		p.DefaultDisabled = pm.DefaultEnabled != nil && !*pm.DefaultEnabled
+		if p.Dependencies, err = readDependencies(pm.Dependencies); err != nil {
+			return nil, &Error{File: file, Err: err}
+		}
 		if paths, err = stringOrList(pm.Skills); err != nil {
 			return nil, &Error{File: file, Err: fmt.Errorf(`"skills": %w`, err)}
 		}

@@ -32,6 +32,10 @@ type marketplaceEntry struct {
 	Version string          `json:"version"`
 	Source  json.RawMessage `json:"source"`
 	Skills  json.RawMessage `json:"skills"`
+	// DefaultEnabled and Dependencies, when given, say of the plugin what
+	// its plugin.json may say (Claude Code); the entry's win.
+	DefaultEnabled *bool           `json:"defaultEnabled"`
+	Dependencies   json.RawMessage `json:"dependencies"`
 }
 
 // ErrRenamed is wrapped when SOURCE#name picks a plugin the marketplace
@@ -261,13 +265,17 @@ func (l *Layout) readEntry(fsys PluginFS, file, pluginRoot string, e marketplace
 	if err != nil {
 		return fmt.Errorf(`"skills": %w`, err)
 	}
+	deps, err := readDependencies(e.Dependencies)
+	if err != nil {
+		return err
+	}
 	root, remote, err := entryRoot(fsys, pluginRoot, e)
 	if err != nil {
 		return err
 	}
 	if remote != nil {
 		r, reason, err := remote.plugin(e, skills, line)
-		r.File = file
+		r.File, r.DefaultEnabled, r.Dependencies = file, e.DefaultEnabled, deps
 		switch {
 		case err != nil:
 			return err
@@ -292,6 +300,7 @@ func (l *Layout) readEntry(fsys PluginFS, file, pluginRoot string, e marketplace
 	if e.Version != "" {
 		p.Version = e.Version
 	}
+	p.Entry(e.DefaultEnabled, deps)
 	if p.Manifest == "" || skills != nil {
 		p.Manifest = file
 	}

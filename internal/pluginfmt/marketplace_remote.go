@@ -3,17 +3,21 @@ package pluginfmt
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"path"
 	"regexp"
 	"strings"
 	"sync"
 )
 
-// The kinds of remote marketplace sources that are git repositories.
+// The kinds of remote marketplace sources: git repositories, and the
+// kinds of Claude Code's that are not (an archive, an npm package).
 const (
 	RemoteGitHub    = "github"     // "repo": owner/name on GitHub
 	RemoteURL       = "url"        // "url": any git URL
 	RemoteGitSubdir = "git-subdir" // "url" and "path": a folder of a git repository
+	RemoteArchive   = "archive"    // "url" (https, a .zip or .tar.gz), "sha256"
+	RemoteNPM       = "npm"        // "package", optional "version" (a range) and "registry"
 )
 
 // RemotePlugin is a marketplace entry whose plugin lives in another git
@@ -22,15 +26,23 @@ const (
 type RemotePlugin struct {
 	Name    string
 	Version string
-	Kind    string   // RemoteGitHub, RemoteURL or RemoteGitSubdir
-	Repo    string   // owner/name, for RemoteGitHub (and a git-subdir "url" given as owner/name)
-	URL     string   // the git URL, for RemoteURL and RemoteGitSubdir
-	Path    string   // the plugin's folder inside the repository, clean and relative ("" for its top)
-	Ref     string   // branch or tag, if any
-	SHA     string   // the commit to pin (40 hex, lower case), if any
-	Skills  []string // the entry's "skills" paths; nil when it lists none
-	File    string   // the marketplace file listing it
-	Line    int      // the entry's line there (0 when unknown)
+	Kind    string // RemoteGitHub, RemoteURL or RemoteGitSubdir
+	Repo    string // owner/name, for RemoteGitHub (and a git-subdir "url" given as owner/name)
+	URL     string // the git URL, for RemoteURL and RemoteGitSubdir
+	Path    string // the plugin's folder inside the repository, clean and relative ("" for its top)
+	Ref     string // branch or tag, if any
+	SHA     string // the commit to pin (40 hex, lower case), if any
+	// SHA256 is an archive's digest (64 hex, lower case), if any;
+	// Package, Range and Registry name an npm package, the versions it
+	// may take ("" its latest) and the registry ("" the default).
+	SHA256, Package, Range, Registry string
+	Skills                           []string // the entry's "skills" paths; nil when it lists none
+	File                             string   // the marketplace file listing it
+	Line                             int      // the entry's line there (0 when unknown)
+	// DefaultEnabled and Dependencies are the entry's (nil: it gives
+	// none), which win over and add to the plugin's own manifest.
+	DefaultEnabled *bool
+	Dependencies   []Dependency
 }
 
 // Pin is what to fetch: the commit when the entry pins one, else its ref.
@@ -49,6 +61,11 @@ type remoteSource struct {
 	Path   string `json:"path"`
 	Ref    string `json:"ref"`
 	SHA    string `json:"sha"`
+	// Archive and npm sources.
+	SHA256   string `json:"sha256"`
+	Package  string `json:"package"`
+	Version  string `json:"version"`
+	Registry string `json:"registry"`
 }
 
 // Compiled on first use rather than at start-up, which every command pays.
@@ -98,10 +115,32 @@ func (r remoteSource) plugin(e marketplaceEntry, skills []string, line int) (Rem
 			}
 			p.Path = dir
 		}
+	case RemoteArchive:
+		u, err := url.Parse(r.URL)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return p, "", fmt.Errorf(`an "archive" source needs an http(s) "url", not %q`, r.URL)
+		}
+		if r.SHA256 != "" {
+			if len(r.SHA256) != 64 || strings.Trim(strings.ToLower(r.SHA256), "0123456789abcdef") != "" {
+				return p, "", fmt.Errorf(`"sha256" %q is not 64 hexadecimal digits`, r.SHA256)
+			}
+			p.SHA256 = strings.ToLower(r.SHA256)
+		}
+		p.URL = r.URL
+	case RemoteNPM:
+		if r.Package == "" {
+			return p, "", errors.New(`an "npm" source needs "package"`)
+		}
+		if r.Registry != "" {
+			if u, err := url.Parse(r.Registry); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+				return p, "", fmt.Errorf(`"registry" %q is not an http(s) URL without credentials, query or fragment`, r.Registry)
+			}
+		}
+		p.Package, p.Range, p.Registry = r.Package, r.Version, r.Registry
 	case "":
-		return p, "", errors.New(`the "source" object has no "source" kind (github, url or git-subdir)`)
+		return p, "", errors.New(`the "source" object has no "source" kind (github, url, git-subdir, archive or npm)`)
 	default:
-		return p, fmt.Sprintf("its source is %q, not a git repository (github, url or git-subdir)", r.Source), nil
+		return p, fmt.Sprintf("its source is %q, which skillstore does not fetch (github, url, git-subdir, archive, npm)", r.Source), nil
 	}
 	return p, "", nil
 }

@@ -182,7 +182,7 @@ func (b *Built) skill(r *store.Reader, info store.SkillInfo, pluginsByID map[str
 			return sk, fmt.Errorf("skill %s: %w", info.Name, err)
 		}
 		pluginsByID[id] = p
-		if p.Source.Kind == plugins.SourceGit {
+		if p.Source.Fetched() {
 			if up, ok := r.Ref(store.UpstreamRef(id, short)); ok {
 				if c, err := r.Commit(up); err == nil && c.Tree == info.Tree {
 					sk.Local = false // the version is upstream's at the locked commit
@@ -244,8 +244,8 @@ func (b *Built) localWarning(r *store.Reader, info store.SkillInfo) []string {
 // lockedPlugin is the lock's entry of a plugin: its source and the commit
 // the store last fetched.
 func lockedPlugin(r *store.Reader, p *plugins.Plugin) Plugin {
-	lp := Plugin{ID: p.ID, Kind: string(p.Source.Kind), URL: p.Source.URL, Ref: p.Source.Ref, Path: p.Source.Path, Selector: p.Source.Selector, Select: p.Select}
-	if h, ok := r.Ref(store.SourceRef(p.ID)); ok && p.Source.Kind == plugins.SourceGit {
+	lp := Plugin{ID: p.ID, Kind: string(p.Source.Kind), URL: p.Source.URL, Ref: p.Source.Ref, Tags: p.Source.Tags, SHA256: p.Source.SHA256, Path: p.Source.Path, Selector: p.Source.Selector, Select: p.Select}
+	if h, ok := r.Ref(store.SourceRef(p.ID)); ok && p.Source.Fetched() {
 		lp.Commit = h.String()
 	}
 	return lp

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/skillstore/skillstore/internal/gitfetch"
+	"github.com/skillstore/skillstore/internal/semver"
 	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/internal/skillsel"
 	"github.com/skillstore/skillstore/reload/target"
@@ -130,8 +131,27 @@ func checkPlugin(p *Plugin) (field string, err error) {
 	if err := skillfs.CheckName(p.ID); err != nil {
 		return "id", err
 	}
-	if p.Kind != string(plugins.SourceGit) && p.Kind != string(plugins.SourceFolder) {
-		return "kind", fmt.Errorf("%q: a source is \"git\" or \"folder\"", p.Kind)
+	src := lockSource(*p)
+	if !src.Fetched() && p.Kind != string(plugins.SourceFolder) {
+		return "kind", fmt.Errorf("%q: a source is \"git\", \"folder\", \"archive\", \"skill-md\", \"well-known\" or \"npm\"", p.Kind)
+	}
+	if src.Fetched() && p.Kind != string(plugins.SourceGit) {
+		if u, err := url.Parse(p.URL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return "url", fmt.Errorf("%q: a %s source is an http(s) URL", p.URL, p.Kind)
+		}
+		if p.Ref != "" || p.Path != "" {
+			return "kind", fmt.Errorf("a %s source has no ref or path", p.Kind)
+		}
+	}
+	if p.SHA256 != "" {
+		if err := plugins.CheckSHA256(p.SHA256); err != nil {
+			return "sha256", err
+		}
+	}
+	if p.Tags != "" {
+		if _, err := semver.ParseRange(p.Tags); err != nil {
+			return "tags", err
+		}
 	}
 	if err := checkURL(p.URL, p.Kind); err != nil {
 		return "url", err
@@ -142,8 +162,8 @@ func checkPlugin(p *Plugin) (field string, err error) {
 	if p.Kind == string(plugins.SourceFolder) && (p.Ref != "" || p.Commit != "" || p.Path != "") {
 		return "kind", errors.New("a folder source has no ref, commit or path")
 	}
-	if p.Kind == string(plugins.SourceGit) && !hashRE().MatchString(p.Commit) {
-		return "commit", fmt.Errorf("%q: a git source's commit is 40 lowercase hex digits", p.Commit)
+	if src.Fetched() && !hashRE().MatchString(p.Commit) {
+		return "commit", fmt.Errorf("%q: a fetched source's commit is 40 lowercase hex digits", p.Commit)
 	}
 	if p.Path != "" {
 		src, err := (plugins.Source{Kind: plugins.SourceGit, URL: p.URL}).WithPath(p.Path)

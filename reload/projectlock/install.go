@@ -193,10 +193,13 @@ func (in *installer) fetch(ctx context.Context) (*fetched, error) {
 	var pinned []plugins.Source
 	for _, lp := range in.lock.Plugins {
 		src := lockSource(lp)
-		if src.Kind != plugins.SourceGit || plugins.CheckNamedSource(src, in.opts.AllowLocal) != nil {
+		if !src.Fetched() || plugins.CheckNamedSource(src, in.opts.AllowLocal) != nil {
 			continue
 		}
-		if _, ok := f.have[lp.ID]; !ok && need[lp.ID] {
+		// A source that is no git repository has no commit to pin: its
+		// files now are fetched, and a tree the lock names that they no
+		// longer hold is a difference --frozen reports.
+		if _, ok := f.have[lp.ID]; !ok && need[lp.ID] && src.Kind == plugins.SourceGit {
 			pin := src
 			pin.Ref = lp.Commit
 			reqs = append(reqs, plugins.FetchRequest{Source: pin})
@@ -457,7 +460,7 @@ func (in *installer) addPlugin(ctx context.Context, lp Plugin) error {
 // lockSource is the store source of a locked plugin (its ref the lock's,
 // not the commit).
 func lockSource(lp Plugin) plugins.Source {
-	return plugins.Source{Kind: plugins.SourceKind(lp.Kind), URL: lp.URL, Ref: lp.Ref, Path: lp.Path, Selector: lp.Selector}
+	return plugins.Source{Kind: plugins.SourceKind(lp.Kind), URL: lp.URL, Ref: lp.Ref, Tags: lp.Tags, SHA256: lp.SHA256, Path: lp.Path, Selector: lp.Selector}
 }
 
 // sameSource reports whether a store's plugin follows the lock's source

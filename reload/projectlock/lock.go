@@ -28,10 +28,12 @@
 //	    versions only stores have; absent when the store that wrote the lock
 //	    has none. A password in its URL is never written.
 //	  - plugins: each plugin owning a locked skill: its id, its source as
-//	    the store records it (kind "git" or "folder", url, ref, path inside
-//	    the repository, selector: the plugin of a marketplace), the commit
-//	    of the source its skills were read from (git only) and its skill
-//	    selection (absent: every skill).
+//	    the store records it (kind "git", "folder", or a kind fetched over
+//	    http(s): "archive", "skill-md", "well-known", "npm"; url, ref, tags:
+//	    the release range it follows, sha256: an archive's digest, path
+//	    inside the repository, selector: the plugin of a marketplace), the
+//	    commit of the source its skills were read from (every kind but a
+//	    folder) and its skill selection (absent: every skill).
 //	  - skills: each skill a target holds, by qualified name (PLUGIN:NAME,
 //	    or NAME for a managed skill), with the git tree id of the version:
 //	    the tree is what install restores and what --frozen compares;
@@ -93,6 +95,8 @@ type Plugin struct {
 	Kind     string   `json:"kind"`
 	URL      string   `json:"url"`
 	Ref      string   `json:"ref,omitempty"`
+	Tags     string   `json:"tags,omitempty"`   // the release range a source follows (plugins.Source.Tags)
+	SHA256   string   `json:"sha256,omitempty"` // the digest an archive source must have
 	Path     string   `json:"path,omitempty"`
 	Selector string   `json:"selector,omitempty"`
 	Commit   string   `json:"commit,omitempty"`

@@ -17,8 +17,8 @@ import (
 // cannot be read, it does nothing: the transaction reports that.
 func PrefetchEntries(ctx context.Context, s *store.Store, src Source, pre *Prefetched, allowLocal []string) {
 	var fsys pluginfmt.PluginFS
-	switch src.Kind {
-	case SourceGit:
+	switch {
+	case src.Fetched():
 		r, ok := pre.lookup(src)
 		if !ok || r.err != nil {
 			return
@@ -28,7 +28,7 @@ func PrefetchEntries(ctx context.Context, s *store.Store, src Source, pre *Prefe
 			return
 		}
 		fsys = tree
-	case SourceFolder:
+	case src.Kind == SourceFolder:
 		root, err := os.OpenRoot(src.URL)
 		if err != nil {
 			return

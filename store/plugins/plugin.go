@@ -19,6 +19,9 @@ type Plugin struct {
 	// Name and Version are what the plugin's manifest said at the last sync.
 	Name    string `json:"name,omitempty"`
 	Version string `json:"version,omitempty"`
+	// Release is the version of the release tag the last sync took, for
+	// a source that follows tags (Source.Tags); its tag names it.
+	Release string `json:"release,omitempty"`
 	// Review turns fast-forwards into candidates for this plugin.
 	Review bool `json:"review,omitempty"`
 	// Paused plugins are skipped by sync.

@@ -35,10 +35,12 @@ func refText(s Source) string {
 	switch {
 	case s.Ref != "":
 		return s.Ref
+	case s.Tags != "":
+		return "releases " + s.Tags
 	case s.Kind == SourceGit:
 		return "HEAD"
 	}
-	return "(folder)"
+	return "(" + string(s.Kind) + ")"
 }
 
 // SetSource moves plugin id's pin: url (nil: keep), ref (nil: keep;
@@ -77,8 +79,8 @@ func setSource(tx *store.Tx, id string, url, ref *string) (*SourceChange, error)
 		if err != nil {
 			return nil, err
 		}
-		if ref == nil && src.Kind == SourceGit && src.Ref == "" {
-			src.Ref = p.Source.Ref
+		if ref == nil && src.Kind == SourceGit && src.Ref == "" && src.Tags == "" {
+			src.Ref, src.Tags = p.Source.Ref, p.Source.Tags
 		}
 		if src.Selector == "" {
 			src.Selector = p.Source.Selector
@@ -88,7 +90,12 @@ func setSource(tx *store.Tx, id string, url, ref *string) (*SourceChange, error)
 		if p.Source.Kind == SourceFolder && *ref != "" {
 			return nil, fmt.Errorf("plugin %s reads the folder %s: --ref needs a git source (give --url a git repository)", id, p.Source.URL)
 		}
-		next.Ref = *ref
+		if p.Source.Kind != SourceGit && p.Source.Kind != SourceFolder {
+			return nil, fmt.Errorf("plugin %s is a %s source (%s): --ref needs a git source", id, p.Source.Kind, p.Source)
+		}
+		// A ref replaces the release range a source followed: the
+		// user named what to follow.
+		next.Ref, next.Tags = *ref, ""
 	}
 	if err := CheckSource(tx.Store(), next, p.Marketplace); err != nil {
 		return nil, fmt.Errorf("plugin %s: %w", id, err)

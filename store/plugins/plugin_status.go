@@ -206,46 +206,56 @@ func setDisabled(ctx context.Context, s *store.Store, id string, disabled bool, 
 		if p.Disabled == disabled {
 			return fmt.Errorf("plugin %s is already %s: %w", id, map[bool]string{true: "disabled", false: "enabled"}[disabled], store.ErrNoChange)
 		}
-		if reason == "" {
-			reason = "plugin " + id + " disabled"
-		}
-		wasDisabled := p.DisabledSkills
-		var deactivated []string
-		p.Disabled = disabled
-		for _, skill := range p.Skills {
-			name := store.QualifiedName(p.ID, skill)
-			if _, ok := tx.Ref(store.SkillRef(name)); !ok {
-				continue
-			}
-			rec, err := tx.SkillRecord(name)
-			if err != nil {
-				return err
-			}
-			// Enable re-activates only what disable deactivated: a skill
-			// the user disabled on its own stays disabled. (A plugin
-			// disabled by an older release has no list: all come back.)
-			switch {
-			case disabled && rec.Status == store.StatusActive:
-				rec.Status, rec.Reason = store.StatusDisabled, reason
-				deactivated = append(deactivated, skill)
-			case !disabled && rec.Status == store.StatusDisabled && (wasDisabled == nil || slices.Contains(wasDisabled, skill)):
-				rec.Status, rec.Reason = store.StatusActive, ""
-			default:
-				continue
-			}
-			if err := tx.PutSkillRecord(name, rec); err != nil {
-				return err
-			}
-		}
-		p.DisabledSkills = deactivated
-		if disabled && p.DisabledSkills == nil {
-			p.DisabledSkills = []string{}
-		}
-		verb := map[bool]string{true: "disabled", false: "enabled"}[disabled]
-		tx.NoteState(fmt.Sprintf("plugin %s: %s", id, verb), store.Trailer{Key: store.TrailerPlugin, Value: id}, store.Trailer{Key: store.TrailerReason, Value: reason})
-		return Put(tx, p)
+		return SetDisabledIn(tx, p, disabled, reason)
 	})
 	return p, err
+}
+
+// SetDisabledIn disables plugin p and the skills it owns that are
+// active (or enables it and the skills disabling it deactivated) in tx,
+// and records it; reason is the skills' disabled reason ("": the
+// default). Plugin add calls it for a plugin whose manifest says
+// defaultEnabled: false.
+func SetDisabledIn(tx *store.Tx, p *Plugin, disabled bool, reason string) error {
+	id := p.ID
+	if reason == "" {
+		reason = "plugin " + id + " disabled"
+	}
+	wasDisabled := p.DisabledSkills
+	var deactivated []string
+	p.Disabled = disabled
+	for _, skill := range p.Skills {
+		name := store.QualifiedName(p.ID, skill)
+		if _, ok := tx.Ref(store.SkillRef(name)); !ok {
+			continue
+		}
+		rec, err := tx.SkillRecord(name)
+		if err != nil {
+			return err
+		}
+		// Enable re-activates only what disable deactivated: a skill
+		// the user disabled on its own stays disabled. (A plugin
+		// disabled by an older release has no list: all come back.)
+		switch {
+		case disabled && rec.Status == store.StatusActive:
+			rec.Status, rec.Reason = store.StatusDisabled, reason
+			deactivated = append(deactivated, skill)
+		case !disabled && rec.Status == store.StatusDisabled && (wasDisabled == nil || slices.Contains(wasDisabled, skill)):
+			rec.Status, rec.Reason = store.StatusActive, ""
+		default:
+			continue
+		}
+		if err := tx.PutSkillRecord(name, rec); err != nil {
+			return err
+		}
+	}
+	p.DisabledSkills = deactivated
+	if disabled && p.DisabledSkills == nil {
+		p.DisabledSkills = []string{}
+	}
+	verb := map[bool]string{true: "disabled", false: "enabled"}[disabled]
+	tx.NoteState(fmt.Sprintf("plugin %s: %s", id, verb), store.Trailer{Key: store.TrailerPlugin, Value: id}, store.Trailer{Key: store.TrailerReason, Value: reason})
+	return Put(tx, p)
 }
 
 // AdoptSkill makes plugin id's skill a managed skill (see adoptSkill).

@@ -29,9 +29,14 @@ type FetchRequest struct {
 
 // fetchKey is what a fetch depends on: the plugins of one marketplace
 // (sources differing only in their selector) share one fetch.
-type fetchKey struct{ url, ref string }
+type fetchKey struct {
+	kind                   SourceKind
+	url, ref, tags, sha256 string
+}
 
-func keyOf(src Source) fetchKey { return fetchKey{url: src.URL, ref: src.Ref} }
+func keyOf(src Source) fetchKey {
+	return fetchKey{kind: src.Kind, url: src.URL, ref: src.Ref, tags: src.Tags, sha256: src.SHA256}
+}
 
 type fetchResult struct {
 	have    store.Hash // the store's commit of the source when the fetch began
@@ -93,7 +98,7 @@ func (p *Prefetched) Err(src Source) error {
 }
 
 func (p *Prefetched) lookup(src Source) (fetchResult, bool) {
-	if p == nil || src.Kind != SourceGit {
+	if p == nil || !src.Fetched() {
 		return fetchResult{}, false
 	}
 	r, ok := p.results[keyOf(src)]
@@ -114,7 +119,7 @@ func Prefetch(ctx context.Context, s *store.Store, reqs []FetchRequest, progress
 	var todo []FetchRequest
 	seen := map[fetchKey]bool{}
 	for _, r := range reqs {
-		if k := keyOf(r.Source); r.Source.Kind == SourceGit && !seen[k] {
+		if k := keyOf(r.Source); r.Source.Fetched() && !seen[k] {
 			seen[k] = true
 			todo = append(todo, r)
 		}
@@ -168,7 +173,7 @@ func fetchUnlocked(ctx context.Context, s *store.Store, base storage.Storer, r F
 		return fetchResult{have: r.Have, err: err}
 	}
 	start := time.Now()
-	f, err := gitfetch.Fetch(ctx, base, r.Source.URL, r.Source.Ref, r.Have, s.FetchOptions())
+	f, err := fetchSource(ctx, base, r.Source, r.Have, s.FetchOptions())
 	s.Logger().Debug("prefetched", "source", r.Source.URL, "ref", r.Source.Ref, "took", time.Since(start), "err", err)
 	return fetchResult{have: r.Have, fetched: f, err: err}
 }
@@ -196,7 +201,7 @@ func Fetch(ctx context.Context, tx *store.Tx, pre *Prefetched, src Source, have 
 		}
 		tx.Store().Logger().Debug("source moved since the prefetch: fetching again", "source", src.URL, "have", store.ShortHash(have), "prefetched", store.ShortHash(r.fetched.Commit))
 	}
-	f, err := gitfetch.Fetch(ctx, objectsOf(tx.Reader), src.URL, src.Ref, have, tx.Store().FetchOptions())
+	f, err := fetchSource(ctx, objectsOf(tx.Reader), src, have, tx.Store().FetchOptions())
 	if err != nil {
 		return gitfetch.Fetched{}, err
 	}

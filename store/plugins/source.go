@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/skillstore/skillstore/internal/gitfetch"
+	"github.com/skillstore/skillstore/internal/semver"
 )
 
 // SourceKind is the kind of a plugin source.
@@ -28,10 +29,18 @@ const (
 
 // Source is where a plugin's files come from.
 type Source struct {
-	Kind     SourceKind `json:"kind"`               // SourceFolder or SourceGit
-	URL      string     `json:"url"`                // absolute folder path or git URL (local paths made absolute)
-	Ref      string     `json:"ref,omitempty"`      // branch, tag or commit as given; "" is the remote HEAD
-	Selector string     `json:"selector,omitempty"` // plugin of a marketplace ("SOURCE#name")
+	Kind SourceKind `json:"kind"`          // SourceFolder, SourceGit or another kind of fetchers (source_kinds.go)
+	URL  string     `json:"url"`           // absolute folder path, git URL (local paths made absolute), or the http(s) URL of the file, index or npm package
+	Ref  string     `json:"ref,omitempty"` // branch, tag or commit as given; "" is the remote HEAD
+	// Tags, when set, is the version range of release tags the source
+	// follows instead of a ref ("*": every release; "^1.2": 1.2.0 up to
+	// below 2.0.0): each fetch takes the newest tag in range (see
+	// gitfetch.FetchRelease). Ref is then "".
+	Tags string `json:"tags,omitempty"`
+	// SHA256 is the digest an archive source's download must have
+	// (lowercase hex), "" when none is given.
+	SHA256   string `json:"sha256,omitempty"`
+	Selector string `json:"selector,omitempty"` // plugin of a marketplace ("SOURCE#name")
 	// Path is the folder inside a git source where the plugin (or
 	// marketplace) lives, slash-separated; "" is the repository's top. A
 	// folder source has none: its subfolder is part of URL.
@@ -44,6 +53,12 @@ type Source struct {
 // String renders the source the way a user types it.
 func (s Source) String() string {
 	out := s.URL
+	if s.Kind == SourceNPM {
+		out = "npm:" + npmName(s.URL)
+	}
+	if s.Tags != "" {
+		out += "@" + s.Tags
+	}
 	if s.Selector != "" {
 		out += "#" + s.Selector
 	}
@@ -145,12 +160,28 @@ func ParseSourceContext(ctx context.Context, arg, ref string) (Source, error) {
 	if err := gitfetch.CheckURL(arg); err != nil {
 		return Source{}, fmt.Errorf("plugin source: %w", err)
 	}
+	loc, tags, err := splitRelease(loc)
+	if err != nil {
+		return Source{}, fmt.Errorf("plugin source %s: %w", arg, err)
+	}
+	if tags != "" && ref != "" {
+		return Source{}, fmt.Errorf("plugin source %s follows the releases %s and --ref says %s: give one", arg, tags, ref)
+	}
 	sel, dir, err := parseFragment(arg, frag)
 	if err != nil {
 		return Source{}, err
 	}
 	var src Source
+	web, isWeb, err := parseWebSource(loc)
+	if err != nil {
+		return Source{}, err
+	}
 	switch {
+	case isWeb:
+		src = web
+		if ref != "" {
+			return Source{}, fmt.Errorf("plugin source %s is a %s source, not a git repository: --ref needs a git repository", loc, web.Kind)
+		}
 	case schemeRE().MatchString(loc) || scpRE().MatchString(loc):
 		if loc, err = gitfetch.CanonicalURL(dropGitHubQuery(loc)); err != nil {
 			return Source{}, fmt.Errorf("plugin source: %w", err)
@@ -187,6 +218,15 @@ func ParseSourceContext(ctx context.Context, arg, ref string) (Source, error) {
 			return Source{}, fmt.Errorf("plugin source: %w", err)
 		}
 	}
+	if tags != "" {
+		if src.Kind != SourceGit && src.Kind != SourceNPM {
+			return Source{}, fmt.Errorf("plugin source %s is a %s source: following releases (@%s) needs a git repository or an npm package", loc, src.Kind, tags)
+		}
+		if src.Ref != "" {
+			return Source{}, fmt.Errorf("plugin source %s names the ref %s and follows the releases %s: give one", arg, src.Ref, tags)
+		}
+		src.Tags = tags
+	}
 	src.Selector = sel
 	if dir != "" {
 		if src.Path != "" {
@@ -195,6 +235,41 @@ func ParseSourceContext(ctx context.Context, arg, ref string) (Source, error) {
 		return src.WithPath(dir)
 	}
 	return src, nil
+}
+
+// splitRelease cuts a version range written after the source's last '@'
+// (owner/repo@^1.2, https://host/repo.git@1.x): what follows must read
+// as a range and start as one does (a digit, "v" and a digit, one of
+// ^ ~ < > = *, or "x"), so git@host:path and a user@ in a URL stay
+// whole. The range is returned as written, checked.
+func splitRelease(loc string) (string, string, error) {
+	i := strings.LastIndex(loc, "@")
+	if i <= 0 {
+		return loc, "", nil
+	}
+	rng := loc[i+1:]
+	if !looksLikeRange(rng) {
+		return loc, "", nil
+	}
+	if _, err := semver.ParseRange(rng); err != nil {
+		return "", "", err
+	}
+	return loc[:i], rng, nil
+}
+
+// looksLikeRange reports whether s starts as a version range does.
+func looksLikeRange(s string) bool {
+	switch {
+	case s == "":
+		return false
+	case s == "x" || s == "X" || strings.HasPrefix(s, "x.") || strings.HasPrefix(s, "x "):
+		return true
+	case strings.ContainsAny(s[:1], "^~<>=*0123456789"):
+		return !strings.ContainsAny(s, "/:")
+	case s[0] == 'v' && len(s) > 1 && s[1] >= '0' && s[1] <= '9':
+		return !strings.ContainsAny(s, "/:")
+	}
+	return false
 }
 
 // dropGitHubQuery drops the query of a github.com page's address

@@ -84,6 +84,11 @@ func derivedPluginID(src Source) string {
 	if src.Kind == SourceFolder {
 		return sourceBaseName(local)
 	}
+	if f, ok := fetchers[src.Kind]; ok {
+		if name := f.name(src); name != "" {
+			return name
+		}
+	}
 	repoPath, ok := gitHubRepo(src.URL)
 	if !ok {
 		if _, repoPath, ok = remoteParts(src.URL); !ok || repoPath == "" {

@@ -52,6 +52,9 @@ type marketEntry struct {
 	// takenBy is the origin of the plugin holding the entry's name, when
 	// the entry got a qualified id instead (see plugin_ids.go).
 	takenBy string
+	// remoteEntry is a remote entry as its marketplace lists it: what
+	// it says of the plugin beside the plugin's own manifest.
+	remoteEntry pluginfmt.RemotePlugin
 }
 
 // addMarketplace adds the plugins of a marketplace one by one: each is
@@ -70,7 +73,7 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 		rep.Plugins = append(rep.Plugins, failedReport(f.Plugin, mkt, f))
 	}
 	var entries []marketEntry
-	reads := &entryReads{fetches: map[[2]string]entryFetch{}, roots: []string{}}
+	reads := &entryReads{fetches: map[plugins.Source]entryFetch{}, roots: []string{}}
 	for i, pl := range layout.Plugins {
 		s := src
 		s.Selector = pl.Name
@@ -88,7 +91,7 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 			continue
 		}
 		p := &plugins.Plugin{ID: plugins.ChooseID(opts.ID, r.Name, s), Source: s, Review: opts.Review, Marketplace: mkt, EntrySkills: r.Skills, Skills: []string{}}
-		entries = append(entries, marketEntry{plugin: p, name: r.Name, file: r.File, line: r.Line, remote: true})
+		entries = append(entries, marketEntry{plugin: p, name: r.Name, file: r.File, line: r.Line, remote: true, remoteEntry: r})
 	}
 	renamed, err := followRenames(tx, layout.Renames, src, entries, rep)
 	if err != nil {
@@ -102,7 +105,7 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 	// Every entry is read first, so that a --skill pattern matching no
 	// skill of any plugin fails the add before anything is written.
 	reads.fetched = fetched
-	if src.Kind == plugins.SourceGit {
+	if src.Fetched() {
 		if reads.fsys, err = fetched.FSAt(src.Path); err != nil {
 			return nil, fmt.Errorf("plugin source %s: %w", src, err)
 		}
@@ -126,7 +129,7 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 			}
 		}
 		if up := readEntry(ctx, tx, pre, e, reads, entryWant{picked: src.Selector != "", skillsOnly: opts.SkillsOnly}, sel, rep); up != nil {
-			ready = append(ready, readyEntry{e, up})
+			ready = append(ready, readyEntry{e, up, layout.Name})
 		}
 	}
 	if sel != nil {
@@ -161,7 +164,8 @@ func addMarketplace(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, 
 // readyEntry is a marketplace plugin read and ready to be recorded.
 type readyEntry struct {
 	marketEntry
-	up *plugins.Upstream
+	up  *plugins.Upstream
+	mkt string // the marketplace's name in its file
 }
 
 // readEntry reads one plugin of a marketplace (fetching its repository
@@ -248,7 +252,7 @@ func hasSkills(up *plugins.Upstream) bool {
 func recordEntry(tx *store.Tx, r readyEntry, cc *commitCache, opts Options, rep *Report) {
 	p := r.plugin
 	restore := tx.Savepoint()
-	pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}}
+	pr := PluginReport{Plugin: p.ID, Source: p.Source.String(), Skills: []SkillReport{}, mkt: r.mkt}
 	if r.takenBy != "" {
 		pr.Entry, pr.IDTakenBy = r.name, r.takenBy
 	} else {
@@ -282,7 +286,7 @@ type entryReads struct {
 	fetched gitfetch.Fetched
 	fsys    *gitfetch.TreeFS // git marketplaces
 	roots   []string
-	fetches map[[2]string]entryFetch
+	fetches map[plugins.Source]entryFetch // by source, its folder and selector left out
 }
 
 type entryFetch struct {
@@ -298,7 +302,8 @@ func entryUpstream(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, e
 	var err error
 	switch {
 	case e.remote:
-		key := [2]string{p.Source.URL, p.Source.Ref}
+		key := p.Source
+		key.Path, key.Selector = "", ""
 		got, ok := reads.fetches[key]
 		if !ok {
 			got.fetched, got.err = plugins.Fetch(ctx, tx, pre, p.Source, store.ZeroHash)
@@ -307,8 +312,12 @@ func entryUpstream(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, e
 		if got.err != nil {
 			return nil, got.err
 		}
-		return plugins.UpstreamAt(tx, p, got.fetched)
-	case p.Source.Kind == plugins.SourceGit:
+		up, err := plugins.UpstreamAt(tx, p, got.fetched)
+		if err == nil {
+			up.Layout.Entry(e.remoteEntry.DefaultEnabled, e.remoteEntry.Dependencies)
+		}
+		return up, err
+	case p.Source.Fetched():
 		up, err = plugins.UpstreamOf(tx, p, reads.fetched, reads.fsys, *e.layout)
 	default:
 		up, err = plugins.ReadFolderOf(p.Source, *e.layout)
@@ -336,7 +345,7 @@ func recordPlugin(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, cc *com
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	if p.Source.Kind == plugins.SourceGit {
+	if p.Source.Fetched() {
 		tx.SetRef(store.SourceRef(p.ID), up.Fetched.Commit)
 	}
 	if err := plugins.Put(tx, p); err != nil {
@@ -344,7 +353,10 @@ func recordPlugin(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, cc *com
 	}
 	tx.NoteState(fmt.Sprintf("plugin %s: added from %s (marketplace %s)", p.ID, p.Source, p.Marketplace), store.Trailer{Key: store.TrailerPlugin, Value: p.ID})
 	err := syncPlugin(tx, p, up, opts, cc, pr)
-	if err == nil || errors.Is(err, ErrStrict) {
+	if err == nil {
+		return disableByDefault(tx, p, up, pr)
+	}
+	if errors.Is(err, ErrStrict) {
 		return err
 	}
 	var msgs []string

@@ -34,7 +34,7 @@ type watchedMarket struct {
 // note records that p, a plugin of a marketplace in the same repository,
 // was at commit before and is now at up's.
 func (w *newsWatch) note(p *plugins.Plugin, before store.Hash, up *plugins.Upstream) {
-	if p.Marketplace == "" || p.Source.Kind != plugins.SourceGit || up == nil || before.IsZero() || up.Fetched.Commit == before {
+	if p.Marketplace == "" || !p.Source.Fetched() || up == nil || before.IsZero() || up.Fetched.Commit == before {
 		return
 	}
 	if w.market == nil {

@@ -74,6 +74,9 @@ func Add(ctx context.Context, s *store.Store, src plugins.Source, opts AddOption
 	if err != nil {
 		return rep, err
 	}
+	if err := addDependencies(ctx, s, pre, src, opts, rep); err != nil {
+		return rep, err
+	}
 	ids := slices.Clone(rep.AlreadyAdded)
 	for _, p := range rep.Plugins {
 		if p.Error == "" {
@@ -180,7 +183,7 @@ func addPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src 
 		return nil, err
 	}
 	for _, p := range recs {
-		if src.Kind == plugins.SourceGit {
+		if src.Fetched() {
 			tx.SetRef(store.SourceRef(p.ID), fetched.Commit)
 		}
 		if err := plugins.Put(tx, p); err != nil {
@@ -191,6 +194,9 @@ func addPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src 
 		up, err := plugins.ReadUpstream(ctx, tx, pre, p, nil)
 		if err == nil {
 			err = syncPlugin(tx, p, up, sopts, newCommitCache(tx.Reader), &pr)
+		}
+		if err == nil {
+			err = disableByDefault(tx, p, up, &pr)
 		}
 		if errors.Is(err, ErrStrict) {
 			return nil, fmt.Errorf("plugin %s: %w", p.ID, err)
@@ -238,4 +244,16 @@ func findUnreached(tx *store.Tx, fsys pluginfmt.PluginFS, src plugins.Source, la
 		return nil
 	}
 	return &Unreached{Skills: dirs, Folders: pluginfmt.UnreachedFolders(fsys, dirs)}
+}
+
+// disableByDefault disables a plugin just added whose manifest (or
+// marketplace entry) says "defaultEnabled": false, as Claude Code
+// installs it: its skills are versioned and not exported until 'plugin
+// enable'.
+func disableByDefault(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, pr *PluginReport) error {
+	if !up.Layout.DefaultDisabled {
+		return nil
+	}
+	pr.DisabledByDefault = true
+	return plugins.SetDisabledIn(tx, p, true, "defaultEnabled: false in its manifest: 'skillstore plugin enable "+p.ID+"' turns it on")
 }

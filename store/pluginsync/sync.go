@@ -94,12 +94,16 @@ const SkippedUntrusted = "untrusted: came from a remote; approve it with 'skills
 
 // PluginReport is one plugin's part of a sync.
 type PluginReport struct {
-	Plugin  string        `json:"plugin"`
-	Source  string        `json:"source"`
-	Commit  string        `json:"commit,omitempty"`  // fetched commit of a git source
-	Skipped string        `json:"skipped,omitempty"` // "paused", "disabled" or SkippedUntrusted
-	Skills  []SkillReport `json:"skills"`
-	Error   string        `json:"error,omitempty"`
+	Plugin string `json:"plugin"`
+	Source string `json:"source"`
+	Commit string `json:"commit,omitempty"` // fetched commit of a git source
+	// Release is the release a source following tags is at after the
+	// sync, OldRelease the one it was at before, when the sync moved it.
+	Release    string        `json:"release,omitempty"`
+	OldRelease string        `json:"old_release,omitempty"`
+	Skipped    string        `json:"skipped,omitempty"` // "paused", "disabled" or SkippedUntrusted
+	Skills     []SkillReport `json:"skills"`
+	Error      string        `json:"error,omitempty"`
 	// Note is a remark on an added plugin ("it holds no skills yet").
 	Note string `json:"note,omitempty"`
 	// Entry is the marketplace entry's name when plugin add gave the
@@ -110,8 +114,20 @@ type PluginReport struct {
 	// Parts is the sync of the plugin's parts, "PLUGIN:_plugin" (see
 	// plugin_parts.go); nil when the plugin has none.
 	Parts *SkillReport `json:"parts,omitempty"`
+	// DisabledByDefault is set when plugin add added the plugin disabled,
+	// as its manifest (or marketplace entry) says "defaultEnabled": false.
+	DisabledByDefault bool `json:"disabled_by_default,omitempty"`
+	// Dependencies are how the store meets the plugin's dependencies
+	// (Claude Code's "dependencies"), reported when the plugin is added
+	// and when a sync changes it.
+	Dependencies []plugins.DependencyStatus `json:"dependencies,omitempty"`
 	// Err is the error behind Error, for callers that explain it.
 	Err error `json:"-"`
+
+	// deps are the plugin's dependencies to check (see
+	// checkDependencies), mkt its marketplace's name in its file.
+	deps []pluginfmt.Dependency
+	mkt  string
 }
 
 // SkillReport is one skill's part of a sync.
@@ -325,6 +341,9 @@ func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opt
 		return nil, err // planned: the merges are computed, then the sync runs again
 	}
 	rep.MarketplaceNews = watch.news(all)
+	if err := checkDependencies(tx.Reader, rep); err != nil {
+		return nil, err
+	}
 	plugins.RecordSourceErrors(tx, synced, readErrs)
 	if err := saveHeld(tx, rep); err != nil {
 		tx.Store().Logger().Debug("held skills not saved", "err", err)
@@ -338,7 +357,7 @@ func syncPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, opt
 // syncPlugin syncs one plugin. Errors of single skills are recorded in
 // their reports; the error returned is for the plugin as a whole.
 func syncPlugin(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, opts Options, cc *commitCache, pr *PluginReport) error {
-	if p.Source.Kind == plugins.SourceGit {
+	if p.Source.Fetched() {
 		pr.Commit = up.Fetched.Commit.String()
 		if cur, _ := tx.Ref(store.SourceRef(p.ID)); cur != up.Fetched.Commit {
 			tx.SetRef(store.SourceRef(p.ID), up.Fetched.Commit)
@@ -348,6 +367,13 @@ func syncPlugin(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, opts Opti
 	next.Skills = slices.Clone(p.Skills)
 	next.Removed = slices.Clone(p.Removed)
 	next.Name, next.Version = up.Layout.Name, up.Layout.Version
+	next.Release = up.Fetched.Version // "" for a branch or a folder: no release
+	if next.Release != "" {
+		pr.Release = next.Release
+		if p.Release != "" && p.Release != next.Release {
+			pr.OldRelease = p.Release
+		}
+	}
 	names := make([]string, 0, len(up.Skills))
 	for name := range up.Skills {
 		names = append(names, name)
@@ -392,6 +418,11 @@ func syncPlugin(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, opts Opti
 		next.Removed = append(next.Removed, name)
 		pr.Skills = append(pr.Skills, SkillReport{Skill: name, Classification: ClassRemoved})
 	}
+	// Dependencies are checked when the plugin changes (and when it is
+	// added), not on every quiet sync: cron does not repeat a warning.
+	if !pluginEqual(p, &next) || slices.ContainsFunc(pr.Skills, SkillReport.Changed) {
+		pr.deps = up.Layout.Dependencies
+	}
 	partsErr := syncParts(tx, &next, up, opts, cc, pr)
 	if opts.Strict && (len(failed) > 0 || partsErr != nil || pluginLeftOut(pr)) {
 		return strictFailure(pr, failed, partsErr)
@@ -422,7 +453,7 @@ func (e *SkillsFailedError) Error() string {
 }
 
 func pluginEqual(a, b *plugins.Plugin) bool {
-	return a.Name == b.Name && a.Version == b.Version &&
+	return a.Name == b.Name && a.Version == b.Version && a.Release == b.Release &&
 		slices.Equal(a.Skills, b.Skills) && slices.Equal(a.Removed, b.Removed)
 }
 

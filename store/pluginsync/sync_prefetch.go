@@ -150,7 +150,7 @@ func prefetchPlugins(ctx context.Context, s *store.Store, ids []string, progress
 			want[id] = true
 		}
 		for _, p := range recs {
-			if p.Source.Kind != plugins.SourceGit || p.Disabled || p.Paused || (len(ids) > 0 && !want[p.ID]) {
+			if !p.Source.Fetched() || p.Disabled || p.Paused || (len(ids) > 0 && !want[p.ID]) {
 				continue
 			}
 			have, _ := r.Ref(store.SourceRef(p.ID))

@@ -29,17 +29,22 @@ type checkPlugin struct {
 	Skipped string
 	Err     error
 	Skills  []checkSkill
+	// Release is the newer release a source following tags would move
+	// to, from OldRelease ("" when it stays).
+	Release, OldRelease string
 }
 
 // MarshalJSON writes the plugin as check --json shows it: the error as
 // its message.
 func (p checkPlugin) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Plugin  string       `json:"plugin"`
-		Skipped string       `json:"skipped,omitempty"`
-		Error   string       `json:"error,omitempty"`
-		Skills  []checkSkill `json:"skills"`
-	}{p.Plugin, p.Skipped, ErrorText(p.Err), p.Skills})
+		Plugin     string       `json:"plugin"`
+		Skipped    string       `json:"skipped,omitempty"`
+		Error      string       `json:"error,omitempty"`
+		Skills     []checkSkill `json:"skills"`
+		Release    string       `json:"release_available,omitempty"`
+		OldRelease string       `json:"release,omitempty"`
+	}{p.Plugin, p.Skipped, ErrorText(p.Err), p.Skills, p.Release, p.OldRelease})
 }
 
 // ErrorText is err's message, "" for none: how a report's error shows in
@@ -146,6 +151,10 @@ func newCheckReport(run *SyncRun) checkReport {
 	rep.Pending = len(rep.LocalEdits) > 0 || run.CandidatesWaiting > 0 || exportsChange(run.Exported)
 	for _, p := range run.Plugins {
 		cp := checkPlugin{Plugin: p.Plugin, Skipped: p.Skipped, Err: p.Err, Skills: []checkSkill{}}
+		if p.OldRelease != "" {
+			cp.Release, cp.OldRelease = p.Release, p.OldRelease
+			rep.Pending = true
+		}
 		for _, sk := range withParts(p) {
 			if sk.Classification == pluginsync.ClassUnchanged && sk.Error == "" && sk.Superseded == "" {
 				continue
@@ -201,7 +210,10 @@ func writeCheck(w, errw io.Writer, rep checkReport, exports []target.Exported, f
 			}
 			continue
 		}
-		if len(cp.Skills) == 0 && cp.Err == nil {
+		if cp.Release != "" {
+			t.Add(cp.Plugin, "release", fmt.Sprintf("%s available (at %s)", cp.Release, cp.OldRelease))
+		}
+		if len(cp.Skills) == 0 && cp.Err == nil && cp.Release == "" {
 			t.Add(cp.Plugin, "up-to-date", "")
 			continue
 		}

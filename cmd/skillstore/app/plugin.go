@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -25,6 +26,12 @@ type PluginAddOptions struct {
 	Ref, Path string
 	// ID is the plugin's id in the store (default: the manifest's name).
 	ID string
+	// Track is what a git source follows: "branch" (or "", its ref or
+	// HEAD) or "tags" (its newest release tag, in the range SOURCE@RANGE
+	// gives, else any).
+	Track string
+	// SHA256 is the digest an archive source must have.
+	SHA256 string
 	// Review always makes this plugin's updates candidates.
 	Review bool
 	// Skills mirrors only the skills these patterns select.
@@ -51,6 +58,31 @@ func AddPlugin(ctx context.Context, opts PluginAddOptions) error {
 	cancel()
 	if err != nil {
 		return err
+	}
+	switch opts.Track {
+	case "", "branch":
+		if opts.Track == "branch" && src.Tags != "" {
+			return UsageErrorf("plugin add: %s follows release tags (@%s): drop --track branch or the range", opts.Source, src.Tags)
+		}
+	case "tags":
+		if src.Kind != plugins.SourceGit && src.Kind != plugins.SourceNPM {
+			return UsageErrorf("plugin add --track tags: %s is a %s source, not a git repository or an npm package: it has no releases", opts.Source, src.Kind)
+		}
+		if src.Ref != "" {
+			return UsageErrorf("plugin add --track tags follows the newest release tag: drop --ref %s (or the /tree/REF of the address)", src.Ref)
+		}
+		src.Tags = cmp.Or(src.Tags, "*")
+	default:
+		return UsageErrorf("plugin add --track %q: give branch or tags", opts.Track)
+	}
+	if opts.SHA256 != "" {
+		if src.Kind != plugins.SourceArchive {
+			return UsageErrorf("plugin add --sha256: %s is a %s source, not an archive (a .tar.gz, .tgz or .zip URL)", opts.Source, src.Kind)
+		}
+		if err := plugins.CheckSHA256(opts.SHA256); err != nil {
+			return UsageErrorf("plugin add --sha256: %v", err)
+		}
+		src.SHA256 = strings.ToLower(opts.SHA256)
 	}
 	if src.Path != "" && opts.Path != "" {
 		return UsageErrorf("plugin add: the source already names the folder %s: drop --path or the folder in SOURCE", src.Path)
@@ -135,12 +167,15 @@ func ShowPlugins(ctx context.Context, opts PluginOptions) error {
 
 func writePlugin(w io.Writer, info *plugins.Info, details bool) {
 	ref := info.Source.Ref
-	if ref == "" && info.Source.Kind == plugins.SourceGit {
+	if ref == "" && info.Source.Kind == plugins.SourceGit && info.Source.Tags == "" {
 		ref = "HEAD"
 	}
 	cliout.Printf(w, "%s  %s  %s %s", info.ID, info.StateName, info.Source.Kind, info.Source)
 	if ref != "" {
 		cliout.Printf(w, "  ref %s", ref)
+	}
+	if info.Source.Tags != "" || info.Release != "" {
+		cliout.Printf(w, "  release %s", cmp.Or(info.Release, "none yet"))
 	}
 	if info.Commit != "" {
 		cliout.Printf(w, "  at %s", info.Commit[:12])

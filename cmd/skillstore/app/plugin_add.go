@@ -77,6 +77,10 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 		if p.IDTakenBy != "" {
 			cliout.Reportf(opts.Stdout, "      ", "  named %s: the id %s is taken by %s\n", p.Plugin, p.Entry, p.IDTakenBy)
 		}
+		if p.DisabledByDefault {
+			cliout.Printf(opts.Stdout, "  disabled: its manifest says defaultEnabled: false ('skillstore plugin enable %s' exports it)\n", p.Plugin)
+		}
+		writeDependencies(opts.Stdout, opts.Stderr, p)
 		for _, sk := range p.Skills {
 			if sk.Error != "" || sk.Classification == pluginsync.ClassLeftOut {
 				continue // left out or failed: named on stderr below
@@ -186,4 +190,20 @@ func printUnreached(w io.Writer, src plugins.Source, u *pluginsync.Unreached) {
 	}
 	cliout.Printf(w, "skillstore: note: %s of the source %s in none of its plugins, not added: %s; add %s with %s\n",
 		Plural(len(u.Skills), "skill folder"), verb, named, them, how)
+}
+
+// writeDependencies prints how the store meets a plugin's dependencies:
+// a line each on w for those met (added with it, or there already), a
+// warning on errw for each unmet one, saying why.
+func writeDependencies(w, errw io.Writer, p pluginsync.PluginReport) {
+	for _, d := range p.Dependencies {
+		switch {
+		case d.Unmet != "":
+			cliout.Printf(errw, "skillstore: warning: plugin %s needs %s: %s\n", p.Plugin, d.Dependency, d.Unmet)
+		case d.Added:
+			cliout.Printf(w, "  needs %s: added with it as %s\n", d.Dependency, d.By)
+		default:
+			cliout.Printf(w, "  needs %s: met by %s\n", d.Dependency, joinNonEmpty(d.By, d.Version))
+		}
+	}
 }

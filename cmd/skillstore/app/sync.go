@@ -243,6 +243,10 @@ func writeSyncReport(w, errw io.Writer, rep *pluginsync.Report, verbose bool) bo
 	var failed []failure // printed after the changes, alike ones once
 	paint := cliout.NewPainter(w)
 	for _, p := range rep.Plugins {
+		if p.OldRelease != "" {
+			changed = true
+			cliout.Printf(w, "%s: release %s -> %s\n", p.Plugin, p.OldRelease, p.Release)
+		}
 		for _, sk := range p.Skills {
 			if sk.Error != "" {
 				cliout.Printf(errw, "skillstore: error: %s: %s\n", syncName(p.Plugin, sk), sk.Error)
@@ -258,6 +262,11 @@ func writeSyncReport(w, errw io.Writer, rep *pluginsync.Report, verbose bool) bo
 			}
 			// Written raw: the colour is ours, the text escaped above.
 			fmt.Fprintln(cliout.Raw(w), cliout.WrapLine(cliout.Quote(syncName(p.Plugin, sk))+": "+line, cliout.ReportWidthOf(w), "    "))
+		}
+		for _, d := range p.Dependencies {
+			if d.Unmet != "" {
+				cliout.Printf(errw, "skillstore: warning: plugin %s needs %s: %s\n", p.Plugin, d.Dependency, d.Unmet)
+			}
 		}
 		changed = writePartsReport(w, errw, p, verbose) || changed
 		printLeftOut(errw, p)
