@@ -45,6 +45,7 @@ var (
 	ruleScanner       = Rule{"external-scanner", RiskMedium, "reported by the configured external scanner"}
 	rulePlugin        = Rule{"plugin-runnable", RiskMedium, "a plugin's hook, MCP or LSP server is new or changed"}
 	ruleUnparsed      = Rule{"plugin-config-unparsed", RiskMedium, "a plugin's declaration file does not parse (what it runs cannot be checked)"}
+	ruleOther         = Rule{"other", RiskMedium, "a finding recorded before the checks had IDs"}
 )
 
 // Rules lists every check, for SARIF's rule table and the docs.
@@ -53,7 +54,7 @@ func Rules() []Rule {
 		ruleDecodeExec, ruleHidden, ruleControl, ruleInvisible, ruleTags, ruleIgnore, ruleStealth,
 		ruleHTMLComment, ruleArchivePass, ruleArchiveRun, ruleSecretRead, ruleEnvDump, ruleExfilHost,
 		ruleExfil, ruleExfilNear, rulePersist, ruleReverseShell, ruleAllowAll, ruleSettingsWrite,
-		ruleScanner, rulePlugin, ruleUnparsed}
+		ruleScanner, rulePlugin, ruleUnparsed, ruleOther}
 }
 
 // lineRule is a rule matched line by line: words are a cheap test on the
