@@ -19,40 +19,46 @@ const (
 	sigHost     = "capture-host"
 	sigSettings = "settings-path"
 	sigDownRun  = "download-run"
-	sigRelease  = "release-download"
-	sigRunWord  = "run-word"
 	sigSocket   = "socket"
 	sigDup      = "dup"
 	sigShell    = "shell"
 )
 
+// signalRules are the signals matched line by line, each behind a cheap
+// test of words in the lowercased line (most lines hold none).
+var signalRules = []struct {
+	name  string
+	words []string
+	re    func() *regexp.Regexp
+	rule  *Rule // a finding of its own, when set
+}{
+	{sigSecret, []string{".ssh", ".aws", ".gnupg", ".netrc", "git-credentials", ".kube", ".docker", ".azure", "gcloud", "config/gh", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", ".env", "security ", "keychain", "login data", "cookies.sqlite", "wallet.dat", "metamask", "exodus", "electrum"}, secretRe, &ruleSecretRead},
+	{sigEnv, []string{"environ", "process.env", "printenv", "env ", "env|", "env>", "env)", "env`", "env:"}, envDumpRe, &ruleEnvDump},
+	{sigHost, []string{"webhook", "requestbin", "pipedream", "ngrok", "trycloudflare", "interact.sh", "oast.", "burpcollaborator", "canarytokens", "hookbin", "beeceptor", "requestcatcher", "serveo", "localtunnel", "loca.lt", "transfer.sh", "paste.ee", "discord", "telegram"}, exfilHostRe, &ruleExfilHost},
+	{sigNet, []string{"curl", "wget", ".post", ".put", "urlopen", "request", "fetch", "axios", "invoke-", "iwr", "irm", "nc ", "smtplib", "scp ", "/dev/tcp", "send", "upload", "post", "transmit", "forward", "exfiltrat", "submit"}, netSendRe, nil},
+	{sigSettings, []string{".claude/", ".codex/", ".cursor/", ".vscode/", ".gemini/", ".copilot/", "github-copilot", ".windsurf", ".continue"}, settingsPathRe, nil},
+	{sigSocket, []string{"socket", "net.connect", "fsockopen"}, socketRe, nil},
+	{sigDup, []string{"dup2", ".pipe", "stdin", "exec "}, dupRe, nil},
+	{sigShell, []string{"pty.spawn", "/bin/", "cmd.exe", "powershell", "spawn"}, shellRe, nil},
+}
+
 func (s *scan) signals(n int, line, low []byte, ctx lineContext) {
-	check := func(name string, re *regexp.Regexp) []int {
-		m := re.FindIndex(line)
-		if m == nil || ctx.discussed(m[0]) != "" {
-			return nil
+	for _, sr := range signalRules {
+		if !containsAnyString(low, sr.words) {
+			continue
 		}
-		s.signal(name, n)
-		return m
+		m := sr.re().FindIndex(line)
+		if m == nil || ctx.discussed(m[0]) != "" {
+			continue
+		}
+		s.signal(sr.name, n)
+		if sr.rule != nil {
+			s.add(n, *sr.rule, sr.rule.Level, sr.rule.Reason+": "+excerpt(line, m))
+		}
 	}
-	if m := check(sigSecret, secretRe()); m != nil {
-		s.add(n, ruleSecretRead, ruleSecretRead.Level, ruleSecretRead.Reason+": "+excerpt(line, m))
-	}
-	if m := check(sigEnv, envDumpRe()); m != nil {
-		s.add(n, ruleEnvDump, ruleEnvDump.Level, ruleEnvDump.Reason+": "+excerpt(line, m))
-	}
-	if m := check(sigHost, exfilHostRe()); m != nil {
-		s.add(n, ruleExfilHost, ruleExfilHost.Level, ruleExfilHost.Reason+": "+excerpt(line, m))
-	}
-	check(sigNet, netSendRe())
-	check(sigSettings, settingsPathRe())
-	check(sigRelease, releaseDownloadRe())
-	check(sigRunWord, runWordsRe())
-	check(sigSocket, socketRe())
-	check(sigDup, dupRe())
-	check(sigShell, shellRe())
 	if containsAny(low, pipeWords) {
-		if m := check(sigDownRun, downloadRunRe()); m != nil {
+		if m := downloadRunRe().FindIndex(line); m != nil && ctx.discussed(m[0]) == "" {
+			s.signal(sigDownRun, n)
 			r := ruleDownloadRun
 			if vendorInstaller(line) {
 				r = ruleVendorPipe
@@ -101,14 +107,15 @@ func (s *scan) combine() {
 				}
 			}
 		}
+		where := fmt.Sprintf(" (reads at line %d, sends at line %d)", s.first(sigSecret, sigEnv), s.first(sigNet, sigHost))
 		switch {
 		case close || s.has(sigHost):
 			if line == 0 {
 				line = s.first(sigSecret, sigEnv)
 			}
-			s.add(line, ruleExfilNear, ruleExfilNear.Level, "")
+			s.add(line, ruleExfilNear, ruleExfilNear.Level, ruleExfilNear.Reason+where)
 		default:
-			s.add(s.first(sigSecret, sigEnv), ruleExfil, ruleExfil.Level, "")
+			s.add(s.first(sigSecret, sigEnv), ruleExfil, ruleExfil.Level, ruleExfil.Reason+where)
 		}
 	}
 	// Telling the agent to hide what it does is critical when the file
@@ -127,20 +134,20 @@ func (s *scan) combine() {
 	if s.has(ruleAllowAll.ID) && s.has(sigSettings) {
 		s.add(s.first(ruleAllowAll.ID), ruleSettingsWrite, ruleSettingsWrite.Level, "")
 	}
-	if s.has(ruleArchivePass.ID) && s.has(sigRelease) && s.has(sigRunWord) {
+	if s.has(ruleArchivePass.ID) && releaseDownloadRe().Match(s.data) && runWordsRe().Match(s.data) {
 		s.add(s.first(ruleArchivePass.ID), ruleArchiveRun, ruleArchiveRun.Level, "")
 	}
 }
 
-// agentWords in an HTML comment of a Markdown file speak to the agent:
-// a comment is not shown when the file is rendered, but the agent reads
-// the raw text. Lint directives, TODOs and licence headers hold none.
+// agentWords in an HTML comment of a Markdown file ask the agent for
+// something a person would want to see: a comment is not shown when the
+// file is rendered, but the agent reads the raw text. Lint directives,
+// TODOs, template prompts and licence headers hold none.
 var agentWords = []string{
-	"ignore", "instruction", "assistant", "the agent", "claude", "codex", "copilot", "gemini",
-	"you must", "you are", "you should", "do not tell", "don't tell", "do not mention", "don't mention",
-	"secretly", "silently", "system prompt", "curl ", "wget ", "execute", "~/.ssh", "~/.aws",
-	"password", "api key", "base64", "webhook", "exfiltrat", "important:", "ai model", "language model",
-	"upload", "send the", "send it", "send all", "the user's",
+	"ignore previous", "ignore all", "ignore the", "disregard", "do not tell", "don't tell", "do not mention",
+	"don't mention", "never mention", "without telling", "secretly", "silently", "system prompt", "curl ", "wget ",
+	"~/.ssh", "~/.aws", ".ssh/", "id_rsa", "credentials", "password", "api key", "api_key", "base64",
+	"webhook", "exfiltrat", "send the", "send it", "send all", "send them", "eval(", "exec(", "| sh", "| bash",
 }
 
 var htmlCommentRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<!--(.*?)-->`) })

@@ -140,7 +140,7 @@ func containsAnyString(b []byte, words []string) bool {
 // what the vendor's install page says, a medium finding rather than
 // high. A path prefix narrows a shared host to the vendor's repository.
 var vendorHosts = []string{
-	"aka.ms", "sh.rustup.rs", "get.docker.com", "deno.land", "bun.sh", "astral.sh",
+	"aka.ms", "aspire.dev", "sh.rustup.rs", "get.docker.com", "deno.land", "bun.sh", "astral.sh",
 	"install.python-poetry.org", "get.pnpm.io", "fnm.vercel.app", "sdk.cloud.google.com",
 	"claude.ai", "ollama.com", "tailscale.com", "get.k3s.io", "opencode.ai", "cursor.com",
 	"foundry.paradigm.xyz", "starship.rs", "fly.io", "cli.doppler.com", "install.determinate.systems",
@@ -192,4 +192,11 @@ func vendorInstaller(line []byte) bool {
 		}
 	}
 	return true
+}
+
+// negated reports a "not" just before byte start ("did not silently
+// execute" describes, it does not ask).
+func negated(low []byte, start int) bool {
+	before := low[max(0, start-12):start]
+	return bytes.Contains(before, []byte("not ")) || bytes.Contains(before, []byte("n't ")) || bytes.Contains(before, []byte("never "))
 }

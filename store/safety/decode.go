@@ -27,10 +27,8 @@ var (
 	hexEscRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?:\\x[0-9a-fA-F]{2}){6,}|(?:\\u00[0-9a-fA-F]{2}){6,}`)
 	})
-	hexRunRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(?:[0-9a-fA-F]{2}){8,}\b`) })
-	charCodeRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)(fromcharcode|chr\s*\(|\[char\]|bytes\s*\(\s*\[|bytearray\s*\(\s*\[|\bchr\b)`)
-	})
+	// charCodeWords name the calls that turn numbers into text.
+	charCodeWords = []string{"fromcharcode", "chr(", "[char]", "bytes([", "bytearray([", "chr "}
 	numberRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b\d{2,3}\b`) })
 )
 
@@ -75,6 +73,10 @@ func decodings(data []byte) []decoding {
 		}
 		i = k
 	}
+	lower := asciiLower(data)
+	if !bytes.Contains(data, []byte(`\x`)) && !bytes.Contains(lower, []byte(`\u00`)) {
+		goto hexRuns
+	}
 	for _, m := range hexEscRe().FindAllIndex(data, -1) {
 		s := data[m[0]:m[1]]
 		var b []byte
@@ -88,12 +90,24 @@ func decodings(data []byte) []decoding {
 		}
 		keep(m[0], "escaped hex", b)
 	}
-	for _, m := range hexRunRe().FindAllIndex(data, -1) {
-		if b, err := hex.DecodeString(string(data[m[0]:m[1]])); err == nil {
-			keep(m[0], "hex", b)
+hexRuns:
+	for i := 0; i < len(data); {
+		if !isHex(data[i]) {
+			i++
+			continue
 		}
+		j := i
+		for j < len(data) && isHex(data[j]) {
+			j++
+		}
+		if n := j - i; n >= 16 && n%2 == 0 && (i == 0 || !isWord(data[i-1])) && (j == len(data) || !isWord(data[j])) {
+			if b, err := hex.DecodeString(string(data[i:j])); err == nil {
+				keep(i, "hex", b)
+			}
+		}
+		i = j
 	}
-	if charCodeRe().Match(data) {
+	if containsAnyString(lower, charCodeWords) {
 		for n, off := 1, 0; off < len(data); n++ {
 			end := bytes.IndexByte(data[off:], '\n')
 			if end < 0 {
@@ -102,7 +116,7 @@ func decodings(data []byte) []decoding {
 				end += off
 			}
 			line := data[off:end]
-			if charCodeRe().Match(line) {
+			if containsAnyString(lower[off:end], charCodeWords) {
 				var b []byte
 				for _, num := range numberRe().FindAll(line, -1) {
 					if v, err := strconv.Atoi(string(num)); err == nil && (v == 9 || v == 10 || v >= 32 && v < 127) {
@@ -116,6 +130,10 @@ func decodings(data []byte) []decoding {
 	}
 	return out
 }
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+func isWord(c byte) bool { return isHex(c) || 'g' <= c && c <= 'z' || 'G' <= c && c <= 'Z' || c == '_' }
 
 func isB64(c byte) bool {
 	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_'

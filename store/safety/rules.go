@@ -41,6 +41,7 @@ var (
 	rulePersist       = Rule{"shell-profile-persistence", RiskHigh, "makes itself run at every shell start or login (~/.bashrc, profile, crontab, autostart)"}
 	ruleReverseShell  = Rule{"reverse-shell", RiskCritical, "opens a reverse shell (hands control of this machine to a remote one)"}
 	ruleAllowAll      = Rule{"allow-all-commands", RiskHigh, "lets the agent run every command without asking (permission bypass)"}
+	ruleAllowAllFlag  = Rule{"allow-all-flag", RiskMedium, "starts an agent with the flag that runs every command without asking"}
 	ruleSettingsWrite = Rule{"agent-settings-allow-all", RiskCritical, "edits the agent's own settings to allow every command"}
 	ruleScanner       = Rule{"external-scanner", RiskMedium, "reported by the configured external scanner"}
 	rulePlugin        = Rule{"plugin-runnable", RiskMedium, "a plugin's hook, MCP or LSP server is new or changed"}
@@ -53,7 +54,7 @@ func Rules() []Rule {
 	return []Rule{ruleScript, ruleControlName, rulePipe, ruleVendorPipe, ruleDownloadRun, ruleBase64,
 		ruleDecodeExec, ruleHidden, ruleControl, ruleInvisible, ruleTags, ruleIgnore, ruleStealth,
 		ruleHTMLComment, ruleArchivePass, ruleArchiveRun, ruleSecretRead, ruleEnvDump, ruleExfilHost,
-		ruleExfil, ruleExfilNear, rulePersist, ruleReverseShell, ruleAllowAll, ruleSettingsWrite,
+		ruleExfil, ruleExfilNear, rulePersist, ruleReverseShell, ruleAllowAll, ruleAllowAllFlag, ruleSettingsWrite,
 		ruleScanner, rulePlugin, ruleUnparsed, ruleOther}
 }
 
@@ -116,16 +117,19 @@ var lineRules = []lineRule{
 			`|open\s*\([^)]*\.(bashrc|zshrc|profile|bash_profile)['"]?\s*,\s*['"]a` +
 			`|appendfile(sync)?\s*\([^)]*\.(bashrc|zshrc|profile|bash_profile)`},
 	{Rule: ruleAllowAll, discussable: true,
-		words: []string{"dangerously", "bypasspermissions", "bash(*)", "approval_policy", "danger-full-access", "yolo", "autoapprove", "allow-all-tools", "allowedtools", "\"bash\""},
-		re: `(?i)dangerously[-_]?skip[-_]?permissions|dangerously-bypass-approvals-and-sandbox|\bbypasspermissions\b` +
-			`|["']bash\(\s*\*?\s*(:\s*\*)?\s*\)["']|["']bash["']\s*[\],]` +
+		words: []string{"bypasspermissions", "bash(", "approval_policy", "danger-full-access", "autoapprove", "allowedtools", "allow"},
+		re: `(?i)["']?defaultmode["']?\s*[:=]\s*["']bypasspermissions["']` +
+			`|["']bash\(\s*\*?\s*(:\s*\*)?\s*\)["']|["']allow["']\s*:\s*\[[^\]\n]*["']bash["']` +
 			`|approval_policy\s*=\s*["']never["']|sandbox_mode\s*=\s*["']danger-full-access["']` +
-			`|--yolo\b|--allow-all-tools\b|["']allowedtools["']\s*:\s*\[\s*["']\*["']` +
+			`|["']allowedtools["']\s*:\s*\[\s*["']\*["']` +
 			`|autoapprove["']?\s*:\s*(true|\[\s*["']\*["'])`},
+	{Rule: ruleAllowAllFlag, discussable: true,
+		words: []string{"dangerously", "yolo", "allow-all-tools", "bypasspermissions"},
+		re:    `(?i)--dangerously[-_]?skip[-_]?permissions|--dangerously-bypass-approvals-and-sandbox|--permission-mode[= ]bypasspermissions|--yolo\b|--allow-all-tools\b|--allow-all\b`},
 	{Rule: ruleStealth, discussable: true,
 		words: []string{"user", "silently", "secretly", "quietly", "human"},
 		re: `(?i)\b(do\s+not|don'?t|never)\s+(mention|tell|reveal|disclose|report|say)\s+(this|it|that|anything|any\s+of\s+this|about\s+(this|it))\b[^\n]{0,40}\b(user|human|anyone|them)\b` +
-			`|\b(do\s+not|don'?t|never)\s+(tell|inform|notify|alert|warn)\s+the\s+(user|human)\s+(about|that|of|you)\b` +
+			`|\b(do\s+not|don'?t|never)\s+(tell|inform|notify|alert|warn)\s+the\s+(user|human)\s+(about\s+(this|these|it|that)\b|that\s+you\b|what\s+you\b)` +
 			`|\bwithout\s+(telling|informing|notifying|alerting)\s+(the\s+)?(user|human|anyone)\b` +
 			`|\bkeep\s+(this|it)\s+(hidden|secret)\s+from\s+(the\s+)?(user|human)` +
 			`|\bthe\s+user\s+(must|should)\s+not\s+(know|see|notice|find\s+out)\b` +
@@ -147,7 +151,7 @@ var (
 		return regexp.MustCompile(`(?i)(json\.dumps|str|repr|print)\s*\(\s*(dict\s*\()?\s*os\.environ\b\s*\)?` +
 			`|(json|data)\s*=\s*(dict\s*\()?\s*os\.environ\b` +
 			`|json\.stringify\s*\(\s*process\.env\s*\)|object\.(entries|keys|assign)\s*\(\s*(\{\}\s*,\s*)?process\.env\s*\)` +
-			`|\b(printenv|env|set)\s*(\||>|\s*$)|\$\(\s*(env|printenv)\s*\)|` + "`(env|printenv)`" +
+			`|\bprintenv\s*(\||>)|(^\s*|[;&(]\s*)env\s*(\||>)|\$\(\s*(env|printenv)\s*\)|` + "`(env|printenv)`" +
 			`|\b(get-childitem|gci|dir|ls)\s+env:`)
 	})
 	netSendRe = sync.OnceValue(func() *regexp.Regexp {

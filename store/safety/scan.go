@@ -126,7 +126,7 @@ func (s *scan) lines() {
 			if re == nil || !containsAnyString(low, lr.words) {
 				continue
 			}
-			if m := re.FindIndex(line); m != nil {
+			if m := re.FindIndex(line); m != nil && !(lr.ID == ruleStealth.ID && negated(low, m[0])) {
 				s.ruleHit(n, lr.Rule, ctx, m, "")
 			}
 		}
@@ -137,7 +137,11 @@ func (s *scan) lines() {
 			s.add(first, ruleBase64, RiskMedium, "long base64 blob wrapped over several lines (hidden payload?)")
 		}
 		if c, ok := controlByte(line); ok {
-			s.add(n, ruleControl, RiskHigh, fmt.Sprintf("terminal control character %s (can rewrite what a terminal shows)", c))
+			if c == "0x1B" || bytes.IndexByte(line, 0x1b) >= 0 { // ESC starts what a terminal acts on
+				s.add(n, ruleControl, RiskHigh, "terminal control character 0x1B (can rewrite what a terminal shows)")
+			} else {
+				s.add(n, ruleControl, RiskMedium, fmt.Sprintf("control character %s (unusual in text; a terminal may act on it)", c))
+			}
 		}
 		if !isASCII(line) {
 			s.runes(n, line)
@@ -199,7 +203,11 @@ func (s *scan) runes(n int, line []byte) {
 			s.add(n, ruleInvisible, level, fmt.Sprintf("invisible or bidirectional-control character U+%04X (%s)", r, name))
 		}
 		if name == "" && r >= 0x80 && r <= 0x9f {
-			s.add(n, ruleControl, RiskHigh, fmt.Sprintf("terminal control character U+%04X (can rewrite what a terminal shows)", r))
+			level := RiskMedium // C1 controls that open a sequence are what terminals act on
+			if r == 0x9b || r == 0x9d || r == 0x90 || r == 0x9e || r == 0x9f {
+				level = RiskHigh
+			}
+			s.add(n, ruleControl, level, fmt.Sprintf("terminal control character U+%04X (can rewrite what a terminal shows)", r))
 		}
 		prev = r
 		i += size
