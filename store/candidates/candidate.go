@@ -44,6 +44,9 @@ type Candidate struct {
 	// author of its Upstream commit).
 	EditAuthor string `json:"edit_author,omitempty"`
 	Risk       string `json:"risk,omitempty"`
+	// Findings are the safety check's findings on the tree (see
+	// [Findings]); filled by candidates show, not by List.
+	Findings []safety.Finding `json:"findings,omitempty"`
 	// Conflicts are the paths the merge could not resolve, as recorded.
 	Conflicts []string `json:"conflicts,omitempty"`
 	// Markers lists the conflicted files that still hold conflict markers.
@@ -420,4 +423,29 @@ func MergeCommit(r *store.Reader, h store.Hash) (*store.Commit, error) {
 		h = c.Parents[0]
 	}
 	return nil, ErrNoMergeCommit
+}
+
+// Findings runs the safety check on what accepting c would publish, as
+// accept runs it: against the version it was made on, so that only what
+// the update adds raises its risk (findings already there are marked
+// known).
+func Findings(r *store.Reader, c Candidate) (safety.Report, error) {
+	files, err := r.LoadFiles(c.Tree)
+	if err != nil {
+		return safety.Report{}, err
+	}
+	var previous []store.File
+	if !c.Published.IsZero() {
+		if pc, err := r.Commit(c.Published); err == nil {
+			previous = r.FilesOrNil(pc.Tree)
+		}
+	}
+	rep, err := safety.Check(c.Skill, files, previous, skillfs.DefaultLimits)
+	if err != nil {
+		return safety.Report{}, err
+	}
+	if store.IsPluginParts(c.Skill) {
+		rep = r.WithPluginFindings(rep, files, previous)
+	}
+	return rep, nil
 }

@@ -122,7 +122,10 @@ type SkillReport struct {
 	Superseded     string   `json:"superseded,omitempty"` // the candidate it replaced
 	Conflicts      []string `json:"conflicts,omitempty"`
 	Risk           string   `json:"risk,omitempty"`
-	Error          string   `json:"error,omitempty"`
+	// Findings are the safety check's findings on the upstream tree
+	// against the published version (those already there marked known).
+	Findings []safety.Finding `json:"findings,omitempty"`
+	Error    string           `json:"error,omitempty"`
 
 	// MergeResolved lists the conflicts the skill-aware rules resolved
 	// ("SKILL.md:12 sections"), as the candidate's Merge-Resolved trailers.

@@ -128,7 +128,7 @@ func syncSkillTo(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, sk *skil
 		state.Risk = checked.Risk
 		state.RiskAccepted = accepted && checked.Risk > safety.DefaultAllowedRisk
 		d = decide(state)
-		sr.Risk, sr.RiskAccepted = checked.Risk.String(), state.RiskAccepted
+		sr.Risk, sr.RiskAccepted, sr.Findings = checked.Risk.String(), state.RiskAccepted, checked.Findings
 	}
 	sr.Classification = d.Class
 	supersede := func() {

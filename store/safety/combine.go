@@ -3,7 +3,9 @@ package safety
 import (
 	"bytes"
 	"fmt"
+	"path"
 	"regexp"
+	"strings"
 	"sync"
 )
 
@@ -57,7 +59,7 @@ func (s *scan) signals(n int, line, low []byte, ctx lineContext) {
 		}
 	}
 	if containsAny(low, pipeWords) {
-		if m := downloadRunRe().FindIndex(line); m != nil && ctx.discussed(m[0]) == "" {
+		if m := downloadRunRe().FindSubmatchIndex(line); m != nil && downloadRuns(line[m[1]:], string(line[m[4]:m[5]])) && ctx.discussed(m[0]) == "" {
 			s.signal(sigDownRun, n)
 			r := ruleDownloadRun
 			if vendorInstaller(line) {
@@ -66,6 +68,51 @@ func (s *scan) signals(n int, line, low []byte, ctx lineContext) {
 			s.add(n, r, r.Level, r.Reason+": "+excerpt(line, m))
 		}
 	}
+}
+
+var commandSep = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`&&|\|\||;`) })
+
+// downloadRuns reports whether rest (what follows a download into file)
+// runs file: a later command of the line is the file itself, an
+// interpreter given it, chmod +x on it, or Start-Process of it.
+func downloadRuns(rest []byte, file string) bool {
+	base := path.Base(file)
+	if base == "." || base == "/" || base == "" || base == "-" {
+		return false
+	}
+	for _, cmd := range commandSep().Split(string(rest), -1)[1:] {
+		f := strings.Fields(cmd)
+		for len(f) > 0 && (f[0] == "sudo" || f[0] == "then") {
+			f = f[1:]
+		}
+		if len(f) == 0 {
+			continue
+		}
+		names := func(t string) bool {
+			t = strings.Trim(t, `"'`)
+			return t == file || t == "./"+base || path.Base(t) == base
+		}
+		switch strings.ToLower(f[0]) {
+		case "sh", "bash", "zsh", "python", "python3", "node", "perl", "ruby", "pwsh", "powershell", "start-process", "msiexec", "source", ".":
+			for _, t := range f[1:] {
+				if names(t) {
+					return true
+				}
+				if !strings.HasPrefix(t, "-") {
+					break
+				}
+			}
+		case "chmod":
+			if len(f) >= 3 && strings.Contains(f[1], "x") && names(f[2]) {
+				return true
+			}
+		default:
+			if names(f[0]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // near reports two signals within a few lines of each other.
@@ -78,6 +125,20 @@ func (s *scan) near(a, b string, within int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// nearAny reports a secret signal and a send signal within n lines: in
+// a long document (a CLI reference, a cheat sheet) the two are far apart
+// and unrelated.
+func (s *scan) nearAny(n int) bool {
+	for _, a := range []string{sigSecret, sigEnv} {
+		for _, b := range []string{sigNet, sigHost} {
+			if _, ok := s.near(a, b, n); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (s *scan) has(name string) bool { return len(s.sig[name]) > 0 }
@@ -98,7 +159,7 @@ func (s *scan) first(names ...string) int {
 func (s *scan) combine() {
 	secret := s.has(sigSecret) || s.has(sigEnv)
 	send := s.has(sigNet) || s.has(sigHost)
-	if secret && send {
+	if secret && send && (!s.markdown || s.nearAny(30)) {
 		line, close := 0, false
 		for _, a := range []string{sigSecret, sigEnv} {
 			for _, b := range []string{sigNet, sigHost} {
@@ -146,7 +207,7 @@ func (s *scan) combine() {
 var agentWords = []string{
 	"ignore previous", "ignore all", "ignore the", "disregard", "do not tell", "don't tell", "do not mention",
 	"don't mention", "never mention", "without telling", "secretly", "silently", "system prompt", "curl ", "wget ",
-	"~/.ssh", "~/.aws", ".ssh/", "id_rsa", "credentials", "password", "api key", "api_key", "base64",
+	"~/.ssh", "~/.aws", ".ssh/", "id_rsa", ".aws/credentials", "password", "api key", "api_key", "base64",
 	"webhook", "exfiltrat", "send the", "send it", "send all", "send them", "eval(", "exec(", "| sh", "| bash",
 }
 

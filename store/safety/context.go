@@ -140,7 +140,7 @@ func containsAnyString(b []byte, words []string) bool {
 // what the vendor's install page says, a medium finding rather than
 // high. A path prefix narrows a shared host to the vendor's repository.
 var vendorHosts = []string{
-	"aka.ms", "aspire.dev", "sh.rustup.rs", "get.docker.com", "deno.land", "bun.sh", "astral.sh",
+	"aka.ms", "aspire.dev", "neon.tech", "cli.coderabbit.ai", "static.heygen.ai", "hf.co", "huggingface.co", "install.boltz.bio", "nvidia.com", "run.linkerd.io", "fluxcd.io", "code-server.dev", "raw.githubusercontent.com/render-oss/", "sh.rustup.rs", "get.docker.com", "deno.land", "bun.sh", "astral.sh",
 	"install.python-poetry.org", "get.pnpm.io", "fnm.vercel.app", "sdk.cloud.google.com",
 	"claude.ai", "ollama.com", "tailscale.com", "get.k3s.io", "opencode.ai", "cursor.com",
 	"foundry.paradigm.xyz", "starship.rs", "fly.io", "cli.doppler.com", "install.determinate.systems",

@@ -29,7 +29,7 @@ var (
 	})
 	// charCodeWords name the calls that turn numbers into text.
 	charCodeWords = []string{"fromcharcode", "chr(", "[char]", "bytes([", "bytearray([", "chr "}
-	numberRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b\d{2,3}\b`) })
+	numberRe      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b\d{2,3}\b`) })
 )
 
 // decoding is what one encoded string decodes to.

@@ -39,6 +39,7 @@ var (
 	ruleExfil         = Rule{"credential-exfiltration", RiskHigh, "reads credentials or the environment and sends data over the network in one file (can steal them)"}
 	ruleExfilNear     = Rule{"credential-exfiltration-direct", RiskCritical, "sends credentials or the environment over the network"}
 	rulePersist       = Rule{"shell-profile-persistence", RiskHigh, "makes itself run at every shell start or login (~/.bashrc, profile, crontab, autostart)"}
+	ruleProfileEnv    = Rule{"shell-profile-environment", RiskMedium, "adds an environment setting (export, PATH, alias, a tool's init line) to a shell profile"}
 	ruleReverseShell  = Rule{"reverse-shell", RiskCritical, "opens a reverse shell (hands control of this machine to a remote one)"}
 	ruleAllowAll      = Rule{"allow-all-commands", RiskHigh, "lets the agent run every command without asking (permission bypass)"}
 	ruleAllowAllFlag  = Rule{"allow-all-flag", RiskMedium, "starts an agent with the flag that runs every command without asking"}
@@ -54,7 +55,7 @@ func Rules() []Rule {
 	return []Rule{ruleScript, ruleControlName, rulePipe, ruleVendorPipe, ruleDownloadRun, ruleBase64,
 		ruleDecodeExec, ruleHidden, ruleControl, ruleInvisible, ruleTags, ruleIgnore, ruleStealth,
 		ruleHTMLComment, ruleArchivePass, ruleArchiveRun, ruleSecretRead, ruleEnvDump, ruleExfilHost,
-		ruleExfil, ruleExfilNear, rulePersist, ruleReverseShell, ruleAllowAll, ruleAllowAllFlag, ruleSettingsWrite,
+		ruleExfil, ruleExfilNear, rulePersist, ruleProfileEnv, ruleReverseShell, ruleAllowAll, ruleAllowAllFlag, ruleSettingsWrite,
 		ruleScanner, rulePlugin, ruleUnparsed, ruleOther}
 }
 
@@ -100,8 +101,9 @@ var lineRules = []lineRule{
 			`|\b7z[az]?(\.exe)?\s+(x|e)\b[^\n]*\s-p\S+` +
 			`|\bunrar\s+(x|e)\b[^\n]*\s-p\S+` +
 			`|\bextractall\s*\([^)]*pwd\s*=` +
-			`|\.setpassword\s*\(` +
-			`|\b(extract|unzip|unpack|decompress|open)\w*\b[^\n]{0,60}\b(password|passphrase|pass)\b\s*[:=]?\s*[` + "`" + `"']?\w+` +
+			`|\b(extract|unzip|unpack|decompress|open)\w*\b[^\n]{0,60}\b(zip|archive|7z|rar)\b[^\n]{0,60}\b(password|passphrase)\b` +
+			`|\b(zip|archive|7z|rar)\b[^\n]{0,60}\b(extract|unzip|unpack|decompress|open)\w*\b[^\n]{0,40}\b(password|passphrase)\b` +
+			`|\b(extract|unzip|unpack)\w*\b[^\n]{0,40}\b(with|using)\s+(the\s+)?(password|passphrase)\b` +
 			`|\b(password|passphrase)[- ]protected\b[^\n]{0,60}\b(zip|archive|7z|rar)\b[^\n]{0,80}\b(run|execute|launch|open|install)\b`},
 	{Rule: rulePersist, discussable: true,
 		words: []string{"bashrc", "zshrc", "profile", "crontab", "zshenv", "bash_login", "fish", "launchagents", "autostart", "currentversion\\run", "systemctl --user enable", "/etc/cron"},
@@ -109,10 +111,10 @@ var lineRules = []lineRule{
 			`|(>>|\btee\s+(-a|--append)\s+)\s*["']?(~|\$home)?/?\.config/fish/config\.fish` +
 			`|(>>|\btee\s+(-a|--append)\s+)\s*/etc/(profile|bash\.bashrc|zshrc|environment|rc\.local)\b` +
 			`|\bcrontab\s+-(\s|$)|\|\s*crontab\b|\bcrontab\s+[\w./~$-]+\.(txt|cron)\b|>>?\s*/etc/cron` +
-			`|library/launchagents/[^\s"']*\.plist` +
-			`|\.config/autostart/` +
+			`|(\bcp|\bmv|\btee|>|\bln\s+-s|launchctl\s+(load|bootstrap))[^\n]*library/launchagents/` +
+			`|(\bcp|\bmv|\btee|>)[^\n]*\.config/autostart/` +
 			`|\bsystemctl\s+--user\s+enable\b` +
-			`|currentversion\\run\b` +
+			`|(\breg(\.exe)?\s+add|new-itemproperty|set-itemproperty|setvalueex)[^\n]*currentversion\\run\b` +
 			`|\badd-content\b[^\n]*\$profile` +
 			`|open\s*\([^)]*\.(bashrc|zshrc|profile|bash_profile)['"]?\s*,\s*['"]a` +
 			`|appendfile(sync)?\s*\([^)]*\.(bashrc|zshrc|profile|bash_profile)`},
@@ -128,12 +130,12 @@ var lineRules = []lineRule{
 		re:    `(?i)--dangerously[-_]?skip[-_]?permissions|--dangerously-bypass-approvals-and-sandbox|--permission-mode[= ]bypasspermissions|--yolo\b|--allow-all-tools\b|--allow-all\b`},
 	{Rule: ruleStealth, discussable: true,
 		words: []string{"user", "silently", "secretly", "quietly", "human"},
-		re: `(?i)\b(do\s+not|don'?t|never)\s+(mention|tell|reveal|disclose|report|say)\s+(this|it|that|anything|any\s+of\s+this|about\s+(this|it))\b[^\n]{0,40}\b(user|human|anyone|them)\b` +
+		re: `(?i)\b(do\s+not|don'?t|never)\s+(mention|tell|reveal|disclose|report|say)\s+(this|it|that|anything|any\s+of\s+this|about\s+(this|it))\b[^\n.!?]{0,40}\b(user|human|anyone|them)\b` +
 			`|\b(do\s+not|don'?t|never)\s+(tell|inform|notify|alert|warn)\s+the\s+(user|human)\s+(about\s+(this|these|it|that)\b|that\s+you\b|what\s+you\b)` +
 			`|\bwithout\s+(telling|informing|notifying|alerting)\s+(the\s+)?(user|human|anyone)\b` +
 			`|\bkeep\s+(this|it)\s+(hidden|secret)\s+from\s+(the\s+)?(user|human)` +
 			`|\bthe\s+user\s+(must|should)\s+not\s+(know|see|notice|find\s+out)\b` +
-			`|\b(silently|secretly|quietly|covertly)\s+(send|upload|post|run|execute|install|read|copy|collect|exfiltrate|forward)\b`},
+			`|(^\s*([-*]|\d+\.)?\s*|[.:;!]\s+|\b(then|and|also)\s+)(silently|secretly|quietly|covertly)\s+(send|upload|post|run|execute|install|read|copy|collect|exfiltrate|forward)\b`},
 	{Rule: ruleVendorPipe}, // matched with rulePipe, see pipeRule
 }
 
@@ -151,7 +153,7 @@ var (
 		return regexp.MustCompile(`(?i)(json\.dumps|str|repr|print)\s*\(\s*(dict\s*\()?\s*os\.environ\b\s*\)?` +
 			`|(json|data)\s*=\s*(dict\s*\()?\s*os\.environ\b` +
 			`|json\.stringify\s*\(\s*process\.env\s*\)|object\.(entries|keys|assign)\s*\(\s*(\{\}\s*,\s*)?process\.env\s*\)` +
-			`|\bprintenv\s*(\||>)|(^\s*|[;&(]\s*)env\s*(\||>)|\$\(\s*(env|printenv)\s*\)|` + "`(env|printenv)`" +
+			`|\bprintenv\s*(\||>)|(^\s*|[;&(]\s*)env\s*(\||>)|\$\(\s*(env|printenv)\s*\)` +
 			`|\b(get-childitem|gci|dir|ls)\s+env:`)
 	})
 	netSendRe = sync.OnceValue(func() *regexp.Regexp {
@@ -171,8 +173,10 @@ var (
 	settingsPathRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\.claude/settings(\.local)?\.json|\.codex/config\.toml|\.cursor/(cli-config|cli|settings|permissions)\.json|\.vscode/settings\.json|\.gemini/settings\.json|\.copilot/config\.json|\.config/github-copilot/|\.windsurf/|\.continue/config`)
 	})
+	// A download written to a file; downloadRuns says whether the rest
+	// of the line runs that file.
 	downloadRunRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(curl|wget|iwr|invoke-webrequest)\b[^\n]*(\s-\w*[oO]\s*|--output[= ]|\s-outfile\s|>\s*)["']?\S+[^\n]*(&&|;|\|\|)\s*(sudo\s+)?(chmod\s+[+\w]*x\b|\./|/tmp/|(ba|z)?sh\s|python3?\s|start-process|\S+\.exe\b|msiexec)`)
+		return regexp.MustCompile(`(?i)\b(curl|wget|iwr|invoke-webrequest)\b[^\n]*?(?:\s-\w*[oO]\s*|--output[= ]|\s-outfile\s+|>\s*)["']?([^\s"';&|]+)["']?`)
 	})
 	// A socket whose descriptors become a shell's input and output.
 	socketRe = sync.OnceValue(func() *regexp.Regexp {

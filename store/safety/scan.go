@@ -162,12 +162,26 @@ func (s *scan) ruleHit(n int, r Rule, ctx lineContext, m []int, msg string) {
 		msg = r.Reason + ": " + excerpt(ctx.line, m)
 	}
 	level := r.Level
+	if r.ID == rulePersist.ID && setsEnvironmentOnly(ctx.low) {
+		r, level, msg = ruleProfileEnv, ruleProfileEnv.Level, ruleProfileEnv.Reason+": "+excerpt(ctx.line, m)
+	}
 	if why := ctx.discussed(m[0]); why != "" && level > RiskMedium {
 		level, msg = RiskMedium, msg+" ("+why+"; not an instruction, check it)"
 	} else if level >= RiskHigh {
 		s.signal(r.ID, n)
 	}
 	s.add(n, r, level, msg)
+}
+
+// setsEnvironmentOnly reports a line appending to a shell profile only
+// an export, a PATH, an alias or a tool's documented init line, with
+// nothing fetched or run from elsewhere: what install guides tell you to
+// add, not a way back in.
+func setsEnvironmentOnly(low []byte) bool {
+	if !containsAnyString(low, []string{"export ", "path=", "alias ", "eval \"$(", "eval '$(", "source ", ". \"$home", "completion"}) {
+		return false
+	}
+	return !containsAnyString(low, []string{"curl", "wget", "http", "/tmp/", "base64", "/dev/tcp", "nc ", "python -c", "python3 -c", "nohup"})
 }
 
 // runes checks a line's non-ASCII characters: invisible ones (where they
