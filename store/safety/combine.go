@@ -207,8 +207,8 @@ func (s *scan) combine() {
 var agentWords = []string{
 	"ignore previous", "ignore all", "ignore the", "disregard", "do not tell", "don't tell", "do not mention",
 	"don't mention", "never mention", "without telling", "secretly", "silently", "system prompt", "curl ", "wget ",
-	"~/.ssh", "~/.aws", ".ssh/", "id_rsa", ".aws/credentials", "password", "api key", "api_key", "base64",
-	"webhook", "exfiltrat", "send the", "send it", "send all", "send them", "eval(", "exec(", "| sh", "| bash",
+	"~/.ssh", "~/.aws", ".ssh/", "id_rsa", ".aws/credentials", "base64",
+	"webhook", "exfiltrat", "send the", "send it", "send all", "send them", "eval(", "exec(", "| sh ", "| bash ", "| sh\n",
 }
 
 var htmlCommentRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<!--(.*?)-->`) })
