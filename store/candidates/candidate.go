@@ -277,7 +277,7 @@ func Accept(ctx context.Context, s *store.Store, skill, reason string) (store.Ve
 		if err != nil {
 			return err
 		}
-		checked, err := safety.Check(skill, files, tx.FilesOrNil(head.Tree), skillfs.DefaultLimits)
+		checked, err := safety.CheckUpdate(skill, files, tx.FilesOrNil(head.Tree), skillfs.DefaultLimits)
 		if err != nil {
 			return err
 		}
@@ -440,7 +440,7 @@ func Findings(r *store.Reader, c Candidate) (safety.Report, error) {
 			previous = r.FilesOrNil(pc.Tree)
 		}
 	}
-	rep, err := safety.Check(c.Skill, files, previous, skillfs.DefaultLimits)
+	rep, err := safety.CheckUpdate(c.Skill, files, previous, skillfs.DefaultLimits)
 	if err != nil {
 		return safety.Report{}, err
 	}

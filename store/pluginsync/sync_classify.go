@@ -201,7 +201,7 @@ func checkUpstream(tx *store.Tx, sk *skillIn, previous []store.File, sr *SkillRe
 	if err != nil {
 		return safety.Report{}, err
 	}
-	rep, err := safety.Check(sk.Name, files, previous, skillfs.DefaultLimits)
+	rep, err := safety.CheckUpdate(sk.Name, files, previous, skillfs.DefaultLimits)
 	if err != nil {
 		return safety.Report{}, err
 	}

@@ -196,6 +196,21 @@ func collision(files []skillfs.File) *skillfs.CollisionError {
 // *RejectedError for what is never accepted, and otherwise the findings and
 // the highest risk level among them.
 func Check(skill string, files []skillfs.File, previous []skillfs.File, limits skillfs.Limits) (Report, error) {
+	return check(skill, files, previous, limits, false)
+}
+
+// CheckUpdate is Check for a tree that would replace accepted, the
+// version in force on this machine (the published head an update or a
+// candidate is made against): the findings of files it leaves unchanged
+// are marked Known and do not raise the risk, so a finding accepted once
+// does not hold every later update. Check, not this, judges a chain of
+// versions that came from elsewhere (pull), whose predecessors nobody
+// here accepted.
+func CheckUpdate(skill string, files []skillfs.File, accepted []skillfs.File, limits skillfs.Limits) (Report, error) {
+	return check(skill, files, accepted, limits, true)
+}
+
+func check(skill string, files []skillfs.File, previous []skillfs.File, limits skillfs.Limits, markKnown bool) (Report, error) {
 	var problems []Problem
 	if len(files) > limits.MaxFiles {
 		problems = append(problems, Problem{Path: ".", Reason: fmt.Sprintf("%d files is more than the cap of %d", len(files), limits.MaxFiles)})
@@ -254,7 +269,7 @@ func Check(skill string, files []skillfs.File, previous []skillfs.File, limits s
 			findings = append(findings, Finding{Level: level, Path: f.Path, Message: what + " " + verb, Rule: ruleScript.ID})
 		}
 		if hasControlName(f.Path) {
-			findings = append(findings, Finding{Level: RiskHigh, Path: f.Path, Message: ruleControlName.Reason, Rule: ruleControlName.ID, Known: !changed})
+			findings = append(findings, Finding{Level: RiskHigh, Path: f.Path, Message: ruleControlName.Reason, Rule: ruleControlName.ID, Known: markKnown && !changed})
 		}
 		if bytes.IndexByte(f.Data, 0) >= 0 {
 			continue // binary: the text checks below do not apply
@@ -263,7 +278,7 @@ func Check(skill string, files []skillfs.File, previous []skillfs.File, limits s
 		if f.Path == skillmd.FileName && !hasKind(text, "terminal control") {
 			text = append(text, frontmatterControls(f.Data)...)
 		}
-		if !changed {
+		if markKnown && !changed {
 			for i := range text {
 				text[i].Known = true
 			}
