@@ -3,6 +3,7 @@ package pluginsync
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/plugins"
@@ -66,13 +67,24 @@ func TrustSkill(ctx context.Context, s *store.Store, plugin, skill string) (*plu
 			return fmt.Errorf("plugin %s, skill %s: %w: its upstream's risk is %s, which sync takes in already", plugin, skill, plugins.ErrNothingToAccept, rep.Risk)
 		}
 		name := store.QualifiedName(p.ID, skill)
-		if err := plugins.RecordAcceptance(s, name, plugins.Acceptance{Tree: sk.Tree.String(), Risk: rep.Risk}); err != nil {
+		a := plugins.Acceptance{Tree: sk.Tree.String(), Risk: rep.Risk, By: identityString(tx.Identity()), At: time.Now().UTC()}
+		for _, f := range rep.Findings {
+			if f.Level > safety.DefaultAllowedRisk && !f.Known {
+				a.Findings = append(a.Findings, f.String())
+			}
+		}
+		if err := plugins.RecordAcceptance(s, name, a); err != nil {
 			return err
 		}
 		out = &plugins.TrustedSkill{Skill: name, Tree: sk.Tree.String(), Risk: rep.Risk, Findings: rep.Findings}
 		return nil
 	})
 	return out, err
+}
+
+// identityString is who accepted a finding, as git writes an author.
+func identityString(id store.Identity) string {
+	return fmt.Sprintf("%s <%s>", id.Name, id.Email)
 }
 
 // allowedByPolicy is the plugins a sync may read: each one whose source
