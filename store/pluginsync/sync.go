@@ -41,6 +41,9 @@ type Options struct {
 	// safety.DefaultAllowedRisk); a skill above it is left out, or held at
 	// its published version. 'plugin trust PLUGIN:SKILL' accepts one tree.
 	AllowRisk safety.RiskLevel
+	// RiskCap is the policy's max-risk (0: none): an acceptance recorded
+	// by 'plugin trust' never lets a skill in above it.
+	RiskCap safety.RiskLevel
 
 	// accepted are the acceptances 'plugin trust PLUGIN:SKILL' recorded,
 	// and held the skills the last run left out whole (see heldName),

@@ -17,7 +17,13 @@ func (o Options) allowed(p *plugins.Plugin, sk *skillIn) (safety.RiskLevel, bool
 	if allow == safety.RiskNone {
 		allow = safety.DefaultAllowedRisk
 	}
+	if o.RiskCap > 0 {
+		allow = min(allow, o.RiskCap)
+	}
 	if a, ok := o.accepted[store.QualifiedName(p.ID, sk.Name)]; ok && a.Tree == sk.Tree.String() && a.Risk > allow {
+		if o.RiskCap > 0 && a.Risk > o.RiskCap {
+			return min(allow, o.RiskCap), false // the organisation's cap wins over an acceptance
+		}
 		return a.Risk, true
 	}
 	return allow, false
@@ -38,7 +44,7 @@ func withAccepted(tx *store.Tx, o Options) (Options, error) {
 // its source holds it now: the commit the last sync fetched, or the
 // folder on disk. It fails with ErrNothingToAccept when that tree is
 // within what sync allows, and for a skill that fails validation.
-func TrustSkill(ctx context.Context, s *store.Store, plugin, skill string) (*plugins.TrustedSkill, error) {
+func TrustSkill(ctx context.Context, s *store.Store, plugin, skill string, riskCap safety.RiskLevel) (*plugins.TrustedSkill, error) {
 	var out *plugins.TrustedSkill
 	err := s.Update(ctx, func(tx *store.Tx) error {
 		p, err := plugins.Get(tx.Reader, plugin)
@@ -63,13 +69,17 @@ func TrustSkill(ctx context.Context, s *store.Store, plugin, skill string) (*plu
 		if err != nil {
 			return fmt.Errorf("plugin %s, skill %s: %w", plugin, skill, err)
 		}
-		if rep.Risk <= safety.DefaultAllowedRisk {
+		allow := safety.DefaultAllowedRisk
+		if riskCap > 0 {
+			allow = min(allow, riskCap)
+		}
+		if rep.Risk <= allow {
 			return fmt.Errorf("plugin %s, skill %s: %w: its upstream's risk is %s, which sync takes in already", plugin, skill, plugins.ErrNothingToAccept, rep.Risk)
 		}
 		name := store.QualifiedName(p.ID, skill)
 		a := plugins.Acceptance{Tree: sk.Tree.String(), Risk: rep.Risk, By: identityString(tx.Identity()), At: time.Now().UTC()}
 		for _, f := range rep.Findings {
-			if f.Level > safety.DefaultAllowedRisk && !f.Known {
+			if f.Level > allow && !f.Known {
 				a.Findings = append(a.Findings, f.String())
 			}
 		}
