@@ -44,7 +44,6 @@ var (
 	ruleAllowAll      = Rule{"allow-all-commands", RiskHigh, "lets the agent run every command without asking (permission bypass)"}
 	ruleAllowAllFlag  = Rule{"allow-all-flag", RiskMedium, "starts an agent with the flag that runs every command without asking"}
 	ruleSettingsWrite = Rule{"agent-settings-allow-all", RiskCritical, "edits the agent's own settings to allow every command"}
-	ruleScanner       = Rule{"external-scanner", RiskMedium, "reported by the configured external scanner"}
 	rulePlugin        = Rule{"plugin-runnable", RiskMedium, "a plugin's hook, MCP or LSP server is new or changed"}
 	ruleUnparsed      = Rule{"plugin-config-unparsed", RiskMedium, "a plugin's declaration file does not parse (what it runs cannot be checked)"}
 	ruleOther         = Rule{"other", RiskMedium, "a finding recorded before the checks had IDs"}
@@ -56,25 +55,23 @@ func Rules() []Rule {
 		ruleDecodeExec, ruleHidden, ruleControl, ruleInvisible, ruleTags, ruleIgnore, ruleStealth,
 		ruleHTMLComment, ruleArchivePass, ruleArchiveRun, ruleSecretRead, ruleEnvDump, ruleExfilHost,
 		ruleExfil, ruleExfilNear, rulePersist, ruleProfileEnv, ruleReverseShell, ruleAllowAll, ruleAllowAllFlag, ruleSettingsWrite,
-		ruleScanner, rulePlugin, ruleUnparsed, ruleOther}
+		rulePlugin, ruleUnparsed, ruleOther}
 }
 
 // lineRule is a rule matched line by line: words are a cheap test on the
-// lowercased line in front of the regular expression; discussable rules
-// are lowered to medium where the line quotes the match in a warning or
-// a code comment (see discussed).
+// lowercased line in front of the regular expression. A match is lowered
+// to medium where the line quotes it in a warning or a code comment (see
+// lineContext.discussed).
 type lineRule struct {
 	Rule
-	words       []string
-	re          string
-	discussable bool
+	words []string
+	re    string
 }
 
-// signal rules set facts about a file (a credential read, a network
-// send) that combine into findings (see combine); they are not findings
-// themselves unless Level is above none.
+// lineRules are the rules matched line by line; the signals that
+// combine into findings are in combine.go.
 var lineRules = []lineRule{
-	{Rule: ruleDecodeExec, discussable: true,
+	{Rule: ruleDecodeExec,
 		words: []string{"base64", "b64decode", "fromhex", "unhexlify", "atob", "fromcharcode", "xxd", `\x`, "-enc", "frombase64string", "marshal", "decompress", "chr("},
 		re: `(?i)base64\s+(-d|--decode|-D)\b[^\n]*\|\s*(sudo\s+)?(\S*/)?(ba|z|k|da|fi)?sh\b` +
 			`|base64\s+(-d|--decode|-D)\b[^\n|]*\|\s*(sudo\s+)?(python3?|perl|ruby|node|php)\b` +
@@ -86,7 +83,7 @@ var lineRules = []lineRule{
 			`|\b(powershell|pwsh)(\.exe)?\b[^\n]*\s-(e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16,}` +
 			`|\b(iex|invoke-expression)\b[^\n]*frombase64string` +
 			`|new\s+Function\s*\(\s*atob\s*\(`},
-	{Rule: ruleReverseShell, discussable: true,
+	{Rule: ruleReverseShell,
 		words: []string{"/dev/tcp/", "/dev/udp/", "nc ", "ncat", "netcat", "socat", "mkfifo", "tcpclient", "-e /bin"},
 		re: `(?i)/dev/(tcp|udp)/[^\s/]+/\d+` +
 			`|\bn(c|cat|etcat)(\.exe)?\b[^\n|]*\s-(e|c)\s*["']?\S*(sh|cmd|cmd\.exe|powershell)\b` +
@@ -95,7 +92,7 @@ var lineRules = []lineRule{
 			`|\bn(c|cat|etcat)\b\s+[\w.-]+\s+\d+\s*[^\n]*\|\s*(/bin/)?(ba|z)?sh\b` +
 			`|\bsocat\b[^\n]*\bexec:` +
 			`|net\.sockets\.tcpclient\s*\(`},
-	{Rule: ruleArchivePass, discussable: true,
+	{Rule: ruleArchivePass,
 		words: []string{"-p", "password", "pwd", "setpassword"},
 		re: `(?i)\bunzip\s+(-\w+\s+)*-P\s*\S+` +
 			`|\b7z[az]?(\.exe)?\s+(x|e)\b[^\n]*\s-p\S+` +
@@ -105,7 +102,7 @@ var lineRules = []lineRule{
 			`|\b(zip|archive|7z|rar)\b[^\n]{0,60}\b(extract|unzip|unpack|decompress|open)\w*\b[^\n]{0,40}\b(password|passphrase)\b` +
 			`|\b(extract|unzip|unpack)\w*\b[^\n]{0,40}\b(with|using)\s+(the\s+)?(password|passphrase)\b` +
 			`|\b(password|passphrase)[- ]protected\b[^\n]{0,60}\b(zip|archive|7z|rar)\b[^\n]{0,80}\b(run|execute|launch|open|install)\b`},
-	{Rule: rulePersist, discussable: true,
+	{Rule: rulePersist,
 		words: []string{"bashrc", "zshrc", "profile", "crontab", "zshenv", "bash_login", "fish", "launchagents", "autostart", "currentversion\\run", "systemctl --user enable", "/etc/cron"},
 		re: `(?i)(>>|\btee\s+(-a|--append)\s+)\s*["']?(~|\$home|\$\{home\}|/root|/home/[\w.-]+|/users/[\w.-]+)?/?\.(bashrc|bash_profile|zshrc|zprofile|profile|bash_login|zshenv|zlogin)\b` +
 			`|(>>|\btee\s+(-a|--append)\s+)\s*["']?(~|\$home)?/?\.config/fish/config\.fish` +
@@ -118,17 +115,17 @@ var lineRules = []lineRule{
 			`|\badd-content\b[^\n]*\$profile` +
 			`|open\s*\([^)]*\.(bashrc|zshrc|profile|bash_profile)['"]?\s*,\s*['"]a` +
 			`|appendfile(sync)?\s*\([^)]*\.(bashrc|zshrc|profile|bash_profile)`},
-	{Rule: ruleAllowAll, discussable: true,
+	{Rule: ruleAllowAll,
 		words: []string{"bypasspermissions", "bash(", "approval_policy", "danger-full-access", "autoapprove", "allowedtools", "allow"},
 		re: `(?i)["']?defaultmode["']?\s*[:=]\s*["']bypasspermissions["']` +
 			`|["']bash\(\s*\*?\s*(:\s*\*)?\s*\)["']|["']allow["']\s*:\s*\[[^\]\n]*["']bash["']` +
 			`|approval_policy\s*=\s*["']never["']|sandbox_mode\s*=\s*["']danger-full-access["']` +
 			`|["']allowedtools["']\s*:\s*\[\s*["']\*["']` +
 			`|autoapprove["']?\s*:\s*(true|\[\s*["']\*["'])`},
-	{Rule: ruleAllowAllFlag, discussable: true,
+	{Rule: ruleAllowAllFlag,
 		words: []string{"dangerously", "yolo", "allow-all-tools", "bypasspermissions"},
 		re:    `(?i)--dangerously[-_]?skip[-_]?permissions|--dangerously-bypass-approvals-and-sandbox|--permission-mode[= ]bypasspermissions|--yolo\b|--allow-all-tools\b|--allow-all\b`},
-	{Rule: ruleStealth, discussable: true,
+	{Rule: ruleStealth,
 		words: []string{"user", "silently", "secretly", "quietly", "human"},
 		re: `(?i)\b(do\s+not|don'?t|never)\s+(mention|tell|reveal|disclose|report|say)\s+(this|it|that|anything|any\s+of\s+this|about\s+(this|it))\b[^\n.!?]{0,40}\b(user|human|anyone|them)\b` +
 			`|\b(do\s+not|don'?t|never)\s+(tell|inform|notify|alert|warn)\s+the\s+(user|human)\s+(about\s+(this|these|it|that)\b|that\s+you\b|what\s+you\b)` +
@@ -136,7 +133,6 @@ var lineRules = []lineRule{
 			`|\bkeep\s+(this|it)\s+(hidden|secret)\s+from\s+(the\s+)?(user|human)` +
 			`|\bthe\s+user\s+(must|should)\s+not\s+(know|see|notice|find\s+out)\b` +
 			`|(^\s*([-*]|\d+\.)?\s*|[.:;!]\s+|\b(then|and|also)\s+)(silently|secretly|quietly|covertly)\s+(send|upload|post|run|execute|install|read|copy|collect|exfiltrate|forward)\b`},
-	{Rule: ruleVendorPipe}, // matched with rulePipe, see pipeRule
 }
 
 // Signals: not findings by themselves (or low ones), they combine.
