@@ -160,6 +160,11 @@ func takeIn(plugin, skill string, l pluginsync.LeftOut) string {
 	case pluginsync.LeftOutCap:
 		return "the first files of " + name + " went in, its manifests, commands, agents, hooks and servers first; once upstream holds fewer, the next sync takes the rest in"
 	case pluginsync.LeftOutRisk:
+		if level, err := safety.ParseRiskLevel(l.Risk); err == nil {
+			if max, file, ok := loadSourcePolicy().MaxRisk(); ok && level > max {
+				return "the max-risk " + max.String() + " that " + file + " sets for every user keeps it out; ask whoever manages that file" + stop
+			}
+		}
 		return "read the findings; then take it in with --allow-risk " + l.Risk + ", or accept this version with 'skillstore plugin trust " + name + "' (a change upstream asks again)" + stop
 	}
 	return "the rest of plugin " + plugin + " went in; once " + name + " is fixed upstream, the next sync takes it in" + stop
