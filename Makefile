@@ -6,7 +6,7 @@ FUZZTIME  ?= 10s
 BENCHTIME ?= 1x
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: all build test cross test-windows release lint bench bench-scale bench-calm fuzz demo update clean e2e-claude e2e-codex e2e-copilot e2e-gemini e2e-agents e2e-mcp attack docs man
+.PHONY: all build test cross test-windows release lint bench bench-scale bench-calm fuzz demo update clean e2e-claude e2e-codex e2e-copilot e2e-gemini e2e-agents e2e-mcp attack audit-corpus docs man
 
 all: build
 
@@ -85,6 +85,13 @@ attack:
 	$(GO) test ./cmd/skillstore -run '^TestAttacks$$' -count=1 -v >$$out 2>&1 || status=$$?; \
 	if [ $$status -ne 0 ]; then grep -v '^=== ' $$out; fi; \
 	sed -n '/^attacks:/,/^[-o]/p' $$out | grep -v '^--- \|^ok'; rm -f $$out; exit $$status
+
+## audit-corpus: rate the safety corpus (testdata/safety-corpus: attack
+## shapes and benign look-alikes written for this project) and print how
+## many malicious skills are refused or held and how many benign ones stay
+## below high, one line per skill (also part of make test)
+audit-corpus:
+	@$(GO) test ./store/safety -run '^TestCorpus$$' -count=1 -v | grep -v '^=== \|^--- \|^PASS\|^ok'
 
 ## bench: every benchmark, printing skillstore's figures beside their references
 ## (among them BenchmarkMCPHTTPLoad10k: 200 HTTP clients of `skillstore mcp --http`

@@ -371,7 +371,7 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 		p.Err = err
 		return p
 	}
-	report, err := safety.Check(p.Name, p.files, previous, limits)
+	report, err := safety.CheckUpdate(p.Name, p.files, previous, limits)
 	if err != nil {
 		p.Err = fmt.Errorf("%s: %w", dir, err)
 		return p

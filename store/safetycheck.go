@@ -17,10 +17,7 @@ func (r *Reader) WithPluginFindings(rep safety.Report, files, previous []File) s
 		}
 	}
 	rep.Findings = append(rep.Findings, safety.PluginFindings(files, prev)...)
-	for _, f := range rep.Findings {
-		rep.Risk = max(rep.Risk, f.Level)
-	}
-	return rep
+	return safety.NewReport(rep.Findings)
 }
 
 // FilesOrNil lists a stored tree's files (hashes only), nil on error: the

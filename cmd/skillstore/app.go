@@ -44,7 +44,7 @@ func commands() []*cli.Command {
 		rollbackCommand(),
 		statusChangeCommand("disable", store.StatusDisabled), statusChangeCommand("enable", store.StatusActive),
 		rmCommand(),
-		verifyCommand(), gcCommand(),
+		verifyCommand(), gcCommand(), auditCommand(),
 		// plugins
 		pluginCommand(), findIndexCommand(), syncCommand(), checkCommand(), candidatesCommand(),
 		// targets

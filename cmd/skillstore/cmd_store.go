@@ -42,9 +42,11 @@ func addCommand() *cli.Command {
 			"latest version (otherwise it says there is nothing new). Several folders are recorded\n" +
 			"together or not at all.\n\n" +
 			"Safety: symlinks, paths leaving the folder, special files, files over 2 MiB and more\n" +
-			"than 1000 files are rejected. Executable scripts, invisible Unicode in SKILL.md, long\n" +
-			"base64 blobs, curl|sh pipelines and 'ignore previous instructions' are flagged with\n" +
-			"a risk level recorded on the version (see 'skillstore show'). Findings above\n" +
+			"than 1000 files are rejected. Scripts, curl|sh pipelines, decoded payloads run by a\n" +
+			"shell, credentials sent over the network, shell-profile persistence, reverse shells,\n" +
+			"permission bypasses, hidden instructions and 'ignore previous instructions' are\n" +
+			"flagged with a risk level recorded on the version, one line per finding (see\n" +
+			"'skillstore show' and 'skillstore audit'). Findings above\n" +
 			"--allow-risk (default high) refuse the version.\n\n" +
 			"The validation policy's warnings are printed after the versions, one line per\n" +
 			"kind with a count (a lone one as FILE:LINE: warning: ...); --verbose prints each.\n\n" +

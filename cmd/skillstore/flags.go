@@ -55,7 +55,8 @@ func intakeFlags() []cli.Flag {
 // syncs too) gets the defaults.
 func intakeOptions(c *cli.Context) (app.Intake, error) {
 	if c.String("allow-risk") == "" {
-		return app.Intake{Strict: c.Bool("strict"), AllowRisk: safety.DefaultAllowedRisk}, nil
+		allow, err := app.CapRisk(safety.DefaultAllowedRisk, false)
+		return app.Intake{Strict: c.Bool("strict"), AllowRisk: allow}, err
 	}
 	allow, err := safety.ParseRiskLevel(c.String("allow-risk"))
 	switch {
@@ -64,7 +65,8 @@ func intakeOptions(c *cli.Context) (app.Intake, error) {
 	case allow == safety.RiskNone:
 		return app.Intake{}, app.UsageErrorf("--allow-risk none would leave out every skill that holds a script: give low or above")
 	}
-	return app.Intake{Strict: c.Bool("strict"), AllowRisk: allow}, nil
+	allow, err = app.CapRisk(allow, c.IsSet("allow-risk"))
+	return app.Intake{Strict: c.Bool("strict"), AllowRisk: allow}, err
 }
 
 func addFlags() []cli.Flag {
@@ -82,6 +84,9 @@ func addOptions(c *cli.Context) (store.AddOptions, error) {
 	risk, err := safety.ParseRiskLevel(c.String("allow-risk"))
 	if err != nil {
 		return store.AddOptions{}, app.UsageErrorf("--allow-risk: %v", err)
+	}
+	if risk, err = app.CapRisk(risk, c.IsSet("allow-risk")); err != nil {
+		return store.AddOptions{}, err
 	}
 	mode := discover.Lenient
 	if c.Bool("strict") {
@@ -122,7 +127,7 @@ func parseAllowRisk(c *cli.Context) (safety.RiskLevel, error) {
 	if risk == safety.RiskNone {
 		return 0, app.UsageErrorf("--allow-risk none is not supported for remotes: fetched versions always carry script findings")
 	}
-	return risk, nil
+	return app.CapRisk(risk, c.IsSet("allow-risk"))
 }
 
 // oneArg is the Action of a command that takes exactly one argument, named

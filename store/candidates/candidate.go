@@ -44,6 +44,9 @@ type Candidate struct {
 	// author of its Upstream commit).
 	EditAuthor string `json:"edit_author,omitempty"`
 	Risk       string `json:"risk,omitempty"`
+	// Findings are the safety check's findings on the tree (see
+	// [Findings]); filled by candidates show, not by List.
+	Findings []safety.Finding `json:"findings,omitempty"`
 	// Conflicts are the paths the merge could not resolve, as recorded.
 	Conflicts []string `json:"conflicts,omitempty"`
 	// Markers lists the conflicted files that still hold conflict markers.
@@ -300,7 +303,7 @@ func Accept(ctx context.Context, s *store.Store, skill, reason string) (store.Ve
 		if err != nil {
 			return err
 		}
-		checked, err := safety.Check(skill, files, tx.FilesOrNil(head.Tree), skillfs.DefaultLimits)
+		checked, err := safety.CheckUpdate(skill, files, tx.FilesOrNil(head.Tree), skillfs.DefaultLimits)
 		if err != nil {
 			return err
 		}
@@ -446,4 +449,29 @@ func MergeCommit(r *store.Reader, h store.Hash) (*store.Commit, error) {
 		h = c.Parents[0]
 	}
 	return nil, ErrNoMergeCommit
+}
+
+// Findings runs the safety check on what accepting c would publish, as
+// accept runs it: against the version it was made on, so that only what
+// the update adds raises its risk (findings already there are marked
+// known).
+func Findings(r *store.Reader, c Candidate) (safety.Report, error) {
+	files, err := r.LoadFiles(c.Tree)
+	if err != nil {
+		return safety.Report{}, err
+	}
+	var previous []store.File
+	if !c.Published.IsZero() {
+		if pc, err := r.Commit(c.Published); err == nil {
+			previous = r.FilesOrNil(pc.Tree)
+		}
+	}
+	rep, err := safety.CheckUpdate(c.Skill, files, previous, skillfs.DefaultLimits)
+	if err != nil {
+		return safety.Report{}, err
+	}
+	if store.IsPluginParts(c.Skill) {
+		rep = r.WithPluginFindings(rep, files, previous)
+	}
+	return rep, nil
 }

@@ -120,7 +120,7 @@ func MergeLocalEdit(tx *store.Tx, e LocalEdit) (LocalMerge, error) {
 			return lm, nil
 		}
 	}
-	checked, err := safety.Check(e.Skill, files, tx.FilesOrNil(head.Tree), skillfs.DefaultLimits)
+	checked, err := safety.CheckUpdate(e.Skill, files, tx.FilesOrNil(head.Tree), skillfs.DefaultLimits)
 	if err != nil {
 		return lm, err
 	}

@@ -195,7 +195,7 @@ func acceptRemoteMerge(tx *store.Tx, skill, reason string) (store.Version, error
 	if err != nil {
 		return store.Version{}, err
 	}
-	checked, err := safety.Check(skill, files, tx.FilesOrNil(lv.Tree), skillfs.DefaultLimits)
+	checked, err := safety.CheckUpdate(skill, files, tx.FilesOrNil(lv.Tree), skillfs.DefaultLimits)
 	if err != nil {
 		return store.Version{}, err
 	}

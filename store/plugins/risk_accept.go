@@ -1,10 +1,12 @@
 package plugins
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/gitfetch"
@@ -32,6 +34,12 @@ type Acceptance struct {
 	Tree string `json:"tree"`
 	// Risk is the level accepted.
 	Risk safety.RiskLevel `json:"risk"`
+	// By is who accepted it ("Name <email>", the store's identity), At
+	// when, and Findings the findings they read and accepted (those above
+	// what sync allows, one line each as reports print them).
+	By       string    `json:"by,omitempty"`
+	At       time.Time `json:"at,omitzero"`
+	Findings []string  `json:"findings,omitempty"`
 }
 
 // TrustedSkill is what 'plugin trust PLUGIN:SKILL' accepted.
@@ -100,9 +108,12 @@ func RecordAcceptance(s *store.Store, name string, a Acceptance) error {
 		return err
 	}
 	m[name] = a
-	data, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // "Name <email>" stays readable
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, append(data, '\n'), 0o644)
+	return atomicfile.WriteFile(path, b.Bytes(), 0o644)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/internal/safefile"
 	"github.com/skillstore/skillstore/store"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // A source policy is what an organisation (or a person) allows skills to
@@ -100,6 +101,11 @@ type policyFile struct {
 	path   string
 	rules  []policyRule
 	broken error
+	// maxRisk is the file's max-risk line (hasMax): the highest safety
+	// risk any skill may be taken in at, whatever a user's flag or trust
+	// says. A file of max-risk lines only does not restrict sources.
+	maxRisk safety.RiskLevel
+	hasMax  bool
 }
 
 // policyRule is one line of a policy file.
@@ -133,7 +139,7 @@ func LoadSourcePolicy(paths ...string) *SourcePolicy {
 		if err != nil {
 			f.broken = err
 		} else {
-			f.rules, f.broken = parsePolicy(path, data)
+			f.rules, f.broken = parsePolicy(path, data, &f)
 		}
 		p.files = append(p.files, f)
 	}
@@ -141,6 +147,21 @@ func LoadSourcePolicy(paths ...string) *SourcePolicy {
 		return nil
 	}
 	return p
+}
+
+// MaxRisk is the lowest max-risk line of the policy files in force and
+// the file that sets it; ok is false when none has one. A broken file
+// caps nothing here: it refuses every source already.
+func (p *SourcePolicy) MaxRisk() (level safety.RiskLevel, file string, ok bool) {
+	if p == nil {
+		return 0, "", false
+	}
+	for _, f := range p.files {
+		if f.hasMax && (!ok || f.maxRisk < level) {
+			level, file, ok = f.maxRisk, f.path, true
+		}
+	}
+	return level, file, ok
 }
 
 // Files are the policy files in force, in the order they are checked.
@@ -157,7 +178,7 @@ func (p *SourcePolicy) Files() []string {
 
 // parsePolicy reads a policy file's lines; the first bad one makes the
 // whole file allow nothing (a typo must not widen what it allows).
-func parsePolicy(path string, data []byte) ([]policyRule, error) {
+func parsePolicy(path string, data []byte, f *policyFile) ([]policyRule, error) {
 	var rules []policyRule
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), policyLimit)
@@ -168,7 +189,20 @@ func parsePolicy(path string, data []byte) ([]policyRule, error) {
 			continue
 		}
 		if len(fields) != 2 {
-			return nil, fmt.Errorf("%s:%d: %q: write one kind (host, owner, repo, marketplace, local) and one pattern", path, n, strings.TrimSpace(line))
+			return nil, fmt.Errorf("%s:%d: %q: write one kind (host, owner, repo, marketplace, local) and one pattern, or max-risk and a level", path, n, strings.TrimSpace(line))
+		}
+		if fields[0] == "max-risk" {
+			level, err := safety.ParseRiskLevel(fields[1])
+			if err == nil && level == safety.RiskNone {
+				err = fmt.Errorf("max-risk none would refuse every skill that holds a script: give low or above")
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+			}
+			if !f.hasMax || level < f.maxRisk {
+				f.maxRisk, f.hasMax = level, true
+			}
+			continue
 		}
 		r, err := parseRule(fields[0], fields[1])
 		if err != nil {
@@ -355,6 +389,9 @@ func (p *SourcePolicy) Check(src Source, market string) error {
 	for _, f := range p.files {
 		if f.broken != nil {
 			return &PolicyError{Source: hidePassword(src.URL), File: f.path, Broken: f.broken}
+		}
+		if f.hasMax && len(f.rules) == 0 {
+			continue // a file of max-risk lines only
 		}
 		ok := false
 		for _, r := range f.rules {

@@ -74,6 +74,9 @@ type LeftOut struct {
 	// Risk is the tree's risk level (LeftOutRisk): what --allow-risk
 	// must allow.
 	Risk string `json:"risk,omitempty"`
+	// Findings are the findings above the allowed level (LeftOutRisk),
+	// one line each in reports.
+	Findings []safety.Finding `json:"findings,omitempty"`
 	// Files and Paths are, for LeftOutCap, how many files the cap left
 	// out and the first of them (at most plugins.MaxCutPaths).
 	Files int      `json:"files,omitempty"`
@@ -230,7 +233,12 @@ func leaveOut(err error, sr *SkillReport) bool {
 	l := LeftOut{Reason: skillError(err)}
 	switch {
 	case errors.As(err, &risk):
-		l.Kind, l.Risk = LeftOutRisk, risk.Risk.String()
+		l.Kind, l.Risk, l.Reason = LeftOutRisk, risk.Risk.String(), risk.Summary()
+		for _, f := range risk.Findings {
+			if f.Level > risk.Allowed && !f.Known {
+				l.Findings = append(l.Findings, f)
+			}
+		}
 	case errors.As(err, &invalid):
 		l.Kind = LeftOutInvalid
 	case errors.As(err, &refused), errors.As(err, &bound):

@@ -276,14 +276,14 @@ func TestSyncRetriesLeftOutParts(t *testing.T) {
 func TestTrustSkillTakesInOneTree(t *testing.T) {
 	ctx := context.Background()
 	s, up := addedIntake(t)
-	if _, err := TrustSkill(ctx, s, "kit", "c2"); !errors.Is(err, plugins.ErrNothingToAccept) {
+	if _, err := TrustSkill(ctx, s, "kit", "c2", 0); !errors.Is(err, plugins.ErrNothingToAccept) {
 		t.Errorf("trust of a harmless skill: %v, want ErrNothingToAccept", err)
 	}
 	var unknown *store.UnknownSkillError
-	if _, err := TrustSkill(ctx, s, "kit", "nope"); !errors.As(err, &unknown) {
+	if _, err := TrustSkill(ctx, s, "kit", "nope", 0); !errors.As(err, &unknown) {
 		t.Errorf("trust of an unknown skill: %v", err)
 	}
-	ts, err := TrustSkill(ctx, s, "kit", "risky")
+	ts, err := TrustSkill(ctx, s, "kit", "risky", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func TestTrustSkillTakesInOneTree(t *testing.T) {
 	}
 
 	// Trusting the changed tree publishes its update, without review.
-	if _, err := TrustSkill(ctx, s, "kit", "risky"); err != nil {
+	if _, err := TrustSkill(ctx, s, "kit", "risky", 0); err != nil {
 		t.Fatal(err)
 	}
 	if r := syncOnce(t, s, Options{})["risky"]; r.Classification != ClassFastForward || r.NewVersion != 2 || !r.RiskAccepted {

@@ -40,11 +40,13 @@ type AddOptions struct {
 	// AllowRisk is the highest risk level taken in (zero: the default);
 	// see SyncOptions.AllowRisk.
 	AllowRisk safety.RiskLevel
+	// RiskCap: see Options.RiskCap.
+	RiskCap safety.RiskLevel
 }
 
 // syncOptions are the options of the first sync of a plugin being added.
 func (o AddOptions) syncOptions(tx *store.Tx) (Options, error) {
-	return withAccepted(tx, Options{Strict: o.Strict, AllowRisk: o.AllowRisk})
+	return withAccepted(tx, Options{Strict: o.Strict, AllowRisk: o.AllowRisk, RiskCap: o.RiskCap})
 }
 
 // Add records the plugins a source provides (one, or every plugin of

@@ -41,6 +41,9 @@ type Options struct {
 	// safety.DefaultAllowedRisk); a skill above it is left out, or held at
 	// its published version. 'plugin trust PLUGIN:SKILL' accepts one tree.
 	AllowRisk safety.RiskLevel
+	// RiskCap is the policy's max-risk (0: none): an acceptance recorded
+	// by 'plugin trust' never lets a skill in above it.
+	RiskCap safety.RiskLevel
 
 	// accepted are the acceptances 'plugin trust PLUGIN:SKILL' recorded,
 	// and held the skills the last run left out whole (see heldName),
@@ -141,7 +144,10 @@ type SkillReport struct {
 	Superseded     string   `json:"superseded,omitempty"` // the candidate it replaced
 	Conflicts      []string `json:"conflicts,omitempty"`
 	Risk           string   `json:"risk,omitempty"`
-	Error          string   `json:"error,omitempty"`
+	// Findings are the safety check's findings on the upstream tree
+	// against the published version (those already there marked known).
+	Findings []safety.Finding `json:"findings,omitempty"`
+	Error    string           `json:"error,omitempty"`
 
 	// MergeResolved lists the conflicts the skill-aware rules resolved
 	// ("SKILL.md:12 sections"), as the candidate's Merge-Resolved trailers.

@@ -63,7 +63,7 @@ func applyMirror(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, name str
 		return err
 	}
 	tx.SetRef(upRef, v.Commit)
-	sr.NewVersion, sr.Upstream, sr.Risk = v.Number, v.Commit.String(), checked.Risk.String()
+	sr.NewVersion, sr.Upstream, sr.Risk, sr.Findings = v.Number, v.Commit.String(), checked.Risk.String(), checked.Findings
 	return nil
 }
 

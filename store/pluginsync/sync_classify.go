@@ -128,7 +128,7 @@ func syncSkillTo(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, sk *skil
 		state.Risk = checked.Risk
 		state.RiskAccepted = accepted && checked.Risk > safety.DefaultAllowedRisk
 		d = decide(state)
-		sr.Risk, sr.RiskAccepted = checked.Risk.String(), state.RiskAccepted
+		sr.Risk, sr.RiskAccepted, sr.Findings = checked.Risk.String(), state.RiskAccepted, checked.Findings
 	}
 	sr.Classification = d.Class
 	supersede := func() {
@@ -201,7 +201,7 @@ func checkUpstream(tx *store.Tx, sk *skillIn, previous []store.File, sr *SkillRe
 	if err != nil {
 		return safety.Report{}, err
 	}
-	rep, err := safety.Check(sk.Name, files, previous, skillfs.DefaultLimits)
+	rep, err := safety.CheckUpdate(sk.Name, files, previous, skillfs.DefaultLimits)
 	if err != nil {
 		return safety.Report{}, err
 	}

@@ -3,6 +3,7 @@ package pluginsync
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/plugins"
@@ -16,7 +17,13 @@ func (o Options) allowed(p *plugins.Plugin, sk *skillIn) (safety.RiskLevel, bool
 	if allow == safety.RiskNone {
 		allow = safety.DefaultAllowedRisk
 	}
+	if o.RiskCap > 0 {
+		allow = min(allow, o.RiskCap)
+	}
 	if a, ok := o.accepted[store.QualifiedName(p.ID, sk.Name)]; ok && a.Tree == sk.Tree.String() && a.Risk > allow {
+		if o.RiskCap > 0 && a.Risk > o.RiskCap {
+			return min(allow, o.RiskCap), false // the organisation's cap wins over an acceptance
+		}
 		return a.Risk, true
 	}
 	return allow, false
@@ -37,7 +44,7 @@ func withAccepted(tx *store.Tx, o Options) (Options, error) {
 // its source holds it now: the commit the last sync fetched, or the
 // folder on disk. It fails with ErrNothingToAccept when that tree is
 // within what sync allows, and for a skill that fails validation.
-func TrustSkill(ctx context.Context, s *store.Store, plugin, skill string) (*plugins.TrustedSkill, error) {
+func TrustSkill(ctx context.Context, s *store.Store, plugin, skill string, riskCap safety.RiskLevel) (*plugins.TrustedSkill, error) {
 	var out *plugins.TrustedSkill
 	err := s.Update(ctx, func(tx *store.Tx) error {
 		p, err := plugins.Get(tx.Reader, plugin)
@@ -62,17 +69,32 @@ func TrustSkill(ctx context.Context, s *store.Store, plugin, skill string) (*plu
 		if err != nil {
 			return fmt.Errorf("plugin %s, skill %s: %w", plugin, skill, err)
 		}
-		if rep.Risk <= safety.DefaultAllowedRisk {
+		allow := safety.DefaultAllowedRisk
+		if riskCap > 0 {
+			allow = min(allow, riskCap)
+		}
+		if rep.Risk <= allow {
 			return fmt.Errorf("plugin %s, skill %s: %w: its upstream's risk is %s, which sync takes in already", plugin, skill, plugins.ErrNothingToAccept, rep.Risk)
 		}
 		name := store.QualifiedName(p.ID, skill)
-		if err := plugins.RecordAcceptance(s, name, plugins.Acceptance{Tree: sk.Tree.String(), Risk: rep.Risk}); err != nil {
+		a := plugins.Acceptance{Tree: sk.Tree.String(), Risk: rep.Risk, By: identityString(tx.Identity()), At: time.Now().UTC()}
+		for _, f := range rep.Findings {
+			if f.Level > allow && !f.Known {
+				a.Findings = append(a.Findings, f.String())
+			}
+		}
+		if err := plugins.RecordAcceptance(s, name, a); err != nil {
 			return err
 		}
 		out = &plugins.TrustedSkill{Skill: name, Tree: sk.Tree.String(), Risk: rep.Risk, Findings: rep.Findings}
 		return nil
 	})
 	return out, err
+}
+
+// identityString is who accepted a finding, as git writes an author.
+func identityString(id store.Identity) string {
+	return fmt.Sprintf("%s <%s>", id.Name, id.Email)
 }
 
 // allowedByPolicy is the plugins a sync may read: each one whose source

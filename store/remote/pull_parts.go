@@ -15,8 +15,5 @@ func withPartsFindings(skill string, rep safety.Report, files, previous []store.
 		return rep
 	}
 	rep.Findings = append(rep.Findings, safety.PluginFindings(files, previous)...)
-	for _, f := range rep.Findings {
-		rep.Risk = max(rep.Risk, f.Level)
-	}
-	return rep
+	return safety.NewReport(rep.Findings)
 }

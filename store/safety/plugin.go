@@ -82,7 +82,11 @@ func PluginFindings(files, previous []skillfs.File) []Finding {
 		if level == RiskHigh {
 			msg += "; it downloads code and pipes it into an interpreter"
 		}
-		findings = append(findings, Finding{Level: level, Path: r.file, Message: msg})
+		rule := rulePlugin.ID
+		if level == RiskHigh {
+			rule = rulePipe.ID
+		}
+		findings = append(findings, Finding{Level: level, Path: r.file, Message: msg, Rule: rule})
 	}
 	findings = append(findings, hookScripts(now, files, previous)...)
 	sort.SliceStable(findings, func(i, j int) bool {
@@ -115,7 +119,7 @@ func hookScripts(now []runnable, files, previous []skillfs.File) []Finding {
 			if existed {
 				verb = "changed"
 			}
-			out = append(out, Finding{Level: RiskMedium, Path: p, Message: fmt.Sprintf("script run by %s (%s) %s", r.kind, r.key, verb)})
+			out = append(out, Finding{Level: RiskMedium, Path: p, Message: fmt.Sprintf("script run by %s (%s) %s", r.kind, r.key, verb), Rule: rulePlugin.ID})
 		}
 	}
 	return out
@@ -228,7 +232,7 @@ func runnables(files []skillfs.File) ([]runnable, []Finding) {
 }
 
 func unparsed(p string, err error) Finding {
-	return Finding{Level: RiskMedium, Path: p, Message: fmt.Sprintf("does not parse (what it declares to run cannot be checked): %v", err)}
+	return Finding{Level: RiskMedium, Path: p, Message: fmt.Sprintf("does not parse (what it declares to run cannot be checked): %v", err), Rule: ruleUnparsed.ID}
 }
 
 // hookRunnables reads Claude Code's hook configuration: event name → list

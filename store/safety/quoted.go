@@ -38,6 +38,7 @@ var warningWords = [][]byte{
 	[]byte("watch for"), []byte("watch out"), []byte("warn"), []byte("never "), []byte("do not"),
 	[]byte("don't"), []byte("refuse"), []byte("detect"), []byte("flag "), []byte("malicious"),
 	[]byte("suspicious"), []byte("attack"), []byte("untrusted"), []byte("treat "),
+	[]byte("ask the agent"), []byte("ask it to"), []byte("ask claude"), // advice to the user about the agent
 }
 
 // quotedWarning reports whether the match data[start:end] is the whole of

@@ -75,6 +75,13 @@ type Finding struct {
 	Path    string    `json:"path"`
 	Line    int       `json:"line,omitempty"`
 	Message string    `json:"message"`
+	// Rule is the ID of the check that found it (see [Rules]); empty in
+	// findings read back from a commit message written before rules had IDs.
+	Rule string `json:"rule,omitempty"`
+	// Known marks a finding already in the version this tree replaces
+	// (the file is unchanged): it is shown, but only what a version adds
+	// raises its risk.
+	Known bool `json:"known,omitempty"`
 }
 
 // The path is quoted as git quotes a path (skillfs.QuotePath): a file name
@@ -84,7 +91,11 @@ func (f Finding) String() string {
 	if f.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", loc, f.Line)
 	}
-	return fmt.Sprintf("%s: %s: %s", f.Level, loc, f.Message)
+	msg := f.Message
+	if f.Known {
+		msg += " (already in the accepted version)"
+	}
+	return fmt.Sprintf("%s: %s: %s", f.Level, loc, msg)
 }
 
 // Problem is a reason the safety check rejects a tree outright.
@@ -151,7 +162,7 @@ func (e *RiskRefusedError) Summary() string {
 func (e *RiskRefusedError) Details() []string {
 	var out []string
 	for _, f := range e.Findings {
-		if f.Level > e.Allowed {
+		if f.Level > e.Allowed && !f.Known {
 			out = append(out, f.String())
 		}
 	}
@@ -185,6 +196,21 @@ func collision(files []skillfs.File) *skillfs.CollisionError {
 // *RejectedError for what is never accepted, and otherwise the findings and
 // the highest risk level among them.
 func Check(skill string, files []skillfs.File, previous []skillfs.File, limits skillfs.Limits) (Report, error) {
+	return check(skill, files, previous, limits, false)
+}
+
+// CheckUpdate is Check for a tree that would replace accepted, the
+// version in force on this machine (the published head an update or a
+// candidate is made against): the findings of files it leaves unchanged
+// are marked Known and do not raise the risk, so a finding accepted once
+// does not hold every later update. Check, not this, judges a chain of
+// versions that came from elsewhere (pull), whose predecessors nobody
+// here accepted.
+func CheckUpdate(skill string, files []skillfs.File, accepted []skillfs.File, limits skillfs.Limits) (Report, error) {
+	return check(skill, files, accepted, limits, true)
+}
+
+func check(skill string, files []skillfs.File, previous []skillfs.File, limits skillfs.Limits, markKnown bool) (Report, error) {
 	var problems []Problem
 	if len(files) > limits.MaxFiles {
 		problems = append(problems, Problem{Path: ".", Reason: fmt.Sprintf("%d files is more than the cap of %d", len(files), limits.MaxFiles)})
@@ -240,10 +266,10 @@ func Check(skill string, files []skillfs.File, previous []skillfs.File, limits s
 			if f.Executable() {
 				level, what = RiskMedium, "executable script"
 			}
-			findings = append(findings, Finding{Level: level, Path: f.Path, Message: what + " " + verb})
+			findings = append(findings, Finding{Level: level, Path: f.Path, Message: what + " " + verb, Rule: ruleScript.ID})
 		}
 		if hasControlName(f.Path) {
-			findings = append(findings, Finding{Level: RiskHigh, Path: f.Path, Message: "file name holds a control, invisible or bidirectional character (can rewrite what a terminal shows)"})
+			findings = append(findings, Finding{Level: RiskHigh, Path: f.Path, Message: ruleControlName.Reason, Rule: ruleControlName.ID, Known: markKnown && !changed})
 		}
 		if bytes.IndexByte(f.Data, 0) >= 0 {
 			continue // binary: the text checks below do not apply
@@ -252,11 +278,24 @@ func Check(skill string, files []skillfs.File, previous []skillfs.File, limits s
 		if f.Path == skillmd.FileName && !hasKind(text, "terminal control") {
 			text = append(text, frontmatterControls(f.Data)...)
 		}
+		if markKnown && !changed {
+			for i := range text {
+				text[i].Known = true
+			}
+		}
 		findings = append(findings, text...)
 	}
+	return NewReport(findings), nil
+}
+
+// NewReport gathers findings into a report whose risk is the highest
+// level among them, findings already in the accepted version aside.
+func NewReport(findings []Finding) Report {
 	report := Report{Findings: findings}
 	for _, f := range findings {
-		report.Risk = max(report.Risk, f.Level)
+		if !f.Known {
+			report.Risk = max(report.Risk, f.Level)
+		}
 	}
-	return report, nil
+	return report
 }

@@ -18,7 +18,20 @@ import (
 var scriptExts = map[string]bool{".sh": true, ".bash": true, ".zsh": true, ".py": true, ".js": true, ".mjs": true, ".ts": true, ".rb": true, ".pl": true, ".ps1": true, ".php": true}
 
 func isScript(f skillfs.File) bool {
-	return f.Executable() || scriptExts[path.Ext(f.Path)] || bytes.HasPrefix(f.Data, []byte("#!"))
+	return f.Executable() || isScriptPath(f.Path, f.Data)
+}
+
+// isScriptPath reports a script by its name or its #! line.
+func isScriptPath(p string, data []byte) bool {
+	return scriptExts[path.Ext(p)] || bytes.HasPrefix(data, []byte("#!"))
+}
+
+func isMarkdown(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".md", ".markdown", ".mdx", ".mdc":
+		return true
+	}
+	return false
 }
 
 // Compiled on first use rather than at start-up, which every command pays.
@@ -35,27 +48,60 @@ var (
 	ignoreWords = [][]byte{[]byte("ignore"), []byte("disregard"), []byte("forget"), []byte("override")}
 )
 
-const (
-	minBase64Run = 200
-	maxFindLines = 20 // findings of one kind per file, so a hostile file cannot flood a commit message
-)
+const minBase64Run = 200
 
 // scanText flags risky text. Invisible and bidirectional-control
 // characters are checked in SKILL.md, which the agent reads as
-// instructions (elsewhere they are legitimate in right-to-left text);
-// Unicode tag characters, which smuggle whole ASCII instructions, and
-// terminal control characters, which rewrite what a person sees, in every
-// text file.
+// instructions, and in scripts, where they hide code from a reviewer
+// (elsewhere they are legitimate in right-to-left text); Unicode tag
+// characters, which smuggle whole ASCII instructions, and terminal control
+// characters, which rewrite what a person sees, in every text file. The
+// rules of rules.go run on every text file, and again on what an encoded
+// string in it decodes to (decode.go). A finding repeated on many lines
+// or characters is one finding with a count.
 func scanText(p string, data []byte, isSkillMD bool) []Finding {
-	var out []Finding
-	counts := map[string]int{}
-	add := func(line int, level RiskLevel, kind, msg string) {
-		if counts[kind]++; counts[kind] <= maxFindLines {
-			out = append(out, Finding{Level: level, Path: p, Line: line, Message: msg})
-		}
+	sc := newScan(p, data, isSkillMD || isScriptPath(p, data))
+	sc.lines()
+	sc.injections()
+	if isMarkdown(p) {
+		sc.htmlComments()
 	}
-	lower := asciiLower(data)
+	sc.decoded()
+	sc.combine()
+	return collapse(sc.out)
+}
+
+// scan is one file's pass: the findings so far and the signals (facts
+// that are not findings alone) that combine.
+type scan struct {
+	path        string
+	data, lower []byte
+	careful     bool // invisible characters matter here
+	script      bool // a script: comments are not run
+	markdown    bool
+	out         []Finding
+	sig         map[string][]int // signal name → lines
+}
+
+func newScan(p string, data []byte, careful bool) *scan {
+	return &scan{path: p, data: data, lower: asciiLower(data), careful: careful,
+		script: isScriptPath(p, data) && !isMarkdown(p), markdown: isMarkdown(p), sig: map[string][]int{}}
+}
+
+func (s *scan) add(line int, r Rule, level RiskLevel, msg string) {
+	if msg == "" {
+		msg = r.Reason
+	}
+	s.out = append(s.out, Finding{Level: level, Path: s.path, Line: line, Message: msg, Rule: r.ID})
+}
+
+func (s *scan) signal(name string, line int) { s.sig[name] = append(s.sig[name], line) }
+
+// lines runs the line rules and the character checks.
+func (s *scan) lines() {
+	data, lower := s.data, s.lower
 	var wrapped base64Lines
+	var heading, prev []byte
 	for n, off := 1, 0; off < len(data); n++ {
 		end := bytes.IndexByte(data[off:], '\n')
 		if end < 0 {
@@ -65,43 +111,172 @@ func scanText(p string, data []byte, isSkillMD bool) []Finding {
 		}
 		line, low := data[off:end], lower[off:end]
 		off = end + 1
-		if containsAny(low, pipeWords) && pipeToShell().Match(line) {
-			add(n, RiskHigh, "pipe", "downloads code and pipes it into an interpreter (curl … | sh)")
-		}
-		if hasBase64Run(line) {
-			add(n, RiskMedium, "base64", "long base64 blob (hidden payload?)")
-		} else if first := wrapped.next(n, line); first > 0 {
-			add(first, RiskMedium, "base64", "long base64 blob wrapped over several lines (hidden payload?)")
-		}
-		if c, ok := controlByte(line); ok {
-			add(n, RiskHigh, "control", fmt.Sprintf("terminal control character %s (can rewrite what a terminal shows)", c))
-		}
-		if !isASCII(line) {
-			for i := 0; i < len(line); {
-				r, size := utf8.DecodeRune(line[i:])
-				level, name := invisibleRune(r, n == 1 && i == 0)
-				if name != "" && (isSkillMD || level == RiskCritical) {
-					add(n, level, "rune", fmt.Sprintf("invisible or bidirectional-control character U+%04X (%s)", r, name))
+		ctx := lineContext{line: line, low: low, prev: prev, heading: heading, script: s.script, markdown: s.markdown}
+		if containsAny(low, pipeWords) {
+			if m := pipeToShell().FindIndex(line); m != nil {
+				r := rulePipe
+				if vendorInstaller(line) {
+					r = ruleVendorPipe
 				}
-				if name == "" && r >= 0x80 && r <= 0x9f {
-					add(n, RiskHigh, "control", fmt.Sprintf("terminal control character U+%04X (can rewrite what a terminal shows)", r))
-				}
-				i += size
+				s.ruleHit(n, r, ctx, m, pipeMessage(r, line, m))
 			}
 		}
-	}
-	// Prompt injections are matched over the whole text, so that a line
-	// break between the words does not hide one.
-	if containsAny(lower, ignoreWords) {
-		for _, m := range ignorePrior().FindAllIndex(data, maxFindLines) {
-			line := 1 + bytes.Count(data[:m[0]], []byte("\n"))
-			if quotedWarning(data, lower, m[0], m[1]) {
-				add(line, RiskMedium, "ignore", "quotes a prompt-injection phrase in a warning (not an instruction; check the quote)")
+		for i, lr := range lineRules {
+			re := compiledLineRules()[i]
+			if re == nil || !containsAnyString(low, lr.words) {
 				continue
 			}
-			add(line, RiskCritical, "ignore", "tells the agent to ignore previous instructions (prompt injection)")
+			if m := re.FindIndex(line); m != nil && !(lr.ID == ruleStealth.ID && negated(low, m[0])) {
+				s.ruleHit(n, lr.Rule, ctx, m, "")
+			}
 		}
-		sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+		s.signals(n, line, low, ctx)
+		if hasBase64Run(line) {
+			s.add(n, ruleBase64, RiskMedium, "")
+		} else if first := wrapped.next(n, line); first > 0 {
+			s.add(first, ruleBase64, RiskMedium, "long base64 blob wrapped over several lines (hidden payload?)")
+		}
+		if c, ok := controlByte(line); ok {
+			if c == "0x1B" || bytes.IndexByte(line, 0x1b) >= 0 { // ESC starts what a terminal acts on
+				s.add(n, ruleControl, RiskHigh, "terminal control character 0x1B (can rewrite what a terminal shows)")
+			} else {
+				s.add(n, ruleControl, RiskMedium, fmt.Sprintf("control character %s (unusual in text; a terminal may act on it)", c))
+			}
+		}
+		if !isASCII(line) {
+			s.runes(n, line)
+		}
+		if s.markdown && bytes.HasPrefix(line, []byte("#")) {
+			heading = low
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			prev = low
+		}
+	}
+}
+
+// ruleHit records a line rule's match, lowered to medium where the line
+// discusses it rather than asks for it.
+func (s *scan) ruleHit(n int, r Rule, ctx lineContext, m []int, msg string) {
+	if msg == "" {
+		msg = r.Reason + ": " + excerpt(ctx.line, m)
+	}
+	level := r.Level
+	if r.ID == rulePersist.ID && setsEnvironmentOnly(ctx.low) {
+		r, level, msg = ruleProfileEnv, ruleProfileEnv.Level, ruleProfileEnv.Reason+": "+excerpt(ctx.line, m)
+	}
+	if why := ctx.discussed(m[0]); why != "" && level > RiskMedium {
+		level, msg = RiskMedium, msg+" ("+why+"; not an instruction, check it)"
+	} else if level >= RiskHigh {
+		s.signal(r.ID, n)
+	}
+	s.add(n, r, level, msg)
+}
+
+// setsEnvironmentOnly reports a line appending to a shell profile only
+// an export, a PATH, an alias or a tool's documented init line, with
+// nothing fetched or run from elsewhere: what install guides tell you to
+// add, not a way back in.
+func setsEnvironmentOnly(low []byte) bool {
+	if !containsAnyString(low, []string{"export ", "path=", "alias ", "eval \"$(", "eval '$(", "source ", ". \"$home", "completion"}) {
+		return false
+	}
+	return !containsAnyString(low, []string{"curl", "wget", "http", "/tmp/", "base64", "/dev/tcp", "nc ", "python -c", "python3 -c", "nohup"})
+}
+
+// runes checks a line's non-ASCII characters: invisible ones (where they
+// matter), tag characters (everywhere; a run of them is decoded and
+// reported once), C1 controls. The parts of emoji sequences (a joiner
+// between two emoji, the tags of a subdivision flag) are not invisible.
+func (s *scan) runes(n int, line []byte) {
+	var prev rune
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRune(line[i:])
+		if r == 0x1F3F4 { // black flag: the tags after it spell a region
+			if j := flagTags(line[i+size:]); j > 0 {
+				i += size + j
+				prev = r
+				continue
+			}
+		}
+		if r >= 0xE0000 && r <= 0xE007F {
+			j, hidden := tagRun(line[i:])
+			s.add(n, ruleTags, RiskCritical, fmt.Sprintf("%d Unicode tag characters hide text the agent reads and a person does not see: %q", utf8.RuneCount(line[i:i+j]), clipString(hidden, 80)))
+			i += j
+			continue
+		}
+		if r == 0x200D && isEmoji(prev) {
+			if next, _ := utf8.DecodeRune(line[i+size:]); isEmoji(next) {
+				i += size
+				prev = r
+				continue
+			}
+		}
+		level, name := invisibleRune(r, n == 1 && i == 0)
+		if name != "" && s.careful {
+			s.add(n, ruleInvisible, level, fmt.Sprintf("invisible or bidirectional-control character U+%04X (%s)", r, name))
+		}
+		if name == "" && r >= 0x80 && r <= 0x9f {
+			level := RiskMedium // C1 controls that open a sequence are what terminals act on
+			if r == 0x9b || r == 0x9d || r == 0x90 || r == 0x9e || r == 0x9f {
+				level = RiskHigh
+			}
+			s.add(n, ruleControl, level, fmt.Sprintf("terminal control character U+%04X (can rewrite what a terminal shows)", r))
+		}
+		prev = r
+		i += size
+	}
+}
+
+// injections matches prompt injections over the whole text, so that a
+// line break between the words does not hide one.
+func (s *scan) injections() {
+	if !containsAny(s.lower, ignoreWords) {
+		return
+	}
+	for _, m := range ignorePrior().FindAllIndex(s.data, -1) {
+		line := 1 + bytes.Count(s.data[:m[0]], []byte("\n"))
+		switch {
+		case quotedWarning(s.data, s.lower, m[0], m[1]):
+			s.add(line, ruleIgnore, RiskMedium, "quotes a prompt-injection phrase in a warning (not an instruction; check the quote)")
+		case s.script && inComment(s.data, m[0]):
+			s.add(line, ruleIgnore, RiskMedium, "quotes a prompt-injection phrase in a code comment (not an instruction; check it)")
+		default:
+			s.signal(ruleIgnore.ID, line)
+			s.add(line, ruleIgnore, RiskCritical, "")
+		}
+	}
+}
+
+// collapse makes the findings of one rule at one level in one file a
+// single finding (the first, with a count), in line order.
+func collapse(in []Finding) []Finding {
+	sort.SliceStable(in, func(i, j int) bool { return in[i].Line < in[j].Line })
+	type key struct {
+		rule  string
+		level RiskLevel
+		msg   string
+	}
+	idx := map[key]int{}
+	counts := map[int]int{}
+	var out []Finding
+	for _, f := range in {
+		k := key{f.Rule, f.Level, ""}
+		if f.Rule == "" {
+			k.msg = f.Message
+		}
+		if i, ok := idx[k]; ok {
+			counts[i]++
+			continue
+		}
+		idx[k] = len(out)
+		counts[len(out)] = 1
+		out = append(out, f)
+	}
+	for i := range out {
+		if n := counts[i]; n > 1 {
+			out[i].Message += fmt.Sprintf(" (%d times in this file)", n)
+		}
 	}
 	return out
 }
@@ -253,12 +428,12 @@ func frontmatterControls(data []byte) []Finding {
 	}
 	values := fmt.Sprintf("%v", sf.Frontmatter)
 	if c, ok := controlByte([]byte(values)); ok {
-		return []Finding{{Level: RiskHigh, Path: skillmd.FileName, Line: sf.FrontmatterLine,
+		return []Finding{{Level: RiskHigh, Path: skillmd.FileName, Line: sf.FrontmatterLine, Rule: ruleControl.ID,
 			Message: fmt.Sprintf("frontmatter value holds terminal control character %s (can rewrite what a terminal shows)", c)}}
 	}
 	for _, r := range values {
 		if r >= 0x80 && r <= 0x9f {
-			return []Finding{{Level: RiskHigh, Path: skillmd.FileName, Line: sf.FrontmatterLine,
+			return []Finding{{Level: RiskHigh, Path: skillmd.FileName, Line: sf.FrontmatterLine, Rule: ruleControl.ID,
 				Message: fmt.Sprintf("frontmatter value holds terminal control character U+%04X (can rewrite what a terminal shows)", r)}}
 		}
 	}

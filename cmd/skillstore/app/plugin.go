@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -100,7 +101,7 @@ func AddPlugin(ctx context.Context, opts PluginAddOptions) error {
 	if err != nil {
 		return err
 	}
-	rep, err := pluginsync.Add(ctx, s, src, pluginsync.AddOptions{ID: opts.ID, Review: opts.Review, Skills: opts.Skills, AllowLocal: opts.AllowLocal, SkillsOnly: opts.SkillsOnly, Strict: opts.Intake.Strict, AllowRisk: opts.Intake.AllowRisk})
+	rep, err := pluginsync.Add(ctx, s, src, pluginsync.AddOptions{ID: opts.ID, Review: opts.Review, Skills: opts.Skills, AllowLocal: opts.AllowLocal, SkillsOnly: opts.SkillsOnly, Strict: opts.Intake.Strict, AllowRisk: opts.Intake.AllowRisk, RiskCap: RiskCap()})
 	if err != nil {
 		return err
 	}
@@ -362,9 +363,12 @@ func trustSkill(ctx context.Context, w io.Writer, s *store.Store, plugin, skill 
 	if plugin == "" || skill == "" {
 		return UsageErrorf("plugin trust: give PLUGIN:SKILL, both names")
 	}
-	t, err := pluginsync.TrustSkill(ctx, s, plugin, skill)
+	t, err := pluginsync.TrustSkill(ctx, s, plugin, skill, RiskCap())
 	if err != nil {
 		return err
+	}
+	if max, file, ok := loadSourcePolicy().MaxRisk(); ok && t.Risk > max {
+		return fmt.Errorf("plugin trust %s: its risk %s is above the max-risk %s that %s sets for every user: the acceptance is recorded but sync will not take it in; ask whoever manages that file", t.Skill, t.Risk, max, file)
 	}
 	cliout.Printf(w, "accepted risk %s of %s (upstream tree %s):\n", t.Risk, t.Skill, t.Tree[:12])
 	for _, f := range t.Findings {

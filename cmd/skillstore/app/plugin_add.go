@@ -91,9 +91,11 @@ func writeAddReport(opts PluginAddOptions, src plugins.Source, rep *pluginsync.R
 				continue
 			}
 			cliout.Printf(opts.Stdout, "  %s v%d\n", sk.Skill, sk.NewVersion)
+			writeFindings(opts.Stdout, sk.Findings, "    ")
 		}
 		if p.Parts != nil && p.Parts.Error == "" && p.Parts.Classification != pluginsync.ClassLeftOut {
 			cliout.Printf(opts.Stdout, "  %s: %s\n", partsLabel(p.Parts.Skill), partsLine(*p.Parts, false))
+			writeFindings(opts.Stdout, p.Parts.Findings, "    ")
 		}
 		if p.Note == pluginsync.NoSkillsNote {
 			partsOnly = append(partsOnly, p.Plugin)

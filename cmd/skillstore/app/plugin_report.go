@@ -4,6 +4,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/skillstore/skillstore/store/safety"
+
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/discover"
 	"github.com/skillstore/skillstore/reload"
@@ -38,7 +40,19 @@ func writePartsReport(w, errw io.Writer, p pluginsync.PluginReport, verbose bool
 		return false // left out: printLeftOut names it
 	}
 	cliout.Printf(w, "%s: %s\n", partsLabel(sk.Skill), partsLine(*sk, verbose))
+	writeFindings(w, sk.Findings, "    ")
 	return true
+}
+
+// writeFindings prints the findings a person should read before taking a
+// version in, one line each under the line naming it: medium and above,
+// and not those already in the accepted version.
+func writeFindings(w io.Writer, fs []safety.Finding, indent string) {
+	for _, f := range fs {
+		if f.Level >= safety.RiskMedium && !f.Known {
+			cliout.Printf(w, "%s%s\n", indent, f)
+		}
+	}
 }
 
 // partsLine is syncLine for a plugin's parts: the risk of the update, and
@@ -123,6 +137,7 @@ func printLeftOut(w io.Writer, p pluginsync.PluginReport) int {
 			} else {
 				cliout.Printf(w, "skillstore: left out: %s: %s\n", label, l.Reason)
 			}
+			writeFindings(w, l.Findings, "    ")
 			cliout.Printf(w, "skillstore: hint: %s\n", takeIn(p.Plugin, sk.Skill, l))
 		}
 	}
@@ -145,6 +160,11 @@ func takeIn(plugin, skill string, l pluginsync.LeftOut) string {
 	case pluginsync.LeftOutCap:
 		return "the first files of " + name + " went in, its manifests, commands, agents, hooks and servers first; once upstream holds fewer, the next sync takes the rest in"
 	case pluginsync.LeftOutRisk:
+		if level, err := safety.ParseRiskLevel(l.Risk); err == nil {
+			if max, file, ok := loadSourcePolicy().MaxRisk(); ok && level > max {
+				return "the max-risk " + max.String() + " that " + file + " sets for every user keeps it out; ask whoever manages that file" + stop
+			}
+		}
 		return "read the findings; then take it in with --allow-risk " + l.Risk + ", or accept this version with 'skillstore plugin trust " + name + "' (a change upstream asks again)" + stop
 	}
 	return "the rest of plugin " + plugin + " went in; once " + name + " is fixed upstream, the next sync takes it in" + stop

@@ -1,9 +1,11 @@
 package app
 
 import (
-	"github.com/skillstore/skillstore/store/plugins"
 	"os"
 	"path/filepath"
+
+	"github.com/skillstore/skillstore/store/plugins"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // The source policy's files (see plugins.SourcePolicy): the system's, then
@@ -44,4 +46,26 @@ func PolicyPaths() []string {
 // none.
 func loadSourcePolicy() *plugins.SourcePolicy {
 	return plugins.LoadSourcePolicy(PolicyPaths()...)
+}
+
+// CapRisk applies the policy's max-risk line (plugins.SourcePolicy.MaxRisk)
+// to the highest risk a command takes in: an organisation's cap wins over
+// the default, and a flag that asks for more is a usage error naming the
+// file. explicit says the user gave --allow-risk.
+func CapRisk(level safety.RiskLevel, explicit bool) (safety.RiskLevel, error) {
+	max, file, ok := loadSourcePolicy().MaxRisk()
+	if !ok || level <= max {
+		return level, nil
+	}
+	if explicit {
+		return 0, UsageErrorf("--allow-risk %s is above the max-risk %s that %s sets for every user: give %s or lower, or ask whoever manages that file", level, max, file, max)
+	}
+	return max, nil
+}
+
+// RiskCap is the policy's max-risk, 0 for none: what a recorded
+// acceptance ('plugin trust') cannot raise a skill's allowed risk above.
+func RiskCap() safety.RiskLevel {
+	max, _, _ := loadSourcePolicy().MaxRisk()
+	return max
 }

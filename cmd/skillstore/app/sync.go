@@ -185,7 +185,7 @@ func (r *SyncRun) failed() bool {
 
 // syncPlugins runs the store's sync, with a progress line on a terminal.
 func syncPlugins(ctx context.Context, s *store.Store, opts SyncOptions) (*pluginsync.Report, error) {
-	sopts := pluginsync.Options{Plugins: opts.Plugins, Review: opts.Review, SkillAware: opts.SkillAware, Strict: opts.Intake.Strict, AllowRisk: opts.Intake.AllowRisk}
+	sopts := pluginsync.Options{Plugins: opts.Plugins, Review: opts.Review, SkillAware: opts.SkillAware, Strict: opts.Intake.Strict, AllowRisk: opts.Intake.AllowRisk, RiskCap: RiskCap()}
 	progress := cliout.IsTerminal(opts.Stderr) && !opts.JSON
 	raw := cliout.Raw(opts.Stderr) // the control sequences are ours; names are escaped
 	if progress {
@@ -262,6 +262,7 @@ func writeSyncReport(w, errw io.Writer, rep *pluginsync.Report, verbose bool) bo
 			}
 			// Written raw: the colour is ours, the text escaped above.
 			fmt.Fprintln(cliout.Raw(w), cliout.WrapLine(cliout.Quote(syncName(p.Plugin, sk))+": "+line, cliout.ReportWidthOf(w), "    "))
+			writeFindings(w, sk.Findings, "    ")
 		}
 		for _, d := range p.Dependencies {
 			if d.Unmet != "" {

@@ -110,8 +110,14 @@ func readCandidates(ctx context.Context, s *store.Store, skill string) ([]storec
 			return err
 		}
 		cand, err := storecandidates.Get(r, skill)
+		if err != nil {
+			return err
+		}
+		if rep, err := storecandidates.Findings(r, cand); err == nil {
+			cand.Findings = rep.Findings
+		}
 		out = []storecandidates.Candidate{cand}
-		return err
+		return nil
 	})
 	return out, candidateErr(skill, err)
 }
@@ -224,6 +230,9 @@ func writeCandidate(w io.Writer, c storecandidates.Candidate) {
 	}
 	if c.Risk != "" {
 		cliout.Printf(w, "  risk:           %s\n", c.Risk)
+	}
+	for _, f := range c.Findings {
+		cliout.Printf(w, "    %s\n", f)
 	}
 	if c.Stale {
 		cliout.Printf(w, "  the published version moved since: run 'skillstore sync' for a new candidate\n")
