@@ -28,6 +28,9 @@ type versionJSON struct {
 	PluginVersion string           `json:"plugin_version,omitempty"`
 	Risk          string           `json:"risk"`
 	Findings      []safety.Finding `json:"findings"`
+	// Upstream is the upstream snapshot (or other history) the version
+	// took in: its commit's second parent.
+	Upstream string `json:"upstream,omitempty"`
 }
 
 func ToVersionJSON(v store.Version) versionJSON {
@@ -38,7 +41,11 @@ func ToVersionJSON(v store.Version) versionJSON {
 	if v.Plugin == "" { // a version recorded without the trailer: the name says
 		v.Plugin, _ = store.SplitName(v.Skill)
 	}
-	return versionJSON{Skill: v.Skill, Version: v.Number, Commit: v.Commit.String(), Tree: v.Tree.String(), Time: v.Time.UTC(),
+	upstream := ""
+	if len(v.Parents) > 1 {
+		upstream = v.Parents[1].String()
+	}
+	return versionJSON{Upstream: upstream, Skill: v.Skill, Version: v.Number, Commit: v.Commit.String(), Tree: v.Tree.String(), Time: v.Time.UTC(),
 		Actor: v.Actor, Source: v.Source, Reason: v.Reason, MergeMode: v.MergeMode, Plugin: v.Plugin,
 		PluginVersion: v.PluginVersion, Risk: v.Risk.String(), Findings: fs}
 }
