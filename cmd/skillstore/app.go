@@ -46,7 +46,7 @@ func commands() []*cli.Command {
 		rmCommand(),
 		verifyCommand(), gcCommand(),
 		// plugins
-		pluginCommand(), syncCommand(), checkCommand(), candidatesCommand(),
+		pluginCommand(), syncCommand(), checkCommand(), candidatesCommand(), uiCommand(),
 		// targets
 		targetCommand(), tagCommand(), exportCommand(), statusCommand(), captureCommand(), watchCommand(), mcpCommand(),
 		lockCommand(), installCommand(),
