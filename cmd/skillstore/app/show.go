@@ -28,9 +28,10 @@ type versionJSON struct {
 	PluginVersion string           `json:"plugin_version,omitempty"`
 	Risk          string           `json:"risk"`
 	Findings      []safety.Finding `json:"findings"`
-	// Upstream is the upstream snapshot (or other history) the version
-	// took in: its commit's second parent.
-	Upstream string `json:"upstream,omitempty"`
+	// Merged is the commit the version merged in, its commit's second
+	// parent: the upstream snapshot a sync took in, the head of the
+	// candidate accept published, or the remote version a pull joined.
+	Merged string `json:"merged,omitempty"`
 }
 
 func ToVersionJSON(v store.Version) versionJSON {
@@ -41,11 +42,11 @@ func ToVersionJSON(v store.Version) versionJSON {
 	if v.Plugin == "" { // a version recorded without the trailer: the name says
 		v.Plugin, _ = store.SplitName(v.Skill)
 	}
-	upstream := ""
+	merged := ""
 	if len(v.Parents) > 1 {
-		upstream = v.Parents[1].String()
+		merged = v.Parents[1].String()
 	}
-	return versionJSON{Upstream: upstream, Skill: v.Skill, Version: v.Number, Commit: v.Commit.String(), Tree: v.Tree.String(), Time: v.Time.UTC(),
+	return versionJSON{Merged: merged, Skill: v.Skill, Version: v.Number, Commit: v.Commit.String(), Tree: v.Tree.String(), Time: v.Time.UTC(),
 		Actor: v.Actor, Source: v.Source, Reason: v.Reason, MergeMode: v.MergeMode, Plugin: v.Plugin,
 		PluginVersion: v.PluginVersion, Risk: v.Risk.String(), Findings: fs}
 }

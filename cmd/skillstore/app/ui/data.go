@@ -128,7 +128,7 @@ type versionJSON struct {
 	PluginVersion string    `json:"plugin_version"`
 	Risk          string    `json:"risk"`
 	Findings      []finding `json:"findings"`
-	Upstream      string    `json:"upstream"`
+	Merged        string    `json:"merged"`
 }
 
 type showJSON struct {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
@@ -145,15 +146,30 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	var v versionJSON
-	err := s.produce(ctx, &v, func(g app.Global, out app.Output) error {
-		return run(ctx, candidates.Options{Global: g, Output: out, Skill: skill, Reason: reason})
+	export := r.PostFormValue("export") != ""
+	var report map[string]json.RawMessage
+	err := s.produce(ctx, &report, func(g app.Global, out app.Output) error {
+		return run(ctx, candidates.Options{Global: g, Output: out, Skill: skill, Reason: reason, Export: export})
 	})
-	if err != nil {
+	// accept --export --json prints {"version": ..., "export": [...]};
+	// accept and reject the version alone.
+	var v versionJSON
+	exports := ""
+	whole, _ := json.Marshal(report)
+	if inner, ok := report["export"]; ok {
+		whole = report["version"]
+		var exported []struct {
+			Target string `json:"target"`
+		}
+		_ = json.Unmarshal(inner, &exported)
+		exports = "; exported into " + app.Plural(len(exported), "target")
+	}
+	_ = json.Unmarshal(whole, &v)
+	if v.Skill == "" {
 		redirect(w, r, "/candidate?skill="+url.QueryEscape(skill), "", errorText(err))
 		return
 	}
-	redirect(w, r, "/skill?name="+url.QueryEscape(v.Skill), verb+" candidate "+v.Skill+": "+v.Skill+"@v"+itoa(v.Version), "")
+	redirect(w, r, "/skill?name="+url.QueryEscape(v.Skill), verb+" candidate "+v.Skill+": published "+v.Skill+"@v"+itoa(v.Version)+exports, errorText(err))
 }
 
 // edit opens the candidate in $VISUAL or $EDITOR as 'candidates edit'
