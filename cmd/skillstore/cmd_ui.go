@@ -24,8 +24,8 @@ func uiCommand() *cli.Command {
 			"versions side by side, changed words marked, the merged result with its conflict\n" +
 			"hunks, what accepting changes in each target, and buttons to accept, reject or\n" +
 			"resolve in $VISUAL/$EDITOR, running the candidates commands' own code); Skills\n" +
-			"(search, a skill's versions with who made each and the upstream snapshot it took\n" +
-			"in, a diff of any two, risk findings, files); Targets (each target's skills and\n" +
+			"(search, a skill's versions with who made each, how, and what it merged in: the\n" +
+			"upstream snapshot or the candidate; a diff of any two, risk findings, files); Targets (each target's skills and\n" +
 			"their state, its skills list against its agent's budget and what the agent cuts\n" +
 			"first); Activity (the loads log of 'skillstore mcp' over time per skill and per\n" +
 			"client, the candidates waiting, the latest versions).\n\n" +

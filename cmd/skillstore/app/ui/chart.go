@@ -145,4 +145,5 @@ var funcs = template.FuncMap{
 	},
 	"len0": func(s []string) int { return len(s) },
 	"add":  func(a, b int) int { return a + b },
+	"sub":  func(a, b int) int { return a - b },
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/app/candidates"
@@ -330,26 +331,38 @@ type targetView struct {
 	// embedded field would have is taken by Status).
 	Targ   targetJSON
 	Status []statusJSON
+	// Clean counts the skills as export left them; CleanHidden those of
+	// them not listed (past maxCleanRows).
+	Clean, CleanHidden int
 	// Bar is the listing's length against the budget, for the SVG bar:
 	// Used and Budget in pixels of Width.
 	Used, Budget, Width int
 	Over                bool
 }
 
+// maxCleanRows is how many unchanged skills a target's table lists.
+const maxCleanRows = 100
+
 func (s *Server) targets(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var targets []targetJSON
 	var sts []statusJSON
-	err := s.produce(ctx, &targets, func(g app.Global, out app.Output) error {
-		return app.ListTargets(ctx, app.TargetOptions{Global: g, Output: out})
+	// The two reports are independent: each command reads the store
+	// under its own shared lock, so they run side by side.
+	var err, statusErr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		err = s.produce(ctx, &targets, func(g app.Global, out app.Output) error {
+			return app.ListTargets(ctx, app.TargetOptions{Global: g, Output: out})
+		})
 	})
-	var statusErr error
-	if err == nil {
+	wg.Go(func() {
 		// A target whose folders could not be read is shown with the rest.
 		statusErr = s.produce(ctx, &sts, func(g app.Global, out app.Output) error {
 			return app.Status(ctx, app.StatusOptions{Global: g, Output: out})
 		})
-	}
+	})
+	wg.Wait()
 	if err != nil {
 		s.fail(w, r, "targets", http.StatusInternalServerError, err)
 		return
@@ -357,11 +370,22 @@ func (s *Server) targets(w http.ResponseWriter, r *http.Request) {
 	var views []targetView
 	for _, t := range targets {
 		v := targetView{targetJSON: t, Targ: t, Width: 600}
+		// Every skill that needs a look, then clean ones up to a page's
+		// worth; status --json lists them all.
+		var clean []statusJSON
 		for _, st := range sts {
-			if st.Target == t.Name {
+			switch {
+			case st.Target != t.Name:
+			case st.State == "clean" && !st.Outdated:
+				clean = append(clean, st)
+			default:
 				v.Status = append(v.Status, st)
 			}
 		}
+		v.Clean = len(clean)
+		shown := clean[:min(len(clean), maxCleanRows)]
+		v.Status = append(v.Status, shown...)
+		v.CleanHidden = len(clean) - len(shown)
 		if c := t.Context; c != nil {
 			limit := c.Chars
 			if c.Budget != nil && c.Budget.Chars > 0 {
@@ -383,11 +407,11 @@ func (s *Server) targets(w http.ResponseWriter, r *http.Request) {
 }
 
 type activityView struct {
-	Loads     []loadJSON
-	BySkill   chart
-	ByClient  chart
-	Recent    []skillJSON
-	Waiting   []candidateJSON
+	Loads    []loadJSON
+	BySkill  chart
+	ByClient chart
+	Recent   []skillJSON
+	Waiting  []candidateJSON
 }
 
 func (s *Server) activity(w http.ResponseWriter, r *http.Request) {

@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
-	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/cmd/skillstore/app/serve"
+	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/store"
 )
 
@@ -153,7 +153,7 @@ func Serve(ctx context.Context, opts Options) error {
 	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
-	return ctx.Err()
+	return nil // stopped as asked
 }
 
 // openBrowser opens url in $BROWSER, else the system's browser, without
