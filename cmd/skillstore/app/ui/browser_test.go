@@ -159,6 +159,30 @@ func TestBrowserReviewThreeWay(t *testing.T) {
 	}
 	shot(t, ctx, "candidate")
 
+	// The conflicted one: accept is disabled, the merged result shows
+	// its conflict hunk.
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/candidate?skill=notes:tidy"), chromedp.WaitVisible(chromedp.CSS("details.merged"))); err != nil {
+		t.Fatal(err)
+	}
+	hunk, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("details.merged tr.c-ours, details.merged tr.c-theirs, details.merged tr.c-base")].map(e => e.className + " " + e.textContent.trim())`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(hunk, "|") != "c-ours 8Put things away, biggest first.|c-base 10Put things away.|c-theirs 12Put things back where they belong." {
+		t.Errorf("conflict hunk rows = %q", hunk)
+	}
+	disabled, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("accept").disabled`))
+	if err != nil || !disabled {
+		t.Errorf("accept of a conflicted candidate is not disabled (%v)", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS("details.merged"))); err != nil {
+		t.Fatal(err)
+	}
+	shot(t, ctx, "candidate-conflict")
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/candidate?skill=notes:hello"), chromedp.WaitVisible(chromedp.CSS("#col-theirs"))); err != nil {
+		t.Fatal(err)
+	}
+
 	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS(`input[name="reason"]`), "reviewed in the browser"),
 		chromedp.Click(chromedp.CSS("#accept")), chromedp.WaitVisible(chromedp.CSS("#flash"))); err != nil {
 		t.Fatal(err)

@@ -18,7 +18,8 @@ import (
 
 // fixture is a real store made with the CLI's own workflows: a plugin
 // "notes" whose skill hello a person edited and upstream changed too (a
-// three-way candidate waits), a managed skill whose SKILL.md holds
+// clean three-way candidate waits) and whose skill tidy both changed on
+// the same line (a conflicted one), a managed skill whose SKILL.md holds
 // <script>, a target in ~/.claude/skills exported into, and a loads log
 // as 'skillstore mcp' writes it.
 type fixture struct {
@@ -35,6 +36,9 @@ func write(t testing.TB, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// tidy's line is changed on both sides: its candidate is conflicted.
+const tidyBase = "---\nname: tidy\ndescription: Tidy a folder.\n---\n# Tidy\n\nPut things away.\n\nSweep.\n"
 
 const helloBase = "---\nname: hello\ndescription: Say hello to the user.\n---\n# Hello\n\nGreet the user.\n\nSay it once.\n\nEnd.\n"
 
@@ -67,7 +71,7 @@ func newFixture(t testing.TB) *fixture {
 		}
 	}
 	write(t, filepath.Join(f.up, "skills", "hello", "SKILL.md"), helloBase)
-	write(t, filepath.Join(f.up, "skills", "tidy", "SKILL.md"), "---\nname: tidy\ndescription: Tidy a folder.\n---\nPut things away.\n")
+	write(t, filepath.Join(f.up, "skills", "tidy", "SKILL.md"), tidyBase)
 	must(app.Init(ctx, g))
 	must(app.AddPlugin(ctx, app.PluginAddOptions{Global: g, Source: f.up, ID: "notes"}))
 	must(os.MkdirAll(f.target, 0o755))
@@ -75,12 +79,16 @@ func newFixture(t testing.TB) *fixture {
 	local := filepath.Join(root, "local", "hello")
 	write(t, filepath.Join(local, "SKILL.md"), strings.Replace(helloBase, "Greet the user.", "Greet the user warmly.", 1))
 	must(app.Add(ctx, app.AddOptions{Global: g, Paths: []string{local}, Into: []string{"notes:hello"}}))
+	tidy := filepath.Join(root, "local", "tidy")
+	write(t, filepath.Join(tidy, "SKILL.md"), strings.Replace(tidyBase, "Put things away.", "Put things away, biggest first.", 1))
+	must(app.Add(ctx, app.AddOptions{Global: g, Paths: []string{tidy}, Into: []string{"notes:tidy"}}))
 	evil := filepath.Join(root, "local", "evil")
 	write(t, filepath.Join(evil, "SKILL.md"), "---\nname: evil\ndescription: <script>document.title='pwned'</script> a hostile description\n---\n"+
 		"# Evil\n\n<script>document.body.dataset.pwned='yes'</script>\n<img src=x onerror=\"document.body.dataset.pwned='img'\">\n")
 	must(app.Add(ctx, app.AddOptions{Global: g, Paths: []string{evil}}))
 	must(app.Export(ctx, app.ExportOptions{Global: g}))
 	write(t, filepath.Join(f.up, "skills", "hello", "SKILL.md"), strings.Replace(helloBase, "End.", "End, and wave goodbye.", 1))
+	write(t, filepath.Join(f.up, "skills", "tidy", "SKILL.md"), strings.Replace(tidyBase, "Put things away.", "Put things back where they belong.", 1))
 	must(app.Sync(ctx, app.SyncOptions{Global: g}))
 	log := mcpserver.NewAuditLog(filepath.Join(g.Store, "skillstore", serve.LoadsFileName), 0)
 	start := time.Now().Add(-6 * time.Hour)

@@ -112,7 +112,7 @@ func sides(c candidateJSON) []sideView {
 		t, ht := theirs[p]
 		h, hh := head[p]
 		v := sideView{Path: p, HasBase: hb, HasOurs: ho, HasTheirs: ht, HasHead: hh,
-			Binary: b.Binary || o.Binary || t.Binary || h.Binary, Conflicted: slices.Contains(c.Conflicts, p)}
+			Binary: b.Binary || o.Binary || t.Binary || h.Binary, Conflicted: conflicted(c.Conflicts, p)}
 		if !v.Binary {
 			v.Base = againstBase(b.Text, b.Text)
 			v.Ours = againstBase(b.Text, o.Text)
@@ -122,6 +122,17 @@ func sides(c candidateJSON) []sideView {
 		out = append(out, v)
 	}
 	return out
+}
+
+// conflicted reports whether the candidate's conflicts (as its trailer
+// records them: "SKILL.md (content)") name path.
+func conflicted(conflicts []string, path string) bool {
+	for _, c := range conflicts {
+		if c == path || strings.HasPrefix(c, path+" (") {
+			return true
+		}
+	}
+	return false
 }
 
 // act runs accept, reject or edit as the candidates commands do (their
