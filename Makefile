@@ -88,7 +88,9 @@ attack:
 
 ## bench: every benchmark, printing skillstore's figures beside their references
 ## (among them BenchmarkMCPHTTPLoad10k: 200 HTTP clients of `skillstore mcp --http`
-## on 10,000 skills, requests/s, p50/p99, errors and the server's peak memory)
+## on 10,000 skills, requests/s, p50/p99, errors and the server's peak memory; and
+## BenchmarkUIPages1k: each page of `skillstore ui` on 1,000 skills, best and median
+## answer time beside its commands' own --json run, target < 100 ms)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -timeout 60m $(PKGS)
 
