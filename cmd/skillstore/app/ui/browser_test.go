@@ -236,6 +236,9 @@ func TestBrowserReviewThreeWay(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/activity"), chromedp.WaitVisible(chromedp.CSS(".chart"))); err != nil {
 		t.Fatal(err)
 	}
+	if got := textOf(t, ctx, "#syncs"); !strings.Contains(got, "review") || !strings.Contains(got, "notes:hello: three-way") {
+		t.Errorf("recent syncs:\n%s", got)
+	}
 	if got := textOf(t, ctx, "main"); !strings.Contains(got, "notes:tidy") || !strings.Contains(got, "codex 1.0") {
 		t.Errorf("activity page:\n%s", got)
 	}

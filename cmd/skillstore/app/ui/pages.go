@@ -418,6 +418,7 @@ func (s *Server) targets(w http.ResponseWriter, r *http.Request) {
 }
 
 type activityView struct {
+	Syncs    []syncJSON
 	Loads    []loadJSON
 	BySkill  chart
 	ByClient chart
@@ -431,6 +432,11 @@ func (s *Server) activity(w http.ResponseWriter, r *http.Request) {
 	err := s.produce(ctx, &v.Loads, func(g app.Global, out app.Output) error {
 		return serve.Loads(ctx, serve.LoadsOptions{Global: g, Output: out})
 	})
+	if err == nil {
+		err = s.produce(ctx, &v.Syncs, func(g app.Global, out app.Output) error {
+			return app.Syncs(ctx, app.SyncsOptions{Global: g, Output: out})
+		})
+	}
 	if err == nil {
 		err = s.produce(ctx, &v.Recent, func(g app.Global, out app.Output) error {
 			return app.List(ctx, app.ListOptions{Global: g, Output: out})
@@ -454,10 +460,11 @@ func (s *Server) activity(w http.ResponseWriter, r *http.Request) {
 	})
 	sort.SliceStable(v.Recent, func(i, j int) bool { return v.Recent[i].Time.After(v.Recent[j].Time) })
 	v.Recent = v.Recent[:min(len(v.Recent), 20)]
+	v.Syncs = v.Syncs[:min(len(v.Syncs), 20)]
 	if len(v.Loads) > 50 {
 		v.Loads = v.Loads[len(v.Loads)-50:]
 	}
 	slices.Reverse(v.Loads)
 	s.render(w, r, "activity", page{Title: "Activity", Nav: "activity", Data: v,
-		Commands: []string{"skillstore log --loads --json", "skillstore list --json", "skillstore candidates list --json"}})
+		Commands: []string{"skillstore log --syncs --json", "skillstore log --loads --json", "skillstore list --json", "skillstore candidates list --json"}})
 }
