@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
+	"github.com/skillstore/skillstore/cmd/skillstore/app/candidates"
 )
 
 // The browser tests run the page in a real headless Chromium (Debian's
@@ -59,7 +60,9 @@ func newBrowser(t *testing.T) context.Context {
 		cancelAlloc()
 		t.Fatalf("start chromium: %v", err)
 	}
-	ctx, cancelTimeout := context.WithTimeout(bctx, 90*time.Second)
+	// Generous: under the race detector on a busy machine an accept
+	// that exports takes seconds; a hang still ends the test.
+	ctx, cancelTimeout := context.WithTimeout(bctx, 4*time.Minute)
 	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
 	return ctx
 }
@@ -104,6 +107,19 @@ func shot(t *testing.T, ctx context.Context, name string) {
 	t.Logf("screenshot %s", path)
 }
 
+// do runs the actions as one step of at most a minute; a step that
+// fails or hangs ends the test naming it, with a screenshot of the page
+// as it was (failed-STEP.png).
+func do(t *testing.T, ctx context.Context, step string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	sctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if err := chromedp.Do(sctx, actions...); err != nil {
+		shot(t, ctx, "failed-"+strings.ReplaceAll(step, " ", "-"))
+		t.Fatalf("%s: %v", step, err)
+	}
+}
+
 func textOf(t *testing.T, ctx context.Context, sel string) string {
 	t.Helper()
 	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
@@ -118,14 +134,12 @@ func textOf(t *testing.T, ctx context.Context, sel string) string {
 // by side, accept; then the store and the target hold the accepted
 // version. On the way it takes a screenshot of each page.
 func TestBrowserReviewThreeWay(t *testing.T) {
-	ctx := newBrowser(t)
 	f := newFixture(t)
+	ctx := newBrowser(t)
 	link := serveFixture(t, f.g, false)
 	base := strings.SplitN(link, "/?", 2)[0]
 
-	if err := chromedp.Do(ctx, chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS("#candidates"))); err != nil {
-		t.Fatalf("open %s: %v", link, err)
-	}
+	do(t, ctx, "open link", chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS("#candidates")))
 	loc, err := chromedp.Run(ctx, chromedp.Location())
 	if err != nil {
 		t.Fatal(err)
@@ -138,10 +152,8 @@ func TestBrowserReviewThreeWay(t *testing.T) {
 	}
 	shot(t, ctx, "candidates")
 
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`a[href^="/candidate?skill=notes"]`)),
-		chromedp.WaitVisible(chromedp.CSS("#col-theirs"))); err != nil {
-		t.Fatal(err)
-	}
+	do(t, ctx, "click the candidate", chromedp.Click(chromedp.CSS(`a[href^="/candidate?skill=notes"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#col-theirs")))
 	for sel, want := range map[string]string{"#col-base": "Greet the user.", "#col-ours": "Greet the user warmly.", "#col-theirs": "End, and wave goodbye."} {
 		if got := textOf(t, ctx, sel); !strings.Contains(got, want) {
 			t.Errorf("%s does not show %q:\n%s", sel, want, got)
@@ -161,9 +173,7 @@ func TestBrowserReviewThreeWay(t *testing.T) {
 
 	// The conflicted one: accept is disabled, the merged result shows
 	// its conflict hunk.
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/candidate?skill=notes:tidy"), chromedp.WaitVisible(chromedp.CSS("details.merged"))); err != nil {
-		t.Fatal(err)
-	}
+	do(t, ctx, "open the conflicted candidate", chromedp.Navigate(base+"/candidate?skill=notes:tidy"), chromedp.WaitVisible(chromedp.CSS("details.merged")))
 	hunk, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("details.merged tr.c-ours, details.merged tr.c-theirs, details.merged tr.c-base")].map(e => e.className + " " + e.textContent.trim())`))
 	if err != nil {
 		t.Fatal(err)
@@ -175,18 +185,12 @@ func TestBrowserReviewThreeWay(t *testing.T) {
 	if err != nil || !disabled {
 		t.Errorf("accept of a conflicted candidate is not disabled (%v)", err)
 	}
-	if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS("details.merged"))); err != nil {
-		t.Fatal(err)
-	}
+	do(t, ctx, "scroll to merged", chromedp.ScrollIntoView(chromedp.CSS("details.merged")))
 	shot(t, ctx, "candidate-conflict")
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/candidate?skill=notes:hello"), chromedp.WaitVisible(chromedp.CSS("#col-theirs"))); err != nil {
-		t.Fatal(err)
-	}
+	do(t, ctx, "open the clean candidate", chromedp.Navigate(base+"/candidate?skill=notes:hello"), chromedp.WaitVisible(chromedp.CSS("#col-theirs")))
 
-	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS(`input[name="reason"]`), "reviewed in the browser"),
-		chromedp.Click(chromedp.CSS("#accept")), chromedp.WaitVisible(chromedp.CSS("#flash"))); err != nil {
-		t.Fatal(err)
-	}
+	do(t, ctx, "accept", chromedp.SendKeys(chromedp.CSS(`input[name="reason"]`), "reviewed in the browser"),
+		chromedp.Click(chromedp.CSS("#accept")), chromedp.WaitVisible(chromedp.CSS("#flash")))
 	if got := textOf(t, ctx, "#flash"); !strings.Contains(got, "accepted candidate notes:hello") || !strings.Contains(got, "notes:hello@v3") {
 		t.Errorf("after accept: %q", got)
 	}
@@ -218,24 +222,16 @@ func TestBrowserReviewThreeWay(t *testing.T) {
 	}
 	shot(t, ctx, "skill")
 
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/diff?name=notes:hello&a=v1&b=v3"), chromedp.WaitVisible(chromedp.CSS("table.sbs"))); err != nil {
-		t.Fatal(err)
-	}
+	do(t, ctx, "open the diff of v1 and v3", chromedp.Navigate(base+"/diff?name=notes:hello&a=v1&b=v3"), chromedp.WaitVisible(chromedp.CSS("table.sbs")))
 	shot(t, ctx, "diff")
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/skills"), chromedp.WaitVisible(chromedp.CSS("#skills"))); err != nil {
-		t.Fatal(err)
-	}
+	do(t, ctx, "open skills", chromedp.Navigate(base+"/skills"), chromedp.WaitVisible(chromedp.CSS("#skills")))
 	shot(t, ctx, "skills")
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/targets"), chromedp.WaitVisible(chromedp.CSS("#target-claude"))); err != nil {
-		t.Fatal(err)
-	}
+	do(t, ctx, "open targets", chromedp.Navigate(base+"/targets"), chromedp.WaitVisible(chromedp.CSS("#target-claude")))
 	if got := textOf(t, ctx, "#target-claude"); !strings.Contains(got, "Claude Code") || !strings.Contains(got, "notes:hello") {
 		t.Errorf("targets page:\n%s", got)
 	}
 	shot(t, ctx, "targets")
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/activity"), chromedp.WaitVisible(chromedp.CSS(".chart"))); err != nil {
-		t.Fatal(err)
-	}
+	do(t, ctx, "open activity", chromedp.Navigate(base+"/activity"), chromedp.WaitVisible(chromedp.CSS(".chart")))
 	if got := textOf(t, ctx, "#syncs"); !strings.Contains(got, "review") || !strings.Contains(got, "notes:hello: three-way") {
 		t.Errorf("recent syncs:\n%s", got)
 	}
@@ -248,15 +244,13 @@ func TestBrowserReviewThreeWay(t *testing.T) {
 // TestBrowserHostileSkillIsText shows a SKILL.md holding <script> and an
 // <img onerror>: they appear as text, and nothing of theirs runs.
 func TestBrowserHostileSkillIsText(t *testing.T) {
-	ctx := newBrowser(t)
 	f := newFixture(t)
+	ctx := newBrowser(t)
 	link := serveFixture(t, f.g, true)
 	base := strings.SplitN(link, "/?", 2)[0]
-	if err := chromedp.Do(ctx, chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS("#candidates")),
+	do(t, ctx, "open link", chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS("#candidates")),
 		chromedp.Navigate(base+"/skill?name=evil"), chromedp.WaitVisible(chromedp.CSS("#content")),
-		chromedp.Sleep(300*time.Millisecond)); err != nil {
-		t.Fatal(err)
-	}
+		chromedp.Sleep(300*time.Millisecond))
 	pwned, err1 := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.pwned || ""`))
 	title, err2 := chromedp.Run(ctx, chromedp.Title())
 	scripts, err3 := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("script").length`))
@@ -273,9 +267,7 @@ func TestBrowserHostileSkillIsText(t *testing.T) {
 	if got := textOf(t, ctx, "p.desc"); !strings.Contains(got, "<script>document.title='pwned'</script>") {
 		t.Errorf("the description is not shown as text: %q", got)
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/candidate?skill=notes:hello"), chromedp.WaitVisible(chromedp.CSS("#col-base"))); err != nil {
-		t.Fatal(err)
-	}
+	do(t, ctx, "open the clean candidate", chromedp.Navigate(base+"/candidate?skill=notes:hello"), chromedp.WaitVisible(chromedp.CSS("#col-base")))
 	buttons, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#accept, #reject, #edit").length`))
 	if err != nil {
 		t.Fatal(err)
@@ -359,5 +351,32 @@ func TestRequestsWithoutToken(t *testing.T) {
 	}
 	if resp := get(browser, base+"/targets", ""); resp.StatusCode != http.StatusOK {
 		t.Errorf("with the session: %d", resp.StatusCode)
+	}
+}
+
+// TestBrowserFollowsTheStore: a page open in the browser reloads itself
+// when the store changes under it (here a reject from the CLI's own
+// workflow, as another terminal would run it).
+func TestBrowserFollowsTheStore(t *testing.T) {
+	f := newFixture(t)
+	ctx := newBrowser(t)
+	link := serveFixture(t, f.g, true)
+	do(t, ctx, "open link", chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS("#candidates")))
+	if got := textOf(t, ctx, "#candidates"); !strings.Contains(got, "notes:tidy") {
+		t.Fatalf("candidates before:\n%s", got)
+	}
+	if err := candidates.Reject(context.Background(), candidates.Options{Global: f.g, Skill: "notes:tidy"}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		got := textOf(t, ctx, "main")
+		if !strings.Contains(got, "notes:tidy") && strings.Contains(got, "notes:hello") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the page did not follow the reject within 30s:\n%s", got)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 }
