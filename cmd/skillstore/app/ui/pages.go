@@ -185,18 +185,26 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 }
 
 // edit opens the candidate in $VISUAL or $EDITOR as 'candidates edit'
-// does, on the terminal skillstore ui runs in, and waits for the editor.
+// does, on the terminal skillstore ui runs in (its streams are the
+// server's: a terminal editor needs them), and waits for the editor. A
+// browser that gives up waiting does not end the editor.
 func (s *Server) edit(w http.ResponseWriter, r *http.Request, skill, reason string) {
-	var out strings.Builder
-	g := s.opts.Global
-	g.Stdout = &out
-	err := candidates.Edit(r.Context(), candidates.Options{Global: g, Skill: skill, Reason: reason})
+	ctx := context.WithoutCancel(r.Context())
+	err := candidates.Edit(ctx, candidates.Options{Global: s.opts.Global, Skill: skill, Reason: reason})
 	back := "/candidate?skill=" + url.QueryEscape(skill)
 	if err != nil {
-		redirect(w, r, back, strings.TrimSpace(out.String()), errorText(err))
+		redirect(w, r, back, "", errorText(err))
 		return
 	}
-	redirect(w, r, back, strings.TrimSpace(out.String()), "")
+	var c candidateJSON
+	if err := s.produce(ctx, &c, func(g app.Global, out app.Output) error {
+		return candidates.Show(ctx, candidates.Options{Global: g, Output: out, Skill: skill})
+	}); err != nil {
+		redirect(w, r, back, "", errorText(err))
+		return
+	}
+	flash := "edited candidate " + c.Skill + ": now at " + c.Head[:min(12, len(c.Head))] + ", " + c.State
+	redirect(w, r, "/candidate?skill="+url.QueryEscape(c.Skill), flash, "")
 }
 
 // redirect sends the browser to a page after an action (POST, then GET),

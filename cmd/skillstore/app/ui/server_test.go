@@ -7,8 +7,12 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/app/candidates"
@@ -47,6 +51,9 @@ func postForm(t *testing.T, c *http.Client, u string, form url.Values) (*http.Re
 // 'candidates edit' (its work folder, $EDITOR, the recorded resolution),
 // and the candidate's head then holds the edit.
 func TestEditResolvesInEditor(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the editor is sed, run through sh")
+	}
 	f := newFixture(t)
 	t.Setenv("VISUAL", "")
 	t.Setenv("EDITOR", `sed -i 's/Say it once./Say it twice./'`)
@@ -56,7 +63,7 @@ func TestEditResolvesInEditor(t *testing.T) {
 	}
 	srv, c := session(t, s)
 	resp, body := postForm(t, c, srv.URL+"/candidate/edit", url.Values{"csrf": {s.guard.csrf}, "skill": {"notes:hello"}})
-	if resp.StatusCode != http.StatusOK || resp.Request.URL.Path != "/candidate" || !strings.Contains(body, "flash") {
+	if resp.StatusCode != http.StatusOK || resp.Request.URL.Path != "/candidate" || !strings.Contains(body, "edited candidate notes:hello: now at") {
 		t.Fatalf("edit: %s at %s:\n%s", resp.Status, resp.Request.URL, body)
 	}
 	var cand candidateJSON
@@ -105,5 +112,49 @@ func TestAcceptRefusedShowsWhy(t *testing.T) {
 	resp, body := postForm(t, c, srv.URL+"/candidate/accept", url.Values{"csrf": {s.guard.csrf}, "skill": {"evil"}})
 	if resp.Request.URL.Path != "/candidate" || !strings.Contains(body, "no candidate") || !strings.Contains(body, "hint: run &#39;skillstore candidates list&#39;") {
 		t.Errorf("accept without candidate: %s at %s:\n%s", resp.Status, resp.Request.URL, body)
+	}
+}
+
+// TestOpenStartsTheBrowser: --open runs $BROWSER with the printed link,
+// and the link it was given opens the page (once).
+func TestOpenStartsTheBrowser(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the stand-in browser is a shell script")
+	}
+	f := newFixture(t)
+	dir := t.TempDir()
+	got := filepath.Join(dir, "opened")
+	script := filepath.Join(dir, "browser")
+	write(t, script, "#!/bin/sh\nprintf '%s' \"$1\" > "+got+".tmp && mv "+got+".tmp "+got+"\n")
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("BROWSER", script)
+	var printed strings.Builder
+	g := f.g
+	g.Stdout = &printed
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, Options{Global: g, Open: true}) }()
+	defer func() { cancel(); <-done }()
+	var opened []byte
+	for start := time.Now(); time.Since(start) < 20*time.Second; time.Sleep(50 * time.Millisecond) {
+		if data, err := os.ReadFile(got); err == nil {
+			opened = data
+			break
+		}
+	}
+	link := string(opened)
+	if !strings.HasPrefix(link, "http://127.0.0.1:") || !strings.Contains(link, "/?token=") || !strings.Contains(printed.String(), link) {
+		t.Fatalf("$BROWSER got %q; printed %q", link, printed.String())
+	}
+	jar, _ := cookiejar.New(nil)
+	resp, err := (&http.Client{Jar: jar}).Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Request.URL.Path != "/candidates" {
+		t.Errorf("the opened link: %s at %s", resp.Status, resp.Request.URL)
 	}
 }
