@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -348,6 +349,19 @@ func TestRequestsWithoutToken(t *testing.T) {
 	}
 	if resp := get(plain, link, ""); resp.StatusCode != http.StatusForbidden {
 		t.Errorf("the link a second time: %d, want 403", resp.StatusCode)
+	}
+	// The redirect after the exchange stays on this server, whatever the path.
+	g := newGuard()
+	for _, p := range []string{"//evil.example/x", "/\\evil.example", "/a/../../b"} {
+		req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1/?token="+g.token, nil)
+		req.URL.Path = p
+		rec := httptest.NewRecorder()
+		tok := g.token
+		g.exchange(rec, req, tok)
+		if loc := rec.Header().Get("Location"); !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") || strings.Contains(loc, "\\") {
+			t.Errorf("path %q redirects to %q", p, loc)
+		}
+		g.token = tok // spent: give it back for the next path
 	}
 	if resp := get(browser, base+"/targets", ""); resp.StatusCode != http.StatusOK {
 		t.Errorf("with the session: %d", resp.StatusCode)

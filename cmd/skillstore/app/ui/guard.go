@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
 	"sync"
 )
@@ -119,8 +120,10 @@ func (g *guard) exchange(w http.ResponseWriter, r *http.Request, tok string) {
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: g.session, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	q := r.URL.Query()
 	q.Del("token")
-	to := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
-	if !strings.HasPrefix(to.Path, "/") {
+	// Back to the same page of this server: a path such as //host would
+	// be read by the browser as another host's address.
+	to := url.URL{Path: path.Clean("/" + r.URL.Path), RawQuery: q.Encode()}
+	if strings.HasPrefix(to.Path, "//") || strings.Contains(to.Path, "\\") {
 		to.Path = "/"
 	}
 	http.Redirect(w, r, to.String(), http.StatusSeeOther)
