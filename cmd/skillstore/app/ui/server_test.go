@@ -130,12 +130,18 @@ func TestOpenStartsTheBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("BROWSER", script)
-	var printed strings.Builder
-	g := f.g
-	g.Stdout = &printed
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, Options{Global: g, Open: true}) }()
+	listening := make(chan string, 1)
+	go func() {
+		done <- Serve(ctx, Options{Global: f.g, Open: true, Listening: func(u string) { listening <- u }})
+	}()
+	var printed string
+	select {
+	case printed = <-listening:
+	case err := <-done:
+		t.Fatalf("ui: %v", err)
+	}
 	defer func() { cancel(); <-done }()
 	var opened []byte
 	for start := time.Now(); time.Since(start) < 20*time.Second; time.Sleep(50 * time.Millisecond) {
@@ -145,8 +151,8 @@ func TestOpenStartsTheBrowser(t *testing.T) {
 		}
 	}
 	link := string(opened)
-	if !strings.HasPrefix(link, "http://127.0.0.1:") || !strings.Contains(link, "/?token=") || !strings.Contains(printed.String(), link) {
-		t.Fatalf("$BROWSER got %q; printed %q", link, printed.String())
+	if !strings.HasPrefix(link, "http://127.0.0.1:") || !strings.Contains(link, "/?token=") || link != printed {
+		t.Fatalf("$BROWSER got %q; printed %q", link, printed)
 	}
 	jar, _ := cookiejar.New(nil)
 	resp, err := (&http.Client{Jar: jar}).Get(link)
