@@ -97,7 +97,9 @@ audit-corpus:
 ## (among them BenchmarkMCPHTTPLoad10k: 200 HTTP clients of `skillstore mcp --http`
 ## on 10,000 skills, requests/s, p50/p99, errors and the server's peak memory;
 ## BenchmarkMergeCorpus: merge quality beside git merge-file on the committed
-## histories, and on the git clones SKILLSTORE_MERGE_CORPORA lists, like PATH)
+## histories, and on the git clones SKILLSTORE_MERGE_CORPORA lists, like PATH;
+## BenchmarkUIPages1k: each page of `skillstore ui` on 1,000 skills, best and median
+## answer time beside its commands' own --json run, target < 100 ms)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -timeout 60m $(PKGS)
 

@@ -46,7 +46,7 @@ func commands() []*cli.Command {
 		rmCommand(),
 		verifyCommand(), gcCommand(), auditCommand(),
 		// plugins
-		pluginCommand(), findIndexCommand(), syncCommand(), checkCommand(), candidatesCommand(),
+		pluginCommand(), findIndexCommand(), syncCommand(), checkCommand(), candidatesCommand(), uiCommand(),
 		// targets
 		targetCommand(), tagCommand(), exportCommand(), statusCommand(), captureCommand(), watchCommand(), mcpCommand(),
 		lockCommand(), installCommand(),

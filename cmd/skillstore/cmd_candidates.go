@@ -37,19 +37,30 @@ func candidatesCommand() *cli.Command {
 				},
 			},
 			{
-				Name:        "show",
-				Usage:       "show a candidate: classification, base/ours/theirs versions, conflicts",
-				ArgsUsage:   "SKILL",
-				Description: "Each conflict left in the candidate's files is shown word by word: for ours and for upstream, the base's words it replaced [-like this-] and its own {+like this+} (red and green on a terminal).\n\nExit codes: 0 success, 1 error (no candidate), 2 usage error, 3 store lock busy.",
-				Flags:       []cli.Flag{newJSONFlag()},
-				Action:      candidateAction(candidates.Show),
+				Name:      "show",
+				Usage:     "show a candidate: classification, base/ours/theirs versions, conflicts",
+				ArgsUsage: "SKILL",
+				Description: "Each conflict left in the candidate's files is shown word by word: for ours and for upstream, the base's words it replaced [-like this-] and its own {+like this+} (red and green on a terminal).\n\n" +
+					"With --json --files the JSON also holds every file of the merge's base (the last\n" +
+					"accepted upstream), ours (the published version), theirs (the upstream) and the\n" +
+					"head (what accept publishes), with its mode, size and text (none for a binary\n" +
+					"file): the three versions side by side, as 'skillstore ui' shows them.\n\n" +
+					"Exit codes: 0 success, 1 error (no candidate), 2 usage error, 3 store lock busy.",
+				Flags: []cli.Flag{newJSONFlag(),
+					&cli.BoolFlag{Name: "files", Usage: "with --json, add every file of base, ours, theirs and head with its content"}},
+				Action: candidateAction(candidates.Show),
 			},
 			{
-				Name:        "diff",
-				Usage:       "show what accepting a candidate would change in the published version",
-				ArgsUsage:   "SKILL",
-				Description: "After the diff, each conflict left in the candidate's files (between git's diff3 markers, which 'candidates edit' opens) is shown word by word: for ours and for upstream, the base's words it replaced [-like this-] and its own {+like this+} (red and green on a terminal).\n\nExit codes: 0 success, 1 error (no candidate), 2 usage error, 3 store lock busy.",
-				Action:      candidateAction(candidates.Diff),
+				Name:      "diff",
+				Usage:     "show what accepting a candidate would change in the published version",
+				ArgsUsage: "SKILL",
+				Description: "After the diff, each conflict left in the candidate's files (between git's diff3 markers, which 'candidates edit' opens) is shown word by word: for ours and for upstream, the base's words it replaced [-like this-] and its own {+like this+} (red and green on a terminal).\n\n" +
+					"With --json: the changes (as 'skillstore diff --json' prints them) and, for each\n" +
+					"target that exports the skill, what the next export does there (hot: agents\n" +
+					"re-read SKILL.md; cold: restart the agent).\n\n" +
+					"Exit codes: 0 success, 1 error (no candidate), 2 usage error, 3 store lock busy.",
+				Flags:  []cli.Flag{newJSONFlag()},
+				Action: candidateAction(candidates.Diff),
 			},
 			candidateCheckoutCommand(),
 			candidateEditCommand(),
@@ -121,7 +132,7 @@ func candidateAction(run func(context.Context, candidates.Options) error) cli.Ac
 func candidateOptions(c *cli.Context, skill string) candidates.Options {
 	return candidates.Options{Global: global(c), Output: output(c), Skill: skill,
 		Reason: c.String("reason"), Export: c.Bool("export"), From: c.String("from"),
-		Force: c.Bool("force"), Tool: c.String("tool"), Restart: c.Bool("restart")}
+		Force: c.Bool("force"), Tool: c.String("tool"), Restart: c.Bool("restart"), WithFiles: c.Bool("files")}
 }
 
 func candidateCheckoutCommand() *cli.Command {

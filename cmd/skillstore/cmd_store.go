@@ -179,8 +179,8 @@ func logCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "log",
 		Category:  "skills",
-		Usage:     "list every version of a skill, or which agent loaded which version",
-		ArgsUsage: "NAME | --loads [PATTERN]",
+		Usage:     "list every version of a skill, which agent loaded which version, or the sync runs",
+		ArgsUsage: "NAME | --loads [PATTERN] | --syncs",
 		Description: "log prints every version of a skill, newest first: version, date, commit, actor,\n" +
 			"merge mode, risk and reason. The same story is in plain\n" +
 			"'git log refs/heads/skills/NAME' through the commit trailers.\n\n" +
@@ -188,9 +188,25 @@ func logCommand() *cli.Command {
 			"the client (the agent's name and version from the MCP handshake), skill, version,\n" +
 			"commit and the call that loaded it; PATTERN (a glob on qualified names) narrows\n" +
 			"them to some skills.\n\n" +
+			"With --syncs it prints the runs of 'skillstore sync', newest first: time, outcome\n" +
+			"(ok, review: candidates wait, failed: a part failed and the rest went on, error:\n" +
+			"the run stopped), plugins, the skills by classification, candidates waiting and\n" +
+			"skill folders exported; --json adds the skills each run published or made a\n" +
+			"candidate for, and every error. Each run appends one line to\n" +
+			"STORE/skillstore/" + app.SyncsFileName + " (machine-local, never pushed; rotated at 1 MiB).\n\n" +
 			"Exit codes: 0 ok; 1 unknown skill or error; 3 store busy.",
-		Flags: []cli.Flag{newJSONFlag(), &cli.BoolFlag{Name: "loads", Usage: "list the skill versions agents loaded through 'skillstore mcp'"}},
+		Flags: []cli.Flag{newJSONFlag(), &cli.BoolFlag{Name: "loads", Usage: "list the skill versions agents loaded through 'skillstore mcp'"},
+			&cli.BoolFlag{Name: "syncs", Usage: "list the runs of 'skillstore sync' and how each ended"}},
 		Action: func(c *cli.Context) error {
+			if c.Bool("syncs") {
+				if c.Bool("loads") {
+					return app.UsageErrorf("log: --loads and --syncs cannot be used together")
+				}
+				if _, err := storeArgs(c, 0, 0); err != nil {
+					return err
+				}
+				return app.Syncs(c.Context, app.SyncsOptions{Global: global(c), Output: output(c)})
+			}
 			if c.Bool("loads") {
 				args, err := storeArgs(c, 0, 1)
 				if err != nil {

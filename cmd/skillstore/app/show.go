@@ -28,6 +28,10 @@ type versionJSON struct {
 	PluginVersion string           `json:"plugin_version,omitempty"`
 	Risk          string           `json:"risk"`
 	Findings      []safety.Finding `json:"findings"`
+	// Merged is the commit the version merged in, its commit's second
+	// parent: the upstream snapshot a sync took in, the head of the
+	// candidate accept published, or the remote version a pull joined.
+	Merged string `json:"merged,omitempty"`
 }
 
 func ToVersionJSON(v store.Version) versionJSON {
@@ -38,7 +42,11 @@ func ToVersionJSON(v store.Version) versionJSON {
 	if v.Plugin == "" { // a version recorded without the trailer: the name says
 		v.Plugin, _ = store.SplitName(v.Skill)
 	}
-	return versionJSON{Skill: v.Skill, Version: v.Number, Commit: v.Commit.String(), Tree: v.Tree.String(), Time: v.Time.UTC(),
+	merged := ""
+	if len(v.Parents) > 1 {
+		merged = v.Parents[1].String()
+	}
+	return versionJSON{Merged: merged, Skill: v.Skill, Version: v.Number, Commit: v.Commit.String(), Tree: v.Tree.String(), Time: v.Time.UTC(),
 		Actor: v.Actor, Source: v.Source, Reason: v.Reason, MergeMode: v.MergeMode, Plugin: v.Plugin,
 		PluginVersion: v.PluginVersion, Risk: v.Risk.String(), Findings: fs}
 }

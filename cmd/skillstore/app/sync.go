@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
 	"github.com/skillstore/skillstore/reload"
@@ -72,6 +73,9 @@ func Sync(ctx context.Context, opts SyncOptions) error {
 		return err
 	}
 	run, err := runPipeline(ctx, s, opts)
+	if !errors.Is(err, context.Canceled) {
+		opts.recordSync(s, newSyncRecord(time.Now(), run, err))
+	}
 	if run == nil {
 		return err
 	}

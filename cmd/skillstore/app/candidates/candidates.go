@@ -2,6 +2,7 @@ package candidates
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	storecandidates "github.com/skillstore/skillstore/store/candidates"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/skillstore/skillstore/cmd/skillstore/app"
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
+	"github.com/skillstore/skillstore/merge"
 	"github.com/skillstore/skillstore/reload/target"
 	"github.com/skillstore/skillstore/store"
 	"github.com/skillstore/skillstore/store/treediff"
@@ -42,6 +44,10 @@ type Options struct {
 	// Restart discards an unfinished resolution in the work folder and
 	// starts again from the candidate (edit, mergetool).
 	Restart bool
+	// WithFiles adds to show's JSON every file of the merge's base, ours,
+	// theirs and the head, with its content: the three versions a
+	// reviewer reads side by side (skillstore ui shows them).
+	WithFiles bool
 }
 
 // openCandidate opens the store and resolves the skill the command names;
@@ -133,10 +139,11 @@ func List(ctx context.Context, opts Options) error {
 		return err
 	}
 	if opts.JSON {
-		if cands == nil {
-			cands = []storecandidates.Candidate{}
+		out := []json.RawMessage{}
+		for _, c := range cands {
+			out = append(out, candidateJSON(c, nil))
 		}
-		return cliout.JSON(opts.Stdout, cands)
+		return cliout.JSON(opts.Stdout, out)
 	}
 	if len(cands) == 0 {
 		cliout.Println(opts.Stdout, "no candidates wait for review")
@@ -162,8 +169,19 @@ func Show(ctx context.Context, opts Options) error {
 		return err
 	}
 	cand := cands[0]
+	if opts.WithFiles && !opts.JSON {
+		return app.UsageErrorf("candidates show --files needs --json")
+	}
+	if opts.WithFiles {
+		cf, err := readCandidateFiles(ctx, s, skill)
+		if err != nil {
+			return err
+		}
+		files := newSidesJSON(cf)
+		return cliout.JSON(opts.Stdout, candidateJSON(cf.Candidate, &files))
+	}
 	if opts.JSON {
-		return cliout.JSON(opts.Stdout, cand)
+		return cliout.JSON(opts.Stdout, candidateJSON(cand, nil))
 	}
 	writeCandidate(opts.Stdout, cand)
 	files, err := markedFiles(ctx, s, cand)
@@ -267,6 +285,20 @@ func Diff(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
+	if opts.JSON {
+		exports, err := nextExports(ctx, s, skill, changes)
+		if err != nil {
+			return err
+		}
+		if changes == nil {
+			changes = []treediff.FileChange{}
+		}
+		return cliout.JSON(opts.Stdout, struct {
+			Skill   string                `json:"skill"`
+			Changes []treediff.FileChange `json:"changes"`
+			Exports []NextExport          `json:"exports"`
+		}{skill, changes, exports})
+	}
 	if err := treediff.Write(opts.Stdout, changes); err != nil {
 		return err
 	}
@@ -296,6 +328,62 @@ func Accept(ctx context.Context, opts Options) error {
 	}
 	cliout.Printf(opts.Stdout, "accepted candidate %s: published %s\n", skill, v.Name())
 	return explainNextExport(ctx, opts.Stdout, s, v, changes)
+}
+
+// sideJSON is one file of one side of a candidate in show --files.
+type sideJSON struct {
+	Path string `json:"path"`
+	Mode string `json:"mode"`
+	Size int64  `json:"size"`
+	// Binary files carry no text.
+	Binary bool   `json:"binary,omitempty"`
+	Text   string `json:"text,omitempty"`
+}
+
+// sidesJSON is every side of a candidate's merge, each a list of files
+// in path order; Base is empty when there is no accepted upstream.
+type sidesJSON struct {
+	Base   []sideJSON `json:"base"`
+	Ours   []sideJSON `json:"ours"`
+	Theirs []sideJSON `json:"theirs"`
+	Head   []sideJSON `json:"head"`
+}
+
+// candidateJSON is a candidate as the candidates commands print it with
+// --json: its own fields, then its state and where it came from (what
+// list's table shows), then with files every side's files (show
+// --files). Candidate marshals itself, so it cannot be embedded.
+func candidateJSON(c storecandidates.Candidate, files *sidesJSON) json.RawMessage {
+	cand, err := json.Marshal(c)
+	if err != nil {
+		panic(err) // plain strings, numbers and lists
+	}
+	extra, err := json.Marshal(struct {
+		State string     `json:"state"`
+		From  string     `json:"from"`
+		Files *sidesJSON `json:"files,omitempty"`
+	}{State(c), From(c), files})
+	if err != nil {
+		panic(err)
+	}
+	return append(append(cand[:len(cand)-1], ','), extra[1:]...)
+}
+
+func newSidesJSON(cf storecandidates.Files) sidesJSON {
+	side := func(files []store.File) []sideJSON {
+		out := []sideJSON{}
+		for _, f := range files {
+			j := sideJSON{Path: f.Path, Mode: f.ModeString(), Size: f.Size}
+			if merge.IsBinary(f.Data) {
+				j.Binary = true
+			} else {
+				j.Text = string(f.Data)
+			}
+			out = append(out, j)
+		}
+		return out
+	}
+	return sidesJSON{Base: side(cf.Base), Ours: side(cf.Ours), Theirs: side(cf.Theirs), Head: side(cf.Head)}
 }
 
 // Reject drops a candidate and keeps the published files.
@@ -337,26 +425,53 @@ func Resolve(ctx context.Context, opts Options) error {
 // new version: which targets get it, and whether agents re-read SKILL.md
 // (hot) or need a restart (cold), judged from what the candidate changed.
 func explainNextExport(ctx context.Context, out io.Writer, s *store.Store, v store.Version, changes []treediff.FileChange) error {
-	targets, err := target.List(ctx, s, nil)
+	exports, err := nextExports(ctx, s, v.Skill, changes)
 	if err != nil {
 		return err
 	}
-	var names []string
-	for _, t := range targets {
-		if t.Wants(v.Skill) {
-			names = append(names, t.Name)
-		}
-	}
-	if len(names) == 0 {
+	if len(exports) == 0 {
 		cliout.Printf(out, "no target exports %s; add one with 'skillstore target add'\n", v.Skill)
 		return nil
 	}
+	var names []string
+	for _, e := range exports {
+		names = append(names, e.Target)
+	}
 	class := "cold: restart the agent"
-	if onlySkillText(changes) {
+	if exports[0].Class == "hot" {
 		class = "hot: agents re-read SKILL.md"
 	}
 	cliout.Printf(out, "next: 'skillstore export' writes %s into %s (%s); or accept with --export\n", v.Name(), strings.Join(names, ", "), class)
 	return nil
+}
+
+// NextExport is what the next export does with an accepted candidate in
+// one target: writes it into Dir, hot (agents re-read SKILL.md) or cold
+// (restart the agent).
+type NextExport struct {
+	Target string `json:"target"`
+	Dir    string `json:"dir"`
+	Class  string `json:"class"`
+}
+
+// nextExports lists the targets that export the skill and how, judged
+// from what the candidate changes.
+func nextExports(ctx context.Context, s *store.Store, skill string, changes []treediff.FileChange) ([]NextExport, error) {
+	targets, err := target.List(ctx, s, nil)
+	if err != nil {
+		return nil, err
+	}
+	class := "cold"
+	if onlySkillText(changes) {
+		class = "hot"
+	}
+	out := []NextExport{}
+	for _, t := range targets {
+		if t.Wants(skill) {
+			out = append(out, NextExport{Target: t.Name, Dir: t.Dir, Class: class})
+		}
+	}
+	return out, nil
 }
 
 // onlySkillText reports a change of SKILL.md's text alone, what export
