@@ -136,14 +136,3 @@ func abs64(n int64) int64 {
 	}
 	return n
 }
-
-type countingWriter struct {
-	w interface{ Write([]byte) (int, error) }
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
-}
