@@ -45,6 +45,15 @@ func (db *DB) openPacks() *packReader {
 	return db.packs
 }
 
+// fork returns a DB for another goroutine that reads through db's
+// listing and open packs: a pack's reads may run side by side (its base
+// cache is locked), and what a fork lists anew on a miss stays its own.
+// A fork is never closed; db is, once the forks are done.
+func (db *DB) fork() *DB {
+	db.mayBeLoose(ID{})
+	return &DB{dir: db.dir, loose: db.loose, packs: db.openPacks()}
+}
+
 // mayBeLoose reports whether h could be a loose object: its fan-out
 // folder existed when objects/ was listed.
 func (db *DB) mayBeLoose(h ID) bool {

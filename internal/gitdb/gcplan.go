@@ -3,8 +3,6 @@ package gitdb
 import (
 	"bufio"
 	"cmp"
-	"compress/zlib"
-	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -37,9 +35,7 @@ type gcPlanner struct {
 	spill    *os.File
 	spillW   *bufio.Writer
 	spillLen int64
-	zw       *zlib.Writer // at level, for whole objects
-	zwFast   *zlib.Writer // for deltas and small objects
-	level    int
+	level    int // zlib's, for whole objects
 	newDelta int
 	// searched marks the old packs a gc wrote: their objects stored
 	// whole were compared with each other already.
@@ -134,180 +130,9 @@ func (e *gcEntry) storedWhole() bool {
 	return e.pack >= 0 && e.base < 0 && e.kind >= CommitObject && e.kind <= TagObject
 }
 
-// windowSlot is an object of the delta search's window; its data and
-// index are loaded only when a target is compared with it.
-type windowSlot struct {
-	idx  int32
-	data []byte
-	ix   *deltaIndex
-}
-
-func (pl *gcPlanner) load(s *windowSlot) ([]byte, error) {
-	if s.data == nil {
-		o, err := pl.w.db.Read(pl.w.entries[s.idx].id)
-		if err != nil {
-			return nil, err
-		}
-		s.data = o.Data
-		if s.data == nil {
-			s.data = []byte{}
-		}
-	}
-	return s.data, nil
-}
-
-// searchDeltas runs the delta search over the entries marked for it,
-// sorted by type, name and decreasing size, each compared with the
-// previous gcWindow of its type. As git does, an object stored whole in
-// a pack gc wrote is not compared with objects of that same pack: that
-// gc compared them already, so a repeated gc inflates only what is new.
-// (Unlike git's, the other packs of a store, written by import, were
-// never searched.)
-func (pl *gcPlanner) searchDeltas(ctx context.Context) error {
-	w := pl.w
-	var list []int32
-	for i := range w.entries {
-		if w.entries[i].search {
-			list = append(list, int32(i))
-		}
-	}
-	slices.SortFunc(list, func(a, b int32) int {
-		ea, eb := &w.entries[a], &w.entries[b]
-		return cmp.Or(cmp.Compare(ea.typ, eb.typ), cmp.Compare(ea.nameHash, eb.nameHash),
-			cmp.Compare(eb.size, ea.size), cmp.Compare(a, b)) // then newest first, as walked
-	})
-	window := make([]windowSlot, 0, gcWindow)
-	var spare []*deltaIndex // of slots that left the window
-	var best, cur []byte    // delta buffers, swapped when cur is better
-	for n, t := range list {
-		if n%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		te := &w.entries[t]
-		slot := windowSlot{idx: t}
-		best = best[:0]
-		found := false
-		bestBase := int32(-1)
-		for k := len(window) - 1; k >= 0 && te.size >= gcMinDeltaSize; k-- {
-			s := &window[k]
-			se := &w.entries[s.idx]
-			if se.typ != te.typ || se.depth >= gcMaxDepth || se.size < te.size/32 {
-				continue
-			}
-			if te.storedWhole() && se.pack == te.pack && pl.searched[te.pack] {
-				continue
-			}
-			maxSize := (te.size/2 - 20) * int64(gcMaxDepth-se.depth) / gcMaxDepth
-			if found {
-				maxSize = min(maxSize, int64(len(best))-1)
-			}
-			if maxSize <= 0 || abs64(se.size-te.size) >= maxSize {
-				continue
-			}
-			tgt, err := pl.load(&slot)
-			if err != nil {
-				return err
-			}
-			src, err := pl.load(s)
-			if err != nil {
-				return err
-			}
-			if s.ix == nil {
-				ix := new(deltaIndex)
-				if len(spare) > 0 {
-					ix, spare = spare[len(spare)-1], spare[:len(spare)-1]
-				}
-				s.ix = ix.reset(src)
-			}
-			if d := s.ix.delta(tgt, int(maxSize), cur); d != nil {
-				best, cur = d, best
-				found, bestBase = true, s.idx
-			} else {
-				cur = cur[:0]
-			}
-		}
-		switch {
-		case found:
-			if err := pl.spillPayload(t, OFSDeltaObject, best); err != nil {
-				return err
-			}
-			te.base, te.depth = bestBase, w.entries[bestBase].depth+1
-			pl.newDelta++
-		case !te.storedWhole():
-			data, err := pl.load(&slot)
-			if err != nil {
-				return err
-			}
-			if err := pl.spillPayload(t, te.typ, data); err != nil {
-				return err
-			}
-		}
-		if len(window) == gcWindow {
-			if ix := window[0].ix; ix != nil {
-				ix.src = nil
-				spare = append(spare, ix)
-			}
-			copy(window, window[1:])
-			window = window[:gcWindow-1]
-		}
-		window = append(window, slot)
-	}
-	return nil
-}
-
 func abs64(n int64) int64 {
 	if n < 0 {
 		return -n
 	}
 	return n
-}
-
-// spillPayload compresses data (an object or a delta) into the spill
-// file and makes it e's stored bytes.
-func (pl *gcPlanner) spillPayload(i int32, kind ObjectType, data []byte) error {
-	e := &pl.w.entries[i]
-	if pl.spill == nil {
-		f, err := os.CreateTemp(pl.w.db.dir+"/objects/pack", "tmp_pack_gc_")
-		if err != nil {
-			return fmt.Errorf("gc: %w", err)
-		}
-		pl.spill, pl.spillW = f, bufio.NewWriterSize(f, 1<<16)
-		pl.zw, _ = zlib.NewWriterLevel(nil, pl.level)
-		pl.zwFast, _ = zlib.NewWriterLevel(nil, zlib.BestSpeed)
-	}
-	// Deltas are short and mostly literal bytes: zlib's fastest level
-	// loses little on them, and its reset, unlike the other levels',
-	// does not clear a 512 KB table for every object.
-	zw := pl.zw
-	if kind == OFSDeltaObject || len(data) < 512 {
-		zw = pl.zwFast
-	}
-	cw := &countingWriter{w: pl.spillW}
-	zw.Reset(cw)
-	if _, err := zw.Write(data); err != nil {
-		return fmt.Errorf("gc: %w", err)
-	}
-	if err := zw.Close(); err != nil {
-		return fmt.Errorf("gc: %w", err)
-	}
-	if e.pack == gcLoose { // a packed entry is in order already
-		pl.order = append(pl.order, i)
-	}
-	e.pack, e.kind, e.payload, e.hdrLen = gcSpill, kind, int64(len(data)), 0
-	e.off, e.end = pl.spillLen, pl.spillLen+cw.n
-	pl.spillLen = e.end
-	return nil
-}
-
-type countingWriter struct {
-	w interface{ Write([]byte) (int, error) }
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }

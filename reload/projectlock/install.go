@@ -189,28 +189,42 @@ func (in *installer) fetch(ctx context.Context) (*fetched, error) {
 			f.remote, f.remoteErr = remote.FetchSkills(ctx, in.s, lr.Name, lr.URL, local)
 		}
 	}
+	// One fetch per source: the lock's ref, to say whether upstream moved,
+	// which for a plugin the store lacks is a whole fetch that also serves
+	// its locked commit when the ref has not moved (the common case: a
+	// lock written from the tip). Only the pins of refs that moved are
+	// fetched next, concurrently again.
 	var reqs []plugins.FetchRequest
-	var pinned []plugins.Source
+	var pins [][2]plugins.Source // a pinned source, and the lock's
 	for _, lp := range in.lock.Plugins {
 		src := lockSource(lp)
 		if !src.Fetched() || plugins.CheckNamedSource(src, in.opts.AllowLocal) != nil {
 			continue
 		}
+		have, _ := store.ParseHash(lp.Commit)
 		// A source that is no git repository has no commit to pin: its
 		// files now are fetched, and a tree the lock names that they no
 		// longer hold is a difference --frozen reports.
 		if _, ok := f.have[lp.ID]; !ok && need[lp.ID] && src.Kind == plugins.SourceGit {
 			pin := src
 			pin.Ref = lp.Commit
-			reqs = append(reqs, plugins.FetchRequest{Source: pin})
-			pinned = append(pinned, pin)
+			pins = append(pins, [2]plugins.Source{pin, src})
+			have = store.ZeroHash
 		}
-		have, _ := store.ParseHash(lp.Commit)
 		reqs = append(reqs, plugins.FetchRequest{Source: src, Have: have})
 	}
 	f.sources = plugins.Prefetch(ctx, in.s, reqs, nil)
-	for _, src := range pinned {
-		plugins.PrefetchEntries(ctx, in.s, src, f.sources, nil)
+	var moved []plugins.FetchRequest
+	for _, p := range pins {
+		if !f.sources.Reuse(p[0], p[1]) {
+			moved = append(moved, plugins.FetchRequest{Source: p[0]})
+		}
+	}
+	if len(moved) > 0 {
+		f.sources.Merge(plugins.Prefetch(ctx, in.s, moved, nil))
+	}
+	for _, p := range pins {
+		plugins.PrefetchEntries(ctx, in.s, p[0], f.sources, nil)
 	}
 	return f, nil
 }
@@ -399,6 +413,11 @@ func (in *installer) addPlugins(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// A frozen install whose rehearsal passed adds its plugins in one
+	// transaction (one write of their objects and refs); otherwise each
+	// plugin is its own, so that one refused leaves the others added.
+	together := in.opts.Frozen && !in.s.IsDryRun()
+	var adds []int
 	for i, lp := range in.lock.Plugins {
 		res := &in.rep.Plugins[i]
 		cur, ok := in.net.have[lp.ID]
@@ -410,6 +429,8 @@ func (in *installer) addPlugins(ctx context.Context) error {
 				return err
 			}
 			res.ProjectOnly = true
+		case !ok && need[lp.ID] && together:
+			adds = append(adds, i)
 		case !ok && need[lp.ID]:
 			if err := in.addPlugin(ctx, lp); err != nil {
 				res.Error = err.Error()
@@ -419,6 +440,66 @@ func (in *installer) addPlugins(ctx context.Context) error {
 		}
 		if res.Error != "" {
 			in.pluginErr[lp.ID] = res.Error
+		}
+	}
+	return in.addTogether(ctx, adds)
+}
+
+// addTogether adds the locked plugins at indexes adds as addPlugin does,
+// in one transaction: all of them, or (on any error) none, the error
+// returned.
+func (in *installer) addTogether(ctx context.Context, adds []int) error {
+	if len(adds) == 0 {
+		return nil
+	}
+	var ids []string
+	for _, i := range adds {
+		lp := in.lock.Plugins[i]
+		if err := plugins.CheckNamedSource(lockSource(lp), in.opts.AllowLocal); err != nil {
+			return fmt.Errorf("plugin %s: the lock's source %w", lp.ID, err)
+		}
+		ids = append(ids, lp.ID)
+	}
+	// Recorded before the plugins exist: a crash in between never leaves
+	// one exported to every target.
+	if err := plugins.AddProjectOnlyAll(ctx, in.s, in.opts.Project, ids...); err != nil {
+		return err
+	}
+	err := in.s.Update(ctx, func(tx *store.Tx) error {
+		for _, i := range adds {
+			if err := in.addPluginIn(ctx, tx, in.lock.Plugins[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		if derr := plugins.DropProjectOnly(ctx, in.s, ids...); derr != nil {
+			return errors.Join(err, derr)
+		}
+		return err
+	}
+	for _, i := range adds {
+		in.rep.Plugins[i].Added, in.rep.Plugins[i].ProjectOnly = true, true
+	}
+	return nil
+}
+
+// addPluginIn adds a plugin at the lock's commit inside tx, then sets
+// its ref back to the lock's.
+func (in *installer) addPluginIn(ctx context.Context, tx *store.Tx, lp Plugin) error {
+	src := lockSource(lp)
+	pinned := src
+	if src.Kind == plugins.SourceGit {
+		pinned.Ref = lp.Commit
+	}
+	if _, err := pluginsync.AddFetchedIn(ctx, tx, in.net.sources, pinned, pluginsync.AddOptions{ID: lp.ID, Skills: lp.Select}); err != nil {
+		return fmt.Errorf("plugin %s: %w", lp.ID, err)
+	}
+	if src.Kind == plugins.SourceGit && src.Ref != pinned.Ref {
+		ref := src.Ref
+		if _, err := plugins.SetSourceIn(tx, lp.ID, nil, &ref); err != nil && !errors.Is(err, store.ErrNoChange) {
+			return fmt.Errorf("plugin %s: added at %s, but its ref could not be set back to %q: %w", lp.ID, short(lp.Commit), ref, err)
 		}
 	}
 	return nil

@@ -60,6 +60,12 @@ func SetSource(ctx context.Context, s *store.Store, id string, url, ref *string)
 	return ch, err
 }
 
+// SetSourceIn is [SetSource] inside tx, for a caller that changes
+// several plugins in one transaction.
+func SetSourceIn(tx *store.Tx, id string, url, ref *string) (*SourceChange, error) {
+	return setSource(tx, id, url, ref)
+}
+
 // setSource is [SetSource] inside a transaction.
 func setSource(tx *store.Tx, id string, url, ref *string) (*SourceChange, error) {
 	if url == nil && ref == nil {

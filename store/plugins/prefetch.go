@@ -80,6 +80,24 @@ func (p *Prefetched) merge(other *Prefetched) {
 	other.bases = nil
 }
 
+// Reuse makes src's result serve pin too, a source of the same URL and
+// path pinned to a commit, when src's fetch was a whole one (nothing
+// offered as had) and found that very commit: an install that needs a
+// plugin at its locked commit and asks where the lock's ref is now then
+// fetches once. It reports whether it did.
+func (p *Prefetched) Reuse(pin, src Source) bool {
+	r, ok := p.lookup(src)
+	if !ok || r.err != nil || !r.have.IsZero() || pin.Kind != SourceGit || pin.URL != src.URL || r.fetched.Commit.String() != pin.Ref {
+		return false
+	}
+	r.fetched.Ref = "" // as a pin's fetch says
+	p.results[keyOf(pin)] = r
+	return true
+}
+
+// Merge takes other's results and what it holds open into p.
+func (p *Prefetched) Merge(other *Prefetched) { p.merge(other) }
+
 // Commit returns the commit fetched for src; ok is false when src was not
 // fetched or its fetch failed (see Err).
 func (p *Prefetched) Commit(src Source) (store.Hash, bool) {

@@ -35,11 +35,19 @@ func ProjectOnlyPath(s *store.Store) string { return s.LocalPath(projectOnlyName
 // project at root (besides those of the projects recorded already) and to
 // no other. A dry run records nothing.
 func AddProjectOnly(ctx context.Context, s *store.Store, id, root string) error {
+	return AddProjectOnlyAll(ctx, s, root, id)
+}
+
+// AddProjectOnlyAll is [AddProjectOnly] for several plugins at once: one
+// rewrite of the file.
+func AddProjectOnlyAll(ctx context.Context, s *store.Store, root string, ids ...string) error {
 	return updateProjectOnly(ctx, s, func(m map[string][]string) {
 		root = filepath.Clean(root)
-		if !slices.Contains(m[id], root) {
-			m[id] = append(m[id], root)
-			slices.Sort(m[id])
+		for _, id := range ids {
+			if !slices.Contains(m[id], root) {
+				m[id] = append(m[id], root)
+				slices.Sort(m[id])
+			}
 		}
 	})
 }

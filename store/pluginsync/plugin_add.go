@@ -103,6 +103,12 @@ func AddFetched(ctx context.Context, s *store.Store, pre *plugins.Prefetched, sr
 	return rep, err
 }
 
+// AddFetchedIn is [AddFetched] inside tx, for a caller that adds several
+// plugins in one transaction (an install of a lock).
+func AddFetchedIn(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src plugins.Source, opts AddOptions) (*Report, error) {
+	return addPlugins(ctx, tx, pre, src, opts)
+}
+
 // addPlugins is [Add] inside a transaction, reading the
 // sources pre holds from it.
 func addPlugins(ctx context.Context, tx *store.Tx, pre *plugins.Prefetched, src plugins.Source, opts AddOptions) (*Report, error) {

@@ -189,3 +189,43 @@ func TestSyncReportsFetchProgress(t *testing.T) {
 		t.Errorf("fetch progress = %q, want [%q]", calls, want)
 	}
 }
+
+// TestPrefetchedReuseServesAnUnmovedPin: a whole fetch of a ref serves
+// the same source pinned to the commit it found (install fetches a
+// locked plugin's source once), and a plugin is added from it with no
+// other fetch; a pin to another commit, or a fetch that offered a commit
+// as had, is not served.
+func TestPrefetchedReuseServesAnUnmovedPin(t *testing.T) {
+	ctx := context.Background()
+	dir, first, second := storetest.UpstreamRepo(t)
+	s := storetest.NewStore(t)
+	src, err := plugins.ParseSource("file://"+dir, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pin := func(commit string) plugins.Source { p := src; p.Ref = commit; return p }
+	pre := plugins.Prefetch(ctx, s, []plugins.FetchRequest{{Source: src}}, nil)
+	defer pre.Close()
+	if pre.Reuse(pin(first), src) {
+		t.Fatal("a fetch of main (at the second commit) served a pin to the first")
+	}
+	if !pre.Reuse(pin(second), src) {
+		t.Fatal("a whole fetch of main did not serve a pin to the commit it found")
+	}
+	if got, ok := pre.Commit(pin(second)); !ok || got.String() != second {
+		t.Fatalf("the pin's commit = %s, %v; want %s", got, ok, second)
+	}
+	have, _ := store.ParseHash(first)
+	partial := plugins.Prefetch(ctx, storetest.NewStore(t), []plugins.FetchRequest{{Source: src, Have: have}}, nil)
+	defer partial.Close()
+	if err := partial.Err(src); err != nil {
+		t.Fatal(err)
+	}
+	if partial.Reuse(pin(second), src) {
+		t.Fatal("a fetch that offered a commit as had served a pin")
+	}
+	os.RemoveAll(dir) // nothing more is fetched
+	if _, err := AddFetched(ctx, s, pre, pin(second), AddOptions{ID: "up"}); err != nil {
+		t.Fatalf("add from the reused fetch: %v", err)
+	}
+}
