@@ -34,10 +34,7 @@ type gitHTTP struct {
 	requests  []string          // resolved paths asked, one per request
 }
 
-var (
-	gitHTTPsMu sync.Mutex
-	gitHTTPs   = map[*testscript.TestScript]map[string]*gitHTTP{}
-)
+var gitHTTPs scenarioServers[*gitHTTP]
 
 // cmdGitHTTP runs a git smart-HTTP server for the scenario, named NAME;
 // its URL is in $NAME (http://127.0.0.1:PORT) and its address in
@@ -52,27 +49,13 @@ func cmdGitHTTP(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf(usage)
 	}
-	gitHTTPsMu.Lock()
-	servers := gitHTTPs[ts]
-	if servers == nil {
-		servers = map[string]*gitHTTP{}
-		gitHTTPs[ts] = servers
-		ts.Defer(func() {
-			gitHTTPsMu.Lock()
-			delete(gitHTTPs, ts)
-			gitHTTPsMu.Unlock()
-		})
-	}
-	srv := servers[args[1]]
-	gitHTTPsMu.Unlock()
+	srv, _ := gitHTTPs.get(ts, args[1])
 	if args[0] == "start" {
 		if len(args) != 3 || srv != nil {
 			ts.Fatalf("usage: githttp start NAME ROOT (once per NAME)")
 		}
 		srv = startGitHTTP(ts, args[1], ts.MkAbs(args[2]))
-		gitHTTPsMu.Lock()
-		servers[args[1]] = srv
-		gitHTTPsMu.Unlock()
+		gitHTTPs.put(ts, args[1], srv)
 		return
 	}
 	if srv == nil {

@@ -34,10 +34,7 @@ type httpServer struct {
 	accepted chan struct{} // one per connection a silent server holds
 }
 
-var (
-	httpServersMu sync.Mutex
-	httpServers   = map[*testscript.TestScript]map[string]*httpServer{}
-)
+var httpServers scenarioServers[*httpServer]
 
 // cmdHTTPServer runs an http server for the scenario, named NAME; its URL
 // is in $NAME (http://127.0.0.1:PORT) and its address in $NAME_ADDR.
@@ -49,22 +46,13 @@ func cmdHTTPServer(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: httpserver start NAME auth|silent | waitconn NAME | auth NAME")
 	}
-	httpServersMu.Lock()
-	servers := httpServers[ts]
-	if servers == nil {
-		servers = map[string]*httpServer{}
-		httpServers[ts] = servers
-	}
-	srv := servers[args[1]]
-	httpServersMu.Unlock()
+	srv, _ := httpServers.get(ts, args[1])
 	if args[0] == "start" {
 		if len(args) != 3 || srv != nil || (args[2] != "auth" && args[2] != "silent") {
 			ts.Fatalf("usage: httpserver start NAME auth|silent (once per NAME)")
 		}
 		srv = startHTTPServer(ts, args[2])
-		httpServersMu.Lock()
-		servers[args[1]] = srv
-		httpServersMu.Unlock()
+		httpServers.put(ts, args[1], srv)
 		ts.Setenv(args[1], "http://"+srv.ln.Addr().String())
 		ts.Setenv(args[1]+"_ADDR", srv.ln.Addr().String())
 		return

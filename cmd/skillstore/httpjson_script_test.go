@@ -33,10 +33,7 @@ type httpJSON struct {
 	requests []string
 }
 
-var (
-	httpJSONsMu sync.Mutex
-	httpJSONs   = map[*testscript.TestScript]map[string]*httpJSON{}
-)
+var httpJSONs scenarioServers[*httpJSON]
 
 // cmdHTTPJSON runs a JSON server for the scenario, named NAME; its URL is
 // in $NAME (http://127.0.0.1:PORT).
@@ -50,19 +47,7 @@ func cmdHTTPJSON(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf(usage)
 	}
-	httpJSONsMu.Lock()
-	servers := httpJSONs[ts]
-	if servers == nil {
-		servers = map[string]*httpJSON{}
-		httpJSONs[ts] = servers
-		ts.Defer(func() {
-			httpJSONsMu.Lock()
-			delete(httpJSONs, ts)
-			httpJSONsMu.Unlock()
-		})
-	}
-	srv := servers[args[1]]
-	httpJSONsMu.Unlock()
+	srv, _ := httpJSONs.get(ts, args[1])
 	switch {
 	case args[0] == "start" && len(args) == 3 && srv == nil:
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -72,9 +57,7 @@ func cmdHTTPJSON(ts *testscript.TestScript, neg bool, args []string) {
 		go s.srv.Serve(ln)
 		ts.Defer(func() { s.srv.Close() })
 		ts.Setenv(args[1], "http://"+ln.Addr().String())
-		httpJSONsMu.Lock()
-		servers[args[1]] = s
-		httpJSONsMu.Unlock()
+		httpJSONs.put(ts, args[1], s)
 	case args[0] == "requests" && len(args) == 2 && srv != nil:
 		srv.mu.Lock()
 		defer srv.mu.Unlock()

@@ -30,10 +30,7 @@ type mcpHTTPScriptServer struct {
 	done   chan error
 }
 
-var (
-	mcpHTTPServersMu sync.Mutex
-	mcpHTTPServers   = map[*testscript.TestScript]map[string]*mcpHTTPScriptServer{}
-)
+var mcpHTTPServers scenarioServers[*mcpHTTPScriptServer]
 
 const mcpHTTPUsage = "usage: mcphttp start NAME [FLAG...] | post [-chunked] NAME TOKEN FILE | flood NAME TOKEN N FILE TOKEN2 | stop NAME"
 
@@ -65,29 +62,18 @@ func cmdMCPHTTP(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 2 {
 		ts.Fatalf(mcpHTTPUsage)
 	}
-	mcpHTTPServersMu.Lock()
-	servers := mcpHTTPServers[ts]
-	if servers == nil {
-		servers = map[string]*mcpHTTPScriptServer{}
-		mcpHTTPServers[ts] = servers
-	}
-	mcpHTTPServersMu.Unlock()
 	action, args := args[0], args[1:]
 	chunked := false
 	if action == "post" && args[0] == "-chunked" {
 		chunked, args = true, args[1:]
 	}
-	mcpHTTPServersMu.Lock()
-	srv := servers[args[0]]
-	mcpHTTPServersMu.Unlock()
+	srv, _ := mcpHTTPServers.get(ts, args[0])
 	if action == "start" {
 		if srv != nil {
 			ts.Fatalf("mcphttp start: a server %s runs already", args[0])
 		}
 		srv = startScriptMCPHTTP(ts, args[1:])
-		mcpHTTPServersMu.Lock()
-		servers[args[0]] = srv
-		mcpHTTPServersMu.Unlock()
+		mcpHTTPServers.put(ts, args[0], srv)
 		ts.Setenv(args[0], srv.url)
 		return
 	}
@@ -163,9 +149,7 @@ func cmdMCPHTTP(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		fmt.Fprint(ts.Stderr(), srv.stderr.String())
 		fmt.Fprintf(ts.Stdout(), "exit %d\n", code)
-		mcpHTTPServersMu.Lock()
-		delete(servers, args[0])
-		mcpHTTPServersMu.Unlock()
+		mcpHTTPServers.put(ts, args[0], nil) // stopped: it may start again
 	default:
 		ts.Fatalf(mcpHTTPUsage)
 	}

@@ -33,10 +33,7 @@ type gitServer struct {
 	accepted chan struct{} // signalled on each connection left hanging
 }
 
-var (
-	gitServersMu sync.Mutex
-	gitServers   = map[*testscript.TestScript]map[string]*gitServer{}
-)
+var gitServers scenarioServers[*gitServer]
 
 // cmdGitServer runs a git:// server for the scenario, named NAME; its URL
 // is in $NAME (git://127.0.0.1:PORT), and $NAME/repo serves BASE/repo.
@@ -50,14 +47,7 @@ func cmdGitServer(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: gitserver start NAME BASE | hang NAME | waithung NAME | release NAME | stop NAME")
 	}
-	gitServersMu.Lock()
-	servers := gitServers[ts]
-	if servers == nil {
-		servers = map[string]*gitServer{}
-		gitServers[ts] = servers
-	}
-	srv := servers[args[1]]
-	gitServersMu.Unlock()
+	srv, _ := gitServers.get(ts, args[1])
 	if args[0] == "start" {
 		if len(args) != 3 || srv != nil {
 			ts.Fatalf("usage: gitserver start NAME BASE (once per NAME)")
@@ -65,9 +55,7 @@ func cmdGitServer(ts *testscript.TestScript, neg bool, args []string) {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		ts.Check(err)
 		srv = &gitServer{ln: ln, base: ts.MkAbs(args[2]), accepted: make(chan struct{}, 64)}
-		gitServersMu.Lock()
-		servers[args[1]] = srv
-		gitServersMu.Unlock()
+		gitServers.put(ts, args[1], srv)
 		go srv.serve()
 		ts.Defer(srv.close)
 		ts.Setenv(args[1], "git://"+ln.Addr().String())

@@ -212,12 +212,7 @@ func (f *fetchStorer) checkTrees() error {
 
 // checkTree checks tree o with git fsck --strict's rules.
 func checkTree(h plumbing.Hash, o plumbing.EncodedObject) error {
-	r, err := o.Reader()
-	if err != nil {
-		return err
-	}
-	data, err := io.ReadAll(r)
-	r.Close()
+	data, err := objectData(o)
 	if err != nil {
 		return err
 	}
@@ -225,6 +220,16 @@ func checkTree(h plumbing.Hash, o plumbing.EncodedObject) error {
 		return fmt.Errorf("tree %s: %w", h.String()[:12], err)
 	}
 	return nil
+}
+
+// objectData is the content of o.
+func objectData(o plumbing.EncodedObject) ([]byte, error) {
+	r, err := o.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
 }
 
 // newObjects calls fn with the type and content of every object the fetch
@@ -236,12 +241,7 @@ func (f *fetchStorer) newObjects(fn func(t plumbing.ObjectType, data []byte)) er
 		return err
 	}
 	for _, o := range f.objs.Objects {
-		r, err := o.Reader()
-		if err != nil {
-			return err
-		}
-		data, err := io.ReadAll(r)
-		r.Close()
+		data, err := objectData(o)
 		if err != nil {
 			return err
 		}

@@ -197,16 +197,3 @@ type loadJSON struct {
 	Via           string    `json:"via"`
 	Token         string    `json:"token"`
 }
-
-type syncJSON struct {
-	Time              time.Time      `json:"time"`
-	Outcome           string         `json:"outcome"`
-	Plugins           int            `json:"plugins"`
-	Skills            map[string]int `json:"skills"`
-	CandidatesWaiting int            `json:"candidates_waiting"`
-	Captured          int            `json:"captured"`
-	Exported          int            `json:"exported"`
-	Changed           []string       `json:"changed"`
-	Errors            []string       `json:"errors"`
-	Error             string         `json:"error"`
-}

@@ -426,7 +426,7 @@ func (s *Server) targets(w http.ResponseWriter, r *http.Request) {
 }
 
 type activityView struct {
-	Syncs    []syncJSON
+	Syncs    []app.SyncRecord
 	Loads    []loadJSON
 	BySkill  chart
 	ByClient chart
