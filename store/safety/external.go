@@ -1,0 +1,244 @@
+package safety
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
+)
+
+// Defaults of an external scanner's bounds.
+const (
+	DefaultScanTimeout = 60 * time.Second
+	DefaultScanOutput  = 1 << 20
+)
+
+// The environment an external scanner runs with, beside its two
+// arguments.
+const (
+	ScanDirEnv     = "SKILLSTORE_SCAN_DIR"
+	ScanVersionEnv = "SKILLSTORE_SCAN_VERSION"
+)
+
+// ruleExternal is the rule of the one finding that says a scanner could
+// not give a verdict.
+const ruleExternal = "external-scanner"
+
+// Scanner is an external command a team already trusts (a skill scanner
+// of its own or a vendor's), run on every new version's files: its
+// verdict joins the built-in check's, so a version it flags is held or
+// refused like one the built-in rules flag. It reads the version from a
+// folder and writes JSON findings on stdout:
+//
+//	{"findings":[{"rule":"R","level":"low|medium|high|critical","file":"scripts/x.sh","line":3,"message":"..."}]}
+//
+// (a plain array of findings is read too). A scanner that fails, overruns
+// its deadline or output cap, or writes anything else holds the version
+// for review: a scanner's silence is never taken for a clean verdict.
+type Scanner struct {
+	// Command is the program and its first arguments; the folder and
+	// the version are appended.
+	Command []string
+	// Timeout bounds a run (zero: DefaultScanTimeout).
+	Timeout time.Duration
+	// MaxOutput bounds what it writes on stdout (zero: DefaultScanOutput).
+	MaxOutput int64
+	// From names where the setting comes from (a policy file, the store's
+	// scanner file), for messages.
+	From string
+}
+
+// Name is the scanner's name, the prefix of its findings' rules: the base
+// name of its program.
+func (s *Scanner) Name() string {
+	if s == nil || len(s.Command) == 0 {
+		return ""
+	}
+	return filepath.Base(s.Command[0])
+}
+
+// ParseScanner reads a scanner setting: the command line, split on
+// spaces (quote nothing: a command needing spaces goes in a script).
+func ParseScanner(line, from string) (*Scanner, error) {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return nil, fmt.Errorf("%s: scanner needs a command", from)
+	}
+	return &Scanner{Command: f, From: from}, nil
+}
+
+// externalFinding is one finding as a scanner writes it.
+type externalFinding struct {
+	Rule    string `json:"rule"`
+	Level   string `json:"level"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+}
+
+// Scan writes files (which need Data) to a fresh folder, runs the scanner
+// on it and returns its findings, each rule prefixed with the scanner's
+// name. A scanner that gives no verdict yields one high finding saying
+// why, naming the command, and that reason as the error (for logs): the
+// version is held, never let through.
+func (s *Scanner) Scan(ctx context.Context, version string, files []skillfs.File) ([]Finding, error) {
+	out, err := s.run(ctx, version, files)
+	if err == nil {
+		var fs []Finding
+		if fs, err = s.parse(out); err == nil {
+			return fs, nil
+		}
+	}
+	err = fmt.Errorf("scanner %q: %w", strings.Join(s.Command, " "), err)
+	return []Finding{{Level: RiskHigh, Path: ".", Rule: s.Name() + "/" + ruleExternal,
+		Message: "held for review: " + err.Error()}}, err
+}
+
+func (s *Scanner) run(ctx context.Context, version string, files []skillfs.File) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "skillstore-scan-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if err := writeScanFolder(dir, files); err != nil {
+		return nil, err
+	}
+	timeout := s.Timeout
+	if timeout <= 0 {
+		timeout = DefaultScanTimeout
+	}
+	limit := s.MaxOutput
+	if limit <= 0 {
+		limit = DefaultScanOutput
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, s.Command[0], append(s.Command[1:], dir, version)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), ScanDirEnv+"="+dir, ScanVersionEnv+"="+version)
+	cmd.WaitDelay = time.Second // a child holding stdout open does not hang the check
+	stdout := &capped{limit: limit}
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = stdout, &capped{limit: 4096, w: &stderr}
+	err = cmd.Run()
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		return nil, fmt.Errorf("gave no verdict within %s", timeout)
+	case stdout.over:
+		return nil, fmt.Errorf("wrote more than %d bytes", limit)
+	case err != nil:
+		if msg := lastLine(stderr.String()); msg != "" {
+			return nil, fmt.Errorf("%w: %s", err, msg)
+		}
+		return nil, err
+	}
+	return stdout.buf.Bytes(), nil
+}
+
+// parse reads the scanner's JSON: an object with "findings", or a plain
+// array of them.
+func (s *Scanner) parse(out []byte) ([]Finding, error) {
+	out = bytes.TrimSpace(out)
+	var list []externalFinding
+	if bytes.HasPrefix(out, []byte("[")) {
+		if err := json.Unmarshal(out, &list); err != nil {
+			return nil, fmt.Errorf("output is not JSON findings: %w", err)
+		}
+	} else {
+		var doc struct {
+			Findings *[]externalFinding `json:"findings"`
+		}
+		if err := json.Unmarshal(out, &doc); err != nil || doc.Findings == nil {
+			if err == nil {
+				err = errors.New(`no "findings" field`)
+			}
+			return nil, fmt.Errorf("output is not JSON findings: %w", err)
+		}
+		list = *doc.Findings
+	}
+	fs := make([]Finding, 0, len(list))
+	for i, e := range list {
+		level, err := ParseRiskLevel(e.Level)
+		if err != nil {
+			return nil, fmt.Errorf("finding %d: %w", i+1, err)
+		}
+		p := path.Clean(strings.TrimPrefix(filepath.ToSlash(e.File), "./"))
+		if e.File == "" || strings.HasPrefix(p, "../") || path.IsAbs(p) {
+			p = "."
+		}
+		rule := s.Name()
+		if e.Rule != "" {
+			rule += "/" + e.Rule
+		}
+		msg := strings.Join(strings.Fields(e.Message), " ")
+		if msg == "" {
+			msg = "flagged by " + s.Name()
+		}
+		fs = append(fs, Finding{Level: level, Path: p, Line: max(e.Line, 0), Message: s.Name() + ": " + msg, Rule: rule})
+	}
+	return fs, nil
+}
+
+// writeScanFolder writes the regular files of a version under dir
+// (links are left out: a scanner reads what the store holds, nothing
+// they point at).
+func writeScanFolder(dir string, files []skillfs.File) error {
+	for _, f := range files {
+		if f.Mode != skillfs.Regular && f.Mode != skillfs.Executable {
+			continue
+		}
+		if skillfs.CheckPath(f.Path) != nil {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if f.Executable() {
+			mode = 0o755
+		}
+		if err := os.WriteFile(p, f.Data, mode); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// capped keeps the first limit bytes written and notes an overrun; it
+// never fails a write, so the command is not killed by a broken pipe
+// before its exit says what happened.
+type capped struct {
+	limit int64
+	buf   bytes.Buffer
+	w     *bytes.Buffer
+	over  bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	b := &c.buf
+	if c.w != nil {
+		b = c.w
+	}
+	if room := c.limit - int64(b.Len()); int64(len(p)) > room {
+		c.over = true
+		b.Write(p[:max(room, 0)])
+		return len(p), nil
+	}
+	b.Write(p)
+	return len(p), nil
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}

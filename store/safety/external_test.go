@@ -1,0 +1,86 @@
+package safety
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
+)
+
+func scanner(t *testing.T, script string) *Scanner {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("testdata", "scanners", script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Scanner{Command: []string{p}}
+}
+
+var scanFiles = []skillfs.File{
+	{Path: "SKILL.md", Mode: skillfs.Regular, Data: []byte("---\nname: demo\ndescription: d\n---\nfine\n")},
+	{Path: "scripts/run.sh", Mode: skillfs.Executable, Data: []byte("#!/bin/sh\necho ok\necho forbidden\n")},
+}
+
+func TestExternalScannerFindings(t *testing.T) {
+	fs, err := scanner(t, "flagword.sh").Scan(context.Background(), "demo@abc", scanFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 1 {
+		t.Fatalf("findings %v, want one", fs)
+	}
+	f := fs[0]
+	if f.Level != RiskHigh || f.Path != "scripts/run.sh" || f.Line != 3 || f.Rule != "flagword.sh/word" || !strings.Contains(f.Message, "demo@abc") {
+		t.Errorf("finding %+v", f)
+	}
+	if got := NewReport(append([]Finding{{Level: RiskLow, Path: "x"}}, fs...)).Risk; got != RiskHigh {
+		t.Errorf("risk %s, want high", got)
+	}
+	clean := scanFiles[:1]
+	if fs, err := scanner(t, "flagword.sh").Scan(context.Background(), "demo@abc", clean); err != nil || len(fs) != 0 {
+		t.Errorf("clean tree: %v %v", fs, err)
+	}
+}
+
+func TestExternalScannerArray(t *testing.T) {
+	fs, err := scanner(t, "array.sh").Scan(context.Background(), "v", scanFiles)
+	if err != nil || len(fs) != 1 || fs[0].Level != RiskLow || fs[0].Path != "SKILL.md" {
+		t.Fatalf("%v %v", fs, err)
+	}
+}
+
+// A scanner that gives no verdict holds the version (high), naming the
+// command and why.
+func TestExternalScannerNoVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		script, why string
+		timeout     time.Duration
+	}{
+		{"slow.sh", "within 200ms", 200 * time.Millisecond},
+		{"garbage.sh", "not JSON findings", 0},
+		{"loud.sh", "more than", 0},
+		{"missing.sh", "no such file", 0},
+	} {
+		t.Run(tc.script, func(t *testing.T) {
+			s := scanner(t, tc.script)
+			s.Timeout = tc.timeout
+			fs, err := s.Scan(context.Background(), "v", scanFiles)
+			if err == nil || !strings.Contains(err.Error(), tc.why) || !strings.Contains(err.Error(), tc.script) {
+				t.Fatalf("error %v, want %q naming the command", err, tc.why)
+			}
+			if len(fs) != 1 || fs[0].Level != RiskHigh || !strings.Contains(fs[0].Message, "held for review") || strings.Contains(fs[0].String(), "\n") {
+				t.Errorf("findings %v", fs)
+			}
+		})
+	}
+}
+
+func TestExternalScannerBadLevel(t *testing.T) {
+	s := &Scanner{Command: []string{"sh", "-c", `echo '{"findings":[{"level":"severe"}]}'`}}
+	if _, err := s.Scan(context.Background(), "v", scanFiles); err == nil || !strings.Contains(err.Error(), "severe") {
+		t.Fatalf("error %v", err)
+	}
+}
