@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,6 +56,9 @@ type Scanner struct {
 	// From names where the setting comes from (a policy file, the store's
 	// scanner file), for messages.
 	From string
+	// Broken, when set, is why the setting could not be read: every scan
+	// holds the version for review, naming From.
+	Broken error
 }
 
 // Name is the scanner's name, the prefix of its findings' rules: the base
@@ -66,14 +70,67 @@ func (s *Scanner) Name() string {
 	return filepath.Base(s.Command[0])
 }
 
-// ParseScanner reads a scanner setting: the command line, split on
-// spaces (quote nothing: a command needing spaces goes in a script).
-func ParseScanner(line, from string) (*Scanner, error) {
-	f := strings.Fields(line)
-	if len(f) == 0 {
-		return nil, fmt.Errorf("%s: scanner needs a command", from)
+// ScannerLine reads one line of a scanner setting, in a policy file or
+// the store's scanner file: "scanner COMMAND [ARG...]" (split on spaces;
+// a command needing quoting goes in a script), "scanner-timeout
+// DURATION" or "scanner-max-output BYTES". cur is what earlier lines set
+// (nil for nothing); ok is false for a line of another kind.
+func ScannerLine(fields []string, cur *Scanner, from string) (s *Scanner, ok bool, err error) {
+	if len(fields) == 0 {
+		return cur, false, nil
 	}
-	return &Scanner{Command: f, From: from}, nil
+	s = &Scanner{From: from}
+	if cur != nil {
+		*s = *cur
+	}
+	switch fields[0] {
+	case "scanner":
+		if len(fields) < 2 {
+			return cur, true, errors.New("scanner needs a command: scanner COMMAND [ARG...]")
+		}
+		s.Command = fields[1:]
+	case "scanner-timeout":
+		d, err := time.ParseDuration(strings.Join(fields[1:], ""))
+		if len(fields) != 2 || err != nil || d <= 0 {
+			return cur, true, fmt.Errorf("scanner-timeout needs one duration such as 30s or 2m, not %q", strings.Join(fields[1:], " "))
+		}
+		s.Timeout = d
+	case "scanner-max-output":
+		n, err := strconv.ParseInt(strings.Join(fields[1:], ""), 10, 64)
+		if len(fields) != 2 || err != nil || n <= 0 {
+			return cur, true, fmt.Errorf("scanner-max-output needs one number of bytes, not %q", strings.Join(fields[1:], " "))
+		}
+		s.MaxOutput = n
+	default:
+		return cur, false, nil
+	}
+	return s, true, nil
+}
+
+// ParseScannerSetting reads a file of scanner lines (ScannerLine; "#"
+// starts a comment), the store's setting. Any other line is an error
+// naming the file and line; a file with no scanner line sets none.
+func ParseScannerSetting(path string, data []byte) (*Scanner, error) {
+	var s *Scanner
+	for n, line := range strings.Split(string(data), "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		next, ok, err := ScannerLine(fields, s, path)
+		if !ok {
+			err = fmt.Errorf("%q: write scanner COMMAND, scanner-timeout DURATION or scanner-max-output BYTES", strings.TrimSpace(line))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
+		}
+		s = next
+	}
+	if s != nil && len(s.Command) == 0 {
+		return nil, fmt.Errorf("%s: no scanner line names the command", path)
+	}
+	return s, nil
 }
 
 // externalFinding is one finding as a scanner writes it.
@@ -91,6 +148,14 @@ type externalFinding struct {
 // why, naming the command, and that reason as the error (for logs): the
 // version is held, never let through.
 func (s *Scanner) Scan(ctx context.Context, version string, files []skillfs.File) ([]Finding, error) {
+	if s.Broken != nil || len(s.Command) == 0 {
+		err := s.Broken
+		if err == nil {
+			err = errors.New("no command")
+		}
+		err = fmt.Errorf("the scanner setting in %s cannot be used: %w", s.From, err)
+		return []Finding{{Level: RiskHigh, Path: ".", Rule: ruleExternal, Message: "held for review: " + err.Error()}}, err
+	}
 	out, err := s.run(ctx, version, files)
 	if err == nil {
 		var fs []Finding
