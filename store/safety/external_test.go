@@ -2,6 +2,8 @@ package safety
 
 import (
 	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,5 +84,47 @@ func TestExternalScannerBadLevel(t *testing.T) {
 	s := &Scanner{Command: []string{"sh", "-c", `echo '{"findings":[{"level":"severe"}]}'`}}
 	if _, err := s.Scan(context.Background(), "v", scanFiles); err == nil || !strings.Contains(err.Error(), "severe") {
 		t.Fatalf("error %v", err)
+	}
+}
+
+// The adapter of docs/scanners maps skill-scanner's JSON report (a
+// report we wrote in its documented shape, printed by a stand-in
+// skill-scanner on PATH) to findings; an unknown severity holds.
+func TestCiscoSkillScannerAdapter(t *testing.T) {
+	if _, err := exec.LookPath("jq"); err != nil {
+		t.Skip("the adapter needs jq")
+	}
+	report, err := filepath.Abs(filepath.Join("testdata", "scanners", "cisco-report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	stand := "#!/bin/sh\n[ \"$1 $3 $4 $5\" = 'scan --format json --compact' ] && [ -f \"$2/SKILL.md\" ] || { echo bad arguments: \"$@\" >&2; exit 2; }\ntr -d '\\n' < " + report + "\n"
+	if err := os.WriteFile(filepath.Join(bin, "skill-scanner"), []byte(stand), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	adapter, err := filepath.Abs(filepath.Join("..", "..", "docs", "scanners", "cisco-skill-scanner"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := (&Scanner{Command: []string{adapter}}).Scan(context.Background(), "demo@abc", scanFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Rule+" "+f.String())
+	}
+	want := []string{
+		"cisco-skill-scanner/EXFIL_POST critical: scripts/run.sh:2: cisco-skill-scanner: posts a file to a remote host (data_exfiltration)",
+		"cisco-skill-scanner/NOTE low: SKILL.md: cisco-skill-scanner: no licence named (policy)",
+		"cisco-skill-scanner/ODD high: .: cisco-skill-scanner: a level the adapter does not know",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if NewReport(fs).Risk != RiskCritical {
+		t.Errorf("risk %s, want critical", NewReport(fs).Risk)
 	}
 }
