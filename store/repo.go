@@ -121,6 +121,8 @@ type Store struct {
 	risks  *localRiskCache // see localrisk.go; shared by a DryRun view
 	// identity resolves the actor once (Identity).
 	identity func() Identity
+	// scanner reads the external scanner setting once (Scanner).
+	scanner func() *safety.Scanner
 }
 
 func (o Options) withDefaults() Options {
@@ -147,6 +149,7 @@ func newStore(dir string, o Options) *Store {
 		}
 		return ResolveIdentity(dir)
 	})
+	s.scanner = sync.OnceValue(s.loadScanner)
 	return s
 }
 

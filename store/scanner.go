@@ -23,8 +23,10 @@ func (s *Store) ScannerPath() string { return s.LocalPath(scannerName) }
 // Scanner is the external scanner in force: Options.Scanner (a policy
 // file's) or the store's own setting; nil for none. A setting that
 // cannot be read is a scanner that holds every version, naming the file
-// (safety.Scanner.Broken).
-func (s *Store) Scanner() *safety.Scanner {
+// (safety.Scanner.Broken). It is read once per open store.
+func (s *Store) Scanner() *safety.Scanner { return s.scanner() }
+
+func (s *Store) loadScanner() *safety.Scanner {
 	if s.opts.Scanner != nil {
 		return s.opts.Scanner
 	}
