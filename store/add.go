@@ -376,7 +376,7 @@ func (tx *Tx) prepare(ctx context.Context, dir string, opts AddOptions, cache *S
 		p.Err = fmt.Errorf("%s: %w", dir, err)
 		return p
 	}
-	p.Safety = tx.ScanExternal(ctx, p.Name, report, p.files)
+	p.Safety = tx.ScanExternal(ctx, p.Name, report, p.files, previous)
 	if p.Safety.Risk > opts.AllowRisk {
 		p.Err = &safety.RiskRefusedError{Skill: p.Name, Risk: p.Safety.Risk, Allowed: opts.AllowRisk, Findings: p.Safety.Findings}
 	}

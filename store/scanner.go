@@ -45,10 +45,13 @@ func (s *Store) loadScanner() *safety.Scanner {
 }
 
 // ScanExternal joins the external scanner's findings (Store.Scanner) on a
-// new version's files (with Data) to the built-in check's report. A
-// scanner with no verdict, or a setting that cannot be read, holds the
-// version: one high finding says why, and the reason is logged.
-func (r *Reader) ScanExternal(ctx context.Context, skill string, rep safety.Report, files []File) safety.Report {
+// new version's files (with Data) to the built-in check's report. As
+// safety.CheckUpdate does, a finding in a file unchanged from accepted
+// (the version in force here; nil when nobody here accepted one) is
+// marked Known and does not raise the risk. A scanner with no verdict, or
+// a setting that cannot be read, holds the version: one high finding
+// says why, and the reason is logged.
+func (r *Reader) ScanExternal(ctx context.Context, skill string, rep safety.Report, files, accepted []File) safety.Report {
 	sc := r.s.Scanner()
 	if sc == nil {
 		return rep
@@ -60,6 +63,14 @@ func (r *Reader) ScanExternal(ctx context.Context, skill string, rep safety.Repo
 	found, err := sc.Scan(ctx, version, files)
 	if err != nil {
 		r.s.log.Warn("external scanner gave no verdict", "skill", skill, "err", err)
+	} else if len(accepted) > 0 {
+		now, before := FileMap(files), FileMap(accepted)
+		for i, f := range found {
+			if old, ok := before[f.Path]; ok {
+				cur, ok := now[f.Path]
+				found[i].Known = ok && cur.WithID().SameContent(old.WithID())
+			}
+		}
 	}
 	rep.Findings = append(rep.Findings, found...)
 	return safety.NewReport(rep.Findings)

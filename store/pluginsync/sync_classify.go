@@ -208,7 +208,7 @@ func checkUpstream(tx *store.Tx, sk *skillIn, previous []store.File, sr *SkillRe
 	if sk.Parts {
 		rep = tx.WithPluginFindings(rep, files, previous)
 	}
-	rep = tx.ScanExternal(tx.Context(), sk.Name, rep, files)
+	rep = tx.ScanExternal(tx.Context(), sk.Name, rep, files, previous)
 	if f, ok := store.FileMap(files)[store.SkillFile]; ok {
 		v := discover.Check(path.Join(sk.Path, store.SkillFile), sk.Name, f.Data, discover.Lenient)
 		if !v.Accepted() {
