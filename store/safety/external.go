@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillstore/skillstore/internal/procgroup"
 	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
@@ -190,7 +191,9 @@ func (s *Scanner) run(ctx context.Context, version string, files []skillfs.File)
 	cmd := exec.CommandContext(ctx, s.Command[0], append(s.Command[1:], dir, version)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), ScanDirEnv+"="+dir, ScanVersionEnv+"="+version)
-	cmd.WaitDelay = time.Second // a child holding stdout open does not hang the check
+	procgroup.New(cmd) // the deadline ends the scanner and all it started
+	cmd.Cancel = func() error { return procgroup.Kill(cmd) }
+	cmd.WaitDelay = time.Second // a child outside the group holding stdout does not hang the check
 	stdout := &capped{limit: limit}
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = stdout, &capped{limit: 4096, w: &stderr}
