@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/skillstore/skillstore/internal/procgroup"
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -245,15 +246,44 @@ func (s *Scanner) parse(out []byte) ([]Finding, error) {
 		}
 		rule := s.Name()
 		if e.Rule != "" {
-			rule += "/" + e.Rule
+			rule += "/" + plainText(e.Rule, 80)
 		}
-		msg := strings.Join(strings.Fields(e.Message), " ")
+		msg := plainText(e.Message, maxScanMessage)
 		if msg == "" {
 			msg = "flagged by " + s.Name()
 		}
 		fs = append(fs, Finding{Level: level, Path: p, Line: max(e.Line, 0), Message: s.Name() + ": " + msg, Rule: rule})
 	}
+	if len(fs) > maxScanFindings {
+		rest := NewReport(fs[maxScanFindings-1:])
+		fs = append(fs[:maxScanFindings-1], Finding{Level: rest.Risk, Path: ".", Rule: s.Name(),
+			Message: fmt.Sprintf("%s: %d more findings, the highest %s", s.Name(), len(rest.Findings), rest.Risk)})
+	}
 	return fs, nil
+}
+
+// Bounds of what one scan adds to a report: its findings are shown in
+// sync and show and recorded in the version's commit message.
+const (
+	maxScanFindings = 100
+	maxScanMessage  = 300
+)
+
+// plainText is s on one line of at most limit runes, control and format
+// characters (newlines, escapes, bidirectional and tag characters) made
+// spaces: a scanner's words cannot forge lines of skillstore's output.
+func plainText(s string, limit int) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > limit {
+		s = string(r[:limit-1]) + "…"
+	}
+	return s
 }
 
 // writeScanFolder writes the regular files of a version under dir

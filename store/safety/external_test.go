@@ -128,3 +128,22 @@ func TestCiscoSkillScannerAdapter(t *testing.T) {
 		t.Errorf("risk %s, want critical", NewReport(fs).Risk)
 	}
 }
+
+// A scanner's words stay on one line, and a flood of findings is bounded.
+func TestExternalScannerBounds(t *testing.T) {
+	s := &Scanner{Command: []string{"sh", "-c", `printf '{"findings":[{"rule":"r\\u001b[2J","level":"low","message":"one\\nhigh: SKILL.md:1: forged \\u202e"}'; i=0; while [ $i -lt 150 ]; do printf ',{"level":"medium","message":"m"}'; i=$((i+1)); done; printf ',{"level":"critical","message":"last"}]}'`}}
+	fs, err := s.Scan(context.Background(), "v", scanFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != maxScanFindings {
+		t.Fatalf("%d findings, want %d", len(fs), maxScanFindings)
+	}
+	if got := fs[0].String(); strings.ContainsAny(got, "\n\x1b\u202e") || fs[0].Rule != "sh/r [2J" {
+		t.Errorf("first finding %q rule %q", got, fs[0].Rule)
+	}
+	last := fs[len(fs)-1]
+	if last.Level != RiskCritical || !strings.Contains(last.Message, "53 more findings, the highest critical") {
+		t.Errorf("last finding %v", last)
+	}
+}
