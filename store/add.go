@@ -236,7 +236,7 @@ func (tx *Tx) Prepare(ctx context.Context, dirs []string, opts AddOptions) ([]Pr
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p := tx.prepare(dir, opts, cache, sums)
+		p := tx.prepare(ctx, dir, opts, cache, sums)
 		if p.Err == nil && tx.pending.Spill != nil {
 			if p.Unchanged { // its tree is the latest version's
 				p.tree, p.files = p.Version.Tree, nil
@@ -276,7 +276,7 @@ func sameFiles(f, p *Prepared) {
 	p.Err = fmt.Errorf("%s and %s both hold the skill %q with different files; the first is the canonical copy, add the other on its own if it is the one you want", f.Dir, p.Dir, p.Name)
 }
 
-func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[string]Summary) Prepared {
+func (tx *Tx) prepare(ctx context.Context, dir string, opts AddOptions, cache *StatCache, sums map[string]Summary) Prepared {
 	abs, err := filepath.Abs(dir)
 	p := Prepared{AddResult: AddResult{Dir: dir}}
 	if err != nil {
@@ -376,9 +376,9 @@ func (tx *Tx) prepare(dir string, opts AddOptions, cache *StatCache, sums map[st
 		p.Err = fmt.Errorf("%s: %w", dir, err)
 		return p
 	}
-	p.Safety = report
-	if report.Risk > opts.AllowRisk {
-		p.Err = &safety.RiskRefusedError{Skill: p.Name, Risk: report.Risk, Allowed: opts.AllowRisk, Findings: report.Findings}
+	p.Safety = tx.ScanExternal(ctx, p.Name, report, p.files, previous)
+	if p.Safety.Risk > opts.AllowRisk {
+		p.Err = &safety.RiskRefusedError{Skill: p.Name, Risk: p.Safety.Risk, Allowed: opts.AllowRisk, Findings: p.Safety.Findings}
 	}
 	return p
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/skillstore/skillstore/internal/gitfetch"
 	"github.com/skillstore/skillstore/internal/lockfile"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/store/safety"
 )
 
 // DefaultFetchTimeout is the connect and idle deadline of each fetch when
@@ -82,6 +83,10 @@ type Options struct {
 	// store/plugins, SourcePolicy): every plugin source, marketplace entry and
 	// remote is checked against it before it is read. Nil allows all.
 	SourcePolicy SourceChecker
+	// Scanner, when set, is the external scanner a policy file names
+	// (safety.Scanner): it wins over the store's own setting (see
+	// Store.Scanner).
+	Scanner *safety.Scanner
 	// BeforeWriteLock, when set, runs when a transaction read under the
 	// shared lock found something to write, before it takes the exclusive
 	// lock to write it (a test seam: another writer goes first, see
@@ -116,6 +121,8 @@ type Store struct {
 	risks  *localRiskCache // see localrisk.go; shared by a DryRun view
 	// identity resolves the actor once (Identity).
 	identity func() Identity
+	// scanner reads the external scanner setting once (Scanner).
+	scanner func() *safety.Scanner
 }
 
 func (o Options) withDefaults() Options {
@@ -142,6 +149,7 @@ func newStore(dir string, o Options) *Store {
 		}
 		return ResolveIdentity(dir)
 	})
+	s.scanner = sync.OnceValue(s.loadScanner)
 	return s
 }
 
@@ -259,6 +267,7 @@ func (s *Store) View(ctx context.Context, fn func(r *Reader) error) error {
 	if err := r.checkLayout(); err != nil {
 		return err
 	}
+	r.ctx = ctx
 	err = fn(r)
 	if r.refErr != nil {
 		return r.refErr
@@ -317,6 +326,7 @@ func (tx *Tx) end() {
 // run runs fn on tx; a ref that could not be read, fn's error or the
 // cancellation of ctx make the transaction write nothing.
 func (tx *Tx) run(ctx context.Context, fn func(tx *Tx) error) error {
+	tx.ctx = ctx
 	err := fn(tx)
 	if tx.refErr != nil {
 		return tx.refErr
@@ -346,7 +356,10 @@ func (s *Store) newReader() (*Reader, error) {
 // Reader reads one consistent snapshot of the store. It is valid only
 // inside the View or Update call that made it.
 type Reader struct {
-	s    *Store
+	s *Store
+	// ctx is the context of the View or Update the reader serves (see
+	// Context).
+	ctx  context.Context
 	refs *gitdb.RefReader
 	// refErr is the first failure to read a ref (a corrupt ref file):
 	// the ref reads as absent and View or Update returns this error.

@@ -17,6 +17,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/sideband"
 	"github.com/go-git/go-git/v5/plumbing/transport"
+
+	"github.com/skillstore/skillstore/internal/procgroup"
 )
 
 // localTransport reaches a repository on this machine (a local path or a
@@ -91,7 +93,7 @@ func startLocal(dir, service, path string) (*localProc, error) {
 	cmd.Stderr = stderr
 	// Its own process group, so a kill reaches git pack-objects too; and
 	// a child left holding stderr never keeps Wait waiting.
-	newProcessGroup(cmd)
+	procgroup.New(cmd)
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Start(); err != nil {
 		stdin.Close()
@@ -118,7 +120,7 @@ func (p *localProc) kill() {
 	p.killMu.Lock()
 	defer p.killMu.Unlock()
 	if !p.reaping && p.cmd.Process != nil {
-		killProcessGroup(p.cmd) // an error means it has exited already
+		procgroup.Kill(p.cmd) // an error means it has exited already
 	}
 }
 

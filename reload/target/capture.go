@@ -318,6 +318,7 @@ func captureOne(tx *store.Tx, j *captureJob, reason string, ahead *merge.Ahead) 
 		fail(err)
 		return
 	}
+	checked = tx.ScanExternal(tx.Context(), st.Skill, checked, files, nil)
 	if checked.Risk > safety.DefaultAllowedRisk {
 		fail(&safety.RiskRefusedError{Skill: st.Skill, Risk: checked.Risk, Allowed: safety.DefaultAllowedRisk, Findings: checked.Findings})
 		return

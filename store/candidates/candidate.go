@@ -315,6 +315,7 @@ func Accept(ctx context.Context, s *store.Store, skill, reason string) (store.Ve
 		} else if v := discover.Check(store.SkillFile, store.OwnName(skill), md.Data, discover.Lenient); !v.Accepted() {
 			return fmt.Errorf("accept %s: %w", skill, &store.InvalidSkillError{Dir: "the candidate", Diagnostics: v.Diagnostics})
 		}
+		checked = tx.ScanExternal(tx.Context(), skill, checked, files, tx.FilesOrNil(head.Tree))
 		if checked.Risk > safety.DefaultAllowedRisk {
 			return &safety.RiskRefusedError{Skill: skill, Risk: checked.Risk, Allowed: safety.DefaultAllowedRisk, Findings: checked.Findings}
 		}
@@ -473,5 +474,5 @@ func Findings(r *store.Reader, c Candidate) (safety.Report, error) {
 	if store.IsPluginParts(c.Skill) {
 		rep = r.WithPluginFindings(rep, files, previous)
 	}
-	return rep, nil
+	return r.ScanExternal(r.Context(), c.Skill, rep, files, previous), nil
 }

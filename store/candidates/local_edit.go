@@ -124,6 +124,7 @@ func MergeLocalEdit(tx *store.Tx, e LocalEdit) (LocalMerge, error) {
 	if err != nil {
 		return lm, err
 	}
+	checked = tx.ScanExternal(tx.Context(), e.Skill, checked, files, tx.FilesOrNil(head.Tree))
 	tree, err := tx.WriteTree(files)
 	if err != nil {
 		return lm, fmt.Errorf("merge %s: %w", e.Skill, err)

@@ -108,6 +108,7 @@ func MergeDiverged(tx *store.Tx, lv, rv store.Version, remote string, mo merge.O
 	if err != nil {
 		return dm, err
 	}
+	checked = tx.ScanExternal(tx.Context(), name, checked, files, nil)
 	tree, err := tx.WriteTree(files)
 	if err != nil {
 		return dm, fmt.Errorf("merge %s: %w", name, err)
@@ -199,6 +200,7 @@ func acceptRemoteMerge(tx *store.Tx, skill, reason string) (store.Version, error
 	if err != nil {
 		return store.Version{}, err
 	}
+	checked = tx.ScanExternal(tx.Context(), skill, checked, files, tx.FilesOrNil(lv.Tree))
 	md, ok := store.FileMap(files)[store.SkillFile]
 	if !ok {
 		return store.Version{}, fmt.Errorf("accept %s: the candidate has no %s", skill, store.SkillFile)

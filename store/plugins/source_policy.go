@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -106,6 +107,10 @@ type policyFile struct {
 	// says. A file of max-risk lines only does not restrict sources.
 	maxRisk safety.RiskLevel
 	hasMax  bool
+	// scanner is the file's scanner lines (safety.ScannerLine): the
+	// external scanner every new version runs through, over any store's
+	// own setting. A file of such lines only does not restrict sources.
+	scanner *safety.Scanner
 }
 
 // policyRule is one line of a policy file.
@@ -117,6 +122,9 @@ type policyRule struct {
 	wild  bool   // host "*.example.com": its subdomains
 	exact bool   // the host pattern names a port
 }
+
+// scannerRe finds a scanner line in a file that could not be parsed.
+var scannerRe = regexp.MustCompile(`(?m)^[ \t]*scanner`)
 
 // policyLimit bounds a policy file: it is a list of patterns.
 const policyLimit = 1 << 20
@@ -141,6 +149,11 @@ func LoadSourcePolicy(paths ...string) *SourcePolicy {
 		} else {
 			f.rules, f.broken = parsePolicy(path, data, &f)
 		}
+		if f.broken != nil && scannerRe.Match(data) {
+			// A file meant to name a scanner and broken holds every
+			// version for review rather than letting them in unscanned.
+			f.scanner = &safety.Scanner{From: path, Broken: f.broken}
+		}
 		p.files = append(p.files, f)
 	}
 	if len(p.files) == 0 {
@@ -162,6 +175,22 @@ func (p *SourcePolicy) MaxRisk() (level safety.RiskLevel, file string, ok bool) 
 		}
 	}
 	return level, file, ok
+}
+
+// Scanner is the external scanner the policy files name (the first
+// file's that has one: the system's over the user's), nil for none. A
+// broken file that has a scanner line names one that holds every version
+// for review (safety.Scanner.Broken).
+func (p *SourcePolicy) Scanner() *safety.Scanner {
+	if p == nil {
+		return nil
+	}
+	for _, f := range p.files {
+		if f.scanner != nil {
+			return f.scanner
+		}
+	}
+	return nil
 }
 
 // Files are the policy files in force, in the order they are checked.
@@ -188,6 +217,13 @@ func parsePolicy(path string, data []byte, f *policyFile) ([]policyRule, error) 
 		if len(fields) == 0 {
 			continue
 		}
+		if sc, ok, err := safety.ScannerLine(fields, f.scanner, path); ok {
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+			}
+			f.scanner = sc
+			continue
+		}
 		if len(fields) != 2 {
 			return nil, fmt.Errorf("%s:%d: %q: write one kind (host, owner, repo, marketplace, local) and one pattern, or max-risk and a level", path, n, strings.TrimSpace(line))
 		}
@@ -212,6 +248,9 @@ func parsePolicy(path string, data []byte, f *policyFile) ([]policyRule, error) 
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if f.scanner != nil && len(f.scanner.Command) == 0 {
+		return nil, fmt.Errorf("%s: scanner-timeout or scanner-max-output without a scanner line naming the command", path)
 	}
 	return rules, nil
 }
@@ -390,8 +429,8 @@ func (p *SourcePolicy) Check(src Source, market string) error {
 		if f.broken != nil {
 			return &PolicyError{Source: hidePassword(src.URL), File: f.path, Broken: f.broken}
 		}
-		if f.hasMax && len(f.rules) == 0 {
-			continue // a file of max-risk lines only
+		if (f.hasMax || f.scanner != nil) && len(f.rules) == 0 {
+			continue // a file of max-risk or scanner lines only
 		}
 		ok := false
 		for _, r := range f.rules {

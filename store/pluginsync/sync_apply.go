@@ -45,7 +45,7 @@ func readPending(tx *store.Tx, name string, head, u store.Hash) (store.Hash, pen
 // applyMirror publishes a new skill's upstream tree as v1, taking the
 // snapshot in.
 func applyMirror(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, name string, sk *skillIn, upRef string, allow safety.RiskLevel, sr *SkillReport) error {
-	checked, err := checkUpstream(tx, sk, nil, sr, allow)
+	checked, err := checkUpstream(tx, name, sk, nil, sr, allow)
 	if err != nil {
 		return err
 	}

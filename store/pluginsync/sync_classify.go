@@ -83,7 +83,7 @@ func syncSkillTo(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, sk *skil
 	var checked *safety.Report
 	if newSnapshot {
 		// A new upstream tree: check it, then snapshot it.
-		s, err := checkUpstream(tx, sk, tx.FilesOrNil(headC.Tree), sr, allow)
+		s, err := checkUpstream(tx, name, sk, tx.FilesOrNil(headC.Tree), sr, allow)
 		if err != nil {
 			return err
 		}
@@ -119,7 +119,7 @@ func syncSkillTo(tx *store.Tx, p *plugins.Plugin, up *plugins.Upstream, sk *skil
 	if d.Class == ClassFastForward || d.Class == ClassThreeWay {
 		// Only now is the risk of an unchanged upstream tree needed.
 		if checked == nil {
-			s, err := checkUpstream(tx, sk, tx.FilesOrNil(state.Ours), sr, allow)
+			s, err := checkUpstream(tx, name, sk, tx.FilesOrNil(state.Ours), sr, allow)
 			if err != nil {
 				return err
 			}
@@ -193,10 +193,11 @@ func versionNumber(name string, c *store.Commit) (int, error) {
 }
 
 // checkUpstream runs the store's safety check and validation policy
-// (discover.Check, lenient) on an upstream tree. A tree the store never
+// (discover.Check, lenient) on an upstream tree of the store's skill name
+// (PLUGIN:SKILL). A tree the store never
 // accepts, or one above the allowed risk, is an error; the policy's
 // warnings go to sr.
-func checkUpstream(tx *store.Tx, sk *skillIn, previous []store.File, sr *SkillReport, allow safety.RiskLevel) (safety.Report, error) {
+func checkUpstream(tx *store.Tx, name string, sk *skillIn, previous []store.File, sr *SkillReport, allow safety.RiskLevel) (safety.Report, error) {
 	files, err := plugins.LoadUpstreamFiles(tx, sk.UpstreamSkill)
 	if err != nil {
 		return safety.Report{}, err
@@ -208,6 +209,7 @@ func checkUpstream(tx *store.Tx, sk *skillIn, previous []store.File, sr *SkillRe
 	if sk.Parts {
 		rep = tx.WithPluginFindings(rep, files, previous)
 	}
+	rep = tx.ScanExternal(tx.Context(), name, rep, files, previous)
 	if f, ok := store.FileMap(files)[store.SkillFile]; ok {
 		v := discover.Check(path.Join(sk.Path, store.SkillFile), sk.Name, f.Data, discover.Lenient)
 		if !v.Accepted() {

@@ -60,12 +60,13 @@ func TrustSkill(ctx context.Context, s *store.Store, plugin, skill string, riskC
 			return err
 		}
 		var previous []store.File
-		if head, ok := tx.Ref(store.SkillRef(store.QualifiedName(p.ID, skill))); ok {
+		name := store.QualifiedName(p.ID, skill)
+		if head, ok := tx.Ref(store.SkillRef(name)); ok {
 			if c, err := tx.Commit(head); err == nil {
 				previous = tx.FilesOrNil(c.Tree)
 			}
 		}
-		rep, err := checkUpstream(tx, sk, previous, &SkillReport{}, safety.RiskCritical)
+		rep, err := checkUpstream(tx, name, sk, previous, &SkillReport{}, safety.RiskCritical)
 		if err != nil {
 			return fmt.Errorf("plugin %s, skill %s: %w", plugin, skill, err)
 		}
@@ -76,7 +77,6 @@ func TrustSkill(ctx context.Context, s *store.Store, plugin, skill string, riskC
 		if rep.Risk <= allow {
 			return fmt.Errorf("plugin %s, skill %s: %w: its upstream's risk is %s, which sync takes in already", plugin, skill, plugins.ErrNothingToAccept, rep.Risk)
 		}
-		name := store.QualifiedName(p.ID, skill)
 		a := plugins.Acceptance{Tree: sk.Tree.String(), Risk: rep.Risk, By: identityString(tx.Identity()), At: time.Now().UTC()}
 		for _, f := range rep.Findings {
 			if f.Level > allow && !f.Known {

@@ -352,6 +352,7 @@ func (c *historyCheck) versionTree(where, skill string, tree store.Hash, previou
 		c.problem(where, "%v", err)
 		return safety.Report{}, false
 	}
+	rep = c.tx.ScanExternal(c.tx.Context(), skill, rep, files, nil)
 	if store.IsPluginParts(skill) {
 		return c.allowedRisk(where, withPartsFindings(skill, rep, files, previous))
 	}

@@ -53,11 +53,13 @@ func Init(ctx context.Context, opts Global) error {
 }
 
 // StoreOptions builds the store options every store command uses: the
-// logger, the global timeouts and the source policy (policy.go). GIT_COMMITTER_DATE (unix seconds or
+// logger, the global timeouts, the source policy and the external scanner
+// it names (policy.go). GIT_COMMITTER_DATE (unix seconds or
 // RFC 3339), as with git, fixes the time recorded in commits.
 func (g Global) StoreOptions() (store.Options, error) {
+	policy := loadSourcePolicy()
 	opts := store.Options{Logger: g.Log, LockTimeout: g.LockTimeout, FetchTimeout: g.FetchTimeout, FetchJobs: g.FetchJobs,
-		SourcePolicy: loadSourcePolicy()}
+		SourcePolicy: policy, Scanner: policy.Scanner()}
 	opts.BeforeGCSwitch = testHold(GCHoldEnv)
 	opts.AfterPrefetch = testHold(SyncHoldEnv)
 	opts.BeforeMergeAhead = testHold(MergeHoldEnv)
