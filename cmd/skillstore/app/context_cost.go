@@ -66,16 +66,14 @@ func folderEntries(t target.Target) []discover.ListingEntry {
 		if err != nil {
 			continue
 		}
-		sf, err := discover.Parse(data)
+		name, description, whenToUse, err := discover.ListingFields(data)
 		if err != nil {
 			continue
 		}
-		name := sf.Frontmatter.Name
 		if name == "" {
 			name = f.entry.Name()
 		}
-		out = append(out, discover.ListingEntry{Name: f.prefix + name, Description: sf.Frontmatter.Description,
-			WhenToUse: sf.Frontmatter.WhenToUse, Path: p})
+		out = append(out, discover.ListingEntry{Name: f.prefix + name, Description: description, WhenToUse: whenToUse, Path: p})
 	}
 	return out
 }
