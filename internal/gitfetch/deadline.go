@@ -204,16 +204,25 @@ func httpTransport(timeout time.Duration) transport.Transport {
 	if t, ok := httpClients.Load(timeout); ok {
 		return t.(transport.Transport)
 	}
+	rt := HTTPTransport(timeout, 64)
+	t, _ := httpClients.LoadOrStore(timeout, githttp.NewClient(&http.Client{Transport: rt, CheckRedirect: checkRedirect}))
+	return t.(transport.Transport)
+}
+
+// HTTPTransport is the HTTP transport of every download from a source
+// (git's smart HTTP, archives, indexes, registries): connecting, the TLS
+// handshake and the wait for the response's headers each bounded by
+// timeout, the environment's proxy honoured, up to maxIdlePerHost
+// connections kept per host for reuse.
+func HTTPTransport(timeout time.Duration, maxIdlePerHost int) *http.Transport {
 	dialer := &net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}
-	rt := &http.Transport{
+	return &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           dialer.DialContext,
 		TLSHandshakeTimeout:   timeout,
 		ResponseHeaderTimeout: timeout,
 		IdleConnTimeout:       90 * time.Second,
-		MaxIdleConnsPerHost:   64,
+		MaxIdleConnsPerHost:   maxIdlePerHost,
 		ForceAttemptHTTP2:     true,
 	}
-	t, _ := httpClients.LoadOrStore(timeout, githttp.NewClient(&http.Client{Transport: rt, CheckRedirect: checkRedirect}))
-	return t.(transport.Transport)
 }

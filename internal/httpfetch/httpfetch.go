@@ -208,16 +208,7 @@ func clientFor(timeout time.Duration) *http.Client {
 	if c, ok := clients.Load(timeout); ok {
 		return c.(*http.Client)
 	}
-	dialer := &net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}
-	rt := &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           dialer.DialContext,
-		TLSHandshakeTimeout:   timeout,
-		ResponseHeaderTimeout: timeout,
-		IdleConnTimeout:       90 * time.Second,
-		MaxIdleConnsPerHost:   16,
-		ForceAttemptHTTP2:     true,
-	}
+	rt := gitfetch.HTTPTransport(timeout, 16)
 	c, _ := clients.LoadOrStore(timeout, &http.Client{Transport: rt, CheckRedirect: checkRedirect})
 	return c.(*http.Client)
 }
