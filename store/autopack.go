@@ -71,3 +71,29 @@ func (s *Store) autoPack(ctx context.Context, before []gitdb.ID) {
 		s.log.Debug("auto pack", "packs", res.Packs, "loose", res.Loose, "objects", res.Objects, "bytes", res.PackBytes)
 	}
 }
+
+// Packs are the packs a store holds at one moment (Store.Packs), for
+// MergeNewPacks.
+type Packs []gitdb.ID
+
+// Packs lists the store's packs now.
+func (s *Store) Packs() Packs { return gitdb.PackIDs(s.dir) }
+
+// MergeNewPacks merges into one the packs the store holds beyond before,
+// as each transaction does with its own (see autoPack), for work made of
+// several transactions: a non-frozen install adds each plugin in its own.
+// It takes the exclusive lock (within the lock timeout); like autoPack it
+// never fails the work done, so a busy store is logged and left as it is.
+// It is nothing on a dry run or with gc.auto 0.
+func (s *Store) MergeNewPacks(ctx context.Context, before Packs) {
+	if s.dryRun || s.autoLimits().Off() {
+		return
+	}
+	l, err := s.lock(ctx, lockfile.Exclusive)
+	if err != nil {
+		s.log.Debug("packs not merged", "err", err)
+		return
+	}
+	defer l.Release()
+	s.autoPack(ctx, before)
+}

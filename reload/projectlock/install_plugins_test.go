@@ -163,14 +163,15 @@ func gitLock(t *testing.T, base, prefix string, n int) *Lock {
 	return l
 }
 
-// TestFrozenInstallWritesOnePack: a frozen install of a lock of five git
-// plugins into a store that holds a pack already leaves one pack more,
-// not one per fetched plugin: the fetched packs are merged after the
-// install's transaction. git fsck --full accepts the store and the store
-// reads every object git lists. With gc.auto 0 in the store's config the
-// packs stay as they came.
-func TestFrozenInstallWritesOnePack(t *testing.T) {
-	for _, off := range []bool{false, true} {
+// TestInstallWritesOnePack: an install of a lock of five git plugins into
+// a store that holds a pack already leaves one pack more, not one per
+// fetched plugin: a frozen install merges the fetched packs after its one
+// transaction, another (a transaction per plugin) once all are added. git
+// fsck --full accepts the store and the store reads every object git
+// lists. With gc.auto 0 in the store's config the packs stay as they came.
+func TestInstallWritesOnePack(t *testing.T) {
+	for _, c := range []struct{ off, frozen bool }{{false, true}, {false, false}, {true, true}} {
+		off := c.off
 		ctx := context.Background()
 		base := t.TempDir()
 		storeDir := filepath.Join(t.TempDir(), "store")
@@ -197,7 +198,7 @@ func TestFrozenInstallWritesOnePack(t *testing.T) {
 		}
 
 		l := gitLock(t, base, "p", 5)
-		rep, err = Install(ctx, s, InstallOptions{Project: writeLock(t, l), Frozen: true, AllowLocal: []string{base}})
+		rep, err = Install(ctx, s, InstallOptions{Project: writeLock(t, l), Frozen: c.frozen, AllowLocal: []string{base}})
 		if err != nil || rep.Failed() {
 			t.Fatalf("Install = %+v, %v", rep, err)
 		}
@@ -206,7 +207,7 @@ func TestFrozenInstallWritesOnePack(t *testing.T) {
 			want = before + len(l.Plugins)
 		}
 		if got := packs(); got != want {
-			t.Errorf("gc.auto off %v: %d packs after installing %d plugins into a store of %d; want %d", off, got, len(l.Plugins), before, want)
+			t.Errorf("%+v: %d packs after installing %d plugins into a store of %d; want %d", c, got, len(l.Plugins), before, want)
 		}
 		gitIn(t, storeDir, "fsck", "--full", "--strict", "--no-dangling")
 		ids := strings.Fields(gitIn(t, storeDir, "cat-file", "--batch-all-objects", "--batch-check=%(objectname)"))
