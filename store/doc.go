@@ -20,7 +20,9 @@
 // updates; when its function returns nil, objects are written and fsynced
 // first (loose, or one packfile for bulk writes), then refs, each ref file
 // replaced atomically. A process killed at any moment leaves every ref at its
-// old or its new value. The git formats themselves (objects, packs, refs,
+// old or its new value. Then, still under the lock, the packs the write added
+// are merged into one, and past git's gc.auto limits the small packs too
+// (autopack.go). The git formats themselves (objects, packs, refs,
 // the stat cache) are package internal/gitdb's; the store decides what its
 // refs and commits mean.
 //

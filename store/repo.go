@@ -123,6 +123,8 @@ type Store struct {
 	identity func() Identity
 	// scanner reads the external scanner setting once (Scanner).
 	scanner func() *safety.Scanner
+	// autoLimits reads the store's gc.auto settings once (autoPack).
+	autoLimits func() gitdb.AutoLimits
 }
 
 func (o Options) withDefaults() Options {
@@ -150,6 +152,7 @@ func newStore(dir string, o Options) *Store {
 		return ResolveIdentity(dir)
 	})
 	s.scanner = sync.OnceValue(s.loadScanner)
+	s.autoLimits = sync.OnceValue(func() gitdb.AutoLimits { return gitdb.ReadAutoLimits(dir) })
 	return s
 }
 
@@ -310,7 +313,7 @@ func (s *Store) beginTx() (*Tx, error) {
 		r.resetStorage()
 		return nil, err
 	}
-	tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}}
+	tx := &Tx{Reader: r, pending: &gitdb.Buffer{}, newRefs: map[string]Hash{}, packsBefore: gitdb.PackIDs(s.dir)}
 	r.tx = tx
 	return tx, nil
 }
@@ -551,6 +554,10 @@ type Tx struct {
 	// written are summaries of versions this transaction wrote, known
 	// without reading them back (see noteSummary).
 	written map[string]Summary
+	// packsBefore are the packs the store held when the transaction
+	// began: those it holds at its end beside them are the transaction's,
+	// merged into one after it (see autoPack).
+	packsBefore []gitdb.ID
 }
 
 // WriteObject queues an object and returns its id.
@@ -623,6 +630,8 @@ func (tx *Tx) commit() error {
 	if len(sums) > 0 {
 		tx.s.updateSummaries(sums)
 	}
+	tx.resetStorage() // no pack stays open while autoPack deletes some
+	tx.s.autoPack(tx.ctx, tx.packsBefore)
 	return nil
 }
 

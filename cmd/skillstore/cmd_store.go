@@ -468,6 +468,10 @@ func gcCommand() *cli.Command {
 			"nothing any more, once their candidate is older than --grace: those of a\n" +
 			"candidate no remote holds (by the last pull or push), that is not the skill's\n" +
 			"candidate, and that holds no commit a person made on top of it.\n\n" +
+			"Between gcs, as git's gc --auto: each write merges the packs it added into one,\n" +
+			"and past git's gc.auto (6,700 loose objects) or gc.autoPackLimit (50 packs)\n" +
+			"also merges the loose objects and the smallest packs, copying them without a\n" +
+			"delta search. 'git -C STORE config gc.auto 0' turns that off.\n\n" +
 			"Exit codes: 0 done; 1 error; 3 store busy.",
 		Flags: []cli.Flag{
 			&cli.DurationFlag{Name: "grace", Usage: "keep unreachable objects younger than this", Value: store.DefaultGCGrace},

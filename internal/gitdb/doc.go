@@ -10,7 +10,13 @@
 //     ([DB.ReadPacked], deltas resolved) and written with one ([WritePack],
 //     [StreamPack] for the wire); [DB] reads both; [Buffer] queues a
 //     transaction's new objects and writes them in one go ([Buffer.Flush]);
-//     [ListLoose] and [ListPacks] take stock for a repack.
+//     [ListLoose] and [PackIDs] take stock for a repack.
+//   - Packing: gc in two steps ([PrepareGC], [GC.Finish]: every reachable
+//     object in one pack, with a delta search), and the cheap step a write
+//     ends with: [MergePacks] copies chosen packs and the loose objects
+//     into one pack without a delta search, and [AutoPack] runs it past
+//     git's gc.auto and gc.autoPackLimit ([ReadAutoLimits]), merging the
+//     smallest packs so that the rest grow geometrically.
 //   - Commits: [Commit], [Signature] and [Trailer], decoded and encoded as
 //     git does ([ParseCommit], [Commit.Encode], [BuildMessage]).
 //   - Refs: [ReadRefs] resolves packed-refs overlaid with loose ref files;

@@ -184,7 +184,7 @@ func (pl *gcPlanner) emit(pw *packStream, e *gcEntry) error {
 			if err := pw.zw.Close(); err != nil {
 				return err
 			}
-			payload, kind, size = pw.out.Bytes(), e.typ, int64(len(o.Data))
+			payload, kind, size = pw.out.Bytes(), o.Type, int64(len(o.Data))
 			e.base, e.depth = -1, 0
 		}
 	}

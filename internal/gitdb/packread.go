@@ -28,7 +28,7 @@ type packReader struct {
 	bases   baseCache
 	// last is the pack the previous find hit: objects read together (a
 	// commit, its tree, its blobs) are mostly in one pack, so a store of
-	// many packs (one per import batch until gc) is not searched pack by
+	// many packs (one per fetched plugin, kept with gc.auto 0) is not searched pack by
 	// pack for each of them, as git keeps its last found pack.
 	last atomic.Int32
 }

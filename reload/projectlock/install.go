@@ -129,8 +129,14 @@ func Install(ctx context.Context, s *store.Store, opts InstallOptions) (*Report,
 			return dry.rep, err
 		}
 	}
+	packs := s.Packs()
 	if err := in.run(ctx); err != nil {
 		return in.rep, err
+	}
+	// A frozen install's one transaction merged its fetched packs; the
+	// other adds each plugin in its own, and one pack is left for them all.
+	if !opts.Frozen {
+		s.MergeNewPacks(ctx, packs)
 	}
 	if opts.Frozen && in.rep.Failed() {
 		return in.rep, in.frozenError(false)

@@ -17,7 +17,8 @@ import (
 // git plugins (local repositories, 10 skills of ~8 KB each) into a fresh
 // store and a fresh project with install --frozen, beside twenty
 // `git clone --depth 1` of the same repositories: the work a new machine
-// does to get a project's skills.
+// does to get a project's skills. It reports the packs the store holds
+// after the install.
 func BenchmarkInstallFrozen20Plugins(b *testing.B) {
 	if _, err := exec.LookPath("git"); err != nil {
 		b.Skip("git not installed")
@@ -57,6 +58,7 @@ func BenchmarkInstallFrozen20Plugins(b *testing.B) {
 	}
 	l.Targets = []Target{tgt}
 	var ours, ref time.Duration
+	var packs []string
 	b.ResetTimer()
 	for i := range b.N {
 		b.StopTimer()
@@ -79,6 +81,7 @@ func BenchmarkInstallFrozen20Plugins(b *testing.B) {
 			b.Fatalf("install: %v %+v", err, rep)
 		}
 		ours += time.Since(start)
+		packs, _ = filepath.Glob(filepath.Join(run, "store", "objects", "pack", "*.pack"))
 		start = time.Now()
 		for k, dir := range repos {
 			benchGit(b, run, "clone", "-q", "--depth", "1", "file://"+dir, fmt.Sprintf("clone%d", k))
@@ -90,6 +93,7 @@ func BenchmarkInstallFrozen20Plugins(b *testing.B) {
 	b.ReportMetric(ms(ours), "install-ms")
 	b.ReportMetric(ms(ref), "git-clone-depth1-x20-ms")
 	b.ReportMetric(float64(ours)/float64(ref), "ratio")
+	b.ReportMetric(float64(len(packs)), "store-packs")
 }
 
 func benchGit(b *testing.B, dir string, args ...string) string {

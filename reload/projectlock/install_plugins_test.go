@@ -137,3 +137,96 @@ func TestFrozenInstallAddsEveryPlugin(t *testing.T) {
 		t.Errorf("the install wrote %d state records; want fewer than one per plugin", got)
 	}
 }
+
+// gitLock makes n git plugins of three skills each under base, named
+// prefix0, prefix1…, and a lock of all their skills for one target,
+// prefix-claude.
+func gitLock(t *testing.T, base, prefix string, n int) *Lock {
+	t.Helper()
+	l := &Lock{}
+	tgt := Target{Name: prefix + "-claude", Dir: ".claude/skills"}
+	for p := range n {
+		dir := filepath.Join(base, fmt.Sprintf("%s%d", prefix, p))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		gitIn(t, dir, "init", "-q", "-b", "main")
+		commit := commitSkills(t, dir, fmt.Sprintf("plugin %s%d", prefix, p), "a", "b", "c")
+		id := fmt.Sprintf("%s%d", prefix, p)
+		l.Plugins = append(l.Plugins, Plugin{ID: id, Kind: "git", URL: dir, Ref: "main", Commit: commit})
+		for _, s := range []string{"a", "b", "c"} {
+			l.Skills = append(l.Skills, Skill{Name: id + ":" + s, Tree: gitIn(t, dir, "rev-parse", "HEAD:skills/"+s)})
+			tgt.Skills = append(tgt.Skills, id+":"+s)
+		}
+	}
+	l.Targets = []Target{tgt}
+	return l
+}
+
+// TestInstallWritesOnePack: an install of a lock of five git plugins into
+// a store that holds a pack already leaves one pack more, not one per
+// fetched plugin: a frozen install merges the fetched packs after its one
+// transaction, another (a transaction per plugin) once all are added. git
+// fsck --full accepts the store and the store reads every object git
+// lists. With gc.auto 0 in the store's config the packs stay as they came.
+func TestInstallWritesOnePack(t *testing.T) {
+	for _, c := range []struct{ off, frozen bool }{{false, true}, {false, false}, {true, true}} {
+		off := c.off
+		ctx := context.Background()
+		base := t.TempDir()
+		storeDir := filepath.Join(t.TempDir(), "store")
+		s := newStore(t, storeDir)
+		if off {
+			gitIn(t, storeDir, "config", "gc.auto", "0")
+			var err error
+			if s, err = store.Open(ctx, storeDir, store.Options{Actor: store.Signature{Name: "store", Email: "a@example.com"}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		packs := func() int {
+			got, _ := filepath.Glob(filepath.Join(storeDir, "objects", "pack", "*.pack"))
+			return len(got)
+		}
+		// A pack the store holds before: a lock of one plugin, installed.
+		rep, err := Install(ctx, s, InstallOptions{Project: writeLock(t, gitLock(t, base, "first", 1)), Frozen: true, AllowLocal: []string{base}})
+		if err != nil || rep.Failed() {
+			t.Fatalf("Install of one plugin = %+v, %v", rep, err)
+		}
+		before := packs()
+		if before != 1 {
+			t.Fatalf("%d packs after installing one plugin; want the one fetched", before)
+		}
+
+		l := gitLock(t, base, "p", 5)
+		rep, err = Install(ctx, s, InstallOptions{Project: writeLock(t, l), Frozen: c.frozen, AllowLocal: []string{base}})
+		if err != nil || rep.Failed() {
+			t.Fatalf("Install = %+v, %v", rep, err)
+		}
+		want := before + 1
+		if off {
+			want = before + len(l.Plugins)
+		}
+		if got := packs(); got != want {
+			t.Errorf("%+v: %d packs after installing %d plugins into a store of %d; want %d", c, got, len(l.Plugins), before, want)
+		}
+		gitIn(t, storeDir, "fsck", "--full", "--strict", "--no-dangling")
+		ids := strings.Fields(gitIn(t, storeDir, "cat-file", "--batch-all-objects", "--batch-check=%(objectname)"))
+		err = s.View(ctx, func(r *store.Reader) error {
+			for _, id := range ids {
+				h, _ := store.ParseHash(id)
+				if _, err := r.Object(h); err != nil {
+					return err
+				}
+			}
+			for _, sk := range l.Skills {
+				if _, ok := r.Ref(store.SkillRef(sk.Name)); !ok {
+					return fmt.Errorf("skill %s not in the store", sk.Name)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
