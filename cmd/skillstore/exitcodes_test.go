@@ -121,13 +121,14 @@ func exitCodesOf(c, parent *cli.Command) string {
 // exitRun is one run of the binary, with the environment of a scenario's.
 type exitRun struct {
 	args   []string
-	dir    string // working directory ("": the test's)
 	stdout string
 	stderr string
 	code   int
 }
 
-func runExit(t *testing.T, home string, dir string, args ...string) exitRun {
+// runExit runs the binary in dir ("": the test's working directory) with
+// HOME and the XDG folders under home.
+func runExit(t *testing.T, home, dir string, args ...string) exitRun {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -142,7 +143,7 @@ func runExit(t *testing.T, home string, dir string, args ...string) exitRun {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
-	r := exitRun{args: args, dir: dir, stdout: out.String(), stderr: errb.String()}
+	r := exitRun{args: args, stdout: out.String(), stderr: errb.String()}
 	var ee *exec.ExitError
 	switch {
 	case errors.As(err, &ee):
