@@ -184,19 +184,24 @@ var interruptRuns = []struct {
 	{"sync", syscall.SIGINT},
 	{"plugin add", syscall.SIGTERM},
 	{"sync", syscall.SIGTERM},
+	{"pull", syscall.SIGINT},
+	{"pull", syscall.SIGTERM},
+	{"clone", syscall.SIGINT},
+	{"clone", syscall.SIGTERM},
 }
 
 // TestInterruptSaysInterrupted: Ctrl-C (SIGINT) or SIGTERM during a plugin
-// add and during a sync, each blocked on a git server that never answers,
-// ends the command with "interrupted" and exit 130 (143), not with the
-// cancelled fetch's own error; the lock is free and the store verifies
+// add, a sync, a pull and a clone, each blocked on a git server that never
+// answers, ends the command with "interrupted" and exit 130 (143), not with
+// the cancelled fetch's own error; the lock is free and the store verifies
 // after each.
 func TestInterruptSaysInterrupted(t *testing.T) {
 	l, accepted := silentServer(t)
 	tmp := t.TempDir()
 	storeDir := filepath.Join(tmp, "store")
 	mustRun(t, storeDir, "init")
-	// A plugin whose source moves to the silent server after it is added.
+	// A plugin whose source moves to the silent server after it is added,
+	// and a remote there.
 	up := filepath.Join(tmp, "up")
 	writeTestSkill(t, filepath.Join(up, "skills"), "lint", "Lint the code.\n")
 	git(t, up, "init", "-q", "-b", "main")
@@ -205,11 +210,15 @@ func TestInterruptSaysInterrupted(t *testing.T) {
 	mustRun(t, storeDir, "plugin", "add", "--id", "tools", "file://"+up)
 	silent := "git://" + l.Addr().String() + "/silent.git"
 	mustRun(t, storeDir, "plugin", "set", "tools", "--url", silent)
+	mustRun(t, storeDir, "remote", "add", "origin", silent)
 
 	for _, r := range interruptRuns {
 		args := strings.Fields(r.command)
-		if r.command == "plugin add" {
+		switch r.command {
+		case "plugin add":
 			args = append(args, silent)
+		case "clone":
+			args = append(args, silent, filepath.Join(tmp, "clone"))
 		}
 		var out bytes.Buffer
 		cmd, done := startSkillstore(t, storeDir, &out, args...)
