@@ -30,33 +30,105 @@ type env struct {
 	syncDone func(*app.SyncRun)
 }
 
-// commands lists every command, in the order of the help's categories.
-// Each group is defined in its own file, cmd_GROUP.go; this list is the
-// one place that says which exist.
-func commands() []*cli.Command {
-	return []*cli.Command{
+// commandMakers lists every command by name, in the order of the help's
+// categories. Each group is defined in its own file, cmd_GROUP.go; this
+// list is the one place that says which exist. whole marks the commands
+// that read the others (help, completion's words): a run of one of them
+// builds every command.
+func commandMakers() []commandMaker {
+	return []commandMaker{
 		// store
-		initCommand(),
-		addCommand(), importCommand(), adoptCommand(),
-		listCommand(), searchCommand(),
-		showCommand(), logCommand(), catCommand(),
-		diffCommand(), checkoutCommand(),
-		rollbackCommand(),
-		statusChangeCommand("disable", store.StatusDisabled), statusChangeCommand("enable", store.StatusActive),
-		rmCommand(),
-		verifyCommand(), gcCommand(), auditCommand(),
+		{name: "init", make: initCommand},
+		{name: "add", make: addCommand}, {name: "import", make: importCommand}, {name: "adopt", make: adoptCommand},
+		{name: "list", make: listCommand}, {name: "search", make: searchCommand},
+		{name: "show", make: showCommand}, {name: "log", make: logCommand}, {name: "cat", make: catCommand},
+		{name: "diff", make: diffCommand}, {name: "checkout", make: checkoutCommand},
+		{name: "rollback", make: rollbackCommand},
+		{name: "disable", make: func() *cli.Command { return statusChangeCommand("disable", store.StatusDisabled) }},
+		{name: "enable", make: func() *cli.Command { return statusChangeCommand("enable", store.StatusActive) }},
+		{name: "rm", make: rmCommand},
+		{name: "verify", make: verifyCommand}, {name: "gc", make: gcCommand}, {name: "audit", make: auditCommand},
 		// plugins
-		pluginCommand(), findIndexCommand(), syncCommand(), checkCommand(), candidatesCommand(), uiCommand(),
+		{name: "plugin", make: pluginCommand}, {name: "find", make: findIndexCommand}, {name: "sync", make: syncCommand},
+		{name: "check", make: checkCommand}, {name: "candidates", make: candidatesCommand}, {name: "ui", make: uiCommand},
 		// targets
-		targetCommand(), tagCommand(), exportCommand(), statusCommand(), captureCommand(), watchCommand(), mcpCommand(),
-		lockCommand(), installCommand(),
+		{name: "target", make: targetCommand}, {name: "tag", make: tagCommand}, {name: "export", make: exportCommand},
+		{name: "status", make: statusCommand}, {name: "capture", make: captureCommand}, {name: "watch", make: watchCommand},
+		{name: "mcp", make: mcpCommand},
+		{name: "lock", make: lockCommand}, {name: "install", make: installCommand},
 		// remotes
-		remoteCommand(), cloneCommand(), pushCommand(), pullCommand(),
+		{name: "remote", make: remoteCommand}, {name: "clone", make: cloneCommand}, {name: "push", make: pushCommand},
+		{name: "pull", make: pullCommand},
 		// skills on disk
-		validateCommand(), discoverCommand(), doctorCommand(), promptCommand(), newCommand(),
+		{name: "validate", make: validateCommand}, {name: "discover", make: discoverCommand}, {name: "doctor", make: doctorCommand},
+		{name: "prompt", make: promptCommand}, {name: "new", make: newCommand},
 		// tools
-		mergeFileCommand(), completionCommand(), helpCommand(), completeCommand(),
+		{name: "merge-file", make: mergeFileCommand}, {name: "completion", make: completionCommand},
+		{name: "help", make: helpCommand, whole: true}, {name: "__complete", make: completeCommand, whole: true},
 	}
+}
+
+// commandMaker builds the top-level command called name (TestCommandMakers
+// checks that the name is the command's).
+type commandMaker struct {
+	name  string
+	make  func() *cli.Command
+	whole bool
+}
+
+// commands builds every command.
+func commands() []*cli.Command {
+	makers := commandMakers()
+	cmds := make([]*cli.Command, len(makers))
+	for i, m := range makers {
+		cmds[i] = m.make()
+	}
+	return cmds
+}
+
+// commandsFor builds the commands a run of args needs. A run that names a
+// command (after global flags it knows) needs that command alone: building
+// the tree of every command, their help texts and flags, was a tenth of the
+// start-up of each. --version alone needs none. Anything else (no command,
+// an unknown one, help, completion's words, a flag the app does not know)
+// builds every command, for the help, the suggestions and the hints.
+func commandsFor(app *cli.App, args []string) []*cli.Command {
+	version, help := false, false
+	i := 1
+	for ; i < len(args) && isFlagToken(args[i]); i++ {
+		name, _, _ := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		switch {
+		case name == "version" || name == "v":
+			version = true
+		case name == "help" || name == "h":
+			help = true
+		case !hasFlag(app.Flags, name):
+			return commands()
+		case takesValue(app.Flags, args[i]):
+			i++
+		}
+	}
+	if i >= len(args) {
+		if version && !help {
+			return nil
+		}
+		return commands()
+	}
+	for _, m := range commandMakers() {
+		if m.name == args[i] && !m.whole {
+			return []*cli.Command{m.make()}
+		}
+	}
+	return commands()
+}
+
+func hasFlag(flags []cli.Flag, name string) bool {
+	for _, f := range flags {
+		if slices.Contains(f.Names(), name) {
+			return true
+		}
+	}
+	return false
 }
 
 // run executes the CLI and returns the process exit code. Streams are
@@ -80,7 +152,7 @@ func runEnv(args []string, e *env) int {
 	defer out.Flush()
 	defer errOut.Flush()
 	e.stdout, e.stderr, e.log = out, errOut, slog.New(slog.DiscardHandler)
-	cliApp := newApp(e)
+	cliApp := newApp(e, args)
 	err := cliApp.RunContext(ctx, permuteArgs(cliApp, args))
 	if sig := signalled(); sig != nil && err != nil {
 		// The cancelled step's own error ("context canceled", a pack cut
@@ -90,7 +162,9 @@ func runEnv(args []string, e *env) int {
 	return report(errOut, err)
 }
 
-func newApp(e *env) *cli.App {
+// newApp is the app with the commands a run of args needs (commandsFor);
+// nil args: every command.
+func newApp(e *env, args []string) *cli.App {
 	useVersionPrinter()
 	useHelpPrinter()
 	cliApp := &cli.App{
@@ -156,7 +230,11 @@ func newApp(e *env) *cli.App {
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // run reports errors and picks the exit code
 	}
-	cliApp.Commands = commands()
+	if args == nil {
+		cliApp.Commands = commands()
+	} else {
+		cliApp.Commands = commandsFor(cliApp, args)
+	}
 	sort.SliceStable(cliApp.Commands, func(i, j int) bool {
 		if cliApp.Commands[i].Category != cliApp.Commands[j].Category {
 			return cliApp.Commands[i].Category < cliApp.Commands[j].Category

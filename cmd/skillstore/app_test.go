@@ -57,3 +57,63 @@ func TestRunFlagsAfterArguments(t *testing.T) {
 		t.Fatalf("help does not show the arguments: %q", out.String())
 	}
 }
+
+// TestCommandMakers checks the table a run picks its command from: each
+// maker's name is its command's, once.
+func TestCommandMakers(t *testing.T) {
+	seen := map[string]bool{}
+	for _, m := range commandMakers() {
+		cmd := m.make()
+		if cmd.Name != m.name {
+			t.Errorf("commandMakers: %q makes the command %q", m.name, cmd.Name)
+		}
+		if len(cmd.Aliases) > 0 {
+			t.Errorf("command %q has aliases %q: commandsFor finds a command by its name alone", cmd.Name, cmd.Aliases)
+		}
+		if seen[m.name] {
+			t.Errorf("commandMakers: %q twice", m.name)
+		}
+		seen[m.name] = true
+	}
+}
+
+// TestCommandsFor checks which commands a run builds: the one it names,
+// none for --version, every command where help or a hint may list them.
+func TestCommandsFor(t *testing.T) {
+	all := len(commandMakers())
+	tests := []struct {
+		args string
+		want []string // nil: every command
+	}{
+		{"ss list", []string{"list"}},
+		{"ss --store S --debug plugin add SRC", []string{"plugin"}},
+		{"ss --store=S --width 0 sync", []string{"sync"}},
+		{"ss --store list add DIR", []string{"add"}},
+		{"ss --version", []string{}},
+		{"ss -v --debug", []string{}},
+		{"ss --version --help", nil},
+		{"ss", nil},
+		{"ss --help", nil},
+		{"ss nosuch", nil},
+		{"ss help plugin", nil},
+		{"ss __complete plu", nil},
+		{"ss --nosuch list", nil},
+		{"ss -- list", nil},
+	}
+	for _, tt := range tests {
+		app := newApp(&env{}, strings.Fields(tt.args))
+		var got []string
+		for _, c := range app.Commands {
+			got = append(got, c.Name)
+		}
+		if tt.want == nil {
+			if len(got) != all {
+				t.Errorf("%q builds %d commands (%q), want all %d", tt.args, len(got), got, all)
+			}
+			continue
+		}
+		if !slices.Equal(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
+			t.Errorf("%q builds %q, want %q", tt.args, got, tt.want)
+		}
+	}
+}

@@ -104,7 +104,7 @@ func scriptMain(args []string) int {
 // commandIndex is the index in args of the command word, after the
 // global flags (-1: none).
 func commandIndex(args []string) int {
-	app := newApp(&env{})
+	app := newApp(&env{}, nil)
 	for i := 1; i < len(args); i++ {
 		if !isFlagToken(args[i]) {
 			return i

@@ -62,7 +62,7 @@ func mcpCommand() *cli.Command {
 			"(agents: " + strings.Join(mcpserver.ClientAgents(), ", ") + "), with this binary's path, the\n" +
 			"store and the flags given.\n\n" +
 			"Exit codes: 0 the client left (stdio) or a signal stopped the server (HTTP);\n" +
-			"1 cannot read the store or listen; 2 usage error.",
+			"1 cannot read the store or listen; 2 usage error; 3 store lock busy (at start).",
 		Subcommands: []*cli.Command{mcpTokenCommand()},
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "skill", Usage: "serve only skills whose qualified name matches the glob `PATTERN` (repeatable)"},

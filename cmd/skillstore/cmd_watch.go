@@ -77,7 +77,8 @@ func watchCommand() *cli.Command {
 			"  --max-events N       stop after N events\n" +
 			"  --pid-file FILE      write the process id to FILE when watching has begun\n" +
 			"  --exec CMD ARG...    run CMD ARG... for every change\n\n" +
-			"Exit codes: 0 stopped (signal or --max-events), 1 cannot watch, 2 usage error.",
+			"Exit codes: 0 stopped (signal or --max-events), 1 cannot watch, 2 usage error,\n" +
+			"3 store lock busy (at start).",
 		SkipFlagParsing: true,
 		Action:          runWatch,
 	}

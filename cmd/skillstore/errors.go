@@ -22,9 +22,9 @@ import (
 	"github.com/skillstore/skillstore/store/safety"
 )
 
-// Exit codes shared by every command. Commands with outcomes of their own
-// (sync, merge-file) document theirs in their --help, from which
-// docs/reference is generated.
+// Exit codes shared by every command. The table in docs/conventions.md
+// says which command exits with which, and when (TestExitCodes checks it
+// against the binary); each command's --help ends with its own.
 const (
 	exitOK    = 0 // success
 	exitError = 1 // the command failed; the error says why

@@ -35,7 +35,7 @@ func helpCommand() *cli.Command {
 			}
 			// A fresh app prints the help exactly as --help would, with the
 			// command path set up by urfave.
-			app := newApp(getEnv(c))
+			app := newApp(getEnv(c), nil)
 			args := append(append([]string{"skillstore"}, path...), "--help")
 			return app.RunContext(c.Context, args)
 		},

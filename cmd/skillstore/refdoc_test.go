@@ -34,7 +34,7 @@ const referenceIntro = "One page per command, generated from its `--help` (`skil
 	"is in [conventions](../conventions.md); tasks are in the [guide](../guide/README.md)."
 
 func helpApp() *refdoc.Command {
-	return refdoc.FromApp(newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}))
+	return refdoc.FromApp(newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}, nil))
 }
 
 func TestReferenceDocs(t *testing.T) {

@@ -172,16 +172,36 @@ func TestSIGTERMEndsACommandStuckInASystemCall(t *testing.T) {
 	}
 }
 
-// TestInterruptSaysInterrupted: Ctrl-C (SIGINT) during a plugin add and
-// during a sync, each blocked on a git server that never answers, ends
-// the command with "interrupted" and exit 130, not with the cancelled
-// fetch's own error; the lock is free and the store verifies after each.
+// interruptRuns are the commands TestInterruptSaysInterrupted interrupts,
+// each while it waits on a git server that never answers, and the signal
+// it sends. TestExitCodes checks that docs/conventions.md gives 130 (SIGINT)
+// and 143 (SIGTERM) to these commands and no others.
+var interruptRuns = []struct {
+	command string // as docs/conventions.md names it
+	sig     syscall.Signal
+}{
+	{"plugin add", syscall.SIGINT},
+	{"sync", syscall.SIGINT},
+	{"plugin add", syscall.SIGTERM},
+	{"sync", syscall.SIGTERM},
+	{"pull", syscall.SIGINT},
+	{"pull", syscall.SIGTERM},
+	{"clone", syscall.SIGINT},
+	{"clone", syscall.SIGTERM},
+}
+
+// TestInterruptSaysInterrupted: Ctrl-C (SIGINT) or SIGTERM during a plugin
+// add, a sync, a pull and a clone, each blocked on a git server that never
+// answers, ends the command with "interrupted" and exit 130 (143), not with
+// the cancelled fetch's own error; the lock is free and the store verifies
+// after each.
 func TestInterruptSaysInterrupted(t *testing.T) {
 	l, accepted := silentServer(t)
 	tmp := t.TempDir()
 	storeDir := filepath.Join(tmp, "store")
 	mustRun(t, storeDir, "init")
-	// A plugin whose source moves to the silent server after it is added.
+	// A plugin whose source moves to the silent server after it is added,
+	// and a remote there.
 	up := filepath.Join(tmp, "up")
 	writeTestSkill(t, filepath.Join(up, "skills"), "lint", "Lint the code.\n")
 	git(t, up, "init", "-q", "-b", "main")
@@ -190,8 +210,16 @@ func TestInterruptSaysInterrupted(t *testing.T) {
 	mustRun(t, storeDir, "plugin", "add", "--id", "tools", "file://"+up)
 	silent := "git://" + l.Addr().String() + "/silent.git"
 	mustRun(t, storeDir, "plugin", "set", "tools", "--url", silent)
+	mustRun(t, storeDir, "remote", "add", "origin", silent)
 
-	for _, args := range [][]string{{"plugin", "add", silent}, {"sync"}} {
+	for _, r := range interruptRuns {
+		args := strings.Fields(r.command)
+		switch r.command {
+		case "plugin add":
+			args = append(args, silent)
+		case "clone":
+			args = append(args, silent, filepath.Join(tmp, "clone"))
+		}
 		var out bytes.Buffer
 		cmd, done := startSkillstore(t, storeDir, &out, args...)
 		select {
@@ -200,17 +228,17 @@ func TestInterruptSaysInterrupted(t *testing.T) {
 		case <-time.After(30 * time.Second):
 			t.Fatalf("%s never connected\n%s", args, out.String())
 		}
-		cmd.Process.Signal(os.Interrupt)
+		cmd.Process.Signal(r.sig)
 		err, exited := waitExit(done, 30*time.Second)
 		if !exited {
-			t.Fatalf("%s ignored SIGINT\n%s", args, out.String())
+			t.Fatalf("%s ignored %s\n%s", args, signalName(r.sig), out.String())
 		}
 		ee, ok := err.(*exec.ExitError)
-		if !ok || ee.ExitCode() != 130 {
-			t.Errorf("%s after SIGINT: %v, want exit 130\n%s", args, err, out.String())
+		if want := 128 + int(r.sig); !ok || ee.ExitCode() != want {
+			t.Errorf("%s after %s: %v, want exit %d\n%s", args, signalName(r.sig), err, want, out.String())
 		}
-		if !strings.Contains(out.String(), "skillstore: interrupted by SIGINT") || strings.Contains(out.String(), "context canceled") {
-			t.Errorf("%s after SIGINT printed:\n%s", args, out.String())
+		if !strings.Contains(out.String(), "skillstore: interrupted by "+signalName(r.sig)) || strings.Contains(out.String(), "context canceled") {
+			t.Errorf("%s after %s printed:\n%s", args, signalName(r.sig), out.String())
 		}
 		mustRun(t, storeDir, "--lock-timeout", "1s", "verify")
 	}

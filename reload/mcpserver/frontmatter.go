@@ -132,7 +132,7 @@ var (
 			regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`),
 		}
 	})
-	coreSpecialFloat = regexp.MustCompile(`^([-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))$`)
+	coreSpecialFloat = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))$`) })
 )
 
 // coreTag is the core-schema tag of a scalar: its explicit tag when it
@@ -154,7 +154,7 @@ func coreTag(n *yaml.Node) string {
 		return "!!bool"
 	case re[0].MatchString(v), re[1].MatchString(v), re[2].MatchString(v):
 		return "!!int"
-	case re[3].MatchString(v), coreSpecialFloat.MatchString(v):
+	case re[3].MatchString(v), coreSpecialFloat().MatchString(v):
 		return "!!float"
 	}
 	return "!!str"
@@ -186,7 +186,7 @@ func renderScalar(b *bytes.Buffer, n *yaml.Node) error {
 		}
 		b.WriteString(i.String())
 	case "!!float":
-		if coreSpecialFloat.MatchString(v) {
+		if coreSpecialFloat().MatchString(v) {
 			return fmt.Errorf("line %d: %s has no JSON form; quote it to make it a string", n.Line, v)
 		}
 		f, err := strconv.ParseFloat(v, 64)

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/skillstore/skillstore/internal/pluginfmt"
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -255,11 +256,12 @@ func claudeReserved(name string) string {
 	return ""
 }
 
-// idChecker refuses a plugin id that does not match re, saying so.
+// idChecker refuses a plugin id that does not match re, saying so. re is
+// compiled at the first check: the flavors are built at every start-up.
 func idChecker(re, rule string) func(string) error {
-	r := regexp.MustCompile(re)
+	r := sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(re) })
 	return func(id string) error {
-		if r.MatchString(id) {
+		if r().MatchString(id) {
 			return nil
 		}
 		return fmt.Errorf("plugin %q: %s; re-add it under another id (skillstore plugin add SOURCE --id NEW)", id, rule)

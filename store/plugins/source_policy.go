@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing/transport"
 
@@ -124,7 +125,7 @@ type policyRule struct {
 }
 
 // scannerRe finds a scanner line in a file that could not be parsed.
-var scannerRe = regexp.MustCompile(`(?m)^[ \t]*scanner`)
+var scannerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[ \t]*scanner`) })
 
 // policyLimit bounds a policy file: it is a list of patterns.
 const policyLimit = 1 << 20
@@ -149,7 +150,7 @@ func LoadSourcePolicy(paths ...string) *SourcePolicy {
 		} else {
 			f.rules, f.broken = parsePolicy(path, data, &f)
 		}
-		if f.broken != nil && scannerRe.Match(data) {
+		if f.broken != nil && scannerRe().Match(data) {
 			// A file meant to name a scanner and broken holds every
 			// version for review rather than letting them in unscanned.
 			f.scanner = &safety.Scanner{From: path, Broken: f.broken}

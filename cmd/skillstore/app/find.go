@@ -98,17 +98,14 @@ func Find(ctx context.Context, opts FindOptions) error {
 	return nil
 }
 
-// githubRepo is GitHub's owner/repo; skillName a name a command line
-// holds as it is.
-var (
-	githubRepo = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}$`)
-	skillName  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
-)
+// skillName is a name a command line holds as it is (compiled at first
+// use: see skillindex.IsRepoName).
+var skillName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`) })
 
 // addLine is the command that adds r's skill from its repository, or ""
 // when the index gave a source or name that is not plainly one.
 func addLine(r skillindex.Result) string {
-	if !githubRepo.MatchString(r.Source) || !skillName.MatchString(r.Name) {
+	if !skillindex.IsRepoName(r.Source) || !skillName().MatchString(r.Name) {
 		return ""
 	}
 	return fmt.Sprintf("skillstore plugin add %s --skill %s", r.Source, r.Name)

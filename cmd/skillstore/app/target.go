@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/skillstore/skillstore/cmd/skillstore/internal/cliout"
@@ -175,12 +176,12 @@ func ProjectRoot(ctx context.Context) (string, error) {
 	return os.Getwd()
 }
 
-var unsafeNameChars = regexp.MustCompile(`[^a-z0-9._-]+`)
+var unsafeNameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9._-]+`) })
 
 // ProjectTargetName names a project's target by default: the project
 // folder's name and the agent's ("myapp-claude").
 func ProjectTargetName(root string, a discover.Agent) string {
-	base := strings.Trim(unsafeNameChars.ReplaceAllString(strings.ToLower(filepath.Base(root)), "-"), "-.")
+	base := strings.Trim(unsafeNameChars().ReplaceAllString(strings.ToLower(filepath.Base(root)), "-"), "-.")
 	if base == "" {
 		base = "project"
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/skillstore/skillstore/internal/folderscan"
 	"github.com/skillstore/skillstore/internal/npxhash"
@@ -119,14 +120,14 @@ func folderDigest(dir string) string {
 	return npxhash.Sum(files)
 }
 
-var unsafeRun = regexp.MustCompile(`[^a-z0-9._]+`)
+var unsafeRun = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9._]+`) })
 
 // npxSafeName is the folder name npx skills installs a skill named name
 // into: lower case, every run of characters other than a-z, 0-9, '.' and
 // '_' one '-', no '.' or '-' at either end, at most 255 bytes,
 // "unnamed-skill" when nothing is left.
 func npxSafeName(name string) string {
-	s := unsafeRun.ReplaceAllString(strings.ToLower(name), "-")
+	s := unsafeRun().ReplaceAllString(strings.ToLower(name), "-")
 	s = strings.Trim(s, ".-")
 	if len(s) > 255 {
 		s = s[:255]

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -34,12 +35,12 @@ type row struct {
 
 // wordTokens splits a line into words, runs of spaces and single other
 // characters: the units a word-level highlight marks.
-var wordTokens = regexp.MustCompile(`[\p{L}\p{N}_]+|\s+|.`)
+var wordTokens = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\p{L}\p{N}_]+|\s+|.`) })
 
 // wordDiff marks, in a pair of lines (old, new), the words each side does
 // not share with the other: old's in "del", new's in "ins".
 func wordDiff(old, new string) (left, right []seg) {
-	a, b := wordTokens.FindAllString(old, -1), wordTokens.FindAllString(new, -1)
+	a, b := wordTokens().FindAllString(old, -1), wordTokens().FindAllString(new, -1)
 	index := map[string]rune{}
 	var words []string
 	encode := func(toks []string) []rune {
@@ -119,7 +120,7 @@ func text(l line) string {
 	return b.String()
 }
 
-var hunkHeader = regexp.MustCompile(`^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@`)
+var hunkHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@`) })
 
 // patchRows lays a unified diff's hunks (the "patch" of diff --json) out
 // side by side: the old file on the left, the new on the right.
@@ -138,7 +139,7 @@ func patchRows(patch string) []row {
 		switch l[0] {
 		case '@':
 			flush()
-			if m := hunkHeader.FindStringSubmatch(l); m != nil {
+			if m := hunkHeader().FindStringSubmatch(l); m != nil {
 				oldNo, _ = strconv.Atoi(m[1])
 				newNo, _ = strconv.Atoi(m[2])
 			}
