@@ -486,6 +486,8 @@ func TestExitCodes(t *testing.T) {
 						t.Errorf("the table gives 3 to %q, but with the store lock held: %s", p, r)
 					case claims[3][p] && (!strings.Contains(r.stderr, "skillstore: error: store is busy: ") || !strings.Contains(r.stderr, holder)):
 						t.Errorf("%q with the store lock held does not name the holder (%s): %s", p, holder, r)
+					case claims[3][p] && strings.TrimSpace(r.stdout) != "":
+						t.Errorf("%q with the store lock held reports work on stdout, though it did none: %s", p, r)
 					case !claims[3][p] && r.code == 3:
 						t.Errorf("%q exits 3 with the store lock held, which the table does not say: %s", p, r)
 					}

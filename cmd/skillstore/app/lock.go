@@ -183,7 +183,7 @@ func Install(ctx context.Context, opts InstallOptions) error {
 			return jerr
 		}
 	} else {
-		printInstall(opts.Stdout, opts.Stderr, rep, opts.Verbose, opts.RememberRemote)
+		printInstall(opts.Stdout, opts.Stderr, rep, err == nil, opts.Verbose, opts.RememberRemote)
 	}
 	var frozen *projectlock.FrozenError
 	switch {
@@ -202,8 +202,10 @@ func Install(ctx context.Context, opts InstallOptions) error {
 
 // printInstall prints an install's report: the lock's refused parts,
 // the team remote, the plugins, the skills that failed, the targets and
-// their exports, and the folders that differ from the lock.
-func printInstall(w, errw io.Writer, rep *projectlock.Report, verbose, rememberAsked bool) {
+// their exports, and the folders that differ from the lock; and, when the
+// install ended without an error (ended is false for one stopped by a busy
+// store or an interrupt), what it installed.
+func printInstall(w, errw io.Writer, rep *projectlock.Report, ended, verbose, rememberAsked bool) {
 	for _, p := range rep.Problems {
 		if !rep.Frozen { // a frozen install lists them in its error
 			cliout.Printf(errw, "skillstore: error: %s\n", p.Error())
@@ -261,7 +263,7 @@ func printInstall(w, errw io.Writer, rep *projectlock.Report, verbose, rememberA
 			cliout.Printf(errw, "skillstore: warning: %s/%s: %s: not as the lock says\n", d.Target, d.Skill, d.Problem)
 		}
 	}
-	if !rep.Failed() {
+	if ended && !rep.Failed() {
 		cliout.Printf(w, "installed %s into %s as %s locks them\n", Plural(installed(rep), "skill"), Plural(len(rep.Targets), "target"), filepath.Base(rep.Lock))
 	}
 }
