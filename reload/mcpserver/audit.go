@@ -111,7 +111,7 @@ func (s *Server) audit(ss *mcp.ServerSession, extra *mcp.RequestExtra, sk Skill,
 	}
 	if ev == nil {
 		s.mu.Lock()
-		ev = s.ext.versions[sk.Commit]
+		ev = s.ext.versions[sk.Tree]
 		s.mu.Unlock()
 	}
 	l := Load{Time: s.opts.Now().UTC(), Skill: sk.Name, Version: sk.Version, Commit: sk.Commit, Via: via, Client: "unknown"}
