@@ -89,20 +89,30 @@ func readIndexFile(p string) (*diskIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !info.Mode().IsRegular() || info.Size() > maxIndexFile || info.Size() < int64(len(indexMagic))+5 {
-		return nil, fmt.Errorf("%s: %w: not a regular file of %d to %d bytes", p, errIndexFile, len(indexMagic)+5, maxIndexFile)
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w: not a regular file", p, errIndexFile)
 	}
-	r := &reader{crc: crc32.New(castagnoli), left: info.Size() - 4}
-	r.in = bufio.NewReaderSize(io.TeeReader(io.LimitReader(f, r.left), r.crc), 1<<16)
-	d, err := decodeIndex(r)
-	if err == nil {
-		var sum [4]byte
-		if _, err = io.ReadFull(f, sum[:]); err != nil || binary.LittleEndian.Uint32(sum[:]) != r.crc.Sum32() {
-			err = fmt.Errorf("%w: checksum mismatch (truncated or damaged)", errIndexFile)
-		}
-	}
+	d, err := readIndex(f, info.Size())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	return d, nil
+}
+
+// readIndex reads an index file of size bytes from in.
+func readIndex(in io.Reader, size int64) (*diskIndex, error) {
+	if size > maxIndexFile || size < int64(len(indexMagic))+5 {
+		return nil, fmt.Errorf("%w: %d bytes, not %d to %d", errIndexFile, size, len(indexMagic)+5, maxIndexFile)
+	}
+	r := &reader{crc: crc32.New(castagnoli), left: size - 4}
+	r.in = bufio.NewReaderSize(io.TeeReader(io.LimitReader(in, r.left), r.crc), 1<<16)
+	d, err := decodeIndex(r)
+	if err != nil {
+		return nil, err
+	}
+	var sum [4]byte
+	if _, err = io.ReadFull(in, sum[:]); err != nil || binary.LittleEndian.Uint32(sum[:]) != r.crc.Sum32() {
+		return nil, fmt.Errorf("%w: checksum mismatch (truncated or damaged)", errIndexFile)
 	}
 	return d, nil
 }

@@ -37,7 +37,8 @@ type Options struct {
 	Note func(msg string)
 	// IndexFile, when set, is where the server keeps what it read of the
 	// published set between runs (see diskindex.go): read at the first
-	// call, and written again when the server read what it lacked.
+	// call, and written again when the server read what it lacked (not by
+	// a server of a Select: it does not serve the whole set).
 	IndexFile string
 	// IndexReadOnly reads IndexFile but never writes it (a dry run, a
 	// store this process cannot write).
@@ -233,7 +234,9 @@ func (s *Server) refresh(ctx context.Context) (*Index, error) {
 	disk := s.disk
 	s.disk = nil
 	stale := first && (disk == nil || len(disk.versions) != len(s.ext.versions) || len(disk.docs) != len(s.index.cache))
-	if s.opts.IndexFile != "" && !s.opts.IndexReadOnly && (read > 0 || stale) {
+	// A server of a selection reads the file and leaves it as it is: what
+	// it serves is not the whole published set.
+	if s.opts.IndexFile != "" && !s.opts.IndexReadOnly && s.opts.Select == nil && (read > 0 || stale) {
 		s.saveIndex()
 	}
 	s.gen = gen
