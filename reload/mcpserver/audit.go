@@ -114,6 +114,13 @@ func (s *Server) audit(ss *mcp.ServerSession, extra *mcp.RequestExtra, sk Skill,
 		ev = s.ext.versions[sk.Tree]
 		s.mu.Unlock()
 	}
+	if ev != nil {
+		if full, err := ev.content(); err == nil {
+			ev = full
+		} else {
+			ev = nil
+		}
+	}
 	l := Load{Time: s.opts.Now().UTC(), Skill: sk.Name, Version: sk.Version, Commit: sk.Commit, Via: via, Client: "unknown"}
 	if ev != nil {
 		l.Manifest = ev.manifestDigest()

@@ -19,6 +19,7 @@ import (
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // The index file keeps, between runs, what the server learnt by reading
@@ -76,6 +77,8 @@ type diskIndex struct {
 var errIndexFile = errors.New("index file not usable")
 
 // readIndexFile reads the index file at p; (nil, nil) when there is none.
+// The file stays open while its versions are served (they are read from
+// it when asked for).
 func readIndexFile(p string) (*diskIndex, error) {
 	f, err := os.Open(p)
 	if errors.Is(err, os.ErrNotExist) {
@@ -84,29 +87,31 @@ func readIndexFile(p string) (*diskIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("%s: %w: not a regular file", p, errIndexFile)
+	}
 	if err != nil {
+		f.Close()
 		return nil, err
 	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w: not a regular file", p, errIndexFile)
-	}
-	d, err := readIndex(f, info.Size())
+	d, err := readIndex(f, info.Size(), &indexFile{f: f})
 	if err != nil {
+		f.Close()
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	return d, nil
 }
 
-// readIndex reads an index file of size bytes from in.
-func readIndex(in io.Reader, size int64) (*diskIndex, error) {
+// readIndex reads an index file of size bytes from in, which file (if
+// set) reads again.
+func readIndex(in io.Reader, size int64, file *indexFile) (*diskIndex, error) {
 	if size > maxIndexFile || size < int64(len(indexMagic))+5 {
 		return nil, fmt.Errorf("%w: %d bytes, not %d to %d", errIndexFile, size, len(indexMagic)+5, maxIndexFile)
 	}
-	r := &reader{crc: crc32.New(castagnoli), left: size - 4}
+	r := &reader{crc: crc32.New(castagnoli), left: size - 4, total: size - 4}
 	r.in = bufio.NewReaderSize(io.TeeReader(io.LimitReader(in, r.left), r.crc), 1<<16)
-	d, err := decodeIndex(r)
+	d, err := decodeIndex(r, file)
 	if err != nil {
 		return nil, err
 	}
@@ -120,11 +125,14 @@ func readIndex(in io.Reader, size int64) (*diskIndex, error) {
 // reader decodes an index file; the first fault sticks, and every read
 // after it yields zero values. left is what remains before the checksum.
 type reader struct {
-	in   *bufio.Reader
-	crc  hash.Hash32
-	left int64
-	err  error
+	in          *bufio.Reader
+	crc         hash.Hash32
+	left, total int64
+	err         error
 }
+
+// pos is the offset of the next byte in the file.
+func (r *reader) pos() int64 { return r.total - r.left }
 
 func (r *reader) fail(format string, args ...any) {
 	if r.err == nil {
@@ -216,7 +224,82 @@ const (
 	mdRefused = 2
 )
 
-func decodeIndex(r *reader) (*diskIndex, error) {
+// decodeVersion reads one version's files and frontmatter.
+func decodeVersion(r *reader) *extVersion {
+	v := &extVersion{files: make([]extFile, r.count(len(skillfs.ID{})+32+4, "files"))}
+	if len(v.files) > maxTreeFiles {
+		r.fail("a tree of %d files", len(v.files))
+	}
+	for i := range v.files {
+		f := &v.files[i]
+		p := r.str("path")
+		if r.err == nil && (!goodPath(p) || i > 0 && v.files[i-1].Path >= p) {
+			r.fail("path %q: not a clean relative path in order", p)
+		}
+		if p == skillmd.FileName {
+			p = skillmd.FileName
+		}
+		f.Path, f.ID = p, r.id()
+		flags := r.byte(flagLink|flagText, "file flags")
+		f.Link, f.text = flags&flagLink != 0, flags&flagText != 0
+		r.full(f.digest[:])
+		f.size = int64(r.uvarint(maxBlobSize, "file size"))
+		if r.err != nil {
+			return v
+		}
+	}
+	switch kind := r.byte(mdRefused, "frontmatter kind"); kind {
+	case mdRead, mdRefused:
+		md := &mdInfo{}
+		if kind == mdRead {
+			md.fm.JSON = r.bytes("frontmatter")
+			md.fm.Name, md.fm.Description = r.str("name"), r.str("description")
+			if r.err == nil && (len(md.fm.JSON) == 0 || md.fm.JSON[0] != '{' || !json.Valid(md.fm.JSON)) {
+				r.fail("a frontmatter that is not a JSON object")
+			}
+		} else if md.fmErr = errors.New(r.str("frontmatter error")); md.fmErr.Error() == "" {
+			r.fail("a frontmatter refused for no reason")
+		}
+		if v.skillMD() == nil {
+			r.fail("a frontmatter and no SKILL.md")
+		}
+		v.md = md
+	}
+	return v
+}
+
+// indexFile is an index file the server read, kept open: the versions
+// it holds are read from it again when asked for. The open file is the
+// one read, whatever replaces its name meanwhile.
+type indexFile struct {
+	f *os.File
+}
+
+// indexRecord is where one version's files and frontmatter are in an
+// index file.
+type indexRecord struct {
+	file   *indexFile
+	off, n int64
+}
+
+// read decodes the record again, checking it as at first.
+func (rec *indexRecord) read() (*extVersion, error) {
+	buf := make([]byte, rec.n)
+	if _, err := rec.file.f.ReadAt(buf, rec.off); err != nil {
+		return nil, fmt.Errorf("read the index file: %w", err)
+	}
+	r := &reader{in: bufio.NewReaderSize(bytes.NewReader(buf), 4096), left: rec.n, total: rec.n}
+	v := decodeVersion(r)
+	if r.err == nil && r.left != 0 {
+		r.fail("a record longer than its version")
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("the index file changed under the server: %w", r.err)
+	}
+	return v, nil
+}
+
+func decodeIndex(r *reader, file *indexFile) (*diskIndex, error) {
 	magic := make([]byte, len(indexMagic))
 	if r.full(magic); r.err != nil || string(magic) != indexMagic {
 		return nil, fmt.Errorf("%w: not an index file", errIndexFile)
@@ -240,60 +323,18 @@ func decodeIndex(r *reader) (*diskIndex, error) {
 	}
 	seen = nil
 
-	paths := map[string]string{} // interned: most trees hold the same few paths
-	mds := map[skillfs.ID]*mdInfo{}
 	n := r.count(len(skillfs.ID{})+3, "versions")
 	d.versions = make(map[skillfs.ID]*extVersion, n)
 	d.docs = make(map[docKey]*docTerms, n)
 	for range n {
 		tree := r.id()
-		v := &extVersion{files: make([]extFile, r.count(len(skillfs.ID{})+32+4, "files"))}
-		if len(v.files) > maxTreeFiles {
-			r.fail("a tree of %d files", len(v.files))
+		at := r.pos()
+		v := decodeVersion(r)
+		if r.err != nil {
+			break
 		}
-		for i := range v.files {
-			f := &v.files[i]
-			p := r.str("path")
-			if r.err == nil && (!goodPath(p) || i > 0 && v.files[i-1].Path >= p) {
-				r.fail("path %q: not a clean relative path in order", p)
-			}
-			if q, ok := paths[p]; ok {
-				p = q
-			} else {
-				paths[p] = p
-			}
-			f.Path, f.ID = p, r.id()
-			flags := r.byte(flagLink|flagText, "file flags")
-			f.Link, f.text = flags&flagLink != 0, flags&flagText != 0
-			r.full(f.digest[:])
-			f.size = int64(r.uvarint(maxBlobSize, "file size"))
-			if r.err != nil {
-				break
-			}
-		}
-		switch kind := r.byte(mdRefused, "frontmatter kind"); kind {
-		case mdRead, mdRefused:
-			md := &mdInfo{}
-			if kind == mdRead {
-				md.fm.JSON = r.bytes("frontmatter")
-				md.fm.Name, md.fm.Description = r.str("name"), r.str("description")
-				if r.err == nil && (len(md.fm.JSON) == 0 || md.fm.JSON[0] != '{' || !json.Valid(md.fm.JSON)) {
-					r.fail("a frontmatter that is not a JSON object")
-				}
-			} else if md.fmErr = errors.New(r.str("frontmatter error")); md.fmErr.Error() == "" {
-				r.fail("a frontmatter refused for no reason")
-			}
-			f := v.skillMD()
-			if f == nil {
-				r.fail("a frontmatter and no SKILL.md")
-				break
-			}
-			if same := mds[f.ID]; same != nil { // one SKILL.md in several versions
-				md = same
-			}
-			mds[f.ID] = md
-			v.md = md
-		}
+		// Kept: what refusal needs, and where to read the rest again.
+		d.versions[tree] = &extVersion{facts: factsOf(v), rec: &indexRecord{file: file, off: at, n: r.pos() - at}}
 		for range r.count(5, "names") {
 			k := docKey{name: r.str("name"), tree: tree}
 			dt := &docTerms{}
@@ -309,7 +350,6 @@ func decodeIndex(r *reader) (*diskIndex, error) {
 		if r.err != nil {
 			break
 		}
-		d.versions[tree] = v
 	}
 	if r.err == nil && r.left != 0 {
 		r.fail("%d bytes after the last version", r.left)
@@ -358,7 +398,7 @@ type indexSnapshot struct {
 // encode renders the snapshot as an index file. Words no version uses are
 // left out and the others renumbered in their order, so each version's
 // terms keep their order.
-func (sn *indexSnapshot) encode() []byte {
+func (sn *indexSnapshot) encode() ([]byte, error) {
 	used := make([]bool, len(sn.words))
 	names := map[skillfs.ID][]docKey{}
 	for k, dt := range sn.docs {
@@ -386,7 +426,10 @@ func (sn *indexSnapshot) encode() []byte {
 	b = binary.AppendUvarint(b, uint64(len(trees)))
 	var terms []byte
 	for _, t := range trees {
-		v := sn.versions[t]
+		v, err := sn.versions[t].content()
+		if err != nil {
+			return nil, err
+		}
 		b = append(b, t[:]...)
 		b = binary.AppendUvarint(b, uint64(len(v.files)))
 		for _, f := range v.files {
@@ -439,12 +482,16 @@ func (sn *indexSnapshot) encode() []byte {
 			b = append(b, terms...)
 		}
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
 }
 
 // writeIndexFile writes sn as the index file p, atomically.
 func writeIndexFile(p string, sn *indexSnapshot) error {
-	return atomicfile.WriteFile(p, sn.encode(), 0o644)
+	data, err := sn.encode()
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(p, data, 0o644)
 }
 
 func appendStr(b []byte, s string) []byte {

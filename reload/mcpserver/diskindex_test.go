@@ -147,7 +147,11 @@ func answers(t *testing.T, srv *Server) string {
 	}
 	for _, name := range sortedNames(srv.ext.skills) {
 		e := srv.ext.skills[name]
-		fmt.Fprintf(&b, "%s v%d %s %s refused=%q manifest=%s\n", e.Name, e.Version, e.Commit, e.Tree, e.refused, e.v.manifestDigest())
+		v, err := e.v.content()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s v%d %s %s refused=%q manifest=%s\n", e.Name, e.Version, e.Commit, e.Tree, e.refused, v.manifestDigest())
 	}
 	return b.String()
 }
@@ -229,7 +233,11 @@ func TestIndexFileServesANewVersion(t *testing.T) {
 	if len(found) != 1 || found[0].Name != "tool-03" || found[0].Version != 2 || !strings.Contains(found[0].Description, "quarterly") {
 		t.Errorf("search of the new text: %+v", found)
 	}
-	if f := e.v.file("SKILL.md"); f == nil || f.digest != sha256.Sum256([]byte(newMD)) || f.size != int64(len(newMD)) {
+	v, err := e.v.content()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := v.file("SKILL.md"); f == nil || f.digest != sha256.Sum256([]byte(newMD)) || f.size != int64(len(newMD)) {
 		t.Errorf("SKILL.md of the new version is served as %+v, want the digest of its new text", f)
 	}
 	after, err := os.ReadFile(st.indexPath())
@@ -256,9 +264,13 @@ func TestIndexFileDamagedIsIgnored(t *testing.T) {
 	}
 	sn := srv.snapshotForTest()
 	tamper := func(fn func(sn *indexSnapshot)) []byte {
-		c := sn.clone()
+		c := sn.clone(t)
 		fn(c)
-		return c.encode()
+		data, err := c.encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
 	}
 	cases := map[string][]byte{
 		"empty":     {},
@@ -324,7 +336,7 @@ func TestIndexFileNeverPanics(t *testing.T) {
 		t.Fatal(err)
 	}
 	try := func(data []byte) {
-		d, err := readIndex(bytes.NewReader(data), int64(len(data)))
+		d, err := readIndex(bytes.NewReader(data), int64(len(data)), nil)
 		if (d == nil) == (err == nil) {
 			t.Fatalf("readIndex gave %v and %v", d != nil, err)
 		}
@@ -349,13 +361,17 @@ func TestIndexFileWrongDigestIsDropped(t *testing.T) {
 	st := newIndexStore(t)
 	plain, _, _ := st.serve("", false)
 	_, _, srv := st.serve(st.indexPath(), false)
-	sn := srv.snapshotForTest().clone()
+	sn := srv.snapshotForTest().clone(t)
 	for _, v := range sn.versions {
 		if f := v.file("reference.md"); f != nil && v.md != nil && v.md.fm.Name == "tool-05" {
 			f.digest[0] ^= 0xff
 		}
 	}
-	if err := os.WriteFile(st.indexPath(), sn.encode(), 0o644); err != nil {
+	data, err := sn.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(st.indexPath(), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cat := &countingCatalog{Catalog: NewStoreCatalog(st.s)}
@@ -363,7 +379,7 @@ func TestIndexFileWrongDigestIsDropped(t *testing.T) {
 	if answers(t, srv) == plain {
 		t.Fatal("the lie did not show in the listing: the test tampered with nothing")
 	}
-	_, err := srv.readSkillResource(context.Background(), &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: "skill://tool-05/reference.md"}})
+	_, err = srv.readSkillResource(context.Background(), &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: "skill://tool-05/reference.md"}})
 	if err == nil || !strings.Contains(err.Error(), "digest") {
 		t.Fatalf("reading a file whose digest was a lie: %v", err)
 	}
@@ -438,15 +454,19 @@ func (s *Server) snapshotForTest() *indexSnapshot {
 }
 
 // clone copies the snapshot deep enough to be changed.
-func (sn *indexSnapshot) clone() *indexSnapshot {
+func (sn *indexSnapshot) clone(t *testing.T) *indexSnapshot {
 	c := &indexSnapshot{versions: map[skillfs.ID]*extVersion{}, docs: sn.docs, words: append([]string(nil), sn.words...)}
-	for t, v := range sn.versions {
+	for tree, v := range sn.versions {
+		v, err := v.content()
+		if err != nil {
+			t.Fatal(err)
+		}
 		nv := &extVersion{files: append([]extFile(nil), v.files...)}
 		if v.md != nil {
 			md := *v.md
 			nv.md = &md
 		}
-		c.versions[t] = nv
+		c.versions[tree] = nv
 	}
 	return c
 }

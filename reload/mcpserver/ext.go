@@ -52,10 +52,56 @@ type extFile struct {
 	blobInfo
 }
 
-// extVersion is one skill version as the extension sees it.
+// extVersion is one skill version as the extension sees it. A version
+// that the index file holds keeps only what refusal needs and where it is
+// in the file: its files and frontmatter are read again when asked for
+// (content), so what the server keeps of a store it served before is a
+// few dozen bytes a version, not its files' digests and frontmatter.
 type extVersion struct {
 	files []extFile // sorted by path
 	md    *mdInfo   // nil: no SKILL.md
+	// rec, when set, is where files and md are in the index file; facts
+	// are theirs.
+	rec   *indexRecord
+	facts versionFacts
+}
+
+// versionFacts are what refusal looks at.
+type versionFacts struct {
+	files   int
+	bytes   int64
+	hasMD   bool
+	fmErr   error
+	fmName  string
+	hasDesc bool
+}
+
+func factsOf(v *extVersion) versionFacts {
+	f := versionFacts{files: len(v.files), hasMD: v.md != nil}
+	for _, file := range v.files {
+		f.bytes += file.size
+	}
+	if v.md != nil {
+		f.fmErr, f.fmName, f.hasDesc = v.md.fmErr, v.md.fm.Name, strings.TrimSpace(v.md.fm.Description) != ""
+	}
+	return f
+}
+
+// content returns v with its files and frontmatter, read from the index
+// file if v keeps them there.
+func (v *extVersion) content() (*extVersion, error) {
+	if v.rec == nil {
+		return v, nil
+	}
+	return v.rec.read()
+}
+
+// versionFacts returns the facts of v.
+func (v *extVersion) versionFacts() versionFacts {
+	if v.rec != nil {
+		return v.facts
+	}
+	return factsOf(v)
 }
 
 // file returns the file at p, nil if none.
@@ -109,7 +155,13 @@ func (e *extSkill) uri(file string) string { return skillURIPath(e.path, file) }
 // entry renders e's Skill entry (e is served). Entries are rendered when
 // sent, not kept: a page of 500 costs about a millisecond, and keeping
 // them would cost their JSON for every skill.
-func (e *extSkill) entry() json.RawMessage { return renderEntry(e.path, e.v) }
+func (e *extSkill) entry() (json.RawMessage, error) {
+	v, err := e.v.content()
+	if err != nil {
+		return nil, err
+	}
+	return renderEntry(e.path, v), nil
+}
 
 // extState is the extension's view of the served set (under Server.mu).
 type extState struct {
@@ -154,6 +206,10 @@ func (k *known) index() {
 	k.blobs, k.mds = map[skillfs.ID]blobInfo{}, map[skillfs.ID]*mdInfo{}
 	for _, vs := range []map[skillfs.ID]*extVersion{k.disk, k.versions} {
 		for _, v := range vs {
+			v, err := v.content()
+			if err != nil {
+				continue // not known, then: read
+			}
 			for _, f := range v.files {
 				k.blobs[f.ID] = f.blobInfo
 			}
@@ -179,6 +235,10 @@ func (k *known) md(id skillfs.ID) *mdInfo {
 func (k *known) refs(tree skillfs.ID) []FileRef {
 	v := k.version(tree)
 	if v == nil {
+		return nil
+	}
+	v, err := v.content()
+	if err != nil {
 		return nil
 	}
 	refs := make([]FileRef, len(v.files))
@@ -330,7 +390,7 @@ func (x *extState) rebuild(ctx context.Context, cat Catalog, skills, bodiesOf []
 	for i := range skills {
 		sk := &skills[i]
 		v := versions[sk.Tree]
-		if v.md != nil { // the frontmatter's name and description are the skill's, most often: kept once
+		if v.rec == nil && v.md != nil { // the frontmatter's name and description are the skill's, most often: kept once
 			if v.md.fm.Description == sk.Description {
 				v.md.fm.Description = sk.Description
 			}
@@ -392,28 +452,25 @@ func isAgentSkillName(s string) bool {
 // that would serve bytes other than the published version's.
 func refusal(name string, v *extVersion) string {
 	own := store.OwnName(name)
+	f := v.versionFacts()
 	switch {
-	case v.md == nil:
+	case !f.hasMD:
 		return "it has no SKILL.md file"
-	case v.md.fmErr != nil:
-		return "its frontmatter has no JSON form: " + v.md.fmErr.Error()
-	case v.md.fm.Name == "":
+	case f.fmErr != nil:
+		return "its frontmatter has no JSON form: " + f.fmErr.Error()
+	case f.fmName == "":
 		return fmt.Sprintf("its frontmatter has no name: set 'name: %s'", own)
-	case v.md.fm.Name != own:
-		return fmt.Sprintf("its frontmatter name %q is not its name in the store, %q, which its URI ends in: set 'name: %s'", v.md.fm.Name, own, own)
+	case f.fmName != own:
+		return fmt.Sprintf("its frontmatter name %q is not its name in the store, %q, which its URI ends in: set 'name: %s'", f.fmName, own, own)
 	case len(own) > 64 || !isAgentSkillName(own):
 		return fmt.Sprintf("%q is not an Agent Skills name (lowercase letters and digits in words joined by single hyphens, at most 64): 'skillstore add --as NEWNAME' records it under one", own)
-	case strings.TrimSpace(v.md.fm.Description) == "":
+	case !f.hasDesc:
 		return "its frontmatter has no description"
-	case len(v.files) > maxSkillFiles:
-		return fmt.Sprintf("it has %d files, over the extension's limit of %d", len(v.files), maxSkillFiles)
+	case f.files > maxSkillFiles:
+		return fmt.Sprintf("it has %d files, over the extension's limit of %d", f.files, maxSkillFiles)
 	}
-	var total int64
-	for _, f := range v.files {
-		total += f.size
-	}
-	if total > maxSkillBytes {
-		return fmt.Sprintf("its files hold %d bytes, over the extension's limit of 16 MiB", total)
+	if f.bytes > maxSkillBytes {
+		return fmt.Sprintf("its files hold %d bytes, over the extension's limit of 16 MiB", f.bytes)
 	}
 	return ""
 }

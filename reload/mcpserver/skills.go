@@ -148,7 +148,11 @@ func (s *Server) listSkills(ctx context.Context, _ *mcp.ServerSession, p *listSk
 	res := &listSkillsResult{ResultType: "complete", Skills: make([]json.RawMessage, 0, end-start),
 		TTLMs: int(cacheTTL.Milliseconds()), CacheScope: "public"}
 	for _, e := range listing[start:end] {
-		res.Skills = append(res.Skills, e.entry())
+		entry, err := e.entry()
+		if err != nil {
+			return nil, internalError(err)
+		}
+		res.Skills = append(res.Skills, entry)
 	}
 	if end < len(listing) {
 		res.NextCursor = cursorOf(listing[end-1].Name)
@@ -184,6 +188,15 @@ func (s *Server) resolve(ctx context.Context, uri string) (resolved, error) {
 		return resolved{}, invalidParams("%s is not offered by the Skills extension: %s (the tools load_skill and read_skill_file serve it)", e.Name, e.refused)
 	}
 	if a.version == 0 {
+		if e.v.rec != nil { // its files, read from the index file
+			v, err := e.v.content()
+			if err != nil {
+				return resolved{}, internalError(err)
+			}
+			loaded := *e
+			loaded.v = v
+			e = &loaded
+		}
 		return resolved{skillAddr: a, e: e}, nil
 	}
 	p, err := s.pinned.get(ctx, s.cat, e.Name, a.version)
@@ -210,7 +223,11 @@ func (s *Server) getSkill(ctx context.Context, _ *mcp.ServerSession, p *getSkill
 	if r.e == nil || r.file != skillmd.FileName {
 		return nil, invalidParams("no skill is served at %s: a skill's URI ends in /SKILL.md", p.URI)
 	}
-	return &getSkillResult{ResultType: "complete", Skill: r.e.entry(), TTLMs: ttlOf(r), CacheScope: "public"}, nil
+	entry, err := r.e.entry()
+	if err != nil {
+		return nil, internalError(err)
+	}
+	return &getSkillResult{ResultType: "complete", Skill: entry, TTLMs: ttlOf(r), CacheScope: "public"}, nil
 }
 
 func ttlOf(r resolved) int {
