@@ -167,16 +167,23 @@ func (e *extSkill) entry() (json.RawMessage, error) {
 type extState struct {
 	versions map[skillfs.ID]*extVersion // by tree, of the versions served
 	skills   map[string]*extSkill       // by store name
-	byPath   map[string]*extSkill       // by skill path, served ones
 	listing  []*extSkill                // served ones, by store name
-	managed  map[string]bool            // served managed skills' names
 	plugins  map[string]bool            // plugins with a served skill
 	told     map[string]bool            // refusals already reported, by commit+reason
 }
 
+// isManaged reports whether name is a served managed skill.
+func (x *extState) isManaged(name string) bool {
+	if plugin, _ := store.SplitName(name); plugin != "" {
+		return false
+	}
+	_, ok := x.skills[name]
+	return ok
+}
+
 func newExtState() *extState {
 	return &extState{versions: map[skillfs.ID]*extVersion{},
-		skills: map[string]*extSkill{}, byPath: map[string]*extSkill{}, managed: map[string]bool{}, plugins: map[string]bool{}, told: map[string]bool{}}
+		skills: map[string]*extSkill{}, plugins: map[string]bool{}, told: map[string]bool{}}
 }
 
 // known is what is known already of trees, blobs and SKILL.md files:
@@ -374,16 +381,12 @@ func (x *extState) rebuild(ctx context.Context, cat Catalog, skills, bodiesOf []
 		bodies[keyOf(sk)] = byTree[sk.Tree]
 	}
 	x.versions = versions
-	x.managed, x.plugins = map[string]bool{}, map[string]bool{}
-	for _, sk := range skills {
-		if plugin, _ := store.SplitName(sk.Name); plugin == "" {
-			x.managed[sk.Name] = true
-		}
-	}
-
+	x.plugins = map[string]bool{}
 	old := x.skills
 	x.skills = make(map[string]*extSkill, len(skills))
-	x.byPath = make(map[string]*extSkill, len(skills))
+	for _, sk := range skills {
+		x.skills[sk.Name] = nil // the names first: skillPath asks which are managed
+	}
 	x.listing = x.listing[:0]
 	var notes []string
 	told := map[string]bool{}
@@ -414,7 +417,6 @@ func (x *extState) rebuild(ctx context.Context, cat Catalog, skills, bodiesOf []
 			}
 			continue
 		}
-		x.byPath[e.path] = e
 		x.listing = append(x.listing, e)
 		if plugin, _ := store.SplitName(sk.Name); plugin != "" {
 			x.plugins[plugin] = true

@@ -29,7 +29,7 @@ import (
 // for the garbage collector to walk.
 type Index struct {
 	docs  []indexDoc
-	dict  map[string]uint32 // term -> number
+	dict  map[string]uint32 // term -> number, while terms are added (nil after Build)
 	words []string          // number -> term
 	post  []byte            // postings of term t: post[postAt[t]:postAt[t+1]]
 	// postAt has one more entry than the terms known at the last Build;
@@ -140,7 +140,7 @@ type Result struct {
 }
 
 // NewIndex returns an empty index.
-func NewIndex() *Index { return &Index{dict: map[string]uint32{}, cache: map[docKey]*docTerms{}} }
+func NewIndex() *Index { return &Index{cache: map[docKey]*docTerms{}} }
 
 // adopt takes the words and versions' terms of an index file into an
 // empty index, numbered as the file numbers them; false (nothing taken)
@@ -150,10 +150,6 @@ func (ix *Index) adopt(d *diskIndex) bool {
 		return false
 	}
 	ix.words = d.words
-	ix.dict = make(map[string]uint32, len(d.words))
-	for t, w := range d.words {
-		ix.dict[w] = uint32(t)
-	}
 	ix.cache = d.docs
 	return true
 }
@@ -223,7 +219,8 @@ func (ix *Index) Build(skills []Skill, bodies map[docKey]string) {
 			ix.vocab = append(ix.vocab, uint32(t))
 		}
 	}
-	sort.Slice(ix.vocab, func(i, j int) bool { return ix.words[ix.vocab[i]] < ix.words[ix.vocab[j]] })
+	slices.SortFunc(ix.vocab, func(a, b uint32) int { return strings.Compare(ix.words[a], ix.words[b]) })
+	ix.dict = nil
 	for f := range fields {
 		ix.avg[f] = 1
 		if len(ix.docs) > 0 && total[f] > 0 {
@@ -241,8 +238,16 @@ func uvarintLen(v uint64) int {
 	return n
 }
 
-// term returns w's number, adding it to the dictionary.
+// term returns w's number, adding it to the dictionary. The dictionary
+// is made when a skill's terms are first read, and dropped by Build: the
+// search finds words in the sorted vocabulary.
 func (ix *Index) term(w []byte) uint32 {
+	if ix.dict == nil {
+		ix.dict = make(map[string]uint32, len(ix.words))
+		for t, w := range ix.words {
+			ix.dict[w] = uint32(t)
+		}
+	}
 	if t, ok := ix.dict[string(w)]; ok {
 		return t
 	}
@@ -340,11 +345,11 @@ func (ix *Index) Search(query string, limit int) []Result {
 	sc := scoring{scores: make([]float64, len(ix.docs)), seen: make([]bool, len(ix.docs))}
 	n := float64(len(ix.docs))
 	for _, w := range words {
-		if t, ok := ix.dict[w]; ok {
-			ix.score(&sc, t, 1, n)
+		i := sort.Search(len(ix.vocab), func(i int) bool { return ix.words[ix.vocab[i]] >= w })
+		if i < len(ix.vocab) && ix.words[ix.vocab[i]] == w {
+			ix.score(&sc, ix.vocab[i], 1, n)
 		}
 		if len(w) >= 3 {
-			i := sort.Search(len(ix.vocab), func(i int) bool { return ix.words[ix.vocab[i]] >= w })
 			for ; i < len(ix.vocab) && strings.HasPrefix(ix.words[ix.vocab[i]], w); i++ {
 				if ix.words[ix.vocab[i]] != w {
 					ix.score(&sc, ix.vocab[i], 0.5, n)
