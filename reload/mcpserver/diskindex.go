@@ -409,7 +409,9 @@ func (sn *indexSnapshot) encode() ([]byte, error) {
 		dt.eachTerm(func(t uint32, _ [fields]uint16) { used[t] = true })
 	}
 	renum := make([]uint32, len(sn.words))
-	b := []byte(indexMagic)
+	// About what a version of three files takes: one buffer, not its
+	// doublings.
+	b := append(make([]byte, 0, 64<<10+600*len(sn.versions)), indexMagic...)
 	b = binary.AppendUvarint(b, indexFormat)
 	var words []string
 	for t, u := range used {

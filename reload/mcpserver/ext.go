@@ -393,14 +393,6 @@ func (x *extState) rebuild(ctx context.Context, cat Catalog, skills, bodiesOf []
 	for i := range skills {
 		sk := &skills[i]
 		v := versions[sk.Tree]
-		if v.rec == nil && v.md != nil { // the frontmatter's name and description are the skill's, most often: kept once
-			if v.md.fm.Description == sk.Description {
-				v.md.fm.Description = sk.Description
-			}
-			if v.md.fm.Name == sk.Name {
-				v.md.fm.Name = sk.Name
-			}
-		}
 		path := x.skillPath(sk.Name, 0)
 		e := old[sk.Name]
 		if e == nil || e.Commit != sk.Commit || e.path != path || e.v != v {

@@ -84,7 +84,7 @@ func (c *StoreCatalog) read(ctx context.Context) ([]Skill, error) {
 		}
 		out = make([]Skill, len(infos))
 		for i, info := range infos {
-			fmt.Fprintf(h, "%s %s\n", info.Name, info.Commit)
+			h.Write([]byte(info.Name + " " + info.Commit.String() + "\n"))
 			// Copies: the store's strings are slices of its summary file's
 			// lines, which the server would keep whole.
 			out[i] = Skill{Name: strings.Clone(info.Name), Description: strings.Clone(info.Description), Version: info.Number, Commit: info.Commit.String(), Tree: info.Tree}
