@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -469,4 +470,42 @@ func (sn *indexSnapshot) clone(t *testing.T) *indexSnapshot {
 		c.versions[tree] = nv
 	}
 	return c
+}
+
+// TestIndexFileWhileServing: versions published while a server runs are
+// served, and written to its index file while calls go on (the race
+// detector watches the file being written from what the calls read); a
+// server started afterwards from that file answers as one without it.
+func TestIndexFileWhileServing(t *testing.T) {
+	st := newIndexStore(t)
+	st.serve(st.indexPath(), false)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv := New(NewStoreCatalog(st.s), Options{Poll: 10 * time.Millisecond, IndexFile: st.indexPath()})
+	ct, stT := mcp.NewInMemoryTransports()
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx, stT) }()
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		st.add("tool-01", fmt.Sprintf("---\nname: tool-01\ndescription: Tool 1, round %d.\n---\nRound %d of the walrus.\n", i, i), nil)
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "find_skills", Arguments: map[string]any{"query": "walrus"}})
+		if err != nil || res.IsError {
+			t.Fatalf("find_skills: %v %+v", err, res)
+		}
+		if text := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, fmt.Sprintf("round %d", i)) {
+			t.Errorf("round %d: find_skills walrus = %q", i, text)
+		}
+		answers(t, srv)
+	}
+	session.Close()
+	cancel()
+	<-done // Run returns once the index file is written
+	plain, _, _ := st.serve("", false)
+	warm, cat, _ := st.serve(st.indexPath(), false)
+	if cat.trees != 0 || warm != plain {
+		t.Fatalf("after serving, a server from the file read %d trees and answers:\n%s\nwithout the file:\n%s", cat.trees, warm, plain)
+	}
 }
