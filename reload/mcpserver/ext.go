@@ -20,11 +20,13 @@ import (
 // What the Skills extension serves of each published skill is computed
 // once per version and kept until the version is no longer published:
 // its files with their SHA-256 digests and sizes (computed once per git
-// blob: equal blob ids are equal bytes), its frontmatter rendered as JSON
-// (once per SKILL.md blob), and the rendered skills/list entry. A call
-// reads no blob to answer skills/list or skills/get; resources/read reads
-// the one blob asked for, by id, so the bytes served are always those the
-// digest was computed from.
+// blob: equal blob ids are equal bytes) and its frontmatter rendered as
+// JSON (once per SKILL.md blob); the skills/list entry is rendered from
+// them when sent. They are kept in memory, or, for a version the index
+// file holds (diskindex.go), in that file, read again when asked for. A
+// call reads no blob to answer skills/list or skills/get; resources/read
+// reads the one blob asked for, by id, and checks it against the digest
+// served.
 
 // Limits the extension sets on one skill (SEP-2640 "Limits"): a server
 // should not serve a skill over them.
