@@ -12,10 +12,8 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/skillstore/skillstore/internal/atomicfile"
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -207,12 +205,9 @@ func (r *reader) byte(limit byte, what string) byte {
 	return b[0]
 }
 
-// goodPath reports whether p is a path a tree of a skill can hold: clean,
-// relative, inside the folder, valid UTF-8, no NUL.
-func goodPath(p string) bool {
-	return p != "" && p != "." && utf8.ValidString(p) && !strings.ContainsRune(p, 0) && !strings.HasPrefix(p, "/") &&
-		path.Clean(p) == p && p != ".." && !strings.HasPrefix(p, "../")
-}
+// goodPath reports whether p is a path a skill's tree can hold: the
+// store's own rule (skillfs.CheckPath), which every tree it reads passes.
+func goodPath(p string) bool { return skillfs.CheckPath(p) == nil }
 
 // File flags, and what a version's SKILL.md is.
 const (
