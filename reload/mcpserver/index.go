@@ -85,7 +85,7 @@ type indexDoc struct {
 }
 
 // docTerms are the terms of one skill version, by number, with their
-// counts per field (see appendTerm), and each field's length in words.
+// counts per field (see encodeTerms), and each field's length in words.
 type docTerms struct {
 	terms  []byte
 	length [fields]int32
