@@ -2,9 +2,13 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -12,18 +16,28 @@ import (
 // mcpWorks measure 'skillstore mcp' as an agent meets it: how long until
 // it answers the handshake (initialize), and until it answers the first
 // find_skills (the published set read and indexed), with the server's
-// peak memory. Beside them, git for-each-ref: listing the store's refs is
-// the least a server of the published set must read.
+// peak memory: cold, with no index file in the store (removed before each
+// run), and warm, with the one the previous server wrote (a server
+// started again on a store it served before). Beside them, git
+// for-each-ref: listing the store's refs is the least a server of the
+// published set must read.
 func mcpWorks() []work {
 	return []work{
 		{name: "mcp handshake", measure: func(b *bench, f *fixture, reps int, tmp string) (row, error) {
-			return measureMCP(b, f, reps, 1)
+			return measureMCP(b, f, reps, 1, false)
 		}},
 		{name: "mcp first search", measure: func(b *bench, f *fixture, reps int, tmp string) (row, error) {
-			return measureMCP(b, f, reps, 2)
+			return measureMCP(b, f, reps, 2, false)
+		}},
+		{name: "mcp first search warm", measure: func(b *bench, f *fixture, reps int, tmp string) (row, error) {
+			return measureMCP(b, f, reps, 2, true)
 		}},
 	}
 }
+
+// mcpIndexFile is the server's index file in a store (reload/mcpserver's
+// IndexFileName, in the store's own folder).
+func mcpIndexFile(store string) string { return filepath.Join(store, "skillstore", "mcp-index") }
 
 // mcpSession is what an agent sends first: the handshake, then a search.
 var mcpSession = []string{
@@ -32,12 +46,25 @@ var mcpSession = []string{
 	`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"find_skills","arguments":{"query":"skill"}}}`,
 }
 
-func measureMCP(b *bench, f *fixture, reps, id int) (row, error) {
+func measureMCP(b *bench, f *fixture, reps, id int, warm bool) (row, error) {
 	name := map[int]string{1: "mcp handshake", 2: "mcp first search"}[id]
+	if warm {
+		name += " warm"
+	}
 	r := row{work: name, n: f.n, refCommand: "git for-each-ref"}
 	var samples [2][]sample
 	for i, bin := range gcBins(b) {
+		if warm { // one run, untimed, leaves the index file
+			if _, err := mcpRun(b, bin, f.store, id); err != nil {
+				return r, err
+			}
+		}
 		for k := 0; k < reps; k++ {
+			if !warm {
+				if err := os.Remove(mcpIndexFile(f.store)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return r, err
+				}
+			}
 			s, err := mcpRun(b, bin, f.store, id)
 			if err != nil {
 				return r, err

@@ -43,10 +43,13 @@ func mcpCommand() *cli.Command {
 			"published set moves, clients are sent notifications/resources/list_changed.\n\n" +
 			"Each call reads the store under its shared lock for that moment only: a running\n" +
 			"server never holds up sync or export, and the next call after a sync or an\n" +
-			"accepted candidate sees the new versions. Every load (load_skill, or a read of a\n" +
-			"SKILL.md) is logged (time, the client's name from the handshake, skill,\n" +
-			"version, commit, and the manifest digest: sha256 of sha256sum's listing of the\n" +
-			"version's files in path order) in\n" +
+			"accepted candidate sees the new versions. What the server read of the published\n" +
+			"set (files' digests, frontmatter, search terms, each keyed by a git object id,\n" +
+			"so it never goes stale) is kept in STORE/skillstore/" + mcpserver.IndexFileName + ": a server\n" +
+			"started again reads only the versions published since. Every load\n" +
+			"(load_skill, or a read of a SKILL.md) is logged (time, the client's name from\n" +
+			"the handshake, skill, version, commit, and the manifest digest: sha256 of\n" +
+			"sha256sum's listing of the version's files in path order) in\n" +
 			"STORE/skillstore/" + serve.LoadsFileName + " unless --no-audit; 'skillstore log --loads' reads it.\n\n" +
 			"--http ADDR serves MCP's streamable HTTP transport at http://ADDR/mcp to any\n" +
 			"number of clients instead (ADDR host:port; a port alone, :8080 or 8080, listens\n" +

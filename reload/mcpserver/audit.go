@@ -111,8 +111,15 @@ func (s *Server) audit(ss *mcp.ServerSession, extra *mcp.RequestExtra, sk Skill,
 	}
 	if ev == nil {
 		s.mu.Lock()
-		ev = s.ext.versions[sk.Commit]
+		ev = s.ext.versions[sk.Tree]
 		s.mu.Unlock()
+	}
+	if ev != nil {
+		if full, err := ev.content(); err == nil {
+			ev = full
+		} else {
+			ev = nil
+		}
 	}
 	l := Load{Time: s.opts.Now().UTC(), Skill: sk.Name, Version: sk.Version, Commit: sk.Commit, Via: via, Client: "unknown"}
 	if ev != nil {

@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 	"errors"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // Catalog is the published set a server serves. Implementations read the
@@ -12,17 +14,18 @@ type Catalog interface {
 	// published, removed or renamed. It is called on every request, so it
 	// must be cheap.
 	Generation(ctx context.Context) (string, error)
-	// Skills lists the published skills (names, descriptions, versions).
-	Skills(ctx context.Context) ([]Skill, error)
+	// Skills lists the published skills (names, descriptions, versions)
+	// and the generation they are (see Generation).
+	Skills(ctx context.Context) ([]Skill, string, error)
 	// Open reads skill name at its published version: its files' list and
 	// contents. An unknown name gives an error wrapping ErrUnknownSkill.
 	Open(ctx context.Context, name string) (*Version, error)
-	// Files lists the files of each of skills' versions, by commit, with
-	// their blob ids and not their content, from one read.
-	Files(ctx context.Context, skills []Skill) (map[string][]FileRef, error)
+	// Files lists the files of each of trees (versions' trees), by tree,
+	// with their blob ids and not their content, from one read.
+	Files(ctx context.Context, trees []skillfs.ID) (map[skillfs.ID][]FileRef, error)
 	// ReadBlobs calls fn with the content of each blob of ids, in one read;
 	// an error of fn ends the read and is returned.
-	ReadBlobs(ctx context.Context, ids []string, fn func(id string, data []byte) error) error
+	ReadBlobs(ctx context.Context, ids []skillfs.ID, fn func(id skillfs.ID, data []byte) error) error
 	// Version returns version n (v1, v2, ...) of the published skill name.
 	// An unknown name or version gives an error wrapping ErrUnknownSkill.
 	Version(ctx context.Context, name string, n int) (Skill, error)
@@ -33,8 +36,8 @@ type Catalog interface {
 // SHA-256 digest) is computed once per blob.
 type FileRef struct {
 	Path string
-	ID   string // the blob id, hex
-	Link bool   // a symlink: the blob holds its target
+	ID   skillfs.ID // the blob id
+	Link bool       // a symlink: the blob holds its target
 }
 
 // ErrUnknownSkill is wrapped by Catalog.Open for a name no published skill
@@ -45,8 +48,9 @@ var ErrUnknownSkill = errors.New("no published skill of that name")
 type Skill struct {
 	Name        string // qualified: NAME, or PLUGIN:SKILL
 	Description string
-	Version     int    // v1, v2, ...
-	Commit      string // the version's commit, hex
+	Version     int        // v1, v2, ...
+	Commit      string     // the version's commit, hex
+	Tree        skillfs.ID // the version's tree: its files
 }
 
 // Version is one skill at its published version.

@@ -7,13 +7,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/internal/skillmd"
 	"github.com/skillstore/skillstore/store"
 )
@@ -21,11 +20,13 @@ import (
 // What the Skills extension serves of each published skill is computed
 // once per version and kept until the version is no longer published:
 // its files with their SHA-256 digests and sizes (computed once per git
-// blob: equal blob ids are equal bytes), its frontmatter rendered as JSON
-// (once per SKILL.md blob), and the rendered skills/list entry. A call
-// reads no blob to answer skills/list or skills/get; resources/read reads
-// the one blob asked for, by id, so the bytes served are always those the
-// digest was computed from.
+// blob: equal blob ids are equal bytes) and its frontmatter rendered as
+// JSON (once per SKILL.md blob); the skills/list entry is rendered from
+// them when sent. They are kept in memory, or, for a version the index
+// file holds (diskindex.go), in that file, read again when asked for. A
+// call reads no blob to answer skills/list or skills/get; resources/read
+// reads the one blob asked for, by id, and checks it against the digest
+// served.
 
 // Limits the extension sets on one skill (SEP-2640 "Limits"): a server
 // should not serve a skill over them.
@@ -53,11 +54,56 @@ type extFile struct {
 	blobInfo
 }
 
-// extVersion is one skill version as the extension sees it.
+// extVersion is one skill version as the extension sees it. A version
+// that the index file holds keeps only what refusal needs and where it is
+// in the file: its files and frontmatter are read again when asked for
+// (content), so what the server keeps of a store it served before is a
+// few dozen bytes a version, not its files' digests and frontmatter.
 type extVersion struct {
-	commit string
-	files  []extFile // sorted by path
-	md     *mdInfo   // nil: no SKILL.md
+	files []extFile // sorted by path
+	md    *mdInfo   // nil: no SKILL.md
+	// rec, when set, is where files and md are in the index file; facts
+	// are theirs.
+	rec   *indexRecord
+	facts versionFacts
+}
+
+// versionFacts are what refusal looks at.
+type versionFacts struct {
+	files   int
+	bytes   int64
+	hasMD   bool
+	fmErr   error
+	fmName  string
+	hasDesc bool
+}
+
+func factsOf(v *extVersion) versionFacts {
+	f := versionFacts{files: len(v.files), hasMD: v.md != nil}
+	for _, file := range v.files {
+		f.bytes += file.size
+	}
+	if v.md != nil {
+		f.fmErr, f.fmName, f.hasDesc = v.md.fmErr, v.md.fm.Name, strings.TrimSpace(v.md.fm.Description) != ""
+	}
+	return f
+}
+
+// content returns v with its files and frontmatter, read from the index
+// file if v keeps them there.
+func (v *extVersion) content() (*extVersion, error) {
+	if v.rec == nil {
+		return v, nil
+	}
+	return v.rec.read()
+}
+
+// versionFacts returns the facts of v.
+func (v *extVersion) versionFacts() versionFacts {
+	if v.rec != nil {
+		return v.facts
+	}
+	return factsOf(v)
 }
 
 // file returns the file at p, nil if none.
@@ -67,6 +113,14 @@ func (v *extVersion) file(p string) *extFile {
 		return nil
 	}
 	return &v.files[i]
+}
+
+// skillMD is the version's SKILL.md file, nil if none.
+func (v *extVersion) skillMD() *extFile {
+	if f := v.file(skillmd.FileName); f != nil && !f.Link {
+		return f
+	}
+	return nil
 }
 
 // manifestDigest names the version's whole file set: the SHA-256 of what
@@ -89,164 +143,263 @@ func (v *extVersion) manifestDigest() string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
-// extSkill is one published skill in the extension.
+// extSkill is one published skill in the extension. Skill points into
+// the served list, which the search index shares.
 type extSkill struct {
-	Skill
+	*Skill
 	path    string // the skill path of its URIs: NAME, PLUGIN/NAME, ...
 	v       *extVersion
-	refused string          // why the extension leaves it out ("" if served)
-	entry   json.RawMessage // its Skill entry, when served
+	refused string // why the extension leaves it out ("" if served)
 }
 
 func (e *extSkill) uri(file string) string { return skillURIPath(e.path, file) }
 
+// entry renders e's Skill entry (e is served). Entries are rendered when
+// sent, not kept: a page of 500 costs about a millisecond, and keeping
+// them would cost their JSON for every skill.
+func (e *extSkill) entry() (json.RawMessage, error) {
+	v, err := e.v.content()
+	if err != nil {
+		return nil, err
+	}
+	return renderEntry(e.path, v), nil
+}
+
 // extState is the extension's view of the served set (under Server.mu).
 type extState struct {
-	blobs    map[string]blobInfo    // by blob id, of the versions below
-	mds      map[string]*mdInfo     // by SKILL.md blob id
-	versions map[string]*extVersion // by commit
-	skills   map[string]*extSkill   // by store name
-	byPath   map[string]*extSkill   // by skill path, served ones
-	listing  []*extSkill            // served ones, by store name
-	managed  map[string]bool        // served managed skills' names
-	plugins  map[string]bool        // plugins with a served skill
-	told     map[string]bool        // refusals already reported, by commit+reason
+	versions map[skillfs.ID]*extVersion // by tree, of the versions served
+	skills   map[string]*extSkill       // by store name
+	listing  []*extSkill                // served ones, by store name
+	plugins  map[string]bool            // plugins with a served skill
+	told     map[string]bool            // refusals already reported, by commit+reason
+}
+
+// isManaged reports whether name is a served managed skill.
+func (x *extState) isManaged(name string) bool {
+	if plugin, _ := store.SplitName(name); plugin != "" {
+		return false
+	}
+	_, ok := x.skills[name]
+	return ok
 }
 
 func newExtState() *extState {
-	return &extState{blobs: map[string]blobInfo{}, mds: map[string]*mdInfo{}, versions: map[string]*extVersion{},
-		skills: map[string]*extSkill{}, byPath: map[string]*extSkill{}, managed: map[string]bool{}, plugins: map[string]bool{}, told: map[string]bool{}}
+	return &extState{versions: map[skillfs.ID]*extVersion{},
+		skills: map[string]*extSkill{}, plugins: map[string]bool{}, told: map[string]bool{}}
 }
 
-// loadVersions reads what the extension keeps of skills' versions that
-// it does not have yet: their trees, then each blob it has not seen, in
-// one read each. blobs and mds hold what is known already; what is read
-// is added to them.
-// It also returns their SKILL.md bodies by commit, for the search index
-// (read again for each new version: keeping them would cost the text of
-// every skill in memory).
-func loadVersions(ctx context.Context, cat Catalog, skills []Skill, blobs map[string]blobInfo, mds map[string]*mdInfo) (map[string]*extVersion, map[string]string, error) {
-	trees, err := cat.Files(ctx, skills)
-	if err != nil {
-		return nil, nil, err
+// known is what is known already of trees, blobs and SKILL.md files:
+// the versions held and those the index file held (disk; nil if none).
+// Every fact in them is keyed by a git object id, whose content never
+// changes, so none of it can be stale.
+type known struct {
+	versions map[skillfs.ID]*extVersion
+	disk     map[skillfs.ID]*extVersion
+	// blobs and mds are the versions' facts by blob id, built when
+	// first asked for (a tree not known: a new version).
+	blobs map[skillfs.ID]blobInfo
+	mds   map[skillfs.ID]*mdInfo
+}
+
+func (k *known) version(tree skillfs.ID) *extVersion {
+	if v := k.versions[tree]; v != nil {
+		return v
 	}
-	mdIDs := map[string]bool{}
-	want := map[string]bool{}
-	var missing []string
-	for _, refs := range trees {
-		for _, r := range refs {
-			_, known := blobs[r.ID]
-			needMD := r.Path == skillmd.FileName && !r.Link
-			if needMD {
-				mdIDs[r.ID] = true
+	return k.disk[tree]
+}
+
+func (k *known) index() {
+	if k.blobs != nil {
+		return
+	}
+	k.blobs, k.mds = map[skillfs.ID]blobInfo{}, map[skillfs.ID]*mdInfo{}
+	for _, vs := range []map[skillfs.ID]*extVersion{k.disk, k.versions} {
+		for _, v := range vs {
+			v, err := v.content()
+			if err != nil {
+				continue // not known, then: read
 			}
-			if (!known || needMD) && !want[r.ID] {
-				want[r.ID] = true
-				missing = append(missing, r.ID)
+			for _, f := range v.files {
+				k.blobs[f.ID] = f.blobInfo
+			}
+			if f := v.skillMD(); f != nil && v.md != nil {
+				k.mds[f.ID] = v.md
 			}
 		}
 	}
-	read := map[string]blobInfo{}
-	bodyOf := map[string]string{}
-	err = cat.ReadBlobs(ctx, missing, func(id string, data []byte) error {
-		read[id] = blobInfo{digest: sha256.Sum256(data), size: int64(len(data)), text: utf8.Valid(data)}
+}
+
+func (k *known) blob(id skillfs.ID) (blobInfo, bool) {
+	k.index()
+	b, ok := k.blobs[id]
+	return b, ok
+}
+
+func (k *known) md(id skillfs.ID) *mdInfo {
+	k.index()
+	return k.mds[id]
+}
+
+// refs lists tree's files if they are known, nil if not.
+func (k *known) refs(tree skillfs.ID) []FileRef {
+	v := k.version(tree)
+	if v == nil {
+		return nil
+	}
+	v, err := v.content()
+	if err != nil {
+		return nil
+	}
+	refs := make([]FileRef, len(v.files))
+	for i, f := range v.files {
+		refs[i] = f.FileRef
+	}
+	return refs
+}
+
+// loadVersions returns the versions of trees, read from what is known or
+// else from the catalog: the trees not known, then each blob not known,
+// in one read each. For the trees of bodyOf it also returns their
+// SKILL.md bodies, for the search index (read again when wanted: keeping
+// them would cost the text of every skill in memory). read counts the
+// trees and blobs read from the catalog.
+func loadVersions(ctx context.Context, cat Catalog, trees []skillfs.ID, bodyOf map[skillfs.ID]bool, k *known) (map[skillfs.ID]*extVersion, map[skillfs.ID]string, int, error) {
+	out := make(map[skillfs.ID]*extVersion, len(trees))
+	refsOf := make(map[skillfs.ID][]FileRef)
+	var missing []skillfs.ID
+	for _, t := range trees {
+		if _, done := refsOf[t]; done {
+			continue
+		}
+		if v := k.version(t); v != nil && !bodyOf[t] {
+			out[t] = v
+			continue
+		}
+		refs := k.refs(t)
+		if refs == nil {
+			missing = append(missing, t)
+			refs = []FileRef{}
+		}
+		refsOf[t] = refs
+	}
+	read := len(missing)
+	if len(missing) > 0 {
+		got, err := cat.Files(ctx, missing)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		for t, refs := range got {
+			refsOf[t] = refs
+		}
+	}
+	mdIDs := map[skillfs.ID]bool{}   // SKILL.md blobs to read: frontmatter or body wanted
+	bodyIDs := map[skillfs.ID]bool{} // of which those whose body is wanted
+	want := map[skillfs.ID]bool{}
+	var ids []skillfs.ID
+	for t, refs := range refsOf {
+		for _, r := range refs {
+			_, knownBlob := k.blob(r.ID)
+			isMD := r.Path == skillmd.FileName && !r.Link
+			needMD := isMD && (bodyOf[t] || k.md(r.ID) == nil)
+			if needMD {
+				mdIDs[r.ID] = true
+				if bodyOf[t] {
+					bodyIDs[r.ID] = true
+				}
+			}
+			if (!knownBlob || needMD) && !want[r.ID] {
+				want[r.ID] = true
+				ids = append(ids, r.ID)
+			}
+		}
+	}
+	read += len(ids)
+	readInfo := map[skillfs.ID]blobInfo{}
+	readMD := map[skillfs.ID]*mdInfo{}
+	bodyByBlob := map[skillfs.ID]string{}
+	err := cat.ReadBlobs(ctx, ids, func(id skillfs.ID, data []byte) error {
+		readInfo[id] = blobInfo{digest: sha256.Sum256(data), size: int64(len(data)), text: utf8.Valid(data)}
 		if mdIDs[id] {
-			if mds[id] == nil {
+			if k.md(id) == nil {
 				md := &mdInfo{}
 				md.fm, md.fmErr = parseFrontmatter(data)
-				mds[id] = md
+				readMD[id] = md
 			}
-			if body, err := skillmd.Body(data); err == nil {
-				bodyOf[id] = string(body)
+			if bodyIDs[id] {
+				if body, err := skillmd.Body(data); err == nil {
+					bodyByBlob[id] = string(body)
+				}
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
-	for id, b := range read {
-		blobs[id] = b
-	}
-	out := make(map[string]*extVersion, len(trees))
-	bodies := make(map[string]string, len(trees))
-	for commit, refs := range trees {
-		v := &extVersion{commit: commit, files: make([]extFile, len(refs))}
+	bodies := make(map[skillfs.ID]string, len(bodyOf))
+	for t, refs := range refsOf {
+		v := &extVersion{files: make([]extFile, len(refs))}
 		for i, r := range refs {
-			v.files[i] = extFile{FileRef: r, blobInfo: blobs[r.ID]}
+			info, ok := readInfo[r.ID]
+			if !ok {
+				info, _ = k.blob(r.ID)
+			}
+			v.files[i] = extFile{FileRef: r, blobInfo: info}
 			if r.Path == skillmd.FileName && !r.Link {
-				v.md = mds[r.ID]
-				bodies[commit] = bodyOf[r.ID]
+				if v.md = readMD[r.ID]; v.md == nil {
+					v.md = k.md(r.ID)
+				}
+				if bodyOf[t] {
+					bodies[t] = bodyByBlob[r.ID]
+				}
 			}
 		}
 		sort.Slice(v.files, func(i, j int) bool { return v.files[i].Path < v.files[j].Path })
-		out[commit] = v
+		out[t] = v
 	}
-	return out, bodies, nil
+	return out, bodies, read, nil
 }
 
 // rebuild makes the state hold exactly skills, reading only the versions
-// it has not seen and those of bodies (the search index's needs), and
-// returns the SKILL.md bodies of what it read (by commit) and the
-// refusals not reported before.
-func (x *extState) rebuild(ctx context.Context, cat Catalog, skills, bodiesOf []Skill) (map[string]string, []string, error) {
-	also := make(map[string]bool, len(bodiesOf))
+// it does not know (from those held or disk) and the bodies the search
+// index needs (bodiesOf), and returns the SKILL.md bodies of what it read
+// (by index key), the refusals not reported before, and how many trees
+// and blobs were read from the catalog.
+func (x *extState) rebuild(ctx context.Context, cat Catalog, skills, bodiesOf []Skill, disk map[skillfs.ID]*extVersion) (map[docKey]string, []string, int, error) {
+	bodyOf := make(map[skillfs.ID]bool, len(bodiesOf))
 	for _, sk := range bodiesOf {
-		also[sk.Commit] = true
+		bodyOf[sk.Tree] = true
 	}
-	var need []Skill
-	for _, sk := range skills {
-		if x.versions[sk.Commit] == nil || also[sk.Commit] {
-			need = append(need, sk)
-		}
+	trees := make([]skillfs.ID, len(skills))
+	for i, sk := range skills {
+		trees[i] = sk.Tree
 	}
-	bodies := map[string]string{}
-	if len(need) > 0 {
-		fresh, b, err := loadVersions(ctx, cat, need, x.blobs, x.mds)
-		if err != nil {
-			return nil, nil, err
-		}
-		for c, v := range fresh {
-			x.versions[c] = v
-		}
-		bodies = b
+	versions, byTree, read, err := loadVersions(ctx, cat, trees, bodyOf, &known{versions: x.versions, disk: disk})
+	if err != nil {
+		return nil, nil, 0, err
 	}
-	// Keep only what the served versions use.
-	versions := make(map[string]*extVersion, len(skills))
-	blobs := make(map[string]blobInfo, len(x.blobs))
-	mds := make(map[string]*mdInfo, len(skills))
-	x.managed, x.plugins = map[string]bool{}, map[string]bool{}
-	for _, sk := range skills {
-		v := x.versions[sk.Commit]
-		versions[sk.Commit] = v
-		for _, f := range v.files {
-			blobs[f.ID] = f.blobInfo
-			if f.Path == skillmd.FileName && v.md != nil {
-				mds[f.ID] = v.md
-			}
-		}
-		if plugin, _ := store.SplitName(sk.Name); plugin == "" {
-			x.managed[sk.Name] = true
-		}
+	bodies := make(map[docKey]string, len(bodiesOf))
+	for _, sk := range bodiesOf {
+		bodies[keyOf(sk)] = byTree[sk.Tree]
 	}
-	x.versions, x.blobs, x.mds = versions, blobs, mds
-
+	x.versions = versions
+	x.plugins = map[string]bool{}
 	old := x.skills
 	x.skills = make(map[string]*extSkill, len(skills))
-	x.byPath = make(map[string]*extSkill, len(skills))
+	for _, sk := range skills {
+		x.skills[sk.Name] = nil // the names first: skillPath asks which are managed
+	}
 	x.listing = x.listing[:0]
 	var notes []string
 	told := map[string]bool{}
-	for _, sk := range skills {
-		v := versions[sk.Commit]
+	for i := range skills {
+		sk := &skills[i]
+		v := versions[sk.Tree]
 		path := x.skillPath(sk.Name, 0)
 		e := old[sk.Name]
-		if e == nil || e.Commit != sk.Commit || e.path != path {
+		if e == nil || e.Commit != sk.Commit || e.path != path || e.v != v {
 			e = &extSkill{Skill: sk, path: path, v: v}
 			e.refused = refusal(sk.Name, v)
-			if e.refused == "" {
-				e.entry = renderEntry(e.path, v)
-			}
 		}
 		e.Skill = sk
 		x.skills[sk.Name] = e
@@ -258,7 +411,6 @@ func (x *extState) rebuild(ctx context.Context, cat Catalog, skills, bodiesOf []
 			}
 			continue
 		}
-		x.byPath[e.path] = e
 		x.listing = append(x.listing, e)
 		if plugin, _ := store.SplitName(sk.Name); plugin != "" {
 			x.plugins[plugin] = true
@@ -267,11 +419,26 @@ func (x *extState) rebuild(ctx context.Context, cat Catalog, skills, bodiesOf []
 	x.told = told
 	sort.Slice(x.listing, func(i, j int) bool { return x.listing[i].Name < x.listing[j].Name })
 	sort.Strings(notes)
-	return bodies, notes, nil
+	return bodies, notes, read, nil
 }
 
-// Compiled on first use rather than at start-up, which every command pays.
-var agentSkillName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
+// isAgentSkillName reports whether s is words of lowercase letters and
+// digits joined by single hyphens (^[a-z0-9]+(-[a-z0-9]+)*$), checked by
+// hand: it runs for every skill at start.
+func isAgentSkillName(s string) bool {
+	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case c == '-' && s[i-1] != '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // refusal says why the extension cannot offer version v of skill name
 // as the specification requires ("" when it can). The URI's last segment
@@ -281,28 +448,25 @@ var agentSkillName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCo
 // that would serve bytes other than the published version's.
 func refusal(name string, v *extVersion) string {
 	own := store.OwnName(name)
+	f := v.versionFacts()
 	switch {
-	case v.md == nil:
+	case !f.hasMD:
 		return "it has no SKILL.md file"
-	case v.md.fmErr != nil:
-		return "its frontmatter has no JSON form: " + v.md.fmErr.Error()
-	case v.md.fm.Name == "":
+	case f.fmErr != nil:
+		return "its frontmatter has no JSON form: " + f.fmErr.Error()
+	case f.fmName == "":
 		return fmt.Sprintf("its frontmatter has no name: set 'name: %s'", own)
-	case v.md.fm.Name != own:
-		return fmt.Sprintf("its frontmatter name %q is not its name in the store, %q, which its URI ends in: set 'name: %s'", v.md.fm.Name, own, own)
-	case len(own) > 64 || !agentSkillName().MatchString(own):
+	case f.fmName != own:
+		return fmt.Sprintf("its frontmatter name %q is not its name in the store, %q, which its URI ends in: set 'name: %s'", f.fmName, own, own)
+	case len(own) > 64 || !isAgentSkillName(own):
 		return fmt.Sprintf("%q is not an Agent Skills name (lowercase letters and digits in words joined by single hyphens, at most 64): 'skillstore add --as NEWNAME' records it under one", own)
-	case strings.TrimSpace(v.md.fm.Description) == "":
+	case !f.hasDesc:
 		return "its frontmatter has no description"
-	case len(v.files) > maxSkillFiles:
-		return fmt.Sprintf("it has %d files, over the extension's limit of %d", len(v.files), maxSkillFiles)
+	case f.files > maxSkillFiles:
+		return fmt.Sprintf("it has %d files, over the extension's limit of %d", f.files, maxSkillFiles)
 	}
-	var total int64
-	for _, f := range v.files {
-		total += f.size
-	}
-	if total > maxSkillBytes {
-		return fmt.Sprintf("its files hold %d bytes, over the extension's limit of 16 MiB", total)
+	if f.bytes > maxSkillBytes {
+		return fmt.Sprintf("its files hold %d bytes, over the extension's limit of 16 MiB", f.bytes)
 	}
 	return ""
 }

@@ -52,7 +52,7 @@ func TestFrontmatterJSON(t *testing.T) {
 // it; what names nothing served, or names it in another form, is refused.
 func TestSkillURIs(t *testing.T) {
 	x := newExtState()
-	x.managed = map[string]bool{"pdf": true, "acme": true}
+	x.skills = map[string]*extSkill{"pdf": nil, "acme": nil} // managed skills served
 	x.plugins = map[string]bool{"acme": true, "tools": true}
 	for _, c := range []struct {
 		name string

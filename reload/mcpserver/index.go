@@ -1,12 +1,16 @@
 package mcpserver
 
 import (
+	"cmp"
+	"encoding/binary"
 	"math"
 	"slices"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // Index ranks skills for a query over their names, descriptions and
@@ -19,18 +23,23 @@ import (
 // query names a skill exactly. A query word of three letters or more also
 // matches the words it begins (deplo finds deploy), at half weight.
 //
-// Terms are interned: a skill's terms are a sorted list of term numbers
-// with their counts, and the postings are one slice per term, sized
-// exactly, so memory is a few bytes per distinct word of each skill.
+// Terms are interned, and both what a skill holds (its terms with their
+// counts) and the postings (the skills holding each term) are varint runs
+// in byte slices: a few bytes per distinct word of each skill, and nothing
+// for the garbage collector to walk.
 type Index struct {
 	docs  []indexDoc
-	dict  map[string]uint32 // term -> number
+	dict  map[string]uint32 // term -> number, while terms are added (nil after Build)
 	words []string          // number -> term
-	post  [][]posting       // by term number
-	vocab []uint32          // term numbers in the order of their text: prefix lookups
-	avg   [fields]float64
-	cache map[string]*docTerms // by commit: terms of versions seen
-	slot  []int32              // by term number: its place+1 in the skill being read (scratch)
+	post  []byte            // postings of term t: post[postAt[t]:postAt[t+1]]
+	// postAt has one more entry than the terms known at the last Build;
+	// df is each term's number of skills.
+	postAt []uint32
+	df     []uint32
+	vocab  []uint32 // term numbers in the order of their text: prefix lookups
+	avg    [fields]float64
+	cache  map[docKey]*docTerms // terms of the versions served, by name and tree
+	slot   []int32              // by term number: its place+1 in the skill being read (scratch)
 }
 
 const (
@@ -53,26 +62,75 @@ const (
 	maxQueryWords = 32
 )
 
+// Counts of a term in a field saturate at these (the body's at
+// maxBodyTerms, below its bound), so that the three fit one varint.
+const (
+	maxTFName = 1<<8 - 1
+	maxTFDesc = 1<<10 - 1
+	maxTFBody = 1<<14 - 1
+)
+
+// docKey names what a skill's terms are read from: its name and the tree
+// of its version (the description and body are in the tree's SKILL.md).
+type docKey struct {
+	name string
+	tree skillfs.ID
+}
+
+func keyOf(s Skill) docKey { return docKey{name: s.Name, tree: s.Tree} }
+
 type indexDoc struct {
-	skill Skill
+	skill *Skill // into the list built from
 	terms *docTerms
 }
 
-// docTerms are the terms of one skill version, sorted by number, with
-// their counts per field, and each field's length in words.
+// docTerms are the terms of one skill version, by number, with their
+// counts per field (see encodeTerms), and each field's length in words.
 type docTerms struct {
-	terms  []termCount
+	terms  []byte
 	length [fields]int32
 }
 
+// termCount is one term of a skill with its count in each field.
 type termCount struct {
 	term uint32
 	tf   [fields]uint16
 }
 
-type posting struct {
-	doc int32
-	tf  [fields]uint16
+// packTF packs a term's three counts into one number, the body's low:
+// a word only the body holds, a few times, is one byte.
+func packTF(tf [fields]uint16) uint64 {
+	return uint64(min(tf[fieldBody], maxTFBody)) | uint64(min(tf[fieldDesc], maxTFDesc))<<14 | uint64(min(tf[fieldName], maxTFName))<<24
+}
+
+func unpackTF(v uint64) [fields]uint16 {
+	return [fields]uint16{fieldName: uint16(v >> 24 & maxTFName), fieldDesc: uint16(v >> 14 & maxTFDesc), fieldBody: uint16(v & maxTFBody)}
+}
+
+// encodeTerms writes terms (sorted by number) as the gap from the
+// previous term's number and the packed counts.
+func encodeTerms(terms []termCount) []byte {
+	var b []byte
+	prev := uint32(0)
+	for _, tc := range terms {
+		b = binary.AppendUvarint(b, uint64(tc.term-prev))
+		b = binary.AppendUvarint(b, packTF(tc.tf))
+		prev = tc.term
+	}
+	return slices.Clip(b)
+}
+
+// eachTerm calls fn with each term of dt, in the order of their numbers.
+func (dt *docTerms) eachTerm(fn func(term uint32, tf [fields]uint16)) {
+	b, term := dt.terms, uint32(0)
+	for len(b) > 0 {
+		gap, n := binary.Uvarint(b)
+		b = b[n:]
+		tf, m := binary.Uvarint(b)
+		b = b[m:]
+		term += uint32(gap)
+		fn(term, unpackTF(tf))
+	}
 }
 
 // Result is one skill a search found.
@@ -82,13 +140,25 @@ type Result struct {
 }
 
 // NewIndex returns an empty index.
-func NewIndex() *Index { return &Index{dict: map[string]uint32{}, cache: map[string]*docTerms{}} }
+func NewIndex() *Index { return &Index{cache: map[docKey]*docTerms{}} }
+
+// adopt takes the words and versions' terms of an index file into an
+// empty index, numbered as the file numbers them; false (nothing taken)
+// when the index holds words already.
+func (ix *Index) adopt(d *diskIndex) bool {
+	if len(ix.words) > 0 || len(ix.cache) > 0 {
+		return false
+	}
+	ix.words = d.words
+	ix.cache = d.docs
+	return true
+}
 
 // Needs returns the skills whose bodies the index has not read yet.
 func (ix *Index) Needs(skills []Skill) []Skill {
 	var out []Skill
 	for _, s := range skills {
-		if ix.cache[s.Commit] == nil {
+		if ix.cache[keyOf(s)] == nil {
 			out = append(out, s)
 		}
 	}
@@ -96,48 +166,61 @@ func (ix *Index) Needs(skills []Skill) []Skill {
 }
 
 // Build makes the index hold exactly skills; bodies holds the SKILL.md text
-// of the versions it has not seen (by commit; see Needs). Terms of versions
+// of the versions it has not seen (by key; see Needs). Terms of versions
 // no longer listed are dropped.
-func (ix *Index) Build(skills []Skill, bodies map[string]string) {
-	cache := make(map[string]*docTerms, len(skills))
+func (ix *Index) Build(skills []Skill, bodies map[docKey]string) {
+	cache := make(map[docKey]*docTerms, len(skills))
 	ix.docs = ix.docs[:0]
-	for _, s := range skills {
-		dt := ix.cache[s.Commit]
+	for i := range skills {
+		s := &skills[i]
+		k := keyOf(*s)
+		dt := ix.cache[k]
 		if dt == nil {
-			dt = ix.newDocTerms(s, bodies[s.Commit])
+			dt = ix.newDocTerms(*s, bodies[k])
 		}
-		cache[s.Commit] = dt
+		cache[k] = dt
 		ix.docs = append(ix.docs, indexDoc{skill: s, terms: dt})
 	}
 	ix.cache = cache
-	counts := make([]int32, len(ix.words))
+	ix.docs = slices.Clip(ix.docs)
+	df := make([]uint32, len(ix.words))
+	size := make([]uint32, len(ix.words)) // bytes of each term's postings
 	var total [fields]int64
-	for _, d := range ix.docs {
-		for _, tc := range d.terms.terms {
-			counts[tc.term]++
-		}
+	last := make([]int32, len(ix.words)) // the last skill of each term's postings, +1
+	for i, d := range ix.docs {
+		d.terms.eachTerm(func(t uint32, tf [fields]uint16) {
+			df[t]++
+			size[t] += uint32(uvarintLen(uint64(int32(i)+1-last[t])) + uvarintLen(packTF(tf)))
+			last[t] = int32(i) + 1
+		})
 		for f := range fields {
 			total[f] += int64(d.terms.length[f])
 		}
 	}
-	ix.post = make([][]posting, len(ix.words))
-	for t, n := range counts {
-		if n > 0 {
-			ix.post[t] = make([]posting, 0, n)
-		}
+	ix.postAt = make([]uint32, len(ix.words)+1)
+	for t, n := range size {
+		ix.postAt[t+1] = ix.postAt[t] + n
 	}
+	ix.post = make([]byte, ix.postAt[len(ix.words)])
+	at := slices.Clone(ix.postAt[:len(ix.words)])
+	clear(last)
 	for i, d := range ix.docs {
-		for _, tc := range d.terms.terms {
-			ix.post[tc.term] = append(ix.post[tc.term], posting{doc: int32(i), tf: tc.tf})
-		}
+		d.terms.eachTerm(func(t uint32, tf [fields]uint16) {
+			n := binary.PutUvarint(ix.post[at[t]:], uint64(int32(i)+1-last[t]))
+			n += binary.PutUvarint(ix.post[at[t]+uint32(n):], packTF(tf))
+			at[t] += uint32(n)
+			last[t] = int32(i) + 1
+		})
 	}
+	ix.df = df
 	ix.vocab = ix.vocab[:0]
-	for t, n := range counts {
+	for t, n := range df {
 		if n > 0 {
 			ix.vocab = append(ix.vocab, uint32(t))
 		}
 	}
-	sort.Slice(ix.vocab, func(i, j int) bool { return ix.words[ix.vocab[i]] < ix.words[ix.vocab[j]] })
+	slices.SortFunc(ix.vocab, func(a, b uint32) int { return strings.Compare(ix.words[a], ix.words[b]) })
+	ix.dict = nil
 	for f := range fields {
 		ix.avg[f] = 1
 		if len(ix.docs) > 0 && total[f] > 0 {
@@ -146,8 +229,25 @@ func (ix *Index) Build(skills []Skill, bodies map[string]string) {
 	}
 }
 
-// term returns w's number, adding it to the dictionary.
+func uvarintLen(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
+}
+
+// term returns w's number, adding it to the dictionary. The dictionary
+// is made when a skill's terms are first read, and dropped by Build: the
+// search finds words in the sorted vocabulary.
 func (ix *Index) term(w []byte) uint32 {
+	if ix.dict == nil {
+		ix.dict = make(map[string]uint32, len(ix.words))
+		for t, w := range ix.words {
+			ix.dict[w] = uint32(t)
+		}
+	}
 	if t, ok := ix.dict[string(w)]; ok {
 		return t
 	}
@@ -189,8 +289,8 @@ func (ix *Index) newDocTerms(s Skill, body string) *docTerms {
 	for _, tc := range terms {
 		ix.slot[tc.term] = 0
 	}
-	slices.SortFunc(terms, func(a, b termCount) int { return int(a.term) - int(b.term) })
-	dt.terms = slices.Clip(terms)
+	slices.SortFunc(terms, func(a, b termCount) int { return cmp.Compare(a.term, b.term) })
+	dt.terms = encodeTerms(terms)
 	return dt
 }
 
@@ -245,11 +345,11 @@ func (ix *Index) Search(query string, limit int) []Result {
 	sc := scoring{scores: make([]float64, len(ix.docs)), seen: make([]bool, len(ix.docs))}
 	n := float64(len(ix.docs))
 	for _, w := range words {
-		if t, ok := ix.dict[w]; ok {
-			ix.score(&sc, t, 1, n)
+		i := sort.Search(len(ix.vocab), func(i int) bool { return ix.words[ix.vocab[i]] >= w })
+		if i < len(ix.vocab) && ix.words[ix.vocab[i]] == w {
+			ix.score(&sc, ix.vocab[i], 1, n)
 		}
 		if len(w) >= 3 {
-			i := sort.Search(len(ix.vocab), func(i int) bool { return ix.words[ix.vocab[i]] >= w })
 			for ; i < len(ix.vocab) && strings.HasPrefix(ix.words[ix.vocab[i]], w); i++ {
 				if ix.words[ix.vocab[i]] != w {
 					ix.score(&sc, ix.vocab[i], 0.5, n)
@@ -265,7 +365,7 @@ func (ix *Index) Search(query string, limit int) []Result {
 		if name := strings.ToLower(d.Name); name == q || strings.HasSuffix(name, ":"+q) {
 			score += 10
 		}
-		best.offer(Result{Skill: d, Score: math.Round(score*1000) / 1000})
+		best.offer(Result{Skill: *d, Score: math.Round(score*1000) / 1000})
 	}
 	return best.sorted()
 }
@@ -359,25 +459,29 @@ func (t *topResults) sorted() []Result {
 // score adds term t's BM25 contribution, times weight, to each skill
 // holding it.
 func (ix *Index) score(scores *scoring, t uint32, weight, n float64) {
-	if int(t) >= len(ix.post) {
-		return // a term of versions no longer listed
+	if int(t) >= len(ix.df) || ix.df[t] == 0 {
+		return // a term of versions no longer listed, or added since Build
 	}
-	ps := ix.post[t]
-	if len(ps) == 0 {
-		return
-	}
-	idf := math.Log(1 + (n-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
-	for _, p := range ps {
-		d := ix.docs[p.doc].terms
+	df := float64(ix.df[t])
+	idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+	b, doc := ix.post[ix.postAt[t]:ix.postAt[t+1]], int32(-1)
+	for len(b) > 0 {
+		gap, k := binary.Uvarint(b)
+		b = b[k:]
+		packed, m := binary.Uvarint(b)
+		b = b[m:]
+		doc += int32(gap)
+		tfs := unpackTF(packed)
+		d := ix.docs[doc].terms
 		sc := 0.0
 		for f := range fields {
-			if p.tf[f] == 0 {
+			if tfs[f] == 0 {
 				continue
 			}
-			tf := float64(p.tf[f])
+			tf := float64(tfs[f])
 			norm := bm25K1 * (1 - bm25B + bm25B*float64(d.length[f])/ix.avg[f])
 			sc += fieldWeight[f] * tf * (bm25K1 + 1) / (tf + norm)
 		}
-		scores.add(p.doc, weight*idf*sc)
+		scores.add(doc, weight*idf*sc)
 	}
 }

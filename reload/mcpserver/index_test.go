@@ -1,21 +1,31 @@
 package mcpserver
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
-func skillsOf(specs ...[3]string) ([]Skill, map[string]string) {
+// treeID is a made-up tree id, different for each i.
+func treeID(i int) skillfs.ID {
+	var id skillfs.ID
+	binary.BigEndian.PutUint64(id[12:], uint64(i))
+	return id
+}
+
+func skillsOf(specs ...[3]string) ([]Skill, map[docKey]string) {
 	var out []Skill
-	bodies := map[string]string{}
+	bodies := map[docKey]string{}
 	for i, s := range specs {
-		commit := fmt.Sprintf("%040x", i+1)
-		out = append(out, Skill{Name: s[0], Description: s[1], Version: 1, Commit: commit})
-		bodies[commit] = s[2]
+		sk := Skill{Name: s[0], Description: s[1], Version: 1, Commit: fmt.Sprintf("%040x", i+1), Tree: treeID(i + 1)}
+		out = append(out, sk)
+		bodies[keyOf(sk)] = s[2]
 	}
 	return out, bodies
 }
@@ -75,12 +85,12 @@ func TestIndexRebuildReadsChangedSkillsOnly(t *testing.T) {
 	if n := len(ix.Needs(skills)); n != 0 {
 		t.Fatalf("after Build the index needs %d bodies, want 0", n)
 	}
-	skills[1].Commit, skills[1].Version = fmt.Sprintf("%040x", 99), 2
+	skills[1].Commit, skills[1].Tree, skills[1].Version = fmt.Sprintf("%040x", 99), treeID(99), 2
 	need := ix.Needs(skills)
 	if len(need) != 1 || need[0].Name != "beta" {
 		t.Fatalf("after beta's new version the index needs %v, want beta", need)
 	}
-	ix.Build(skills, map[string]string{skills[1].Commit: "cherries"})
+	ix.Build(skills, map[docKey]string{keyOf(skills[1]): "cherries"})
 	if got := names(ix.Search("cherries", 10)); len(got) != 1 || got[0] != "beta" {
 		t.Errorf("search cherries = %v, want [beta]", got)
 	}
@@ -94,7 +104,7 @@ func TestIndexRebuildReadsChangedSkillsOnly(t *testing.T) {
 
 // syntheticSkills makes n skills with descriptions and bodies drawn from
 // a vocabulary, the shape of a large store's published set.
-func syntheticSkills(n int) ([]Skill, map[string]string) {
+func syntheticSkills(n int) ([]Skill, map[docKey]string) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	vocab := make([]string, 5000)
 	for i := range vocab {
@@ -109,11 +119,10 @@ func syntheticSkills(n int) ([]Skill, map[string]string) {
 		return b.String()
 	}
 	skills := make([]Skill, n)
-	bodies := make(map[string]string, n)
+	bodies := make(map[docKey]string, n)
 	for i := range skills {
-		commit := fmt.Sprintf("%040x", i+1)
-		skills[i] = Skill{Name: fmt.Sprintf("plugin%d:skill-%d", i%100, i), Description: text(30), Version: 1, Commit: commit}
-		bodies[commit] = text(600)
+		skills[i] = Skill{Name: fmt.Sprintf("plugin%d:skill-%d", i%100, i), Description: text(30), Version: 1, Commit: fmt.Sprintf("%040x", i+1), Tree: treeID(i + 1)}
+		bodies[keyOf(skills[i])] = text(600)
 	}
 	return skills, bodies
 }

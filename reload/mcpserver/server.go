@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillstore/skillstore/internal/skillfs"
 )
 
 // Options tune a Server. The zero value serves every published skill and
@@ -33,6 +35,14 @@ type Options struct {
 	// the Skills extension cannot offer, and why (the tools still serve
 	// it).
 	Note func(msg string)
+	// IndexFile, when set, is where the server keeps what it read of the
+	// published set between runs (see diskindex.go): read at the first
+	// call, and written again when the server read what it lacked (not by
+	// a server of a Select: it does not serve the whole set).
+	IndexFile string
+	// IndexReadOnly reads IndexFile but never writes it (a dry run, a
+	// store this process cannot write).
+	IndexReadOnly bool
 }
 
 // Server is an MCP server over a Catalog. Its methods are safe for
@@ -44,11 +54,19 @@ type Server struct {
 
 	mu        sync.Mutex
 	gen       string
-	skills    map[string]Skill
 	index     *Index
-	resources map[string]string // URIs of the SKILL.md resources registered: their commits
+	resources map[string]string // names of the skills whose SKILL.md resources are registered: their commits
 	ext       *extState
 	pinned    pinnedCache
+	// disk is the index file's content until a rebuild took it in;
+	// diskRead, whether the file was read.
+	disk     *diskIndex
+	diskRead bool
+
+	saves   sync.WaitGroup // index files being written
+	saveMu  sync.Mutex     // one writer of the index file at a time
+	saveSeq uint64         // snapshots taken (under mu)
+	saved   uint64         // the newest snapshot written (under saveMu)
 }
 
 // New returns a server of cat's published skills. It reads nothing yet:
@@ -66,7 +84,7 @@ func New(cat Catalog, opts Options) *Server {
 	if opts.Name == "" {
 		opts.Name = "skillstore"
 	}
-	s := &Server{cat: cat, opts: opts, index: NewIndex(), skills: map[string]Skill{}, resources: map[string]string{}, ext: newExtState()}
+	s := &Server{cat: cat, opts: opts, index: NewIndex(), resources: map[string]string{}, ext: newExtState()}
 	caps := &mcp.ServerCapabilities{
 		Resources: &mcp.ResourceCapabilities{ListChanged: true},
 		Tools:     &mcp.ToolCapabilities{},
@@ -127,7 +145,11 @@ func (s *Server) start(ctx context.Context) (context.Context, context.CancelFunc
 	if _, err := s.cat.Generation(ctx); err != nil {
 		return nil, nil, fmt.Errorf("read the published skills: %w", err)
 	}
-	ctx, stop := context.WithCancel(ctx)
+	ctx, cancel := context.WithCancel(ctx)
+	stop := func() {
+		cancel()
+		s.saves.Wait()
+	}
 	warm := make(chan struct{})
 	go func() {
 		defer close(warm)
@@ -172,7 +194,7 @@ func (s *Server) refresh(ctx context.Context) (*Index, error) {
 	if gen == s.gen && s.gen != "" {
 		return s.index, nil
 	}
-	all, err := s.cat.Skills(ctx)
+	all, gen, err := s.cat.Skills(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read the published skills: %w", err)
 	}
@@ -182,7 +204,22 @@ func (s *Server) refresh(ctx context.Context) (*Index, error) {
 			skills = append(skills, sk)
 		}
 	}
-	bodies, notes, err := s.ext.rebuild(ctx, s.cat, skills, s.index.Needs(skills))
+	first := !s.diskRead
+	if first && s.opts.IndexFile != "" {
+		s.diskRead = true
+		d, err := readIndexFile(s.opts.IndexFile)
+		if err != nil {
+			s.opts.Logger.Debug("index file not used: the published set is read again", "err", err)
+		}
+		if d != nil && s.index.adopt(d) {
+			s.disk = d
+		}
+	}
+	var diskVersions map[skillfs.ID]*extVersion
+	if s.disk != nil {
+		diskVersions = s.disk.versions
+	}
+	bodies, notes, read, err := s.ext.rebuild(ctx, s.cat, skills, s.index.Needs(skills), diskVersions)
 	if err != nil {
 		return nil, fmt.Errorf("read the published skills: %w", err)
 	}
@@ -192,14 +229,41 @@ func (s *Server) refresh(ctx context.Context) (*Index, error) {
 			s.opts.Note(n)
 		}
 	}
-	s.skills = make(map[string]Skill, len(skills))
-	for _, sk := range skills {
-		s.skills[sk.Name] = sk
-	}
 	s.syncResources(skills)
+	// The file is written when it lacked something served, or held more.
+	disk := s.disk
+	s.disk = nil
+	stale := first && (disk == nil || len(disk.versions) != len(s.ext.versions) || len(disk.docs) != len(s.index.cache))
+	// A server of a selection reads the file and leaves it as it is: what
+	// it serves is not the whole published set.
+	if s.opts.IndexFile != "" && !s.opts.IndexReadOnly && s.opts.Select == nil && (read > 0 || stale) {
+		s.saveIndex()
+	}
 	s.gen = gen
-	s.opts.Logger.Debug("published set read", "skills", len(skills), "generation", gen)
+	s.opts.Logger.Debug("published set read", "skills", len(skills), "generation", gen, "read", read)
 	return s.index, nil
+}
+
+// saveIndex writes what the server serves as its index file, in the
+// background (under s.mu); a failure (a read-only store) costs the next
+// start its read, nothing else.
+func (s *Server) saveIndex() {
+	s.saveSeq++
+	sn := &indexSnapshot{versions: s.ext.versions, docs: s.index.cache, words: s.index.words, seq: s.saveSeq}
+	s.saves.Add(1)
+	go func() {
+		defer s.saves.Done()
+		s.saveMu.Lock()
+		defer s.saveMu.Unlock()
+		if sn.seq < s.saved {
+			return // a newer one was written
+		}
+		if err := writeIndexFile(s.opts.IndexFile, sn); err != nil {
+			s.opts.Logger.Debug("index file not written", "err", err)
+			return
+		}
+		s.saved = sn.seq
+	}()
 }
 
 // syncResources registers a SKILL.md resource per served skill and drops
@@ -208,26 +272,26 @@ func (s *Server) refresh(ctx context.Context) (*Index, error) {
 // resource list changed, the one notification a host of the Skills
 // extension hears of a moved published set by.
 func (s *Server) syncResources(skills []Skill) {
-	want := make(map[string]Skill, len(skills))
+	want := make(map[string]bool, len(skills))
 	for _, sk := range skills {
-		want[skillURI(sk.Name, "SKILL.md")] = sk
+		want[sk.Name] = true
 	}
 	var gone []string
-	for uri := range s.resources {
-		if _, ok := want[uri]; !ok {
-			gone = append(gone, uri)
-			delete(s.resources, uri)
+	for name := range s.resources {
+		if !want[name] {
+			gone = append(gone, skillURI(name, "SKILL.md"))
+			delete(s.resources, name)
 		}
 	}
 	if len(gone) > 0 {
 		s.mcp.RemoveResources(gone...)
 	}
-	for uri, sk := range want {
-		if s.resources[uri] == sk.Commit {
+	for _, sk := range skills {
+		if s.resources[sk.Name] == sk.Commit {
 			continue
 		}
-		s.resources[uri] = sk.Commit
-		s.mcp.AddResource(&mcp.Resource{URI: uri, Name: sk.Name, Description: sk.Description, MIMEType: "text/markdown"}, s.readResource)
+		s.resources[sk.Name] = sk.Commit
+		s.mcp.AddResource(&mcp.Resource{URI: skillURI(sk.Name, "SKILL.md"), Name: sk.Name, Description: sk.Description, MIMEType: "text/markdown"}, s.readResource)
 	}
 }
 
@@ -235,6 +299,9 @@ func (s *Server) syncResources(skills []Skill) {
 func (s *Server) served(name string) (Skill, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sk, ok := s.skills[name]
-	return sk, ok
+	e, ok := s.ext.skills[name]
+	if !ok {
+		return Skill{}, false
+	}
+	return *e.Skill, true
 }

@@ -2,10 +2,12 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path"
 	"sort"
 	"strings"
@@ -15,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/skillstore/skillstore/internal/skillfs"
 	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
@@ -145,7 +148,11 @@ func (s *Server) listSkills(ctx context.Context, _ *mcp.ServerSession, p *listSk
 	res := &listSkillsResult{ResultType: "complete", Skills: make([]json.RawMessage, 0, end-start),
 		TTLMs: int(cacheTTL.Milliseconds()), CacheScope: "public"}
 	for _, e := range listing[start:end] {
-		res.Skills = append(res.Skills, e.entry)
+		entry, err := e.entry()
+		if err != nil {
+			return nil, internalError(err)
+		}
+		res.Skills = append(res.Skills, entry)
 	}
 	if end < len(listing) {
 		res.NextCursor = cursorOf(listing[end-1].Name)
@@ -181,6 +188,15 @@ func (s *Server) resolve(ctx context.Context, uri string) (resolved, error) {
 		return resolved{}, invalidParams("%s is not offered by the Skills extension: %s (the tools load_skill and read_skill_file serve it)", e.Name, e.refused)
 	}
 	if a.version == 0 {
+		if e.v.rec != nil { // its files, read from the index file
+			v, err := e.v.content()
+			if err != nil {
+				return resolved{}, internalError(err)
+			}
+			loaded := *e
+			loaded.v = v
+			e = &loaded
+		}
 		return resolved{skillAddr: a, e: e}, nil
 	}
 	p, err := s.pinned.get(ctx, s.cat, e.Name, a.version)
@@ -207,7 +223,11 @@ func (s *Server) getSkill(ctx context.Context, _ *mcp.ServerSession, p *getSkill
 	if r.e == nil || r.file != skillmd.FileName {
 		return nil, invalidParams("no skill is served at %s: a skill's URI ends in /SKILL.md", p.URI)
 	}
-	return &getSkillResult{ResultType: "complete", Skill: r.e.entry, TTLMs: ttlOf(r), CacheScope: "public"}, nil
+	entry, err := r.e.entry()
+	if err != nil {
+		return nil, internalError(err)
+	}
+	return &getSkillResult{ResultType: "complete", Skill: entry, TTLMs: ttlOf(r), CacheScope: "public"}, nil
 }
 
 func ttlOf(r resolved) int {
@@ -328,12 +348,18 @@ func (s *Server) readSkillResource(ctx context.Context, req *mcp.ReadResourceReq
 		return nil, invalidParams("%s v%d has no file %q: its skills/get entry lists its files", r.e.Name, r.e.Version, r.file)
 	}
 	var data []byte
-	err = s.cat.ReadBlobs(ctx, []string{f.ID}, func(_ string, d []byte) error { data = d; return nil })
+	err = s.cat.ReadBlobs(ctx, []skillfs.ID{f.ID}, func(_ skillfs.ID, d []byte) error { data = d; return nil })
 	if err != nil {
 		return nil, internalError(err)
 	}
+	if sha256.Sum256(data) != f.digest {
+		// Only an index file written by someone else can say so: the
+		// server forgets what it holds and reads the store again.
+		s.forget()
+		return nil, internalError(fmt.Errorf("%s: the digest served for it is not its content's (a damaged index file, %s, was removed): list the skills again", uri, s.opts.IndexFile))
+	}
 	if r.file == skillmd.FileName {
-		s.audit(req.Session, req.Extra, r.e.Skill, r.e.v, "resources/read")
+		s.audit(req.Session, req.Extra, *r.e.Skill, r.e.v, "resources/read")
 	}
 	c := &mcp.ResourceContents{URI: uri, MIMEType: mimeOf(*f)}
 	if f.text {
@@ -369,24 +395,34 @@ func (c *pinnedCache) get(ctx context.Context, cat Catalog, name string, n int) 
 	if err != nil {
 		return nil, err
 	}
-	vs, _, err := loadVersions(ctx, cat, []Skill{sk}, map[string]blobInfo{}, map[string]*mdInfo{})
+	vs, _, _, err := loadVersions(ctx, cat, []skillfs.ID{sk.Tree}, nil, &known{})
 	if err != nil {
 		return nil, err
 	}
 	x := &extState{}
-	e := &extSkill{Skill: sk, path: x.skillPath(name, n), v: vs[sk.Commit]}
+	e := &extSkill{Skill: &sk, path: x.skillPath(name, n), v: vs[sk.Tree]}
 	if e.v == nil {
 		return nil, fmt.Errorf("%s v%d: no files read", name, n)
 	}
 	if e.v.md != nil {
 		e.Description = e.v.md.fm.Description
 	}
-	if e.refused = refusal(name, e.v); e.refused == "" {
-		e.entry = renderEntry(e.path, e.v)
-	}
+	e.refused = refusal(name, e.v)
 	c.order = append([]*extSkill{e}, c.order...)
 	if len(c.order) > maxPinned {
 		c.order = c.order[:maxPinned]
 	}
 	return e, nil
+}
+
+// forget drops what the server holds of the published set and the index
+// file, so the next call reads the store again.
+func (s *Server) forget() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.opts.Logger.Warn("the index file disagrees with the store: read again", "file", s.opts.IndexFile)
+	s.gen, s.index, s.ext, s.disk = "", NewIndex(), newExtState(), nil
+	if s.opts.IndexFile != "" && !s.opts.IndexReadOnly {
+		_ = os.Remove(s.opts.IndexFile)
+	}
 }

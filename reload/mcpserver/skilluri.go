@@ -43,7 +43,7 @@ func (x *extState) skillPath(name string, n int) string {
 		return plugin + "~v" + strconv.Itoa(n) + "/" + own
 	case plugin == "":
 		return own
-	case x.managed[plugin]:
+	case x.isManaged(plugin):
 		return plugin + "~/" + own
 	}
 	return plugin + "/" + own
@@ -95,7 +95,7 @@ func (x *extState) parseSkillURI(uri string) (skillAddr, error) {
 	auth := segs[0]
 	var a skillAddr
 	if plugin, ver, tilde := strings.Cut(auth, "~"); tilde {
-		if len(segs) == 1 && ver == "" && x.managed[plugin] && x.plugins[plugin] {
+		if len(segs) == 1 && ver == "" && x.isManaged(plugin) && x.plugins[plugin] {
 			return skillAddr{plugin: plugin}, nil // the folder of a plugin named like a managed skill
 		}
 		if len(segs) < 2 {
@@ -107,11 +107,11 @@ func (x *extState) parseSkillURI(uri string) (skillAddr, error) {
 				return skillAddr{}, fmt.Errorf("%s: %q is not a version: write ~v1, ~v2 and so on", uri, "~"+ver)
 			}
 			a.version = n
-		} else if plugin == "" || !x.managed[plugin] {
+		} else if plugin == "" || !x.isManaged(plugin) {
 			return skillAddr{}, fmt.Errorf("%s: %q is written %q here", uri, auth+"/"+segs[1], x.skillPath(store.QualifiedName(plugin, segs[1]), 0))
 		}
 		a.name, a.file = store.QualifiedName(plugin, segs[1]), strings.Join(segs[2:], "/")
-	} else if x.managed[auth] {
+	} else if x.isManaged(auth) {
 		a.name, a.file = auth, strings.Join(segs[1:], "/")
 	} else if x.plugins[auth] {
 		if len(segs) == 1 {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -53,20 +54,37 @@ func BenchmarkStoreServer10k(b *testing.B) {
 
 	var session *mcp.ClientSession
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil)
-	b.Run("start", func(b *testing.B) {
+	indexFile := s.LocalPath(IndexFileName)
+	// start reads the store with no index file (and writes one);
+	// start-warm starts from the file start wrote, as a server started
+	// again on a store it served before.
+	start := func(b *testing.B, warm bool) {
+		if session != nil { // the previous server's, gone before the heap is measured
+			session.Close()
+			session = nil
+			time.Sleep(100 * time.Millisecond)
+		}
 		before := heapInUse()
 		var heap int64 = -1
 		for b.Loop() {
 			if session != nil {
 				session.Close()
 			}
-			srv := New(NewStoreCatalog(s), Options{Poll: -1})
+			if !warm {
+				os.Remove(indexFile)
+			} else if _, err := os.Stat(indexFile); err != nil {
+				b.Fatalf("no index file to start from: %v", err)
+			}
+			srv := New(NewStoreCatalog(s), Options{Poll: -1, IndexFile: indexFile})
 			if _, err := srv.refresh(ctx); err != nil {
 				b.Fatal(err)
 			}
 			if heap < 0 {
 				heap = int64(heapInUse()) - int64(before)
 			}
+			b.StopTimer()
+			srv.saves.Wait()
+			b.StartTimer()
 			ct, st := mcp.NewInMemoryTransports()
 			go srv.Run(ctx, st)
 			session, err = client.Connect(ctx, ct, nil)
@@ -75,7 +93,9 @@ func BenchmarkStoreServer10k(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(heap)/n, "heap-bytes/skill")
-	})
+	}
+	b.Run("start", func(b *testing.B) { start(b, false) })
+	b.Run("start-warm", func(b *testing.B) { start(b, true) })
 	if session == nil { // start was left out by -bench
 		srv := New(NewStoreCatalog(s), Options{Poll: -1})
 		ct, st := mcp.NewInMemoryTransports()

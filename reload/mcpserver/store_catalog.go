@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/skillstore/skillstore/internal/skillfs"
@@ -25,6 +26,7 @@ type StoreCatalog struct {
 	mu    sync.Mutex
 	gen   string    // the last Generation
 	stamp *refStamp // the refs when gen was read; nil: read again
+	kept  []Skill   // the skills of gen, until Skills takes them
 }
 
 // NewStoreCatalog serves s's published skills.
@@ -62,32 +64,18 @@ func (c *StoreCatalog) Generation(ctx context.Context) (string, error) {
 	if c.gen != "" && c.stamp.unchanged() {
 		return c.gen, nil
 	}
+	_, err := c.read(ctx)
+	return c.gen, err
+}
+
+// read lists the served skills and sets the generation (under c.mu).
+// The list is kept until Skills takes it, so a server that asks for the
+// generation and then for the skills reads the store once.
+func (c *StoreCatalog) read(ctx context.Context) ([]Skill, error) {
 	// The stamp is taken before the read: a change during the read shows
 	// as a changed stamp next time.
 	stamp, stampErr := takeRefStamp(c.s.Dir(), plugins.ProjectOnlyPath(c.s))
 	h := sha256.New()
-	err := c.s.View(ctx, func(r *store.Reader) error {
-		infos, err := published(r)
-		if err != nil {
-			return err
-		}
-		for _, info := range infos {
-			fmt.Fprintf(h, "%s %s\n", info.Name, info.Commit)
-		}
-		return nil
-	})
-	if err != nil {
-		return "", fmt.Errorf("read the published skills of %s: %w", c.s.Dir(), err)
-	}
-	c.gen, c.stamp = hex.EncodeToString(h.Sum(nil)), nil
-	if stampErr == nil && stamp.settled() {
-		c.stamp = stamp
-	}
-	return c.gen, nil
-}
-
-// Skills lists the served skills with their descriptions and versions.
-func (c *StoreCatalog) Skills(ctx context.Context) ([]Skill, error) {
 	var out []Skill
 	err := c.s.View(ctx, func(r *store.Reader) error {
 		infos, err := published(r)
@@ -96,14 +84,40 @@ func (c *StoreCatalog) Skills(ctx context.Context) ([]Skill, error) {
 		}
 		out = make([]Skill, len(infos))
 		for i, info := range infos {
-			out[i] = Skill{Name: info.Name, Description: info.Description, Version: info.Number, Commit: info.Commit.String()}
+			h.Write([]byte(info.Name + " " + info.Commit.String() + "\n"))
+			// Copies: the store's strings are slices of its summary file's
+			// lines, which the server would keep whole.
+			out[i] = Skill{Name: strings.Clone(info.Name), Description: strings.Clone(info.Description), Version: info.Number, Commit: info.Commit.String(), Tree: info.Tree}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("list the published skills of %s: %w", c.s.Dir(), err)
+		c.gen, c.stamp, c.kept = "", nil, nil
+		return nil, fmt.Errorf("read the published skills of %s: %w", c.s.Dir(), err)
+	}
+	c.gen, c.stamp, c.kept = hex.EncodeToString(h.Sum(nil)), nil, out
+	if stampErr == nil && stamp.settled() {
+		c.stamp = stamp
 	}
 	return out, nil
+}
+
+// Skills lists the served skills with their descriptions and versions,
+// and their generation.
+func (c *StoreCatalog) Skills(ctx context.Context) ([]Skill, string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.kept != nil && c.stamp.unchanged() {
+		out := c.kept
+		c.kept = nil
+		return out, c.gen, nil
+	}
+	out, err := c.read(ctx)
+	c.kept = nil
+	if err != nil {
+		return nil, "", err
+	}
+	return out, c.gen, nil
 }
 
 // Open reads one served skill's files at its published version. It reads
@@ -140,7 +154,7 @@ func (c *StoreCatalog) Open(ctx context.Context, name string) (*Version, error) 
 		if err != nil {
 			return fmt.Errorf("read %s v%d: %w", name, sum.Number, err)
 		}
-		v = &Version{Skill: Skill{Name: name, Description: sum.Description, Version: sum.Number, Commit: sum.Commit.String()}}
+		v = &Version{Skill: Skill{Name: name, Description: sum.Description, Version: sum.Number, Commit: sum.Commit.String(), Tree: sum.Tree}}
 		v.Files = versionFiles(files)
 		return nil
 	})
@@ -163,31 +177,23 @@ func versionFiles(files []skillfs.File) []File {
 	return out
 }
 
-// Files reads the trees of skills' versions in one read.
-func (c *StoreCatalog) Files(ctx context.Context, skills []Skill) (map[string][]FileRef, error) {
-	out := make(map[string][]FileRef, len(skills))
+// Files reads trees in one read.
+func (c *StoreCatalog) Files(ctx context.Context, trees []skillfs.ID) (map[skillfs.ID][]FileRef, error) {
+	out := make(map[skillfs.ID][]FileRef, len(trees))
 	err := c.s.View(ctx, func(r *store.Reader) error {
-		for _, sk := range skills {
+		for _, t := range trees {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			h, ok := store.ParseHash(sk.Commit)
-			if !ok {
-				return fmt.Errorf("%s: bad commit id %q", sk.Name, sk.Commit)
-			}
-			commit, err := r.Commit(h)
+			files, err := r.Files(t)
 			if err != nil {
-				return fmt.Errorf("%s: %w", sk.Name, err)
-			}
-			files, err := r.Files(commit.Tree)
-			if err != nil {
-				return fmt.Errorf("%s v%d: %w", sk.Name, sk.Version, err)
+				return fmt.Errorf("tree %s: %w", t, err)
 			}
 			refs := make([]FileRef, len(files))
 			for i, f := range files {
-				refs[i] = FileRef{Path: f.Path, ID: f.ID.String(), Link: f.Mode == skillfs.Symlink}
+				refs[i] = FileRef{Path: f.Path, ID: f.ID, Link: f.Mode == skillfs.Symlink}
 			}
-			out[sk.Commit] = refs
+			out[t] = refs
 		}
 		return nil
 	})
@@ -198,17 +204,16 @@ func (c *StoreCatalog) Files(ctx context.Context, skills []Skill) (map[string][]
 }
 
 // ReadBlobs reads blobs by id in one read.
-func (c *StoreCatalog) ReadBlobs(ctx context.Context, ids []string, fn func(id string, data []byte) error) error {
+func (c *StoreCatalog) ReadBlobs(ctx context.Context, ids []skillfs.ID, fn func(id skillfs.ID, data []byte) error) error {
+	if len(ids) == 0 {
+		return nil
+	}
 	return c.s.View(ctx, func(r *store.Reader) error {
 		for _, id := range ids {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			h, ok := store.ParseHash(id)
-			if !ok {
-				return fmt.Errorf("bad blob id %q", id)
-			}
-			data, err := r.Blob(h)
+			data, err := r.Blob(id)
 			if err != nil {
 				return fmt.Errorf("read blob %s of %s: %w", id, c.s.Dir(), err)
 			}
@@ -230,7 +235,7 @@ func (c *StoreCatalog) Version(ctx context.Context, name string, n int) (Skill, 
 		found := false
 		err := r.WalkVersions(name, func(v store.Version) bool {
 			if v.Number == n {
-				out, found = Skill{Name: name, Version: n, Commit: v.Commit.String()}, true
+				out, found = Skill{Name: name, Version: n, Commit: v.Commit.String(), Tree: v.Tree}, true
 			}
 			return v.Number > n
 		})

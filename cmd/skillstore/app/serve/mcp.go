@@ -77,8 +77,12 @@ func MCP(ctx context.Context, opts MCPOptions) error {
 	if err != nil {
 		return err
 	}
+	// The index file is this machine's derived data, beside the stat
+	// caches: a dry run reads it and writes nothing; a store this process
+	// cannot write is served without it being written.
 	so := mcpserver.Options{Name: opts.Name, Version: opts.Version, Poll: opts.Poll, Logger: opts.Log,
-		Note: func(msg string) { cliout.Printf(opts.Stderr, "skillstore: note: %s\n", msg) }}
+		Note:      func(msg string) { cliout.Printf(opts.Stderr, "skillstore: note: %s\n", msg) },
+		IndexFile: s.LocalPath(mcpserver.IndexFileName), IndexReadOnly: s.IsDryRun()}
 	if len(opts.Skills) > 0 {
 		so.Select = func(name string) bool {
 			for _, g := range opts.Skills {
