@@ -1,8 +1,8 @@
 package store
 
 import (
-	"bufio"
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -44,22 +44,50 @@ func loadSummaries(path string) map[string]Summary {
 
 // loadSummaryLines reads the cache and counts its lines (appends leave
 // several of one name).
+//
+// The file is read into one string and its lines are slices of it: one
+// allocation, not one a line (the summaries keep their names and sources,
+// which are slices of the lines, either way).
 func loadSummaryLines(path string) (map[string]Summary, int) {
 	out := map[string]Summary{}
 	lines := 0
-	data, err := os.ReadFile(path)
+	data, err := readFileString(path)
 	if err != nil {
 		return out, 0
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
-	for sc.Scan() {
+	for data != "" {
+		line, rest, _ := strings.Cut(data, "\n")
+		if len(line) > maxSummaryLine {
+			break // as bufio.Scanner stops at a line over its buffer
+		}
+		data = rest
 		lines++
-		if sum, ok := parseSummaryLine(sc.Text()); ok {
+		if sum, ok := parseSummaryLine(strings.TrimSuffix(line, "\r")); ok {
 			out[sum.Name] = sum
 		}
 	}
 	return out, lines
+}
+
+// maxSummaryLine bounds a line of the summary cache.
+const maxSummaryLine = 4 << 20
+
+// readFileString reads the file at path as a string, without a copy of
+// its bytes.
+func readFileString(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var b strings.Builder
+	if info, err := f.Stat(); err == nil {
+		b.Grow(int(info.Size()) + 1)
+	}
+	if _, err := io.Copy(&b, f); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }
 
 func parseSummaryLine(line string) (Summary, bool) {
@@ -187,9 +215,12 @@ func appendSummaries(path string, lines []byte) error {
 // Summaries returns the summary of every skill with a published ref.
 func (r *Reader) Summaries() (map[string]Summary, error) {
 	cached, lines := loadSummaryLines(r.s.summaryPath())
-	out := make(map[string]Summary, len(cached))
+	// The cache's map is updated in place: not a second map of every
+	// skill.
+	out, was := cached, len(cached)
+	names := r.Skills()
 	changed := false
-	for _, name := range r.Skills() {
+	for _, name := range names {
 		head, _ := r.Ref(SkillRef(name))
 		// A cached entry is trusted only while its commit is still stored:
 		// a store that lost the object must not keep listing the skill as
@@ -205,9 +236,20 @@ func (r *Reader) Summaries() (map[string]Summary, error) {
 		out[name] = s
 		changed = true
 	}
+	if len(out) != len(names) { // names the cache holds and no ref has
+		published := make(map[string]bool, len(names))
+		for _, name := range names {
+			published[name] = true
+		}
+		for name := range out {
+			if !published[name] {
+				delete(out, name)
+			}
+		}
+	}
 	// Rewrite what changed, and compact once appends left many stale lines.
 	// A dry run's summaries may name versions it never wrote: not cached.
-	if !r.s.dryRun && (changed || len(cached) != len(out) || lines > len(out)+len(out)/8+64) {
+	if !r.s.dryRun && (changed || was != len(out) || lines > len(out)+len(out)/8+64) {
 		if err := saveSummaries(r.s.summaryPath(), out); err != nil {
 			r.s.log.Debug("summary cache not saved", "err", err)
 		}
