@@ -64,11 +64,29 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// diskIndex is an index file's content.
+// diskIndex is an index file's content. Its versions are one slice in
+// the file's order (by tree id), found by binary search: no map and no
+// allocation per version, which at 50,000 skills is what the file costs
+// in memory after the terms.
 type diskIndex struct {
 	words    []string
-	versions map[skillfs.ID]*extVersion // by tree
-	docs     map[docKey]*docTerms       // terms numbered as words
+	trees    []skillfs.ID         // ascending
+	versions []extVersion         // versions[i] is trees[i]'s
+	docs     map[docKey]*docTerms // terms numbered as words
+	ndocs    int                  // len(docs) as read
+}
+
+// version returns the version of tree the file holds, nil if none (or d
+// is nil).
+func (d *diskIndex) version(tree skillfs.ID) *extVersion {
+	if d == nil {
+		return nil
+	}
+	i, ok := slices.BinarySearchFunc(d.trees, tree, compareID)
+	if !ok {
+		return nil
+	}
+	return &d.versions[i]
 }
 
 // errIndexFile is wrapped by every reason an index file is not used.
@@ -127,6 +145,31 @@ type reader struct {
 	crc         hash.Hash32
 	left, total int64
 	err         error
+	// tmp takes what goes into a value of the caller's (an id, a
+	// digest), so the value does not escape to the heap; path and text
+	// are scratch buffers of decodeVersion.
+	tmp        [32]byte
+	path, text []byte
+	good       map[string]bool // paths found good, a few thousand at most
+}
+
+// goodPath is goodPath of p, remembered: skills hold the same paths
+// (SKILL.md, scripts/...), and a check makes the path a string.
+func (r *reader) goodPath(p []byte) bool {
+	if r.good[string(p)] {
+		return true
+	}
+	s := string(p)
+	if !goodPath(s) {
+		return false
+	}
+	if r.good == nil {
+		r.good = map[string]bool{}
+	}
+	if len(r.good) < 4096 {
+		r.good[s] = true
+	}
+	return true
 }
 
 // pos is the offset of the next byte in the file.
@@ -139,18 +182,22 @@ func (r *reader) fail(format string, args ...any) {
 	r.left = 0
 }
 
-func (r *reader) uvarint(limit uint64, what string) uint64 {
+func (r *reader) uvarint(limit uint64, what string) uint64 { return r.number(limit, what, "") }
+
+// number reads a varint, naming it what+suffix if it is out of bounds
+// (made only then: a read costs no allocation).
+func (r *reader) number(limit uint64, what, suffix string) uint64 {
 	if r.err != nil {
 		return 0
 	}
 	v, err := binary.ReadUvarint(r.in)
 	if err != nil {
-		r.fail("%s: truncated", what)
+		r.fail("%s%s: truncated", what, suffix)
 		return 0
 	}
 	r.left -= int64(uvarintLen(v))
 	if r.left < 0 || v > limit {
-		r.fail("%s %d is over %d", what, v, limit)
+		r.fail("%s%s %d is over %d", what, suffix, v, limit)
 		return 0
 	}
 	return v
@@ -178,7 +225,7 @@ func (r *reader) full(b []byte) {
 }
 
 func (r *reader) bytes(what string) []byte {
-	n := r.uvarint(uint64(r.left), what+" length")
+	n := r.number(uint64(r.left), what, " length")
 	if r.err != nil || n == 0 {
 		return nil
 	}
@@ -189,15 +236,34 @@ func (r *reader) bytes(what string) []byte {
 
 func (r *reader) str(what string) string { return string(r.bytes(what)) }
 
+// bytesInto reads a byte run into buf, reused: what is only checked is
+// read without an allocation of its own.
+func (r *reader) bytesInto(buf []byte, what string) []byte {
+	n := r.number(uint64(r.left), what, " length")
+	if r.err != nil {
+		return buf[:0]
+	}
+	buf = slices.Grow(buf[:0], int(n))[:n]
+	r.full(buf)
+	return buf
+}
+
+// small reads len(b) bytes (at most len(r.tmp)) into b.
+func (r *reader) small(b []byte) {
+	t := r.tmp[:len(b)]
+	r.full(t)
+	copy(b, t)
+}
+
 func (r *reader) id() skillfs.ID {
 	var id skillfs.ID
-	r.full(id[:])
+	r.small(id[:])
 	return id
 }
 
 func (r *reader) byte(limit byte, what string) byte {
 	var b [1]byte
-	r.full(b[:])
+	r.small(b[:])
 	if b[0] > limit {
 		r.fail("%s %d is over %d", what, b[0], limit)
 		return 0
@@ -219,49 +285,101 @@ const (
 	mdRefused = 2
 )
 
-// decodeVersion reads one version's files and frontmatter.
-func decodeVersion(r *reader) *extVersion {
-	v := &extVersion{files: make([]extFile, r.count(len(skillfs.ID{})+32+4, "files"))}
-	if len(v.files) > maxTreeFiles {
-		r.fail("a tree of %d files", len(v.files))
+// decodeVersion reads one version's files and frontmatter, checking
+// them; keep false keeps only their facts (v is nil), reading paths and
+// frontmatter into scratch buffers: at start the server keeps no more of
+// a version, and decoding it whole would make as much garbage as the
+// file's size.
+func decodeVersion(r *reader, keep bool, names *arena) (v *extVersion, facts versionFacts, fmName span) {
+	n := r.count(len(skillfs.ID{})+32+4, "files")
+	if n > maxTreeFiles {
+		r.fail("a tree of %d files", n)
+		return nil, facts, fmName
 	}
-	for i := range v.files {
-		f := &v.files[i]
-		p := r.str("path")
-		if r.err == nil && (!goodPath(p) || i > 0 && v.files[i-1].Path >= p) {
+	if keep {
+		v = &extVersion{files: make([]extFile, n)}
+	}
+	facts.files = int32(n)
+	prev, p := r.path[:0], r.text[:0] // the paths, when not kept
+	defer func() { r.path, r.text = prev, p }()
+	hasMD := false
+	for i := range n {
+		var f extFile
+		p = r.bytesInto(p, "path")
+		if r.err == nil && (!r.goodPath(p) || i > 0 && string(prev) >= string(p)) {
 			r.fail("path %q: not a clean relative path in order", p)
 		}
-		if p == skillmd.FileName {
-			p = skillmd.FileName
-		}
-		f.Path, f.ID = p, r.id()
+		isMD := string(p) == skillmd.FileName
+		f.ID = r.id()
 		flags := r.byte(flagLink|flagText, "file flags")
 		f.Link, f.text = flags&flagLink != 0, flags&flagText != 0
-		r.full(f.digest[:])
+		r.small(f.digest[:])
 		f.size = int64(r.uvarint(maxBlobSize, "file size"))
 		if r.err != nil {
-			return v
+			return v, facts, fmName
 		}
+		facts.bytes += f.size
+		hasMD = hasMD || isMD && !f.Link
+		if keep {
+			f.Path = skillmd.FileName
+			if !isMD {
+				f.Path = string(p)
+			}
+			v.files[i] = f
+		}
+		prev, p = p, prev
 	}
 	switch kind := r.byte(mdRefused, "frontmatter kind"); kind {
 	case mdRead, mdRefused:
-		md := &mdInfo{}
+		md := mdInfo{}
+		facts.hasMD = true
 		if kind == mdRead {
-			md.fm.JSON = r.bytes("frontmatter")
-			md.fm.Name, md.fm.Description = r.str("name"), r.str("description")
-			if r.err == nil && (len(md.fm.JSON) == 0 || md.fm.JSON[0] != '{' || !json.Valid(md.fm.JSON)) {
+			var fm []byte
+			if keep {
+				fm = r.bytes("frontmatter")
+				md.fm.JSON = fm
+			} else {
+				fm = r.bytesInto(p, "frontmatter")
+			}
+			if r.err == nil && (len(fm) == 0 || fm[0] != '{' || !json.Valid(fm)) {
 				r.fail("a frontmatter that is not a JSON object")
+			}
+			if keep {
+				md.fm.Name, md.fm.Description = r.str("name"), r.str("description")
+				facts.fmName, facts.hasDesc = md.fm.Name, strings.TrimSpace(md.fm.Description) != ""
+			} else {
+				p = r.bytesInto(p, "name")
+				fmName = names.add(p)
+				facts.hasDesc = len(bytes.TrimSpace(r.bytesInto(p, "description"))) > 0
 			}
 		} else if md.fmErr = errors.New(r.str("frontmatter error")); md.fmErr.Error() == "" {
 			r.fail("a frontmatter refused for no reason")
 		}
-		if v.skillMD() == nil {
+		facts.fmErr = md.fmErr
+		if !hasMD {
 			r.fail("a frontmatter and no SKILL.md")
 		}
-		v.md = md
+		if keep {
+			kept := md
+			v.md = &kept
+		}
 	}
-	return v
+	return v, facts, fmName
 }
+
+// arena gathers strings to be made one string.
+type arena struct{ buf []byte }
+
+// span is where a string is in an arena's.
+type span struct{ off, n int32 }
+
+func (a *arena) add(b []byte) span {
+	at := span{off: int32(len(a.buf)), n: int32(len(b))}
+	a.buf = append(a.buf, b...)
+	return at
+}
+
+func (s span) of(all string) string { return all[s.off : s.off+s.n] }
 
 // indexFile is an index file the server read, kept open: the versions
 // it holds are read from it again when asked for. The open file is the
@@ -271,7 +389,7 @@ type indexFile struct {
 }
 
 // indexRecord is where one version's files and frontmatter are in an
-// index file.
+// index file (n is 0 for a version not in one: a record is never empty).
 type indexRecord struct {
 	file   *indexFile
 	off, n int64
@@ -284,7 +402,7 @@ func (rec *indexRecord) read() (*extVersion, error) {
 		return nil, fmt.Errorf("read the index file: %w", err)
 	}
 	r := &reader{in: bufio.NewReaderSize(bytes.NewReader(buf), 4096), left: rec.n, total: rec.n}
-	v := decodeVersion(r)
+	v, _, _ := decodeVersion(r, true, nil)
 	if r.err == nil && r.left != 0 {
 		r.fail("a record longer than its version")
 	}
@@ -303,49 +421,108 @@ func decodeIndex(r *reader, file *indexFile) (*diskIndex, error) {
 		return nil, fmt.Errorf("%w: format %d, not %d", errIndexFile, v, indexFormat)
 	}
 	d := &diskIndex{}
-	d.words = make([]string, r.count(2, "words"))
-	seen := make(map[string]bool, len(d.words))
-	for i := range d.words {
-		w := r.str("word")
-		if r.err == nil && (w == "" || seen[w]) {
+	// The strings kept (words, names, frontmatter names) are read into
+	// one run and sliced from one string made at the end, as the terms
+	// are slices of a few large runs and the docTerms of one slice: a
+	// few allocations, not several per version, and none of them small
+	// ones left among the decode's garbage (which would keep its spans).
+	// About what the strings of a file of n versions take: one buffer,
+	// not its doublings.
+	strs := arena{buf: make([]byte, 0, r.left/16)}
+	wordAt := make([]span, r.count(2, "words"))
+	var buf []byte
+	for i := range wordAt {
+		buf = r.bytesInto(buf, "word")
+		if r.err == nil && len(buf) == 0 {
 			r.fail("word %d is empty or repeated", i)
 		}
 		if r.err != nil {
 			break
 		}
-		seen[w] = true
-		d.words[i] = w
+		wordAt[i] = strs.add(buf)
 	}
-	seen = nil
 
 	n := r.count(len(skillfs.ID{})+3, "versions")
-	d.versions = make(map[skillfs.ID]*extVersion, n)
-	d.docs = make(map[docKey]*docTerms, n)
+	d.trees = make([]skillfs.ID, 0, n)
+	d.versions = make([]extVersion, 0, n)
+	fmNameAt := make([]span, 0, n)
+	type pendingDoc struct {
+		name span
+		tree int32 // into d.trees
+		dt   *docTerms
+	}
+	docs := make([]pendingDoc, 0, n)
+	var dts []docTerms
+	var slab []byte
 	for range n {
 		tree := r.id()
+		if k := len(d.trees); r.err == nil && k > 0 && compareID(d.trees[k-1], tree) >= 0 {
+			r.fail("versions out of order")
+		}
 		at := r.pos()
-		v := decodeVersion(r)
+		_, facts, fmName := decodeVersion(r, false, &strs)
 		if r.err != nil {
 			break
 		}
 		// Kept: what refusal needs, and where to read the rest again.
-		d.versions[tree] = &extVersion{facts: factsOf(v), rec: &indexRecord{file: file, off: at, n: r.pos() - at}}
+		d.trees = append(d.trees, tree)
+		d.versions = append(d.versions, extVersion{facts: facts, rec: indexRecord{file: file, off: at, n: r.pos() - at}})
+		fmNameAt = append(fmNameAt, fmName)
 		for range r.count(5, "names") {
-			k := docKey{name: r.str("name"), tree: tree}
-			dt := &docTerms{}
+			buf = r.bytesInto(buf, "name")
+			if len(dts) == cap(dts) {
+				dts = make([]docTerms, 0, max(n-len(d.trees)+1, 64))
+			}
+			dts = append(dts, docTerms{})
+			dt := &dts[len(dts)-1]
+			docs = append(docs, pendingDoc{name: strs.add(buf), tree: int32(len(d.trees) - 1), dt: dt})
 			for f := range fields {
 				dt.length[f] = int32(r.uvarint(1<<31-1, "field length"))
 			}
-			dt.terms = r.bytes("terms")
-			if r.err == nil && !validTerms(dt.terms, len(d.words)) {
-				r.fail("terms of %s out of bounds", k.name)
+			m := int(r.uvarint(uint64(r.left), "terms length"))
+			if r.err != nil {
+				break
 			}
-			d.docs[k] = dt
+			if m > cap(slab)-len(slab) {
+				slab = make([]byte, 0, max(m, 1<<20))
+			}
+			dt.terms = slab[len(slab) : len(slab)+m : len(slab)+m]
+			slab = slab[:len(slab)+m]
+			r.full(dt.terms)
+			if r.err == nil && !validTerms(dt.terms, len(wordAt)) {
+				r.fail("terms of %s out of bounds", buf)
+			}
 		}
 		if r.err != nil {
 			break
 		}
 	}
+	if r.err == nil && r.left != 0 {
+		r.fail("%d bytes after the last version", r.left)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	all := string(strs.buf)
+	strs.buf = nil
+	d.words = make([]string, len(wordAt))
+	seen := make(map[string]bool, len(d.words))
+	for i, at := range wordAt {
+		w := at.of(all)
+		if seen[w] {
+			return nil, fmt.Errorf("%w: word %d is empty or repeated", errIndexFile, i)
+		}
+		seen[w] = true
+		d.words[i] = w
+	}
+	for i, at := range fmNameAt {
+		d.versions[i].facts.fmName = at.of(all)
+	}
+	d.docs = make(map[docKey]*docTerms, len(docs))
+	for _, pd := range docs {
+		d.docs[docKey{name: pd.name.of(all), tree: d.trees[pd.tree]}] = pd.dt
+	}
+	d.ndocs = len(d.docs)
 	if r.err == nil && r.left != 0 {
 		r.fail("%d bytes after the last version", r.left)
 	}

@@ -62,24 +62,24 @@ type extFile struct {
 type extVersion struct {
 	files []extFile // sorted by path
 	md    *mdInfo   // nil: no SKILL.md
-	// rec, when set, is where files and md are in the index file; facts
-	// are theirs.
-	rec   *indexRecord
+	// rec, when set (inFile), is where files and md are in the index
+	// file; facts are theirs.
+	rec   indexRecord
 	facts versionFacts
 }
 
 // versionFacts are what refusal looks at.
 type versionFacts struct {
-	files   int
 	bytes   int64
-	hasMD   bool
 	fmErr   error
 	fmName  string
+	files   int32
+	hasMD   bool
 	hasDesc bool
 }
 
 func factsOf(v *extVersion) versionFacts {
-	f := versionFacts{files: len(v.files), hasMD: v.md != nil}
+	f := versionFacts{files: int32(len(v.files)), hasMD: v.md != nil}
 	for _, file := range v.files {
 		f.bytes += file.size
 	}
@@ -92,15 +92,19 @@ func factsOf(v *extVersion) versionFacts {
 // content returns v with its files and frontmatter, read from the index
 // file if v keeps them there.
 func (v *extVersion) content() (*extVersion, error) {
-	if v.rec == nil {
+	if !v.inFile() {
 		return v, nil
 	}
 	return v.rec.read()
 }
 
+// inFile reports whether v keeps its files and frontmatter in the index
+// file.
+func (v *extVersion) inFile() bool { return v.rec.n > 0 }
+
 // versionFacts returns the facts of v.
 func (v *extVersion) versionFacts() versionFacts {
-	if v.rec != nil {
+	if v.inFile() {
 		return v.facts
 	}
 	return factsOf(v)
@@ -194,7 +198,7 @@ func newExtState() *extState {
 // changes, so none of it can be stale.
 type known struct {
 	versions map[skillfs.ID]*extVersion
-	disk     map[skillfs.ID]*extVersion
+	disk     *diskIndex
 	// blobs and mds are the versions' facts by blob id, built when
 	// first asked for (a tree not known: a new version).
 	blobs map[skillfs.ID]blobInfo
@@ -205,7 +209,7 @@ func (k *known) version(tree skillfs.ID) *extVersion {
 	if v := k.versions[tree]; v != nil {
 		return v
 	}
-	return k.disk[tree]
+	return k.disk.version(tree)
 }
 
 func (k *known) index() {
@@ -213,19 +217,25 @@ func (k *known) index() {
 		return
 	}
 	k.blobs, k.mds = map[skillfs.ID]blobInfo{}, map[skillfs.ID]*mdInfo{}
-	for _, vs := range []map[skillfs.ID]*extVersion{k.disk, k.versions} {
-		for _, v := range vs {
-			v, err := v.content()
-			if err != nil {
-				continue // not known, then: read
-			}
-			for _, f := range v.files {
-				k.blobs[f.ID] = f.blobInfo
-			}
-			if f := v.skillMD(); f != nil && v.md != nil {
-				k.mds[f.ID] = v.md
-			}
+	add := func(v *extVersion) {
+		v, err := v.content()
+		if err != nil {
+			return // not known, then: read
 		}
+		for _, f := range v.files {
+			k.blobs[f.ID] = f.blobInfo
+		}
+		if f := v.skillMD(); f != nil && v.md != nil {
+			k.mds[f.ID] = v.md
+		}
+	}
+	if k.disk != nil {
+		for i := range k.disk.versions {
+			add(&k.disk.versions[i])
+		}
+	}
+	for _, v := range k.versions {
+		add(v)
 	}
 }
 
@@ -365,7 +375,7 @@ func loadVersions(ctx context.Context, cat Catalog, trees []skillfs.ID, bodyOf m
 // index needs (bodiesOf), and returns the SKILL.md bodies of what it read
 // (by index key), the refusals not reported before, and how many trees
 // and blobs were read from the catalog.
-func (x *extState) rebuild(ctx context.Context, cat Catalog, skills, bodiesOf []Skill, disk map[skillfs.ID]*extVersion) (map[docKey]string, []string, int, error) {
+func (x *extState) rebuild(ctx context.Context, cat Catalog, skills, bodiesOf []Skill, disk *diskIndex) (map[docKey]string, []string, int, error) {
 	bodyOf := make(map[skillfs.ID]bool, len(bodiesOf))
 	for _, sk := range bodiesOf {
 		bodyOf[sk.Tree] = true

@@ -169,20 +169,54 @@ func (ix *Index) Needs(skills []Skill) []Skill {
 // of the versions it has not seen (by key; see Needs). Terms of versions
 // no longer listed are dropped.
 func (ix *Index) Build(skills []Skill, bodies map[docKey]string) {
-	cache := make(map[docKey]*docTerms, len(skills))
-	ix.docs = ix.docs[:0]
+	ix.docs = slices.Grow(ix.docs[:0], len(skills))[:len(skills)]
+	kept, added := 0, false
 	for i := range skills {
 		s := &skills[i]
 		k := keyOf(*s)
 		dt := ix.cache[k]
 		if dt == nil {
-			dt = ix.newDocTerms(*s, bodies[k])
+			dt, added = ix.newDocTerms(*s, bodies[k]), true
+		} else {
+			kept++
 		}
-		cache[k] = dt
-		ix.docs = append(ix.docs, indexDoc{skill: s, terms: dt})
+		ix.docs[i] = indexDoc{skill: s, terms: dt}
 	}
-	ix.cache = cache
 	ix.docs = slices.Clip(ix.docs)
+	// The cache keeps the terms of the listed versions only. When every
+	// version it holds is still listed (a start from an index file, a
+	// sync that added skills) it is kept and the new ones added: no
+	// second map of every skill.
+	// Its keys' names are copies, so the cache never keeps a list's
+	// strings (one string for all its skills, see StoreCatalog) once the
+	// list is gone: one string for all of a new map's, one each added.
+	if kept == len(ix.cache) {
+		if added {
+			for _, d := range ix.docs {
+				if k := keyOf(*d.skill); ix.cache[k] == nil {
+					k.name = strings.Clone(k.name)
+					ix.cache[k] = d.terms
+				}
+			}
+		}
+	} else {
+		size := 0
+		for _, s := range skills {
+			size += len(s.Name)
+		}
+		var b strings.Builder
+		b.Grow(size)
+		for _, s := range skills {
+			b.WriteString(s.Name)
+		}
+		names, at := b.String(), 0
+		ix.cache = make(map[docKey]*docTerms, len(skills))
+		for _, d := range ix.docs {
+			k := keyOf(*d.skill)
+			k.name, at = names[at:at+len(k.name)], at+len(k.name)
+			ix.cache[k] = d.terms
+		}
+	}
 	df := make([]uint32, len(ix.words))
 	size := make([]uint32, len(ix.words)) // bytes of each term's postings
 	var total [fields]int64

@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/skillstore/skillstore/internal/skillfs"
+	"github.com/skillstore/skillstore/internal/skillmd"
 )
 
 // Options tune a Server. The zero value serves every published skill and
@@ -52,12 +52,12 @@ type Server struct {
 	opts Options
 	mcp  *mcp.Server
 
-	mu        sync.Mutex
-	gen       string
-	index     *Index
-	resources map[string]string // names of the skills whose SKILL.md resources are registered: their commits
-	ext       *extState
-	pinned    pinnedCache
+	mu         sync.Mutex
+	gen        string
+	index      *Index
+	registered []Skill // the skills whose SKILL.md resources are registered
+	ext        *extState
+	pinned     pinnedCache
 	// disk is the index file's content until a rebuild took it in;
 	// diskRead, whether the file was read.
 	disk     *diskIndex
@@ -84,7 +84,7 @@ func New(cat Catalog, opts Options) *Server {
 	if opts.Name == "" {
 		opts.Name = "skillstore"
 	}
-	s := &Server{cat: cat, opts: opts, index: NewIndex(), resources: map[string]string{}, ext: newExtState()}
+	s := &Server{cat: cat, opts: opts, index: NewIndex(), ext: newExtState()}
 	caps := &mcp.ServerCapabilities{
 		Resources: &mcp.ResourceCapabilities{ListChanged: true},
 		Tools:     &mcp.ToolCapabilities{},
@@ -198,10 +198,13 @@ func (s *Server) refresh(ctx context.Context) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read the published skills: %w", err)
 	}
-	skills := all[:0:0]
-	for _, sk := range all {
-		if s.opts.Select == nil || s.opts.Select(sk.Name) {
-			skills = append(skills, sk)
+	skills := all
+	if s.opts.Select != nil {
+		skills = all[:0:0]
+		for _, sk := range all {
+			if s.opts.Select(sk.Name) {
+				skills = append(skills, sk)
+			}
 		}
 	}
 	first := !s.diskRead
@@ -215,11 +218,7 @@ func (s *Server) refresh(ctx context.Context) (*Index, error) {
 			s.disk = d
 		}
 	}
-	var diskVersions map[skillfs.ID]*extVersion
-	if s.disk != nil {
-		diskVersions = s.disk.versions
-	}
-	bodies, notes, read, err := s.ext.rebuild(ctx, s.cat, skills, s.index.Needs(skills), diskVersions)
+	bodies, notes, read, err := s.ext.rebuild(ctx, s.cat, skills, s.index.Needs(skills), s.disk)
 	if err != nil {
 		return nil, fmt.Errorf("read the published skills: %w", err)
 	}
@@ -233,7 +232,7 @@ func (s *Server) refresh(ctx context.Context) (*Index, error) {
 	// The file is written when it lacked something served, or held more.
 	disk := s.disk
 	s.disk = nil
-	stale := first && (disk == nil || len(disk.versions) != len(s.ext.versions) || len(disk.docs) != len(s.index.cache))
+	stale := first && (disk == nil || len(disk.versions) != len(s.ext.versions) || disk.ndocs != len(s.index.cache))
 	// A server of a selection reads the file and leaves it as it is: what
 	// it serves is not the whole published set.
 	if s.opts.IndexFile != "" && !s.opts.IndexReadOnly && s.opts.Select == nil && (read > 0 || stale) {
@@ -272,26 +271,75 @@ func (s *Server) saveIndex() {
 // resource list changed, the one notification a host of the Skills
 // extension hears of a moved published set by.
 func (s *Server) syncResources(skills []Skill) {
-	want := make(map[string]bool, len(skills))
-	for _, sk := range skills {
-		want[sk.Name] = true
-	}
-	var gone []string
-	for name := range s.resources {
-		if !want[name] {
-			gone = append(gone, skillURI(name, "SKILL.md"))
-			delete(s.resources, name)
+	// What is registered is the last list served, which the index and
+	// the extension hold anyway: maps of it are made only to compare it
+	// with a new one, and dropped.
+	var was map[string]string // name -> commit registered
+	if len(s.registered) > 0 {
+		want := make(map[string]bool, len(skills))
+		for _, sk := range skills {
+			want[sk.Name] = true
+		}
+		var gone []string
+		was = make(map[string]string, len(s.registered))
+		for _, sk := range s.registered {
+			if !want[sk.Name] {
+				gone = append(gone, skillURI(sk.Name, "SKILL.md"))
+			} else {
+				was[sk.Name] = sk.Commit
+			}
+		}
+		if len(gone) > 0 {
+			s.mcp.RemoveResources(gone...)
 		}
 	}
-	if len(gone) > 0 {
-		s.mcp.RemoveResources(gone...)
-	}
-	for _, sk := range skills {
-		if s.resources[sk.Name] == sk.Commit {
-			continue
+	first := s.registered == nil
+	s.registered = skills
+	var add []*Skill
+	size := 0
+	for i := range skills {
+		sk := &skills[i]
+		if c, ok := was[sk.Name]; !ok || c != sk.Commit {
+			add = append(add, sk)
+			size += len(uriScheme) + len(sk.Name) + 1 + len(skillmd.FileName)
+			if !first {
+				size += len(sk.Description)
+			}
 		}
-		s.resources[sk.Name] = sk.Commit
-		s.mcp.AddResource(&mcp.Resource{URI: skillURI(sk.Name, "SKILL.md"), Name: sk.Name, Description: sk.Description, MIMEType: "text/markdown"}, s.readResource)
+	}
+	// The SDK keeps the resources until they are replaced, longer than
+	// the list they are of. Their URIs (which hold the names) are made in
+	// one string, and they are one slice: a few allocations, not a few a
+	// skill. The first list's descriptions are shared: that list's
+	// strings (one string, see StoreCatalog) stay while one of its
+	// resources does, one list's worth at most; a later list's are
+	// copied with the URIs, so the resources never keep every list.
+	var b strings.Builder
+	b.Grow(size)
+	for _, sk := range add {
+		// skillURI(sk.Name, skillmd.FileName), then the description
+		b.WriteString(uriScheme)
+		b.WriteString(sk.Name)
+		b.WriteString("/" + skillmd.FileName)
+		if !first {
+			b.WriteString(sk.Description)
+		}
+	}
+	all, at := b.String(), 0
+	cut := func(n int) string {
+		at += n
+		return all[at-n : at]
+	}
+	rs := make([]mcp.Resource, len(add))
+	read := s.readResource
+	for i, sk := range add {
+		r := &rs[i]
+		r.URI = cut(len(uriScheme) + len(sk.Name) + 1 + len(skillmd.FileName))
+		r.Name, r.Description, r.MIMEType = r.URI[len(uriScheme):len(uriScheme)+len(sk.Name)], sk.Description, "text/markdown"
+		if !first {
+			r.Description = cut(len(sk.Description))
+		}
+		s.mcp.AddResource(r, read)
 	}
 }
 

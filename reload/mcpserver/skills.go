@@ -188,7 +188,7 @@ func (s *Server) resolve(ctx context.Context, uri string) (resolved, error) {
 		return resolved{}, invalidParams("%s is not offered by the Skills extension: %s (the tools load_skill and read_skill_file serve it)", e.Name, e.refused)
 	}
 	if a.version == 0 {
-		if e.v.rec != nil { // its files, read from the index file
+		if e.v.inFile() { // its files, read from the index file
 			v, err := e.v.content()
 			if err != nil {
 				return resolved{}, internalError(err)
