@@ -171,6 +171,9 @@ func newApp(e *env, args []string) *cli.App {
 		Name:    "skillstore",
 		Usage:   "a git-backed, versioned store for agent skills",
 		Version: buildVersion(),
+		// Set so that urfave/cli does not stat the executable on every run
+		// for a build time no help text shows.
+		Compiled: time.Unix(0, 0),
 		Description: "skillstore keeps every version of every agent skill (a folder with a SKILL.md)\n" +
 			"as a commit in a git repository, vendors upstream plugins, merges their updates\n" +
 			"with local edits, and exports the published skills into agents' folders.",

@@ -444,7 +444,7 @@ func flipByte(b []byte, i int) []byte {
 
 // withCRC appends the checksum to b (a file without it).
 func withCRC(b []byte) []byte {
-	return binary.LittleEndian.AppendUint32(bytes.Clone(b), crc32.Checksum(b, castagnoli))
+	return binary.LittleEndian.AppendUint32(bytes.Clone(b), crc32.Checksum(b, castagnoli()))
 }
 
 // snapshotForTest is what saveIndex would write now.
