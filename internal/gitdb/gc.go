@@ -180,19 +180,10 @@ func (g *GC) Finish(current Refs) (GCResult, error) {
 	var newPack ID
 	if g.pack != nil {
 		newPack = g.pack.id
-		base := filepath.Join(packDir, "pack-"+newPack.String())
-		// The index first: go-git lists packs by their .pack file and
-		// fails on one without an index; git skips an index alone.
-		if err := os.Rename(g.pack.idxTmp, base+".idx"); err != nil {
-			return res, fmt.Errorf("gc: %w", err)
-		}
-		if err := os.Rename(g.pack.packTmp, base+".pack"); err != nil {
+		if err := g.pack.install(packDir, nil); err != nil {
 			return res, fmt.Errorf("gc: %w", err)
 		}
 		g.pack = nil
-		if err := atomicfile.SyncDir(packDir); err != nil {
-			return res, err
-		}
 	}
 	if g.pack == nil && newPack != (ID{}) {
 		if err := writeGCPackID(g.dir, newPack); err != nil {
@@ -216,10 +207,8 @@ func (g *GC) Finish(current Refs) (GCResult, error) {
 		if p.id == newPack {
 			continue
 		}
-		for _, ext := range []string{".pack", ".idx", ".rev", ".bitmap", ".keep"} {
-			if err := os.Remove(p.base + ext); err == nil && ext == ".pack" {
-				res.PacksRemoved++
-			}
+		if removePack(p.base) {
+			res.PacksRemoved++
 		}
 	}
 	now := time.Now()

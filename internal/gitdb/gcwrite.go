@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/skillstore/skillstore/internal/atomicfile"
 )
 
 // gcPack is a pack gc wrote and has not put in place yet: both files are
@@ -25,6 +27,36 @@ type gcPack struct {
 	size    int64
 	objects int
 	deltas  int
+}
+
+// install renames the written pack into packDir, its index first (go-git
+// lists packs by their .pack file and fails on one without an index; git
+// skips an index alone), and syncs the folder. step, when set, runs
+// between the two renames (the kill tests' seam).
+func (gp *gcPack) install(packDir string, step func(string)) error {
+	base := filepath.Join(packDir, "pack-"+gp.id.String())
+	if err := os.Rename(gp.idxTmp, base+".idx"); err != nil {
+		return err
+	}
+	if step != nil {
+		step("index")
+	}
+	if err := os.Rename(gp.packTmp, base+".pack"); err != nil {
+		return err
+	}
+	return atomicfile.SyncDir(packDir)
+}
+
+// removePack deletes the files of the pack whose path is base (without
+// its extension), saying whether its .pack file was there.
+func removePack(base string) bool {
+	removed := false
+	for _, ext := range []string{".pack", ".idx", ".rev", ".bitmap", ".keep"} {
+		if err := os.Remove(base + ext); err == nil && ext == ".pack" {
+			removed = true
+		}
+	}
+	return removed
 }
 
 // writePack writes every entry into a new pack, each entry's base before

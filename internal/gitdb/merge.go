@@ -144,19 +144,8 @@ func MergePacks(ctx context.Context, gitDir string, packs []ID, loose bool) (Mer
 		mergeStep("written")
 	}
 	packDir := filepath.Join(gitDir, "objects", "pack")
-	base := filepath.Join(packDir, "pack-"+gp.id.String())
-	// The index first, as everywhere (see the package doc).
-	if err := os.Rename(gp.idxTmp, base+".idx"); err != nil {
+	if err := gp.install(packDir, mergeStep); err != nil {
 		return res, fmt.Errorf("merge packs: %w", err)
-	}
-	if mergeStep != nil {
-		mergeStep("index")
-	}
-	if err := os.Rename(gp.packTmp, base+".pack"); err != nil {
-		return res, fmt.Errorf("merge packs: %w", err)
-	}
-	if err := atomicfile.SyncDir(packDir); err != nil {
-		return res, err
 	}
 	if mergeStep != nil {
 		mergeStep("pack")
@@ -172,10 +161,8 @@ func MergePacks(ctx context.Context, gitDir string, packs []ID, loose bool) (Mer
 	}
 	db.Close()
 	for _, old := range olds {
-		for _, ext := range []string{".pack", ".idx", ".rev", ".bitmap"} {
-			if err := os.Remove(old + ext); err == nil && ext == ".pack" {
-				res.Packs++
-			}
+		if removePack(old) {
+			res.Packs++
 		}
 	}
 	if mergeStep != nil {
