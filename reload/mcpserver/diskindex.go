@@ -540,16 +540,11 @@ func decodeIndex(r *reader, file *indexFile) (*diskIndex, error) {
 func validTerms(b []byte, words int) bool {
 	term := -1
 	for len(b) > 0 {
-		gap, n := binary.Uvarint(b)
-		if n <= 0 || (term >= 0 && gap == 0) || gap > uint64(words) {
+		gap, tf, rest, ok := nextPair(b)
+		if !ok || (term >= 0 && gap == 0) || gap > uint64(words) || tf>>32 != 0 {
 			return false
 		}
-		b = b[n:]
-		tf, m := binary.Uvarint(b)
-		if m <= 0 || tf>>32 != 0 {
-			return false
-		}
-		b = b[m:]
+		b = rest
 		if term < 0 {
 			term = 0
 		}

@@ -120,14 +120,30 @@ func encodeTerms(terms []termCount) []byte {
 	return slices.Clip(b)
 }
 
+// nextPair reads the first (gap, packed frequencies) pair of a run that
+// encodeTerms or the postings wrote: two varints; ok is false where b
+// does not start with a whole pair.
+func nextPair(b []byte) (gap, packed uint64, rest []byte, ok bool) {
+	gap, n := binary.Uvarint(b)
+	if n <= 0 {
+		return 0, 0, nil, false
+	}
+	packed, m := binary.Uvarint(b[n:])
+	if m <= 0 {
+		return 0, 0, nil, false
+	}
+	return gap, packed, b[n+m:], true
+}
+
 // eachTerm calls fn with each term of dt, in the order of their numbers.
 func (dt *docTerms) eachTerm(fn func(term uint32, tf [fields]uint16)) {
 	b, term := dt.terms, uint32(0)
 	for len(b) > 0 {
-		gap, n := binary.Uvarint(b)
-		b = b[n:]
-		tf, m := binary.Uvarint(b)
-		b = b[m:]
+		gap, tf, rest, ok := nextPair(b)
+		if !ok {
+			return
+		}
+		b = rest
 		term += uint32(gap)
 		fn(term, unpackTF(tf))
 	}
@@ -500,10 +516,11 @@ func (ix *Index) score(scores *scoring, t uint32, weight, n float64) {
 	idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 	b, doc := ix.post[ix.postAt[t]:ix.postAt[t+1]], int32(-1)
 	for len(b) > 0 {
-		gap, k := binary.Uvarint(b)
-		b = b[k:]
-		packed, m := binary.Uvarint(b)
-		b = b[m:]
+		gap, packed, rest, ok := nextPair(b)
+		if !ok {
+			break
+		}
+		b = rest
 		doc += int32(gap)
 		tfs := unpackTF(packed)
 		d := ix.docs[doc].terms
