@@ -27,7 +27,7 @@ import (
 // A failure leaves the store as the transaction wrote it, whose refs are
 // written already, so it is logged and the write still succeeds.
 func (s *Store) autoPack(ctx context.Context, before []gitdb.ID) {
-	if s.dryRun || ctx == nil {
+	if s.dryRun {
 		return
 	}
 	limits := s.autoLimits()
