@@ -148,6 +148,7 @@ func runCorpus(t testing.TB, pairs []corpusPair, limit int) *corpusCount {
 			}
 			wrong := func(why string) {
 				c.wrong++
+				dumpCase(t, p.name, le.name+" WRONG", base, o, theirs, got.Merged)
 				if len(c.examples) < 3 {
 					c.examples = append(c.examples, fmt.Sprintf("%s (%s): %s\nbase:\n%s\nours:\n%s\ntheirs:\n%s\nmerged:\n%s", p.name, le.name, why, base, o, theirs, got.Merged))
 				}
@@ -179,19 +180,32 @@ func runCorpus(t testing.TB, pairs []corpusPair, limit int) *corpusCount {
 }
 
 // dumpCase writes a case left in conflict into the folder
-// SKILLSTORE_MERGE_CORPUS_DUMP names, if set, as a txtar archive (base,
-// ours, theirs, merged): what docs/design/merge.md's account of the
-// conflicts left is read from.
+// SKILLSTORE_MERGE_CORPUS_DUMP names, if set, as a folder of four files
+// (base, ours, theirs, merged, each byte for byte: a txtar archive would
+// end a last line that has no line end): what docs/design/merge.md's
+// account of the conflicts left is read from.
 func dumpCase(t testing.TB, name, edit string, base, ours, theirs, merged []byte) {
 	dir := os.Getenv("SKILLSTORE_MERGE_CORPUS_DUMP")
 	if dir == "" {
 		return
 	}
-	ar := &txtar.Archive{Comment: []byte(name + " (" + edit + ")\n"), Files: []txtar.File{
-		{Name: "base", Data: base}, {Name: "ours", Data: ours}, {Name: "theirs", Data: theirs}, {Name: "merged", Data: merged}}}
-	file := filepath.Join(dir, strings.NewReplacer("/", "_", "@", "_", " ", "_").Replace(name+"_"+edit)+".txtar")
-	if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-		t.Fatal(err)
+	dir = filepath.Join(dir, strings.NewReplacer("/", "_", "@", "_", " ", "_").Replace(name+"_"+edit))
+	for n, d := 2, dir; ; n++ {
+		if err := os.Mkdir(d, 0o755); err == nil {
+			dir = d
+			break
+		} else if !os.IsExist(err) {
+			t.Fatal(err)
+		}
+		d = dir + "_" + strconv.Itoa(n) // the same path and commit in another history
+	}
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"base", base}, {"ours", ours}, {"theirs", theirs}, {"merged", merged}} {
+		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

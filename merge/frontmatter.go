@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -133,14 +134,26 @@ func splitFrontmatter(text string) (*frontmatter, bool) {
 
 // frontmatterHolds reports whether merged's frontmatter parses as well as
 // the sides' do: it parses, or neither ours' nor theirs' does (a side
-// without one, or with YAML that does not parse).
+// without one, or with YAML that does not parse), or merged has none and
+// a side has none either (that side deleted it, and the merge kept the
+// deletion).
 func frontmatterHolds(merged, ours, theirs []byte) bool {
 	if _, err := skillmd.Parse(merged); err == nil {
 		return true
 	}
 	_, eo := skillmd.Parse(ours)
 	_, et := skillmd.Parse(theirs)
+	if noFrontmatter(merged) && (noFrontmatter(ours) || noFrontmatter(theirs)) {
+		return true
+	}
 	return eo != nil && et != nil
+}
+
+// noFrontmatter reports whether text does not start with a frontmatter
+// fence at all (not one that is unclosed).
+func noFrontmatter(text []byte) bool {
+	_, err := skillmd.Cut(text)
+	return errors.Is(err, skillmd.ErrNoFrontmatter)
 }
 
 // fenceLines is the number of lines of text's frontmatter block, fences

@@ -75,7 +75,8 @@ func TestWordDiff(t *testing.T) {
 
 // TestResolveAround pins RuleLines on the shapes the word merge may refuse
 // as too large: lines added after, or before, what the other side rewrote,
-// a last line without a line end that the adding side ends, and the
+// a last line without a line end that the adding side ends (and so ends
+// the other side's rewrite of it), and the
 // refusals (a fence, an added line that rewords one of the other side's).
 func TestResolveAround(t *testing.T) {
 	for _, c := range []struct {
@@ -87,7 +88,8 @@ func TestResolveAround(t *testing.T) {
 		{"old a\n", "Local note.\nold a\n", "new text\n", false, "Local note.\nnew text\n"},
 		{"new text\n", "upstream rewrote it\n", "new text\nmine\n", false, "upstream rewrote it\nmine\n"},
 		{"last", "last\n\nLocal note.\n", "rewritten last line\n", false, "rewritten last line\n\nLocal note.\n"},
-		{"last", "last\n\nLocal note.\n", "rewritten, no end", false, ""},
+		{"last", "last\n\nLocal note.\n", "rewritten, no end", false, "rewritten, no end\n\nLocal note.\n"},
+		{"last", "last\r\nLocal note.\r\n", "rewritten, no end", false, "rewritten, no end\r\nLocal note.\r\n"},
 		{"last", "last\n\nLocal note.\n", "", false, ""},
 		{"last\r\n", "last\r\nLocal.\r\n", "new\r\n", false, "new\r\nLocal.\r\n"},
 		{"old a\n", "old a\nLocal note.\n", "new text\n", true, ""},

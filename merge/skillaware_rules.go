@@ -42,11 +42,16 @@ func resolveAround(base, ours, theirs string, fenced bool) *resolution {
 			for _, sides := range [][2]string{{ours, theirs}, {theirs, ours}} {
 				side, other := sides[0], sides[1]
 				if added, ok := strings.CutPrefix(side, base+eol); ok && added != "" && strings.HasSuffix(added, "\n") && !rewords(splitLines(added), splitLines(other)) {
-					if !strings.HasSuffix(other, "\n") {
-						// The other side deleted the last line, or kept it
-						// without a line end: the line end this side gave
-						// it has no place.
+					switch {
+					case other == "":
+						// The other side deleted the last line: the line
+						// end this side gave it has no place.
 						continue
+					case !strings.HasSuffix(other, "\n"):
+						// The other side rewrote the last line, still
+						// without a line end: this side's change, ending
+						// the last line and adding lines, applies to it.
+						return &resolution{rule: RuleLines, text: other + eol + added}
 					}
 					return &resolution{rule: RuleLines, text: other + added}
 				}

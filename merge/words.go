@@ -159,8 +159,12 @@ func joinInsertions(b []string, all []edit, fenced bool) ([]edit, bool) {
 				for k < len(ours.repl) && k < len(theirs.repl) && ours.repl[k] == theirs.repl[k] {
 					k++
 				}
+				// Both sides' first line end ends the file's last line only
+				// when that line has none; after a line end it is a blank
+				// line of each side's.
+				unended := e.start == len(b) && len(b) > 0 && !isLineEnd(b[len(b)-1])
 				switch {
-				case k == 1 && isLineEnd(ours.repl[0]) && (len(ours.repl) == 1 || len(theirs.repl) == 1) && e.start == len(b) &&
+				case k == 1 && unended && isLineEnd(ours.repl[0]) && (len(ours.repl) == 1 || len(theirs.repl) == 1) &&
 					isLineEnd(ours.repl[len(ours.repl)-1]) && isLineEnd(theirs.repl[len(theirs.repl)-1]):
 					// Both ended the last line, one added lines after it.
 					longer := ours.repl
@@ -170,7 +174,7 @@ func joinInsertions(b []string, all []edit, fenced bool) ([]edit, bool) {
 					out = append(out, edit{start: e.start, end: e.start, repl: longer, side: bothSides})
 					i++
 					continue
-				case k == 1 && isLineEnd(ours.repl[0]) && e.start == len(b) && isLineEnd(ours.repl[len(ours.repl)-1]) && isLineEnd(theirs.repl[len(theirs.repl)-1]):
+				case k == 1 && unended && isLineEnd(ours.repl[0]) && isLineEnd(ours.repl[len(ours.repl)-1]) && isLineEnd(theirs.repl[len(theirs.repl)-1]):
 					r := resolveInsertions(strings.Join(ours.repl[k:], ""), strings.Join(theirs.repl[k:], ""),
 						inFence(splitLines(strings.Join(b[:e.start], "")+strings.Join(ours.repl[:k], "")), fenced))
 					if r == nil {
