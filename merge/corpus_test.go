@@ -179,7 +179,7 @@ func runCorpus(t testing.TB, pairs []corpusPair, limit int) *corpusCount {
 	return c
 }
 
-// dumpCase writes a case left in conflict into the folder
+// dumpCase writes a case left in conflict, or a wrong one, into the folder
 // SKILLSTORE_MERGE_CORPUS_DUMP names, if set, as a folder of four files
 // (base, ours, theirs, merged, each byte for byte: a txtar archive would
 // end a last line that has no line end): what docs/design/merge.md's

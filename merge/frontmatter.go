@@ -141,11 +141,11 @@ func frontmatterHolds(merged, ours, theirs []byte) bool {
 	if _, err := skillmd.Parse(merged); err == nil {
 		return true
 	}
-	_, eo := skillmd.Parse(ours)
-	_, et := skillmd.Parse(theirs)
 	if noFrontmatter(merged) && (noFrontmatter(ours) || noFrontmatter(theirs)) {
 		return true
 	}
+	_, eo := skillmd.Parse(ours)
+	_, et := skillmd.Parse(theirs)
 	return eo != nil && et != nil
 }
 

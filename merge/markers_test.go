@@ -76,8 +76,8 @@ func TestWordDiff(t *testing.T) {
 // TestResolveAround pins RuleLines on the shapes the word merge may refuse
 // as too large: lines added after, or before, what the other side rewrote,
 // a last line without a line end that the adding side ends (and so ends
-// the other side's rewrite of it), and the
-// refusals (a fence, an added line that rewords one of the other side's).
+// the other side's rewrite of it), and the refusals (a fence, an added
+// line that rewords one of the other side's).
 func TestResolveAround(t *testing.T) {
 	for _, c := range []struct {
 		base, ours, theirs string
